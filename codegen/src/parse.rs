@@ -1,0 +1,342 @@
+//! Stage 1: schema.ts text → [`syntax::Decl`]s, with JSDoc and spans.
+//! swc does the parsing; nothing of swc's leaves this file.
+
+use std::path::Path;
+
+use swc_common::comments::{Comment, CommentKind, Comments, SingleThreadedComments};
+use swc_common::sync::Lrc;
+use swc_common::{BytePos, FileName, SourceMap, Spanned};
+use swc_ecma_ast as ast;
+use swc_ecma_parser::{Syntax, TsSyntax, parse_file_as_module};
+
+use crate::diag::{Diagnostic, Diagnostics, Span};
+use crate::syntax::{ConstValue, Decl, DeclKind, Member, RawDoc, TypeExpr, TypeKind};
+
+/// Parses one schema file. Syntax errors, and declarations the generator cannot
+/// read, come back as diagnostics; the declarations that could be read are
+/// returned alongside so later phases can report their own problems too.
+pub fn parse_schema(path: &Path, text: &str) -> (Vec<Decl>, Diagnostics) {
+    let cm: Lrc<SourceMap> = Default::default();
+    let fm = cm.new_source_file(Lrc::new(FileName::Custom(path.display().to_string())), text.to_string());
+    let comments = SingleThreadedComments::default();
+    let mut recovered = Vec::new();
+    let mut diags = Diagnostics::default();
+    let base = fm.start_pos;
+    let to_span = |s: swc_common::Span| -> Span {
+        Span::new(s.lo.0.saturating_sub(base.0), s.hi.0.saturating_sub(base.0))
+    };
+    let result = parse_file_as_module(
+        &fm,
+        Syntax::Typescript(TsSyntax::default()),
+        ast::EsVersion::latest(),
+        Some(&comments as &dyn Comments),
+        &mut recovered,
+    );
+    for e in &recovered {
+        diags.push(syntax_error(path, text, to_span(e.span()), &e.kind().msg()));
+    }
+    let module = match result {
+        Ok(m) => m,
+        Err(e) => {
+            diags.push(syntax_error(path, text, to_span(e.span()), &e.kind().msg()));
+            return (Vec::new(), diags);
+        }
+    };
+    let mut cx = Cx { path, base, comments: &comments, diags: &mut diags };
+    let mut decls = Vec::new();
+    for item in &module.body {
+        match item {
+            ast::ModuleItem::ModuleDecl(ast::ModuleDecl::ExportDecl(export)) => {
+                let doc = cx.doc_at(export.span.lo);
+                cx.decl(&export.decl, export.span, doc, &mut decls);
+            }
+            ast::ModuleItem::Stmt(ast::Stmt::Decl(decl)) => {
+                let doc = cx.doc_at(decl.span_lo());
+                cx.decl(decl, decl.span(), doc, &mut decls);
+            }
+            ast::ModuleItem::ModuleDecl(other) => {
+                let span = cx.span(other.span());
+                cx.diags.push(
+                    Diagnostic::warning("module statement ignored")
+                        .at(path, span)
+                        .label("the generator reads only type, interface and const declarations")
+                        .hint("imports and re-exports are not followed; declare the types in this file"),
+                );
+            }
+            ast::ModuleItem::Stmt(other) => {
+                let span = cx.span(other.span());
+                cx.diags.push(
+                    Diagnostic::warning("statement ignored")
+                        .at(path, span)
+                        .label("not a declaration"),
+                );
+            }
+        }
+    }
+    (decls, diags)
+}
+
+/// swc reports an error right after `export` at the keyword that follows it
+/// (`interface`), not at the real fault; say what was being parsed and show the
+/// whole line so the reader can find it.
+fn syntax_error(path: &Path, text: &str, span: Span, msg: &str) -> Diagnostic {
+    let mut d = Diagnostic::error(format!("syntax error: {msg}")).at(path, span).label(msg.to_string());
+    let line_start = text[..(span.lo as usize).min(text.len())].rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let line = text[line_start..].lines().next().unwrap_or("").trim();
+    if line.starts_with("export") || line.starts_with("interface") || line.starts_with("type") {
+        d = d.note(format!(
+            "while parsing the declaration `{}`; swc may point at the keyword after `export` when the error is later in the declaration",
+            truncate(line, 80)
+        ));
+    }
+    d
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() <= n { s.to_string() } else { format!("{}…", s.chars().take(n).collect::<String>()) }
+}
+
+struct Cx<'a> {
+    path: &'a Path,
+    base: BytePos,
+    comments: &'a SingleThreadedComments,
+    diags: &'a mut Diagnostics,
+}
+
+impl Cx<'_> {
+    fn span(&self, s: swc_common::Span) -> Span {
+        Span::new(s.lo.0.saturating_sub(self.base.0), s.hi.0.saturating_sub(self.base.0))
+    }
+
+    /// The documentation comment before `pos`: the last `/** */` block, or failing
+    /// that the last `/* */` block (some schema items use plain blocks). Line
+    /// comments such as eslint directives are skipped.
+    fn doc_at(&self, pos: BytePos) -> Option<RawDoc> {
+        let leading: Vec<Comment> = self.comments.get_leading(pos)?;
+        let blocks: Vec<&Comment> = leading.iter().filter(|c| c.kind == CommentKind::Block).collect();
+        let pick = blocks.iter().rev().find(|c| c.text.starts_with('*')).or_else(|| blocks.last())?;
+        Some(RawDoc { text: pick.text.to_string(), span: self.span(pick.span) })
+    }
+
+    fn unsupported(&mut self, span: Span, what: &'static str, hint: &str) -> TypeExpr {
+        self.diags.push(
+            Diagnostic::error(format!("unsupported TypeScript construct: {what}"))
+                .at(self.path, span)
+                .label(format!("{what} is not supported"))
+                .hint(hint.to_string()),
+        );
+        TypeExpr { kind: TypeKind::Unsupported { what }, span }
+    }
+
+    fn decl(&mut self, decl: &ast::Decl, outer: swc_common::Span, doc: Option<RawDoc>, out: &mut Vec<Decl>) {
+        let span = self.span(outer);
+        match decl {
+            ast::Decl::TsInterface(i) => {
+                if let Some(tp) = &i.type_params {
+                    let s = self.span(tp.span);
+                    self.unsupported(s, "a generic interface", "declare a concrete interface per use");
+                    return;
+                }
+                let extends = i.extends.iter().map(|e| self.heritage(e)).collect();
+                let members = self.members(&i.body.body);
+                out.push(Decl { name: i.id.sym.to_string(), span, doc, kind: DeclKind::Interface { extends, members } });
+            }
+            ast::Decl::TsTypeAlias(a) => {
+                if let Some(tp) = &a.type_params {
+                    let s = self.span(tp.span);
+                    self.unsupported(s, "a generic type alias", "declare a concrete type per use");
+                    return;
+                }
+                let ty = self.ty(&a.type_ann);
+                out.push(Decl { name: a.id.sym.to_string(), span, doc, kind: DeclKind::Alias(ty) });
+            }
+            ast::Decl::Var(v) => {
+                for d in &v.decls {
+                    let ast::Pat::Ident(id) = &d.name else {
+                        let s = self.span(d.span);
+                        self.unsupported(s, "a destructuring const", "declare one const per name");
+                        continue;
+                    };
+                    let Some(init) = &d.init else {
+                        let s = self.span(d.span);
+                        self.diags.push(Diagnostic::error("a const without a value").at(self.path, s).label("expected `= value`"));
+                        continue;
+                    };
+                    match self.const_value(init) {
+                        Some(value) => out.push(Decl {
+                            name: id.id.sym.to_string(),
+                            span,
+                            doc: doc.clone(),
+                            kind: DeclKind::Const(value),
+                        }),
+                        None => {
+                            let s = self.span(init.span());
+                            self.unsupported(s, "a const whose value is not a literal", "use a string, number or boolean literal");
+                        }
+                    }
+                }
+            }
+            other => {
+                let s = self.span(other.span());
+                self.diags.push(
+                    Diagnostic::warning("declaration ignored")
+                        .at(self.path, s)
+                        .label("only interfaces, type aliases and consts are read"),
+                );
+            }
+        }
+    }
+
+    fn const_value(&self, e: &ast::Expr) -> Option<ConstValue> {
+        match e {
+            ast::Expr::Lit(ast::Lit::Str(s)) => Some(ConstValue::Str(s.value.to_string_lossy().into_owned())),
+            ast::Expr::Lit(ast::Lit::Num(n)) => Some(number_const(n.value)),
+            ast::Expr::Lit(ast::Lit::Bool(b)) => Some(ConstValue::Bool(b.value)),
+            ast::Expr::Unary(u) if u.op == ast::UnaryOp::Minus => match &*u.arg {
+                ast::Expr::Lit(ast::Lit::Num(n)) => Some(number_const(-n.value)),
+                _ => None,
+            },
+            ast::Expr::Paren(p) => self.const_value(&p.expr),
+            ast::Expr::TsConstAssertion(c) => self.const_value(&c.expr),
+            ast::Expr::TsAs(a) => self.const_value(&a.expr),
+            _ => None,
+        }
+    }
+
+    fn heritage(&mut self, e: &ast::TsExprWithTypeArgs) -> TypeExpr {
+        let span = self.span(e.span);
+        let name = match &*e.expr {
+            ast::Expr::Ident(id) => id.sym.to_string(),
+            _ => return self.unsupported(span, "an `extends` clause that is not a plain name", "extend a named interface"),
+        };
+        let args = e.type_args.as_ref().map(|a| a.params.iter().map(|t| self.ty(t)).collect()).unwrap_or_default();
+        TypeExpr { kind: TypeKind::Ref { name, args }, span }
+    }
+
+    fn members(&mut self, elems: &[ast::TsTypeElement]) -> Vec<Member> {
+        let mut out = Vec::new();
+        for el in elems {
+            match el {
+                ast::TsTypeElement::TsPropertySignature(p) => {
+                    let span = self.span(p.span);
+                    let name = match &*p.key {
+                        ast::Expr::Ident(id) if !p.computed => id.sym.to_string(),
+                        ast::Expr::Lit(ast::Lit::Str(s)) => s.value.to_string_lossy().into_owned(),
+                        ast::Expr::Lit(ast::Lit::Num(n)) => format!("{}", n.value),
+                        _ => {
+                            self.unsupported(span, "a computed property key", "use a plain or quoted key");
+                            continue;
+                        }
+                    };
+                    let ty = match &p.type_ann {
+                        Some(ann) => self.ty(&ann.type_ann),
+                        None => {
+                            self.diags.push(
+                                Diagnostic::error(format!("property `{name}` has no type"))
+                                    .at(self.path, span)
+                                    .label("expected `: Type`"),
+                            );
+                            TypeExpr { kind: TypeKind::Unsupported { what: "a property without a type" }, span }
+                        }
+                    };
+                    let doc = self.doc_at(p.span.lo);
+                    out.push(Member::Property { name, optional: p.optional, ty, doc, span });
+                }
+                ast::TsTypeElement::TsIndexSignature(ix) => {
+                    let span = self.span(ix.span);
+                    let key_ok = ix.params.len() == 1
+                        && matches!(&ix.params[0], ast::TsFnParam::Ident(b)
+                            if b.type_ann.as_ref().is_some_and(|t| matches!(&*t.type_ann,
+                                ast::TsType::TsKeywordType(k) if k.kind == ast::TsKeywordTypeKind::TsStringKeyword)));
+                    if !key_ok {
+                        self.unsupported(span, "an index signature whose key is not `string`", "use `[key: string]: T`");
+                        continue;
+                    }
+                    let ty = match &ix.type_ann {
+                        Some(ann) => self.ty(&ann.type_ann),
+                        None => TypeExpr { kind: TypeKind::Any, span },
+                    };
+                    out.push(Member::Index { ty, span });
+                }
+                other => {
+                    let span = self.span(other.span());
+                    self.unsupported(span, "a method, call or construct signature", "the schema describes data: use properties");
+                }
+            }
+        }
+        out
+    }
+
+    fn ty(&mut self, t: &ast::TsType) -> TypeExpr {
+        use ast::TsKeywordTypeKind as K;
+        let span = self.span(t.span());
+        let kind = match t {
+            ast::TsType::TsKeywordType(k) => match k.kind {
+                K::TsStringKeyword => TypeKind::String,
+                K::TsNumberKeyword => TypeKind::Number,
+                K::TsBooleanKeyword => TypeKind::Boolean,
+                K::TsNullKeyword => TypeKind::Null,
+                K::TsUnknownKeyword => TypeKind::Unknown,
+                K::TsAnyKeyword => TypeKind::Any,
+                K::TsObjectKeyword => TypeKind::Object,
+                K::TsUndefinedKeyword => return self.unsupported(span, "`undefined`", "make the property optional with `?:`"),
+                K::TsNeverKeyword => return self.unsupported(span, "`never`", "remove the property"),
+                K::TsVoidKeyword => return self.unsupported(span, "`void`", "use `{}` or remove the property"),
+                K::TsBigIntKeyword => return self.unsupported(span, "`bigint`", "use `number`"),
+                K::TsSymbolKeyword => return self.unsupported(span, "`symbol`", "symbols do not exist in JSON"),
+                K::TsIntrinsicKeyword => return self.unsupported(span, "`intrinsic`", "use a concrete type"),
+            },
+            ast::TsType::TsLitType(l) => match &l.lit {
+                ast::TsLit::Str(s) => TypeKind::StrLit(s.value.to_string_lossy().into_owned()),
+                ast::TsLit::Number(n) => TypeKind::NumLit(n.value),
+                ast::TsLit::Bool(b) => TypeKind::BoolLit(b.value),
+                ast::TsLit::BigInt(_) => return self.unsupported(span, "a bigint literal type", "use a number literal"),
+                ast::TsLit::Tpl(_) => return self.unsupported(span, "a template literal type", "use `string` or a union of string literals"),
+            },
+            ast::TsType::TsTypeRef(r) => {
+                let name = match &r.type_name {
+                    ast::TsEntityName::Ident(id) => id.sym.to_string(),
+                    ast::TsEntityName::TsQualifiedName(_) => {
+                        return self.unsupported(span, "a qualified type name (`A.B`)", "refer to the type by its own name");
+                    }
+                };
+                let args = r.type_params.as_ref().map(|a| a.params.iter().map(|t| self.ty(t)).collect()).unwrap_or_default();
+                TypeKind::Ref { name, args }
+            }
+            ast::TsType::TsTypeQuery(q) => match &q.expr_name {
+                ast::TsTypeQueryExpr::TsEntityName(ast::TsEntityName::Ident(id)) if q.type_args.is_none() => {
+                    TypeKind::TypeOf(id.sym.to_string())
+                }
+                _ => return self.unsupported(span, "a `typeof` of something other than a const", "use `typeof CONST_NAME`"),
+            },
+            ast::TsType::TsTypeLit(l) => TypeKind::Literal(self.members(&l.members)),
+            ast::TsType::TsArrayType(a) => TypeKind::Array(Box::new(self.ty(&a.elem_type))),
+            ast::TsType::TsUnionOrIntersectionType(ast::TsUnionOrIntersectionType::TsUnionType(u)) => {
+                TypeKind::Union(u.types.iter().map(|t| self.ty(t)).collect())
+            }
+            ast::TsType::TsUnionOrIntersectionType(ast::TsUnionOrIntersectionType::TsIntersectionType(i)) => {
+                TypeKind::Intersection(i.types.iter().map(|t| self.ty(t)).collect())
+            }
+            ast::TsType::TsParenthesizedType(p) => return self.ty(&p.type_ann),
+            ast::TsType::TsTypeOperator(op) if op.op == ast::TsTypeOperatorOp::ReadOnly => return self.ty(&op.type_ann),
+            ast::TsType::TsTupleType(_) => return self.unsupported(span, "a tuple type", "use an array `T[]` or an object"),
+            ast::TsType::TsConditionalType(_) => return self.unsupported(span, "a conditional type", "write out the resulting type"),
+            ast::TsType::TsMappedType(_) => return self.unsupported(span, "a mapped type", "use `{ [key: string]: T }` or list the properties"),
+            ast::TsType::TsIndexedAccessType(_) => return self.unsupported(span, "an indexed access type (`T[\"k\"]`)", "name the property's type"),
+            ast::TsType::TsTypeOperator(_) => return self.unsupported(span, "a type operator (`keyof`, `unique`)", "write out the resulting type"),
+            ast::TsType::TsFnOrConstructorType(_) => return self.unsupported(span, "a function type", "functions are not JSON"),
+            ast::TsType::TsThisType(_) => return self.unsupported(span, "`this`", "name the type"),
+            ast::TsType::TsOptionalType(_) | ast::TsType::TsRestType(_) => {
+                return self.unsupported(span, "an optional or rest tuple element", "use an array")
+            }
+            ast::TsType::TsInferType(_) => return self.unsupported(span, "`infer`", "write out the resulting type"),
+            ast::TsType::TsTypePredicate(_) => return self.unsupported(span, "a type predicate", "use `boolean`"),
+            ast::TsType::TsImportType(_) => return self.unsupported(span, "an `import()` type", "declare the type in this file"),
+        };
+        TypeExpr { kind, span }
+    }
+}
+
+fn number_const(v: f64) -> ConstValue {
+    if v.fract() == 0.0 && v.abs() < 9.0e15 { ConstValue::Int(v as i64) } else { ConstValue::Float(v) }
+}

@@ -1,0 +1,76 @@
+//! The declarations of one schema.ts as the parser sees them: our own small
+//! TypeScript type syntax, with JSDoc text and spans, and no swc types.
+//! `parse` builds it; `lower` resolves it into the model.
+
+use crate::diag::Span;
+
+/// One exported declaration.
+#[derive(Clone, Debug)]
+pub struct Decl {
+    pub name: String,
+    pub span: Span,
+    /// The raw JSDoc block (`/** ... */` body) that precedes the declaration, if any;
+    /// a plain `/* ... */` block directly before it is used when there is no JSDoc.
+    pub doc: Option<RawDoc>,
+    pub kind: DeclKind,
+}
+
+#[derive(Clone, Debug)]
+pub struct RawDoc {
+    pub text: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum DeclKind {
+    Interface { extends: Vec<TypeExpr>, members: Vec<Member> },
+    Alias(TypeExpr),
+    Const(ConstValue),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConstValue {
+    Str(String),
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+}
+
+/// A member of an interface body or an object type literal.
+#[derive(Clone, Debug)]
+pub enum Member {
+    Property { name: String, optional: bool, ty: TypeExpr, doc: Option<RawDoc>, span: Span },
+    /// `[key: string]: T`
+    Index { ty: TypeExpr, span: Span },
+}
+
+#[derive(Clone, Debug)]
+pub struct TypeExpr {
+    pub kind: TypeKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum TypeKind {
+    String,
+    Number,
+    Boolean,
+    Null,
+    Unknown,
+    Any,
+    /// The `object` keyword.
+    Object,
+    StrLit(String),
+    NumLit(f64),
+    BoolLit(bool),
+    /// A reference with type arguments (`Omit<A, "k">`, `Record<string, T>`, `Array<T>`).
+    Ref { name: String, args: Vec<TypeExpr> },
+    /// `typeof NAME`
+    TypeOf(String),
+    Array(Box<TypeExpr>),
+    Union(Vec<TypeExpr>),
+    Intersection(Vec<TypeExpr>),
+    Literal(Vec<Member>),
+    /// A construct the generator does not model; `what` names it for the diagnostic.
+    Unsupported { what: &'static str },
+}
