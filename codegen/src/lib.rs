@@ -1,6 +1,42 @@
 //! mcp-spec-codegen: reads the Model Context Protocol's normative `schema.ts` files,
 //! lowers them into a model of our own, and emits versioned serde types from it.
+//!
+//! The pipeline is `parse` (swc → [`syntax`]) → `lower` (→ [`model`]) → `emit`
+//! (→ tokens → prettyplease). [`spec::load_spec`] runs the first two for every
+//! revision of a spec folder; [`generate`] runs all three.
 
 pub mod diag;
+pub mod emit;
+pub mod jsdoc;
+pub mod lower;
+pub mod model;
+pub mod names;
+pub mod output;
 pub mod parse;
+pub mod spec;
 pub mod syntax;
+
+use std::path::Path;
+
+pub use diag::{Diagnostic, Diagnostics};
+pub use emit::Files;
+pub use model::Spec;
+
+/// Everything a codegen run produces: the crate's files and the warnings met.
+pub struct Generated {
+    pub spec: Spec,
+    pub files: Files,
+    pub warnings: Diagnostics,
+}
+
+/// Loads a spec folder and generates the `mcp-spec-types` crate in memory.
+pub fn generate(spec_dir: &Path) -> Result<Generated, Diagnostics> {
+    let (spec, warnings) = spec::load_spec(spec_dir)?;
+    let files = generate_from(&spec)?;
+    Ok(Generated { spec, files, warnings })
+}
+
+/// Generates the crate's files from a loaded spec.
+pub fn generate_from(spec: &Spec) -> Result<Files, Diagnostics> {
+    emit::emit_crate(spec, &Default::default())
+}

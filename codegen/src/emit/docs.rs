@@ -1,0 +1,346 @@
+//! JSDoc markdown → rustdoc markdown: `{@link}` to intra-doc links, spec-relative
+//! links to absolute ones, examples inlined as JSON blocks, and escaping so that
+//! rustdoc with `-D warnings` has nothing to say.
+
+use crate::model::{Docs, Item, ItemKind, Revision, Type};
+use crate::names::field_ident;
+
+const SITE: &str = "https://modelcontextprotocol.io";
+
+/// Resolves `{@link X}` targets against one revision.
+pub struct Links<'a> {
+    pub rev: &'a Revision,
+}
+
+impl Links<'_> {
+    /// The rustdoc path for a schema reference: `Tool` → `Tool`,
+    /// `ClientCapabilities.sampling.context` → `ClientCapabilitiesSampling::context`.
+    pub fn resolve(&self, target: &str) -> Option<String> {
+        let mut parts = target.split('.');
+        let first = parts.next()?;
+        let mut item = self.rev.item(first)?;
+        let mut path = first.to_string();
+        let rest: Vec<&str> = parts.collect();
+        for (i, part) in rest.iter().enumerate() {
+            let ItemKind::Struct(s) = &item.kind else { return None };
+            let f = s.field(part)?;
+            if matches!(f.ty, Type::Literal(_)) && f.required {
+                return None; // fixed fields have no Rust field to link to
+            }
+            if i + 1 == rest.len() {
+                return Some(format!("{}::{}", item.name, field_ident(&f.rust)));
+            }
+            let Type::Named(next) = inner_named(&f.ty)? else { return None };
+            item = self.rev.item(next)?;
+            path = next.clone();
+        }
+        let _ = path;
+        Some(item.name.clone())
+    }
+}
+
+fn inner_named(t: &Type) -> Option<&Type> {
+    match t {
+        Type::Named(_) => Some(t),
+        Type::Nullable(t) | Type::Array(t) => inner_named(t),
+        _ => None,
+    }
+}
+
+/// The rustdoc lines for an item's or field's docs.
+pub fn render(docs: &Docs, links: &Links<'_>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_fence = false;
+    for line in &docs.text {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") {
+            if !in_fence && trimmed.trim() == "```" {
+                out.push(format!("{}```text", &line[..line.len() - trimmed.len()]));
+            } else {
+                out.push(line.clone());
+            }
+            in_fence = !in_fence;
+            continue;
+        }
+        if in_fence {
+            out.push(line.clone());
+        } else {
+            out.push(convert_line(&cap_indent(line), links));
+        }
+    }
+    if in_fence {
+        out.push("```".into());
+    }
+    let mut extra = Vec::new();
+    if docs.internal {
+        extra.push("*Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.".to_string());
+    }
+    for (tag, value) in &docs.constraints {
+        let label = match tag.as_str() {
+            "format" => "Format".to_string(),
+            "minimum" => "Minimum".to_string(),
+            "maximum" => "Maximum".to_string(),
+            "maxItems" => "At most this many items".to_string(),
+            "minItems" => "At least this many items".to_string(),
+            "nullable" => "Nullable".to_string(),
+            other => format!("`@{other}`"),
+        };
+        if value.is_empty() {
+            extra.push(format!("{label}."));
+        } else {
+            extra.push(format!("{label}: `{}`", value.replace('`', "'")));
+        }
+    }
+    for see in &docs.see {
+        extra.push(format!("See also: {}", convert_line(see, links)));
+    }
+    if !extra.is_empty() {
+        if !out.is_empty() {
+            out.push(String::new());
+        }
+        for (i, e) in extra.into_iter().enumerate() {
+            if i > 0 {
+                out.push(String::new());
+            }
+            out.push(e);
+        }
+    }
+    for ex in &docs.examples {
+        let Some(content) = &ex.content else { continue };
+        if !out.is_empty() {
+            out.push(String::new());
+        }
+        let title = if ex.title.is_empty() { "Example".to_string() } else { format!("Example: {}", convert_line(&ex.title, links)) };
+        out.push(format!("**{title}**"));
+        out.push(String::new());
+        out.push("```json".into());
+        out.extend(content.lines().map(str::to_string));
+        out.push("```".into());
+    }
+    out
+}
+
+/// More than three spaces of indentation would make an indented code block.
+fn cap_indent(line: &str) -> String {
+    let indent = line.len() - line.trim_start().len();
+    if indent >= 4 { format!("   {}", line.trim_start()) } else { line.to_string() }
+}
+
+#[derive(Debug)]
+enum Seg {
+    Code(String),
+    Text(String),
+}
+
+/// Converts one line outside code fences.
+pub fn convert_line(line: &str, links: &Links<'_>) -> String {
+    let mut segs = Vec::new();
+    let mut rest = line;
+    // Code spans first: nothing inside them is touched.
+    while let Some(start) = rest.find('`') {
+        let ticks = rest[start..].chars().take_while(|c| *c == '`').count();
+        let fence = &rest[start..start + ticks];
+        match rest[start + ticks..].find(fence) {
+            Some(len) => {
+                segs.push(Seg::Text(rest[..start].to_string()));
+                let end = start + ticks + len + ticks;
+                segs.push(Seg::Code(rest[start..end].to_string()));
+                rest = &rest[end..];
+            }
+            None => break,
+        }
+    }
+    segs.push(Seg::Text(rest.to_string()));
+    let mut out = String::new();
+    for seg in segs {
+        match seg {
+            Seg::Code(c) => out.push_str(&c),
+            Seg::Text(t) => out.push_str(&convert_text(&t, links)),
+        }
+    }
+    out
+}
+
+fn convert_text(text: &str, links: &Links<'_>) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    loop {
+        let next_link = rest.find("{@link");
+        let next_md = find_md_link(rest);
+        let take_md = match (next_link, &next_md) {
+            (Some(a), Some((b, _, _))) => *b < a,
+            (None, Some(_)) => true,
+            _ => false,
+        };
+        if take_md {
+            let (start, end, rendered) = next_md.map(|(s, e, r)| (s, e, r)).unwrap_or_default();
+            out.push_str(&escape(&rest[..start]));
+            out.push_str(&rendered);
+            rest = &rest[end..];
+            continue;
+        }
+        match next_link {
+            Some(start) => {
+                let Some(close) = rest[start..].find('}') else {
+                    out.push_str(&escape(rest));
+                    break;
+                };
+                out.push_str(&escape(&rest[..start]));
+                let inner = &rest[start + 1..start + close];
+                let body = inner.trim_start_matches("@linkcode").trim_start_matches("@linkplain").trim_start_matches("@link").trim();
+                out.push_str(&render_link(body, links));
+                rest = &rest[start + close + 1..];
+            }
+            None => {
+                out.push_str(&escape(rest));
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// `[label](target)`: (start, end, rendered) with spec-relative targets made absolute.
+fn find_md_link(s: &str) -> Option<(usize, usize, String)> {
+    let mut from = 0;
+    while let Some(i) = s[from..].find('[') {
+        let start = from + i;
+        if let Some(j) = s[start..].find("](") {
+            let label_end = start + j;
+            if let Some(k) = s[label_end + 2..].find(')') {
+                let target = &s[label_end + 2..label_end + 2 + k];
+                let label = &s[start + 1..label_end];
+                if !label.contains('[') && !target.contains(' ') && !target.is_empty() {
+                    let target = absolute(target);
+                    return Some((start, label_end + 3 + k, format!("[{}]({target})", escape_label(label))));
+                }
+            }
+        }
+        from = start + 1;
+    }
+    None
+}
+
+fn escape_label(label: &str) -> String {
+    label.replace('<', "\\<")
+}
+
+fn absolute(target: &str) -> String {
+    if target.starts_with('/') { format!("{SITE}{target}") } else { target.to_string() }
+}
+
+fn render_link(body: &str, links: &Links<'_>) -> String {
+    let (target, label) = match body.split_once('|') {
+        Some((t, l)) => (t.trim(), Some(l.trim())),
+        None => match body.split_once(' ') {
+            Some((t, l)) if !t.contains("://") || !l.is_empty() => (t.trim(), Some(l.trim()).filter(|l| !l.is_empty())),
+            _ => (body.trim(), None),
+        },
+    };
+    if target.contains("://") || target.starts_with('/') {
+        let url = absolute(target);
+        return match label {
+            Some(l) => format!("[{}]({url})", escape_label(l)),
+            None => format!("<{url}>"),
+        };
+    }
+    match (links.resolve(target), label) {
+        (Some(path), Some(l)) => format!("[{}]({path})", escape_label(l)),
+        (Some(path), None) if path == target => format!("[`{target}`]"),
+        (Some(path), None) => format!("[`{target}`]({path})"),
+        (None, Some(l)) => format!("{} (`{target}`)", escape(l)),
+        (None, None) => format!("`{target}`"),
+    }
+}
+
+/// Escapes what rustdoc would misread in plain text: brackets (would be taken for
+/// intra-doc links), angle brackets (HTML tags), and bare URLs (linted).
+fn escape(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let url_at = ["https://", "http://"].iter().filter_map(|p| rest.find(p)).min();
+        let (plain, url) = match url_at {
+            Some(i) => {
+                let end = rest[i..].find(|c: char| c.is_whitespace() || c == ')' || c == '>' || c == '"').map(|e| i + e).unwrap_or(rest.len());
+                let mut url = &rest[i..end];
+                while url.ends_with(['.', ',', ';', ':']) {
+                    url = &url[..url.len() - 1];
+                }
+                (&rest[..i], Some((url, i + url.len())))
+            }
+            None => (rest, None),
+        };
+        for c in plain.chars() {
+            match c {
+                '[' | ']' | '<' | '>' => {
+                    out.push('\\');
+                    out.push(c);
+                }
+                _ => out.push(c),
+            }
+        }
+        match url {
+            Some((u, end)) => {
+                let preceded_by_angle = out.ends_with("\\<");
+                if preceded_by_angle {
+                    out.truncate(out.len() - 2);
+                }
+                out.push('<');
+                out.push_str(u);
+                out.push('>');
+                rest = &rest[end..];
+                if preceded_by_angle && rest.starts_with('>') {
+                    rest = &rest[1..];
+                }
+            }
+            None => break,
+        }
+    }
+    out
+}
+
+/// Docs for an inline item: where it comes from in the schema.
+pub fn inline_origin(item: &Item, parent: &str, field: &str, suffix: Option<&str>) -> String {
+    let place = if field.is_empty() { format!("`{parent}`") } else { format!("`{parent}.{field}`") };
+    let what = match suffix {
+        Some("Item") => "the elements of",
+        Some("Value") => "the values of",
+        Some(s) if s.starts_with("Variant") => "a member of the union",
+        _ => "",
+    };
+    let kind = item.kind.describe();
+    if what.is_empty() {
+        format!("The inline {kind} type of {place} in the schema (named from its parent and field; see [`{parent}`]).")
+    } else {
+        format!("The inline {kind} type of {what} {place} in the schema (see [`{parent}`]).")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn rev() -> Revision {
+        Revision {
+            name: "x".into(),
+            module: "x".into(),
+            dated: false,
+            schema_path: Default::default(),
+            schema_sha256: String::new(),
+            items: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn escapes_and_links() {
+        let r = rev();
+        let l = Links { rev: &r };
+        assert_eq!(convert_line("a [b] <c> `[d]`", &l), "a \\[b\\] \\<c\\> `[d]`");
+        assert_eq!(convert_line("see https://x.io/a.", &l), "see <https://x.io/a>.");
+        assert_eq!(convert_line("[General](/specification/2026-07-28/basic)", &l), "[General](https://modelcontextprotocol.io/specification/2026-07-28/basic)");
+        assert_eq!(convert_line("{@link Missing}", &l), "`Missing`");
+        assert_eq!(convert_line("{@link https://a.b/c | JSON-RPC}", &l), "[JSON-RPC](https://a.b/c)");
+    }
+}

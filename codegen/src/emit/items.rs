@@ -1,0 +1,611 @@
+//! Model items → Rust tokens: one emitter per shape (struct, string enum, union,
+//! alias, const), each with hand-written serde impls (no derive, no `flatten`
+//! buffering) and a [`Fit`](../../runtime/rt.rs) impl used to decide unions.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+
+use super::docs::{Links, inline_origin, render};
+use crate::model::*;
+use crate::names::{field_ident, snake_case};
+
+/// Extra doc lines for items and fields, keyed by `Type` or `Type.field`
+/// (the registry's look-ahead notes: "Removed in 2026-07-28").
+pub type Notes = BTreeMap<String, Vec<String>>;
+
+pub struct Cx<'a> {
+    pub rev: &'a Revision,
+    pub notes: &'a Notes,
+}
+
+impl Cx<'_> {
+    fn links(&self) -> Links<'_> {
+        Links { rev: self.rev }
+    }
+
+    /// True when `t` is `serde_json::Value`, directly or through aliases.
+    fn is_json(&self, t: &Type) -> bool {
+        let mut t = t;
+        for _ in 0..32 {
+            match t {
+                Type::Json => return true,
+                Type::Named(n) => match self.rev.item(n).map(|i| &i.kind) {
+                    Some(ItemKind::Alias(inner)) => t = inner,
+                    _ => return false,
+                },
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    fn rust_type(&self, t: &Type) -> TokenStream {
+        match t {
+            Type::String => quote!(::std::string::String),
+            Type::Integer => quote!(i64),
+            Type::Number => quote!(f64),
+            Type::Boolean => quote!(bool),
+            Type::Json => quote!(::serde_json::Value),
+            Type::Named(n) => {
+                let id = ident(n);
+                quote!(#id)
+            }
+            Type::Array(t) => {
+                let inner = self.rust_type(t);
+                quote!(::std::vec::Vec<#inner>)
+            }
+            Type::Map(t) => {
+                if self.is_json(t) {
+                    quote!(::serde_json::Map<::std::string::String, ::serde_json::Value>)
+                } else {
+                    let inner = self.rust_type(t);
+                    quote!(::std::collections::BTreeMap<::std::string::String, #inner>)
+                }
+            }
+            Type::Nullable(t) => {
+                let inner = self.rust_type(t);
+                quote!(::std::option::Option<#inner>)
+            }
+            // A literal outside a field of its own (in a union or an array) is read as
+            // its base type.
+            Type::Literal(l) => match l.value {
+                LiteralValue::Str(_) => quote!(::std::string::String),
+                LiteralValue::Int(_) => quote!(i64),
+                LiteralValue::Float(_) => quote!(f64),
+                LiteralValue::Bool(_) => quote!(bool),
+            },
+        }
+    }
+
+    fn doc_lines(&self, docs: &Docs, key: &str) -> Vec<String> {
+        let mut lines = render(docs, &self.links());
+        if let Some(notes) = self.notes.get(key) {
+            for n in notes {
+                if !lines.is_empty() {
+                    lines.push(String::new());
+                }
+                lines.push(n.clone());
+            }
+        }
+        lines
+    }
+}
+
+pub fn ident(name: &str) -> Ident {
+    match name.strip_prefix("r#") {
+        Some(raw) => Ident::new_raw(raw, Span::call_site()),
+        None => Ident::new(name, Span::call_site()),
+    }
+}
+
+pub fn doc_attrs(lines: &[String]) -> TokenStream {
+    let attrs = lines.iter().map(|l| {
+        let text = if l.is_empty() { String::new() } else { format!(" {l}") };
+        quote!(#[doc = #text])
+    });
+    quote!(#(#attrs)*)
+}
+
+/// `#![doc = " line"]`, for module and crate docs.
+pub fn inner_doc_attrs(lines: &[String]) -> TokenStream {
+    let attrs = lines.iter().map(|l| {
+        let text = if l.is_empty() { String::new() } else { format!(" {l}") };
+        quote!(#![doc = #text])
+    });
+    quote!(#(#attrs)*)
+}
+
+fn deprecated_attr(dep: &Option<Deprecation>) -> TokenStream {
+    let Some(dep) = dep else { return TokenStream::new() };
+    let note = &dep.note;
+    match &dep.since {
+        Some(since) => quote!(#[deprecated(since = #since, note = #note)]),
+        None => quote!(#[deprecated(note = #note)]),
+    }
+}
+
+fn fixed_expr(l: &Literal) -> TokenStream {
+    match &l.value {
+        LiteralValue::Str(s) => quote!(crate::rt::Fixed::Str(#s)),
+        LiteralValue::Int(i) => quote!(crate::rt::Fixed::Int(#i)),
+        LiteralValue::Float(f) => quote!(crate::rt::Fixed::Float(#f)),
+        LiteralValue::Bool(b) => quote!(crate::rt::Fixed::Bool(#b)),
+    }
+}
+
+/// Serialize expression for a value of type `t` at `expr` (a reference).
+fn ser_value(t: &Type, expr: TokenStream) -> TokenStream {
+    match t {
+        Type::Number => quote!(&crate::rt::Float(*#expr)),
+        Type::Nullable(inner) if **inner == Type::Number => quote!(&crate::rt::NullableFloat(*#expr)),
+        Type::Array(inner) if **inner == Type::Number => quote!(&crate::rt::FloatSeq(#expr)),
+        _ => expr,
+    }
+}
+
+pub fn emit_item(item: &Item, cx: &Cx<'_>) -> TokenStream {
+    let mut lines = cx.doc_lines(&item.docs, &item.name);
+    if let Origin::Inline { parent, field, suffix } = &item.origin {
+        if !lines.is_empty() {
+            lines.push(String::new());
+        }
+        lines.push(inline_origin(item, parent, field, *suffix));
+    }
+    match &item.kind {
+        ItemKind::Struct(s) => emit_struct(item, s, lines, cx),
+        ItemKind::Enum(e) => emit_enum(item, e, lines),
+        ItemKind::Union(u) => emit_union(item, u, lines, cx),
+        ItemKind::Alias(t) => {
+            let docs = doc_attrs(&lines);
+            let dep = deprecated_attr(&item.docs.deprecated);
+            let name = ident(&item.name);
+            let ty = cx.rust_type(t);
+            quote! { #docs #dep pub type #name = #ty; }
+        }
+        ItemKind::Const(l) => {
+            let docs = doc_attrs(&lines);
+            let dep = deprecated_attr(&item.docs.deprecated);
+            let name = ident(&item.name);
+            let (ty, value) = match &l.value {
+                LiteralValue::Str(s) => (quote!(&str), quote!(#s)),
+                LiteralValue::Int(i) => (quote!(i64), quote!(#i)),
+                LiteralValue::Float(f) => (quote!(f64), quote!(#f)),
+                LiteralValue::Bool(b) => (quote!(bool), quote!(#b)),
+            };
+            quote! { #docs #dep pub const #name: #ty = #value; }
+        }
+    }
+}
+
+/// The name of the field that keeps unknown members: `extra`, unless the schema
+/// already has a field of that name.
+pub fn extra_field_name(s: &Struct) -> &'static str {
+    ["extra", "extra_members", "unknown_members"]
+        .into_iter()
+        .find(|n| !s.fields.iter().any(|f| f.rust == *n))
+        .unwrap_or("__extra")
+}
+
+fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> TokenStream {
+    let name = ident(&item.name);
+    let name_str = item.name.as_str();
+    let dep = deprecated_attr(&item.docs.deprecated);
+    let extra = ident(extra_field_name(s));
+
+    let fixed: Vec<(&Field, &Literal)> = s.fixed().collect();
+    if !fixed.is_empty() {
+        if !lines.is_empty() {
+            lines.push(String::new());
+        }
+        let list: Vec<String> = fixed.iter().map(|(f, l)| format!("`{}`: `{}`", f.wire, l.value.to_json())).collect();
+        lines.push(format!(
+            "Fixed members, always written and checked when read (no Rust field): {}.",
+            list.join(", ")
+        ));
+    }
+    let docs = doc_attrs(&lines);
+
+    let stored: Vec<&Field> = s.fields.iter().filter(|f| !(f.required && matches!(f.ty, Type::Literal(_)))).collect();
+    let field_defs = stored.iter().map(|f| {
+        let fname = ident(&field_ident(&f.rust));
+        let inner = cx.rust_type(&f.ty);
+        let ty = if f.required { inner } else { quote!(::std::option::Option<#inner>) };
+        let key = format!("{}.{}", item.name, f.wire);
+        let mut flines = cx.doc_lines(&f.docs, &key);
+        if f.rust != f.wire {
+            if !flines.is_empty() {
+                flines.push(String::new());
+            }
+            flines.push(format!("Wire name: `{}`.", f.wire));
+        }
+        if !f.required {
+            if !flines.is_empty() {
+                flines.push(String::new());
+            }
+            flines.push("Optional: `None` is left out of the JSON.".into());
+        }
+        let fdocs = doc_attrs(&flines);
+        let fdep = deprecated_attr(&f.docs.deprecated);
+        quote! { #fdocs #fdep pub #fname: #ty, }
+    });
+    let extra_doc = " Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.";
+
+    let consts = fixed.iter().map(|(f, l)| {
+        let cname = format_ident!("{}", snake_case(&f.wire).to_uppercase());
+        let doc = format!(" The fixed value of `{}`.", f.wire);
+        let (ty, value) = match &l.value {
+            LiteralValue::Str(v) => (quote!(&'static str), quote!(#v)),
+            LiteralValue::Int(v) => (quote!(i64), quote!(#v)),
+            LiteralValue::Float(v) => (quote!(f64), quote!(#v)),
+            LiteralValue::Bool(v) => (quote!(bool), quote!(#v)),
+        };
+        quote! { #[doc = #doc] pub const #cname: #ty = #value; }
+    });
+
+    // Serialize: fields in schema order, then the kept members.
+    let ser_fields = s.fields.iter().map(|f| {
+        let wire = &f.wire;
+        match (&f.ty, f.required) {
+            (Type::Literal(l), true) => {
+                let fx = fixed_expr(l);
+                quote! { ::serde::ser::SerializeMap::serialize_entry(&mut map, #wire, &#fx)?; }
+            }
+            (ty, true) => {
+                let fname = ident(&field_ident(&f.rust));
+                let v = ser_value(ty, quote!(&self.#fname));
+                quote! { ::serde::ser::SerializeMap::serialize_entry(&mut map, #wire, #v)?; }
+            }
+            (ty, false) => {
+                let fname = ident(&field_ident(&f.rust));
+                let v = ser_value(ty, quote!(value));
+                quote! {
+                    if let ::std::option::Option::Some(value) = &self.#fname {
+                        ::serde::ser::SerializeMap::serialize_entry(&mut map, #wire, #v)?;
+                    }
+                }
+            }
+        }
+    });
+
+    // Deserialize: one slot per field, a match on the key, kept members for the rest.
+    let slots: Vec<Ident> = (0..s.fields.len()).map(|i| format_ident!("f{}", i)).collect();
+    let slot_decls = s.fields.iter().zip(&slots).map(|(f, slot)| match (&f.ty, f.required) {
+        (Type::Literal(_), true) => quote! { let mut #slot = false; },
+        (ty, _) => {
+            let t = cx.rust_type(ty);
+            quote! { let mut #slot: ::std::option::Option<#t> = ::std::option::Option::None; }
+        }
+    });
+    let arms = s.fields.iter().zip(&slots).map(|(f, slot)| {
+        let wire = &f.wire;
+        match (&f.ty, f.required) {
+            (Type::Literal(l), true) => {
+                let fx = fixed_expr(l);
+                quote! { #wire => crate::rt::read_fixed(&mut access, #wire, #fx, &mut #slot)?, }
+            }
+            _ => quote! { #wire => crate::rt::read_field(&mut access, #wire, &mut #slot)?, },
+        }
+    });
+    let checks = s.fields.iter().zip(&slots).filter_map(|(f, slot)| {
+        let wire = &f.wire;
+        match (&f.ty, f.required) {
+            (Type::Literal(_), true) => Some(quote! {
+                if !#slot { return ::std::result::Result::Err(crate::rt::missing(#wire)); }
+            }),
+            _ => None,
+        }
+    });
+    let inits = s.fields.iter().zip(&slots).filter_map(|(f, slot)| {
+        let wire = &f.wire;
+        let fname = ident(&field_ident(&f.rust));
+        match (&f.ty, f.required) {
+            (Type::Literal(_), true) => None,
+            (_, true) => Some(quote! { #fname: #slot.ok_or_else(|| crate::rt::missing(#wire))?, }),
+            (_, false) => Some(quote! { #fname: #slot, }),
+        }
+    });
+    let expecting = format!("an object of type {name_str}");
+    let has_fields = !s.fields.is_empty();
+    let match_keys = if has_fields {
+        quote! {
+            match &*key.0 {
+                #(#arms)*
+                _ => crate::rt::read_extra(&mut access, key, &mut #extra)?,
+            }
+        }
+    } else {
+        quote! { crate::rt::read_extra(&mut access, key, &mut #extra)?; }
+    };
+
+    let shapes = s.fields.iter().map(|f| {
+        let wire = &f.wire;
+        let required = f.required;
+        match (&f.ty, f.required) {
+            (Type::Literal(l), true) => {
+                let fx = fixed_expr(l);
+                quote! { crate::rt::FieldShape { name: #wire, required: #required, fit: <::serde_json::Value as crate::rt::Fit>::fit, fixed: ::std::option::Option::Some(#fx) }, }
+            }
+            (ty, _) => {
+                let t = cx.rust_type(ty);
+                quote! { crate::rt::FieldShape { name: #wire, required: #required, fit: <#t as crate::rt::Fit>::fit, fixed: ::std::option::Option::None }, }
+            }
+        }
+    });
+    let consts_block = if fixed.is_empty() {
+        TokenStream::new()
+    } else {
+        quote! { impl #name { #(#consts)* } }
+    };
+
+    quote! {
+        #docs
+        #dep
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct #name {
+            #(#field_defs)*
+            #[doc = #extra_doc]
+            pub #extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        }
+
+        #consts_block
+
+        impl ::serde::Serialize for #name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                let mut map = serializer.serialize_map(::std::option::Option::None)?;
+                #(#ser_fields)*
+                for (key, value) in &self.#extra {
+                    ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
+                }
+                ::serde::ser::SerializeMap::end(map)
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                struct ObjectVisitor;
+                impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
+                    type Value = #name;
+                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.write_str(#expecting)
+                    }
+                    fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut access: A) -> ::std::result::Result<#name, A::Error> {
+                        #(#slot_decls)*
+                        let mut #extra = ::serde_json::Map::new();
+                        while let ::std::option::Option::Some(key) = access.next_key::<crate::rt::Key<'de>>()? {
+                            #match_keys
+                        }
+                        #(#checks)*
+                        ::std::result::Result::Ok(#name { #(#inits)* #extra })
+                    }
+                }
+                deserializer.deserialize_map(ObjectVisitor)
+            }
+        }
+
+        impl crate::rt::Fit for #name {
+            fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
+                crate::rt::fit_object(value, &[#(#shapes)*])
+            }
+        }
+    }
+}
+
+fn emit_enum(item: &Item, e: &StringEnum, mut lines: Vec<String>) -> TokenStream {
+    let name = ident(&item.name);
+    let dep = deprecated_attr(&item.docs.deprecated);
+    if e.open {
+        if !lines.is_empty() {
+            lines.push(String::new());
+        }
+        lines.push("Open: a value not listed here is kept in `Other` and written back as it came.".into());
+    }
+    let docs = doc_attrs(&lines);
+    let variants = e.values.iter().map(|v| {
+        let vname = ident(&v.rust);
+        let doc = format!(" `{}`", serde_json::to_string(&v.value).unwrap_or_default());
+        let vdep = deprecated_attr(&v.deprecated);
+        quote! { #[doc = #doc] #vdep #vname, }
+    });
+    let other = if e.open {
+        quote! {
+            /// Any other value.
+            Other(::std::string::String),
+        }
+    } else {
+        TokenStream::new()
+    };
+    let as_str_arms = e.values.iter().map(|v| {
+        let vname = ident(&v.rust);
+        let s = &v.value;
+        quote! { #name::#vname => #s, }
+    });
+    let as_str_other = if e.open { quote! { #name::Other(s) => s, } } else { TokenStream::new() };
+    let from_arms = e.values.iter().map(|v| {
+        let vname = ident(&v.rust);
+        let s = &v.value;
+        quote! { #s => #name::#vname, }
+    });
+    let values: Vec<&str> = e.values.iter().map(|v| v.value.as_str()).collect();
+    let fallback = if e.open {
+        quote! { other => #name::Other(other.to_owned()), }
+    } else {
+        quote! { other => return ::std::result::Result::Err(E::unknown_variant(other, VALUES)), }
+    };
+    let fit = if e.open {
+        quote! { value.is_string().then_some(0) }
+    } else {
+        quote! { value.as_str().filter(|s| VALUES.contains(s)).map(|_| 0) }
+    };
+    let expecting = format!("a {} value", item.name);
+    let derives = quote!(#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]);
+    quote! {
+        #docs
+        #dep
+        #derives
+        pub enum #name {
+            #(#variants)*
+            #other
+        }
+
+        impl #name {
+            /// The value as it appears on the wire.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    #(#as_str_arms)*
+                    #as_str_other
+                }
+            }
+        }
+
+        impl ::serde::Serialize for #name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                const VALUES: &[&str] = &[#(#values),*];
+                struct EnumVisitor;
+                impl ::serde::de::Visitor<'_> for EnumVisitor {
+                    type Value = #name;
+                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.write_str(#expecting)
+                    }
+                    fn visit_str<E: ::serde::de::Error>(self, value: &str) -> ::std::result::Result<#name, E> {
+                        ::std::result::Result::Ok(match value {
+                            #(#from_arms)*
+                            #fallback
+                        })
+                    }
+                }
+                let _ = VALUES;
+                deserializer.deserialize_str(EnumVisitor)
+            }
+        }
+
+        impl crate::rt::Fit for #name {
+            fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
+                const VALUES: &[&str] = &[#(#values),*];
+                let _ = VALUES;
+                #fit
+            }
+        }
+    }
+}
+
+fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> TokenStream {
+    let name = ident(&item.name);
+    let name_str = item.name.as_str();
+    let dep = deprecated_attr(&item.docs.deprecated);
+    if !lines.is_empty() {
+        lines.push(String::new());
+    }
+    match &u.discriminator {
+        Some(field) => lines.push(format!(
+            "Reading: the member is chosen by the value of `{field}`; an unknown value is an error that lists the known ones."
+        )),
+        None => lines.push(
+            "Reading: the member is chosen from the schema, never by trying members in order. A member fits when \
+             every required member is present, every fixed value matches and every known member's value fits its \
+             type (recursively). Of the members that fit, the one that names the most of the object's members wins; \
+             on a tie, the earlier member in the schema's order."
+                .to_string(),
+        ),
+    }
+    let docs = doc_attrs(&lines);
+    let variants = u.variants.iter().map(|v| {
+        let vname = ident(&v.name);
+        let t = cx.rust_type(&v.ty);
+        quote! { #vname(#t), }
+    });
+    let ser_arms = u.variants.iter().map(|v| {
+        let vname = ident(&v.name);
+        let value = ser_value(&v.ty, quote!(value));
+        quote! { #name::#vname(value) => ::serde::Serialize::serialize(#value, serializer), }
+    });
+    let fits: Vec<TokenStream> = u
+        .variants
+        .iter()
+        .map(|v| {
+            let t = cx.rust_type(&v.ty);
+            quote! { <#t as crate::rt::Fit>::fit }
+        })
+        .collect();
+    let read_arms = u.variants.iter().enumerate().map(|(i, v)| {
+        let vname = ident(&v.name);
+        let vstr = &v.name;
+        quote! { #i => crate::rt::member(value, #name_str, #vstr).map(#name::#vname), }
+    });
+    let (choose, fit_body) = match &u.discriminator {
+        Some(field) => {
+            let tags = u.variants.iter().map(|v| {
+                let fx = v.tags.iter().map(|t| fixed_expr(t));
+                quote! { &[#(#fx),*] }
+            });
+            let tags: Vec<TokenStream> = tags.collect();
+            (
+                quote! {
+                    let which = crate::rt::by_tag(&value, #field, &[#(#tags),*])
+                        .map_err(|e| format!("{}: {e}", #name_str))?;
+                },
+                quote! {
+                    let which = crate::rt::by_tag(value, #field, &[#(#tags),*]).ok()?;
+                    let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[#(#fits),*];
+                    fits[which](value)
+                },
+            )
+        }
+        None => (
+            quote! {
+                let (which, _) = crate::rt::pick(&value, &[#(#fits),*]).ok_or_else(|| {
+                    format!("{}: the value fits none of the members ({})", #name_str, crate::rt::kind(&value))
+                })?;
+            },
+            quote! { crate::rt::pick(value, &[#(#fits),*]).map(|(_, score)| score) },
+        ),
+    };
+    let count = u.variants.len();
+    quote! {
+        #docs
+        #dep
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum #name {
+            #(#variants)*
+        }
+
+        impl #name {
+            /// Reads a value already parsed into JSON, choosing the member as described above.
+            pub fn from_json(value: ::serde_json::Value) -> ::std::result::Result<Self, ::std::string::String> {
+                #choose
+                match which {
+                    #(#read_arms)*
+                    _ => unreachable!("a union of {} members", #count),
+                }
+            }
+        }
+
+        impl ::serde::Serialize for #name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                match self {
+                    #(#ser_arms)*
+                }
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                #name::from_json(value).map_err(::serde::de::Error::custom)
+            }
+        }
+
+        impl crate::rt::Fit for #name {
+            fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
+                #fit_body
+            }
+        }
+    }
+}

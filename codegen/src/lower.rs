@@ -1,0 +1,739 @@
+//! Stage 2: [`syntax::Decl`]s → the [`model`](crate::model) of one revision.
+//!
+//! Resolves `extends`, `Omit<>` and intersections into flat structs, names inline
+//! types from their parent and field, turns `typeof CONST` into the constant's value,
+//! classifies unions, and reports dangling references and name collisions. Problems
+//! are collected, never panicked on; a construct that cannot be lowered becomes
+//! `serde_json::Value` so the rest of the file is still checked.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use crate::diag::{Diagnostic, Diagnostics, Span};
+use crate::jsdoc::parse_docs;
+use crate::model::*;
+use crate::names::{pascal_case, snake_case};
+use crate::syntax::{ConstValue, Decl, DeclKind, Member, RawDoc, TypeExpr, TypeKind};
+
+pub struct LowerInput<'a> {
+    pub name: String,
+    pub module: String,
+    pub dated: bool,
+    pub schema_path: &'a Path,
+    pub schema_sha256: String,
+    pub decls: Vec<Decl>,
+}
+
+pub fn lower_revision(input: LowerInput<'_>) -> (Revision, Diagnostics) {
+    let mut lx = Lowerer {
+        path: input.schema_path,
+        dir: input.schema_path.parent().map(Path::to_path_buf).unwrap_or_default(),
+        decls: HashMap::new(),
+        order: Vec::new(),
+        items: BTreeMap::new(),
+        objects: HashMap::new(),
+        in_progress: HashSet::new(),
+        inline_spans: HashMap::new(),
+        diags: Diagnostics::default(),
+    };
+    for d in input.decls {
+        if let Some(prev) = lx.decls.get(&d.name) {
+            lx.diags.push(
+                Diagnostic::error(format!("`{}` is declared more than once", d.name))
+                    .at(lx.path, d.span)
+                    .label("declared again here")
+                    .note(format!("first declared at byte {}", prev.span.lo))
+                    .hint("declaration merging is not supported: keep one declaration"),
+            );
+            continue;
+        }
+        lx.order.push(d.name.clone());
+        lx.decls.insert(d.name.clone(), d);
+    }
+    for name in lx.order.clone() {
+        lx.lower_decl(&name);
+    }
+    lx.classify_unions();
+    lx.attach_value_deprecations();
+    let rev = Revision {
+        name: input.name,
+        module: input.module,
+        dated: input.dated,
+        schema_path: input.schema_path.to_path_buf(),
+        schema_sha256: input.schema_sha256,
+        items: lx.items,
+    };
+    (rev, lx.diags)
+}
+
+/// The fields and index signature an object type contributes to those that extend it.
+#[derive(Clone, Debug, Default)]
+struct ObjectShape {
+    fields: Vec<Field>,
+    index: Option<Type>,
+    bases: Vec<String>,
+}
+
+impl ObjectShape {
+    /// Adds or replaces a field: a redeclared field keeps its place and takes the
+    /// new type (TypeScript only lets a subtype narrow it).
+    fn put(&mut self, f: Field) {
+        match self.fields.iter_mut().find(|g| g.wire == f.wire) {
+            Some(g) => {
+                let docs = if f.docs.text.is_empty() && f.docs.deprecated.is_none() { g.docs.clone() } else { f.docs.clone() };
+                *g = Field { docs, ..f };
+            }
+            None => self.fields.push(f),
+        }
+    }
+    fn merge(&mut self, other: ObjectShape) {
+        for f in other.fields {
+            self.put(f);
+        }
+        if other.index.is_some() {
+            self.index = other.index;
+        }
+        for b in other.bases {
+            if !self.bases.contains(&b) {
+                self.bases.push(b);
+            }
+        }
+    }
+}
+
+struct Lowerer<'a> {
+    path: &'a Path,
+    dir: PathBuf,
+    decls: HashMap<String, Decl>,
+    order: Vec<String>,
+    items: BTreeMap<String, Item>,
+    /// Resolved object shapes of declared names, so bases are lowered once.
+    objects: HashMap<String, Option<ObjectShape>>,
+    in_progress: HashSet<String>,
+    inline_spans: HashMap<String, Span>,
+    diags: Diagnostics,
+}
+
+impl Lowerer<'_> {
+    fn docs(&mut self, raw: Option<&RawDoc>) -> Docs {
+        let Some(raw) = raw else { return Docs::default() };
+        let mut docs = parse_docs(&raw.text);
+        for ex in &mut docs.examples {
+            if ex.path.is_empty() {
+                continue;
+            }
+            let p = self.dir.join(&ex.path);
+            match std::fs::read_to_string(&p) {
+                Ok(text) => ex.content = Some(text.trim_end().to_string()),
+                Err(e) => self.diags.push(
+                    Diagnostic::warning(format!("example file `{}` cannot be read: {e}", ex.path))
+                        .at(self.path, raw.span)
+                        .label("this `@includeCode` names it")
+                        .note(format!("looked for {}", p.display()))
+                        .hint("the example is left out of the docs; generation goes on"),
+                ),
+            }
+        }
+        docs
+    }
+
+    fn lower_decl(&mut self, name: &str) {
+        if self.items.contains_key(name) {
+            return;
+        }
+        let Some(decl) = self.decls.get(name).cloned() else { return };
+        let docs = self.docs(decl.doc.as_ref());
+        let kind = match &decl.kind {
+            DeclKind::Const(v) => ItemKind::Const(Literal { value: const_literal(v), via_const: None }),
+            DeclKind::Interface { members, .. } => {
+                // A body that is only `[key: string]: T` is a map, not a struct.
+                if let ([Member::Index { ty, .. }], true) = (members.as_slice(), matches!(&decl.kind, DeclKind::Interface { extends, .. } if extends.is_empty())) {
+                    let t = self.lower_type(ty, name, "", Some("Value"), &Docs::default());
+                    ItemKind::Alias(Type::Map(Box::new(t)))
+                } else {
+                    match self.object_of(name) {
+                        Some(shape) => ItemKind::Struct(Struct { bases: shape.bases, fields: shape.fields, index: shape.index }),
+                        None => ItemKind::Alias(Type::Json),
+                    }
+                }
+            }
+            DeclKind::Alias(ty) => match &ty.kind {
+                TypeKind::Literal(members) if !is_map_literal(members) => match self.object_of(name) {
+                    Some(shape) => ItemKind::Struct(Struct { bases: shape.bases, fields: shape.fields, index: shape.index }),
+                    None => ItemKind::Alias(Type::Json),
+                },
+                TypeKind::Intersection(_) => match self.object_of(name) {
+                    Some(shape) => ItemKind::Struct(Struct { bases: shape.bases, fields: shape.fields, index: shape.index }),
+                    None => ItemKind::Alias(Type::Json),
+                },
+                TypeKind::Union(members) => match self.union_kind(members, name, &docs, ty.span) {
+                    Some(kind) => kind,
+                    None => ItemKind::Alias(self.lower_type(ty, name, "", None, &docs)),
+                },
+                _ => ItemKind::Alias(self.lower_type(ty, name, "", None, &docs)),
+            },
+        };
+        self.items.insert(
+            name.to_string(),
+            Item { name: name.to_string(), origin: Origin::Declared, docs, span: decl.span, kind },
+        );
+    }
+
+    /// The object shape of a declared interface or object-like alias, resolved once.
+    fn object_of(&mut self, name: &str) -> Option<ObjectShape> {
+        if let Some(done) = self.objects.get(name) {
+            return done.clone();
+        }
+        if !self.in_progress.insert(name.to_string()) {
+            let span = self.decls.get(name).map(|d| d.span).unwrap_or_default();
+            self.diags.push(
+                Diagnostic::error(format!("`{name}` extends itself"))
+                    .at(self.path, span)
+                    .label("the chain of `extends` comes back here"),
+            );
+            return None;
+        }
+        let decl = self.decls.get(name).cloned();
+        let shape = match decl.as_ref().map(|d| &d.kind) {
+            Some(DeclKind::Interface { extends, members }) => {
+                let mut shape = ObjectShape::default();
+                for base in extends {
+                    if let Some(b) = self.base_shape(base, true) {
+                        shape.merge(b);
+                    }
+                }
+                let own = self.members_shape(members, name);
+                shape.merge(own);
+                Some(shape)
+            }
+            Some(DeclKind::Alias(ty)) => self.expr_shape(ty, name),
+            _ => None,
+        };
+        self.in_progress.remove(name);
+        self.objects.insert(name.to_string(), shape.clone());
+        shape
+    }
+
+    /// The shape a type contributes when used as a base or intersection part.
+    fn base_shape(&mut self, ty: &TypeExpr, record_base: bool) -> Option<ObjectShape> {
+        match &ty.kind {
+            TypeKind::Ref { name, args } if name == "Omit" => {
+                let [target, keys] = args.as_slice() else {
+                    self.error_at(ty.span, "`Omit` takes two type arguments", "write `Omit<Type, \"key\" | \"other\">`");
+                    return None;
+                };
+                let mut shape = self.base_shape(target, record_base)?;
+                let mut omit = Vec::new();
+                collect_string_literals(keys, &mut omit);
+                if omit.is_empty() {
+                    self.error_at(keys.span, "the keys of `Omit` must be string literals", "write `\"key\" | \"other\"`");
+                }
+                shape.fields.retain(|f| !omit.contains(&f.wire));
+                Some(shape)
+            }
+            TypeKind::Ref { name, args } if name == "Record" => {
+                let t = args.get(1).map(|t| self.lower_type(t, "", "", None, &Docs::default())).unwrap_or(Type::Json);
+                Some(ObjectShape { index: Some(t), ..Default::default() })
+            }
+            TypeKind::Ref { name, args } if args.is_empty() => {
+                if !self.decls.contains_key(name) {
+                    self.undeclared(name, ty.span);
+                    return None;
+                }
+                match self.object_of(name) {
+                    Some(mut s) => {
+                        if record_base {
+                            s.bases = vec![name.clone()];
+                        } else {
+                            s.bases.clear();
+                        }
+                        Some(s)
+                    }
+                    None => {
+                        self.error_at(ty.span, &format!("`{name}` is not an object type and cannot be extended"), "extend an interface or an object type alias");
+                        None
+                    }
+                }
+            }
+            TypeKind::Ref { name, .. } => {
+                self.error_at(ty.span, &format!("unsupported generic `{name}<...>` in a base type"), "only `Omit<T, K>` and `Record<string, T>` are understood");
+                None
+            }
+            TypeKind::Unsupported { .. } => None,
+            _ => {
+                self.error_at(ty.span, "a base type must be a named object type", "extend an interface");
+                None
+            }
+        }
+    }
+
+    /// The shape of an object literal or intersection written in a type position.
+    fn expr_shape(&mut self, ty: &TypeExpr, parent: &str) -> Option<ObjectShape> {
+        match &ty.kind {
+            TypeKind::Literal(members) => Some(self.members_shape(members, parent)),
+            TypeKind::Intersection(parts) => {
+                let mut shape = ObjectShape::default();
+                for p in parts {
+                    let s = match &p.kind {
+                        TypeKind::Literal(members) => Some(self.members_shape(members, parent)),
+                        TypeKind::Intersection(_) => self.expr_shape(p, parent),
+                        _ => self.base_shape(p, true),
+                    };
+                    if let Some(s) = s {
+                        shape.merge(s);
+                    }
+                }
+                Some(shape)
+            }
+            _ => self.base_shape(ty, false),
+        }
+    }
+
+    fn members_shape(&mut self, members: &[Member], parent: &str) -> ObjectShape {
+        let mut shape = ObjectShape::default();
+        for m in members {
+            match m {
+                Member::Property { name, optional, ty, doc, span } => {
+                    let docs = self.docs(doc.as_ref());
+                    let t = self.lower_type(ty, parent, name, None, &docs);
+                    let f = Field {
+                        wire: name.clone(),
+                        rust: snake_case(name),
+                        ty: t,
+                        required: !optional,
+                        docs,
+                        span: *span,
+                        declared_in: parent.to_string(),
+                    };
+                    shape.put(f);
+                }
+                Member::Index { ty, .. } => {
+                    let t = self.lower_type(ty, parent, "", Some("Value"), &Docs::default());
+                    shape.index = Some(t);
+                }
+            }
+        }
+        shape
+    }
+
+    /// Lowers a type in a field position of `parent` (`field` may be empty for an
+    /// alias body). Anonymous objects, unions and enums become inline items.
+    fn lower_type(&mut self, ty: &TypeExpr, parent: &str, field: &str, suffix: Option<&'static str>, docs: &Docs) -> Type {
+        match &ty.kind {
+            TypeKind::String => Type::String,
+            TypeKind::Number => if docs.tjs_number { Type::Number } else { Type::Integer },
+            TypeKind::Boolean => Type::Boolean,
+            TypeKind::Unknown | TypeKind::Any | TypeKind::Object => Type::Json,
+            TypeKind::Null => {
+                self.error_at(ty.span, "`null` on its own is not a useful type", "use `T | null` or make the property optional");
+                Type::Json
+            }
+            TypeKind::StrLit(s) => Type::Literal(Literal { value: LiteralValue::Str(s.clone()), via_const: None }),
+            TypeKind::NumLit(n) => Type::Literal(Literal { value: number_literal(*n), via_const: None }),
+            TypeKind::BoolLit(b) => Type::Literal(Literal { value: LiteralValue::Bool(*b), via_const: None }),
+            TypeKind::TypeOf(c) => match self.decls.get(c).map(|d| &d.kind) {
+                Some(DeclKind::Const(v)) => Type::Literal(Literal { value: const_literal(v), via_const: Some(c.clone()) }),
+                Some(_) => {
+                    self.error_at(ty.span, &format!("`typeof {c}`: `{c}` is not a const"), "`typeof` is supported for exported consts");
+                    Type::Json
+                }
+                None => {
+                    self.undeclared(c, ty.span);
+                    Type::Json
+                }
+            },
+            TypeKind::Ref { name, args } => match (name.as_str(), args.as_slice()) {
+                ("Record", [_, v]) => Type::Map(Box::new(self.lower_type(v, parent, field, Some("Value"), docs))),
+                ("Array" | "ReadonlyArray", [t]) => Type::Array(Box::new(self.lower_type(t, parent, field, Some("Item"), docs))),
+                ("Omit", _) => self.inline_struct(ty, parent, field, suffix),
+                (_, []) => {
+                    if self.decls.contains_key(name) {
+                        if matches!(self.decls.get(name).map(|d| &d.kind), Some(DeclKind::Const(_))) {
+                            self.error_at(ty.span, &format!("`{name}` is a const, not a type"), &format!("write `typeof {name}`"));
+                            return Type::Json;
+                        }
+                        Type::Named(name.clone())
+                    } else {
+                        self.undeclared(name, ty.span);
+                        Type::Json
+                    }
+                }
+                _ => {
+                    self.error_at(ty.span, &format!("unsupported generic type `{name}<...>`"), "only `Record<string, T>`, `Array<T>` and `Omit<T, K>` are understood");
+                    Type::Json
+                }
+            },
+            TypeKind::Array(t) => Type::Array(Box::new(self.lower_type(t, parent, field, Some("Item"), docs))),
+            TypeKind::Union(members) => {
+                let non_null: Vec<&TypeExpr> = members.iter().filter(|m| !matches!(m.kind, TypeKind::Null)).collect();
+                if is_json_value_union(members) {
+                    return Type::Json;
+                }
+                if non_null.len() < members.len() {
+                    let inner = if non_null.len() == 1 {
+                        self.lower_type(non_null[0], parent, field, suffix, docs)
+                    } else {
+                        let u = TypeExpr { kind: TypeKind::Union(non_null.into_iter().cloned().collect()), span: ty.span };
+                        self.lower_type(&u, parent, field, suffix, docs)
+                    };
+                    return Type::Nullable(Box::new(inner));
+                }
+                if members.len() == 1 {
+                    return self.lower_type(&members[0], parent, field, suffix, docs);
+                }
+                let name = self.inline_name(parent, field, suffix, ty.span);
+                match self.union_kind(members, &name, docs, ty.span) {
+                    Some(kind) => self.add_inline(&name, parent, field, suffix, ty.span, kind),
+                    None => Type::Json,
+                }
+            }
+            TypeKind::Literal(members) if is_map_literal(members) => {
+                let Some(Member::Index { ty: v, .. }) = members.first() else { return Type::Json };
+                Type::Map(Box::new(self.lower_type(v, parent, field, Some("Value"), docs)))
+            }
+            TypeKind::Literal(_) | TypeKind::Intersection(_) => self.inline_struct(ty, parent, field, suffix),
+            TypeKind::Unsupported { .. } => Type::Json,
+        }
+    }
+
+    fn inline_struct(&mut self, ty: &TypeExpr, parent: &str, field: &str, suffix: Option<&'static str>) -> Type {
+        let name = self.inline_name(parent, field, suffix, ty.span);
+        match self.expr_shape(ty, &name) {
+            Some(shape) => {
+                let kind = ItemKind::Struct(Struct { bases: shape.bases, fields: shape.fields, index: shape.index });
+                self.add_inline(&name, parent, field, suffix, ty.span, kind)
+            }
+            None => Type::Json,
+        }
+    }
+
+    fn inline_name(&self, parent: &str, field: &str, suffix: Option<&'static str>, _span: Span) -> String {
+        format!("{parent}{}{}", pascal_case_keep(field), suffix.unwrap_or(""))
+    }
+
+    fn add_inline(&mut self, name: &str, parent: &str, field: &str, suffix: Option<&'static str>, span: Span, kind: ItemKind) -> Type {
+        if let Some(decl) = self.decls.get(name) {
+            self.diags.push(
+                Diagnostic::error(format!("the inline type of `{parent}.{field}` would be named `{name}`, which is already declared"))
+                    .at(self.path, span)
+                    .label(format!("this type is named `{name}` from its parent and field"))
+                    .note(format!("`{name}` is declared at byte {}", decl.span.lo))
+                    .hint(format!("declare the inline type under a name of its own and refer to it, or rename `{name}`")),
+            );
+            return Type::Json;
+        }
+        if let Some(prev) = self.inline_spans.get(name) {
+            if *prev != span {
+                self.diags.push(
+                    Diagnostic::error(format!("two inline types would both be named `{name}`"))
+                        .at(self.path, span)
+                        .label("this one")
+                        .note(format!("the other is at byte {}", prev.lo))
+                        .hint("give one of them a declared name"),
+                );
+                return Type::Json;
+            }
+        }
+        self.inline_spans.insert(name.to_string(), span);
+        self.items.insert(
+            name.to_string(),
+            Item {
+                name: name.to_string(),
+                origin: Origin::Inline { parent: parent.to_string(), field: field.to_string(), suffix },
+                docs: Docs::default(),
+                span,
+                kind,
+            },
+        );
+        Type::Named(name.to_string())
+    }
+
+    /// A union as an item kind: a string enum when every member is a string literal
+    /// (open if `string` is among them), otherwise a union of lowered members.
+    fn union_kind(&mut self, members: &[TypeExpr], name: &str, docs: &Docs, span: Span) -> Option<ItemKind> {
+        if is_json_value_union(members) {
+            return None;
+        }
+        let mut flat = Vec::new();
+        flatten_union(members, &mut flat);
+        let all_str = flat.iter().all(|m| matches!(m.kind, TypeKind::StrLit(_) | TypeKind::String));
+        let any_lit = flat.iter().any(|m| matches!(m.kind, TypeKind::StrLit(_)));
+        if all_str && any_lit {
+            let open = flat.iter().any(|m| matches!(m.kind, TypeKind::String));
+            let mut values: Vec<EnumValue> = Vec::new();
+            for m in &flat {
+                if let TypeKind::StrLit(s) = &m.kind {
+                    if values.iter().any(|v| &v.value == s) {
+                        continue;
+                    }
+                    values.push(EnumValue { value: s.clone(), rust: pascal_case(s), deprecated: None });
+                }
+            }
+            let mut seen: HashMap<String, String> = HashMap::new();
+            for v in &values {
+                if let Some(other) = seen.insert(v.rust.clone(), v.value.clone()) {
+                    self.diags.push(
+                        Diagnostic::error(format!("the values \"{other}\" and \"{}\" of `{name}` both become the Rust variant `{}`", v.value, v.rust))
+                            .at(self.path, span)
+                            .label("in this union")
+                            .hint("rename one of the values"),
+                    );
+                }
+            }
+            if open && seen.contains_key("Other") {
+                self.diags.push(
+                    Diagnostic::error(format!("`{name}` is open and has a value named like its catch-all variant `Other`"))
+                        .at(self.path, span)
+                        .label("in this union"),
+                );
+            }
+            return Some(ItemKind::Enum(StringEnum { values, open }));
+        }
+        if flat.iter().any(|m| matches!(m.kind, TypeKind::StrLit(_) | TypeKind::NumLit(_) | TypeKind::BoolLit(_))) {
+            // Literals mixed with other types: keep each as its own variant.
+        }
+        let mut variants: Vec<Variant> = Vec::new();
+        for (i, m) in flat.iter().enumerate() {
+            let ty = self.lower_type(m, name, "", Some(VARIANT_SUFFIXES.get(i).copied().unwrap_or("Variant")), docs);
+            let mut vname = variant_name(&ty);
+            if variants.iter().any(|v| v.name == vname) {
+                vname = format!("{vname}{}", i + 1);
+            }
+            variants.push(Variant { name: vname, ty, tags: Vec::new() });
+        }
+        Some(ItemKind::Union(Union { variants, discriminator: None }))
+    }
+
+    /// Finds, for each union whose members are all structs, a field that every member
+    /// fixes to distinct literal values: that union is decided by the field's value.
+    fn classify_unions(&mut self) {
+        let names: Vec<String> = self.items.keys().cloned().collect();
+        for name in names {
+            let Some(ItemKind::Union(u)) = self.items.get(&name).map(|i| &i.kind) else { continue };
+            let mut structs = Vec::new();
+            for v in &u.variants {
+                match &v.ty {
+                    Type::Named(n) => match resolve_struct(&self.items, n) {
+                        Some(s) => structs.push(s),
+                        None => break,
+                    },
+                    _ => break,
+                }
+            }
+            if structs.len() != u.variants.len() || structs.is_empty() {
+                continue;
+            }
+            let candidates: Vec<String> = structs[0].fixed().map(|(f, _)| f.wire.clone()).collect();
+            let mut chosen = None;
+            'cand: for wire in candidates {
+                let mut tags: Vec<Vec<Literal>> = Vec::new();
+                for s in &structs {
+                    let Some((_, lit)) = s.fixed().find(|(f, _)| f.wire == wire) else { continue 'cand };
+                    if tags.iter().flatten().any(|t| t.value == lit.value) {
+                        continue 'cand;
+                    }
+                    tags.push(vec![lit.clone()]);
+                }
+                chosen = Some((wire, tags));
+                break;
+            }
+            if let Some((wire, tags)) = chosen
+                && let Some(Item { kind: ItemKind::Union(u), .. }) = self.items.get_mut(&name)
+            {
+                u.discriminator = Some(wire);
+                for (v, t) in u.variants.iter_mut().zip(tags) {
+                    v.tags = t;
+                }
+            }
+        }
+    }
+
+    /// A `@deprecated` tag on a field that names some of the field's enum values
+    /// deprecates those values (on the field's inline enum), not the field.
+    fn attach_value_deprecations(&mut self) {
+        let mut moves: Vec<(String, Deprecation)> = Vec::new();
+        for item in self.items.values_mut() {
+            let ItemKind::Struct(s) = &mut item.kind else { continue };
+            for f in &mut s.fields {
+                let Some(dep) = &f.docs.deprecated else { continue };
+                if dep.values.is_empty() || f.declared_in != item.name {
+                    continue;
+                }
+                if let Type::Named(target) = &f.ty {
+                    moves.push((target.clone(), dep.clone()));
+                }
+            }
+        }
+        let mut value_deprecated: HashSet<String> = HashSet::new();
+        for (target, dep) in moves {
+            let Some(Item { kind: ItemKind::Enum(e), origin: Origin::Inline { .. }, .. }) = self.items.get_mut(&target) else { continue };
+            let named: Vec<String> = dep.values.iter().filter(|v| e.values.iter().any(|ev| &ev.value == *v)).cloned().collect();
+            if named.is_empty() {
+                continue;
+            }
+            for ev in &mut e.values {
+                if named.contains(&ev.value) {
+                    ev.deprecated = Some(Deprecation { values: named.clone(), ..dep.clone() });
+                }
+            }
+            value_deprecated.insert(target);
+        }
+        // The field itself stays usable: its deprecation now lives on the values.
+        for item in self.items.values_mut() {
+            let ItemKind::Struct(s) = &mut item.kind else { continue };
+            for f in &mut s.fields {
+                if let (Type::Named(t), Some(dep)) = (&f.ty, &mut f.docs.deprecated)
+                    && value_deprecated.contains(t)
+                {
+                    dep.values.retain(|_| false);
+                    f.docs.deprecated = None;
+                }
+            }
+        }
+        // Values named by the tag but absent from the type leave the field deprecated.
+        for item in self.items.values_mut() {
+            let ItemKind::Struct(s) = &mut item.kind else { continue };
+            for f in &mut s.fields {
+                if let Some(dep) = &mut f.docs.deprecated {
+                    dep.values.clear();
+                }
+            }
+        }
+    }
+
+    fn undeclared(&mut self, name: &str, span: Span) {
+        let mut d = Diagnostic::error(format!("reference to undeclared type `{name}`")).at(self.path, span).label("not declared in this file");
+        if let Some(close) = self.closest_name(name) {
+            d = d.hint(format!("did you mean `{close}`?"));
+        }
+        self.diags.push(d);
+    }
+
+    fn closest_name(&self, name: &str) -> Option<String> {
+        let lower = name.to_lowercase();
+        let mut best: Option<(usize, &String)> = None;
+        for cand in &self.order {
+            let dist = edit_distance(&lower, &cand.to_lowercase());
+            if dist <= 2.max(name.len() / 4) && best.is_none_or(|(d, c)| dist < d || (dist == d && cand < c)) {
+                best = Some((dist, cand));
+            }
+        }
+        best.map(|(_, c)| c.clone())
+    }
+
+    fn error_at(&mut self, span: Span, msg: &str, hint: &str) {
+        self.diags.push(Diagnostic::error(msg.to_string()).at(self.path, span).label(msg.to_string()).hint(hint.to_string()));
+    }
+}
+
+const VARIANT_SUFFIXES: [&str; 8] = ["Variant1", "Variant2", "Variant3", "Variant4", "Variant5", "Variant6", "Variant7", "Variant8"];
+
+/// Follows aliases to a struct.
+pub fn resolve_struct<'a>(items: &'a BTreeMap<String, Item>, name: &str) -> Option<&'a Struct> {
+    let mut n = name;
+    for _ in 0..32 {
+        match &items.get(n)?.kind {
+            ItemKind::Struct(s) => return Some(s),
+            ItemKind::Alias(Type::Named(m)) => n = m,
+            _ => return None,
+        }
+    }
+    None
+}
+
+fn variant_name(ty: &Type) -> String {
+    match ty {
+        Type::String => "String".into(),
+        Type::Integer => "Integer".into(),
+        Type::Number => "Number".into(),
+        Type::Boolean => "Boolean".into(),
+        Type::Json => "Value".into(),
+        Type::Named(n) => n.clone(),
+        Type::Array(t) => format!("{}Array", variant_name(t)),
+        Type::Map(t) => format!("{}Map", variant_name(t)),
+        Type::Nullable(t) => format!("Nullable{}", variant_name(t)),
+        Type::Literal(l) => match &l.value {
+            LiteralValue::Str(s) => pascal_case(s),
+            LiteralValue::Int(i) => format!("N{}", i.unsigned_abs()),
+            LiteralValue::Float(_) => "Float".into(),
+            LiteralValue::Bool(b) => if *b { "True".into() } else { "False".into() },
+        },
+    }
+}
+
+/// `sampling` → `Sampling`, `inputSchema` → `InputSchema`, `$schema` → `Schema`:
+/// the field part of an inline type's name keeps the field's own humps.
+fn pascal_case_keep(field: &str) -> String {
+    let mut out = String::new();
+    let mut up = true;
+    for c in field.chars() {
+        if c.is_alphanumeric() {
+            if up {
+                out.extend(c.to_uppercase());
+                up = false;
+            } else {
+                out.push(c);
+            }
+        } else {
+            up = true;
+        }
+    }
+    out
+}
+
+fn flatten_union<'a>(members: &'a [TypeExpr], out: &mut Vec<&'a TypeExpr>) {
+    for m in members {
+        match &m.kind {
+            TypeKind::Union(inner) => flatten_union(inner, out),
+            _ => out.push(m),
+        }
+    }
+}
+
+/// A union that admits every JSON scalar and null is "any JSON value"
+/// (`string | number | boolean | null | JSONObject | JSONArray`).
+fn is_json_value_union(members: &[TypeExpr]) -> bool {
+    let has = |f: fn(&TypeKind) -> bool| members.iter().any(|m| f(&m.kind));
+    has(|k| matches!(k, TypeKind::String))
+        && has(|k| matches!(k, TypeKind::Number))
+        && has(|k| matches!(k, TypeKind::Boolean))
+        && has(|k| matches!(k, TypeKind::Null))
+}
+
+fn is_map_literal(members: &[Member]) -> bool {
+    matches!(members, [Member::Index { .. }])
+}
+
+fn collect_string_literals(t: &TypeExpr, out: &mut Vec<String>) {
+    match &t.kind {
+        TypeKind::StrLit(s) => out.push(s.clone()),
+        TypeKind::Union(ms) => ms.iter().for_each(|m| collect_string_literals(m, out)),
+        _ => {}
+    }
+}
+
+fn const_literal(v: &ConstValue) -> LiteralValue {
+    match v {
+        ConstValue::Str(s) => LiteralValue::Str(s.clone()),
+        ConstValue::Int(i) => LiteralValue::Int(*i),
+        ConstValue::Float(f) => LiteralValue::Float(*f),
+        ConstValue::Bool(b) => LiteralValue::Bool(*b),
+    }
+}
+
+fn number_literal(n: f64) -> LiteralValue {
+    if n.fract() == 0.0 && n.abs() < 9.0e15 { LiteralValue::Int(n as i64) } else { LiteralValue::Float(n) }
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur.push((prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

@@ -1,0 +1,160 @@
+//! Finding the spec folder and its revisions, and loading each revision through
+//! parse and lower into a [`Spec`].
+
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::lower::{LowerInput, lower_revision};
+use crate::model::Spec;
+use crate::parse::parse_schema;
+
+/// The environment variable that names a spec folder.
+pub const SPEC_DIR_ENV: &str = "MCP_SPEC_DIR";
+
+/// Where the spec inputs are: `explicit` (`--spec-dir`), else `$MCP_SPEC_DIR`, else
+/// `../shared/mcp-spec` beside the workspace root. The error says what was tried.
+pub fn locate_spec_dir(explicit: Option<&Path>, workspace_root: &Path) -> Result<PathBuf, Diagnostics> {
+    let env = std::env::var_os(SPEC_DIR_ENV).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let default = workspace_root.join("../shared/mcp-spec");
+    let (chosen, how) = match (explicit, &env) {
+        (Some(p), _) => (p.to_path_buf(), "--spec-dir"),
+        (None, Some(p)) => (p.clone(), SPEC_DIR_ENV),
+        (None, None) => (default.clone(), "the default path"),
+    };
+    if chosen.join("schema").is_dir() {
+        return Ok(chosen);
+    }
+    let tried = |p: Option<&Path>| p.map(|p| p.display().to_string()).unwrap_or_else(|| "not given".into());
+    let d = Diagnostic::error(format!(
+        "no MCP spec folder found: {} ({}) has no `schema/` folder",
+        chosen.display(),
+        how
+    ))
+    .note(format!("--spec-dir: {}", tried(explicit)))
+    .note(format!("{SPEC_DIR_ENV}: {}", tried(env.as_deref())))
+    .note(format!("default: {}", default.display()))
+    .hint("point --spec-dir or MCP_SPEC_DIR at a checkout of github.com/modelcontextprotocol/modelcontextprotocol (the folder that holds `schema/<revision>/schema.ts`)");
+    Err(d.into())
+}
+
+/// A revision folder found under `schema/`.
+#[derive(Clone, Debug)]
+pub struct RevisionSource {
+    pub name: String,
+    pub module: String,
+    pub dated: bool,
+    pub schema_path: PathBuf,
+}
+
+/// `YYYY-MM-DD` → `vYYYY_MM_DD`; any other name → a snake_case module name.
+pub fn module_name(rev: &str) -> String {
+    if crate::jsdoc::find_date(rev).as_deref() == Some(rev) {
+        format!("v{}", rev.replace('-', "_"))
+    } else {
+        let m = crate::names::snake_case(rev);
+        match m.as_str() {
+            "rt" | "latest" | "registry" => format!("{m}_revision"),
+            s if crate::names::is_keyword(s) => format!("{m}_revision"),
+            _ => m,
+        }
+    }
+}
+
+/// The revisions in `dir/schema/`, oldest first: dated ones by date, then the
+/// others by name. Folders without a schema.ts are errors.
+pub fn discover_revisions(dir: &Path) -> Result<Vec<RevisionSource>, Diagnostics> {
+    let schema_dir = dir.join("schema");
+    let mut diags = Diagnostics::default();
+    let entries = match std::fs::read_dir(&schema_dir) {
+        Ok(e) => e,
+        Err(e) => {
+            return Err(Diagnostic::error(format!("cannot read {}: {e}", schema_dir.display())).into());
+        }
+    };
+    let mut found = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if !path.is_dir() {
+            continue;
+        }
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let schema_path = path.join("schema.ts");
+        if !schema_path.is_file() {
+            diags.push(
+                Diagnostic::error(format!("revision folder `{name}` has no schema.ts"))
+                    .note(format!("looked for {}", schema_path.display()))
+                    .hint("every folder under schema/ is a revision and needs its schema.ts; remove the folder or add the file"),
+            );
+            continue;
+        }
+        let dated = crate::jsdoc::find_date(&name).as_deref() == Some(name.as_str());
+        found.push(RevisionSource { module: module_name(&name), name, dated, schema_path });
+    }
+    found.sort_by(|a, b| (!a.dated, &a.name).cmp(&(!b.dated, &b.name)));
+    if found.is_empty() && !diags.has_errors() {
+        diags.push(
+            Diagnostic::error(format!("no revisions in {}", schema_dir.display()))
+                .hint("expected folders such as schema/2025-11-25/schema.ts"),
+        );
+    }
+    let mut modules = std::collections::HashMap::new();
+    for r in &found {
+        if let Some(other) = modules.insert(r.module.clone(), r.name.clone()) {
+            diags.push(Diagnostic::error(format!(
+                "revisions `{other}` and `{}` would both be the module `{}`",
+                r.name, r.module
+            )));
+        }
+    }
+    if diags.has_errors() { Err(diags) } else { Ok(found) }
+}
+
+/// Loads every revision of a spec folder. Errors from all revisions are reported
+/// together; warnings come back with the spec.
+pub fn load_spec(dir: &Path) -> Result<(Spec, Diagnostics), Diagnostics> {
+    let sources = discover_revisions(dir)?;
+    let mut diags = Diagnostics::default();
+    let mut revisions = Vec::new();
+    for src in sources {
+        let bytes = match std::fs::read(&src.schema_path) {
+            Ok(b) => b,
+            Err(e) => {
+                diags.push(Diagnostic::error(format!("cannot read {}: {e}", src.schema_path.display())));
+                continue;
+            }
+        };
+        let text = match String::from_utf8(bytes.clone()) {
+            Ok(t) => t,
+            Err(e) => {
+                diags.push(
+                    Diagnostic::error(format!("{} is not UTF-8: {e}", src.schema_path.display()))
+                        .in_file(&src.schema_path),
+                );
+                continue;
+            }
+        };
+        let sha = hex(&Sha256::digest(&bytes));
+        let (decls, parse_diags) = parse_schema(&src.schema_path, &text);
+        diags.extend(parse_diags);
+        let (rev, lower_diags) = lower_revision(LowerInput {
+            name: src.name,
+            module: src.module,
+            dated: src.dated,
+            schema_path: &src.schema_path,
+            schema_sha256: sha,
+            decls,
+        });
+        diags.extend(lower_diags);
+        revisions.push(rev);
+    }
+    if diags.has_errors() {
+        return Err(diags);
+    }
+    Ok((Spec { dir: dir.to_path_buf(), revisions }, diags))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
