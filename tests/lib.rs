@@ -1,1 +1,1 @@
-
+//! Integration tests of mcp-spec; see the `[[test]]` targets in Cargo.toml.

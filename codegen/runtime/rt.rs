@@ -309,3 +309,16 @@ impl Serialize for FloatSeq<'_> {
         seq.end()
     }
 }
+
+/// A type of a revision module, by its schema name, with a function that reads
+/// JSON text into the type and writes the value back as JSON.
+pub struct TypeEntry {
+    pub name: &'static str,
+    pub roundtrip: fn(&str) -> Result<Value, String>,
+}
+
+/// Reads `json` as `T` and writes it back.
+pub fn roundtrip<T: de::DeserializeOwned + Serialize>(json: &str) -> Result<Value, String> {
+    let value: T = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    serde_json::to_value(&value).map_err(|e| e.to_string())
+}

@@ -24932,3 +24932,780 @@ impl crate::rt::Fit for UntitledSingleSelectEnumSchema {
         )
     }
 }
+/// Every type of this revision by its schema name (inline types by their
+/// generated name), with a function that reads JSON text into the type and
+/// writes it back: for tests and tools that handle messages by type name.
+pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
+    crate::rt::TypeEntry {
+        name: "Annotations",
+        roundtrip: crate::rt::roundtrip::<Annotations>,
+    },
+    crate::rt::TypeEntry {
+        name: "AudioContent",
+        roundtrip: crate::rt::roundtrip::<AudioContent>,
+    },
+    crate::rt::TypeEntry {
+        name: "BaseMetadata",
+        roundtrip: crate::rt::roundtrip::<BaseMetadata>,
+    },
+    crate::rt::TypeEntry {
+        name: "BlobResourceContents",
+        roundtrip: crate::rt::roundtrip::<BlobResourceContents>,
+    },
+    crate::rt::TypeEntry {
+        name: "BooleanSchema",
+        roundtrip: crate::rt::roundtrip::<BooleanSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "CacheableResult",
+        roundtrip: crate::rt::roundtrip::<CacheableResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "CacheableResultCacheScope",
+        roundtrip: crate::rt::roundtrip::<CacheableResultCacheScope>,
+    },
+    crate::rt::TypeEntry {
+        name: "CallToolRequest",
+        roundtrip: crate::rt::roundtrip::<CallToolRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "CallToolRequestParams",
+        roundtrip: crate::rt::roundtrip::<CallToolRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "CallToolResult",
+        roundtrip: crate::rt::roundtrip::<CallToolResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "CallToolResultResponse",
+        roundtrip: crate::rt::roundtrip::<CallToolResultResponse>,
+    },
+    crate::rt::TypeEntry {
+        name: "CallToolResultResponseResult",
+        roundtrip: crate::rt::roundtrip::<CallToolResultResponseResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "CancelledNotification",
+        roundtrip: crate::rt::roundtrip::<CancelledNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "CancelledNotificationParams",
+        roundtrip: crate::rt::roundtrip::<CancelledNotificationParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "ClientCapabilities",
+        roundtrip: crate::rt::roundtrip::<ClientCapabilities>,
+    },
+    crate::rt::TypeEntry {
+        name: "ClientCapabilitiesElicitation",
+        roundtrip: crate::rt::roundtrip::<ClientCapabilitiesElicitation>,
+    },
+    crate::rt::TypeEntry {
+        name: "ClientCapabilitiesRoots",
+        roundtrip: crate::rt::roundtrip::<ClientCapabilitiesRoots>,
+    },
+    crate::rt::TypeEntry {
+        name: "ClientCapabilitiesSampling",
+        roundtrip: crate::rt::roundtrip::<ClientCapabilitiesSampling>,
+    },
+    crate::rt::TypeEntry {
+        name: "ClientNotification",
+        roundtrip: crate::rt::roundtrip::<ClientNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "ClientRequest",
+        roundtrip: crate::rt::roundtrip::<ClientRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ClientResult",
+        roundtrip: crate::rt::roundtrip::<ClientResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "CompleteRequest",
+        roundtrip: crate::rt::roundtrip::<CompleteRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "CompleteRequestParams",
+        roundtrip: crate::rt::roundtrip::<CompleteRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "CompleteRequestParamsArgument",
+        roundtrip: crate::rt::roundtrip::<CompleteRequestParamsArgument>,
+    },
+    crate::rt::TypeEntry {
+        name: "CompleteRequestParamsContext",
+        roundtrip: crate::rt::roundtrip::<CompleteRequestParamsContext>,
+    },
+    crate::rt::TypeEntry {
+        name: "CompleteRequestParamsRef",
+        roundtrip: crate::rt::roundtrip::<CompleteRequestParamsRef>,
+    },
+    crate::rt::TypeEntry {
+        name: "CompleteResult",
+        roundtrip: crate::rt::roundtrip::<CompleteResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "CompleteResultCompletion",
+        roundtrip: crate::rt::roundtrip::<CompleteResultCompletion>,
+    },
+    crate::rt::TypeEntry {
+        name: "CompleteResultResponse",
+        roundtrip: crate::rt::roundtrip::<CompleteResultResponse>,
+    },
+    crate::rt::TypeEntry {
+        name: "ContentBlock",
+        roundtrip: crate::rt::roundtrip::<ContentBlock>,
+    },
+    crate::rt::TypeEntry {
+        name: "CreateMessageRequest",
+        roundtrip: crate::rt::roundtrip::<CreateMessageRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "CreateMessageRequestParams",
+        roundtrip: crate::rt::roundtrip::<CreateMessageRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "CreateMessageRequestParamsIncludeContext",
+        roundtrip: crate::rt::roundtrip::<CreateMessageRequestParamsIncludeContext>,
+    },
+    crate::rt::TypeEntry {
+        name: "CreateMessageResult",
+        roundtrip: crate::rt::roundtrip::<CreateMessageResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "CreateMessageResultStopReason",
+        roundtrip: crate::rt::roundtrip::<CreateMessageResultStopReason>,
+    },
+    crate::rt::TypeEntry {
+        name: "Cursor",
+        roundtrip: crate::rt::roundtrip::<Cursor>,
+    },
+    crate::rt::TypeEntry {
+        name: "DiscoverRequest",
+        roundtrip: crate::rt::roundtrip::<DiscoverRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "DiscoverResult",
+        roundtrip: crate::rt::roundtrip::<DiscoverResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "DiscoverResultResponse",
+        roundtrip: crate::rt::roundtrip::<DiscoverResultResponse>,
+    },
+    crate::rt::TypeEntry {
+        name: "ElicitRequest",
+        roundtrip: crate::rt::roundtrip::<ElicitRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ElicitRequestFormParams",
+        roundtrip: crate::rt::roundtrip::<ElicitRequestFormParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "ElicitRequestFormParamsRequestedSchema",
+        roundtrip: crate::rt::roundtrip::<ElicitRequestFormParamsRequestedSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "ElicitRequestParams",
+        roundtrip: crate::rt::roundtrip::<ElicitRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "ElicitRequestURLParams",
+        roundtrip: crate::rt::roundtrip::<ElicitRequestURLParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "ElicitResult",
+        roundtrip: crate::rt::roundtrip::<ElicitResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "ElicitResultAction",
+        roundtrip: crate::rt::roundtrip::<ElicitResultAction>,
+    },
+    crate::rt::TypeEntry {
+        name: "ElicitResultContentValue",
+        roundtrip: crate::rt::roundtrip::<ElicitResultContentValue>,
+    },
+    crate::rt::TypeEntry {
+        name: "EmbeddedResource",
+        roundtrip: crate::rt::roundtrip::<EmbeddedResource>,
+    },
+    crate::rt::TypeEntry {
+        name: "EmbeddedResourceResource",
+        roundtrip: crate::rt::roundtrip::<EmbeddedResourceResource>,
+    },
+    crate::rt::TypeEntry {
+        name: "EmptyResult",
+        roundtrip: crate::rt::roundtrip::<EmptyResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "EnumSchema",
+        roundtrip: crate::rt::roundtrip::<EnumSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "Error",
+        roundtrip: crate::rt::roundtrip::<Error>,
+    },
+    crate::rt::TypeEntry {
+        name: "GetPromptRequest",
+        roundtrip: crate::rt::roundtrip::<GetPromptRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "GetPromptRequestParams",
+        roundtrip: crate::rt::roundtrip::<GetPromptRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "GetPromptResult",
+        roundtrip: crate::rt::roundtrip::<GetPromptResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "GetPromptResultResponse",
+        roundtrip: crate::rt::roundtrip::<GetPromptResultResponse>,
+    },
+    crate::rt::TypeEntry {
+        name: "GetPromptResultResponseResult",
+        roundtrip: crate::rt::roundtrip::<GetPromptResultResponseResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "HeaderMismatchError",
+        roundtrip: crate::rt::roundtrip::<HeaderMismatchError>,
+    },
+    crate::rt::TypeEntry {
+        name: "HeaderMismatchErrorError",
+        roundtrip: crate::rt::roundtrip::<HeaderMismatchErrorError>,
+    },
+    crate::rt::TypeEntry {
+        name: "Icon",
+        roundtrip: crate::rt::roundtrip::<Icon>,
+    },
+    crate::rt::TypeEntry {
+        name: "IconTheme",
+        roundtrip: crate::rt::roundtrip::<IconTheme>,
+    },
+    crate::rt::TypeEntry {
+        name: "Icons",
+        roundtrip: crate::rt::roundtrip::<Icons>,
+    },
+    crate::rt::TypeEntry {
+        name: "ImageContent",
+        roundtrip: crate::rt::roundtrip::<ImageContent>,
+    },
+    crate::rt::TypeEntry {
+        name: "Implementation",
+        roundtrip: crate::rt::roundtrip::<Implementation>,
+    },
+    crate::rt::TypeEntry {
+        name: "InputRequest",
+        roundtrip: crate::rt::roundtrip::<InputRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "InputRequests",
+        roundtrip: crate::rt::roundtrip::<InputRequests>,
+    },
+    crate::rt::TypeEntry {
+        name: "InputRequiredResult",
+        roundtrip: crate::rt::roundtrip::<InputRequiredResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "InputResponse",
+        roundtrip: crate::rt::roundtrip::<InputResponse>,
+    },
+    crate::rt::TypeEntry {
+        name: "InputResponseRequestParams",
+        roundtrip: crate::rt::roundtrip::<InputResponseRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "InputResponses",
+        roundtrip: crate::rt::roundtrip::<InputResponses>,
+    },
+    crate::rt::TypeEntry {
+        name: "InternalError",
+        roundtrip: crate::rt::roundtrip::<InternalError>,
+    },
+    crate::rt::TypeEntry {
+        name: "InvalidParamsError",
+        roundtrip: crate::rt::roundtrip::<InvalidParamsError>,
+    },
+    crate::rt::TypeEntry {
+        name: "InvalidRequestError",
+        roundtrip: crate::rt::roundtrip::<InvalidRequestError>,
+    },
+    crate::rt::TypeEntry {
+        name: "JSONArray",
+        roundtrip: crate::rt::roundtrip::<JSONArray>,
+    },
+    crate::rt::TypeEntry {
+        name: "JSONObject",
+        roundtrip: crate::rt::roundtrip::<JSONObject>,
+    },
+    crate::rt::TypeEntry {
+        name: "JSONRPCErrorResponse",
+        roundtrip: crate::rt::roundtrip::<JSONRPCErrorResponse>,
+    },
+    crate::rt::TypeEntry {
+        name: "JSONRPCMessage",
+        roundtrip: crate::rt::roundtrip::<JSONRPCMessage>,
+    },
+    crate::rt::TypeEntry {
+        name: "JSONRPCNotification",
+        roundtrip: crate::rt::roundtrip::<JSONRPCNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "JSONRPCRequest",
+        roundtrip: crate::rt::roundtrip::<JSONRPCRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "JSONRPCResponse",
+        roundtrip: crate::rt::roundtrip::<JSONRPCResponse>,
+    },
+    crate::rt::TypeEntry {
+        name: "JSONRPCResultResponse",
+        roundtrip: crate::rt::roundtrip::<JSONRPCResultResponse>,
+    },
+    crate::rt::TypeEntry {
+        name: "JSONValue",
+        roundtrip: crate::rt::roundtrip::<JSONValue>,
+    },
+    crate::rt::TypeEntry {
+        name: "LegacyTitledEnumSchema",
+        roundtrip: crate::rt::roundtrip::<LegacyTitledEnumSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListPromptsRequest",
+        roundtrip: crate::rt::roundtrip::<ListPromptsRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListPromptsResult",
+        roundtrip: crate::rt::roundtrip::<ListPromptsResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListPromptsResultResponse",
+        roundtrip: crate::rt::roundtrip::<ListPromptsResultResponse>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListResourceTemplatesRequest",
+        roundtrip: crate::rt::roundtrip::<ListResourceTemplatesRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListResourceTemplatesResult",
+        roundtrip: crate::rt::roundtrip::<ListResourceTemplatesResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListResourceTemplatesResultResponse",
+        roundtrip: crate::rt::roundtrip::<ListResourceTemplatesResultResponse>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListResourcesRequest",
+        roundtrip: crate::rt::roundtrip::<ListResourcesRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListResourcesResult",
+        roundtrip: crate::rt::roundtrip::<ListResourcesResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListResourcesResultResponse",
+        roundtrip: crate::rt::roundtrip::<ListResourcesResultResponse>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListRootsRequest",
+        roundtrip: crate::rt::roundtrip::<ListRootsRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListRootsRequestParams",
+        roundtrip: crate::rt::roundtrip::<ListRootsRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListRootsResult",
+        roundtrip: crate::rt::roundtrip::<ListRootsResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListToolsRequest",
+        roundtrip: crate::rt::roundtrip::<ListToolsRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListToolsResult",
+        roundtrip: crate::rt::roundtrip::<ListToolsResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListToolsResultResponse",
+        roundtrip: crate::rt::roundtrip::<ListToolsResultResponse>,
+    },
+    crate::rt::TypeEntry {
+        name: "LoggingLevel",
+        roundtrip: crate::rt::roundtrip::<LoggingLevel>,
+    },
+    crate::rt::TypeEntry {
+        name: "LoggingMessageNotification",
+        roundtrip: crate::rt::roundtrip::<LoggingMessageNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "LoggingMessageNotificationParams",
+        roundtrip: crate::rt::roundtrip::<LoggingMessageNotificationParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "MetaObject",
+        roundtrip: crate::rt::roundtrip::<MetaObject>,
+    },
+    crate::rt::TypeEntry {
+        name: "MethodNotFoundError",
+        roundtrip: crate::rt::roundtrip::<MethodNotFoundError>,
+    },
+    crate::rt::TypeEntry {
+        name: "MissingRequiredClientCapabilityError",
+        roundtrip: crate::rt::roundtrip::<MissingRequiredClientCapabilityError>,
+    },
+    crate::rt::TypeEntry {
+        name: "MissingRequiredClientCapabilityErrorError",
+        roundtrip: crate::rt::roundtrip::<MissingRequiredClientCapabilityErrorError>,
+    },
+    crate::rt::TypeEntry {
+        name: "MissingRequiredClientCapabilityErrorErrorData",
+        roundtrip: crate::rt::roundtrip::<MissingRequiredClientCapabilityErrorErrorData>,
+    },
+    crate::rt::TypeEntry {
+        name: "ModelHint",
+        roundtrip: crate::rt::roundtrip::<ModelHint>,
+    },
+    crate::rt::TypeEntry {
+        name: "ModelPreferences",
+        roundtrip: crate::rt::roundtrip::<ModelPreferences>,
+    },
+    crate::rt::TypeEntry {
+        name: "MultiSelectEnumSchema",
+        roundtrip: crate::rt::roundtrip::<MultiSelectEnumSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "Notification",
+        roundtrip: crate::rt::roundtrip::<Notification>,
+    },
+    crate::rt::TypeEntry {
+        name: "NotificationMetaObject",
+        roundtrip: crate::rt::roundtrip::<NotificationMetaObject>,
+    },
+    crate::rt::TypeEntry {
+        name: "NotificationParams",
+        roundtrip: crate::rt::roundtrip::<NotificationParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "NumberSchema",
+        roundtrip: crate::rt::roundtrip::<NumberSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "NumberSchemaType",
+        roundtrip: crate::rt::roundtrip::<NumberSchemaType>,
+    },
+    crate::rt::TypeEntry {
+        name: "PaginatedRequest",
+        roundtrip: crate::rt::roundtrip::<PaginatedRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "PaginatedRequestParams",
+        roundtrip: crate::rt::roundtrip::<PaginatedRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "PaginatedResult",
+        roundtrip: crate::rt::roundtrip::<PaginatedResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "ParseError",
+        roundtrip: crate::rt::roundtrip::<ParseError>,
+    },
+    crate::rt::TypeEntry {
+        name: "PrimitiveSchemaDefinition",
+        roundtrip: crate::rt::roundtrip::<PrimitiveSchemaDefinition>,
+    },
+    crate::rt::TypeEntry {
+        name: "ProgressNotification",
+        roundtrip: crate::rt::roundtrip::<ProgressNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "ProgressNotificationParams",
+        roundtrip: crate::rt::roundtrip::<ProgressNotificationParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "ProgressToken",
+        roundtrip: crate::rt::roundtrip::<ProgressToken>,
+    },
+    crate::rt::TypeEntry {
+        name: "Prompt",
+        roundtrip: crate::rt::roundtrip::<Prompt>,
+    },
+    crate::rt::TypeEntry {
+        name: "PromptArgument",
+        roundtrip: crate::rt::roundtrip::<PromptArgument>,
+    },
+    crate::rt::TypeEntry {
+        name: "PromptListChangedNotification",
+        roundtrip: crate::rt::roundtrip::<PromptListChangedNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "PromptMessage",
+        roundtrip: crate::rt::roundtrip::<PromptMessage>,
+    },
+    crate::rt::TypeEntry {
+        name: "PromptReference",
+        roundtrip: crate::rt::roundtrip::<PromptReference>,
+    },
+    crate::rt::TypeEntry {
+        name: "ReadResourceRequest",
+        roundtrip: crate::rt::roundtrip::<ReadResourceRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ReadResourceRequestParams",
+        roundtrip: crate::rt::roundtrip::<ReadResourceRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "ReadResourceResult",
+        roundtrip: crate::rt::roundtrip::<ReadResourceResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "ReadResourceResultContentsItem",
+        roundtrip: crate::rt::roundtrip::<ReadResourceResultContentsItem>,
+    },
+    crate::rt::TypeEntry {
+        name: "ReadResourceResultResponse",
+        roundtrip: crate::rt::roundtrip::<ReadResourceResultResponse>,
+    },
+    crate::rt::TypeEntry {
+        name: "ReadResourceResultResponseResult",
+        roundtrip: crate::rt::roundtrip::<ReadResourceResultResponseResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "Request",
+        roundtrip: crate::rt::roundtrip::<Request>,
+    },
+    crate::rt::TypeEntry {
+        name: "RequestId",
+        roundtrip: crate::rt::roundtrip::<RequestId>,
+    },
+    crate::rt::TypeEntry {
+        name: "RequestMetaObject",
+        roundtrip: crate::rt::roundtrip::<RequestMetaObject>,
+    },
+    crate::rt::TypeEntry {
+        name: "RequestParams",
+        roundtrip: crate::rt::roundtrip::<RequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "Resource",
+        roundtrip: crate::rt::roundtrip::<Resource>,
+    },
+    crate::rt::TypeEntry {
+        name: "ResourceContents",
+        roundtrip: crate::rt::roundtrip::<ResourceContents>,
+    },
+    crate::rt::TypeEntry {
+        name: "ResourceLink",
+        roundtrip: crate::rt::roundtrip::<ResourceLink>,
+    },
+    crate::rt::TypeEntry {
+        name: "ResourceListChangedNotification",
+        roundtrip: crate::rt::roundtrip::<ResourceListChangedNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "ResourceRequestParams",
+        roundtrip: crate::rt::roundtrip::<ResourceRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "ResourceTemplate",
+        roundtrip: crate::rt::roundtrip::<ResourceTemplate>,
+    },
+    crate::rt::TypeEntry {
+        name: "ResourceTemplateReference",
+        roundtrip: crate::rt::roundtrip::<ResourceTemplateReference>,
+    },
+    crate::rt::TypeEntry {
+        name: "ResourceUpdatedNotification",
+        roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "ResourceUpdatedNotificationParams",
+        roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotificationParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "Result",
+        roundtrip: crate::rt::roundtrip::<Result>,
+    },
+    crate::rt::TypeEntry {
+        name: "ResultMetaObject",
+        roundtrip: crate::rt::roundtrip::<ResultMetaObject>,
+    },
+    crate::rt::TypeEntry {
+        name: "ResultType",
+        roundtrip: crate::rt::roundtrip::<ResultType>,
+    },
+    crate::rt::TypeEntry {
+        name: "Role",
+        roundtrip: crate::rt::roundtrip::<Role>,
+    },
+    crate::rt::TypeEntry {
+        name: "Root",
+        roundtrip: crate::rt::roundtrip::<Root>,
+    },
+    crate::rt::TypeEntry {
+        name: "SamplingMessage",
+        roundtrip: crate::rt::roundtrip::<SamplingMessage>,
+    },
+    crate::rt::TypeEntry {
+        name: "SamplingMessageContent",
+        roundtrip: crate::rt::roundtrip::<SamplingMessageContent>,
+    },
+    crate::rt::TypeEntry {
+        name: "SamplingMessageContentBlock",
+        roundtrip: crate::rt::roundtrip::<SamplingMessageContentBlock>,
+    },
+    crate::rt::TypeEntry {
+        name: "ServerCapabilities",
+        roundtrip: crate::rt::roundtrip::<ServerCapabilities>,
+    },
+    crate::rt::TypeEntry {
+        name: "ServerCapabilitiesPrompts",
+        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesPrompts>,
+    },
+    crate::rt::TypeEntry {
+        name: "ServerCapabilitiesResources",
+        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesResources>,
+    },
+    crate::rt::TypeEntry {
+        name: "ServerCapabilitiesTools",
+        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesTools>,
+    },
+    crate::rt::TypeEntry {
+        name: "ServerNotification",
+        roundtrip: crate::rt::roundtrip::<ServerNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "ServerResult",
+        roundtrip: crate::rt::roundtrip::<ServerResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "SingleSelectEnumSchema",
+        roundtrip: crate::rt::roundtrip::<SingleSelectEnumSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "StringSchema",
+        roundtrip: crate::rt::roundtrip::<StringSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "StringSchemaFormat",
+        roundtrip: crate::rt::roundtrip::<StringSchemaFormat>,
+    },
+    crate::rt::TypeEntry {
+        name: "SubscriptionFilter",
+        roundtrip: crate::rt::roundtrip::<SubscriptionFilter>,
+    },
+    crate::rt::TypeEntry {
+        name: "SubscriptionsAcknowledgedNotification",
+        roundtrip: crate::rt::roundtrip::<SubscriptionsAcknowledgedNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "SubscriptionsAcknowledgedNotificationParams",
+        roundtrip: crate::rt::roundtrip::<SubscriptionsAcknowledgedNotificationParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "SubscriptionsListenRequest",
+        roundtrip: crate::rt::roundtrip::<SubscriptionsListenRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "SubscriptionsListenRequestParams",
+        roundtrip: crate::rt::roundtrip::<SubscriptionsListenRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "SubscriptionsListenResult",
+        roundtrip: crate::rt::roundtrip::<SubscriptionsListenResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "SubscriptionsListenResultMetaObject",
+        roundtrip: crate::rt::roundtrip::<SubscriptionsListenResultMetaObject>,
+    },
+    crate::rt::TypeEntry {
+        name: "SubscriptionsListenResultResponse",
+        roundtrip: crate::rt::roundtrip::<SubscriptionsListenResultResponse>,
+    },
+    crate::rt::TypeEntry {
+        name: "TextContent",
+        roundtrip: crate::rt::roundtrip::<TextContent>,
+    },
+    crate::rt::TypeEntry {
+        name: "TextResourceContents",
+        roundtrip: crate::rt::roundtrip::<TextResourceContents>,
+    },
+    crate::rt::TypeEntry {
+        name: "TitledMultiSelectEnumSchema",
+        roundtrip: crate::rt::roundtrip::<TitledMultiSelectEnumSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "TitledMultiSelectEnumSchemaItems",
+        roundtrip: crate::rt::roundtrip::<TitledMultiSelectEnumSchemaItems>,
+    },
+    crate::rt::TypeEntry {
+        name: "TitledMultiSelectEnumSchemaItemsAnyOfItem",
+        roundtrip: crate::rt::roundtrip::<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
+    },
+    crate::rt::TypeEntry {
+        name: "TitledSingleSelectEnumSchema",
+        roundtrip: crate::rt::roundtrip::<TitledSingleSelectEnumSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "TitledSingleSelectEnumSchemaOneOfItem",
+        roundtrip: crate::rt::roundtrip::<TitledSingleSelectEnumSchemaOneOfItem>,
+    },
+    crate::rt::TypeEntry {
+        name: "Tool",
+        roundtrip: crate::rt::roundtrip::<Tool>,
+    },
+    crate::rt::TypeEntry {
+        name: "ToolAnnotations",
+        roundtrip: crate::rt::roundtrip::<ToolAnnotations>,
+    },
+    crate::rt::TypeEntry {
+        name: "ToolChoice",
+        roundtrip: crate::rt::roundtrip::<ToolChoice>,
+    },
+    crate::rt::TypeEntry {
+        name: "ToolChoiceMode",
+        roundtrip: crate::rt::roundtrip::<ToolChoiceMode>,
+    },
+    crate::rt::TypeEntry {
+        name: "ToolInputSchema",
+        roundtrip: crate::rt::roundtrip::<ToolInputSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "ToolListChangedNotification",
+        roundtrip: crate::rt::roundtrip::<ToolListChangedNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "ToolOutputSchema",
+        roundtrip: crate::rt::roundtrip::<ToolOutputSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "ToolResultContent",
+        roundtrip: crate::rt::roundtrip::<ToolResultContent>,
+    },
+    crate::rt::TypeEntry {
+        name: "ToolUseContent",
+        roundtrip: crate::rt::roundtrip::<ToolUseContent>,
+    },
+    crate::rt::TypeEntry {
+        name: "UnsupportedProtocolVersionError",
+        roundtrip: crate::rt::roundtrip::<UnsupportedProtocolVersionError>,
+    },
+    crate::rt::TypeEntry {
+        name: "UnsupportedProtocolVersionErrorError",
+        roundtrip: crate::rt::roundtrip::<UnsupportedProtocolVersionErrorError>,
+    },
+    crate::rt::TypeEntry {
+        name: "UnsupportedProtocolVersionErrorErrorData",
+        roundtrip: crate::rt::roundtrip::<UnsupportedProtocolVersionErrorErrorData>,
+    },
+    crate::rt::TypeEntry {
+        name: "UntitledMultiSelectEnumSchema",
+        roundtrip: crate::rt::roundtrip::<UntitledMultiSelectEnumSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "UntitledMultiSelectEnumSchemaItems",
+        roundtrip: crate::rt::roundtrip::<UntitledMultiSelectEnumSchemaItems>,
+    },
+    crate::rt::TypeEntry {
+        name: "UntitledSingleSelectEnumSchema",
+        roundtrip: crate::rt::roundtrip::<UntitledSingleSelectEnumSchema>,
+    },
+];

@@ -11726,3 +11726,460 @@ impl crate::rt::Fit for UnsubscribeRequestParams {
         )
     }
 }
+/// Every type of this revision by its schema name (inline types by their
+/// generated name), with a function that reads JSON text into the type and
+/// writes it back: for tests and tools that handle messages by type name.
+pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
+    crate::rt::TypeEntry {
+        name: "Annotated",
+        roundtrip: crate::rt::roundtrip::<Annotated>,
+    },
+    crate::rt::TypeEntry {
+        name: "AnnotatedAnnotations",
+        roundtrip: crate::rt::roundtrip::<AnnotatedAnnotations>,
+    },
+    crate::rt::TypeEntry {
+        name: "BlobResourceContents",
+        roundtrip: crate::rt::roundtrip::<BlobResourceContents>,
+    },
+    crate::rt::TypeEntry {
+        name: "CallToolRequest",
+        roundtrip: crate::rt::roundtrip::<CallToolRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "CallToolRequestParams",
+        roundtrip: crate::rt::roundtrip::<CallToolRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "CallToolResult",
+        roundtrip: crate::rt::roundtrip::<CallToolResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "CallToolResultContentItem",
+        roundtrip: crate::rt::roundtrip::<CallToolResultContentItem>,
+    },
+    crate::rt::TypeEntry {
+        name: "CancelledNotification",
+        roundtrip: crate::rt::roundtrip::<CancelledNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "CancelledNotificationParams",
+        roundtrip: crate::rt::roundtrip::<CancelledNotificationParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "ClientCapabilities",
+        roundtrip: crate::rt::roundtrip::<ClientCapabilities>,
+    },
+    crate::rt::TypeEntry {
+        name: "ClientCapabilitiesRoots",
+        roundtrip: crate::rt::roundtrip::<ClientCapabilitiesRoots>,
+    },
+    crate::rt::TypeEntry {
+        name: "ClientNotification",
+        roundtrip: crate::rt::roundtrip::<ClientNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "ClientRequest",
+        roundtrip: crate::rt::roundtrip::<ClientRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ClientResult",
+        roundtrip: crate::rt::roundtrip::<ClientResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "CompleteRequest",
+        roundtrip: crate::rt::roundtrip::<CompleteRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "CompleteRequestParams",
+        roundtrip: crate::rt::roundtrip::<CompleteRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "CompleteRequestParamsArgument",
+        roundtrip: crate::rt::roundtrip::<CompleteRequestParamsArgument>,
+    },
+    crate::rt::TypeEntry {
+        name: "CompleteRequestParamsRef",
+        roundtrip: crate::rt::roundtrip::<CompleteRequestParamsRef>,
+    },
+    crate::rt::TypeEntry {
+        name: "CompleteResult",
+        roundtrip: crate::rt::roundtrip::<CompleteResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "CompleteResultCompletion",
+        roundtrip: crate::rt::roundtrip::<CompleteResultCompletion>,
+    },
+    crate::rt::TypeEntry {
+        name: "CreateMessageRequest",
+        roundtrip: crate::rt::roundtrip::<CreateMessageRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "CreateMessageRequestParams",
+        roundtrip: crate::rt::roundtrip::<CreateMessageRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "CreateMessageRequestParamsIncludeContext",
+        roundtrip: crate::rt::roundtrip::<CreateMessageRequestParamsIncludeContext>,
+    },
+    crate::rt::TypeEntry {
+        name: "CreateMessageResult",
+        roundtrip: crate::rt::roundtrip::<CreateMessageResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "CreateMessageResultStopReason",
+        roundtrip: crate::rt::roundtrip::<CreateMessageResultStopReason>,
+    },
+    crate::rt::TypeEntry {
+        name: "Cursor",
+        roundtrip: crate::rt::roundtrip::<Cursor>,
+    },
+    crate::rt::TypeEntry {
+        name: "EmbeddedResource",
+        roundtrip: crate::rt::roundtrip::<EmbeddedResource>,
+    },
+    crate::rt::TypeEntry {
+        name: "EmbeddedResourceResource",
+        roundtrip: crate::rt::roundtrip::<EmbeddedResourceResource>,
+    },
+    crate::rt::TypeEntry {
+        name: "EmptyResult",
+        roundtrip: crate::rt::roundtrip::<EmptyResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "GetPromptRequest",
+        roundtrip: crate::rt::roundtrip::<GetPromptRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "GetPromptRequestParams",
+        roundtrip: crate::rt::roundtrip::<GetPromptRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "GetPromptResult",
+        roundtrip: crate::rt::roundtrip::<GetPromptResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "ImageContent",
+        roundtrip: crate::rt::roundtrip::<ImageContent>,
+    },
+    crate::rt::TypeEntry {
+        name: "Implementation",
+        roundtrip: crate::rt::roundtrip::<Implementation>,
+    },
+    crate::rt::TypeEntry {
+        name: "InitializeRequest",
+        roundtrip: crate::rt::roundtrip::<InitializeRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "InitializeRequestParams",
+        roundtrip: crate::rt::roundtrip::<InitializeRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "InitializeResult",
+        roundtrip: crate::rt::roundtrip::<InitializeResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "InitializedNotification",
+        roundtrip: crate::rt::roundtrip::<InitializedNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "JSONRPCError",
+        roundtrip: crate::rt::roundtrip::<JSONRPCError>,
+    },
+    crate::rt::TypeEntry {
+        name: "JSONRPCErrorError",
+        roundtrip: crate::rt::roundtrip::<JSONRPCErrorError>,
+    },
+    crate::rt::TypeEntry {
+        name: "JSONRPCMessage",
+        roundtrip: crate::rt::roundtrip::<JSONRPCMessage>,
+    },
+    crate::rt::TypeEntry {
+        name: "JSONRPCNotification",
+        roundtrip: crate::rt::roundtrip::<JSONRPCNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "JSONRPCRequest",
+        roundtrip: crate::rt::roundtrip::<JSONRPCRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "JSONRPCResponse",
+        roundtrip: crate::rt::roundtrip::<JSONRPCResponse>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListPromptsRequest",
+        roundtrip: crate::rt::roundtrip::<ListPromptsRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListPromptsResult",
+        roundtrip: crate::rt::roundtrip::<ListPromptsResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListResourceTemplatesRequest",
+        roundtrip: crate::rt::roundtrip::<ListResourceTemplatesRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListResourceTemplatesResult",
+        roundtrip: crate::rt::roundtrip::<ListResourceTemplatesResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListResourcesRequest",
+        roundtrip: crate::rt::roundtrip::<ListResourcesRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListResourcesResult",
+        roundtrip: crate::rt::roundtrip::<ListResourcesResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListRootsRequest",
+        roundtrip: crate::rt::roundtrip::<ListRootsRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListRootsResult",
+        roundtrip: crate::rt::roundtrip::<ListRootsResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListToolsRequest",
+        roundtrip: crate::rt::roundtrip::<ListToolsRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListToolsResult",
+        roundtrip: crate::rt::roundtrip::<ListToolsResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "LoggingLevel",
+        roundtrip: crate::rt::roundtrip::<LoggingLevel>,
+    },
+    crate::rt::TypeEntry {
+        name: "LoggingMessageNotification",
+        roundtrip: crate::rt::roundtrip::<LoggingMessageNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "LoggingMessageNotificationParams",
+        roundtrip: crate::rt::roundtrip::<LoggingMessageNotificationParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "ModelHint",
+        roundtrip: crate::rt::roundtrip::<ModelHint>,
+    },
+    crate::rt::TypeEntry {
+        name: "ModelPreferences",
+        roundtrip: crate::rt::roundtrip::<ModelPreferences>,
+    },
+    crate::rt::TypeEntry {
+        name: "Notification",
+        roundtrip: crate::rt::roundtrip::<Notification>,
+    },
+    crate::rt::TypeEntry {
+        name: "NotificationParams",
+        roundtrip: crate::rt::roundtrip::<NotificationParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "PaginatedRequest",
+        roundtrip: crate::rt::roundtrip::<PaginatedRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "PaginatedRequestParams",
+        roundtrip: crate::rt::roundtrip::<PaginatedRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "PaginatedResult",
+        roundtrip: crate::rt::roundtrip::<PaginatedResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "PingRequest",
+        roundtrip: crate::rt::roundtrip::<PingRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ProgressNotification",
+        roundtrip: crate::rt::roundtrip::<ProgressNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "ProgressNotificationParams",
+        roundtrip: crate::rt::roundtrip::<ProgressNotificationParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "ProgressToken",
+        roundtrip: crate::rt::roundtrip::<ProgressToken>,
+    },
+    crate::rt::TypeEntry {
+        name: "Prompt",
+        roundtrip: crate::rt::roundtrip::<Prompt>,
+    },
+    crate::rt::TypeEntry {
+        name: "PromptArgument",
+        roundtrip: crate::rt::roundtrip::<PromptArgument>,
+    },
+    crate::rt::TypeEntry {
+        name: "PromptListChangedNotification",
+        roundtrip: crate::rt::roundtrip::<PromptListChangedNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "PromptMessage",
+        roundtrip: crate::rt::roundtrip::<PromptMessage>,
+    },
+    crate::rt::TypeEntry {
+        name: "PromptMessageContent",
+        roundtrip: crate::rt::roundtrip::<PromptMessageContent>,
+    },
+    crate::rt::TypeEntry {
+        name: "PromptReference",
+        roundtrip: crate::rt::roundtrip::<PromptReference>,
+    },
+    crate::rt::TypeEntry {
+        name: "ReadResourceRequest",
+        roundtrip: crate::rt::roundtrip::<ReadResourceRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ReadResourceRequestParams",
+        roundtrip: crate::rt::roundtrip::<ReadResourceRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "ReadResourceResult",
+        roundtrip: crate::rt::roundtrip::<ReadResourceResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "ReadResourceResultContentsItem",
+        roundtrip: crate::rt::roundtrip::<ReadResourceResultContentsItem>,
+    },
+    crate::rt::TypeEntry {
+        name: "Request",
+        roundtrip: crate::rt::roundtrip::<Request>,
+    },
+    crate::rt::TypeEntry {
+        name: "RequestId",
+        roundtrip: crate::rt::roundtrip::<RequestId>,
+    },
+    crate::rt::TypeEntry {
+        name: "RequestParams",
+        roundtrip: crate::rt::roundtrip::<RequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "RequestParamsMeta",
+        roundtrip: crate::rt::roundtrip::<RequestParamsMeta>,
+    },
+    crate::rt::TypeEntry {
+        name: "Resource",
+        roundtrip: crate::rt::roundtrip::<Resource>,
+    },
+    crate::rt::TypeEntry {
+        name: "ResourceContents",
+        roundtrip: crate::rt::roundtrip::<ResourceContents>,
+    },
+    crate::rt::TypeEntry {
+        name: "ResourceListChangedNotification",
+        roundtrip: crate::rt::roundtrip::<ResourceListChangedNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "ResourceReference",
+        roundtrip: crate::rt::roundtrip::<ResourceReference>,
+    },
+    crate::rt::TypeEntry {
+        name: "ResourceTemplate",
+        roundtrip: crate::rt::roundtrip::<ResourceTemplate>,
+    },
+    crate::rt::TypeEntry {
+        name: "ResourceUpdatedNotification",
+        roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "ResourceUpdatedNotificationParams",
+        roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotificationParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "Result",
+        roundtrip: crate::rt::roundtrip::<Result>,
+    },
+    crate::rt::TypeEntry {
+        name: "Role",
+        roundtrip: crate::rt::roundtrip::<Role>,
+    },
+    crate::rt::TypeEntry {
+        name: "Root",
+        roundtrip: crate::rt::roundtrip::<Root>,
+    },
+    crate::rt::TypeEntry {
+        name: "RootsListChangedNotification",
+        roundtrip: crate::rt::roundtrip::<RootsListChangedNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "SamplingMessage",
+        roundtrip: crate::rt::roundtrip::<SamplingMessage>,
+    },
+    crate::rt::TypeEntry {
+        name: "SamplingMessageContent",
+        roundtrip: crate::rt::roundtrip::<SamplingMessageContent>,
+    },
+    crate::rt::TypeEntry {
+        name: "ServerCapabilities",
+        roundtrip: crate::rt::roundtrip::<ServerCapabilities>,
+    },
+    crate::rt::TypeEntry {
+        name: "ServerCapabilitiesPrompts",
+        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesPrompts>,
+    },
+    crate::rt::TypeEntry {
+        name: "ServerCapabilitiesResources",
+        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesResources>,
+    },
+    crate::rt::TypeEntry {
+        name: "ServerCapabilitiesTools",
+        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesTools>,
+    },
+    crate::rt::TypeEntry {
+        name: "ServerNotification",
+        roundtrip: crate::rt::roundtrip::<ServerNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "ServerRequest",
+        roundtrip: crate::rt::roundtrip::<ServerRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ServerResult",
+        roundtrip: crate::rt::roundtrip::<ServerResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "SetLevelRequest",
+        roundtrip: crate::rt::roundtrip::<SetLevelRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "SetLevelRequestParams",
+        roundtrip: crate::rt::roundtrip::<SetLevelRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "SubscribeRequest",
+        roundtrip: crate::rt::roundtrip::<SubscribeRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "SubscribeRequestParams",
+        roundtrip: crate::rt::roundtrip::<SubscribeRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "TextContent",
+        roundtrip: crate::rt::roundtrip::<TextContent>,
+    },
+    crate::rt::TypeEntry {
+        name: "TextResourceContents",
+        roundtrip: crate::rt::roundtrip::<TextResourceContents>,
+    },
+    crate::rt::TypeEntry {
+        name: "Tool",
+        roundtrip: crate::rt::roundtrip::<Tool>,
+    },
+    crate::rt::TypeEntry {
+        name: "ToolInputSchema",
+        roundtrip: crate::rt::roundtrip::<ToolInputSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "ToolListChangedNotification",
+        roundtrip: crate::rt::roundtrip::<ToolListChangedNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "UnsubscribeRequest",
+        roundtrip: crate::rt::roundtrip::<UnsubscribeRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "UnsubscribeRequestParams",
+        roundtrip: crate::rt::roundtrip::<UnsubscribeRequestParams>,
+    },
+];

@@ -23183,3 +23183,760 @@ impl crate::rt::Fit for UntitledSingleSelectEnumSchema {
         )
     }
 }
+/// Every type of this revision by its schema name (inline types by their
+/// generated name), with a function that reads JSON text into the type and
+/// writes it back: for tests and tools that handle messages by type name.
+pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
+    crate::rt::TypeEntry {
+        name: "Annotations",
+        roundtrip: crate::rt::roundtrip::<Annotations>,
+    },
+    crate::rt::TypeEntry {
+        name: "AudioContent",
+        roundtrip: crate::rt::roundtrip::<AudioContent>,
+    },
+    crate::rt::TypeEntry {
+        name: "BaseMetadata",
+        roundtrip: crate::rt::roundtrip::<BaseMetadata>,
+    },
+    crate::rt::TypeEntry {
+        name: "BlobResourceContents",
+        roundtrip: crate::rt::roundtrip::<BlobResourceContents>,
+    },
+    crate::rt::TypeEntry {
+        name: "BooleanSchema",
+        roundtrip: crate::rt::roundtrip::<BooleanSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "CallToolRequest",
+        roundtrip: crate::rt::roundtrip::<CallToolRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "CallToolRequestParams",
+        roundtrip: crate::rt::roundtrip::<CallToolRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "CallToolResult",
+        roundtrip: crate::rt::roundtrip::<CallToolResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "CancelTaskRequest",
+        roundtrip: crate::rt::roundtrip::<CancelTaskRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "CancelTaskRequestParams",
+        roundtrip: crate::rt::roundtrip::<CancelTaskRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "CancelTaskResult",
+        roundtrip: crate::rt::roundtrip::<CancelTaskResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "CancelledNotification",
+        roundtrip: crate::rt::roundtrip::<CancelledNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "CancelledNotificationParams",
+        roundtrip: crate::rt::roundtrip::<CancelledNotificationParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "ClientCapabilities",
+        roundtrip: crate::rt::roundtrip::<ClientCapabilities>,
+    },
+    crate::rt::TypeEntry {
+        name: "ClientCapabilitiesElicitation",
+        roundtrip: crate::rt::roundtrip::<ClientCapabilitiesElicitation>,
+    },
+    crate::rt::TypeEntry {
+        name: "ClientCapabilitiesRoots",
+        roundtrip: crate::rt::roundtrip::<ClientCapabilitiesRoots>,
+    },
+    crate::rt::TypeEntry {
+        name: "ClientCapabilitiesSampling",
+        roundtrip: crate::rt::roundtrip::<ClientCapabilitiesSampling>,
+    },
+    crate::rt::TypeEntry {
+        name: "ClientCapabilitiesTasks",
+        roundtrip: crate::rt::roundtrip::<ClientCapabilitiesTasks>,
+    },
+    crate::rt::TypeEntry {
+        name: "ClientCapabilitiesTasksRequests",
+        roundtrip: crate::rt::roundtrip::<ClientCapabilitiesTasksRequests>,
+    },
+    crate::rt::TypeEntry {
+        name: "ClientCapabilitiesTasksRequestsElicitation",
+        roundtrip: crate::rt::roundtrip::<ClientCapabilitiesTasksRequestsElicitation>,
+    },
+    crate::rt::TypeEntry {
+        name: "ClientCapabilitiesTasksRequestsSampling",
+        roundtrip: crate::rt::roundtrip::<ClientCapabilitiesTasksRequestsSampling>,
+    },
+    crate::rt::TypeEntry {
+        name: "ClientNotification",
+        roundtrip: crate::rt::roundtrip::<ClientNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "ClientRequest",
+        roundtrip: crate::rt::roundtrip::<ClientRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ClientResult",
+        roundtrip: crate::rt::roundtrip::<ClientResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "CompleteRequest",
+        roundtrip: crate::rt::roundtrip::<CompleteRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "CompleteRequestParams",
+        roundtrip: crate::rt::roundtrip::<CompleteRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "CompleteRequestParamsArgument",
+        roundtrip: crate::rt::roundtrip::<CompleteRequestParamsArgument>,
+    },
+    crate::rt::TypeEntry {
+        name: "CompleteRequestParamsContext",
+        roundtrip: crate::rt::roundtrip::<CompleteRequestParamsContext>,
+    },
+    crate::rt::TypeEntry {
+        name: "CompleteRequestParamsRef",
+        roundtrip: crate::rt::roundtrip::<CompleteRequestParamsRef>,
+    },
+    crate::rt::TypeEntry {
+        name: "CompleteResult",
+        roundtrip: crate::rt::roundtrip::<CompleteResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "CompleteResultCompletion",
+        roundtrip: crate::rt::roundtrip::<CompleteResultCompletion>,
+    },
+    crate::rt::TypeEntry {
+        name: "ContentBlock",
+        roundtrip: crate::rt::roundtrip::<ContentBlock>,
+    },
+    crate::rt::TypeEntry {
+        name: "CreateMessageRequest",
+        roundtrip: crate::rt::roundtrip::<CreateMessageRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "CreateMessageRequestParams",
+        roundtrip: crate::rt::roundtrip::<CreateMessageRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "CreateMessageRequestParamsIncludeContext",
+        roundtrip: crate::rt::roundtrip::<CreateMessageRequestParamsIncludeContext>,
+    },
+    crate::rt::TypeEntry {
+        name: "CreateMessageResult",
+        roundtrip: crate::rt::roundtrip::<CreateMessageResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "CreateMessageResultStopReason",
+        roundtrip: crate::rt::roundtrip::<CreateMessageResultStopReason>,
+    },
+    crate::rt::TypeEntry {
+        name: "CreateTaskResult",
+        roundtrip: crate::rt::roundtrip::<CreateTaskResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "Cursor",
+        roundtrip: crate::rt::roundtrip::<Cursor>,
+    },
+    crate::rt::TypeEntry {
+        name: "ElicitRequest",
+        roundtrip: crate::rt::roundtrip::<ElicitRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ElicitRequestFormParams",
+        roundtrip: crate::rt::roundtrip::<ElicitRequestFormParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "ElicitRequestFormParamsRequestedSchema",
+        roundtrip: crate::rt::roundtrip::<ElicitRequestFormParamsRequestedSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "ElicitRequestParams",
+        roundtrip: crate::rt::roundtrip::<ElicitRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "ElicitRequestURLParams",
+        roundtrip: crate::rt::roundtrip::<ElicitRequestURLParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "ElicitResult",
+        roundtrip: crate::rt::roundtrip::<ElicitResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "ElicitResultAction",
+        roundtrip: crate::rt::roundtrip::<ElicitResultAction>,
+    },
+    crate::rt::TypeEntry {
+        name: "ElicitResultContentValue",
+        roundtrip: crate::rt::roundtrip::<ElicitResultContentValue>,
+    },
+    crate::rt::TypeEntry {
+        name: "ElicitationCompleteNotification",
+        roundtrip: crate::rt::roundtrip::<ElicitationCompleteNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "ElicitationCompleteNotificationParams",
+        roundtrip: crate::rt::roundtrip::<ElicitationCompleteNotificationParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "EmbeddedResource",
+        roundtrip: crate::rt::roundtrip::<EmbeddedResource>,
+    },
+    crate::rt::TypeEntry {
+        name: "EmbeddedResourceResource",
+        roundtrip: crate::rt::roundtrip::<EmbeddedResourceResource>,
+    },
+    crate::rt::TypeEntry {
+        name: "EmptyResult",
+        roundtrip: crate::rt::roundtrip::<EmptyResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "EnumSchema",
+        roundtrip: crate::rt::roundtrip::<EnumSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "Error",
+        roundtrip: crate::rt::roundtrip::<Error>,
+    },
+    crate::rt::TypeEntry {
+        name: "GetPromptRequest",
+        roundtrip: crate::rt::roundtrip::<GetPromptRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "GetPromptRequestParams",
+        roundtrip: crate::rt::roundtrip::<GetPromptRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "GetPromptResult",
+        roundtrip: crate::rt::roundtrip::<GetPromptResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "GetTaskPayloadRequest",
+        roundtrip: crate::rt::roundtrip::<GetTaskPayloadRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "GetTaskPayloadRequestParams",
+        roundtrip: crate::rt::roundtrip::<GetTaskPayloadRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "GetTaskPayloadResult",
+        roundtrip: crate::rt::roundtrip::<GetTaskPayloadResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "GetTaskRequest",
+        roundtrip: crate::rt::roundtrip::<GetTaskRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "GetTaskRequestParams",
+        roundtrip: crate::rt::roundtrip::<GetTaskRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "GetTaskResult",
+        roundtrip: crate::rt::roundtrip::<GetTaskResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "Icon",
+        roundtrip: crate::rt::roundtrip::<Icon>,
+    },
+    crate::rt::TypeEntry {
+        name: "IconTheme",
+        roundtrip: crate::rt::roundtrip::<IconTheme>,
+    },
+    crate::rt::TypeEntry {
+        name: "Icons",
+        roundtrip: crate::rt::roundtrip::<Icons>,
+    },
+    crate::rt::TypeEntry {
+        name: "ImageContent",
+        roundtrip: crate::rt::roundtrip::<ImageContent>,
+    },
+    crate::rt::TypeEntry {
+        name: "Implementation",
+        roundtrip: crate::rt::roundtrip::<Implementation>,
+    },
+    crate::rt::TypeEntry {
+        name: "InitializeRequest",
+        roundtrip: crate::rt::roundtrip::<InitializeRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "InitializeRequestParams",
+        roundtrip: crate::rt::roundtrip::<InitializeRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "InitializeResult",
+        roundtrip: crate::rt::roundtrip::<InitializeResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "InitializedNotification",
+        roundtrip: crate::rt::roundtrip::<InitializedNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "JSONRPCErrorResponse",
+        roundtrip: crate::rt::roundtrip::<JSONRPCErrorResponse>,
+    },
+    crate::rt::TypeEntry {
+        name: "JSONRPCMessage",
+        roundtrip: crate::rt::roundtrip::<JSONRPCMessage>,
+    },
+    crate::rt::TypeEntry {
+        name: "JSONRPCNotification",
+        roundtrip: crate::rt::roundtrip::<JSONRPCNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "JSONRPCRequest",
+        roundtrip: crate::rt::roundtrip::<JSONRPCRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "JSONRPCResponse",
+        roundtrip: crate::rt::roundtrip::<JSONRPCResponse>,
+    },
+    crate::rt::TypeEntry {
+        name: "JSONRPCResultResponse",
+        roundtrip: crate::rt::roundtrip::<JSONRPCResultResponse>,
+    },
+    crate::rt::TypeEntry {
+        name: "LegacyTitledEnumSchema",
+        roundtrip: crate::rt::roundtrip::<LegacyTitledEnumSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListPromptsRequest",
+        roundtrip: crate::rt::roundtrip::<ListPromptsRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListPromptsResult",
+        roundtrip: crate::rt::roundtrip::<ListPromptsResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListResourceTemplatesRequest",
+        roundtrip: crate::rt::roundtrip::<ListResourceTemplatesRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListResourceTemplatesResult",
+        roundtrip: crate::rt::roundtrip::<ListResourceTemplatesResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListResourcesRequest",
+        roundtrip: crate::rt::roundtrip::<ListResourcesRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListResourcesResult",
+        roundtrip: crate::rt::roundtrip::<ListResourcesResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListRootsRequest",
+        roundtrip: crate::rt::roundtrip::<ListRootsRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListRootsResult",
+        roundtrip: crate::rt::roundtrip::<ListRootsResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListTasksRequest",
+        roundtrip: crate::rt::roundtrip::<ListTasksRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListTasksResult",
+        roundtrip: crate::rt::roundtrip::<ListTasksResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListToolsRequest",
+        roundtrip: crate::rt::roundtrip::<ListToolsRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ListToolsResult",
+        roundtrip: crate::rt::roundtrip::<ListToolsResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "LoggingLevel",
+        roundtrip: crate::rt::roundtrip::<LoggingLevel>,
+    },
+    crate::rt::TypeEntry {
+        name: "LoggingMessageNotification",
+        roundtrip: crate::rt::roundtrip::<LoggingMessageNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "LoggingMessageNotificationParams",
+        roundtrip: crate::rt::roundtrip::<LoggingMessageNotificationParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "ModelHint",
+        roundtrip: crate::rt::roundtrip::<ModelHint>,
+    },
+    crate::rt::TypeEntry {
+        name: "ModelPreferences",
+        roundtrip: crate::rt::roundtrip::<ModelPreferences>,
+    },
+    crate::rt::TypeEntry {
+        name: "MultiSelectEnumSchema",
+        roundtrip: crate::rt::roundtrip::<MultiSelectEnumSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "Notification",
+        roundtrip: crate::rt::roundtrip::<Notification>,
+    },
+    crate::rt::TypeEntry {
+        name: "NotificationParams",
+        roundtrip: crate::rt::roundtrip::<NotificationParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "NumberSchema",
+        roundtrip: crate::rt::roundtrip::<NumberSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "NumberSchemaType",
+        roundtrip: crate::rt::roundtrip::<NumberSchemaType>,
+    },
+    crate::rt::TypeEntry {
+        name: "PaginatedRequest",
+        roundtrip: crate::rt::roundtrip::<PaginatedRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "PaginatedRequestParams",
+        roundtrip: crate::rt::roundtrip::<PaginatedRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "PaginatedResult",
+        roundtrip: crate::rt::roundtrip::<PaginatedResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "PingRequest",
+        roundtrip: crate::rt::roundtrip::<PingRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "PrimitiveSchemaDefinition",
+        roundtrip: crate::rt::roundtrip::<PrimitiveSchemaDefinition>,
+    },
+    crate::rt::TypeEntry {
+        name: "ProgressNotification",
+        roundtrip: crate::rt::roundtrip::<ProgressNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "ProgressNotificationParams",
+        roundtrip: crate::rt::roundtrip::<ProgressNotificationParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "ProgressToken",
+        roundtrip: crate::rt::roundtrip::<ProgressToken>,
+    },
+    crate::rt::TypeEntry {
+        name: "Prompt",
+        roundtrip: crate::rt::roundtrip::<Prompt>,
+    },
+    crate::rt::TypeEntry {
+        name: "PromptArgument",
+        roundtrip: crate::rt::roundtrip::<PromptArgument>,
+    },
+    crate::rt::TypeEntry {
+        name: "PromptListChangedNotification",
+        roundtrip: crate::rt::roundtrip::<PromptListChangedNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "PromptMessage",
+        roundtrip: crate::rt::roundtrip::<PromptMessage>,
+    },
+    crate::rt::TypeEntry {
+        name: "PromptReference",
+        roundtrip: crate::rt::roundtrip::<PromptReference>,
+    },
+    crate::rt::TypeEntry {
+        name: "ReadResourceRequest",
+        roundtrip: crate::rt::roundtrip::<ReadResourceRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ReadResourceRequestParams",
+        roundtrip: crate::rt::roundtrip::<ReadResourceRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "ReadResourceResult",
+        roundtrip: crate::rt::roundtrip::<ReadResourceResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "ReadResourceResultContentsItem",
+        roundtrip: crate::rt::roundtrip::<ReadResourceResultContentsItem>,
+    },
+    crate::rt::TypeEntry {
+        name: "RelatedTaskMetadata",
+        roundtrip: crate::rt::roundtrip::<RelatedTaskMetadata>,
+    },
+    crate::rt::TypeEntry {
+        name: "Request",
+        roundtrip: crate::rt::roundtrip::<Request>,
+    },
+    crate::rt::TypeEntry {
+        name: "RequestId",
+        roundtrip: crate::rt::roundtrip::<RequestId>,
+    },
+    crate::rt::TypeEntry {
+        name: "RequestParams",
+        roundtrip: crate::rt::roundtrip::<RequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "RequestParamsMeta",
+        roundtrip: crate::rt::roundtrip::<RequestParamsMeta>,
+    },
+    crate::rt::TypeEntry {
+        name: "Resource",
+        roundtrip: crate::rt::roundtrip::<Resource>,
+    },
+    crate::rt::TypeEntry {
+        name: "ResourceContents",
+        roundtrip: crate::rt::roundtrip::<ResourceContents>,
+    },
+    crate::rt::TypeEntry {
+        name: "ResourceLink",
+        roundtrip: crate::rt::roundtrip::<ResourceLink>,
+    },
+    crate::rt::TypeEntry {
+        name: "ResourceListChangedNotification",
+        roundtrip: crate::rt::roundtrip::<ResourceListChangedNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "ResourceRequestParams",
+        roundtrip: crate::rt::roundtrip::<ResourceRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "ResourceTemplate",
+        roundtrip: crate::rt::roundtrip::<ResourceTemplate>,
+    },
+    crate::rt::TypeEntry {
+        name: "ResourceTemplateReference",
+        roundtrip: crate::rt::roundtrip::<ResourceTemplateReference>,
+    },
+    crate::rt::TypeEntry {
+        name: "ResourceUpdatedNotification",
+        roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "ResourceUpdatedNotificationParams",
+        roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotificationParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "Result",
+        roundtrip: crate::rt::roundtrip::<Result>,
+    },
+    crate::rt::TypeEntry {
+        name: "Role",
+        roundtrip: crate::rt::roundtrip::<Role>,
+    },
+    crate::rt::TypeEntry {
+        name: "Root",
+        roundtrip: crate::rt::roundtrip::<Root>,
+    },
+    crate::rt::TypeEntry {
+        name: "RootsListChangedNotification",
+        roundtrip: crate::rt::roundtrip::<RootsListChangedNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "SamplingMessage",
+        roundtrip: crate::rt::roundtrip::<SamplingMessage>,
+    },
+    crate::rt::TypeEntry {
+        name: "SamplingMessageContent",
+        roundtrip: crate::rt::roundtrip::<SamplingMessageContent>,
+    },
+    crate::rt::TypeEntry {
+        name: "SamplingMessageContentBlock",
+        roundtrip: crate::rt::roundtrip::<SamplingMessageContentBlock>,
+    },
+    crate::rt::TypeEntry {
+        name: "ServerCapabilities",
+        roundtrip: crate::rt::roundtrip::<ServerCapabilities>,
+    },
+    crate::rt::TypeEntry {
+        name: "ServerCapabilitiesPrompts",
+        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesPrompts>,
+    },
+    crate::rt::TypeEntry {
+        name: "ServerCapabilitiesResources",
+        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesResources>,
+    },
+    crate::rt::TypeEntry {
+        name: "ServerCapabilitiesTasks",
+        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesTasks>,
+    },
+    crate::rt::TypeEntry {
+        name: "ServerCapabilitiesTasksRequests",
+        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesTasksRequests>,
+    },
+    crate::rt::TypeEntry {
+        name: "ServerCapabilitiesTasksRequestsTools",
+        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesTasksRequestsTools>,
+    },
+    crate::rt::TypeEntry {
+        name: "ServerCapabilitiesTools",
+        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesTools>,
+    },
+    crate::rt::TypeEntry {
+        name: "ServerNotification",
+        roundtrip: crate::rt::roundtrip::<ServerNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "ServerRequest",
+        roundtrip: crate::rt::roundtrip::<ServerRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "ServerResult",
+        roundtrip: crate::rt::roundtrip::<ServerResult>,
+    },
+    crate::rt::TypeEntry {
+        name: "SetLevelRequest",
+        roundtrip: crate::rt::roundtrip::<SetLevelRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "SetLevelRequestParams",
+        roundtrip: crate::rt::roundtrip::<SetLevelRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "SingleSelectEnumSchema",
+        roundtrip: crate::rt::roundtrip::<SingleSelectEnumSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "StringSchema",
+        roundtrip: crate::rt::roundtrip::<StringSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "StringSchemaFormat",
+        roundtrip: crate::rt::roundtrip::<StringSchemaFormat>,
+    },
+    crate::rt::TypeEntry {
+        name: "SubscribeRequest",
+        roundtrip: crate::rt::roundtrip::<SubscribeRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "SubscribeRequestParams",
+        roundtrip: crate::rt::roundtrip::<SubscribeRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "Task",
+        roundtrip: crate::rt::roundtrip::<Task>,
+    },
+    crate::rt::TypeEntry {
+        name: "TaskAugmentedRequestParams",
+        roundtrip: crate::rt::roundtrip::<TaskAugmentedRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "TaskMetadata",
+        roundtrip: crate::rt::roundtrip::<TaskMetadata>,
+    },
+    crate::rt::TypeEntry {
+        name: "TaskStatus",
+        roundtrip: crate::rt::roundtrip::<TaskStatus>,
+    },
+    crate::rt::TypeEntry {
+        name: "TaskStatusNotification",
+        roundtrip: crate::rt::roundtrip::<TaskStatusNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "TaskStatusNotificationParams",
+        roundtrip: crate::rt::roundtrip::<TaskStatusNotificationParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "TextContent",
+        roundtrip: crate::rt::roundtrip::<TextContent>,
+    },
+    crate::rt::TypeEntry {
+        name: "TextResourceContents",
+        roundtrip: crate::rt::roundtrip::<TextResourceContents>,
+    },
+    crate::rt::TypeEntry {
+        name: "TitledMultiSelectEnumSchema",
+        roundtrip: crate::rt::roundtrip::<TitledMultiSelectEnumSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "TitledMultiSelectEnumSchemaItems",
+        roundtrip: crate::rt::roundtrip::<TitledMultiSelectEnumSchemaItems>,
+    },
+    crate::rt::TypeEntry {
+        name: "TitledMultiSelectEnumSchemaItemsAnyOfItem",
+        roundtrip: crate::rt::roundtrip::<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
+    },
+    crate::rt::TypeEntry {
+        name: "TitledSingleSelectEnumSchema",
+        roundtrip: crate::rt::roundtrip::<TitledSingleSelectEnumSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "TitledSingleSelectEnumSchemaOneOfItem",
+        roundtrip: crate::rt::roundtrip::<TitledSingleSelectEnumSchemaOneOfItem>,
+    },
+    crate::rt::TypeEntry {
+        name: "Tool",
+        roundtrip: crate::rt::roundtrip::<Tool>,
+    },
+    crate::rt::TypeEntry {
+        name: "ToolAnnotations",
+        roundtrip: crate::rt::roundtrip::<ToolAnnotations>,
+    },
+    crate::rt::TypeEntry {
+        name: "ToolChoice",
+        roundtrip: crate::rt::roundtrip::<ToolChoice>,
+    },
+    crate::rt::TypeEntry {
+        name: "ToolChoiceMode",
+        roundtrip: crate::rt::roundtrip::<ToolChoiceMode>,
+    },
+    crate::rt::TypeEntry {
+        name: "ToolExecution",
+        roundtrip: crate::rt::roundtrip::<ToolExecution>,
+    },
+    crate::rt::TypeEntry {
+        name: "ToolExecutionTaskSupport",
+        roundtrip: crate::rt::roundtrip::<ToolExecutionTaskSupport>,
+    },
+    crate::rt::TypeEntry {
+        name: "ToolInputSchema",
+        roundtrip: crate::rt::roundtrip::<ToolInputSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "ToolListChangedNotification",
+        roundtrip: crate::rt::roundtrip::<ToolListChangedNotification>,
+    },
+    crate::rt::TypeEntry {
+        name: "ToolOutputSchema",
+        roundtrip: crate::rt::roundtrip::<ToolOutputSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "ToolResultContent",
+        roundtrip: crate::rt::roundtrip::<ToolResultContent>,
+    },
+    crate::rt::TypeEntry {
+        name: "ToolUseContent",
+        roundtrip: crate::rt::roundtrip::<ToolUseContent>,
+    },
+    crate::rt::TypeEntry {
+        name: "URLElicitationRequiredError",
+        roundtrip: crate::rt::roundtrip::<URLElicitationRequiredError>,
+    },
+    crate::rt::TypeEntry {
+        name: "URLElicitationRequiredErrorError",
+        roundtrip: crate::rt::roundtrip::<URLElicitationRequiredErrorError>,
+    },
+    crate::rt::TypeEntry {
+        name: "URLElicitationRequiredErrorErrorData",
+        roundtrip: crate::rt::roundtrip::<URLElicitationRequiredErrorErrorData>,
+    },
+    crate::rt::TypeEntry {
+        name: "UnsubscribeRequest",
+        roundtrip: crate::rt::roundtrip::<UnsubscribeRequest>,
+    },
+    crate::rt::TypeEntry {
+        name: "UnsubscribeRequestParams",
+        roundtrip: crate::rt::roundtrip::<UnsubscribeRequestParams>,
+    },
+    crate::rt::TypeEntry {
+        name: "UntitledMultiSelectEnumSchema",
+        roundtrip: crate::rt::roundtrip::<UntitledMultiSelectEnumSchema>,
+    },
+    crate::rt::TypeEntry {
+        name: "UntitledMultiSelectEnumSchemaItems",
+        roundtrip: crate::rt::roundtrip::<UntitledMultiSelectEnumSchemaItems>,
+    },
+    crate::rt::TypeEntry {
+        name: "UntitledSingleSelectEnumSchema",
+        roundtrip: crate::rt::roundtrip::<UntitledSingleSelectEnumSchema>,
+    },
+];

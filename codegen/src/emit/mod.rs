@@ -11,7 +11,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::model::{Item, Origin, Revision, Spec};
+use crate::model::{Item, ItemKind, Origin, Revision, Spec};
 use items::{Cx, Notes, emit_item, ident, inner_doc_attrs};
 
 /// The command named in every generated file's header.
@@ -223,11 +223,21 @@ fn revision_module(rev: &Revision, notes: &Notes) -> TokenStream {
     }
     let doc = inner_doc_attrs(&docs);
     let items = rev.items.values().map(|item| emit_item(item, &cx));
+    let entries = rev.items.values().filter(|i| !matches!(i.kind, ItemKind::Const(_))).map(|i| {
+        let name = &i.name;
+        let id = ident(name);
+        quote! { crate::rt::TypeEntry { name: #name, roundtrip: crate::rt::roundtrip::<#id> }, }
+    });
     quote! {
         #doc
         #![allow(deprecated)]
         #![allow(clippy::large_enum_variant, clippy::enum_variant_names, clippy::module_name_repetitions)]
 
         #(#items)*
+
+        /// Every type of this revision by its schema name (inline types by their
+        /// generated name), with a function that reads JSON text into the type and
+        /// writes it back: for tests and tools that handle messages by type name.
+        pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[#(#entries)*];
     }
 }
