@@ -227,10 +227,10 @@ pub fn fit_object(v: &Value, fields: &[FieldShape]) -> Option<u32> {
 pub fn pick(v: &Value, members: &[fn(&Value) -> Option<u32>]) -> Option<(usize, u32)> {
     let mut best: Option<(usize, u32)> = None;
     for (i, fit) in members.iter().enumerate() {
-        if let Some(score) = fit(v) {
-            if best.is_none_or(|(_, s)| score > s) {
-                best = Some((i, score));
-            }
+        if let Some(score) = fit(v)
+            && best.is_none_or(|(_, s)| score > s)
+        {
+            best = Some((i, score));
         }
     }
     best

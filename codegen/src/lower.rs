@@ -422,8 +422,10 @@ impl Lowerer<'_> {
             );
             return Type::Json;
         }
-        if let Some(prev) = self.inline_spans.get(name) {
-            if *prev != span {
+        if let Some(prev) = self.inline_spans.get(name)
+            && *prev != span
+        {
+            {
                 self.diags.push(
                     Diagnostic::error(format!("two inline types would both be named `{name}`"))
                         .at(self.path, span)

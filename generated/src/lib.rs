@@ -37,22 +37,16 @@
 #[doc(hidden)]
 pub mod rt;
 #[cfg(feature = "v2024_11_05")]
-/// Types of MCP revision 2024-11-05 (feature `v2024_11_05`).
 pub mod v2024_11_05;
 #[cfg(feature = "v2025_03_26")]
-/// Types of MCP revision 2025-03-26 (feature `v2025_03_26`).
 pub mod v2025_03_26;
 #[cfg(feature = "v2025_06_18")]
-/// Types of MCP revision 2025-06-18 (feature `v2025_06_18`).
 pub mod v2025_06_18;
 #[cfg(feature = "v2025_11_25")]
-/// Types of MCP revision 2025-11-25 (feature `v2025_11_25`).
 pub mod v2025_11_25;
 #[cfg(feature = "v2026_07_28")]
-/// Types of MCP revision 2026-07-28 (feature `v2026_07_28`).
 pub mod v2026_07_28;
 #[cfg(feature = "draft")]
-/// Types of MCP revision draft (feature `draft`).
 pub mod draft;
 #[cfg(feature = "v2026_07_28")]
 /// The newest dated revision, 2026-07-28.

@@ -39,7 +39,7 @@
 #![allow(
     clippy::large_enum_variant,
     clippy::enum_variant_names,
-    clippy::module_name_repetitions
+    clippy::deprecated_semver
 )]
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(Clone, Debug, PartialEq)]
@@ -8820,7 +8820,7 @@ impl ::serde::Serialize for ProgressNotificationParams {
         ::serde::ser::SerializeMap::serialize_entry(
             &mut map,
             "progress",
-            &crate::rt::Float(*&self.progress),
+            &crate::rt::Float(self.progress),
         )?;
         if let ::std::option::Option::Some(value) = &self.total {
             ::serde::ser::SerializeMap::serialize_entry(

@@ -173,7 +173,7 @@ fn convert_text(text: &str, links: &Links<'_>) -> String {
             _ => false,
         };
         if take_md {
-            let (start, end, rendered) = next_md.map(|(s, e, r)| (s, e, r)).unwrap_or_default();
+            let (start, end, rendered) = next_md.unwrap_or_default();
             out.push_str(&escape(&rest[..start]));
             out.push_str(&rendered);
             rest = &rest[end..];

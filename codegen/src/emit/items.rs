@@ -135,13 +135,16 @@ fn fixed_expr(l: &Literal) -> TokenStream {
     }
 }
 
-/// Serialize expression for a value of type `t` at `expr` (a reference).
-fn ser_value(t: &Type, expr: TokenStream) -> TokenStream {
+/// Serialize expression for a value of type `t`: `place` is a place expression
+/// (`self.x`) or, with `is_ref`, a reference (`value`).
+fn ser_value(t: &Type, place: TokenStream, is_ref: bool) -> TokenStream {
+    let copied = if is_ref { quote!(*#place) } else { place.clone() };
+    let borrowed = if is_ref { place.clone() } else { quote!(&#place) };
     match t {
-        Type::Number => quote!(&crate::rt::Float(*#expr)),
-        Type::Nullable(inner) if **inner == Type::Number => quote!(&crate::rt::NullableFloat(*#expr)),
-        Type::Array(inner) if **inner == Type::Number => quote!(&crate::rt::FloatSeq(#expr)),
-        _ => expr,
+        Type::Number => quote!(&crate::rt::Float(#copied)),
+        Type::Nullable(inner) if **inner == Type::Number => quote!(&crate::rt::NullableFloat(#copied)),
+        Type::Array(inner) if **inner == Type::Number => quote!(&crate::rt::FloatSeq(#borrowed)),
+        _ => borrowed,
     }
 }
 
@@ -254,12 +257,12 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
             }
             (ty, true) => {
                 let fname = ident(&field_ident(&f.rust));
-                let v = ser_value(ty, quote!(&self.#fname));
+                let v = ser_value(ty, quote!(self.#fname), false);
                 quote! { ::serde::ser::SerializeMap::serialize_entry(&mut map, #wire, #v)?; }
             }
             (ty, false) => {
                 let fname = ident(&field_ident(&f.rust));
-                let v = ser_value(ty, quote!(value));
+                let v = ser_value(ty, quote!(value), true);
                 quote! {
                     if let ::std::option::Option::Some(value) = &self.#fname {
                         ::serde::ser::SerializeMap::serialize_entry(&mut map, #wire, #v)?;
@@ -523,7 +526,7 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
     });
     let ser_arms = u.variants.iter().map(|v| {
         let vname = ident(&v.name);
-        let value = ser_value(&v.ty, quote!(value));
+        let value = ser_value(&v.ty, quote!(value), true);
         quote! { #name::#vname(value) => ::serde::Serialize::serialize(#value, serializer), }
     });
     let fits: Vec<TokenStream> = u
@@ -542,7 +545,7 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
     let (choose, fit_body) = match &u.discriminator {
         Some(field) => {
             let tags = u.variants.iter().map(|v| {
-                let fx = v.tags.iter().map(|t| fixed_expr(t));
+                let fx = v.tags.iter().map(fixed_expr);
                 quote! { &[#(#fx),*] }
             });
             let tags: Vec<TokenStream> = tags.collect();

@@ -160,10 +160,8 @@ fn lib_rs(spec: &Spec) -> TokenStream {
     let mods = spec.revisions.iter().map(|r| {
         let m = ident(&r.module);
         let feature = &r.module;
-        let d = format!(" Types of MCP revision {} (feature `{}`).", r.name, r.module);
         quote! {
             #[cfg(feature = #feature)]
-            #[doc = #d]
             pub mod #m;
         }
     });
@@ -231,7 +229,7 @@ fn revision_module(rev: &Revision, notes: &Notes) -> TokenStream {
     quote! {
         #doc
         #![allow(deprecated)]
-        #![allow(clippy::large_enum_variant, clippy::enum_variant_names, clippy::module_name_repetitions)]
+        #![allow(clippy::large_enum_variant, clippy::enum_variant_names, clippy::deprecated_semver)]
 
         #(#items)*
 
