@@ -1,7 +1,7 @@
 //! Every example message of the spec reads into the type its folder names and
 //! writes back equal as JSON: nothing dropped, nothing invented.
 
-mod support;
+use mcp_spec_tests as support;
 
 use serde_json::Value;
 

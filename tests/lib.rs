@@ -1,1 +1,36 @@
-//! Integration tests of mcp-spec; see the `[[test]]` targets in Cargo.toml.
+//! Integration tests of mcp-spec (see the `[[test]]` targets in Cargo.toml), and
+//! what they share: where the spec inputs are, loudly, and the type tables.
+
+use std::path::{Path, PathBuf};
+
+/// The spec folder, found as the tools find it (`MCP_SPEC_DIR`, then
+/// `../shared/mcp-spec` beside the workspace). Panics with what was looked for
+/// when it is missing: tests that need the inputs never skip silently.
+pub fn spec_dir() -> PathBuf {
+    match mcp_spec_codegen::spec::locate_spec_dir(None, &workspace_root()) {
+        Ok(d) => d,
+        Err(d) => panic!("the MCP spec inputs are missing; these tests need them\n{}", d.render()),
+    }
+}
+
+/// The workspace root (the parent of this crate's folder).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
+}
+
+/// The type table of a revision module, by revision name.
+pub fn types_of(revision: &str) -> &'static [mcp_spec_types::rt::TypeEntry] {
+    match revision {
+        "2024-11-05" => mcp_spec_types::v2024_11_05::SCHEMA_TYPES,
+        "2025-03-26" => mcp_spec_types::v2025_03_26::SCHEMA_TYPES,
+        "2025-06-18" => mcp_spec_types::v2025_06_18::SCHEMA_TYPES,
+        "2025-11-25" => mcp_spec_types::v2025_11_25::SCHEMA_TYPES,
+        "2026-07-28" => mcp_spec_types::v2026_07_28::SCHEMA_TYPES,
+        "draft" => mcp_spec_types::draft::SCHEMA_TYPES,
+        other => panic!("no module for revision {other}: add it to tests/lib.rs"),
+    }
+}
+
+/// The README's examples, compiled and run as doctests.
+#[doc = include_str!("../README.md")]
+mod readme {}

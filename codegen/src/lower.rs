@@ -1,4 +1,4 @@
-//! Stage 2: [`syntax::Decl`]s → the [`model`](crate::model) of one revision.
+//! Stage 2: [`Decl`] values → the [`model`](crate::model) of one revision.
 //!
 //! Resolves `extends`, `Omit<>` and intersections into flat structs, names inline
 //! types from their parent and field, turns `typeof CONST` into the constant's value,

@@ -1,4 +1,4 @@
-//! Stage 1: schema.ts text → [`syntax::Decl`]s, with JSDoc and spans.
+//! Stage 1: schema.ts text → [`Decl`] values, with JSDoc and spans.
 //! swc does the parsing; nothing of swc's leaves this file.
 
 use std::path::Path;

@@ -20,7 +20,7 @@ struct Cli {
 enum Command {
     /// Regenerate the `generated` crate from every revision's schema.ts.
     Codegen {
-        /// The spec folder (holds schema/<revision>/schema.ts). Default: $MCP_SPEC_DIR, then ../shared/mcp-spec.
+        /// The spec folder (holds `schema/<revision>/schema.ts`). Default: $MCP_SPEC_DIR, then ../shared/mcp-spec.
         #[arg(long)]
         spec_dir: Option<PathBuf>,
         /// Where to write the crate. Default: the workspace's generated/ folder.

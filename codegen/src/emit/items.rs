@@ -1,6 +1,6 @@
 //! Model items → Rust tokens: one emitter per shape (struct, string enum, union,
 //! alias, const), each with hand-written serde impls (no derive, no `flatten`
-//! buffering) and a [`Fit`](../../runtime/rt.rs) impl used to decide unions.
+//! buffering) and a `Fit` impl (see `codegen/runtime/rt.rs`) used to decide unions.
 
 use std::collections::BTreeMap;
 
