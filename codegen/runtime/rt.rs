@@ -131,8 +131,8 @@ pub fn missing<E: de::Error>(field: &'static str) -> E {
 }
 
 /// How well a JSON value fits a type: `None` when it cannot be that type, else
-/// the number of the value's object members the type knows by name. Unions use it
-/// to take the most specific member rather than the first that parses.
+/// the number of object members, at any depth, that the type knows by name. Unions
+/// use it to take the most specific member rather than the first that parses.
 pub trait Fit {
     fn fit(v: &Value) -> Option<u32>;
 }
@@ -165,19 +165,21 @@ impl Fit for Value {
 impl<T: Fit> Fit for Vec<T> {
     fn fit(v: &Value) -> Option<u32> {
         let items = v.as_array()?;
+        let mut score = 0u32;
         for item in items {
-            T::fit(item)?;
+            score = score.saturating_add(T::fit(item)?);
         }
-        Some(0)
+        Some(score)
     }
 }
 impl<T: Fit> Fit for BTreeMap<String, T> {
     fn fit(v: &Value) -> Option<u32> {
         let m = v.as_object()?;
+        let mut score = 0u32;
         for item in m.values() {
-            T::fit(item)?;
+            score = score.saturating_add(T::fit(item)?);
         }
-        Some(0)
+        Some(score)
     }
 }
 impl Fit for serde_json::Map<String, Value> {
@@ -200,21 +202,20 @@ pub struct FieldShape {
 }
 
 /// An object fits when every required field is present, every fixed field has its
-/// value and every known field's value fits; the score is how many members it knows.
+/// value and every known field's value fits; the score counts the members it knows,
+/// and those its fields' types know in turn.
 pub fn fit_object(v: &Value, fields: &[FieldShape]) -> Option<u32> {
     let m = v.as_object()?;
     let mut known = 0u32;
     for f in fields {
         match m.get(f.name) {
             Some(value) => {
-                if let Some(fixed) = f.fixed {
-                    if !fixed.matches(value) {
-                        return None;
-                    }
-                } else {
-                    (f.fit)(value)?;
-                }
-                known += 1;
+                let nested = match f.fixed {
+                    Some(fixed) if fixed.matches(value) => 0,
+                    Some(_) => return None,
+                    None => (f.fit)(value)?,
+                };
+                known = known.saturating_add(1).saturating_add(nested);
             }
             None if f.required => return None,
             None => {}
@@ -315,6 +316,8 @@ impl Serialize for FloatSeq<'_> {
 pub struct TypeEntry {
     pub name: &'static str,
     pub roundtrip: fn(&str) -> Result<Value, String>,
+    /// For unions: reads a JSON value and says which member it chose.
+    pub choose: Option<fn(Value) -> Result<&'static str, String>>,
 }
 
 /// Reads `json` as `T` and writes it back.

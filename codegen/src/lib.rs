@@ -5,6 +5,7 @@
 //! (→ tokens → prettyplease). [`spec::load_spec`] runs the first two for every
 //! revision of a spec folder; [`generate`] runs all three.
 
+pub mod check;
 pub mod diag;
 pub mod emit;
 pub mod jsdoc;
@@ -13,6 +14,7 @@ pub mod model;
 pub mod names;
 pub mod output;
 pub mod parse;
+pub mod sample;
 pub mod spec;
 pub mod syntax;
 

@@ -247,3 +247,70 @@ pub struct Deprecation {
     /// rather than the field itself.
     pub values: Vec<String>,
 }
+
+impl Type {
+    /// The type as a short TypeScript-like string, for reports and tests.
+    pub fn describe(&self) -> String {
+        match self {
+            Type::String => "string".into(),
+            Type::Integer => "integer".into(),
+            Type::Number => "number".into(),
+            Type::Boolean => "boolean".into(),
+            Type::Json => "json".into(),
+            Type::Named(n) => n.clone(),
+            Type::Array(t) => format!("{}[]", t.describe()),
+            Type::Map(t) => format!("{{[key: string]: {}}}", t.describe()),
+            Type::Nullable(t) => format!("{} | null", t.describe()),
+            Type::Literal(l) => match &l.via_const {
+                Some(c) => format!("typeof {c} ({})", l.value.to_json()),
+                None => l.value.to_json(),
+            },
+        }
+    }
+}
+
+/// A plain-text outline of a revision's model: one line per item, indented lines
+/// for fields, variants and values. Used by `cargo xtask model` and in tests.
+pub fn outline(rev: &Revision) -> String {
+    let mut out = String::new();
+    for item in rev.items.values() {
+        let dep = if item.docs.deprecated.is_some() { " [deprecated]" } else { "" };
+        match &item.kind {
+            ItemKind::Struct(s) => {
+                let bases = if s.bases.is_empty() { String::new() } else { format!(" extends {}", s.bases.join(", ")) };
+                out.push_str(&format!("struct {}{bases}{dep}\n", item.name));
+                for f in &s.fields {
+                    let opt = if f.required { "" } else { "?" };
+                    let fdep = if f.docs.deprecated.is_some() { " [deprecated]" } else { "" };
+                    out.push_str(&format!("  {}{opt}: {}{fdep}\n", f.wire, f.ty.describe()));
+                }
+                if let Some(ix) = &s.index {
+                    out.push_str(&format!("  [key: string]: {}\n", ix.describe()));
+                }
+            }
+            ItemKind::Union(u) => {
+                let rule = match &u.discriminator {
+                    Some(d) => format!("by `{d}`"),
+                    None => "by shape".into(),
+                };
+                out.push_str(&format!("union {} ({rule}){dep}\n", item.name));
+                for v in &u.variants {
+                    let tags: Vec<String> = v.tags.iter().map(|t| t.value.to_json()).collect();
+                    let tags = if tags.is_empty() { String::new() } else { format!(" = {}", tags.join(" | ")) };
+                    out.push_str(&format!("  {}: {}{tags}\n", v.name, v.ty.describe()));
+                }
+            }
+            ItemKind::Enum(e) => {
+                let open = if e.open { " (open)" } else { "" };
+                out.push_str(&format!("enum {}{open}{dep}\n", item.name));
+                for v in &e.values {
+                    let vdep = if v.deprecated.is_some() { " [deprecated]" } else { "" };
+                    out.push_str(&format!("  {} = {:?}{vdep}\n", v.rust, v.value));
+                }
+            }
+            ItemKind::Alias(t) => out.push_str(&format!("type {} = {}{dep}\n", item.name, t.describe())),
+            ItemKind::Const(l) => out.push_str(&format!("const {} = {}{dep}\n", item.name, l.value.to_json())),
+        }
+    }
+    out
+}

@@ -146,7 +146,11 @@ pub fn load_spec(dir: &Path) -> Result<(Spec, Diagnostics), Diagnostics> {
             schema_sha256: sha,
             decls,
         });
+        let lowered_ok = !lower_diags.has_errors();
         diags.extend(lower_diags);
+        if lowered_ok {
+            diags.extend(crate::check::check_unions(&rev));
+        }
         revisions.push(rev);
     }
     if diags.has_errors() {

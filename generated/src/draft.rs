@@ -1710,6 +1710,13 @@ impl CallToolResultResponseResult {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            CallToolResultResponseResult::CallToolResult(_) => "CallToolResult",
+            CallToolResultResponseResult::InputRequiredResult(_) => "InputRequiredResult",
+        }
+    }
 }
 impl ::serde::Serialize for CallToolResultResponseResult {
     fn serialize<S: ::serde::Serializer>(
@@ -2587,6 +2594,23 @@ impl ClientRequest {
             _ => unreachable!("a union of {} members", 10usize),
         }
     }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            ClientRequest::DiscoverRequest(_) => "DiscoverRequest",
+            ClientRequest::CompleteRequest(_) => "CompleteRequest",
+            ClientRequest::GetPromptRequest(_) => "GetPromptRequest",
+            ClientRequest::ListPromptsRequest(_) => "ListPromptsRequest",
+            ClientRequest::ListResourcesRequest(_) => "ListResourcesRequest",
+            ClientRequest::ListResourceTemplatesRequest(_) => {
+                "ListResourceTemplatesRequest"
+            }
+            ClientRequest::ReadResourceRequest(_) => "ReadResourceRequest",
+            ClientRequest::SubscriptionsListenRequest(_) => "SubscriptionsListenRequest",
+            ClientRequest::CallToolRequest(_) => "CallToolRequest",
+            ClientRequest::ListToolsRequest(_) => "ListToolsRequest",
+        }
+    }
 }
 impl ::serde::Serialize for ClientRequest {
     fn serialize<S: ::serde::Serializer>(
@@ -3221,6 +3245,15 @@ impl CompleteRequestParamsRef {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            CompleteRequestParamsRef::PromptReference(_) => "PromptReference",
+            CompleteRequestParamsRef::ResourceTemplateReference(_) => {
+                "ResourceTemplateReference"
+            }
+        }
+    }
 }
 impl ::serde::Serialize for CompleteRequestParamsRef {
     fn serialize<S: ::serde::Serializer>(
@@ -3702,6 +3735,16 @@ impl ContentBlock {
                     .map(ContentBlock::EmbeddedResource)
             }
             _ => unreachable!("a union of {} members", 5usize),
+        }
+    }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            ContentBlock::TextContent(_) => "TextContent",
+            ContentBlock::ImageContent(_) => "ImageContent",
+            ContentBlock::AudioContent(_) => "AudioContent",
+            ContentBlock::ResourceLink(_) => "ResourceLink",
+            ContentBlock::EmbeddedResource(_) => "EmbeddedResource",
         }
     }
 }
@@ -5730,6 +5773,13 @@ impl ElicitRequestParams {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            ElicitRequestParams::ElicitRequestFormParams(_) => "ElicitRequestFormParams",
+            ElicitRequestParams::ElicitRequestURLParams(_) => "ElicitRequestURLParams",
+        }
+    }
 }
 impl ::serde::Serialize for ElicitRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -6155,6 +6205,15 @@ impl ElicitResultContentValue {
             _ => unreachable!("a union of {} members", 4usize),
         }
     }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            ElicitResultContentValue::String(_) => "String",
+            ElicitResultContentValue::Integer(_) => "Integer",
+            ElicitResultContentValue::Boolean(_) => "Boolean",
+            ElicitResultContentValue::StringArray(_) => "StringArray",
+        }
+    }
 }
 impl ::serde::Serialize for ElicitResultContentValue {
     fn serialize<S: ::serde::Serializer>(
@@ -6408,6 +6467,13 @@ impl EmbeddedResourceResource {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            EmbeddedResourceResource::TextResourceContents(_) => "TextResourceContents",
+            EmbeddedResourceResource::BlobResourceContents(_) => "BlobResourceContents",
+        }
+    }
 }
 impl ::serde::Serialize for EmbeddedResourceResource {
     fn serialize<S: ::serde::Serializer>(
@@ -6488,6 +6554,14 @@ impl EnumSchema {
                     .map(EnumSchema::LegacyTitledEnumSchema)
             }
             _ => unreachable!("a union of {} members", 3usize),
+        }
+    }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            EnumSchema::SingleSelectEnumSchema(_) => "SingleSelectEnumSchema",
+            EnumSchema::MultiSelectEnumSchema(_) => "MultiSelectEnumSchema",
+            EnumSchema::LegacyTitledEnumSchema(_) => "LegacyTitledEnumSchema",
         }
     }
 }
@@ -7316,6 +7390,15 @@ impl GetPromptResultResponseResult {
                     .map(GetPromptResultResponseResult::InputRequiredResult)
             }
             _ => unreachable!("a union of {} members", 2usize),
+        }
+    }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            GetPromptResultResponseResult::GetPromptResult(_) => "GetPromptResult",
+            GetPromptResultResponseResult::InputRequiredResult(_) => {
+                "InputRequiredResult"
+            }
         }
     }
 }
@@ -8292,6 +8375,14 @@ impl InputRequest {
             _ => unreachable!("a union of {} members", 3usize),
         }
     }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            InputRequest::CreateMessageRequest(_) => "CreateMessageRequest",
+            InputRequest::ListRootsRequest(_) => "ListRootsRequest",
+            InputRequest::ElicitRequest(_) => "ElicitRequest",
+        }
+    }
 }
 impl ::serde::Serialize for InputRequest {
     fn serialize<S: ::serde::Serializer>(
@@ -8634,6 +8725,14 @@ impl InputResponse {
                     .map(InputResponse::ElicitResult)
             }
             _ => unreachable!("a union of {} members", 3usize),
+        }
+    }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            InputResponse::CreateMessageResult(_) => "CreateMessageResult",
+            InputResponse::ListRootsResult(_) => "ListRootsResult",
+            InputResponse::ElicitResult(_) => "ElicitResult",
         }
     }
 }
@@ -9411,6 +9510,14 @@ impl JSONRPCMessage {
             _ => unreachable!("a union of {} members", 3usize),
         }
     }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            JSONRPCMessage::JSONRPCRequest(_) => "JSONRPCRequest",
+            JSONRPCMessage::JSONRPCNotification(_) => "JSONRPCNotification",
+            JSONRPCMessage::JSONRPCResponse(_) => "JSONRPCResponse",
+        }
+    }
 }
 impl ::serde::Serialize for JSONRPCMessage {
     fn serialize<S: ::serde::Serializer>(
@@ -9750,6 +9857,13 @@ impl JSONRPCResponse {
                     .map(JSONRPCResponse::JSONRPCErrorResponse)
             }
             _ => unreachable!("a union of {} members", 2usize),
+        }
+    }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            JSONRPCResponse::JSONRPCResultResponse(_) => "JSONRPCResultResponse",
+            JSONRPCResponse::JSONRPCErrorResponse(_) => "JSONRPCErrorResponse",
         }
     }
 }
@@ -13752,6 +13866,17 @@ impl MultiSelectEnumSchema {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            MultiSelectEnumSchema::UntitledMultiSelectEnumSchema(_) => {
+                "UntitledMultiSelectEnumSchema"
+            }
+            MultiSelectEnumSchema::TitledMultiSelectEnumSchema(_) => {
+                "TitledMultiSelectEnumSchema"
+            }
+        }
+    }
 }
 impl ::serde::Serialize for MultiSelectEnumSchema {
     fn serialize<S: ::serde::Serializer>(
@@ -14842,6 +14967,15 @@ impl PrimitiveSchemaDefinition {
             _ => unreachable!("a union of {} members", 4usize),
         }
     }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            PrimitiveSchemaDefinition::StringSchema(_) => "StringSchema",
+            PrimitiveSchemaDefinition::NumberSchema(_) => "NumberSchema",
+            PrimitiveSchemaDefinition::BooleanSchema(_) => "BooleanSchema",
+            PrimitiveSchemaDefinition::EnumSchema(_) => "EnumSchema",
+        }
+    }
 }
 impl ::serde::Serialize for PrimitiveSchemaDefinition {
     fn serialize<S: ::serde::Serializer>(
@@ -15232,6 +15366,13 @@ impl ProgressToken {
                     .map(ProgressToken::Integer)
             }
             _ => unreachable!("a union of {} members", 2usize),
+        }
+    }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            ProgressToken::String(_) => "String",
+            ProgressToken::Integer(_) => "Integer",
         }
     }
 }
@@ -16466,6 +16607,17 @@ impl ReadResourceResultContentsItem {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            ReadResourceResultContentsItem::TextResourceContents(_) => {
+                "TextResourceContents"
+            }
+            ReadResourceResultContentsItem::BlobResourceContents(_) => {
+                "BlobResourceContents"
+            }
+        }
+    }
 }
 impl ::serde::Serialize for ReadResourceResultContentsItem {
     fn serialize<S: ::serde::Serializer>(
@@ -16704,6 +16856,17 @@ impl ReadResourceResultResponseResult {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            ReadResourceResultResponseResult::ReadResourceResult(_) => {
+                "ReadResourceResult"
+            }
+            ReadResourceResultResponseResult::InputRequiredResult(_) => {
+                "InputRequiredResult"
+            }
+        }
+    }
 }
 impl ::serde::Serialize for ReadResourceResultResponseResult {
     fn serialize<S: ::serde::Serializer>(
@@ -16873,6 +17036,13 @@ impl RequestId {
                 crate::rt::member(value, "RequestId", "Integer").map(RequestId::Integer)
             }
             _ => unreachable!("a union of {} members", 2usize),
+        }
+    }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            RequestId::String(_) => "String",
+            RequestId::Integer(_) => "Integer",
         }
     }
 }
@@ -19275,6 +19445,17 @@ impl SamplingMessageContent {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            SamplingMessageContent::SamplingMessageContentBlock(_) => {
+                "SamplingMessageContentBlock"
+            }
+            SamplingMessageContent::SamplingMessageContentBlockArray(_) => {
+                "SamplingMessageContentBlockArray"
+            }
+        }
+    }
 }
 impl ::serde::Serialize for SamplingMessageContent {
     fn serialize<S: ::serde::Serializer>(
@@ -19369,6 +19550,16 @@ impl SamplingMessageContentBlock {
                     .map(SamplingMessageContentBlock::ToolResultContent)
             }
             _ => unreachable!("a union of {} members", 5usize),
+        }
+    }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            SamplingMessageContentBlock::TextContent(_) => "TextContent",
+            SamplingMessageContentBlock::ImageContent(_) => "ImageContent",
+            SamplingMessageContentBlock::AudioContent(_) => "AudioContent",
+            SamplingMessageContentBlock::ToolUseContent(_) => "ToolUseContent",
+            SamplingMessageContentBlock::ToolResultContent(_) => "ToolResultContent",
         }
     }
 }
@@ -20094,6 +20285,31 @@ impl ServerNotification {
             _ => unreachable!("a union of {} members", 8usize),
         }
     }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            ServerNotification::CancelledNotification(_) => "CancelledNotification",
+            ServerNotification::ProgressNotification(_) => "ProgressNotification",
+            ServerNotification::LoggingMessageNotification(_) => {
+                "LoggingMessageNotification"
+            }
+            ServerNotification::ResourceUpdatedNotification(_) => {
+                "ResourceUpdatedNotification"
+            }
+            ServerNotification::ResourceListChangedNotification(_) => {
+                "ResourceListChangedNotification"
+            }
+            ServerNotification::ToolListChangedNotification(_) => {
+                "ToolListChangedNotification"
+            }
+            ServerNotification::PromptListChangedNotification(_) => {
+                "PromptListChangedNotification"
+            }
+            ServerNotification::SubscriptionsAcknowledgedNotification(_) => {
+                "SubscriptionsAcknowledgedNotification"
+            }
+        }
+    }
 }
 impl ::serde::Serialize for ServerNotification {
     fn serialize<S: ::serde::Serializer>(
@@ -20266,6 +20482,23 @@ impl ServerResult {
             _ => unreachable!("a union of {} members", 12usize),
         }
     }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            ServerResult::EmptyResult(_) => "EmptyResult",
+            ServerResult::DiscoverResult(_) => "DiscoverResult",
+            ServerResult::CompleteResult(_) => "CompleteResult",
+            ServerResult::GetPromptResult(_) => "GetPromptResult",
+            ServerResult::ListPromptsResult(_) => "ListPromptsResult",
+            ServerResult::ListResourceTemplatesResult(_) => "ListResourceTemplatesResult",
+            ServerResult::ListResourcesResult(_) => "ListResourcesResult",
+            ServerResult::ReadResourceResult(_) => "ReadResourceResult",
+            ServerResult::SubscriptionsListenResult(_) => "SubscriptionsListenResult",
+            ServerResult::CallToolResult(_) => "CallToolResult",
+            ServerResult::ListToolsResult(_) => "ListToolsResult",
+            ServerResult::InputRequiredResult(_) => "InputRequiredResult",
+        }
+    }
 }
 impl ::serde::Serialize for ServerResult {
     fn serialize<S: ::serde::Serializer>(
@@ -20386,6 +20619,17 @@ impl SingleSelectEnumSchema {
                     .map(SingleSelectEnumSchema::TitledSingleSelectEnumSchema)
             }
             _ => unreachable!("a union of {} members", 2usize),
+        }
+    }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            SingleSelectEnumSchema::UntitledSingleSelectEnumSchema(_) => {
+                "UntitledSingleSelectEnumSchema"
+            }
+            SingleSelectEnumSchema::TitledSingleSelectEnumSchema(_) => {
+                "TitledSingleSelectEnumSchema"
+            }
         }
     }
 }
@@ -24939,773 +25183,1014 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     crate::rt::TypeEntry {
         name: "Annotations",
         roundtrip: crate::rt::roundtrip::<Annotations>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "AudioContent",
         roundtrip: crate::rt::roundtrip::<AudioContent>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "BaseMetadata",
         roundtrip: crate::rt::roundtrip::<BaseMetadata>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "BlobResourceContents",
         roundtrip: crate::rt::roundtrip::<BlobResourceContents>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "BooleanSchema",
         roundtrip: crate::rt::roundtrip::<BooleanSchema>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CacheableResult",
         roundtrip: crate::rt::roundtrip::<CacheableResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CacheableResultCacheScope",
         roundtrip: crate::rt::roundtrip::<CacheableResultCacheScope>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolRequest",
         roundtrip: crate::rt::roundtrip::<CallToolRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolRequestParams",
         roundtrip: crate::rt::roundtrip::<CallToolRequestParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolResult",
         roundtrip: crate::rt::roundtrip::<CallToolResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolResultResponse",
         roundtrip: crate::rt::roundtrip::<CallToolResultResponse>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolResultResponseResult",
         roundtrip: crate::rt::roundtrip::<CallToolResultResponseResult>,
+        choose: ::std::option::Option::Some(|v| {
+            CallToolResultResponseResult::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "CancelledNotification",
         roundtrip: crate::rt::roundtrip::<CancelledNotification>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CancelledNotificationParams",
         roundtrip: crate::rt::roundtrip::<CancelledNotificationParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientCapabilities",
         roundtrip: crate::rt::roundtrip::<ClientCapabilities>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientCapabilitiesElicitation",
         roundtrip: crate::rt::roundtrip::<ClientCapabilitiesElicitation>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientCapabilitiesRoots",
         roundtrip: crate::rt::roundtrip::<ClientCapabilitiesRoots>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientCapabilitiesSampling",
         roundtrip: crate::rt::roundtrip::<ClientCapabilitiesSampling>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientNotification",
         roundtrip: crate::rt::roundtrip::<ClientNotification>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientRequest",
         roundtrip: crate::rt::roundtrip::<ClientRequest>,
+        choose: ::std::option::Option::Some(|v| {
+            ClientRequest::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "ClientResult",
         roundtrip: crate::rt::roundtrip::<ClientResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequest",
         roundtrip: crate::rt::roundtrip::<CompleteRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParams",
         roundtrip: crate::rt::roundtrip::<CompleteRequestParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParamsArgument",
         roundtrip: crate::rt::roundtrip::<CompleteRequestParamsArgument>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParamsContext",
         roundtrip: crate::rt::roundtrip::<CompleteRequestParamsContext>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParamsRef",
         roundtrip: crate::rt::roundtrip::<CompleteRequestParamsRef>,
+        choose: ::std::option::Option::Some(|v| {
+            CompleteRequestParamsRef::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "CompleteResult",
         roundtrip: crate::rt::roundtrip::<CompleteResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteResultCompletion",
         roundtrip: crate::rt::roundtrip::<CompleteResultCompletion>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteResultResponse",
         roundtrip: crate::rt::roundtrip::<CompleteResultResponse>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ContentBlock",
         roundtrip: crate::rt::roundtrip::<ContentBlock>,
+        choose: ::std::option::Option::Some(|v| {
+            ContentBlock::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "CreateMessageRequest",
         roundtrip: crate::rt::roundtrip::<CreateMessageRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageRequestParams",
         roundtrip: crate::rt::roundtrip::<CreateMessageRequestParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageRequestParamsIncludeContext",
         roundtrip: crate::rt::roundtrip::<CreateMessageRequestParamsIncludeContext>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageResult",
         roundtrip: crate::rt::roundtrip::<CreateMessageResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageResultStopReason",
         roundtrip: crate::rt::roundtrip::<CreateMessageResultStopReason>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Cursor",
         roundtrip: crate::rt::roundtrip::<Cursor>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "DiscoverRequest",
         roundtrip: crate::rt::roundtrip::<DiscoverRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "DiscoverResult",
         roundtrip: crate::rt::roundtrip::<DiscoverResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "DiscoverResultResponse",
         roundtrip: crate::rt::roundtrip::<DiscoverResultResponse>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitRequest",
         roundtrip: crate::rt::roundtrip::<ElicitRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitRequestFormParams",
         roundtrip: crate::rt::roundtrip::<ElicitRequestFormParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitRequestFormParamsRequestedSchema",
         roundtrip: crate::rt::roundtrip::<ElicitRequestFormParamsRequestedSchema>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitRequestParams",
         roundtrip: crate::rt::roundtrip::<ElicitRequestParams>,
+        choose: ::std::option::Option::Some(|v| {
+            ElicitRequestParams::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "ElicitRequestURLParams",
         roundtrip: crate::rt::roundtrip::<ElicitRequestURLParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitResult",
         roundtrip: crate::rt::roundtrip::<ElicitResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitResultAction",
         roundtrip: crate::rt::roundtrip::<ElicitResultAction>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitResultContentValue",
         roundtrip: crate::rt::roundtrip::<ElicitResultContentValue>,
+        choose: ::std::option::Option::Some(|v| {
+            ElicitResultContentValue::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "EmbeddedResource",
         roundtrip: crate::rt::roundtrip::<EmbeddedResource>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "EmbeddedResourceResource",
         roundtrip: crate::rt::roundtrip::<EmbeddedResourceResource>,
+        choose: ::std::option::Option::Some(|v| {
+            EmbeddedResourceResource::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "EmptyResult",
         roundtrip: crate::rt::roundtrip::<EmptyResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "EnumSchema",
         roundtrip: crate::rt::roundtrip::<EnumSchema>,
+        choose: ::std::option::Option::Some(|v| {
+            EnumSchema::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "Error",
         roundtrip: crate::rt::roundtrip::<Error>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptRequest",
         roundtrip: crate::rt::roundtrip::<GetPromptRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptRequestParams",
         roundtrip: crate::rt::roundtrip::<GetPromptRequestParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptResult",
         roundtrip: crate::rt::roundtrip::<GetPromptResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptResultResponse",
         roundtrip: crate::rt::roundtrip::<GetPromptResultResponse>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptResultResponseResult",
         roundtrip: crate::rt::roundtrip::<GetPromptResultResponseResult>,
+        choose: ::std::option::Option::Some(|v| {
+            GetPromptResultResponseResult::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "HeaderMismatchError",
         roundtrip: crate::rt::roundtrip::<HeaderMismatchError>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "HeaderMismatchErrorError",
         roundtrip: crate::rt::roundtrip::<HeaderMismatchErrorError>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Icon",
         roundtrip: crate::rt::roundtrip::<Icon>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "IconTheme",
         roundtrip: crate::rt::roundtrip::<IconTheme>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Icons",
         roundtrip: crate::rt::roundtrip::<Icons>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ImageContent",
         roundtrip: crate::rt::roundtrip::<ImageContent>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Implementation",
         roundtrip: crate::rt::roundtrip::<Implementation>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InputRequest",
         roundtrip: crate::rt::roundtrip::<InputRequest>,
+        choose: ::std::option::Option::Some(|v| {
+            InputRequest::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "InputRequests",
         roundtrip: crate::rt::roundtrip::<InputRequests>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InputRequiredResult",
         roundtrip: crate::rt::roundtrip::<InputRequiredResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InputResponse",
         roundtrip: crate::rt::roundtrip::<InputResponse>,
+        choose: ::std::option::Option::Some(|v| {
+            InputResponse::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "InputResponseRequestParams",
         roundtrip: crate::rt::roundtrip::<InputResponseRequestParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InputResponses",
         roundtrip: crate::rt::roundtrip::<InputResponses>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InternalError",
         roundtrip: crate::rt::roundtrip::<InternalError>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InvalidParamsError",
         roundtrip: crate::rt::roundtrip::<InvalidParamsError>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InvalidRequestError",
         roundtrip: crate::rt::roundtrip::<InvalidRequestError>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONArray",
         roundtrip: crate::rt::roundtrip::<JSONArray>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONObject",
         roundtrip: crate::rt::roundtrip::<JSONObject>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCErrorResponse",
         roundtrip: crate::rt::roundtrip::<JSONRPCErrorResponse>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCMessage",
         roundtrip: crate::rt::roundtrip::<JSONRPCMessage>,
+        choose: ::std::option::Option::Some(|v| {
+            JSONRPCMessage::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "JSONRPCNotification",
         roundtrip: crate::rt::roundtrip::<JSONRPCNotification>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCRequest",
         roundtrip: crate::rt::roundtrip::<JSONRPCRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCResponse",
         roundtrip: crate::rt::roundtrip::<JSONRPCResponse>,
+        choose: ::std::option::Option::Some(|v| {
+            JSONRPCResponse::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "JSONRPCResultResponse",
         roundtrip: crate::rt::roundtrip::<JSONRPCResultResponse>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONValue",
         roundtrip: crate::rt::roundtrip::<JSONValue>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "LegacyTitledEnumSchema",
         roundtrip: crate::rt::roundtrip::<LegacyTitledEnumSchema>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListPromptsRequest",
         roundtrip: crate::rt::roundtrip::<ListPromptsRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListPromptsResult",
         roundtrip: crate::rt::roundtrip::<ListPromptsResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListPromptsResultResponse",
         roundtrip: crate::rt::roundtrip::<ListPromptsResultResponse>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourceTemplatesRequest",
         roundtrip: crate::rt::roundtrip::<ListResourceTemplatesRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourceTemplatesResult",
         roundtrip: crate::rt::roundtrip::<ListResourceTemplatesResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourceTemplatesResultResponse",
         roundtrip: crate::rt::roundtrip::<ListResourceTemplatesResultResponse>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourcesRequest",
         roundtrip: crate::rt::roundtrip::<ListResourcesRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourcesResult",
         roundtrip: crate::rt::roundtrip::<ListResourcesResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourcesResultResponse",
         roundtrip: crate::rt::roundtrip::<ListResourcesResultResponse>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListRootsRequest",
         roundtrip: crate::rt::roundtrip::<ListRootsRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListRootsRequestParams",
         roundtrip: crate::rt::roundtrip::<ListRootsRequestParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListRootsResult",
         roundtrip: crate::rt::roundtrip::<ListRootsResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListToolsRequest",
         roundtrip: crate::rt::roundtrip::<ListToolsRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListToolsResult",
         roundtrip: crate::rt::roundtrip::<ListToolsResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListToolsResultResponse",
         roundtrip: crate::rt::roundtrip::<ListToolsResultResponse>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "LoggingLevel",
         roundtrip: crate::rt::roundtrip::<LoggingLevel>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "LoggingMessageNotification",
         roundtrip: crate::rt::roundtrip::<LoggingMessageNotification>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "LoggingMessageNotificationParams",
         roundtrip: crate::rt::roundtrip::<LoggingMessageNotificationParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "MetaObject",
         roundtrip: crate::rt::roundtrip::<MetaObject>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "MethodNotFoundError",
         roundtrip: crate::rt::roundtrip::<MethodNotFoundError>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "MissingRequiredClientCapabilityError",
         roundtrip: crate::rt::roundtrip::<MissingRequiredClientCapabilityError>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "MissingRequiredClientCapabilityErrorError",
         roundtrip: crate::rt::roundtrip::<MissingRequiredClientCapabilityErrorError>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "MissingRequiredClientCapabilityErrorErrorData",
         roundtrip: crate::rt::roundtrip::<MissingRequiredClientCapabilityErrorErrorData>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ModelHint",
         roundtrip: crate::rt::roundtrip::<ModelHint>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ModelPreferences",
         roundtrip: crate::rt::roundtrip::<ModelPreferences>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "MultiSelectEnumSchema",
         roundtrip: crate::rt::roundtrip::<MultiSelectEnumSchema>,
+        choose: ::std::option::Option::Some(|v| {
+            MultiSelectEnumSchema::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "Notification",
         roundtrip: crate::rt::roundtrip::<Notification>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "NotificationMetaObject",
         roundtrip: crate::rt::roundtrip::<NotificationMetaObject>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "NotificationParams",
         roundtrip: crate::rt::roundtrip::<NotificationParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "NumberSchema",
         roundtrip: crate::rt::roundtrip::<NumberSchema>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "NumberSchemaType",
         roundtrip: crate::rt::roundtrip::<NumberSchemaType>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PaginatedRequest",
         roundtrip: crate::rt::roundtrip::<PaginatedRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PaginatedRequestParams",
         roundtrip: crate::rt::roundtrip::<PaginatedRequestParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PaginatedResult",
         roundtrip: crate::rt::roundtrip::<PaginatedResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ParseError",
         roundtrip: crate::rt::roundtrip::<ParseError>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PrimitiveSchemaDefinition",
         roundtrip: crate::rt::roundtrip::<PrimitiveSchemaDefinition>,
+        choose: ::std::option::Option::Some(|v| {
+            PrimitiveSchemaDefinition::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "ProgressNotification",
         roundtrip: crate::rt::roundtrip::<ProgressNotification>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ProgressNotificationParams",
         roundtrip: crate::rt::roundtrip::<ProgressNotificationParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ProgressToken",
         roundtrip: crate::rt::roundtrip::<ProgressToken>,
+        choose: ::std::option::Option::Some(|v| {
+            ProgressToken::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "Prompt",
         roundtrip: crate::rt::roundtrip::<Prompt>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptArgument",
         roundtrip: crate::rt::roundtrip::<PromptArgument>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptListChangedNotification",
         roundtrip: crate::rt::roundtrip::<PromptListChangedNotification>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptMessage",
         roundtrip: crate::rt::roundtrip::<PromptMessage>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptReference",
         roundtrip: crate::rt::roundtrip::<PromptReference>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceRequest",
         roundtrip: crate::rt::roundtrip::<ReadResourceRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceRequestParams",
         roundtrip: crate::rt::roundtrip::<ReadResourceRequestParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceResult",
         roundtrip: crate::rt::roundtrip::<ReadResourceResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceResultContentsItem",
         roundtrip: crate::rt::roundtrip::<ReadResourceResultContentsItem>,
+        choose: ::std::option::Option::Some(|v| {
+            ReadResourceResultContentsItem::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "ReadResourceResultResponse",
         roundtrip: crate::rt::roundtrip::<ReadResourceResultResponse>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceResultResponseResult",
         roundtrip: crate::rt::roundtrip::<ReadResourceResultResponseResult>,
+        choose: ::std::option::Option::Some(|v| {
+            ReadResourceResultResponseResult::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "Request",
         roundtrip: crate::rt::roundtrip::<Request>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "RequestId",
         roundtrip: crate::rt::roundtrip::<RequestId>,
+        choose: ::std::option::Option::Some(|v| {
+            RequestId::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "RequestMetaObject",
         roundtrip: crate::rt::roundtrip::<RequestMetaObject>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "RequestParams",
         roundtrip: crate::rt::roundtrip::<RequestParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Resource",
         roundtrip: crate::rt::roundtrip::<Resource>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceContents",
         roundtrip: crate::rt::roundtrip::<ResourceContents>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceLink",
         roundtrip: crate::rt::roundtrip::<ResourceLink>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceListChangedNotification",
         roundtrip: crate::rt::roundtrip::<ResourceListChangedNotification>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceRequestParams",
         roundtrip: crate::rt::roundtrip::<ResourceRequestParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceTemplate",
         roundtrip: crate::rt::roundtrip::<ResourceTemplate>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceTemplateReference",
         roundtrip: crate::rt::roundtrip::<ResourceTemplateReference>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceUpdatedNotification",
         roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotification>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceUpdatedNotificationParams",
         roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotificationParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Result",
         roundtrip: crate::rt::roundtrip::<Result>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResultMetaObject",
         roundtrip: crate::rt::roundtrip::<ResultMetaObject>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResultType",
         roundtrip: crate::rt::roundtrip::<ResultType>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Role",
         roundtrip: crate::rt::roundtrip::<Role>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Root",
         roundtrip: crate::rt::roundtrip::<Root>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SamplingMessage",
         roundtrip: crate::rt::roundtrip::<SamplingMessage>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SamplingMessageContent",
         roundtrip: crate::rt::roundtrip::<SamplingMessageContent>,
+        choose: ::std::option::Option::Some(|v| {
+            SamplingMessageContent::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "SamplingMessageContentBlock",
         roundtrip: crate::rt::roundtrip::<SamplingMessageContentBlock>,
+        choose: ::std::option::Option::Some(|v| {
+            SamplingMessageContentBlock::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilities",
         roundtrip: crate::rt::roundtrip::<ServerCapabilities>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilitiesPrompts",
         roundtrip: crate::rt::roundtrip::<ServerCapabilitiesPrompts>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilitiesResources",
         roundtrip: crate::rt::roundtrip::<ServerCapabilitiesResources>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilitiesTools",
         roundtrip: crate::rt::roundtrip::<ServerCapabilitiesTools>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerNotification",
         roundtrip: crate::rt::roundtrip::<ServerNotification>,
+        choose: ::std::option::Option::Some(|v| {
+            ServerNotification::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "ServerResult",
         roundtrip: crate::rt::roundtrip::<ServerResult>,
+        choose: ::std::option::Option::Some(|v| {
+            ServerResult::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "SingleSelectEnumSchema",
         roundtrip: crate::rt::roundtrip::<SingleSelectEnumSchema>,
+        choose: ::std::option::Option::Some(|v| {
+            SingleSelectEnumSchema::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "StringSchema",
         roundtrip: crate::rt::roundtrip::<StringSchema>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "StringSchemaFormat",
         roundtrip: crate::rt::roundtrip::<StringSchemaFormat>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscriptionFilter",
         roundtrip: crate::rt::roundtrip::<SubscriptionFilter>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscriptionsAcknowledgedNotification",
         roundtrip: crate::rt::roundtrip::<SubscriptionsAcknowledgedNotification>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscriptionsAcknowledgedNotificationParams",
         roundtrip: crate::rt::roundtrip::<SubscriptionsAcknowledgedNotificationParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscriptionsListenRequest",
         roundtrip: crate::rt::roundtrip::<SubscriptionsListenRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscriptionsListenRequestParams",
         roundtrip: crate::rt::roundtrip::<SubscriptionsListenRequestParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscriptionsListenResult",
         roundtrip: crate::rt::roundtrip::<SubscriptionsListenResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscriptionsListenResultMetaObject",
         roundtrip: crate::rt::roundtrip::<SubscriptionsListenResultMetaObject>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscriptionsListenResultResponse",
         roundtrip: crate::rt::roundtrip::<SubscriptionsListenResultResponse>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TextContent",
         roundtrip: crate::rt::roundtrip::<TextContent>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TextResourceContents",
         roundtrip: crate::rt::roundtrip::<TextResourceContents>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TitledMultiSelectEnumSchema",
         roundtrip: crate::rt::roundtrip::<TitledMultiSelectEnumSchema>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TitledMultiSelectEnumSchemaItems",
         roundtrip: crate::rt::roundtrip::<TitledMultiSelectEnumSchemaItems>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TitledMultiSelectEnumSchemaItemsAnyOfItem",
         roundtrip: crate::rt::roundtrip::<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TitledSingleSelectEnumSchema",
         roundtrip: crate::rt::roundtrip::<TitledSingleSelectEnumSchema>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TitledSingleSelectEnumSchemaOneOfItem",
         roundtrip: crate::rt::roundtrip::<TitledSingleSelectEnumSchemaOneOfItem>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Tool",
         roundtrip: crate::rt::roundtrip::<Tool>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolAnnotations",
         roundtrip: crate::rt::roundtrip::<ToolAnnotations>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolChoice",
         roundtrip: crate::rt::roundtrip::<ToolChoice>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolChoiceMode",
         roundtrip: crate::rt::roundtrip::<ToolChoiceMode>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolInputSchema",
         roundtrip: crate::rt::roundtrip::<ToolInputSchema>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolListChangedNotification",
         roundtrip: crate::rt::roundtrip::<ToolListChangedNotification>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolOutputSchema",
         roundtrip: crate::rt::roundtrip::<ToolOutputSchema>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolResultContent",
         roundtrip: crate::rt::roundtrip::<ToolResultContent>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolUseContent",
         roundtrip: crate::rt::roundtrip::<ToolUseContent>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UnsupportedProtocolVersionError",
         roundtrip: crate::rt::roundtrip::<UnsupportedProtocolVersionError>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UnsupportedProtocolVersionErrorError",
         roundtrip: crate::rt::roundtrip::<UnsupportedProtocolVersionErrorError>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UnsupportedProtocolVersionErrorErrorData",
         roundtrip: crate::rt::roundtrip::<UnsupportedProtocolVersionErrorErrorData>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UntitledMultiSelectEnumSchema",
         roundtrip: crate::rt::roundtrip::<UntitledMultiSelectEnumSchema>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UntitledMultiSelectEnumSchemaItems",
         roundtrip: crate::rt::roundtrip::<UntitledMultiSelectEnumSchemaItems>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UntitledSingleSelectEnumSchema",
         roundtrip: crate::rt::roundtrip::<UntitledSingleSelectEnumSchema>,
+        choose: ::std::option::Option::None,
     },
 ];

@@ -1550,6 +1550,17 @@ impl ClientNotification {
             _ => unreachable!("a union of {} members", 4usize),
         }
     }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            ClientNotification::CancelledNotification(_) => "CancelledNotification",
+            ClientNotification::ProgressNotification(_) => "ProgressNotification",
+            ClientNotification::InitializedNotification(_) => "InitializedNotification",
+            ClientNotification::RootsListChangedNotification(_) => {
+                "RootsListChangedNotification"
+            }
+        }
+    }
 }
 impl ::serde::Serialize for ClientNotification {
     fn serialize<S: ::serde::Serializer>(
@@ -1704,6 +1715,26 @@ impl ClientRequest {
             _ => unreachable!("a union of {} members", 13usize),
         }
     }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            ClientRequest::PingRequest(_) => "PingRequest",
+            ClientRequest::InitializeRequest(_) => "InitializeRequest",
+            ClientRequest::CompleteRequest(_) => "CompleteRequest",
+            ClientRequest::SetLevelRequest(_) => "SetLevelRequest",
+            ClientRequest::GetPromptRequest(_) => "GetPromptRequest",
+            ClientRequest::ListPromptsRequest(_) => "ListPromptsRequest",
+            ClientRequest::ListResourcesRequest(_) => "ListResourcesRequest",
+            ClientRequest::ListResourceTemplatesRequest(_) => {
+                "ListResourceTemplatesRequest"
+            }
+            ClientRequest::ReadResourceRequest(_) => "ReadResourceRequest",
+            ClientRequest::SubscribeRequest(_) => "SubscribeRequest",
+            ClientRequest::UnsubscribeRequest(_) => "UnsubscribeRequest",
+            ClientRequest::CallToolRequest(_) => "CallToolRequest",
+            ClientRequest::ListToolsRequest(_) => "ListToolsRequest",
+        }
+    }
 }
 impl ::serde::Serialize for ClientRequest {
     fn serialize<S: ::serde::Serializer>(
@@ -1851,6 +1882,15 @@ impl ClientResult {
                     .map(ClientResult::ElicitResult)
             }
             _ => unreachable!("a union of {} members", 4usize),
+        }
+    }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            ClientResult::EmptyResult(_) => "EmptyResult",
+            ClientResult::CreateMessageResult(_) => "CreateMessageResult",
+            ClientResult::ListRootsResult(_) => "ListRootsResult",
+            ClientResult::ElicitResult(_) => "ElicitResult",
         }
     }
 }
@@ -2320,6 +2360,15 @@ impl CompleteRequestParamsRef {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            CompleteRequestParamsRef::PromptReference(_) => "PromptReference",
+            CompleteRequestParamsRef::ResourceTemplateReference(_) => {
+                "ResourceTemplateReference"
+            }
+        }
+    }
 }
 impl ::serde::Serialize for CompleteRequestParamsRef {
     fn serialize<S: ::serde::Serializer>(
@@ -2626,6 +2675,16 @@ impl ContentBlock {
                     .map(ContentBlock::EmbeddedResource)
             }
             _ => unreachable!("a union of {} members", 5usize),
+        }
+    }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            ContentBlock::TextContent(_) => "TextContent",
+            ContentBlock::ImageContent(_) => "ImageContent",
+            ContentBlock::AudioContent(_) => "AudioContent",
+            ContentBlock::ResourceLink(_) => "ResourceLink",
+            ContentBlock::EmbeddedResource(_) => "EmbeddedResource",
         }
     }
 }
@@ -3909,6 +3968,14 @@ impl ElicitResultContentValue {
             _ => unreachable!("a union of {} members", 3usize),
         }
     }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            ElicitResultContentValue::String(_) => "String",
+            ElicitResultContentValue::Integer(_) => "Integer",
+            ElicitResultContentValue::Boolean(_) => "Boolean",
+        }
+    }
 }
 impl ::serde::Serialize for ElicitResultContentValue {
     fn serialize<S: ::serde::Serializer>(
@@ -4147,6 +4214,13 @@ impl EmbeddedResourceResource {
                     .map(EmbeddedResourceResource::BlobResourceContents)
             }
             _ => unreachable!("a union of {} members", 2usize),
+        }
+    }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            EmbeddedResourceResource::TextResourceContents(_) => "TextResourceContents",
+            EmbeddedResourceResource::BlobResourceContents(_) => "BlobResourceContents",
         }
     }
 }
@@ -5699,6 +5773,15 @@ impl JSONRPCMessage {
                     .map(JSONRPCMessage::JSONRPCError)
             }
             _ => unreachable!("a union of {} members", 4usize),
+        }
+    }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            JSONRPCMessage::JSONRPCRequest(_) => "JSONRPCRequest",
+            JSONRPCMessage::JSONRPCNotification(_) => "JSONRPCNotification",
+            JSONRPCMessage::JSONRPCResponse(_) => "JSONRPCResponse",
+            JSONRPCMessage::JSONRPCError(_) => "JSONRPCError",
         }
     }
 }
@@ -8636,6 +8719,15 @@ impl PrimitiveSchemaDefinition {
             _ => unreachable!("a union of {} members", 4usize),
         }
     }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            PrimitiveSchemaDefinition::StringSchema(_) => "StringSchema",
+            PrimitiveSchemaDefinition::NumberSchema(_) => "NumberSchema",
+            PrimitiveSchemaDefinition::BooleanSchema(_) => "BooleanSchema",
+            PrimitiveSchemaDefinition::EnumSchema(_) => "EnumSchema",
+        }
+    }
 }
 impl ::serde::Serialize for PrimitiveSchemaDefinition {
     fn serialize<S: ::serde::Serializer>(
@@ -8959,6 +9051,13 @@ impl ProgressToken {
                     .map(ProgressToken::Integer)
             }
             _ => unreachable!("a union of {} members", 2usize),
+        }
+    }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            ProgressToken::String(_) => "String",
+            ProgressToken::Integer(_) => "Integer",
         }
     }
 }
@@ -9930,6 +10029,17 @@ impl ReadResourceResultContentsItem {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            ReadResourceResultContentsItem::TextResourceContents(_) => {
+                "TextResourceContents"
+            }
+            ReadResourceResultContentsItem::BlobResourceContents(_) => {
+                "BlobResourceContents"
+            }
+        }
+    }
 }
 impl ::serde::Serialize for ReadResourceResultContentsItem {
     fn serialize<S: ::serde::Serializer>(
@@ -10092,6 +10202,13 @@ impl RequestId {
                 crate::rt::member(value, "RequestId", "Integer").map(RequestId::Integer)
             }
             _ => unreachable!("a union of {} members", 2usize),
+        }
+    }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            RequestId::String(_) => "String",
+            RequestId::Integer(_) => "Integer",
         }
     }
 }
@@ -11947,6 +12064,14 @@ impl SamplingMessageContent {
             _ => unreachable!("a union of {} members", 3usize),
         }
     }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            SamplingMessageContent::TextContent(_) => "TextContent",
+            SamplingMessageContent::ImageContent(_) => "ImageContent",
+            SamplingMessageContent::AudioContent(_) => "AudioContent",
+        }
+    }
 }
 impl ::serde::Serialize for SamplingMessageContent {
     fn serialize<S: ::serde::Serializer>(
@@ -12515,6 +12640,28 @@ impl ServerNotification {
             _ => unreachable!("a union of {} members", 7usize),
         }
     }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            ServerNotification::CancelledNotification(_) => "CancelledNotification",
+            ServerNotification::ProgressNotification(_) => "ProgressNotification",
+            ServerNotification::LoggingMessageNotification(_) => {
+                "LoggingMessageNotification"
+            }
+            ServerNotification::ResourceUpdatedNotification(_) => {
+                "ResourceUpdatedNotification"
+            }
+            ServerNotification::ResourceListChangedNotification(_) => {
+                "ResourceListChangedNotification"
+            }
+            ServerNotification::ToolListChangedNotification(_) => {
+                "ToolListChangedNotification"
+            }
+            ServerNotification::PromptListChangedNotification(_) => {
+                "PromptListChangedNotification"
+            }
+        }
+    }
 }
 impl ::serde::Serialize for ServerNotification {
     fn serialize<S: ::serde::Serializer>(
@@ -12628,6 +12775,15 @@ impl ServerRequest {
                     .map(ServerRequest::ElicitRequest)
             }
             _ => unreachable!("a union of {} members", 4usize),
+        }
+    }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            ServerRequest::PingRequest(_) => "PingRequest",
+            ServerRequest::CreateMessageRequest(_) => "CreateMessageRequest",
+            ServerRequest::ListRootsRequest(_) => "ListRootsRequest",
+            ServerRequest::ElicitRequest(_) => "ElicitRequest",
         }
     }
 }
@@ -12768,6 +12924,21 @@ impl ServerResult {
                     .map(ServerResult::ListToolsResult)
             }
             _ => unreachable!("a union of {} members", 10usize),
+        }
+    }
+    /// The name of the member this value holds.
+    pub fn member_name(&self) -> &'static str {
+        match self {
+            ServerResult::EmptyResult(_) => "EmptyResult",
+            ServerResult::InitializeResult(_) => "InitializeResult",
+            ServerResult::CompleteResult(_) => "CompleteResult",
+            ServerResult::GetPromptResult(_) => "GetPromptResult",
+            ServerResult::ListPromptsResult(_) => "ListPromptsResult",
+            ServerResult::ListResourceTemplatesResult(_) => "ListResourceTemplatesResult",
+            ServerResult::ListResourcesResult(_) => "ListResourcesResult",
+            ServerResult::ReadResourceResult(_) => "ReadResourceResult",
+            ServerResult::CallToolResult(_) => "CallToolResult",
+            ServerResult::ListToolsResult(_) => "ListToolsResult",
         }
     }
 }
@@ -14671,521 +14842,683 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     crate::rt::TypeEntry {
         name: "Annotations",
         roundtrip: crate::rt::roundtrip::<Annotations>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "AudioContent",
         roundtrip: crate::rt::roundtrip::<AudioContent>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "BaseMetadata",
         roundtrip: crate::rt::roundtrip::<BaseMetadata>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "BlobResourceContents",
         roundtrip: crate::rt::roundtrip::<BlobResourceContents>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "BooleanSchema",
         roundtrip: crate::rt::roundtrip::<BooleanSchema>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolRequest",
         roundtrip: crate::rt::roundtrip::<CallToolRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolRequestParams",
         roundtrip: crate::rt::roundtrip::<CallToolRequestParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolResult",
         roundtrip: crate::rt::roundtrip::<CallToolResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CancelledNotification",
         roundtrip: crate::rt::roundtrip::<CancelledNotification>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CancelledNotificationParams",
         roundtrip: crate::rt::roundtrip::<CancelledNotificationParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientCapabilities",
         roundtrip: crate::rt::roundtrip::<ClientCapabilities>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientCapabilitiesRoots",
         roundtrip: crate::rt::roundtrip::<ClientCapabilitiesRoots>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientNotification",
         roundtrip: crate::rt::roundtrip::<ClientNotification>,
+        choose: ::std::option::Option::Some(|v| {
+            ClientNotification::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "ClientRequest",
         roundtrip: crate::rt::roundtrip::<ClientRequest>,
+        choose: ::std::option::Option::Some(|v| {
+            ClientRequest::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "ClientResult",
         roundtrip: crate::rt::roundtrip::<ClientResult>,
+        choose: ::std::option::Option::Some(|v| {
+            ClientResult::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "CompleteRequest",
         roundtrip: crate::rt::roundtrip::<CompleteRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParams",
         roundtrip: crate::rt::roundtrip::<CompleteRequestParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParamsArgument",
         roundtrip: crate::rt::roundtrip::<CompleteRequestParamsArgument>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParamsContext",
         roundtrip: crate::rt::roundtrip::<CompleteRequestParamsContext>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParamsRef",
         roundtrip: crate::rt::roundtrip::<CompleteRequestParamsRef>,
+        choose: ::std::option::Option::Some(|v| {
+            CompleteRequestParamsRef::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "CompleteResult",
         roundtrip: crate::rt::roundtrip::<CompleteResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteResultCompletion",
         roundtrip: crate::rt::roundtrip::<CompleteResultCompletion>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ContentBlock",
         roundtrip: crate::rt::roundtrip::<ContentBlock>,
+        choose: ::std::option::Option::Some(|v| {
+            ContentBlock::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "CreateMessageRequest",
         roundtrip: crate::rt::roundtrip::<CreateMessageRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageRequestParams",
         roundtrip: crate::rt::roundtrip::<CreateMessageRequestParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageRequestParamsIncludeContext",
         roundtrip: crate::rt::roundtrip::<CreateMessageRequestParamsIncludeContext>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageResult",
         roundtrip: crate::rt::roundtrip::<CreateMessageResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageResultStopReason",
         roundtrip: crate::rt::roundtrip::<CreateMessageResultStopReason>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Cursor",
         roundtrip: crate::rt::roundtrip::<Cursor>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitRequest",
         roundtrip: crate::rt::roundtrip::<ElicitRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitRequestParams",
         roundtrip: crate::rt::roundtrip::<ElicitRequestParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitRequestParamsRequestedSchema",
         roundtrip: crate::rt::roundtrip::<ElicitRequestParamsRequestedSchema>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitResult",
         roundtrip: crate::rt::roundtrip::<ElicitResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitResultAction",
         roundtrip: crate::rt::roundtrip::<ElicitResultAction>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitResultContentValue",
         roundtrip: crate::rt::roundtrip::<ElicitResultContentValue>,
+        choose: ::std::option::Option::Some(|v| {
+            ElicitResultContentValue::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "EmbeddedResource",
         roundtrip: crate::rt::roundtrip::<EmbeddedResource>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "EmbeddedResourceResource",
         roundtrip: crate::rt::roundtrip::<EmbeddedResourceResource>,
+        choose: ::std::option::Option::Some(|v| {
+            EmbeddedResourceResource::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "EmptyResult",
         roundtrip: crate::rt::roundtrip::<EmptyResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "EnumSchema",
         roundtrip: crate::rt::roundtrip::<EnumSchema>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptRequest",
         roundtrip: crate::rt::roundtrip::<GetPromptRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptRequestParams",
         roundtrip: crate::rt::roundtrip::<GetPromptRequestParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptResult",
         roundtrip: crate::rt::roundtrip::<GetPromptResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ImageContent",
         roundtrip: crate::rt::roundtrip::<ImageContent>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Implementation",
         roundtrip: crate::rt::roundtrip::<Implementation>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InitializeRequest",
         roundtrip: crate::rt::roundtrip::<InitializeRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InitializeRequestParams",
         roundtrip: crate::rt::roundtrip::<InitializeRequestParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InitializeResult",
         roundtrip: crate::rt::roundtrip::<InitializeResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InitializedNotification",
         roundtrip: crate::rt::roundtrip::<InitializedNotification>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCError",
         roundtrip: crate::rt::roundtrip::<JSONRPCError>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCErrorError",
         roundtrip: crate::rt::roundtrip::<JSONRPCErrorError>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCMessage",
         roundtrip: crate::rt::roundtrip::<JSONRPCMessage>,
+        choose: ::std::option::Option::Some(|v| {
+            JSONRPCMessage::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "JSONRPCNotification",
         roundtrip: crate::rt::roundtrip::<JSONRPCNotification>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCRequest",
         roundtrip: crate::rt::roundtrip::<JSONRPCRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCResponse",
         roundtrip: crate::rt::roundtrip::<JSONRPCResponse>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListPromptsRequest",
         roundtrip: crate::rt::roundtrip::<ListPromptsRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListPromptsResult",
         roundtrip: crate::rt::roundtrip::<ListPromptsResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourceTemplatesRequest",
         roundtrip: crate::rt::roundtrip::<ListResourceTemplatesRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourceTemplatesResult",
         roundtrip: crate::rt::roundtrip::<ListResourceTemplatesResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourcesRequest",
         roundtrip: crate::rt::roundtrip::<ListResourcesRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourcesResult",
         roundtrip: crate::rt::roundtrip::<ListResourcesResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListRootsRequest",
         roundtrip: crate::rt::roundtrip::<ListRootsRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListRootsResult",
         roundtrip: crate::rt::roundtrip::<ListRootsResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListToolsRequest",
         roundtrip: crate::rt::roundtrip::<ListToolsRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListToolsResult",
         roundtrip: crate::rt::roundtrip::<ListToolsResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "LoggingLevel",
         roundtrip: crate::rt::roundtrip::<LoggingLevel>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "LoggingMessageNotification",
         roundtrip: crate::rt::roundtrip::<LoggingMessageNotification>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "LoggingMessageNotificationParams",
         roundtrip: crate::rt::roundtrip::<LoggingMessageNotificationParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ModelHint",
         roundtrip: crate::rt::roundtrip::<ModelHint>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ModelPreferences",
         roundtrip: crate::rt::roundtrip::<ModelPreferences>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Notification",
         roundtrip: crate::rt::roundtrip::<Notification>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "NotificationParams",
         roundtrip: crate::rt::roundtrip::<NotificationParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "NumberSchema",
         roundtrip: crate::rt::roundtrip::<NumberSchema>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "NumberSchemaType",
         roundtrip: crate::rt::roundtrip::<NumberSchemaType>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PaginatedRequest",
         roundtrip: crate::rt::roundtrip::<PaginatedRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PaginatedRequestParams",
         roundtrip: crate::rt::roundtrip::<PaginatedRequestParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PaginatedResult",
         roundtrip: crate::rt::roundtrip::<PaginatedResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PingRequest",
         roundtrip: crate::rt::roundtrip::<PingRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PrimitiveSchemaDefinition",
         roundtrip: crate::rt::roundtrip::<PrimitiveSchemaDefinition>,
+        choose: ::std::option::Option::Some(|v| {
+            PrimitiveSchemaDefinition::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "ProgressNotification",
         roundtrip: crate::rt::roundtrip::<ProgressNotification>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ProgressNotificationParams",
         roundtrip: crate::rt::roundtrip::<ProgressNotificationParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ProgressToken",
         roundtrip: crate::rt::roundtrip::<ProgressToken>,
+        choose: ::std::option::Option::Some(|v| {
+            ProgressToken::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "Prompt",
         roundtrip: crate::rt::roundtrip::<Prompt>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptArgument",
         roundtrip: crate::rt::roundtrip::<PromptArgument>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptListChangedNotification",
         roundtrip: crate::rt::roundtrip::<PromptListChangedNotification>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptMessage",
         roundtrip: crate::rt::roundtrip::<PromptMessage>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptReference",
         roundtrip: crate::rt::roundtrip::<PromptReference>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceRequest",
         roundtrip: crate::rt::roundtrip::<ReadResourceRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceRequestParams",
         roundtrip: crate::rt::roundtrip::<ReadResourceRequestParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceResult",
         roundtrip: crate::rt::roundtrip::<ReadResourceResult>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceResultContentsItem",
         roundtrip: crate::rt::roundtrip::<ReadResourceResultContentsItem>,
+        choose: ::std::option::Option::Some(|v| {
+            ReadResourceResultContentsItem::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "Request",
         roundtrip: crate::rt::roundtrip::<Request>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "RequestId",
         roundtrip: crate::rt::roundtrip::<RequestId>,
+        choose: ::std::option::Option::Some(|v| {
+            RequestId::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "RequestParams",
         roundtrip: crate::rt::roundtrip::<RequestParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "RequestParamsMeta",
         roundtrip: crate::rt::roundtrip::<RequestParamsMeta>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Resource",
         roundtrip: crate::rt::roundtrip::<Resource>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceContents",
         roundtrip: crate::rt::roundtrip::<ResourceContents>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceLink",
         roundtrip: crate::rt::roundtrip::<ResourceLink>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceListChangedNotification",
         roundtrip: crate::rt::roundtrip::<ResourceListChangedNotification>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceTemplate",
         roundtrip: crate::rt::roundtrip::<ResourceTemplate>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceTemplateReference",
         roundtrip: crate::rt::roundtrip::<ResourceTemplateReference>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceUpdatedNotification",
         roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotification>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceUpdatedNotificationParams",
         roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotificationParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Result",
         roundtrip: crate::rt::roundtrip::<Result>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Role",
         roundtrip: crate::rt::roundtrip::<Role>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Root",
         roundtrip: crate::rt::roundtrip::<Root>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "RootsListChangedNotification",
         roundtrip: crate::rt::roundtrip::<RootsListChangedNotification>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SamplingMessage",
         roundtrip: crate::rt::roundtrip::<SamplingMessage>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SamplingMessageContent",
         roundtrip: crate::rt::roundtrip::<SamplingMessageContent>,
+        choose: ::std::option::Option::Some(|v| {
+            SamplingMessageContent::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilities",
         roundtrip: crate::rt::roundtrip::<ServerCapabilities>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilitiesPrompts",
         roundtrip: crate::rt::roundtrip::<ServerCapabilitiesPrompts>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilitiesResources",
         roundtrip: crate::rt::roundtrip::<ServerCapabilitiesResources>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilitiesTools",
         roundtrip: crate::rt::roundtrip::<ServerCapabilitiesTools>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerNotification",
         roundtrip: crate::rt::roundtrip::<ServerNotification>,
+        choose: ::std::option::Option::Some(|v| {
+            ServerNotification::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "ServerRequest",
         roundtrip: crate::rt::roundtrip::<ServerRequest>,
+        choose: ::std::option::Option::Some(|v| {
+            ServerRequest::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "ServerResult",
         roundtrip: crate::rt::roundtrip::<ServerResult>,
+        choose: ::std::option::Option::Some(|v| {
+            ServerResult::from_json(v).map(|u| u.member_name())
+        }),
     },
     crate::rt::TypeEntry {
         name: "SetLevelRequest",
         roundtrip: crate::rt::roundtrip::<SetLevelRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SetLevelRequestParams",
         roundtrip: crate::rt::roundtrip::<SetLevelRequestParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "StringSchema",
         roundtrip: crate::rt::roundtrip::<StringSchema>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "StringSchemaFormat",
         roundtrip: crate::rt::roundtrip::<StringSchemaFormat>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscribeRequest",
         roundtrip: crate::rt::roundtrip::<SubscribeRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscribeRequestParams",
         roundtrip: crate::rt::roundtrip::<SubscribeRequestParams>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TextContent",
         roundtrip: crate::rt::roundtrip::<TextContent>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TextResourceContents",
         roundtrip: crate::rt::roundtrip::<TextResourceContents>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Tool",
         roundtrip: crate::rt::roundtrip::<Tool>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolAnnotations",
         roundtrip: crate::rt::roundtrip::<ToolAnnotations>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolInputSchema",
         roundtrip: crate::rt::roundtrip::<ToolInputSchema>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolListChangedNotification",
         roundtrip: crate::rt::roundtrip::<ToolListChangedNotification>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolOutputSchema",
         roundtrip: crate::rt::roundtrip::<ToolOutputSchema>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UnsubscribeRequest",
         roundtrip: crate::rt::roundtrip::<UnsubscribeRequest>,
+        choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UnsubscribeRequestParams",
         roundtrip: crate::rt::roundtrip::<UnsubscribeRequestParams>,
+        choose: ::std::option::Option::None,
     },
 ];

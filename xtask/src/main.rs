@@ -30,6 +30,13 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Print the model of one revision (items, fields, union rules), for inspection.
+    Model {
+        /// The revision: `2025-11-25`, `draft`.
+        revision: String,
+        #[arg(long)]
+        spec_dir: Option<PathBuf>,
+    },
 }
 
 fn workspace_root() -> PathBuf {
@@ -40,6 +47,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Codegen { spec_dir, out, check } => codegen(spec_dir, out, check),
+        Command::Model { revision, spec_dir } => model(&revision, spec_dir),
     }
 }
 
@@ -90,5 +98,36 @@ fn codegen(spec_dir: Option<PathBuf>, out: Option<PathBuf>, check: bool) -> Exit
         generated.spec.revisions.len(),
         out.display()
     );
+    ExitCode::SUCCESS
+}
+
+fn load(spec_dir: Option<PathBuf>) -> Result<mcp_spec_codegen::Spec, ExitCode> {
+    let dir = spec::locate_spec_dir(spec_dir.as_deref(), &workspace_root()).map_err(|d| {
+        report(&d);
+        ExitCode::from(1)
+    })?;
+    match spec::load_spec(&dir) {
+        Ok((spec, warnings)) => {
+            report(&warnings);
+            Ok(spec)
+        }
+        Err(d) => {
+            report(&d);
+            Err(ExitCode::from(1))
+        }
+    }
+}
+
+fn model(revision: &str, spec_dir: Option<PathBuf>) -> ExitCode {
+    let spec = match load(spec_dir) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let Some(rev) = spec.revision(revision) else {
+        let names: Vec<&str> = spec.revisions.iter().map(|r| r.name.as_str()).collect();
+        eprintln!("error: unknown revision `{revision}`; available: {}", names.join(", "));
+        return ExitCode::from(2);
+    };
+    print!("{}", mcp_spec_codegen::model::outline(rev));
     ExitCode::SUCCESS
 }

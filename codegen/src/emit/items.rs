@@ -571,6 +571,11 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
         ),
     };
     let count = u.variants.len();
+    let name_arms = u.variants.iter().map(|v| {
+        let vname = ident(&v.name);
+        let vstr = &v.name;
+        quote! { #name::#vname(_) => #vstr, }
+    });
     quote! {
         #docs
         #dep
@@ -586,6 +591,13 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
                 match which {
                     #(#read_arms)*
                     _ => unreachable!("a union of {} members", #count),
+                }
+            }
+
+            /// The name of the member this value holds.
+            pub fn member_name(&self) -> &'static str {
+                match self {
+                    #(#name_arms)*
                 }
             }
         }

@@ -224,7 +224,12 @@ fn revision_module(rev: &Revision, notes: &Notes) -> TokenStream {
     let entries = rev.items.values().filter(|i| !matches!(i.kind, ItemKind::Const(_))).map(|i| {
         let name = &i.name;
         let id = ident(name);
-        quote! { crate::rt::TypeEntry { name: #name, roundtrip: crate::rt::roundtrip::<#id> }, }
+        let choose = if matches!(i.kind, ItemKind::Union(_)) {
+            quote!(::std::option::Option::Some(|v| #id::from_json(v).map(|u| u.member_name())))
+        } else {
+            quote!(::std::option::Option::None)
+        };
+        quote! { crate::rt::TypeEntry { name: #name, roundtrip: crate::rt::roundtrip::<#id>, choose: #choose }, }
     });
     quote! {
         #doc

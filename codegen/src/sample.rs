@@ -1,0 +1,71 @@
+//! Example JSON values built from the model: for each type, a value with only the
+//! required members and one with every member. Tests use them to check that every
+//! member of every union is chosen for its own input, and the diff and
+//! cross-validation tools use them as seeds.
+
+use serde_json::{Map, Value, json};
+
+use crate::model::{ItemKind, LiteralValue, Revision, Type};
+
+/// How much of a type a sample fills in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fill {
+    /// Required members only.
+    Required,
+    /// Every member, optional ones included.
+    All,
+}
+
+const MAX_DEPTH: usize = 8;
+
+/// A value of `ty` in `rev`.
+pub fn sample(rev: &Revision, ty: &Type, fill: Fill) -> Value {
+    sample_at(rev, ty, fill, 0)
+}
+
+fn sample_at(rev: &Revision, ty: &Type, fill: Fill, depth: usize) -> Value {
+    match ty {
+        Type::String => json!("text"),
+        Type::Integer => json!(7),
+        Type::Number => json!(0.5),
+        Type::Boolean => json!(true),
+        Type::Json => json!({}),
+        Type::Array(t) => Value::Array(vec![sample_at(rev, t, fill, depth + 1)]),
+        Type::Map(t) => {
+            let mut m = Map::new();
+            m.insert("key".into(), sample_at(rev, t, fill, depth + 1));
+            Value::Object(m)
+        }
+        Type::Nullable(t) => sample_at(rev, t, fill, depth),
+        Type::Literal(l) => literal(&l.value),
+        Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
+            Some(ItemKind::Struct(_)) => sample_struct(rev, n, fill, depth),
+            Some(ItemKind::Union(u)) => u.variants.first().map(|v| sample_at(rev, &v.ty, fill, depth + 1)).unwrap_or(Value::Null),
+            Some(ItemKind::Enum(e)) => e.values.first().map(|v| json!(v.value)).unwrap_or(json!("other")),
+            Some(ItemKind::Alias(t)) => sample_at(rev, t, fill, depth + 1),
+            Some(ItemKind::Const(l)) => literal(&l.value),
+            None => Value::Null,
+        },
+    }
+}
+
+/// A value of the struct `name`, or `Null` when `name` is not a struct.
+pub fn sample_struct(rev: &Revision, name: &str, fill: Fill, depth: usize) -> Value {
+    let Some(ItemKind::Struct(s)) = rev.item(name).map(|i| &i.kind) else { return Value::Null };
+    let mut m = Map::new();
+    for f in &s.fields {
+        if f.required || (fill == Fill::All && depth < MAX_DEPTH) {
+            m.insert(f.wire.clone(), sample_at(rev, &f.ty, fill, depth + 1));
+        }
+    }
+    Value::Object(m)
+}
+
+fn literal(v: &LiteralValue) -> Value {
+    match v {
+        LiteralValue::Str(s) => json!(s),
+        LiteralValue::Int(i) => json!(i),
+        LiteralValue::Float(f) => json!(f),
+        LiteralValue::Bool(b) => json!(b),
+    }
+}

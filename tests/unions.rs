@@ -1,0 +1,95 @@
+//! Every member of every union of every revision, with an input made for it
+//! (only its required members, and all of them): the generated code chooses what
+//! the model's rule chooses, and where that is not the member the input was made
+//! for, the generator has warned that the two are indistinguishable.
+
+use mcp_spec_codegen::check;
+use mcp_spec_codegen::model::ItemKind;
+use mcp_spec_codegen::sample::{Fill, sample};
+use mcp_spec_tests as support;
+
+#[test]
+fn every_union_member_is_chosen_for_its_own_input() {
+    let (spec, warnings) =
+        mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render()));
+    let mut own = 0;
+    let mut ambiguous = 0;
+    let mut failures = Vec::new();
+    for rev in &spec.revisions {
+        let types = support::types_of(&rev.name);
+        for item in rev.items.values() {
+            let ItemKind::Union(u) = &item.kind else { continue };
+            let entry = types.iter().find(|t| t.name == item.name).expect("every union is in the type table");
+            let choose = entry.choose.expect("unions have a chooser");
+            for v in &u.variants {
+                for fill in [Fill::Required, Fill::All] {
+                    let input = sample(rev, &v.ty, fill);
+                    let model_choice = check::choose(rev, u, &input).map(|i| u.variants[i].name.as_str());
+                    let generated_choice = choose(input.clone());
+                    match (&generated_choice, model_choice) {
+                        (Ok(g), Some(m)) if *g == m => {}
+                        _ => failures.push(format!(
+                            "{} {}: input for `{}` ({fill:?}): generated code chose {generated_choice:?}, the model {model_choice:?}: {input}",
+                            rev.name, item.name, v.name
+                        )),
+                    }
+                    match generated_choice {
+                        Ok(chosen) if chosen == v.name => own += 1,
+                        Ok(chosen) => {
+                            let warned = warnings.warnings().any(|w| {
+                                w.message.contains(&format!("in revision {}, union `{}`: an input for `{}`", rev.name, item.name, v.name))
+                                    && w.message.ends_with(&format!("the rule picks `{chosen}`"))
+                            });
+                            if warned {
+                                ambiguous += 1;
+                            } else {
+                                failures.push(format!(
+                                    "{} {}: input for `{}` ({fill:?}) chose `{chosen}` with no warning from the generator: {input}",
+                                    rev.name, item.name, v.name
+                                ));
+                            }
+                        }
+                        Err(e) => failures.push(format!("{} {}: input for `{}` failed: {e}", rev.name, item.name, v.name)),
+                    }
+                    let text = input.to_string();
+                    match (entry.roundtrip)(&text) {
+                        Ok(back) if back == input => {}
+                        Ok(back) => failures.push(format!("{} {}: `{}` wrote back {back} for {input}", rev.name, item.name, v.name)),
+                        Err(e) => failures.push(format!("{} {}: `{}` round trip failed: {e}", rev.name, item.name, v.name)),
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} union cases failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(own > 300, "only {own} union cases checked");
+    eprintln!("{own} union inputs chose their own member; {ambiguous} chose another member the generator warns about");
+}
+
+/// The hard cases named in the design: the result of a `CallToolResultResponse`
+/// with `content` is a `CallToolResult`, and `ServerResult` does not fall back to
+/// the bare `Result` when a more specific member fits.
+#[test]
+fn hard_cases_choose_the_specific_member() {
+    use mcp_spec_types::v2026_07_28 as v;
+    let r: v::CallToolResultResponse = serde_json::from_str(
+        r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"hi"}]}}"#,
+    )
+    .unwrap();
+    assert!(matches!(r.result, v::CallToolResultResponseResult::CallToolResult(ref c) if c.content.len() == 1));
+    let r: v::CallToolResultResponse = serde_json::from_str(
+        r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"abc"}}"#,
+    )
+    .unwrap();
+    assert!(matches!(r.result, v::CallToolResultResponseResult::InputRequiredResult(_)));
+    let s: v::ServerResult = serde_json::from_str(r#"{"resultType":"complete","ttlMs":0,"cacheScope":"public","tools":[{"name":"t","inputSchema":{"type":"object"}}]}"#).unwrap();
+    assert_eq!(s.member_name(), "ListToolsResult");
+    let s: v::ServerResult = serde_json::from_str(r#"{"resultType":"complete"}"#).unwrap();
+    assert_eq!(s.member_name(), "EmptyResult");
+    let e: v::EnumSchema = serde_json::from_str(r#"{"type":"string","oneOf":[{"const":"a","title":"A"}]}"#).unwrap();
+    assert!(matches!(e, v::EnumSchema::SingleSelectEnumSchema(v::SingleSelectEnumSchema::TitledSingleSelectEnumSchema(_))));
+    let e: v::EnumSchema = serde_json::from_str(r#"{"type":"array","items":{"anyOf":[{"const":"a","title":"A"}]}}"#).unwrap();
+    assert!(matches!(e, v::EnumSchema::MultiSelectEnumSchema(v::MultiSelectEnumSchema::TitledMultiSelectEnumSchema(_))));
+    let e: v::EnumSchema = serde_json::from_str(r#"{"type":"string","enum":["a"],"enumNames":["A"]}"#).unwrap();
+    assert!(matches!(e, v::EnumSchema::LegacyTitledEnumSchema(_)));
+}
