@@ -81,7 +81,8 @@ impl Serialize for Fixed {
 }
 
 /// Reads the value of a fixed field and checks it, naming the field and the
-/// expected value when it differs.
+/// expected value when it differs. The check runs inside the value's
+/// deserialization, so path-tracking deserializers place the error at the member.
 pub fn read_fixed<'de, A: MapAccess<'de>>(
     map: &mut A,
     field: &'static str,
@@ -89,14 +90,41 @@ pub fn read_fixed<'de, A: MapAccess<'de>>(
     seen: &mut bool,
 ) -> Result<(), A::Error> {
     if *seen {
-        return Err(de::Error::duplicate_field(field));
+        return map.next_value_seed(Duplicate(field));
     }
     *seen = true;
-    let v: Value = map.next_value()?;
-    if expected.matches(&v) {
-        Ok(())
-    } else {
-        Err(de::Error::custom(format_args!("invalid value for `{field}`: expected {expected}, found {v}")))
+    map.next_value_seed(FixedSeed { field, expected })
+}
+
+struct FixedSeed {
+    field: &'static str,
+    expected: Fixed,
+}
+
+impl<'de> de::DeserializeSeed<'de> for FixedSeed {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        let v = Value::deserialize(d)?;
+        if self.expected.matches(&v) {
+            Ok(())
+        } else {
+            Err(de::Error::custom(format_args!(
+                "invalid value for `{}`: expected {}, found {v}",
+                self.field, self.expected
+            )))
+        }
+    }
+}
+
+/// Skips a repeated key's value and fails with "duplicate field", from inside the
+/// value so that the error's path names the key.
+struct Duplicate<'a>(&'a str);
+
+impl<'de> de::DeserializeSeed<'de> for Duplicate<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        de::IgnoredAny::deserialize(d)?;
+        Err(de::Error::custom(format_args!("duplicate field `{}`", self.0)))
     }
 }
 
@@ -107,7 +135,7 @@ pub fn read_field<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
     slot: &mut Option<T>,
 ) -> Result<(), A::Error> {
     if slot.is_some() {
-        return Err(de::Error::duplicate_field(field));
+        return map.next_value_seed(Duplicate(field));
     }
     *slot = Some(map.next_value()?);
     Ok(())
@@ -119,12 +147,11 @@ pub fn read_extra<'de, A: MapAccess<'de>>(
     key: Key<'de>,
     extra: &mut serde_json::Map<String, Value>,
 ) -> Result<(), A::Error> {
-    let value: Value = map.next_value()?;
-    let key = key.0.into_owned();
-    if extra.contains_key(&key) {
-        return Err(de::Error::custom(format_args!("duplicate field `{key}`")));
+    if extra.contains_key(&*key.0) {
+        return map.next_value_seed(Duplicate(&key.0));
     }
-    extra.insert(key, value);
+    let value: Value = map.next_value()?;
+    extra.insert(key.0.into_owned(), value);
     Ok(())
 }
 

@@ -1,0 +1,107 @@
+//! Wrong input is an error that says what and where: the JSON path (tracked with
+//! serde_path_to_error, as a downstream crate would) and the member's name.
+
+use mcp_spec_types::v2026_07_28 as v;
+use serde::de::DeserializeOwned;
+
+/// Reads `json` as `T` and returns the error's path and message.
+fn error_of<T: DeserializeOwned + std::fmt::Debug>(json: &str) -> (String, String) {
+    let mut de = serde_json::Deserializer::from_str(json);
+    match serde_path_to_error::deserialize::<_, T>(&mut de) {
+        Ok(v) => panic!("expected an error, read {v:?}"),
+        Err(e) => (e.path().to_string(), e.inner().to_string()),
+    }
+}
+
+const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+#[test]
+fn wrong_literal_names_the_member_and_the_expected_value() {
+    let (path, msg) = error_of::<v::CallToolRequest>(&format!(
+        r#"{{"jsonrpc":"1.0","id":1,"method":"tools/call","params":{{{META},"name":"x"}}}}"#
+    ));
+    assert_eq!(path, "jsonrpc");
+    assert!(msg.contains(r#"invalid value for `jsonrpc`: expected "2.0", found "1.0""#), "{msg}");
+
+    let (path, msg) = error_of::<v::CallToolRequest>(&format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{{META},"name":"x"}}}}"#
+    ));
+    assert_eq!(path, "method");
+    assert!(msg.contains(r#"expected "tools/call""#), "{msg}");
+
+    let (path, msg) = error_of::<v::ParseError>(r#"{"code":-32600,"message":"m"}"#);
+    assert_eq!(path, "code");
+    assert!(msg.contains("expected -32700, found -32600"), "{msg}");
+}
+
+#[test]
+fn missing_required_member_names_it_and_its_parent() {
+    let (path, msg) = error_of::<v::CallToolRequest>(&format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{META}}}}}"#));
+    assert_eq!(path, "params");
+    assert!(msg.contains("missing field `name`"), "{msg}");
+
+    let (path, msg) = error_of::<v::CallToolRequest>(&format!(r#"{{"id":1,"method":"tools/call","params":{{{META},"name":"x"}}}}"#));
+    assert_eq!(path, ".");
+    assert!(msg.contains("missing field `jsonrpc`"), "{msg}");
+}
+
+#[test]
+fn wrong_type_at_depth_names_the_path() {
+    let (path, msg) = error_of::<v::CallToolRequest>(&format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{META},"name":5}}}}"#));
+    assert_eq!(path, "params.name");
+    assert!(msg.contains("invalid type: integer `5`, expected a string"), "{msg}");
+
+    let (path, msg) = error_of::<v::ListToolsResult>(
+        r#"{"resultType":"complete","ttlMs":0,"cacheScope":"public","tools":[{"name":"t","inputSchema":{"type":"array"}}]}"#,
+    );
+    assert_eq!(path, "tools[0].inputSchema.type");
+    assert!(msg.contains(r#"expected "object""#), "{msg}");
+
+    let (path, msg) = error_of::<v::ListToolsResult>(r#"{"resultType":"complete","ttlMs":1.5,"cacheScope":"public","tools":[]}"#);
+    assert_eq!(path, "ttlMs");
+    assert!(msg.contains("invalid type: floating point `1.5`"), "{msg}");
+}
+
+#[test]
+fn errors_inside_unions_name_the_member_read() {
+    let (path, msg) = error_of::<v::CallToolResult>(r#"{"resultType":"complete","content":[{"type":"text"}]}"#);
+    assert_eq!(path, "content[0]");
+    assert!(msg.contains("ContentBlock::TextContent: missing field `text`"), "{msg}");
+
+    let (path, msg) = error_of::<v::CallToolResult>(r#"{"resultType":"complete","content":[{"type":"video"}]}"#);
+    assert_eq!(path, "content[0]");
+    assert!(msg.contains(r#"unknown `type` value "video""#) && msg.contains(r#""text""#), "{msg}");
+}
+
+#[test]
+fn closed_enums_reject_unknown_values_and_open_ones_keep_them() {
+    let (path, msg) = error_of::<v::Annotations>(r#"{"audience":["robot"]}"#);
+    assert_eq!(path, "audience[0]");
+    assert!(msg.contains("unknown variant `robot`, expected `user` or `assistant`"), "{msg}");
+
+    let r: v::CreateMessageResult = serde_json::from_str(r#"{"role":"assistant","content":{"type":"text","text":"hi"},"model":"m","stopReason":"vendorSpecific"}"#).unwrap();
+    assert_eq!(r.stop_reason, Some(v::CreateMessageResultStopReason::Other("vendorSpecific".into())));
+    assert_eq!(serde_json::to_value(&r).unwrap()["stopReason"], "vendorSpecific");
+}
+
+#[test]
+fn duplicate_keys_and_nulls_for_optional_members_are_errors() {
+    let (path, msg) = error_of::<v::TextContent>(r#"{"type":"text","text":"a","text":"b"}"#);
+    assert_eq!(path, "text");
+    assert!(msg.contains("duplicate field `text`"), "{msg}");
+
+    let (_, msg) = error_of::<v::TextContent>(r#"{"type":"text","text":"a","x":1,"x":2}"#);
+    assert!(msg.contains("duplicate field `x`"), "{msg}");
+
+    let (path, msg) = error_of::<v::TextContent>(r#"{"type":"text","text":"a","annotations":null}"#);
+    assert_eq!(path, "annotations");
+    assert!(msg.contains("invalid type: null"), "{msg}");
+}
+
+#[test]
+fn fixed_members_are_always_written() {
+    let n = v::ResourceListChangedNotification { params: None, extra: Default::default() };
+    let json = serde_json::to_value(&n).unwrap();
+    assert_eq!(json, serde_json::json!({"jsonrpc": "2.0", "method": "notifications/resources/list_changed"}));
+    assert_eq!(v::ResourceListChangedNotification::METHOD, "notifications/resources/list_changed");
+}
