@@ -42,3 +42,27 @@ pub fn generate(spec_dir: &Path) -> Result<Generated, Diagnostics> {
 pub fn generate_from(spec: &Spec) -> Result<Files, Diagnostics> {
     emit::emit_crate(spec, &Default::default())
 }
+
+/// Generates one module from one schema text, as for a revision named after the
+/// file's stem: what the golden fixtures use. Returns the module's text and the
+/// warnings met.
+pub fn generate_module(path: &Path, text: &str) -> Result<(String, Diagnostics), Diagnostics> {
+    use sha2::Digest;
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "schema".into());
+    let (decls, mut diags) = parse::parse_schema(path, text);
+    let (rev, lower_diags) = lower::lower_revision(lower::LowerInput {
+        name: stem.clone(),
+        module: spec::module_name(&stem),
+        dated: false,
+        schema_path: path,
+        schema_sha256: sha2::Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect(),
+        decls,
+    });
+    diags.extend(lower_diags);
+    if diags.has_errors() {
+        return Err(diags);
+    }
+    diags.extend(check::check_unions(&rev));
+    let module = emit::emit_module(&rev, &Default::default())?;
+    Ok((module, diags))
+}

@@ -283,6 +283,20 @@ pub fn by_tag(v: &Value, field: &str, tags: &[&[Fixed]]) -> Result<usize, String
         })
 }
 
+/// An error of a union, prefixed with the union's name.
+pub fn in_union(union: &str, e: String) -> String {
+    format!("{union}: {e}")
+}
+
+/// The error for a value that fits no member of a union.
+pub fn fits_none(union: &str, v: &Value) -> String {
+    format!("{union}: the value fits none of the members (it is {} {})", article(kind(v)), kind(v))
+}
+
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }
+}
+
 /// Deserializes a buffered member, saying which member was being read.
 pub fn member<T: de::DeserializeOwned>(v: Value, union: &str, variant: &str) -> Result<T, String> {
     T::deserialize(v).map_err(|e| format!("{union}::{variant}: {e}"))
@@ -347,8 +361,11 @@ pub struct TypeEntry {
     pub name: &'static str,
     pub roundtrip: fn(&str) -> Result<Value, String>,
     /// For unions: reads a JSON value and says which member it chose.
-    pub choose: Option<fn(Value) -> Result<&'static str, String>>,
+    pub choose: Option<ChooseMember>,
 }
+
+/// Reads a JSON value as a union and names the member chosen.
+pub type ChooseMember = fn(Value) -> Result<&'static str, String>;
 
 /// Reads `json` as `T` and writes it back.
 pub fn roundtrip<T: de::DeserializeOwned + Serialize>(json: &str) -> Result<Value, String> {

@@ -3,7 +3,6 @@
 // Source: schema/2024-11-05/schema.ts (sha256 8e87348b6c1a9de1ec7ac136f407b687521bcdeb357adedbf5367bfc19c18d38)
 
 //! Types of MCP revision 2024-11-05, generated from `schema/2024-11-05/schema.ts`.
-//!
 #![allow(deprecated)]
 #![allow(
     clippy::large_enum_variant,
@@ -657,7 +656,7 @@ impl CallToolResultContentItem {
                     &[crate::rt::Fixed::Str("resource")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "CallToolResultContentItem"))?;
+            .map_err(|e| crate::rt::in_union("CallToolResultContentItem", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "CallToolResultContentItem", "TextContent")
@@ -1167,7 +1166,7 @@ impl ClientNotification {
                     &[crate::rt::Fixed::Str("notifications/roots/list_changed")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "ClientNotification"))?;
+            .map_err(|e| crate::rt::in_union("ClientNotification", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ClientNotification", "CancelledNotification")
@@ -1300,7 +1299,7 @@ impl ClientRequest {
                     &[crate::rt::Fixed::Str("tools/list")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "ClientRequest"))?;
+            .map_err(|e| crate::rt::in_union("ClientRequest", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ClientRequest", "PingRequest")
@@ -1496,12 +1495,7 @@ impl ClientResult {
                     <ListRootsResult as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "ClientResult", crate
-                    ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("ClientResult", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ClientResult", "EmptyResult")
@@ -1866,7 +1860,7 @@ impl CompleteRequestParamsRef {
                     &[crate::rt::Fixed::Str("ref/resource")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "CompleteRequestParamsRef"))?;
+            .map_err(|e| crate::rt::in_union("CompleteRequestParamsRef", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "CompleteRequestParamsRef", "PromptReference")
@@ -2924,12 +2918,7 @@ impl EmbeddedResourceResource {
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "EmbeddedResourceResource", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("EmbeddedResourceResource", &value))?;
         match which {
             0usize => {
                 crate::rt::member(
@@ -4284,12 +4273,7 @@ impl JSONRPCMessage {
                     <JSONRPCError as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "JSONRPCMessage",
-                    crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("JSONRPCMessage", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "JSONRPCMessage", "JSONRPCRequest")
@@ -7235,12 +7219,7 @@ impl ProgressToken {
                     <i64 as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "ProgressToken", crate
-                    ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("ProgressToken", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ProgressToken", "String")
@@ -7731,7 +7710,7 @@ impl PromptMessageContent {
                     &[crate::rt::Fixed::Str("resource")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "PromptMessageContent"))?;
+            .map_err(|e| crate::rt::in_union("PromptMessageContent", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "PromptMessageContent", "TextContent")
@@ -8212,12 +8191,10 @@ impl ReadResourceResultContentsItem {
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "ReadResourceResultContentsItem", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none(
+                "ReadResourceResultContentsItem",
+                &value,
+            ))?;
         match which {
             0usize => {
                 crate::rt::member(
@@ -8396,12 +8373,7 @@ impl RequestId {
                     <i64 as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "RequestId", crate
-                    ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("RequestId", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "RequestId", "String").map(RequestId::String)
@@ -9863,7 +9835,7 @@ impl SamplingMessageContent {
                 "type",
                 &[&[crate::rt::Fixed::Str("text")], &[crate::rt::Fixed::Str("image")]],
             )
-            .map_err(|e| format!("{}: {e}", "SamplingMessageContent"))?;
+            .map_err(|e| crate::rt::in_union("SamplingMessageContent", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "SamplingMessageContent", "TextContent")
@@ -10370,7 +10342,7 @@ impl ServerNotification {
                     &[crate::rt::Fixed::Str("notifications/prompts/list_changed")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "ServerNotification"))?;
+            .map_err(|e| crate::rt::in_union("ServerNotification", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ServerNotification", "CancelledNotification")
@@ -10537,7 +10509,7 @@ impl ServerRequest {
                     &[crate::rt::Fixed::Str("roots/list")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "ServerRequest"))?;
+            .map_err(|e| crate::rt::in_union("ServerRequest", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ServerRequest", "PingRequest")
@@ -10645,12 +10617,7 @@ impl ServerResult {
                     <ListToolsResult as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "ServerResult", crate
-                    ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("ServerResult", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ServerResult", "EmptyResult")

@@ -3,7 +3,6 @@
 // Source: schema/2025-03-26/schema.ts (sha256 bdc457208cb1b49061f3fbbae24144b7dbae282c746d82aa689ddd98329743e7)
 
 //! Types of MCP revision 2025-03-26, generated from `schema/2025-03-26/schema.ts`.
-//!
 #![allow(deprecated)]
 #![allow(
     clippy::large_enum_variant,
@@ -724,7 +723,7 @@ impl CallToolResultContentItem {
                     &[crate::rt::Fixed::Str("resource")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "CallToolResultContentItem"))?;
+            .map_err(|e| crate::rt::in_union("CallToolResultContentItem", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "CallToolResultContentItem", "TextContent")
@@ -1244,7 +1243,7 @@ impl ClientNotification {
                     &[crate::rt::Fixed::Str("notifications/roots/list_changed")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "ClientNotification"))?;
+            .map_err(|e| crate::rt::in_union("ClientNotification", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ClientNotification", "CancelledNotification")
@@ -1377,7 +1376,7 @@ impl ClientRequest {
                     &[crate::rt::Fixed::Str("tools/list")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "ClientRequest"))?;
+            .map_err(|e| crate::rt::in_union("ClientRequest", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ClientRequest", "PingRequest")
@@ -1573,12 +1572,7 @@ impl ClientResult {
                     <ListRootsResult as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "ClientResult", crate
-                    ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("ClientResult", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ClientResult", "EmptyResult")
@@ -1943,7 +1937,7 @@ impl CompleteRequestParamsRef {
                     &[crate::rt::Fixed::Str("ref/resource")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "CompleteRequestParamsRef"))?;
+            .map_err(|e| crate::rt::in_union("CompleteRequestParamsRef", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "CompleteRequestParamsRef", "PromptReference")
@@ -3003,12 +2997,7 @@ impl EmbeddedResourceResource {
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "EmbeddedResourceResource", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("EmbeddedResourceResource", &value))?;
         match which {
             0usize => {
                 crate::rt::member(
@@ -4150,12 +4139,7 @@ impl JSONRPCBatchRequestItem {
                     <JSONRPCNotification as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "JSONRPCBatchRequestItem", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("JSONRPCBatchRequestItem", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "JSONRPCBatchRequestItem", "JSONRPCRequest")
@@ -4239,12 +4223,7 @@ impl JSONRPCBatchResponseItem {
                     <JSONRPCError as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "JSONRPCBatchResponseItem", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("JSONRPCBatchResponseItem", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "JSONRPCBatchResponseItem", "JSONRPCResponse")
@@ -4543,12 +4522,7 @@ impl JSONRPCMessage {
                     <JSONRPCBatchResponse as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "JSONRPCMessage",
-                    crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("JSONRPCMessage", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "JSONRPCMessage", "JSONRPCRequest")
@@ -7530,12 +7504,7 @@ impl ProgressToken {
                     <i64 as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "ProgressToken", crate
-                    ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("ProgressToken", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ProgressToken", "String")
@@ -8028,7 +7997,7 @@ impl PromptMessageContent {
                     &[crate::rt::Fixed::Str("resource")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "PromptMessageContent"))?;
+            .map_err(|e| crate::rt::in_union("PromptMessageContent", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "PromptMessageContent", "TextContent")
@@ -8519,12 +8488,10 @@ impl ReadResourceResultContentsItem {
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "ReadResourceResultContentsItem", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none(
+                "ReadResourceResultContentsItem",
+                &value,
+            ))?;
         match which {
             0usize => {
                 crate::rt::member(
@@ -8703,12 +8670,7 @@ impl RequestId {
                     <i64 as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "RequestId", crate
-                    ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("RequestId", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "RequestId", "String").map(RequestId::String)
@@ -10179,7 +10141,7 @@ impl SamplingMessageContent {
                     &[crate::rt::Fixed::Str("audio")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "SamplingMessageContent"))?;
+            .map_err(|e| crate::rt::in_union("SamplingMessageContent", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "SamplingMessageContent", "TextContent")
@@ -10717,7 +10679,7 @@ impl ServerNotification {
                     &[crate::rt::Fixed::Str("notifications/prompts/list_changed")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "ServerNotification"))?;
+            .map_err(|e| crate::rt::in_union("ServerNotification", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ServerNotification", "CancelledNotification")
@@ -10884,7 +10846,7 @@ impl ServerRequest {
                     &[crate::rt::Fixed::Str("roots/list")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "ServerRequest"))?;
+            .map_err(|e| crate::rt::in_union("ServerRequest", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ServerRequest", "PingRequest")
@@ -10992,12 +10954,7 @@ impl ServerResult {
                     <ListToolsResult as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "ServerResult", crate
-                    ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("ServerResult", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ServerResult", "EmptyResult")

@@ -1525,7 +1525,7 @@ impl ClientNotification {
                     &[crate::rt::Fixed::Str("notifications/roots/list_changed")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "ClientNotification"))?;
+            .map_err(|e| crate::rt::in_union("ClientNotification", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ClientNotification", "CancelledNotification")
@@ -1658,7 +1658,7 @@ impl ClientRequest {
                     &[crate::rt::Fixed::Str("tools/list")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "ClientRequest"))?;
+            .map_err(|e| crate::rt::in_union("ClientRequest", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ClientRequest", "PingRequest")
@@ -1858,12 +1858,7 @@ impl ClientResult {
                     <ElicitResult as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "ClientResult", crate
-                    ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("ClientResult", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ClientResult", "EmptyResult")
@@ -2343,7 +2338,7 @@ impl CompleteRequestParamsRef {
                     &[crate::rt::Fixed::Str("ref/resource")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "CompleteRequestParamsRef"))?;
+            .map_err(|e| crate::rt::in_union("CompleteRequestParamsRef", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "CompleteRequestParamsRef", "PromptReference")
@@ -2652,7 +2647,7 @@ impl ContentBlock {
                     &[crate::rt::Fixed::Str("resource")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "ContentBlock"))?;
+            .map_err(|e| crate::rt::in_union("ContentBlock", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ContentBlock", "TextContent")
@@ -3946,12 +3941,7 @@ impl ElicitResultContentValue {
                     <bool as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "ElicitResultContentValue", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("ElicitResultContentValue", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ElicitResultContentValue", "String")
@@ -4190,12 +4180,7 @@ impl EmbeddedResourceResource {
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "EmbeddedResourceResource", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("EmbeddedResourceResource", &value))?;
         match which {
             0usize => {
                 crate::rt::member(
@@ -5749,12 +5734,7 @@ impl JSONRPCMessage {
                     <JSONRPCError as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "JSONRPCMessage",
-                    crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("JSONRPCMessage", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "JSONRPCMessage", "JSONRPCRequest")
@@ -8693,12 +8673,7 @@ impl PrimitiveSchemaDefinition {
                     <EnumSchema as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "PrimitiveSchemaDefinition", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("PrimitiveSchemaDefinition", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "PrimitiveSchemaDefinition", "StringSchema")
@@ -9035,12 +9010,7 @@ impl ProgressToken {
                     <i64 as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "ProgressToken", crate
-                    ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("ProgressToken", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ProgressToken", "String")
@@ -10003,12 +9973,10 @@ impl ReadResourceResultContentsItem {
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "ReadResourceResultContentsItem", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none(
+                "ReadResourceResultContentsItem",
+                &value,
+            ))?;
         match which {
             0usize => {
                 crate::rt::member(
@@ -10188,12 +10156,7 @@ impl RequestId {
                     <i64 as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "RequestId", crate
-                    ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("RequestId", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "RequestId", "String").map(RequestId::String)
@@ -12047,7 +12010,7 @@ impl SamplingMessageContent {
                     &[crate::rt::Fixed::Str("audio")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "SamplingMessageContent"))?;
+            .map_err(|e| crate::rt::in_union("SamplingMessageContent", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "SamplingMessageContent", "TextContent")
@@ -12587,7 +12550,7 @@ impl ServerNotification {
                     &[crate::rt::Fixed::Str("notifications/prompts/list_changed")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "ServerNotification"))?;
+            .map_err(|e| crate::rt::in_union("ServerNotification", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ServerNotification", "CancelledNotification")
@@ -12756,7 +12719,7 @@ impl ServerRequest {
                     &[crate::rt::Fixed::Str("elicitation/create")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "ServerRequest"))?;
+            .map_err(|e| crate::rt::in_union("ServerRequest", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ServerRequest", "PingRequest")
@@ -12876,12 +12839,7 @@ impl ServerResult {
                     <ListToolsResult as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "ServerResult", crate
-                    ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("ServerResult", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ServerResult", "EmptyResult")

@@ -2685,7 +2685,7 @@ impl ClientNotification {
                     &[crate::rt::Fixed::Str("notifications/tasks/status")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "ClientNotification"))?;
+            .map_err(|e| crate::rt::in_union("ClientNotification", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ClientNotification", "CancelledNotification")
@@ -2836,7 +2836,7 @@ impl ClientRequest {
                     &[crate::rt::Fixed::Str("tasks/cancel")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "ClientRequest"))?;
+            .map_err(|e| crate::rt::in_union("ClientRequest", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ClientRequest", "PingRequest")
@@ -3084,12 +3084,7 @@ impl ClientResult {
                     <CancelTaskResult as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "ClientResult", crate
-                    ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("ClientResult", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ClientResult", "EmptyResult")
@@ -3659,7 +3654,7 @@ impl CompleteRequestParamsRef {
                     &[crate::rt::Fixed::Str("ref/resource")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "CompleteRequestParamsRef"))?;
+            .map_err(|e| crate::rt::in_union("CompleteRequestParamsRef", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "CompleteRequestParamsRef", "PromptReference")
@@ -3968,7 +3963,7 @@ impl ContentBlock {
                     &[crate::rt::Fixed::Str("resource")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "ContentBlock"))?;
+            .map_err(|e| crate::rt::in_union("ContentBlock", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ContentBlock", "TextContent")
@@ -5400,12 +5395,7 @@ impl ElicitRequestParams {
                     <ElicitRequestURLParams as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "ElicitRequestParams",
-                    crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("ElicitRequestParams", &value))?;
         match which {
             0usize => {
                 crate::rt::member(
@@ -5872,12 +5862,7 @@ impl ElicitResultContentValue {
                     <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "ElicitResultContentValue", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("ElicitResultContentValue", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ElicitResultContentValue", "String")
@@ -6337,12 +6322,7 @@ impl EmbeddedResourceResource {
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "EmbeddedResourceResource", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("EmbeddedResourceResource", &value))?;
         match which {
             0usize => {
                 crate::rt::member(
@@ -6430,12 +6410,7 @@ impl EnumSchema {
                     <LegacyTitledEnumSchema as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "EnumSchema", crate
-                    ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("EnumSchema", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "EnumSchema", "SingleSelectEnumSchema")
@@ -9073,12 +9048,7 @@ impl JSONRPCMessage {
                     <JSONRPCResponse as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "JSONRPCMessage",
-                    crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("JSONRPCMessage", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "JSONRPCMessage", "JSONRPCRequest")
@@ -9426,12 +9396,7 @@ impl JSONRPCResponse {
                     <JSONRPCErrorResponse as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "JSONRPCResponse",
-                    crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("JSONRPCResponse", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "JSONRPCResponse", "JSONRPCResultResponse")
@@ -12002,12 +11967,7 @@ impl MultiSelectEnumSchema {
                     <TitledMultiSelectEnumSchema as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "MultiSelectEnumSchema", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("MultiSelectEnumSchema", &value))?;
         match which {
             0usize => {
                 crate::rt::member(
@@ -12986,12 +12946,7 @@ impl PrimitiveSchemaDefinition {
                     <EnumSchema as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "PrimitiveSchemaDefinition", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("PrimitiveSchemaDefinition", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "PrimitiveSchemaDefinition", "StringSchema")
@@ -13378,12 +13333,7 @@ impl ProgressToken {
                     <i64 as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "ProgressToken", crate
-                    ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("ProgressToken", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ProgressToken", "String")
@@ -14449,12 +14399,10 @@ impl ReadResourceResultContentsItem {
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "ReadResourceResultContentsItem", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none(
+                "ReadResourceResultContentsItem",
+                &value,
+            ))?;
         match which {
             0usize => {
                 crate::rt::member(
@@ -14718,12 +14666,7 @@ impl RequestId {
                     <i64 as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "RequestId", crate
-                    ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("RequestId", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "RequestId", "String").map(RequestId::String)
@@ -16867,12 +16810,7 @@ impl SamplingMessageContent {
                     <::std::vec::Vec<SamplingMessageContentBlock> as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "SamplingMessageContent", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("SamplingMessageContent", &value))?;
         match which {
             0usize => {
                 crate::rt::member(
@@ -16967,7 +16905,7 @@ impl SamplingMessageContentBlock {
                     &[crate::rt::Fixed::Str("tool_result")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "SamplingMessageContentBlock"))?;
+            .map_err(|e| crate::rt::in_union("SamplingMessageContentBlock", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "SamplingMessageContentBlock", "TextContent")
@@ -17817,7 +17755,7 @@ impl ServerNotification {
                     &[crate::rt::Fixed::Str("notifications/tasks/status")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "ServerNotification"))?;
+            .map_err(|e| crate::rt::in_union("ServerNotification", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ServerNotification", "CancelledNotification")
@@ -18020,7 +17958,7 @@ impl ServerRequest {
                     &[crate::rt::Fixed::Str("tasks/cancel")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "ServerRequest"))?;
+            .map_err(|e| crate::rt::in_union("ServerRequest", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ServerRequest", "PingRequest")
@@ -18188,12 +18126,7 @@ impl ServerResult {
                     <CancelTaskResult as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "ServerResult", crate
-                    ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("ServerResult", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ServerResult", "EmptyResult")
@@ -18607,12 +18540,7 @@ impl SingleSelectEnumSchema {
                     <TitledSingleSelectEnumSchema as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "SingleSelectEnumSchema", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("SingleSelectEnumSchema", &value))?;
         match which {
             0usize => {
                 crate::rt::member(

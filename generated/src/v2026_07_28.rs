@@ -1684,12 +1684,10 @@ impl CallToolResultResponseResult {
                     <InputRequiredResult as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "CallToolResultResponseResult", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none(
+                "CallToolResultResponseResult",
+                &value,
+            ))?;
         match which {
             0usize => {
                 crate::rt::member(
@@ -2549,7 +2547,7 @@ impl ClientRequest {
                     &[crate::rt::Fixed::Str("tools/list")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "ClientRequest"))?;
+            .map_err(|e| crate::rt::in_union("ClientRequest", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ClientRequest", "DiscoverRequest")
@@ -3228,7 +3226,7 @@ impl CompleteRequestParamsRef {
                     &[crate::rt::Fixed::Str("ref/resource")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "CompleteRequestParamsRef"))?;
+            .map_err(|e| crate::rt::in_union("CompleteRequestParamsRef", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "CompleteRequestParamsRef", "PromptReference")
@@ -3712,7 +3710,7 @@ impl ContentBlock {
                     &[crate::rt::Fixed::Str("resource")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "ContentBlock"))?;
+            .map_err(|e| crate::rt::in_union("ContentBlock", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ContentBlock", "TextContent")
@@ -5751,12 +5749,7 @@ impl ElicitRequestParams {
                     <ElicitRequestURLParams as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "ElicitRequestParams",
-                    crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("ElicitRequestParams", &value))?;
         match which {
             0usize => {
                 crate::rt::member(
@@ -6179,12 +6172,7 @@ impl ElicitResultContentValue {
                     <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "ElicitResultContentValue", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("ElicitResultContentValue", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ElicitResultContentValue", "String")
@@ -6441,12 +6429,7 @@ impl EmbeddedResourceResource {
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "EmbeddedResourceResource", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("EmbeddedResourceResource", &value))?;
         match which {
             0usize => {
                 crate::rt::member(
@@ -6534,12 +6517,7 @@ impl EnumSchema {
                     <LegacyTitledEnumSchema as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "EnumSchema", crate
-                    ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("EnumSchema", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "EnumSchema", "SingleSelectEnumSchema")
@@ -7366,12 +7344,10 @@ impl GetPromptResultResponseResult {
                     <InputRequiredResult as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "GetPromptResultResponseResult", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none(
+                "GetPromptResultResponseResult",
+                &value,
+            ))?;
         match which {
             0usize => {
                 crate::rt::member(
@@ -8358,7 +8334,7 @@ impl InputRequest {
                     &[crate::rt::Fixed::Str("elicitation/create")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "InputRequest"))?;
+            .map_err(|e| crate::rt::in_union("InputRequest", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "InputRequest", "CreateMessageRequest")
@@ -8705,12 +8681,7 @@ impl InputResponse {
                     <ElicitResult as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "InputResponse", crate
-                    ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("InputResponse", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "InputResponse", "CreateMessageResult")
@@ -9488,12 +9459,7 @@ impl JSONRPCMessage {
                     <JSONRPCResponse as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "JSONRPCMessage",
-                    crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("JSONRPCMessage", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "JSONRPCMessage", "JSONRPCRequest")
@@ -9841,12 +9807,7 @@ impl JSONRPCResponse {
                     <JSONRPCErrorResponse as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "JSONRPCResponse",
-                    crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("JSONRPCResponse", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "JSONRPCResponse", "JSONRPCResultResponse")
@@ -13840,12 +13801,7 @@ impl MultiSelectEnumSchema {
                     <TitledMultiSelectEnumSchema as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "MultiSelectEnumSchema", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("MultiSelectEnumSchema", &value))?;
         match which {
             0usize => {
                 crate::rt::member(
@@ -14941,12 +14897,7 @@ impl PrimitiveSchemaDefinition {
                     <EnumSchema as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "PrimitiveSchemaDefinition", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("PrimitiveSchemaDefinition", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "PrimitiveSchemaDefinition", "StringSchema")
@@ -15350,12 +15301,7 @@ impl ProgressToken {
                     <i64 as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "ProgressToken", crate
-                    ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("ProgressToken", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ProgressToken", "String")
@@ -16581,12 +16527,10 @@ impl ReadResourceResultContentsItem {
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "ReadResourceResultContentsItem", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none(
+                "ReadResourceResultContentsItem",
+                &value,
+            ))?;
         match which {
             0usize => {
                 crate::rt::member(
@@ -16830,12 +16774,10 @@ impl ReadResourceResultResponseResult {
                     <InputRequiredResult as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "ReadResourceResultResponseResult", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none(
+                "ReadResourceResultResponseResult",
+                &value,
+            ))?;
         match which {
             0usize => {
                 crate::rt::member(
@@ -17022,12 +16964,7 @@ impl RequestId {
                     <i64 as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "RequestId", crate
-                    ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("RequestId", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "RequestId", "String").map(RequestId::String)
@@ -19419,12 +19356,7 @@ impl SamplingMessageContent {
                     <::std::vec::Vec<SamplingMessageContentBlock> as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "SamplingMessageContent", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("SamplingMessageContent", &value))?;
         match which {
             0usize => {
                 crate::rt::member(
@@ -19523,7 +19455,7 @@ impl SamplingMessageContentBlock {
                     &[crate::rt::Fixed::Str("tool_result")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "SamplingMessageContentBlock"))?;
+            .map_err(|e| crate::rt::in_union("SamplingMessageContentBlock", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "SamplingMessageContentBlock", "TextContent")
@@ -20224,7 +20156,7 @@ impl ServerNotification {
                     &[crate::rt::Fixed::Str("notifications/subscriptions/acknowledged")],
                 ],
             )
-            .map_err(|e| format!("{}: {e}", "ServerNotification"))?;
+            .map_err(|e| crate::rt::in_union("ServerNotification", e))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ServerNotification", "CancelledNotification")
@@ -20424,12 +20356,7 @@ impl ServerResult {
                     <InputRequiredResult as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})", "ServerResult", crate
-                    ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("ServerResult", &value))?;
         match which {
             0usize => {
                 crate::rt::member(value, "ServerResult", "EmptyResult")
@@ -20595,12 +20522,7 @@ impl SingleSelectEnumSchema {
                     <TitledSingleSelectEnumSchema as crate::rt::Fit>::fit,
                 ],
             )
-            .ok_or_else(|| {
-                format!(
-                    "{}: the value fits none of the members ({})",
-                    "SingleSelectEnumSchema", crate ::rt::kind(& value)
-                )
-            })?;
+            .ok_or_else(|| crate::rt::fits_none("SingleSelectEnumSchema", &value))?;
         match which {
             0usize => {
                 crate::rt::member(

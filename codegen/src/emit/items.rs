@@ -552,7 +552,7 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
             (
                 quote! {
                     let which = crate::rt::by_tag(&value, #field, &[#(#tags),*])
-                        .map_err(|e| format!("{}: {e}", #name_str))?;
+                        .map_err(|e| crate::rt::in_union(#name_str, e))?;
                 },
                 quote! {
                     let which = crate::rt::by_tag(value, #field, &[#(#tags),*]).ok()?;
@@ -563,9 +563,8 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
         }
         None => (
             quote! {
-                let (which, _) = crate::rt::pick(&value, &[#(#fits),*]).ok_or_else(|| {
-                    format!("{}: the value fits none of the members ({})", #name_str, crate::rt::kind(&value))
-                })?;
+                let (which, _) = crate::rt::pick(&value, &[#(#fits),*])
+                    .ok_or_else(|| crate::rt::fits_none(#name_str, &value))?;
             },
             quote! { crate::rt::pick(value, &[#(#fits),*]).map(|(_, score)| score) },
         ),

@@ -44,6 +44,14 @@ pub fn emit_crate(spec: &Spec, notes: &RevisionNotes) -> Result<Files, Diagnosti
     if diags.has_errors() { Err(diags) } else { Ok(files) }
 }
 
+/// One revision's module file, formatted, with its header.
+pub fn emit_module(rev: &Revision, notes: &Notes) -> Result<String, Diagnostics> {
+    let mut diags = Diagnostics::default();
+    let path = format!("src/{}.rs", rev.module);
+    let text = format_file(&revision_module(rev, notes), &revision_header(rev), &path, &mut diags);
+    if diags.has_errors() { Err(diags) } else { Ok(text) }
+}
+
 /// Formats tokens as a file; tokens that do not parse are an internal error
 /// reported as a diagnostic (the generator never panics on a schema).
 pub fn format_file(tokens: &TokenStream, header: &str, path: &str, diags: &mut Diagnostics) -> String {
@@ -193,10 +201,7 @@ fn lib_rs(spec: &Spec) -> TokenStream {
 
 fn revision_module(rev: &Revision, notes: &Notes) -> TokenStream {
     let cx = Cx { rev, notes };
-    let mut docs = vec![
-        format!("Types of MCP revision {}, generated from `schema/{}/schema.ts`.", rev.name, rev.name),
-        String::new(),
-    ];
+    let mut docs = vec![format!("Types of MCP revision {}, generated from `schema/{}/schema.ts`.", rev.name, rev.name)];
     // The schema's `@category` tags, as an index.
     let mut categories: BTreeMap<&str, Vec<&Item>> = BTreeMap::new();
     let mut uncategorised = Vec::new();
@@ -208,6 +213,7 @@ fn revision_module(rev: &Revision, notes: &Notes) -> TokenStream {
         }
     }
     if !categories.is_empty() {
+        docs.push(String::new());
         docs.push("# Categories".into());
         docs.push(String::new());
         for (cat, items) in &categories {
