@@ -34,3 +34,37 @@ pub fn types_of(revision: &str) -> &'static [mcp_spec_types::rt::TypeEntry] {
 /// The README's examples, compiled and run as doctests.
 #[doc = include_str!("../README.md")]
 mod readme {}
+
+/// The small spec folder of `tests/fixtures/spec`, for golden reports.
+pub fn fixture_spec() -> mcp_spec_codegen::Spec {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/spec");
+    match mcp_spec_codegen::spec::load_spec(&dir) {
+        Ok((spec, _warnings)) => spec,
+        Err(d) => panic!("tests/fixtures/spec does not load:\n{}", d.render()),
+    }
+}
+
+/// Compares `actual` with the golden file `tests/fixtures/<rel>`; with
+/// `UPDATE_GOLDEN=1` in the environment, writes it instead.
+pub fn assert_golden(rel: &str, actual: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(rel);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_default();
+    if expected != actual {
+        let (a, b): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
+        let first = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+        panic!(
+            "{} differs from the golden file at line {}:\n- {}\n+ {}\nrun with UPDATE_GOLDEN=1 to accept the new output",
+            path.display(),
+            first + 1,
+            a.get(first).unwrap_or(&"<end>"),
+            b.get(first).unwrap_or(&"<end>")
+        );
+    }
+}

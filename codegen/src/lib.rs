@@ -14,6 +14,7 @@ pub mod model;
 pub mod names;
 pub mod output;
 pub mod parse;
+pub mod registry;
 pub mod sample;
 pub mod spec;
 pub mod syntax;
@@ -38,9 +39,12 @@ pub fn generate(spec_dir: &Path) -> Result<Generated, Diagnostics> {
     Ok(Generated { spec, files, warnings })
 }
 
-/// Generates the crate's files from a loaded spec.
+/// Generates the crate's files from a loaded spec: the types, the registry, and
+/// the registry's look-ahead notes in the docs of older revisions.
 pub fn generate_from(spec: &Spec) -> Result<Files, Diagnostics> {
-    emit::emit_crate(spec, &Default::default())
+    let registry = registry::build(spec);
+    let notes = registry.look_ahead_notes(spec);
+    emit::emit_crate(spec, &registry, &notes)
 }
 
 /// Generates one module from one schema text, as for a revision named after the

@@ -36,6 +36,7 @@
 #![forbid(unsafe_code)]
 #[doc(hidden)]
 pub mod rt;
+pub mod registry;
 #[cfg(feature = "v2024_11_05")]
 pub mod v2024_11_05;
 #[cfg(feature = "v2025_03_26")]

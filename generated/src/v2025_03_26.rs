@@ -1028,9 +1028,13 @@ pub struct ClientCapabilities {
     >,
     /// Present if the client supports listing roots.
     ///
+    /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
+    ///
     /// Optional: `None` is left out of the JSON.
     pub roots: ::std::option::Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
+    ///
+    /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
     pub sampling: ::std::option::Option<::serde_json::Value>,
@@ -1144,6 +1148,8 @@ impl crate::rt::Fit for ClientCapabilities {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesRoots {
     /// Whether the client supports notifications for changes to the roots list.
+    ///
+    /// **Later revisions:** Removed in 2026-07-28.
     ///
     /// Wire name: `listChanged`.
     ///
@@ -2217,6 +2223,8 @@ impl crate::rt::Fit for CompleteResultCompletion {
 }
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 ///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
+///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"sampling/createMessage"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreateMessageRequest {
@@ -2566,8 +2574,12 @@ pub enum CreateMessageRequestParamsIncludeContext {
     /// `"none"`
     None,
     /// `"thisServer"`
+    ///
+    /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2596), where the tag dates it to 2025-11-25.
     ThisServer,
     /// `"allServers"`
+    ///
+    /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2596), where the tag dates it to 2025-11-25.
     AllServers,
 }
 impl CreateMessageRequestParamsIncludeContext {
@@ -2636,6 +2648,8 @@ impl crate::rt::Fit for CreateMessageRequestParamsIncludeContext {
     }
 }
 /// The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreateMessageResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -3619,6 +3633,8 @@ impl crate::rt::Fit for Implementation {
 }
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
 ///
+/// **Later revisions:** Removed in 2026-07-28.
+///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"initialize"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializeRequest {
@@ -3842,6 +3858,8 @@ impl crate::rt::Fit for InitializeRequestParams {
     }
 }
 /// After receiving an initialize request from the client, the server sends this response.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializeResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -4012,6 +4030,8 @@ impl crate::rt::Fit for InitializeResult {
 }
 /// This notification is sent from the client to the server after initialization has finished.
 ///
+/// **Later revisions:** Removed in 2026-07-28.
+///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/initialized"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializedNotification {
@@ -4118,6 +4138,8 @@ impl crate::rt::Fit for InitializedNotification {
     }
 }
 /// A JSON-RPC batch request, as described in <https://www.jsonrpc.org/specification#batch>.
+///
+/// **Later revisions:** Removed in 2025-06-18.
 pub type JSONRPCBatchRequest = ::std::vec::Vec<JSONRPCBatchRequestItem>;
 /// The inline union type of the elements of `JSONRPCBatchRequest` in the schema (see [`JSONRPCBatchRequest`]).
 ///
@@ -4202,6 +4224,8 @@ impl crate::rt::Fit for JSONRPCBatchRequestItem {
     }
 }
 /// A JSON-RPC batch response, as described in <https://www.jsonrpc.org/specification#batch>.
+///
+/// **Later revisions:** Removed in 2025-06-18.
 pub type JSONRPCBatchResponse = ::std::vec::Vec<JSONRPCBatchResponseItem>;
 /// The inline union type of the elements of `JSONRPCBatchResponse` in the schema (see [`JSONRPCBatchResponse`]).
 ///
@@ -4282,6 +4306,8 @@ impl crate::rt::Fit for JSONRPCBatchResponseItem {
     }
 }
 /// A response to a request that indicates an error occurred.
+///
+/// **Later revisions:** Removed in 2025-11-25.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -4868,7 +4894,9 @@ impl crate::rt::Fit for JSONRPCRequest {
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCResponse {
+    /// **Later revisions:** Removed in 2025-11-25.
     pub id: RequestId,
+    /// **Later revisions:** Removed in 2025-11-25.
     pub result: Result,
     /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
@@ -5678,6 +5706,8 @@ impl crate::rt::Fit for ListResourcesResult {
 /// This request is typically used when the server needs to understand the file system
 /// structure or access specific locations that the client has permission to read from.
 ///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
+///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"roots/list"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListRootsRequest {
@@ -5786,6 +5816,8 @@ impl crate::rt::Fit for ListRootsRequest {
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
 /// or file that the server can operate on.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListRootsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -6109,6 +6141,8 @@ impl crate::rt::Fit for ListToolsResult {
 ///
 /// These map to syslog message severities, as specified in RFC-5424:
 /// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum LoggingLevel {
     /// `"debug"`
@@ -6218,6 +6252,8 @@ impl crate::rt::Fit for LoggingLevel {
     }
 }
 /// Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/message"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -6428,6 +6464,8 @@ pub const METHOD_NOT_FOUND: i64 = -32601i64;
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
 /// to the client to interpret.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ModelHint {
     /// A hint for a model name.
@@ -6519,6 +6557,8 @@ impl crate::rt::Fit for ModelHint {
 /// These preferences are always advisory. The client MAY ignore them. It is also
 /// up to the client to decide how to interpret these preferences and how to
 /// balance them against other considerations.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ModelPreferences {
     /// Optional hints to use for model selection.
@@ -6786,6 +6826,8 @@ impl crate::rt::Fit for Notification {
 #[derive(Clone, Debug, PartialEq)]
 pub struct NotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
+    ///
+    /// **Later revisions:** Removed in 2025-11-25.
     ///
     /// Wire name: `_meta`.
     ///
@@ -7142,6 +7184,8 @@ impl crate::rt::Fit for PaginatedResult {
     }
 }
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"ping"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -8725,6 +8769,8 @@ impl crate::rt::Fit for RequestId {
 /// The inline object type of `Request.params` in the schema (named from its parent and field; see [`Request`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RequestParams {
+    /// **Later revisions:** Removed in 2025-11-25.
+    ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
@@ -9247,6 +9293,8 @@ impl crate::rt::Fit for ResourceListChangedNotification {
     }
 }
 /// A reference to a resource or resource template definition.
+///
+/// **Later revisions:** Removed in 2025-06-18.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"ref/resource"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -9832,6 +9880,8 @@ impl crate::rt::Fit for Role {
     }
 }
 /// Represents a root directory or file that the server can operate on.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Root {
     /// The URI identifying the root. This *must* start with file:// for now.
@@ -9928,6 +9978,8 @@ impl crate::rt::Fit for Root {
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/roots/list_changed"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -10035,6 +10087,8 @@ impl crate::rt::Fit for RootsListChangedNotification {
     }
 }
 /// Describes a message issued to or received from an LLM API.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SamplingMessage {
     pub role: Role,
@@ -10225,6 +10279,8 @@ pub struct ServerCapabilities {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Present if the server supports sending log messages to the client.
+    ///
+    /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
     pub logging: ::std::option::Option<::serde_json::Value>,
@@ -10825,6 +10881,8 @@ impl crate::rt::Fit for ServerNotification {
 }
 /// Server messages
 ///
+/// **Later revisions:** Removed in 2026-07-28.
+///
 /// Reading: the member is chosen by the value of `method`; an unknown value is an error that lists the known ones.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerRequest {
@@ -11086,6 +11144,8 @@ impl crate::rt::Fit for ServerResult {
 }
 /// A request from the client to the server, to enable or adjust logging.
 ///
+/// **Later revisions:** Removed in 2026-07-28.
+///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"logging/setLevel"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SetLevelRequest {
@@ -11261,6 +11321,8 @@ impl crate::rt::Fit for SetLevelRequestParams {
     }
 }
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"resources/subscribe"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -12001,10 +12063,14 @@ impl crate::rt::Fit for ToolAnnotations {
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"object"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolInputSchema {
+    /// **Later revisions:** Removed in 2026-07-28.
+    ///
     /// Optional: `None` is left out of the JSON.
     pub properties: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// **Later revisions:** Removed in 2026-07-28.
+    ///
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
@@ -12234,6 +12300,8 @@ impl crate::rt::Fit for ToolListChangedNotification {
     }
 }
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"resources/unsubscribe"`.
 #[derive(Clone, Debug, PartialEq)]

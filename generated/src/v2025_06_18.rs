@@ -1290,9 +1290,13 @@ pub struct ClientCapabilities {
     >,
     /// Present if the client supports listing roots.
     ///
+    /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
+    ///
     /// Optional: `None` is left out of the JSON.
     pub roots: ::std::option::Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
+    ///
+    /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
     pub sampling: ::std::option::Option<::serde_json::Value>,
@@ -1424,6 +1428,8 @@ impl crate::rt::Fit for ClientCapabilities {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesRoots {
     /// Whether the client supports notifications for changes to the roots list.
+    ///
+    /// **Later revisions:** Removed in 2026-07-28.
     ///
     /// Wire name: `listChanged`.
     ///
@@ -2743,6 +2749,8 @@ impl crate::rt::Fit for ContentBlock {
 }
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 ///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
+///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"sampling/createMessage"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreateMessageRequest {
@@ -3094,8 +3102,12 @@ pub enum CreateMessageRequestParamsIncludeContext {
     /// `"none"`
     None,
     /// `"thisServer"`
+    ///
+    /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2596), where the tag dates it to 2025-11-25.
     ThisServer,
     /// `"allServers"`
+    ///
+    /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2596), where the tag dates it to 2025-11-25.
     AllServers,
 }
 impl CreateMessageRequestParamsIncludeContext {
@@ -3164,6 +3176,8 @@ impl crate::rt::Fit for CreateMessageRequestParamsIncludeContext {
     }
 }
 /// The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreateMessageResult {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -3486,9 +3500,13 @@ impl crate::rt::Fit for ElicitRequest {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElicitRequestParams {
     /// The message to present to the user.
+    ///
+    /// **Later revisions:** Removed in 2025-11-25.
     pub message: ::std::string::String,
     /// A restricted subset of JSON Schema.
     /// Only top-level properties are allowed, without nesting.
+    ///
+    /// **Later revisions:** Removed in 2025-11-25.
     ///
     /// Wire name: `requestedSchema`.
     pub requested_schema: ElicitRequestParamsRequestedSchema,
@@ -4251,11 +4269,18 @@ pub type EmptyResult = Result;
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"string"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EnumSchema {
+    /// **Later revisions:** Removed in 2025-11-25.
+    ///
     /// Optional: `None` is left out of the JSON.
     pub title: ::std::option::Option<::std::string::String>,
+    /// **Later revisions:** Removed in 2025-11-25.
+    ///
     /// Optional: `None` is left out of the JSON.
     pub description: ::std::option::Option<::std::string::String>,
+    /// **Later revisions:** Removed in 2025-11-25.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
+    /// **Later revisions:** Removed in 2025-11-25.
+    ///
     /// Wire name: `enumNames`.
     ///
     /// Optional: `None` is left out of the JSON.
@@ -4999,6 +5024,8 @@ impl crate::rt::Fit for Implementation {
 }
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
 ///
+/// **Later revisions:** Removed in 2026-07-28.
+///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"initialize"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializeRequest {
@@ -5222,6 +5249,8 @@ impl crate::rt::Fit for InitializeRequestParams {
     }
 }
 /// After receiving an initialize request from the client, the server sends this response.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializeResult {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -5392,6 +5421,8 @@ impl crate::rt::Fit for InitializeResult {
 }
 /// This notification is sent from the client to the server after initialization has finished.
 ///
+/// **Later revisions:** Removed in 2026-07-28.
+///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/initialized"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializedNotification {
@@ -5498,6 +5529,8 @@ impl crate::rt::Fit for InitializedNotification {
     }
 }
 /// A response to a request that indicates an error occurred.
+///
+/// **Later revisions:** Removed in 2025-11-25.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -6062,7 +6095,9 @@ impl crate::rt::Fit for JSONRPCRequest {
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCResponse {
+    /// **Later revisions:** Removed in 2025-11-25.
     pub id: RequestId,
+    /// **Later revisions:** Removed in 2025-11-25.
     pub result: Result,
     /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
@@ -6874,6 +6909,8 @@ impl crate::rt::Fit for ListResourcesResult {
 /// This request is typically used when the server needs to understand the file system
 /// structure or access specific locations that the client has permission to read from.
 ///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
+///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"roots/list"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListRootsRequest {
@@ -6982,6 +7019,8 @@ impl crate::rt::Fit for ListRootsRequest {
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
 /// or file that the server can operate on.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListRootsResult {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -7305,6 +7344,8 @@ impl crate::rt::Fit for ListToolsResult {
 ///
 /// These map to syslog message severities, as specified in RFC-5424:
 /// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum LoggingLevel {
     /// `"debug"`
@@ -7414,6 +7455,8 @@ impl crate::rt::Fit for LoggingLevel {
     }
 }
 /// Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/message"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -7624,6 +7667,8 @@ pub const METHOD_NOT_FOUND: i64 = -32601i64;
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
 /// to the client to interpret.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ModelHint {
     /// A hint for a model name.
@@ -7715,6 +7760,8 @@ impl crate::rt::Fit for ModelHint {
 /// These preferences are always advisory. The client MAY ignore them. It is also
 /// up to the client to decide how to interpret these preferences and how to
 /// balance them against other considerations.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ModelPreferences {
     /// Optional hints to use for model selection.
@@ -7983,6 +8030,8 @@ impl crate::rt::Fit for Notification {
 #[derive(Clone, Debug, PartialEq)]
 pub struct NotificationParams {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// **Later revisions:** Removed in 2025-11-25.
     ///
     /// Wire name: `_meta`.
     ///
@@ -8547,6 +8596,8 @@ impl crate::rt::Fit for PaginatedResult {
     }
 }
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"ping"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -10213,6 +10264,8 @@ impl crate::rt::Fit for RequestId {
 pub struct RequestParams {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
+    /// **Later revisions:** Removed in 2025-11-25.
+    ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
@@ -11676,6 +11729,8 @@ impl crate::rt::Fit for Role {
     }
 }
 /// Represents a root directory or file that the server can operate on.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Root {
     /// The URI identifying the root. This *must* start with file:// for now.
@@ -11798,6 +11853,8 @@ impl crate::rt::Fit for Root {
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
 ///
+/// **Later revisions:** Removed in 2026-07-28.
+///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/roots/list_changed"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RootsListChangedNotification {
@@ -11904,6 +11961,8 @@ impl crate::rt::Fit for RootsListChangedNotification {
     }
 }
 /// Describes a message issued to or received from an LLM API.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SamplingMessage {
     pub role: Role,
@@ -12094,6 +12153,8 @@ pub struct ServerCapabilities {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Present if the server supports sending log messages to the client.
+    ///
+    /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
     pub logging: ::std::option::Option<::serde_json::Value>,
@@ -12696,6 +12757,8 @@ impl crate::rt::Fit for ServerNotification {
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
+/// **Later revisions:** Removed in 2026-07-28.
+///
 /// Reading: the member is chosen by the value of `method`; an unknown value is an error that lists the known ones.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerRequest {
@@ -12970,6 +13033,8 @@ impl crate::rt::Fit for ServerResult {
     }
 }
 /// A request from the client to the server, to enable or adjust logging.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"logging/setLevel"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -13390,6 +13455,8 @@ impl crate::rt::Fit for StringSchemaFormat {
     }
 }
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"resources/subscribe"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -14253,10 +14320,14 @@ impl crate::rt::Fit for ToolAnnotations {
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"object"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolInputSchema {
+    /// **Later revisions:** Removed in 2026-07-28.
+    ///
     /// Optional: `None` is left out of the JSON.
     pub properties: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// **Later revisions:** Removed in 2026-07-28.
+    ///
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
@@ -14490,10 +14561,14 @@ impl crate::rt::Fit for ToolListChangedNotification {
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"object"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolOutputSchema {
+    /// **Later revisions:** Removed in 2026-07-28.
+    ///
     /// Optional: `None` is left out of the JSON.
     pub properties: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// **Later revisions:** Removed in 2026-07-28.
+    ///
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
@@ -14616,6 +14691,8 @@ impl crate::rt::Fit for ToolOutputSchema {
     }
 }
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"resources/unsubscribe"`.
 #[derive(Clone, Debug, PartialEq)]

@@ -1156,6 +1156,8 @@ impl crate::rt::Fit for CallToolResult {
 }
 /// A request to cancel a task.
 ///
+/// **Later revisions:** Removed in 2026-07-28.
+///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"tasks/cancel"`, `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CancelTaskRequest {
@@ -1371,6 +1373,8 @@ impl crate::rt::Fit for CancelTaskRequestParams {
     }
 }
 /// The response to a tasks/cancel request.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CancelTaskResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -1867,9 +1871,13 @@ pub struct ClientCapabilities {
     >,
     /// Present if the client supports listing roots.
     ///
+    /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
+    ///
     /// Optional: `None` is left out of the JSON.
     pub roots: ::std::option::Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
+    ///
+    /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
     pub sampling: ::std::option::Option<ClientCapabilitiesSampling>,
@@ -1878,6 +1886,8 @@ pub struct ClientCapabilities {
     /// Optional: `None` is left out of the JSON.
     pub elicitation: ::std::option::Option<ClientCapabilitiesElicitation>,
     /// Present if the client supports task-augmented requests.
+    ///
+    /// **Later revisions:** Removed in 2026-07-28.
     ///
     /// Optional: `None` is left out of the JSON.
     pub tasks: ::std::option::Option<ClientCapabilitiesTasks>,
@@ -2105,6 +2115,8 @@ impl crate::rt::Fit for ClientCapabilitiesElicitation {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesRoots {
     /// Whether the client supports notifications for changes to the roots list.
+    ///
+    /// **Later revisions:** Removed in 2026-07-28.
     ///
     /// Wire name: `listChanged`.
     ///
@@ -4059,6 +4071,8 @@ impl crate::rt::Fit for ContentBlock {
 }
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 ///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
+///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"sampling/createMessage"`, `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreateMessageRequest {
@@ -4198,6 +4212,8 @@ impl crate::rt::Fit for CreateMessageRequest {
     }
 }
 /// Parameters for a `sampling/createMessage` request.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreateMessageRequestParams {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -4528,8 +4544,12 @@ pub enum CreateMessageRequestParamsIncludeContext {
     /// `"none"`
     None,
     /// `"thisServer"`
+    ///
+    /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2596), where the tag dates it to 2025-11-25.
     ThisServer,
     /// `"allServers"`
+    ///
+    /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2596), where the tag dates it to 2025-11-25.
     AllServers,
 }
 impl CreateMessageRequestParamsIncludeContext {
@@ -4600,6 +4620,8 @@ impl crate::rt::Fit for CreateMessageRequestParamsIncludeContext {
 /// The client's response to a sampling/createMessage request from the server.
 /// The client should inform the user before returning the sampled message, to allow them
 /// to inspect the response (human in the loop) and decide whether to allow the server to see it.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreateMessageResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -4825,6 +4847,8 @@ impl crate::rt::Fit for CreateMessageResultStopReason {
     }
 }
 /// A response to a task-augmented request.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreateTaskResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -5482,6 +5506,8 @@ pub struct ElicitRequestURLParams {
     /// The ID of the elicitation, which must be unique within the context of the server.
     /// The client MUST treat this ID as an opaque value.
     ///
+    /// **Later revisions:** Removed in 2026-07-28.
+    ///
     /// Wire name: `elicitationId`.
     pub elicitation_id: ::std::string::String,
     /// The URL that the user should navigate to.
@@ -5939,6 +5965,8 @@ impl crate::rt::Fit for ElicitResultContentValue {
     }
 }
 /// An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/elicitation/complete"`, `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -6958,6 +6986,8 @@ impl crate::rt::Fit for GetPromptResult {
 }
 /// A request to retrieve the result of a completed task.
 ///
+/// **Later revisions:** Removed in 2026-07-28.
+///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"tasks/result"`, `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetTaskPayloadRequest {
@@ -7175,6 +7205,8 @@ impl crate::rt::Fit for GetTaskPayloadRequestParams {
 /// The response to a tasks/result request.
 /// The structure matches the result type of the original request.
 /// For example, a tools/call task would return the CallToolResult structure.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetTaskPayloadResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -7260,6 +7292,8 @@ impl crate::rt::Fit for GetTaskPayloadResult {
     }
 }
 /// A request to retrieve the state of a task.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"tasks/get"`, `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -7476,6 +7510,8 @@ impl crate::rt::Fit for GetTaskRequestParams {
     }
 }
 /// The response to a tasks/get request.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetTaskResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -8335,6 +8371,8 @@ impl crate::rt::Fit for Implementation {
 }
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
 ///
+/// **Later revisions:** Removed in 2026-07-28.
+///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"initialize"`, `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializeRequest {
@@ -8474,6 +8512,8 @@ impl crate::rt::Fit for InitializeRequest {
     }
 }
 /// Parameters for an `initialize` request.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializeRequestParams {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -8612,6 +8652,8 @@ impl crate::rt::Fit for InitializeRequestParams {
     }
 }
 /// After receiving an initialize request from the client, the server sends this response.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializeResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -8781,6 +8823,8 @@ impl crate::rt::Fit for InitializeResult {
     }
 }
 /// This notification is sent from the client to the server after initialization has finished.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/initialized"`, `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -10551,6 +10595,8 @@ impl crate::rt::Fit for ListResourcesResult {
 /// This request is typically used when the server needs to understand the file system
 /// structure or access specific locations that the client has permission to read from.
 ///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
+///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"roots/list"`, `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListRootsRequest {
@@ -10695,6 +10741,8 @@ impl crate::rt::Fit for ListRootsRequest {
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
 /// or file that the server can operate on.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListRootsResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -10791,6 +10839,8 @@ impl crate::rt::Fit for ListRootsResult {
     }
 }
 /// A request to retrieve a list of tasks.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"tasks/list"`, `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -10934,6 +10984,8 @@ impl crate::rt::Fit for ListTasksRequest {
     }
 }
 /// The response to a tasks/list request.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListTasksResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -11314,6 +11366,8 @@ impl crate::rt::Fit for ListToolsResult {
 ///
 /// These map to syslog message severities, as specified in RFC-5424:
 /// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum LoggingLevel {
     /// `"debug"`
@@ -11423,6 +11477,8 @@ impl crate::rt::Fit for LoggingLevel {
     }
 }
 /// JSONRPCNotification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/message"`, `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -11552,6 +11608,8 @@ impl crate::rt::Fit for LoggingMessageNotification {
     }
 }
 /// Parameters for a `notifications/message` notification.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoggingMessageNotificationParams {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -11683,6 +11741,8 @@ pub const METHOD_NOT_FOUND: i64 = -32601i64;
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
 /// to the client to interpret.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ModelHint {
     /// A hint for a model name.
@@ -11774,6 +11834,8 @@ impl crate::rt::Fit for ModelHint {
 /// These preferences are always advisory. The client MAY ignore them. It is also
 /// up to the client to decide how to interpret these preferences and how to
 /// balance them against other considerations.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ModelPreferences {
     /// Optional hints to use for model selection.
@@ -12781,6 +12843,8 @@ impl crate::rt::Fit for PaginatedResult {
     }
 }
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"ping"`, `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -14475,6 +14539,8 @@ impl crate::rt::Fit for ReadResourceResultContentsItem {
 }
 /// Metadata for associating messages with a task.
 /// Include this in the `_meta` field under the key `io.modelcontextprotocol/related-task`.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RelatedTaskMetadata {
     /// The task identifier this message is associated with.
@@ -16429,6 +16495,8 @@ impl crate::rt::Fit for Role {
     }
 }
 /// Represents a root directory or file that the server can operate on.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Root {
     /// The URI identifying the root. This *must* start with file:// for now.
@@ -16550,6 +16618,8 @@ impl crate::rt::Fit for Root {
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/roots/list_changed"`, `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -16682,6 +16752,8 @@ impl crate::rt::Fit for RootsListChangedNotification {
     }
 }
 /// Describes a message issued to or received from an LLM API.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SamplingMessage {
     pub role: Role,
@@ -16880,6 +16952,8 @@ impl crate::rt::Fit for SamplingMessageContent {
             .map(|(_, score)| score)
     }
 }
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
+///
 /// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SamplingMessageContentBlock {
@@ -17014,6 +17088,8 @@ pub struct ServerCapabilities {
     >,
     /// Present if the server supports sending log messages to the client.
     ///
+    /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
+    ///
     /// Optional: `None` is left out of the JSON.
     pub logging: ::std::option::Option<::serde_json::Value>,
     /// Present if the server supports argument autocompletion suggestions.
@@ -17033,6 +17109,8 @@ pub struct ServerCapabilities {
     /// Optional: `None` is left out of the JSON.
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
     /// Present if the server supports task-augmented requests.
+    ///
+    /// **Later revisions:** Removed in 2026-07-28.
     ///
     /// Optional: `None` is left out of the JSON.
     pub tasks: ::std::option::Option<ServerCapabilitiesTasks>,
@@ -17927,6 +18005,8 @@ impl crate::rt::Fit for ServerNotification {
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
+/// **Later revisions:** Removed in 2026-07-28.
+///
 /// Reading: the member is chosen by the value of `method`; an unknown value is an error that lists the known ones.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerRequest {
@@ -18294,6 +18374,8 @@ impl crate::rt::Fit for ServerResult {
 }
 /// A request from the client to the server, to enable or adjust logging.
 ///
+/// **Later revisions:** Removed in 2026-07-28.
+///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"logging/setLevel"`, `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SetLevelRequest {
@@ -18433,6 +18515,8 @@ impl crate::rt::Fit for SetLevelRequest {
     }
 }
 /// Parameters for a `logging/setLevel` request.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SetLevelRequestParams {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -18872,6 +18956,8 @@ impl crate::rt::Fit for StringSchemaFormat {
 }
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
 ///
+/// **Later revisions:** Removed in 2026-07-28.
+///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"resources/subscribe"`, `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SubscribeRequest {
@@ -19011,6 +19097,8 @@ impl crate::rt::Fit for SubscribeRequest {
     }
 }
 /// Parameters for a `resources/subscribe` request.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SubscribeRequestParams {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -19103,6 +19191,8 @@ impl crate::rt::Fit for SubscribeRequestParams {
     }
 }
 /// Data associated with a task.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Task {
     /// The task identifier.
@@ -19302,6 +19392,8 @@ impl crate::rt::Fit for Task {
 /// Common params for any task-augmented request.
 ///
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TaskAugmentedRequestParams {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -19402,6 +19494,8 @@ impl crate::rt::Fit for TaskAugmentedRequestParams {
 }
 /// Metadata for augmenting a request with task execution.
 /// Include this in the `task` field of the request parameters.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TaskMetadata {
     /// Requested duration in milliseconds to retain task from creation.
@@ -19475,6 +19569,8 @@ impl crate::rt::Fit for TaskMetadata {
     }
 }
 /// The status of a task.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TaskStatus {
     /// `"working"`
@@ -19566,6 +19662,8 @@ impl crate::rt::Fit for TaskStatus {
     }
 }
 /// An optional notification from the receiver to the requestor, informing them that a task's status has changed. Receivers are not required to send these notifications.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/tasks/status"`, `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -19695,6 +19793,8 @@ impl crate::rt::Fit for TaskStatusNotification {
     }
 }
 /// Parameters for a `notifications/tasks/status` notification.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TaskStatusNotificationParams {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -20833,6 +20933,8 @@ pub struct Tool {
     pub input_schema: ToolInputSchema,
     /// Execution-related properties for this tool.
     ///
+    /// **Later revisions:** Removed in 2026-07-28.
+    ///
     /// Optional: `None` is left out of the JSON.
     pub execution: ::std::option::Option<ToolExecution>,
     /// An optional JSON Schema object defining the structure of the tool's output returned in
@@ -21248,6 +21350,8 @@ impl crate::rt::Fit for ToolAnnotations {
     }
 }
 /// Controls tool selection behavior for sampling requests.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolChoice {
     /// Controls the tool use ability of the model:
@@ -21395,6 +21499,8 @@ impl crate::rt::Fit for ToolChoiceMode {
     }
 }
 /// Execution-related properties for a tool.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolExecution {
     /// Indicates whether this tool supports task-augmented execution.
@@ -21562,10 +21668,14 @@ pub struct ToolInputSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub schema: ::std::option::Option<::std::string::String>,
+    /// **Later revisions:** Removed in 2026-07-28.
+    ///
     /// Optional: `None` is left out of the JSON.
     pub properties: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// **Later revisions:** Removed in 2026-07-28.
+    ///
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
@@ -21842,10 +21952,14 @@ pub struct ToolOutputSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub schema: ::std::option::Option<::std::string::String>,
+    /// **Later revisions:** Removed in 2026-07-28.
+    ///
     /// Optional: `None` is left out of the JSON.
     pub properties: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// **Later revisions:** Removed in 2026-07-28.
+    ///
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
@@ -21982,6 +22096,8 @@ impl crate::rt::Fit for ToolOutputSchema {
     }
 }
 /// The result of a tool use, provided by the user back to the assistant.
+///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"tool_result"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -22201,6 +22317,8 @@ impl crate::rt::Fit for ToolResultContent {
 }
 /// A request from the assistant to call a tool.
 ///
+/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
+///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"tool_use"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolUseContent {
@@ -22362,6 +22480,8 @@ impl crate::rt::Fit for ToolUseContent {
 /// An error response that indicates that the server requires the client to provide additional information via an elicitation request.
 ///
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -22674,8 +22794,12 @@ impl crate::rt::Fit for URLElicitationRequiredErrorErrorData {
     }
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 pub const URL_ELICITATION_REQUIRED: i64 = -32042i64;
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"resources/unsubscribe"`, `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -22816,6 +22940,8 @@ impl crate::rt::Fit for UnsubscribeRequest {
     }
 }
 /// Parameters for a `resources/unsubscribe` request.
+///
+/// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct UnsubscribeRequestParams {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.

@@ -6,7 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
+use mcp_spec_codegen::registry::{self, report};
 use mcp_spec_codegen::{Diagnostics, output, spec};
 
 #[derive(Parser)]
@@ -30,6 +31,16 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Print the deprecation registry: every item's state (Active, Deprecated, Removed) per revision.
+    Registry {
+        /// Only this revision (`2026-07-28`, `draft`). Default: all.
+        #[arg(long)]
+        revision: Option<String>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[arg(long)]
+        spec_dir: Option<PathBuf>,
+    },
     /// Print the model of one revision (items, fields, union rules), for inspection.
     Model {
         /// The revision: `2025-11-25`, `draft`.
@@ -37,6 +48,23 @@ enum Command {
         #[arg(long)]
         spec_dir: Option<PathBuf>,
     },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Markdown,
+    Json,
+}
+
+impl From<Format> for report::Format {
+    fn from(f: Format) -> Self {
+        match f {
+            Format::Text => report::Format::Text,
+            Format::Markdown => report::Format::Markdown,
+            Format::Json => report::Format::Json,
+        }
+    }
 }
 
 fn workspace_root() -> PathBuf {
@@ -48,6 +76,20 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Codegen { spec_dir, out, check } => codegen(spec_dir, out, check),
         Command::Model { revision, spec_dir } => model(&revision, spec_dir),
+        Command::Registry { revision, format, spec_dir } => registry_report(revision.as_deref(), format, spec_dir),
+    }
+}
+
+/// Writes a report to stdout; a closed pipe (`| head`) ends quietly.
+fn print_out(text: &str) -> ExitCode {
+    use std::io::Write;
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write the report: {e}");
+            ExitCode::from(1)
+        }
     }
 }
 
@@ -101,14 +143,18 @@ fn codegen(spec_dir: Option<PathBuf>, out: Option<PathBuf>, check: bool) -> Exit
     ExitCode::SUCCESS
 }
 
-fn load(spec_dir: Option<PathBuf>) -> Result<mcp_spec_codegen::Spec, ExitCode> {
+/// Loads the spec; warnings (which concern the generated types) are printed only
+/// when `show_warnings`, so reports stay readable.
+fn load(spec_dir: Option<PathBuf>, show_warnings: bool) -> Result<mcp_spec_codegen::Spec, ExitCode> {
     let dir = spec::locate_spec_dir(spec_dir.as_deref(), &workspace_root()).map_err(|d| {
         report(&d);
         ExitCode::from(1)
     })?;
     match spec::load_spec(&dir) {
         Ok((spec, warnings)) => {
-            report(&warnings);
+            if show_warnings {
+                report(&warnings);
+            }
             Ok(spec)
         }
         Err(d) => {
@@ -118,16 +164,37 @@ fn load(spec_dir: Option<PathBuf>) -> Result<mcp_spec_codegen::Spec, ExitCode> {
     }
 }
 
+/// The revision named on the command line, or a usage error listing the known ones.
+fn find_revision<'a>(spec: &'a mcp_spec_codegen::Spec, name: &str) -> Result<&'a mcp_spec_codegen::model::Revision, ExitCode> {
+    spec.revision(name).ok_or_else(|| {
+        let names: Vec<&str> = spec.revisions.iter().map(|r| r.name.as_str()).collect();
+        eprintln!("error: unknown revision `{name}`; available: {}", names.join(", "));
+        ExitCode::from(2)
+    })
+}
+
 fn model(revision: &str, spec_dir: Option<PathBuf>) -> ExitCode {
-    let spec = match load(spec_dir) {
+    let spec = match load(spec_dir, true) {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let Some(rev) = spec.revision(revision) else {
-        let names: Vec<&str> = spec.revisions.iter().map(|r| r.name.as_str()).collect();
-        eprintln!("error: unknown revision `{revision}`; available: {}", names.join(", "));
-        return ExitCode::from(2);
+    match find_revision(&spec, revision) {
+        Ok(rev) => {
+            print_out(&mcp_spec_codegen::model::outline(rev))
+        }
+        Err(code) => code,
+    }
+}
+
+fn registry_report(revision: Option<&str>, format: Format, spec_dir: Option<PathBuf>) -> ExitCode {
+    let spec = match load(spec_dir, false) {
+        Ok(s) => s,
+        Err(code) => return code,
     };
-    print!("{}", mcp_spec_codegen::model::outline(rev));
-    ExitCode::SUCCESS
+    let index = match revision.map(|r| find_revision(&spec, r)) {
+        Some(Err(code)) => return code,
+        Some(Ok(rev)) => spec.revisions.iter().position(|r| r.name == rev.name),
+        None => None,
+    };
+    print_out(&report::render(&registry::build(&spec), index, format.into()))
 }

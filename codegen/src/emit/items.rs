@@ -158,7 +158,7 @@ pub fn emit_item(item: &Item, cx: &Cx<'_>) -> TokenStream {
     }
     match &item.kind {
         ItemKind::Struct(s) => emit_struct(item, s, lines, cx),
-        ItemKind::Enum(e) => emit_enum(item, e, lines),
+        ItemKind::Enum(e) => emit_enum(item, e, lines, cx),
         ItemKind::Union(u) => emit_union(item, u, lines, cx),
         ItemKind::Alias(t) => {
             let docs = doc_attrs(&lines);
@@ -395,7 +395,7 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
     }
 }
 
-fn emit_enum(item: &Item, e: &StringEnum, mut lines: Vec<String>) -> TokenStream {
+fn emit_enum(item: &Item, e: &StringEnum, mut lines: Vec<String>, cx: &Cx<'_>) -> TokenStream {
     let name = ident(&item.name);
     let dep = deprecated_attr(&item.docs.deprecated);
     if e.open {
@@ -407,9 +407,14 @@ fn emit_enum(item: &Item, e: &StringEnum, mut lines: Vec<String>) -> TokenStream
     let docs = doc_attrs(&lines);
     let variants = e.values.iter().map(|v| {
         let vname = ident(&v.rust);
-        let doc = format!(" `{}`", serde_json::to_string(&v.value).unwrap_or_default());
+        let mut vlines = vec![format!("`{}`", serde_json::to_string(&v.value).unwrap_or_default())];
+        for note in cx.notes.get(&crate::registry::value_key(&item.name, &v.value)).into_iter().flatten() {
+            vlines.push(String::new());
+            vlines.push(note.clone());
+        }
+        let doc = doc_attrs(&vlines);
         let vdep = deprecated_attr(&v.deprecated);
-        quote! { #[doc = #doc] #vdep #vname, }
+        quote! { #doc #vdep #vname, }
     });
     let other = if e.open {
         quote! {

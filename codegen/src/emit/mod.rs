@@ -3,6 +3,7 @@
 
 pub mod docs;
 pub mod items;
+pub mod registry;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -12,6 +13,7 @@ use quote::quote;
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::{Item, ItemKind, Origin, Revision, Spec};
+use crate::registry::Registry;
 use items::{Cx, Notes, emit_item, ident, inner_doc_attrs};
 
 /// The command named in every generated file's header.
@@ -27,14 +29,17 @@ pub type Files = BTreeMap<PathBuf, String>;
 /// notes from the deprecation registry.
 pub type RevisionNotes = BTreeMap<String, Notes>;
 
-/// Generates the whole crate. Extra files (such as the registry module) can be
-/// added by the caller before writing.
-pub fn emit_crate(spec: &Spec, notes: &RevisionNotes) -> Result<Files, Diagnostics> {
+/// Generates the whole crate: one module per revision (with `notes` added to the
+/// docs of the items they name), the registry module and the support module.
+pub fn emit_crate(spec: &Spec, registry: &Registry, notes: &RevisionNotes) -> Result<Files, Diagnostics> {
     let mut files = Files::new();
     let mut diags = Diagnostics::default();
     files.insert("Cargo.toml".into(), cargo_toml(spec));
     files.insert("src/lib.rs".into(), format_file(&lib_rs(spec), &lib_header(spec), "src/lib.rs", &mut diags));
     files.insert("src/rt.rs".into(), format!("{}{}", runtime_header(), RUNTIME));
+    let data = format_file(&registry::registry_data(registry), "", "src/registry.rs", &mut diags);
+    files.insert("src/registry.rs".into(), format!("{}{}
+{data}", lib_header(spec), registry::API));
     let empty = Notes::new();
     for rev in &spec.revisions {
         let path = format!("src/{}.rs", rev.module);
@@ -190,6 +195,8 @@ fn lib_rs(spec: &Spec) -> TokenStream {
 
         #[doc(hidden)]
         pub mod rt;
+
+        pub mod registry;
 
         #(#mods)*
         #latest

@@ -1,0 +1,84 @@
+//! The registry → the generated crate's `registry` module: the hand-written API
+//! (`codegen/runtime/registry.rs`) followed by the data, one static table.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::registry::{EntryKind, Registry, State};
+
+/// The API half of the module, copied as it is.
+pub const API: &str = include_str!("../../runtime/registry.rs");
+
+/// The data half: `ENTRIES` and `PROTOCOL_VERSIONS`. Entries share their state
+/// lists (most items have one of a few dozen histories), which keeps the crate
+/// small and quick to compile.
+pub fn registry_data(reg: &Registry) -> TokenStream {
+    let mut lists: BTreeMap<&[State], usize> = BTreeMap::new();
+    for e in &reg.entries {
+        let next = lists.len();
+        lists.entry(e.states.as_slice()).or_insert(next);
+    }
+    let mut by_index: Vec<(&[State], usize)> = lists.iter().map(|(k, v)| (*k, *v)).collect();
+    by_index.sort_by_key(|(_, i)| *i);
+    let consts = by_index.iter().map(|(states, i)| {
+        let name = format_ident!("S{}", i);
+        let states = states.iter().map(state_tokens);
+        quote! { const #name: &[State] = &[#(#states),*]; }
+    });
+    let mut aliases: BTreeMap<&[Option<String>], usize> = BTreeMap::new();
+    for e in &reg.entries {
+        let next = aliases.len();
+        aliases.entry(e.same_as.as_slice()).or_insert(next);
+    }
+    let mut alias_lists: Vec<(&[Option<String>], usize)> = aliases.iter().map(|(k, v)| (*k, *v)).collect();
+    alias_lists.sort_by_key(|(_, i)| *i);
+    let alias_consts = alias_lists.iter().map(|(list, i)| {
+        let name = format_ident!("A{}", i);
+        let items = list.iter().map(|a| match a {
+            Some(p) => quote!(::std::option::Option::Some(#p)),
+            None => quote!(::std::option::Option::None),
+        });
+        quote! { const #name: &[::std::option::Option<&str>] = &[#(#items),*]; }
+    });
+    let entries = reg.entries.iter().map(|e| {
+        let path = &e.path;
+        let kind = match e.kind {
+            EntryKind::Type => quote!(Kind::Type),
+            EntryKind::Field => quote!(Kind::Field),
+            EntryKind::Value => quote!(Kind::Value),
+            EntryKind::Const => quote!(Kind::Const),
+        };
+        let states = format_ident!("S{}", lists[e.states.as_slice()]);
+        let same_as = format_ident!("A{}", aliases[e.same_as.as_slice()]);
+        quote! { Entry { path: #path, kind: #kind, states: #states, same_as: #same_as }, }
+    });
+    let versions = reg.protocol_versions.iter().map(|(v, r)| quote! { (#v, #r), });
+    quote! {
+        #(#consts)*
+        #(#alias_consts)*
+
+        static ENTRIES: &[Entry] = &[#(#entries)*];
+
+        /// Protocol version strings, sorted, with their revisions.
+        static PROTOCOL_VERSIONS: &[(&str, &str)] = &[#(#versions)*];
+    }
+}
+
+fn state_tokens(s: &State) -> TokenStream {
+    match s {
+        State::Absent => quote!(State::Absent),
+        State::Active => quote!(State::Active),
+        State::Deprecated(d) => {
+            let since = &d.since;
+            let note = &d.note;
+            let sep = match &d.sep {
+                Some(s) => quote!(::std::option::Option::Some(#s)),
+                None => quote!(::std::option::Option::None),
+            };
+            quote!(State::Deprecated { since: #since, sep: #sep, note: #note })
+        }
+        State::Removed { last_seen } => quote!(State::Removed { last_seen: #last_seen }),
+    }
+}

@@ -1,0 +1,343 @@
+//! The deprecation registry: its counts against the schemas' own tags, its
+//! removals against the declarations that disappear, its Deprecated rows against
+//! the spec's registry page, the compiler's warnings downstream, the look-ahead
+//! docs of older modules, and the three report formats.
+
+use std::collections::BTreeSet;
+use std::process::Command;
+
+use mcp_spec_codegen::registry::report::{Format, render};
+use mcp_spec_tests as support;
+use mcp_spec_types::REVISIONS;
+use mcp_spec_types::registry::{self, Kind, State};
+
+fn schema_text(revision: &str) -> String {
+    let path = support::spec_dir().join("schema").join(revision).join("schema.ts");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The entries each `@deprecated` tag of a schema.ts should make, read from the
+/// raw text (not through the generator): one, or one per quoted value when the
+/// tag's first sentence deprecates values.
+fn entries_expected_from_tags(text: &str) -> usize {
+    text.split("@deprecated").skip(1).map(|after| {
+        let tag: String = after.split("*/").next().unwrap_or("").split("\n").map(|l| l.trim().trim_start_matches('*').trim()).collect::<Vec<_>>().join(" ");
+        let tag = tag.split(" @").next().unwrap_or("");
+        let first_sentence = tag.split(". ").next().unwrap_or("");
+        let quoted_values = first_sentence.matches("`\"").count();
+        if first_sentence.contains(" value") && quoted_values > 0 { quoted_values } else { 1 }
+    }).sum()
+}
+
+#[test]
+fn deprecated_entries_match_the_tags_of_each_schema() {
+    let mut report = Vec::new();
+    for rev in REVISIONS {
+        let text = schema_text(rev);
+        let tags = text.matches("@deprecated").count();
+        let expected = entries_expected_from_tags(&text);
+        let actual = registry::deprecated_in(rev).count();
+        report.push(format!("{rev}: {tags} tags, {actual} deprecated entries"));
+        assert_eq!(actual, expected, "{rev}: {tags} `@deprecated` tags should make {expected} entries");
+    }
+    // The revisions with the lifecycle policy really carry tags: the check is not vacuous.
+    assert!(registry::deprecated_in("2026-07-28").count() >= 20, "{report:?}");
+}
+
+/// Names declared with `export interface|type|const` in a schema.ts.
+fn declared_names(text: &str) -> BTreeSet<String> {
+    text.lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("export ")?;
+            let rest = ["interface ", "type ", "const "].iter().find_map(|k| rest.strip_prefix(k))?;
+            let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            (!name.is_empty()).then_some(name)
+        })
+        .collect()
+}
+
+#[test]
+fn removed_types_are_the_declarations_that_disappear() {
+    let mut total = 0;
+    for pair in REVISIONS.windows(2) {
+        let (old, new) = (pair[0], pair[1]);
+        let (before, after) = (declared_names(&schema_text(old)), declared_names(&schema_text(new)));
+        let expected: BTreeSet<String> = before.difference(&after).cloned().collect();
+        let actual: BTreeSet<String> = registry::removed_between(old, new)
+            .filter(|e| matches!(e.kind, Kind::Type | Kind::Const))
+            .map(|e| e.path.to_string())
+            .collect();
+        assert_eq!(actual, expected, "types and consts removed between {old} and {new}");
+        for name in &expected {
+            assert_eq!(registry::state(new, name), Some(&State::Removed { last_seen: old }), "{name} in {new}");
+        }
+        total += expected.len();
+    }
+    assert!(total > 0);
+    for name in ["PingRequest", "InitializeRequest", "SetLevelRequest"] {
+        assert!(registry::removed_between("2025-11-25", "2026-07-28").any(|e| e.path == name), "{name}");
+    }
+    // A field of a removed type is removed with it; a member whose type was given a
+    // name of its own is not removed: it lives on under its new path.
+    assert!(matches!(registry::state("2026-07-28", "PingRequest.params"), Some(State::Removed { .. })));
+    let moved = registry::entry("CallToolRequest.params.name").expect("an inline member of 2025-06-18");
+    assert_eq!(moved.state("2025-11-25"), Some(&State::Active));
+    assert_eq!(moved.same_as("2025-11-25"), Some("CallToolRequestParams.name"));
+    assert_eq!(moved.same_as("2025-06-18"), None);
+}
+
+#[test]
+fn lookups_by_revision_path_and_protocol_version() {
+    assert!(matches!(
+        registry::state("2026-07-28", "ClientCapabilities.sampling"),
+        Some(State::Deprecated { since: "2026-07-28", sep: Some("SEP-2577"), .. })
+    ));
+    assert_eq!(registry::state("2025-11-25", "ClientCapabilities.sampling"), Some(&State::Active));
+    assert_eq!(registry::state("2024-11-05", "DiscoverRequest"), Some(&State::Absent));
+    assert_eq!(registry::state("2026-07-28", "DiscoverRequest"), Some(&State::Active));
+    assert!(matches!(
+        registry::state("2026-07-28", "CreateMessageRequestParams.includeContext.\"thisServer\""),
+        Some(State::Deprecated { since: "2025-11-25", sep: Some("SEP-2596"), .. })
+    ));
+    assert_eq!(registry::state("2026-07-28", "CreateMessageRequestParams.includeContext.\"none\""), Some(&State::Active));
+    assert_eq!(registry::state("2026-07-28", "NoSuchType"), None);
+    assert_eq!(registry::state("1999-01-01", "PingRequest"), None);
+    let e = registry::entry("RequestMetaObject.\"io.modelcontextprotocol/logLevel\"").expect("a quoted member");
+    assert_eq!(e.kind, Kind::Field);
+    assert_eq!(e.states().count(), REVISIONS.len());
+    for rev in REVISIONS.iter().filter(|r| r.starts_with("20")) {
+        assert_eq!(registry::revision_for_protocol_version(rev), Some(*rev));
+    }
+    assert_eq!(registry::revision_for_protocol_version("2099-01-01"), None);
+    let sorted = registry::entries().windows(2).all(|w| w[0].path < w[1].path);
+    assert!(sorted, "entries must be sorted for the lookups' binary search");
+}
+
+/// One row of the "Deprecated" table of a `deprecated.mdx` page.
+struct PageRow {
+    feature: String,
+    sep: String,
+    since: String,
+}
+
+fn strip_links(cell: &str) -> String {
+    let mut out = String::new();
+    let mut rest = cell;
+    while let Some(i) = rest.find('[') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        match (after.find("]("), after.find(')')) {
+            (Some(j), Some(k)) if j < k => {
+                out.push_str(&after[..j]);
+                rest = &after[after[j..].find(')').map(|x| j + x + 1).unwrap_or(after.len())..];
+            }
+            _ => {
+                out.push('[');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out.trim().to_string()
+}
+
+fn deprecated_rows(page: &str) -> Vec<PageRow> {
+    let section = page.split("## Deprecated").nth(1).unwrap_or("");
+    let section = section.split("\n## ").next().unwrap_or("");
+    section
+        .lines()
+        .filter(|l| l.starts_with('|'))
+        .skip(2) // the header and the separator
+        .map(|l| {
+            let cells: Vec<&str> = l.trim_matches('|').split(" | ").map(str::trim).collect();
+            PageRow {
+                feature: cells[0].to_string(),
+                sep: strip_links(cells[1]),
+                since: cells[2].trim_matches('`').to_string(),
+            }
+        })
+        .collect()
+}
+
+/// Lower-case words of a path, split at humps and punctuation.
+fn words(path: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for c in path.chars() {
+        if (!c.is_alphanumeric() || c.is_uppercase()) && !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+        if c.is_alphanumeric() {
+            cur.extend(c.to_lowercase());
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+#[test]
+fn deprecated_features_of_the_spec_registry_page_are_deprecated_here() {
+    let docs = support::spec_dir().join("docs/specification");
+    let mut pages = 0;
+    let api_docs = std::fs::read_to_string(support::workspace_root().join("generated/src/registry.rs")).unwrap();
+    for rev in REVISIONS {
+        let page_path = docs.join(rev).join("deprecated.mdx");
+        let Ok(page) = std::fs::read_to_string(&page_path) else { continue };
+        pages += 1;
+        let rows = deprecated_rows(&page);
+        assert!(!rows.is_empty(), "{}: no rows in its Deprecated table", page_path.display());
+        let deprecated: Vec<(&registry::Entry, &State)> = registry::deprecated_in(rev).collect();
+        let mut with_items = 0;
+        for row in &rows {
+            let matching: Vec<&(&registry::Entry, &State)> = if let Some(code) = row.feature.strip_prefix('`') {
+                // `includeContext: "thisServer"` / `"allServers"`: a member and some of its values.
+                let member = code.split(':').next().unwrap_or("").trim();
+                let values: Vec<&str> = row.feature.split('"').skip(1).step_by(2).collect();
+                let found: Vec<_> = deprecated
+                    .iter()
+                    .filter(|(e, _)| values.iter().any(|v| e.path.ends_with(&format!(".{member}.\"{v}\""))))
+                    .collect();
+                assert_eq!(found.len(), values.len(), "{rev}: {} should deprecate {values:?}", row.feature);
+                found
+            } else {
+                let feature = words(&strip_links(&row.feature));
+                let has = |path: &str| words(path).windows(feature.len()).any(|w| w == feature.as_slice());
+                if !registry::entries().iter().any(|e| has(e.path)) {
+                    // No schema item carries this feature's name: a transport or an
+                    // authorization feature, outside the registry; its docs must say so.
+                    let name = strip_links(&row.feature);
+                    assert!(api_docs.contains(&name), "registry docs should name `{name}` as out of scope");
+                    continue;
+                }
+                deprecated.iter().filter(|(e, _)| has(e.path)).collect()
+            };
+            assert!(!matching.is_empty(), "{rev}: `{}` has schema items, but none is deprecated", row.feature);
+            for (e, s) in matching {
+                let State::Deprecated { since, sep, .. } = s else { unreachable!() };
+                assert_eq!((*sep, *since), (Some(row.sep.as_str()), row.since.as_str()), "{rev}: {}", e.path);
+            }
+            with_items += 1;
+        }
+        assert!(with_items >= 4, "{rev}: Roots, Sampling, Logging and the includeContext values have schema items");
+        // And the other way round: every deprecation here is one of the page's rows.
+        for (e, s) in &deprecated {
+            let State::Deprecated { since, sep, .. } = s else { unreachable!() };
+            assert!(
+                rows.iter().any(|r| Some(r.sep.as_str()) == *sep && r.since == *since),
+                "{rev}: {} ({sep:?}, {since}) is on no row of the page",
+                e.path
+            );
+        }
+    }
+    assert!(pages >= 1, "no deprecated.mdx page found under {}", docs.display());
+}
+
+/// The doc comment just above `pub struct|enum NAME` (or a field) in a file.
+fn docs_above(text: &str, declaration: &str) -> String {
+    let at = text.find(declaration).unwrap_or_else(|| panic!("`{declaration}` not found"));
+    text[..at]
+        .lines()
+        .rev()
+        .take_while(|l| {
+            let t = l.trim();
+            !(t.starts_with("pub ") || t == "}" || t.ends_with('{') || t.ends_with(">,"))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn older_modules_say_what_later_revisions_do() {
+    let text = std::fs::read_to_string(support::workspace_root().join("generated/src/v2025_11_25.rs")).unwrap();
+    assert!(docs_above(&text, "pub struct PingRequest {").contains("Removed in 2026-07-28."));
+    let caps = &text[text.find("pub struct ClientCapabilities {").unwrap()..];
+    assert!(docs_above(caps, "pub sampling:").contains("Deprecated in 2026-07-28 (SEP-2577)."));
+    assert!(!docs_above(caps, "pub experimental:").contains("Later revisions"));
+    let current = std::fs::read_to_string(support::workspace_root().join("generated/src/v2026_07_28.rs")).unwrap();
+    let caps = &current[current.find("pub struct ClientCapabilities {").unwrap()..];
+    let sampling = docs_above(caps, "pub sampling:");
+    assert!(sampling.contains("#[deprecated(") && sampling.contains("since = \"2026-07-28\""), "{sampling}");
+}
+
+#[test]
+fn a_downstream_crate_gets_the_compilers_deprecation_warnings() {
+    let root = support::workspace_root();
+    let dir = root.join("target/downstream-deprecations");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"downstream-deprecations\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+             [dependencies]\nmcp-spec-types = {{ path = {:?}, default-features = false, features = [\"v2026_07_28\"] }}\n\n[workspace]\n",
+            root.join("generated").display().to_string()
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("src/main.rs"),
+        r#"use mcp_spec_types::v2026_07_28 as v;
+
+fn wants_sampling(caps: &v::ClientCapabilities) -> bool {
+    caps.sampling.is_some()
+}
+
+fn log_at(level: v::LoggingLevel) -> v::LoggingLevel {
+    level
+}
+
+fn main() {
+    let level = log_at(v::LoggingLevel::Info);
+    let context = v::CreateMessageRequestParamsIncludeContext::ThisServer;
+    let fine = v::CreateMessageRequestParamsIncludeContext::None;
+    let tool_name = |t: &v::Tool| t.name.clone();
+    let _ = (wants_sampling, level, context, fine, tool_name);
+}
+"#,
+    )
+    .unwrap();
+    std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args(["check", "--offline", "--message-format", "short"])
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .env_remove("RUSTFLAGS")
+        .output()
+        .expect("cargo runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "the downstream crate must build:\n{stderr}");
+    for expected in [
+        "use of deprecated field `mcp_spec_types::v2026_07_28::ClientCapabilities::sampling`",
+        "use of deprecated enum `mcp_spec_types::v2026_07_28::LoggingLevel`",
+        "use of deprecated unit variant `mcp_spec_types::v2026_07_28::LoggingLevel::Info`",
+        "use of deprecated unit variant `mcp_spec_types::v2026_07_28::CreateMessageRequestParamsIncludeContext::ThisServer`",
+    ] {
+        assert!(stderr.contains(expected), "missing warning `{expected}` in:\n{stderr}");
+    }
+    // Exactly these: `Tool` and the `None` value are not deprecated.
+    assert_eq!(stderr.matches("use of deprecated").count(), 5, "{stderr}");
+    assert!(!stderr.contains("`mcp-spec-types` (lib) generated"), "the generated crate itself must build warning-free:\n{stderr}");
+}
+
+#[test]
+fn reports_in_three_formats_match_their_golden_files() {
+    let reg = mcp_spec_codegen::registry::build(&support::fixture_spec());
+    support::assert_golden("reports/registry.txt", &render(&reg, None, Format::Text));
+    support::assert_golden("reports/registry.md", &render(&reg, None, Format::Markdown));
+    support::assert_golden("reports/registry.json", &render(&reg, None, Format::Json));
+    support::assert_golden("reports/registry-draft.json", &render(&reg, reg.revision_index("draft"), Format::Json));
+}
+
+#[test]
+fn the_real_report_lists_what_the_spec_deprecates() {
+    let (spec, _) = mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render()));
+    let reg = mcp_spec_codegen::registry::build(&spec);
+    let md = render(&reg, reg.revision_index("2026-07-28"), Format::Markdown);
+    assert!(md.contains("| `ClientCapabilities.sampling` | field | SEP-2577 | `2026-07-28` |"), "{md}");
+    assert!(md.contains("| `PingRequest` | type | `2025-11-25` | `2026-07-28` |"), "{md}");
+    let json: serde_json::Value = serde_json::from_str(&render(&reg, None, Format::Json)).unwrap();
+    assert_eq!(json["format"], "mcp-spec-registry/1");
+    assert_eq!(json["entries"].as_array().map(Vec::len), Some(registry::entries().len()));
+}
