@@ -7,6 +7,7 @@
 
 pub mod check;
 pub mod diag;
+pub mod diff;
 pub mod emit;
 pub mod jsdoc;
 pub mod lower;
@@ -14,6 +15,7 @@ pub mod model;
 pub mod names;
 pub mod output;
 pub mod parse;
+pub mod protocol;
 pub mod registry;
 pub mod sample;
 pub mod spec;

@@ -323,7 +323,9 @@ impl Lowerer<'_> {
             TypeKind::String => Type::String,
             TypeKind::Number => if docs.tjs_number { Type::Number } else { Type::Integer },
             TypeKind::Boolean => Type::Boolean,
-            TypeKind::Unknown | TypeKind::Any | TypeKind::Object => Type::Json,
+            TypeKind::Unknown | TypeKind::Any => Type::Json,
+            // TypeScript's `object`, which upstream's schema.json reads as a JSON object.
+            TypeKind::Object => Type::Map(Box::new(Type::Json)),
             TypeKind::Null => {
                 self.error_at(ty.span, "`null` on its own is not a useful type", "use `T | null` or make the property optional");
                 Type::Json

@@ -3,7 +3,7 @@
 
 /// Words split at case humps and at every non-alphanumeric character:
 /// `io.modelcontextprotocol/protocolVersion` → io, modelcontextprotocol, protocol, Version.
-fn words(s: &str) -> Vec<String> {
+pub fn words(s: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let chars: Vec<char> = s.chars().collect();

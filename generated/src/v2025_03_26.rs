@@ -1024,7 +1024,10 @@ pub struct ClientCapabilities {
     ///
     /// Optional: `None` is left out of the JSON.
     pub experimental: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        ::std::collections::BTreeMap<
+            ::std::string::String,
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        >,
     >,
     /// Present if the client supports listing roots.
     ///
@@ -1037,7 +1040,9 @@ pub struct ClientCapabilities {
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub sampling: ::std::option::Option<::serde_json::Value>,
+    pub sampling: ::std::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
@@ -1084,10 +1089,15 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                 mut access: A,
             ) -> ::std::result::Result<ClientCapabilities, A::Error> {
                 let mut f0: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    ::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    >,
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<ClientCapabilitiesRoots> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
+                let mut f2: ::std::option::Option<
+                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                > = ::std::option::Option::None;
                 let mut extra = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
@@ -1122,9 +1132,9 @@ impl crate::rt::Fit for ClientCapabilities {
                 crate::rt::FieldShape {
                     name: "experimental",
                     required: false,
-                    fit: <::serde_json::Map<
+                    fit: <::std::collections::BTreeMap<
                         ::std::string::String,
-                        ::serde_json::Value,
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
@@ -1137,7 +1147,10 @@ impl crate::rt::Fit for ClientCapabilities {
                 crate::rt::FieldShape {
                     name: "sampling",
                     required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
+                    fit: <::serde_json::Map<
+                        ::std::string::String,
+                        ::serde_json::Value,
+                    > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
             ],
@@ -2362,7 +2375,9 @@ pub struct CreateMessageRequestParams {
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub metadata: ::std::option::Option<::serde_json::Value>,
+    pub metadata: ::std::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
@@ -2454,7 +2469,9 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
                 let mut f6: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
-                let mut f7: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
+                let mut f7: ::std::option::Option<
+                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                > = ::std::option::Option::None;
                 let mut extra = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
@@ -2561,7 +2578,10 @@ impl crate::rt::Fit for CreateMessageRequestParams {
                 crate::rt::FieldShape {
                     name: "metadata",
                     required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
+                    fit: <::serde_json::Map<
+                        ::std::string::String,
+                        ::serde_json::Value,
+                    > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
             ],
@@ -10276,18 +10296,25 @@ pub struct ServerCapabilities {
     ///
     /// Optional: `None` is left out of the JSON.
     pub experimental: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        ::std::collections::BTreeMap<
+            ::std::string::String,
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        >,
     >,
     /// Present if the server supports sending log messages to the client.
     ///
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub logging: ::std::option::Option<::serde_json::Value>,
+    pub logging: ::std::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Present if the server supports argument autocompletion suggestions.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub completions: ::std::option::Option<::serde_json::Value>,
+    pub completions: ::std::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Present if the server offers any prompt templates.
     ///
     /// Optional: `None` is left out of the JSON.
@@ -10355,10 +10382,17 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                 mut access: A,
             ) -> ::std::result::Result<ServerCapabilities, A::Error> {
                 let mut f0: ::std::option::Option<
+                    ::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    >,
+                > = ::std::option::Option::None;
+                let mut f1: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
+                let mut f2: ::std::option::Option<
+                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                > = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<ServerCapabilitiesPrompts> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<ServerCapabilitiesResources> = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<ServerCapabilitiesTools> = ::std::option::Option::None;
@@ -10408,6 +10442,15 @@ impl crate::rt::Fit for ServerCapabilities {
                 crate::rt::FieldShape {
                     name: "experimental",
                     required: false,
+                    fit: <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    > as crate::rt::Fit>::fit,
+                    fixed: ::std::option::Option::None,
+                },
+                crate::rt::FieldShape {
+                    name: "logging",
+                    required: false,
                     fit: <::serde_json::Map<
                         ::std::string::String,
                         ::serde_json::Value,
@@ -10415,15 +10458,12 @@ impl crate::rt::Fit for ServerCapabilities {
                     fixed: ::std::option::Option::None,
                 },
                 crate::rt::FieldShape {
-                    name: "logging",
-                    required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
                     name: "completions",
                     required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
+                    fit: <::serde_json::Map<
+                        ::std::string::String,
+                        ::serde_json::Value,
+                    > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
                 crate::rt::FieldShape {
@@ -12067,7 +12107,10 @@ pub struct ToolInputSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub properties: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        ::std::collections::BTreeMap<
+            ::std::string::String,
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        >,
     >,
     /// **Later revisions:** Removed in 2026-07-28.
     ///
@@ -12122,7 +12165,10 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
             ) -> ::std::result::Result<ToolInputSchema, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    ::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    >,
                 > = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
@@ -12176,9 +12222,9 @@ impl crate::rt::Fit for ToolInputSchema {
                 crate::rt::FieldShape {
                     name: "properties",
                     required: false,
-                    fit: <::serde_json::Map<
+                    fit: <::std::collections::BTreeMap<
                         ::std::string::String,
-                        ::serde_json::Value,
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },

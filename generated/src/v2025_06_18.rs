@@ -1286,7 +1286,10 @@ pub struct ClientCapabilities {
     ///
     /// Optional: `None` is left out of the JSON.
     pub experimental: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        ::std::collections::BTreeMap<
+            ::std::string::String,
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        >,
     >,
     /// Present if the client supports listing roots.
     ///
@@ -1299,11 +1302,15 @@ pub struct ClientCapabilities {
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub sampling: ::std::option::Option<::serde_json::Value>,
+    pub sampling: ::std::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Present if the client supports elicitation from the server.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub elicitation: ::std::option::Option<::serde_json::Value>,
+    pub elicitation: ::std::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
@@ -1353,11 +1360,18 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                 mut access: A,
             ) -> ::std::result::Result<ClientCapabilities, A::Error> {
                 let mut f0: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    ::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    >,
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<ClientCapabilitiesRoots> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
+                let mut f2: ::std::option::Option<
+                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                > = ::std::option::Option::None;
+                let mut f3: ::std::option::Option<
+                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                > = ::std::option::Option::None;
                 let mut extra = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
@@ -1396,9 +1410,9 @@ impl crate::rt::Fit for ClientCapabilities {
                 crate::rt::FieldShape {
                     name: "experimental",
                     required: false,
-                    fit: <::serde_json::Map<
+                    fit: <::std::collections::BTreeMap<
                         ::std::string::String,
-                        ::serde_json::Value,
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
@@ -1411,13 +1425,19 @@ impl crate::rt::Fit for ClientCapabilities {
                 crate::rt::FieldShape {
                     name: "sampling",
                     required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
+                    fit: <::serde_json::Map<
+                        ::std::string::String,
+                        ::serde_json::Value,
+                    > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
                 crate::rt::FieldShape {
                     name: "elicitation",
                     required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
+                    fit: <::serde_json::Map<
+                        ::std::string::String,
+                        ::serde_json::Value,
+                    > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
             ],
@@ -2890,7 +2910,9 @@ pub struct CreateMessageRequestParams {
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub metadata: ::std::option::Option<::serde_json::Value>,
+    pub metadata: ::std::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
@@ -2982,7 +3004,9 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
                 let mut f6: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
-                let mut f7: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
+                let mut f7: ::std::option::Option<
+                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                > = ::std::option::Option::None;
                 let mut extra = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
@@ -3089,7 +3113,10 @@ impl crate::rt::Fit for CreateMessageRequestParams {
                 crate::rt::FieldShape {
                     name: "metadata",
                     required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
+                    fit: <::serde_json::Map<
+                        ::std::string::String,
+                        ::serde_json::Value,
+                    > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
             ],
@@ -12150,18 +12177,25 @@ pub struct ServerCapabilities {
     ///
     /// Optional: `None` is left out of the JSON.
     pub experimental: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        ::std::collections::BTreeMap<
+            ::std::string::String,
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        >,
     >,
     /// Present if the server supports sending log messages to the client.
     ///
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub logging: ::std::option::Option<::serde_json::Value>,
+    pub logging: ::std::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Present if the server supports argument autocompletion suggestions.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub completions: ::std::option::Option<::serde_json::Value>,
+    pub completions: ::std::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Present if the server offers any prompt templates.
     ///
     /// Optional: `None` is left out of the JSON.
@@ -12229,10 +12263,17 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                 mut access: A,
             ) -> ::std::result::Result<ServerCapabilities, A::Error> {
                 let mut f0: ::std::option::Option<
+                    ::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    >,
+                > = ::std::option::Option::None;
+                let mut f1: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
+                let mut f2: ::std::option::Option<
+                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                > = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<ServerCapabilitiesPrompts> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<ServerCapabilitiesResources> = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<ServerCapabilitiesTools> = ::std::option::Option::None;
@@ -12282,6 +12323,15 @@ impl crate::rt::Fit for ServerCapabilities {
                 crate::rt::FieldShape {
                     name: "experimental",
                     required: false,
+                    fit: <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    > as crate::rt::Fit>::fit,
+                    fixed: ::std::option::Option::None,
+                },
+                crate::rt::FieldShape {
+                    name: "logging",
+                    required: false,
                     fit: <::serde_json::Map<
                         ::std::string::String,
                         ::serde_json::Value,
@@ -12289,15 +12339,12 @@ impl crate::rt::Fit for ServerCapabilities {
                     fixed: ::std::option::Option::None,
                 },
                 crate::rt::FieldShape {
-                    name: "logging",
-                    required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
                     name: "completions",
                     required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
+                    fit: <::serde_json::Map<
+                        ::std::string::String,
+                        ::serde_json::Value,
+                    > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
                 crate::rt::FieldShape {
@@ -14324,7 +14371,10 @@ pub struct ToolInputSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub properties: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        ::std::collections::BTreeMap<
+            ::std::string::String,
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        >,
     >,
     /// **Later revisions:** Removed in 2026-07-28.
     ///
@@ -14379,7 +14429,10 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
             ) -> ::std::result::Result<ToolInputSchema, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    ::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    >,
                 > = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
@@ -14433,9 +14486,9 @@ impl crate::rt::Fit for ToolInputSchema {
                 crate::rt::FieldShape {
                     name: "properties",
                     required: false,
-                    fit: <::serde_json::Map<
+                    fit: <::std::collections::BTreeMap<
                         ::std::string::String,
-                        ::serde_json::Value,
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
@@ -14565,7 +14618,10 @@ pub struct ToolOutputSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub properties: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        ::std::collections::BTreeMap<
+            ::std::string::String,
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        >,
     >,
     /// **Later revisions:** Removed in 2026-07-28.
     ///
@@ -14620,7 +14676,10 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
             ) -> ::std::result::Result<ToolOutputSchema, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    ::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    >,
                 > = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
@@ -14674,9 +14733,9 @@ impl crate::rt::Fit for ToolOutputSchema {
                 crate::rt::FieldShape {
                     name: "properties",
                     required: false,
-                    fit: <::serde_json::Map<
+                    fit: <::std::collections::BTreeMap<
                         ::std::string::String,
-                        ::serde_json::Value,
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },

@@ -1867,7 +1867,10 @@ pub struct ClientCapabilities {
     ///
     /// Optional: `None` is left out of the JSON.
     pub experimental: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        ::std::collections::BTreeMap<
+            ::std::string::String,
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        >,
     >,
     /// Present if the client supports listing roots.
     ///
@@ -1943,7 +1946,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                 mut access: A,
             ) -> ::std::result::Result<ClientCapabilities, A::Error> {
                 let mut f0: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    ::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    >,
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<ClientCapabilitiesRoots> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<ClientCapabilitiesSampling> = ::std::option::Option::None;
@@ -1989,9 +1995,9 @@ impl crate::rt::Fit for ClientCapabilities {
                 crate::rt::FieldShape {
                     name: "experimental",
                     required: false,
-                    fit: <::serde_json::Map<
+                    fit: <::std::collections::BTreeMap<
                         ::std::string::String,
-                        ::serde_json::Value,
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
@@ -2027,9 +2033,13 @@ impl crate::rt::Fit for ClientCapabilities {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesElicitation {
     /// Optional: `None` is left out of the JSON.
-    pub form: ::std::option::Option<::serde_json::Value>,
+    pub form: ::std::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Optional: `None` is left out of the JSON.
-    pub url: ::std::option::Option<::serde_json::Value>,
+    pub url: ::std::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
@@ -2068,8 +2078,12 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesElicitation {
                 self,
                 mut access: A,
             ) -> ::std::result::Result<ClientCapabilitiesElicitation, A::Error> {
-                let mut f0: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
+                let mut f0: ::std::option::Option<
+                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                > = ::std::option::Option::None;
+                let mut f1: ::std::option::Option<
+                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                > = ::std::option::Option::None;
                 let mut extra = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
@@ -2098,13 +2112,19 @@ impl crate::rt::Fit for ClientCapabilitiesElicitation {
                 crate::rt::FieldShape {
                     name: "form",
                     required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
+                    fit: <::serde_json::Map<
+                        ::std::string::String,
+                        ::serde_json::Value,
+                    > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
                 crate::rt::FieldShape {
                     name: "url",
                     required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
+                    fit: <::serde_json::Map<
+                        ::std::string::String,
+                        ::serde_json::Value,
+                    > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
             ],
@@ -2200,11 +2220,15 @@ pub struct ClientCapabilitiesSampling {
     /// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub context: ::std::option::Option<::serde_json::Value>,
+    pub context: ::std::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Whether the client supports tool use via tools and toolChoice parameters.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub tools: ::std::option::Option<::serde_json::Value>,
+    pub tools: ::std::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
@@ -2243,8 +2267,12 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesSampling {
                 self,
                 mut access: A,
             ) -> ::std::result::Result<ClientCapabilitiesSampling, A::Error> {
-                let mut f0: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
+                let mut f0: ::std::option::Option<
+                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                > = ::std::option::Option::None;
+                let mut f1: ::std::option::Option<
+                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                > = ::std::option::Option::None;
                 let mut extra = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
@@ -2275,13 +2303,19 @@ impl crate::rt::Fit for ClientCapabilitiesSampling {
                 crate::rt::FieldShape {
                     name: "context",
                     required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
+                    fit: <::serde_json::Map<
+                        ::std::string::String,
+                        ::serde_json::Value,
+                    > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
                 crate::rt::FieldShape {
                     name: "tools",
                     required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
+                    fit: <::serde_json::Map<
+                        ::std::string::String,
+                        ::serde_json::Value,
+                    > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
             ],
@@ -2294,11 +2328,15 @@ pub struct ClientCapabilitiesTasks {
     /// Whether this client supports tasks/list.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub list: ::std::option::Option<::serde_json::Value>,
+    pub list: ::std::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Whether this client supports tasks/cancel.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub cancel: ::std::option::Option<::serde_json::Value>,
+    pub cancel: ::std::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Specifies which request types can be augmented with tasks.
     ///
     /// Optional: `None` is left out of the JSON.
@@ -2344,8 +2382,12 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasks {
                 self,
                 mut access: A,
             ) -> ::std::result::Result<ClientCapabilitiesTasks, A::Error> {
-                let mut f0: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
+                let mut f0: ::std::option::Option<
+                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                > = ::std::option::Option::None;
+                let mut f1: ::std::option::Option<
+                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                > = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<ClientCapabilitiesTasksRequests> = ::std::option::Option::None;
                 let mut extra = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = access
@@ -2381,13 +2423,19 @@ impl crate::rt::Fit for ClientCapabilitiesTasks {
                 crate::rt::FieldShape {
                     name: "list",
                     required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
+                    fit: <::serde_json::Map<
+                        ::std::string::String,
+                        ::serde_json::Value,
+                    > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
                 crate::rt::FieldShape {
                     name: "cancel",
                     required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
+                    fit: <::serde_json::Map<
+                        ::std::string::String,
+                        ::serde_json::Value,
+                    > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
                 crate::rt::FieldShape {
@@ -2506,7 +2554,9 @@ pub struct ClientCapabilitiesTasksRequestsElicitation {
     /// Whether the client supports task-augmented elicitation/create requests.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub create: ::std::option::Option<::serde_json::Value>,
+    pub create: ::std::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
@@ -2547,7 +2597,9 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsElicitati
                 ClientCapabilitiesTasksRequestsElicitation,
                 A::Error,
             > {
-                let mut f0: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
+                let mut f0: ::std::option::Option<
+                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                > = ::std::option::Option::None;
                 let mut extra = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
@@ -2576,7 +2628,10 @@ impl crate::rt::Fit for ClientCapabilitiesTasksRequestsElicitation {
                 crate::rt::FieldShape {
                     name: "create",
                     required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
+                    fit: <::serde_json::Map<
+                        ::std::string::String,
+                        ::serde_json::Value,
+                    > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
             ],
@@ -2591,7 +2646,9 @@ pub struct ClientCapabilitiesTasksRequestsSampling {
     /// Wire name: `createMessage`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub create_message: ::std::option::Option<::serde_json::Value>,
+    pub create_message: ::std::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
@@ -2634,7 +2691,9 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsSampling 
                 ClientCapabilitiesTasksRequestsSampling,
                 A::Error,
             > {
-                let mut f0: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
+                let mut f0: ::std::option::Option<
+                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                > = ::std::option::Option::None;
                 let mut extra = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
@@ -2663,7 +2722,10 @@ impl crate::rt::Fit for ClientCapabilitiesTasksRequestsSampling {
                 crate::rt::FieldShape {
                     name: "createMessage",
                     required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
+                    fit: <::serde_json::Map<
+                        ::std::string::String,
+                        ::serde_json::Value,
+                    > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
             ],
@@ -4269,7 +4331,9 @@ pub struct CreateMessageRequestParams {
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub metadata: ::std::option::Option<::serde_json::Value>,
+    pub metadata: ::std::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Tools that the model may use during generation.
     /// The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
     ///
@@ -4388,7 +4452,9 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
                 let mut f8: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
-                let mut f9: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
+                let mut f9: ::std::option::Option<
+                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                > = ::std::option::Option::None;
                 let mut f10: ::std::option::Option<::std::vec::Vec<Tool>> = ::std::option::Option::None;
                 let mut f11: ::std::option::Option<ToolChoice> = ::std::option::Option::None;
                 let mut extra = ::serde_json::Map::new();
@@ -4519,7 +4585,10 @@ impl crate::rt::Fit for CreateMessageRequestParams {
                 crate::rt::FieldShape {
                     name: "metadata",
                     required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
+                    fit: <::serde_json::Map<
+                        ::std::string::String,
+                        ::serde_json::Value,
+                    > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
                 crate::rt::FieldShape {
@@ -17084,18 +17153,25 @@ pub struct ServerCapabilities {
     ///
     /// Optional: `None` is left out of the JSON.
     pub experimental: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        ::std::collections::BTreeMap<
+            ::std::string::String,
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        >,
     >,
     /// Present if the server supports sending log messages to the client.
     ///
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub logging: ::std::option::Option<::serde_json::Value>,
+    pub logging: ::std::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Present if the server supports argument autocompletion suggestions.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub completions: ::std::option::Option<::serde_json::Value>,
+    pub completions: ::std::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Present if the server offers any prompt templates.
     ///
     /// Optional: `None` is left out of the JSON.
@@ -17172,10 +17248,17 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                 mut access: A,
             ) -> ::std::result::Result<ServerCapabilities, A::Error> {
                 let mut f0: ::std::option::Option<
+                    ::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    >,
+                > = ::std::option::Option::None;
+                let mut f1: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
+                let mut f2: ::std::option::Option<
+                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                > = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<ServerCapabilitiesPrompts> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<ServerCapabilitiesResources> = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<ServerCapabilitiesTools> = ::std::option::Option::None;
@@ -17228,6 +17311,15 @@ impl crate::rt::Fit for ServerCapabilities {
                 crate::rt::FieldShape {
                     name: "experimental",
                     required: false,
+                    fit: <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    > as crate::rt::Fit>::fit,
+                    fixed: ::std::option::Option::None,
+                },
+                crate::rt::FieldShape {
+                    name: "logging",
+                    required: false,
                     fit: <::serde_json::Map<
                         ::std::string::String,
                         ::serde_json::Value,
@@ -17235,15 +17327,12 @@ impl crate::rt::Fit for ServerCapabilities {
                     fixed: ::std::option::Option::None,
                 },
                 crate::rt::FieldShape {
-                    name: "logging",
-                    required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
                     name: "completions",
                     required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
+                    fit: <::serde_json::Map<
+                        ::std::string::String,
+                        ::serde_json::Value,
+                    > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
                 crate::rt::FieldShape {
@@ -17458,11 +17547,15 @@ pub struct ServerCapabilitiesTasks {
     /// Whether this server supports tasks/list.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub list: ::std::option::Option<::serde_json::Value>,
+    pub list: ::std::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Whether this server supports tasks/cancel.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub cancel: ::std::option::Option<::serde_json::Value>,
+    pub cancel: ::std::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Specifies which request types can be augmented with tasks.
     ///
     /// Optional: `None` is left out of the JSON.
@@ -17508,8 +17601,12 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasks {
                 self,
                 mut access: A,
             ) -> ::std::result::Result<ServerCapabilitiesTasks, A::Error> {
-                let mut f0: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
+                let mut f0: ::std::option::Option<
+                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                > = ::std::option::Option::None;
+                let mut f1: ::std::option::Option<
+                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                > = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<ServerCapabilitiesTasksRequests> = ::std::option::Option::None;
                 let mut extra = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = access
@@ -17545,13 +17642,19 @@ impl crate::rt::Fit for ServerCapabilitiesTasks {
                 crate::rt::FieldShape {
                     name: "list",
                     required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
+                    fit: <::serde_json::Map<
+                        ::std::string::String,
+                        ::serde_json::Value,
+                    > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
                 crate::rt::FieldShape {
                     name: "cancel",
                     required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
+                    fit: <::serde_json::Map<
+                        ::std::string::String,
+                        ::serde_json::Value,
+                    > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
                 crate::rt::FieldShape {
@@ -17648,7 +17751,9 @@ pub struct ServerCapabilitiesTasksRequestsTools {
     /// Whether the server supports task-augmented tools/call requests.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub call: ::std::option::Option<::serde_json::Value>,
+    pub call: ::std::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
@@ -17684,7 +17789,9 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasksRequestsTools {
                 self,
                 mut access: A,
             ) -> ::std::result::Result<ServerCapabilitiesTasksRequestsTools, A::Error> {
-                let mut f0: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
+                let mut f0: ::std::option::Option<
+                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                > = ::std::option::Option::None;
                 let mut extra = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
@@ -17711,7 +17818,10 @@ impl crate::rt::Fit for ServerCapabilitiesTasksRequestsTools {
                 crate::rt::FieldShape {
                     name: "call",
                     required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
+                    fit: <::serde_json::Map<
+                        ::std::string::String,
+                        ::serde_json::Value,
+                    > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
             ],
@@ -21672,7 +21782,10 @@ pub struct ToolInputSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub properties: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        ::std::collections::BTreeMap<
+            ::std::string::String,
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        >,
     >,
     /// **Later revisions:** Removed in 2026-07-28.
     ///
@@ -21731,7 +21844,10 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1 = false;
                 let mut f2: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    ::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    >,
                 > = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
@@ -21795,9 +21911,9 @@ impl crate::rt::Fit for ToolInputSchema {
                 crate::rt::FieldShape {
                     name: "properties",
                     required: false,
-                    fit: <::serde_json::Map<
+                    fit: <::std::collections::BTreeMap<
                         ::std::string::String,
-                        ::serde_json::Value,
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
@@ -21956,7 +22072,10 @@ pub struct ToolOutputSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub properties: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        ::std::collections::BTreeMap<
+            ::std::string::String,
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        >,
     >,
     /// **Later revisions:** Removed in 2026-07-28.
     ///
@@ -22015,7 +22134,10 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1 = false;
                 let mut f2: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    ::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    >,
                 > = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
@@ -22079,9 +22201,9 @@ impl crate::rt::Fit for ToolOutputSchema {
                 crate::rt::FieldShape {
                     name: "properties",
                     required: false,
-                    fit: <::serde_json::Map<
+                    fit: <::std::collections::BTreeMap<
                         ::std::string::String,
-                        ::serde_json::Value,
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     > as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },

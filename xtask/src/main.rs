@@ -1,7 +1,8 @@
 //! `cargo xtask`: a thin command line over mcp-spec-codegen.
 //!
 //! Exit codes: 0 success, 1 problems in the input (or stale output with `--check`),
-//! 2 usage errors (clap's own).
+//! 2 usage errors (clap's own, and unknown revisions), 3 `diff --fail-on` found
+//! such a change.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -41,6 +42,23 @@ enum Command {
         #[arg(long)]
         spec_dir: Option<PathBuf>,
     },
+    /// Diff two revisions' models: every change, with wire and API verdicts.
+    Diff {
+        /// The old revision (`2025-11-25`).
+        old: String,
+        /// The new revision (`2026-07-28`, `draft`).
+        new: String,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Exit with code 3 when a change of this kind is found.
+        #[arg(long, value_enum, default_value_t = FailOn::None)]
+        fail_on: FailOn,
+        /// List documentation changes too (they are always counted).
+        #[arg(long)]
+        docs: bool,
+        #[arg(long)]
+        spec_dir: Option<PathBuf>,
+    },
     /// Print the model of one revision (items, fields, union rules), for inspection.
     Model {
         /// The revision: `2025-11-25`, `draft`.
@@ -67,6 +85,15 @@ impl From<Format> for report::Format {
     }
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum FailOn {
+    /// Any change that breaks the wire or the Rust API.
+    Breaking,
+    Wire,
+    Api,
+    None,
+}
+
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."))
 }
@@ -77,6 +104,7 @@ fn main() -> ExitCode {
         Command::Codegen { spec_dir, out, check } => codegen(spec_dir, out, check),
         Command::Model { revision, spec_dir } => model(&revision, spec_dir),
         Command::Registry { revision, format, spec_dir } => registry_report(revision.as_deref(), format, spec_dir),
+        Command::Diff { old, new, format, fail_on, docs, spec_dir } => diff(&old, &new, format, fail_on, docs, spec_dir),
     }
 }
 
@@ -197,4 +225,24 @@ fn registry_report(revision: Option<&str>, format: Format, spec_dir: Option<Path
         None => None,
     };
     print_out(&report::render(&registry::build(&spec), index, format.into()))
+}
+
+fn diff(old: &str, new: &str, format: Format, fail_on: FailOn, docs: bool, spec_dir: Option<PathBuf>) -> ExitCode {
+    let spec = match load(spec_dir, false) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let (a, b) = match (find_revision(&spec, old), find_revision(&spec, new)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(code), _) | (_, Err(code)) => return code,
+    };
+    let d = mcp_spec_codegen::diff::diff(a, b);
+    let printed = print_out(&mcp_spec_codegen::diff::report::render(&d, format.into(), docs));
+    let failing = d.changes.iter().any(|c| match fail_on {
+        FailOn::Breaking => c.is_breaking(),
+        FailOn::Wire => c.wire != mcp_spec_codegen::diff::Wire::None,
+        FailOn::Api => c.api.is_some(),
+        FailOn::None => false,
+    });
+    if failing { ExitCode::from(3) } else { printed }
 }

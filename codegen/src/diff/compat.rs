@@ -1,0 +1,144 @@
+//! Wire compatibility: does a reader built on one revision accept every value a
+//! writer built on another can send? Judged on the generated types' rules:
+//! unknown members are kept (never an error), a missing required member is an
+//! error, a closed enum rejects values it does not list, an open one keeps them.
+//! Recursive types are judged coinductively (a pair under consideration is
+//! assumed to fit).
+
+use std::collections::HashSet;
+
+use crate::model::{Field, ItemKind, LiteralValue, Revision, Type};
+
+pub struct Compat<'a> {
+    pub reader: &'a Revision,
+    pub writer: &'a Revision,
+    assumed: HashSet<(String, String)>,
+}
+
+impl<'a> Compat<'a> {
+    pub fn new(reader: &'a Revision, writer: &'a Revision) -> Self {
+        Compat { reader, writer, assumed: HashSet::new() }
+    }
+
+    /// Every value of `w` (in the writer's revision) is accepted as `r` (in the reader's).
+    pub fn accepts(&mut self, r: &Type, w: &Type) -> bool {
+        let (r, w) = (self.unalias(r, true), self.unalias(w, false));
+        match (&r, &w) {
+            (Type::Json, _) => true,
+            (Type::Nullable(a), Type::Nullable(b)) => self.accepts(a, b),
+            (Type::Nullable(a), _) => self.accepts(a, &w),
+            (_, Type::Nullable(_)) => false,
+            (Type::String, Type::String) => true,
+            (Type::String, Type::Literal(l)) => matches!(l.value, LiteralValue::Str(_)),
+            (Type::String, Type::Named(n)) => matches!(self.writer.item(n).map(|i| &i.kind), Some(ItemKind::Enum(_))),
+            (Type::Integer, Type::Integer) | (Type::Number, Type::Integer | Type::Number) | (Type::Boolean, Type::Boolean) => {
+                true
+            }
+            (Type::Integer, Type::Literal(l)) => matches!(l.value, LiteralValue::Int(_)),
+            (Type::Number, Type::Literal(l)) => matches!(l.value, LiteralValue::Int(_) | LiteralValue::Float(_)),
+            (Type::Boolean, Type::Literal(l)) => matches!(l.value, LiteralValue::Bool(_)),
+            (Type::Literal(a), Type::Literal(b)) => a.value == b.value,
+            (Type::Array(a), Type::Array(b)) | (Type::Map(a), Type::Map(b)) => self.accepts(a, b),
+            (Type::Named(a), Type::Named(b)) => self.named(a, b),
+            (Type::Named(a), _) => self.named_accepts_plain(a, &w),
+            (_, Type::Named(b)) => self.plain_accepts_named(&r, b),
+            _ => false,
+        }
+    }
+
+    /// A reader's field accepts what a writer's field sends (either may be absent).
+    pub fn field_accepts(&mut self, r: Option<&Field>, w: Option<&Field>) -> bool {
+        match (r, w) {
+            (Some(r), Some(w)) => (w.required || !r.required) && self.accepts(&r.ty, &w.ty),
+            (Some(r), None) => !r.required,
+            (None, _) => true,
+        }
+    }
+
+    fn unalias(&self, t: &Type, reader: bool) -> Type {
+        let rev = if reader { self.reader } else { self.writer };
+        let mut t = t.clone();
+        for _ in 0..32 {
+            match &t {
+                Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
+                    Some(ItemKind::Alias(inner)) => t = inner.clone(),
+                    Some(ItemKind::Const(l)) => t = Type::Literal(l.clone()),
+                    _ => return t,
+                },
+                _ => return t,
+            }
+        }
+        t
+    }
+
+    fn named(&mut self, a: &str, b: &str) -> bool {
+        let key = (a.to_string(), b.to_string());
+        if !self.assumed.insert(key) {
+            return true;
+        }
+        let (Some(ri), Some(wi)) = (self.reader.item(a), self.writer.item(b)) else { return false };
+        match (&ri.kind, &wi.kind) {
+            (ItemKind::Struct(rs), ItemKind::Struct(ws)) => {
+                let (rs, ws) = (rs.clone(), ws.clone());
+                rs.fields.iter().all(|rf| self.field_accepts(Some(rf), ws.field(&rf.wire)))
+            }
+            (ItemKind::Enum(re), ItemKind::Enum(we)) => {
+                re.open || (!we.open && we.values.iter().all(|v| re.values.iter().any(|r| r.value == v.value)))
+            }
+            (ItemKind::Union(ru), ItemKind::Union(wu)) => {
+                let (ru, wu) = (ru.clone(), wu.clone());
+                wu.variants.iter().all(|wv| ru.variants.iter().any(|rv| self.accepts(&rv.ty, &wv.ty)))
+            }
+            (ItemKind::Union(ru), _) => {
+                let ru = ru.clone();
+                ru.variants.iter().any(|rv| self.accepts(&rv.ty, &Type::Named(b.to_string())))
+            }
+            (_, ItemKind::Union(wu)) => {
+                let wu = wu.clone();
+                wu.variants.iter().all(|wv| self.accepts(&Type::Named(a.to_string()), &wv.ty))
+            }
+            _ => false,
+        }
+    }
+
+    fn named_accepts_plain(&mut self, a: &str, w: &Type) -> bool {
+        match self.reader.item(a).map(|i| i.kind.clone()) {
+            // An object type reads a map when it requires nothing and each of its
+            // members (and its index signature) takes the map's values.
+            Some(ItemKind::Struct(s)) => match w {
+                Type::Map(v) => {
+                    !s.fields.iter().any(|f| f.required)
+                        && s.fields.iter().all(|f| self.accepts(&f.ty, v))
+                        && s.index.as_ref().is_none_or(|ix| self.accepts(ix, v))
+                }
+                _ => false,
+            },
+            Some(ItemKind::Enum(e)) => match w {
+                Type::Literal(l) => match &l.value {
+                    LiteralValue::Str(s) => e.open || e.values.iter().any(|v| &v.value == s),
+                    _ => false,
+                },
+                Type::String => e.open,
+                _ => false,
+            },
+            Some(ItemKind::Union(u)) => u.variants.iter().any(|v| self.accepts(&v.ty, w)),
+            _ => false,
+        }
+    }
+
+    fn plain_accepts_named(&mut self, r: &Type, b: &str) -> bool {
+        match self.writer.item(b).map(|i| i.kind.clone()) {
+            // A map reads an object when it takes every member's value.
+            Some(ItemKind::Struct(s)) => match r {
+                Type::Map(v) => {
+                    s.fields.iter().all(|f| self.accepts(v, &f.ty))
+                        && s.index.as_ref().is_none_or(|ix| self.accepts(v, ix))
+                }
+                _ => false,
+            },
+            Some(ItemKind::Union(u)) => u.variants.iter().all(|v| self.accepts(r, &v.ty)),
+            _ => false,
+        }
+    }
+}
+

@@ -1,0 +1,635 @@
+//! The typed diff of two revisions: every difference between their models, each
+//! with a stable id and two verdicts, in the spirit of `buf breaking` and
+//! cargo-semver-checks. Read from the models, never from emitted code.
+//!
+//! # Change ids
+//!
+//! | id | what changed | wire | api |
+//! |---|---|---|---|
+//! | `type-added` | a declared type is new | none | none |
+//! | `type-removed` | a declared type is gone | none (its uses are changes of their own) | breaks |
+//! | `type-renamed` | a removed and an added type whose shapes mostly match (rule below) | none | breaks |
+//! | `type-kind-changed` | object ↔ union ↔ enum ↔ alias | judged | breaks |
+//! | `type-bases-changed` | the `extends` list | none (the members' changes are listed) | none |
+//! | `alias-changed` | what an alias stands for | judged | breaks |
+//! | `union-rule-changed` | discriminator ↔ by shape | none | none |
+//! | `enum-opened` / `enum-closed` | `\| string` added / removed | old readers / old writers | breaks |
+//! | `const-added` / `const-removed` | an exported const | none | none / breaks |
+//! | `const-value-changed` | a const's value (an error code renumbered) | both | none, unless its type changed |
+//! | `field-added-optional` | a new optional member | none | breaks struct literals |
+//! | `field-added-required` | a new required member | old writers | breaks struct literals |
+//! | `field-removed` | a member is gone | old readers when it was required | breaks |
+//! | `field-made-required` / `field-made-optional` | `?` removed / added | old writers / old readers | breaks |
+//! | `field-type-changed` | a member's type | judged | breaks |
+//! | `fixed-value-changed` | a member fixed by a literal (`method`, `type`) has another value | both | none |
+//! | `field-renamed` | a member's wire key (same Rust name, or same type and docs) | both | none when the Rust name stays |
+//! | `field-inherited` / `field-redeclared` | a member now comes from a base / is declared again | judged | breaks only when its type changed |
+//! | `value-added` / `value-removed` | a string enum's value | old readers / old writers, none for open enums | breaks |
+//! | `variant-added` / `variant-removed` / `variant-changed` | a union's member | judged | breaks |
+//! | `method-added` / `method-removed` / `method-changed` | a request or notification by wire method name, or its result type | old readers / old writers / both | none |
+//! | `deprecated` / `undeprecated` / `deprecation-changed` | a `@deprecated` tag | none | none (a warning) |
+//! | `docs-changed` | the doc text of a type or member | none | none |
+//!
+//! # Verdicts
+//!
+//! **wire** says which direction breaks: *old readers* (a peer built on OLD rejects
+//! what a NEW peer sends), *old writers* (a NEW peer rejects what an OLD peer
+//! sends), or both. "Judged" means it is computed from the two types
+//! ([`compat`]): unknown members are kept, a missing required member is an
+//! error, a closed enum rejects unlisted values.
+//!
+//! **api** gives the reason code compiled against OLD's generated module fails to
+//! compile against NEW's, or nothing. The generated structs are plain (no
+//! `#[non_exhaustive]`, no `Default`), so any new field breaks code that builds
+//! the struct with a literal, and any new variant breaks exhaustive matches.
+//!
+//! A change is **breaking** when either verdict says so.
+//!
+//! # The rename rule
+//!
+//! A declared type present only in OLD and one present only in NEW, of the same
+//! kind (object, union or enum; aliases and consts are never renamed), are one
+//! renamed type when their members mostly match: every member name both have
+//! scores 1 when its type and requiredness agree and ½ when they differ, and the
+//! score over the number of distinct member names must reach ½; a member fixed
+//! by a literal in both (`method`, `type`) with different values means two
+//! different messages, never a rename. Their names must be alike too: the
+//! CamelCase words they share in order (`JSONRPC`, `Error`), counted twice, must
+//! be at least half of all their words (a Dice coefficient of ½; this keeps
+//! `URLElicitationRequiredError` from becoming `HeaderMismatchError`). Pairs are
+//! taken greedily, closest names first, then closest shapes, ties by name. The renamed type's own changes are
+//! then reported under its new name (`JSONRPCError` → `JSONRPCErrorResponse`
+//! in 2025-11-25: `id` made optional, `error` now the named `Error`).
+
+pub mod compat;
+pub mod facts;
+pub mod report;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use compat::Compat;
+use facts::{Edit, FactKind, FactSet, Facts, fact_set, is_below};
+
+use crate::model::{Field, Item, ItemKind, Revision, Target, Type};
+
+/// Which side of a conversation breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Wire {
+    None,
+    /// A peer built on OLD rejects what a peer built on NEW sends.
+    OldReaders,
+    /// A peer built on NEW rejects what a peer built on OLD sends.
+    OldWriters,
+    Both,
+}
+
+impl Wire {
+    pub fn from_breaks(old_readers: bool, old_writers: bool) -> Wire {
+        match (old_readers, old_writers) {
+            (false, false) => Wire::None,
+            (true, false) => Wire::OldReaders,
+            (false, true) => Wire::OldWriters,
+            (true, true) => Wire::Both,
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Wire::None => "none",
+            Wire::OldReaders => "old-readers",
+            Wire::OldWriters => "old-writers",
+            Wire::Both => "both",
+        }
+    }
+    pub fn explain(self) -> &'static str {
+        match self {
+            Wire::None => "compatible",
+            Wire::OldReaders => "breaks old readers (an OLD peer rejects what a NEW peer sends)",
+            Wire::OldWriters => "breaks old writers (a NEW peer rejects what an OLD peer sends)",
+            Wire::Both => "breaks both directions",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// Kebab-case, from the table in the module docs.
+    pub id: &'static str,
+    /// The item's path in NEW (in OLD for what NEW no longer has).
+    pub path: String,
+    pub old: Option<String>,
+    pub new: Option<String>,
+    pub wire: Wire,
+    /// Why code built against OLD's types fails to compile against NEW's.
+    pub api: Option<String>,
+    /// Context: the types that inherit a member, the type a member moved to.
+    pub detail: Option<String>,
+    /// How the change edits OLD's facts on the way to NEW's ([`facts::apply`]).
+    pub edits: Vec<Edit>,
+}
+
+impl Change {
+    pub fn is_breaking(&self) -> bool {
+        self.wire != Wire::None || self.api.is_some()
+    }
+    pub fn is_docs(&self) -> bool {
+        self.id == "docs-changed"
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Diff {
+    pub old: String,
+    pub new: String,
+    /// By path, then id.
+    pub changes: Vec<Change>,
+}
+
+impl Diff {
+    pub fn is_empty(&self) -> bool {
+        self.changes.is_empty()
+    }
+}
+
+/// Diffs two revisions.
+pub fn diff(old: &Revision, new: &Revision) -> Diff {
+    let old_set = fact_set(old);
+    let new_set = fact_set(new);
+    let mut cx = Cx { old, new, old_set: &old_set, new_set: &new_set, renames: BTreeMap::new(), changes: Vec::new() };
+    let mut working = old_set.facts.clone();
+    for (from, to) in cx.find_renames() {
+        let edit = Edit::Rekey { from: from.clone(), to: to.clone() };
+        facts::apply(&mut working, [&edit]);
+        cx.changes.push(Change {
+            id: "type-renamed",
+            path: to.clone(),
+            old: Some(from.clone()),
+            new: Some(to.clone()),
+            wire: Wire::None,
+            api: Some("the type's name changed".into()),
+            detail: None,
+            edits: vec![edit],
+        });
+        cx.renames.insert(to, from);
+    }
+    cx.classify(&working);
+    let mut changes = cx.changes;
+    changes.sort_by(|a, b| (&a.path, a.id).cmp(&(&b.path, b.id)));
+    Diff { old: old.name.clone(), new: new.name.clone(), changes }
+}
+
+struct Cx<'a> {
+    old: &'a Revision,
+    new: &'a Revision,
+    old_set: &'a FactSet,
+    new_set: &'a FactSet,
+    /// New name → old name.
+    renames: BTreeMap<String, String>,
+    changes: Vec<Change>,
+}
+
+fn kind_word(summary: &str) -> &str {
+    let w = summary.split_whitespace().next().unwrap_or("");
+    if w == "open" { "enum" } else { w }
+}
+
+impl Cx<'_> {
+    /// OLD's path for a path of NEW, through the renames.
+    fn old_path(&self, path: &str) -> String {
+        for (to, from) in &self.renames {
+            if is_below(path, to) {
+                return format!("{from}{}", &path[to.len()..]);
+            }
+        }
+        path.to_string()
+    }
+
+    fn find_renames(&self) -> Vec<(String, String)> {
+        let declared = |set: &FactSet| -> BTreeMap<String, String> {
+            set.kinds
+                .iter()
+                .filter(|(_, k)| matches!(k, FactKind::Type { declared: true }))
+                .map(|(key, _)| (key.trim_end_matches("@type").to_string(), set.facts[key].clone()))
+                .collect()
+        };
+        let (olds, news) = (declared(self.old_set), declared(self.new_set));
+        let mut candidates = Vec::new();
+        for (o, osum) in olds.iter().filter(|(n, _)| !news.contains_key(*n)) {
+            let Some(oshape) = self.old.item(o).and_then(|i| members(self.old, i)) else { continue };
+            for (n, nsum) in news.iter().filter(|(n, _)| !olds.contains_key(*n)) {
+                if kind_word(osum) != kind_word(nsum) {
+                    continue;
+                }
+                let Some(nshape) = self.new.item(n).and_then(|i| members(self.new, i)) else { continue };
+                // In halves: 2 for a member both have alike, 1 for one whose type differs.
+                let mut halves = 0;
+                let mut other_message = false;
+                for (name, summary) in &oshape {
+                    match nshape.get(name) {
+                        Some(other) if other == summary => halves += 2,
+                        // A fixed member (`method`, `type`) that differs names another message.
+                        Some(other) if is_fixed_summary(other) && is_fixed_summary(summary) => other_message = true,
+                        Some(_) => halves += 1,
+                        None => {}
+                    }
+                }
+                if other_message {
+                    continue;
+                }
+                let all = oshape.keys().chain(nshape.keys()).collect::<BTreeSet<_>>().len();
+                let (common_words, total_words) = name_overlap(o, n);
+                if halves > 0 && halves >= all && common_words * 2 * 2 >= total_words {
+                    candidates.push(((common_words, total_words), (halves, all), o.clone(), n.clone()));
+                }
+            }
+        }
+        // Best first: the closer names, then the closer shapes (fractions compared
+        // by cross-multiplying), then by name.
+        let frac = |(a, b): (usize, usize), (c, d): (usize, usize)| (c * b).cmp(&(a * d));
+        candidates.sort_by(|x, y| frac(x.0, y.0).then_with(|| frac(x.1, y.1)).then_with(|| (&x.2, &x.3).cmp(&(&y.2, &y.3))));
+        let (mut taken_old, mut taken_new) = (BTreeSet::new(), BTreeSet::new());
+        let mut out = Vec::new();
+        for (_, _, o, n) in candidates {
+            if taken_old.contains(&o) || taken_new.contains(&n) {
+                continue;
+            }
+            taken_old.insert(o.clone());
+            taken_new.insert(n.clone());
+            out.push((o, n));
+        }
+        out
+    }
+
+    fn kind_of(&self, key: &str) -> Option<FactKind> {
+        self.new_set.kinds.get(key).or_else(|| self.old_set.kinds.get(&self.old_path(key))).copied()
+    }
+
+    fn classify(&mut self, working: &Facts) {
+        let new_facts = &self.new_set.facts;
+        let mut differing: BTreeSet<String> = working.keys().chain(new_facts.keys()).cloned().collect();
+        differing.retain(|k| working.get(k) != new_facts.get(k));
+        let mut handled: BTreeSet<String> = BTreeSet::new();
+
+        // Whole subtrees first, outermost first: types and members that are added,
+        // removed, or whose kind changed so that their members cannot be compared
+        // one by one.
+        let mut outer_first: Vec<String> = differing.iter().cloned().collect();
+        outer_first.sort_by_key(|k| (k.trim_end_matches("@type").len(), k.clone()));
+        for key in outer_first {
+            if handled.contains(&key) {
+                continue;
+            }
+            let (o, n) = (working.get(&key), new_facts.get(&key));
+            let Some(kind) = self.kind_of(&key) else { continue };
+            let root = match kind {
+                FactKind::Type { .. } => key.trim_end_matches("@type").to_string(),
+                FactKind::Field => key.clone(),
+                _ => continue,
+            };
+            let whole = match (kind, o, n) {
+                (_, None, Some(_)) | (_, Some(_), None) => true,
+                (FactKind::Type { .. }, Some(a), Some(b)) => kind_word(a) != kind_word(b),
+                (FactKind::Field, Some(a), Some(b)) => type_part(a) != type_part(b),
+                _ => false,
+            };
+            if !whole {
+                continue;
+            }
+            let below: Vec<String> = differing.iter().filter(|k| is_below(k, &root) && **k != key).cloned().collect();
+            if matches!(kind, FactKind::Field) && o.is_some() && n.is_some() && below.is_empty() {
+                continue; // a type change with nothing below it: a plain field change
+            }
+            let mut edits = Vec::new();
+            if o.is_some() || !below.is_empty() {
+                edits.push(Edit::RemoveTree(root.clone()));
+            }
+            for (k, v) in new_facts.iter().filter(|(k, _)| is_below(k, &root)) {
+                edits.push(Edit::Insert(k.clone(), v.clone()));
+            }
+            handled.insert(key.clone());
+            handled.extend(below);
+            let change = match kind {
+                FactKind::Type { declared: true } => self.type_change(&root, o, n, edits),
+                FactKind::Type { declared: false } => self.simple(&root, "type-kind-changed", o, n, edits),
+                _ => self.field_change(&root, o, n, edits),
+            };
+            self.changes.push(change);
+        }
+
+        for key in differing {
+            if handled.contains(&key) {
+                continue;
+            }
+            let (o, n) = (working.get(&key), new_facts.get(&key));
+            let edits = match n {
+                Some(v) => vec![Edit::Insert(key.clone(), v.clone())],
+                None => vec![Edit::Remove(key.clone())],
+            };
+            let change = match self.kind_of(&key) {
+                Some(FactKind::Type { .. }) => {
+                    let root = key.trim_end_matches("@type").to_string();
+                    self.type_change(&root, o, n, edits)
+                }
+                Some(FactKind::Field) => self.field_change(&key, o, n, edits),
+                Some(FactKind::Value) => self.value_change(&key, n.is_some(), edits),
+                Some(FactKind::Variant) => self.variant_change(&key, o, n, edits),
+                Some(FactKind::Method) => {
+                    let (id, wire) = match (o, n) {
+                        (None, _) => ("method-added", Wire::OldReaders),
+                        (_, None) => ("method-removed", Wire::OldWriters),
+                        _ => ("method-changed", Wire::Both),
+                    };
+                    Change { wire, ..self.simple(key.trim_start_matches("method:"), id, o, n, edits) }
+                }
+                Some(FactKind::Deprecation) => {
+                    let id = match (o, n) {
+                        (None, _) => "deprecated",
+                        (_, None) => "undeprecated",
+                        _ => "deprecation-changed",
+                    };
+                    self.simple(key.trim_end_matches("@deprecated"), id, o, n, edits)
+                }
+                Some(FactKind::Docs) => {
+                    let mut c = self.simple(key.trim_end_matches("@docs"), "docs-changed", None, None, edits);
+                    c.old = o.map(|t| first_line(t));
+                    c.new = n.map(|t| first_line(t));
+                    c
+                }
+                None => self.simple(&key, "changed", o, n, edits),
+            };
+            self.changes.push(change);
+        }
+    }
+
+    fn simple(&self, path: &str, id: &'static str, o: Option<&String>, n: Option<&String>, edits: Vec<Edit>) -> Change {
+        Change { id, path: path.to_string(), old: o.cloned(), new: n.cloned(), wire: Wire::None, api: None, detail: None, edits }
+    }
+
+    fn item_in<'r>(rev: &'r Revision, path: &str) -> Option<&'r Item> {
+        match rev.resolve_path(path)?.target {
+            Target::Item(i) => Some(i),
+            Target::Field(_, f) => match inner_named(&f.ty) {
+                Some(n) => rev.item(n),
+                None => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn field_in<'r>(rev: &'r Revision, path: &str) -> Option<&'r Field> {
+        match rev.resolve_path(path)?.target {
+            Target::Field(_, f) => Some(f),
+            _ => None,
+        }
+    }
+
+    fn type_change(&self, root: &str, o: Option<&String>, n: Option<&String>, edits: Vec<Edit>) -> Change {
+        let is_const = |s: Option<&String>| s.is_some_and(|s| s.starts_with("const "));
+        let id = match (o, n) {
+            (None, _) if is_const(n) => "const-added",
+            (None, _) => "type-added",
+            (_, None) if is_const(o) => "const-removed",
+            (_, None) => "type-removed",
+            (Some(a), Some(b)) => match (kind_word(a), kind_word(b)) {
+                ("const", "const") => "const-value-changed",
+                ("enum", "enum") if b.starts_with("open") => "enum-opened",
+                ("enum", "enum") => "enum-closed",
+                ("union", "union") => "union-rule-changed",
+                ("object", "object") => "type-bases-changed",
+                ("alias", "alias") => "alias-changed",
+                _ => "type-kind-changed",
+            },
+        };
+        let mut c = self.simple(root, id, o, n, edits);
+        match id {
+            "type-removed" => c.api = Some("the type is gone".into()),
+            "const-removed" => c.api = Some("the const is gone".into()),
+            "const-value-changed" => {
+                c.wire = Wire::Both;
+                let lit_kind = |s: &str| s.split_whitespace().nth(1).map(|v| v.starts_with('"'));
+                if o.map(|s| lit_kind(s)) != n.map(|s| lit_kind(s)) {
+                    c.api = Some("the const's type changed".into());
+                }
+            }
+            "enum-opened" => {
+                c.wire = Wire::OldReaders;
+                c.api = Some("the catch-all variant `Other` is new".into());
+            }
+            "enum-closed" => {
+                c.wire = Wire::OldWriters;
+                c.api = Some("the catch-all variant `Other` is gone".into());
+            }
+            "alias-changed" | "type-kind-changed" => {
+                c.api = Some("the type changed".into());
+                if let (Some(oi), Some(ni)) = (Self::item_in(self.old, &self.old_path(root)), Self::item_in(self.new, root)) {
+                    let (ot, nt) = (Type::Named(oi.name.clone()), Type::Named(ni.name.clone()));
+                    c.wire = Wire::from_breaks(
+                        !Compat::new(self.old, self.new).accepts(&ot, &nt),
+                        !Compat::new(self.new, self.old).accepts(&nt, &ot),
+                    );
+                } else {
+                    c.wire = Wire::Both;
+                }
+            }
+            _ => {}
+        }
+        c
+    }
+
+    fn field_change(&self, path: &str, o: Option<&String>, n: Option<&String>, edits: Vec<Edit>) -> Change {
+        let of = Self::field_in(self.old, &self.old_path(path));
+        let nf = Self::field_in(self.new, path);
+        let id = match (o, n) {
+            (None, _) if of.is_some() => "field-redeclared",
+            (None, _) if nf.is_some_and(|f| f.required) => "field-added-required",
+            (None, _) => "field-added-optional",
+            (_, None) if nf.is_some() => "field-inherited",
+            (_, None) => "field-removed",
+            (Some(a), Some(b)) if type_part(a) == type_part(b) => {
+                if b.starts_with("required") { "field-made-required" } else { "field-made-optional" }
+            }
+            _ if of.is_some_and(is_fixed) && nf.is_some_and(is_fixed) => "fixed-value-changed",
+            _ => "field-type-changed",
+        };
+        let mut c = self.simple(path, id, o, n, edits);
+        c.wire = Wire::from_breaks(
+            !Compat::new(self.old, self.new).field_accepts(of, nf),
+            !Compat::new(self.new, self.old).field_accepts(nf, of),
+        );
+        let rust = |f: Option<&Field>| f.is_some_and(|f| !is_fixed(f));
+        c.api = match id {
+            "field-added-required" | "field-added-optional" if rust(nf) => Some(format!(
+                "struct literals must name the new field{}",
+                self.inheritors(path).map(|n| format!(", here and in the {} that inherit it", types(n))).unwrap_or_default()
+            )),
+            "field-removed" if rust(of) => Some("the field is gone".into()),
+            "field-made-required" if rust(nf) => Some("`Option<T>` became `T`".into()),
+            "field-made-optional" if rust(nf) => Some("`T` became `Option<T>`".into()),
+            "field-type-changed" | "field-inherited" | "field-redeclared" if rust(of) || rust(nf) => {
+                let same = of.zip(nf).is_some_and(|(a, b)| {
+                    a.required == b.required && rust_type_text(self.old, &a.ty) == rust_type_text(self.new, &b.ty)
+                });
+                (!same).then(|| "the field's type changed".to_string())
+            }
+            _ => None,
+        };
+        c.detail = match id {
+            "field-inherited" => nf.map(|f| format!("now inherited from {}", f.declared_in)),
+            "field-redeclared" => of.map(|f| format!("was inherited from {}", f.declared_in)),
+            _ => self.inheritors(path).map(|n| if n == 1 { "1 other type inherits it".to_string() } else { format!("{n} other types inherit it") }),
+        };
+        c
+    }
+
+    /// How many other object types of NEW (or OLD) inherit the member at `path`.
+    fn inheritors(&self, path: &str) -> Option<usize> {
+        let (rev, p) = match Self::field_in(self.new, path) {
+            Some(_) => (self.new, path.to_string()),
+            None => (self.old, self.old_path(path)),
+        };
+        let found = rev.resolve_path(&p)?;
+        let Target::Field(owner, f) = found.target else { return None };
+        let n = rev
+            .items
+            .values()
+            .filter(|i| i.name != owner.name)
+            .filter(|i| matches!(&i.kind, ItemKind::Struct(s) if s.field(&f.wire).is_some_and(|g| g.declared_in == f.declared_in)))
+            .count();
+        (n > 0).then_some(n)
+    }
+
+    fn value_change(&self, path: &str, added: bool, edits: Vec<Edit>) -> Change {
+        let root = path.rsplit_once(".\"").map(|(r, _)| r).unwrap_or(path);
+        let open = |set: &FactSet, root: &str| set.facts.get(&format!("{root}@type")).is_some_and(|s| s.starts_with("open"));
+        let (id, wire, api) = if added {
+            let wire = if open(self.old_set, &self.old_path(root)) { Wire::None } else { Wire::OldReaders };
+            ("value-added", wire, "exhaustive matches must handle the new variant")
+        } else {
+            let wire = if open(self.new_set, root) { Wire::None } else { Wire::OldWriters };
+            ("value-removed", wire, "the variant is gone")
+        };
+        Change { wire, api: Some(api.into()), ..self.simple(path, id, None, None, edits) }
+    }
+
+    fn variant_change(&self, path: &str, o: Option<&String>, n: Option<&String>, edits: Vec<Edit>) -> Change {
+        let (root, name) = path.rsplit_once('|').unwrap_or((path, ""));
+        let old_union = Self::item_in(self.old, &self.old_path(root));
+        let new_union = Self::item_in(self.new, root);
+        let member = |u: Option<&Item>| match u.map(|i| &i.kind) {
+            Some(ItemKind::Union(u)) => u.variants.iter().find(|v| v.name == name).map(|v| v.ty.clone()),
+            _ => None,
+        };
+        let (om, nm) = (member(old_union), member(new_union));
+        let union_accepts = |reader: &Revision, writer: &Revision, u: Option<&Item>, t: &Option<Type>| match (u, t) {
+            (Some(u), Some(t)) => Compat::new(reader, writer).accepts(&Type::Named(u.name.clone()), t),
+            _ => false,
+        };
+        let (id, wire, api) = match (o, n) {
+            (None, _) => (
+                "variant-added",
+                Wire::from_breaks(!union_accepts(self.old, self.new, old_union, &nm), false),
+                "exhaustive matches must handle the new member",
+            ),
+            (_, None) => (
+                "variant-removed",
+                Wire::from_breaks(false, !union_accepts(self.new, self.old, new_union, &om)),
+                "the member is gone",
+            ),
+            _ => {
+                let (a, b) = (om.clone().unwrap_or(Type::Json), nm.clone().unwrap_or(Type::Json));
+                (
+                    "variant-changed",
+                    Wire::from_breaks(
+                        !Compat::new(self.old, self.new).accepts(&a, &b),
+                        !Compat::new(self.new, self.old).accepts(&b, &a),
+                    ),
+                    "the member's type changed",
+                )
+            }
+        };
+        Change { wire, api: Some(api.into()), ..self.simple(path, id, o, n, edits) }
+    }
+}
+
+/// The members a rename is judged on: fields (own and inherited) with their
+/// summaries, enum values, union members; `None` for kinds without members.
+fn members(rev: &Revision, item: &Item) -> Option<BTreeMap<String, String>> {
+    let out: BTreeMap<String, String> = match &item.kind {
+        ItemKind::Struct(s) => s.fields.iter().map(|f| (f.wire.clone(), facts::field_summary(rev, f))).collect(),
+        ItemKind::Enum(e) => e.values.iter().map(|v| (v.value.clone(), String::new())).collect(),
+        ItemKind::Union(u) => u.variants.iter().map(|v| (v.name.clone(), facts::type_text(rev, &v.ty))).collect(),
+        ItemKind::Alias(_) | ItemKind::Const(_) => return None,
+    };
+    Some(out)
+}
+
+/// The words two names share, in order (the longest common subsequence of their
+/// CamelCase words), and the words of both together.
+fn name_overlap(a: &str, b: &str) -> (usize, usize) {
+    let (a, b) = (crate::names::words(a), crate::names::words(b));
+    let mut table = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for i in 0..a.len() {
+        for j in 0..b.len() {
+            table[i + 1][j + 1] = if a[i] == b[j] { table[i][j] + 1 } else { table[i][j + 1].max(table[i + 1][j]) };
+        }
+    }
+    (table[a.len()][b.len()], a.len() + b.len())
+}
+
+/// A member fixed by a literal: `required "tools/call"`, `required -32602`.
+fn is_fixed_summary(summary: &str) -> bool {
+    summary.strip_prefix("required ").is_some_and(|t| t.starts_with(['"', '-']) || t.starts_with(|c: char| c.is_ascii_digit()) || t.starts_with("typeof ") || t == "true" || t == "false")
+}
+
+fn types(n: usize) -> String {
+    if n == 1 { "1 type".into() } else { format!("{n} types") }
+}
+
+/// `required string` → `string`.
+fn type_part(summary: &str) -> &str {
+    summary.split_once(' ').map(|(_, t)| t).unwrap_or(summary)
+}
+
+fn first_line(text: &str) -> String {
+    let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    if line.chars().count() > 80 { format!("{}…", line.chars().take(79).collect::<String>()) } else { line.to_string() }
+}
+
+fn is_fixed(f: &Field) -> bool {
+    f.required && matches!(f.ty, Type::Literal(_))
+}
+
+fn inner_named(t: &Type) -> Option<&str> {
+    match t {
+        Type::Named(n) => Some(n),
+        Type::Nullable(t) | Type::Array(t) | Type::Map(t) => inner_named(t),
+        _ => None,
+    }
+}
+
+/// The Rust type a field gets, with aliases seen through (they are `type`
+/// aliases in the generated code, so they do not change the API).
+fn rust_type_text(rev: &Revision, t: &Type) -> String {
+    match t {
+        Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
+            Some(ItemKind::Alias(inner)) => rust_type_text(rev, inner),
+            _ => n.clone(),
+        },
+        Type::Array(t) => format!("Vec<{}>", rust_type_text(rev, t)),
+        Type::Map(t) => match rust_type_text(rev, t).as_str() {
+            "Value" => "Map<String, Value>".into(),
+            inner => format!("BTreeMap<String, {inner}>"),
+        },
+        Type::Nullable(t) => format!("Option<{}>", rust_type_text(rev, t)),
+        Type::String => "String".into(),
+        Type::Integer => "i64".into(),
+        Type::Number => "f64".into(),
+        Type::Boolean => "bool".into(),
+        Type::Json => "Value".into(),
+        Type::Literal(l) => match l.value {
+            crate::model::LiteralValue::Str(_) => "String".into(),
+            crate::model::LiteralValue::Int(_) => "i64".into(),
+            crate::model::LiteralValue::Float(_) => "f64".into(),
+            crate::model::LiteralValue::Bool(_) => "bool".into(),
+        },
+    }
+}

@@ -1,0 +1,137 @@
+//! The revision diff: complete (its changes turn OLD's facts into NEW's, for
+//! every consecutive pair), right about known changes, empty on itself, and
+//! stable in its three formats.
+
+use mcp_spec_codegen::Spec;
+use mcp_spec_codegen::diff::facts::{apply, facts};
+use mcp_spec_codegen::diff::report::{Format, render, summary};
+use mcp_spec_codegen::diff::{Change, Diff, Wire, diff};
+use mcp_spec_tests as support;
+
+fn real_spec() -> Spec {
+    match mcp_spec_codegen::spec::load_spec(&support::spec_dir()) {
+        Ok((spec, _)) => spec,
+        Err(d) => panic!("{}", d.render()),
+    }
+}
+
+fn diff_of(spec: &Spec, old: &str, new: &str) -> Diff {
+    diff(spec.revision(old).unwrap(), spec.revision(new).unwrap())
+}
+
+fn find<'a>(d: &'a Diff, id: &str, path: &str) -> &'a Change {
+    d.changes
+        .iter()
+        .find(|c| c.id == id && c.path == path)
+        .unwrap_or_else(|| panic!("{} -> {}: no `{id}` at `{path}`", d.old, d.new))
+}
+
+fn assert_absent(d: &Diff, id: &str, path: &str) {
+    assert!(!d.changes.iter().any(|c| c.id == id && c.path == path), "{} -> {}: unexpected `{id}` at `{path}`", d.old, d.new);
+}
+
+#[test]
+fn reported_changes_turn_old_into_new_for_every_consecutive_pair() {
+    for spec in [real_spec(), support::fixture_spec()] {
+        for pair in spec.revisions.windows(2) {
+            let (old, new) = (&pair[0], &pair[1]);
+            let d = diff(old, new);
+            let mut state = facts(old);
+            for c in &d.changes {
+                apply(&mut state, &c.edits);
+            }
+            let expected = facts(new);
+            let missing: Vec<&String> = expected.keys().filter(|k| state.get(*k) != expected.get(*k)).take(5).collect();
+            let extra: Vec<&String> = state.keys().filter(|k| !expected.contains_key(*k)).take(5).collect();
+            assert!(
+                missing.is_empty() && extra.is_empty(),
+                "{} -> {}: applying the {} changes does not give NEW's facts; differing: {missing:?}, left over: {extra:?}",
+                old.name,
+                new.name,
+                d.changes.len()
+            );
+            // And no change is empty or redundant: leaving any one out gives other facts.
+            for skip in 0..d.changes.len() {
+                let mut partial = facts(old);
+                for (i, c) in d.changes.iter().enumerate() {
+                    if i != skip {
+                        apply(&mut partial, &c.edits);
+                    }
+                }
+                assert!(partial != expected, "{} -> {}: the change {:?} edits nothing", old.name, new.name, d.changes[skip]);
+            }
+        }
+    }
+}
+
+#[test]
+fn known_changes_between_2025_11_25_and_2026_07_28() {
+    let spec = real_spec();
+    let d = diff_of(&spec, "2025-11-25", "2026-07-28");
+    for removed in ["InitializeRequest", "PingRequest"] {
+        let c = find(&d, "type-removed", removed);
+        assert!(c.api.is_some() && c.is_breaking());
+    }
+    find(&d, "type-added", "DiscoverRequest");
+    let c = find(&d, "field-added-required", "Result.resultType");
+    assert_eq!(c.wire, Wire::OldWriters, "a new required member breaks old writers, not old readers");
+    assert!(c.detail.as_deref().is_some_and(|d| d.contains("other types inherit it")), "{c:?}");
+    assert_eq!(find(&d, "method-removed", "initialize").wire, Wire::OldWriters);
+    assert_eq!(find(&d, "method-added", "server/discover").wire, Wire::OldReaders);
+    // The members of a removed type go with it.
+    assert_absent(&d, "field-removed", "InitializeRequest.params");
+    assert!(find(&d, "deprecated", "ClientCapabilities.sampling").api.is_none());
+}
+
+#[test]
+fn jsonrpc_error_is_renamed_in_2025_11_25() {
+    let spec = real_spec();
+    let d = diff_of(&spec, "2025-06-18", "2025-11-25");
+    let c = find(&d, "type-renamed", "JSONRPCErrorResponse");
+    assert_eq!(c.old.as_deref(), Some("JSONRPCError"));
+    assert_absent(&d, "type-removed", "JSONRPCError");
+    assert_absent(&d, "type-added", "JSONRPCErrorResponse");
+    // Its own changes, under the new name.
+    assert_eq!(find(&d, "field-made-optional", "JSONRPCErrorResponse.id").wire, Wire::OldReaders);
+    // An inline `params` that became a declared type of the same name keeps its
+    // Rust type: a wire judgement, no API break.
+    assert!(find(&d, "field-type-changed", "CallToolRequest.params").api.is_none());
+}
+
+#[test]
+fn a_revision_diffed_with_itself_is_empty() {
+    for spec in [real_spec(), support::fixture_spec()] {
+        for rev in &spec.revisions {
+            let d = diff(rev, rev);
+            assert!(d.is_empty(), "{}: {:?}", rev.name, d.changes.first());
+            assert_eq!(summary(&d).breaking, 0);
+        }
+    }
+}
+
+#[test]
+fn verdicts_on_the_fixture() {
+    let spec = support::fixture_spec();
+    let d = diff_of(&spec, "2025-01-01", "2025-06-01");
+    assert_eq!(find(&d, "type-renamed", "JSONRPCErrorResponse").old.as_deref(), Some("JSONRPCError"));
+    assert_eq!(find(&d, "field-made-required", "Tool.title").wire, Wire::OldWriters);
+    assert_eq!(find(&d, "field-type-changed", "Tool.timeout").wire, Wire::OldReaders, "integer readers reject 1.5");
+    assert_eq!(find(&d, "enum-opened", "LoggingLevel").wire, Wire::OldReaders);
+    assert_eq!(find(&d, "const-value-changed", "INVALID_PARAMS").wire, Wire::Both);
+    assert!(find(&d, "const-value-changed", "INVALID_PARAMS").api.is_none());
+    assert!(!find(&d, "field-type-changed", "ListToolsRequest.params").is_breaking());
+    let draft = diff_of(&spec, "2025-06-01", "draft");
+    assert_eq!(find(&draft, "value-removed", "Tool.style.\"legacy\"").wire, Wire::OldWriters);
+    find(&draft, "undeprecated", "LoggingLevel");
+    find(&draft, "deprecated", "Tool.timeout");
+}
+
+#[test]
+fn reports_in_three_formats_match_their_golden_files() {
+    let spec = support::fixture_spec();
+    let d = diff_of(&spec, "2025-01-01", "2025-06-01");
+    support::assert_golden("reports/diff.txt", &render(&d, Format::Text, false));
+    support::assert_golden("reports/diff.md", &render(&d, Format::Markdown, false));
+    support::assert_golden("reports/diff.json", &render(&d, Format::Json, false));
+    support::assert_golden("reports/diff-docs.txt", &render(&d, Format::Text, true));
+}
