@@ -81,3 +81,50 @@ fn copy_reversed(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Every file under `dir`, with its bytes.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push((p.strip_prefix(dir).unwrap().to_path_buf(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn a_run_that_fails_midway_leaves_the_previous_crate_as_it_was() {
+    let tmp = std::env::temp_dir().join(format!("mcp-spec-midway-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let out = tmp.join("generated");
+    let first = generate_ok(&support::spec_dir());
+    output::write_crate(&out, &first).unwrap();
+    let before = snapshot(&out);
+    assert_eq!(before.len(), first.len());
+
+    let second: Files = first.iter().map(|(p, c)| (p.clone(), format!("{c}// a later run\n"))).collect();
+    for fail_after in [1, 3, second.len()] {
+        let mut written = 0;
+        let result = output::write_crate_with(&out, &second, |_| {
+            written += 1;
+            if written == fail_after { Err(std::io::Error::other("interrupted")) } else { Ok(()) }
+        });
+        assert!(result.is_err(), "the hook's failure must abort the run");
+        assert!(snapshot(&out) == before, "a run failing after {fail_after} files changed the crate");
+        let leftovers: Vec<_> = std::fs::read_dir(&tmp).unwrap().flatten().map(|e| e.file_name()).collect();
+        assert_eq!(leftovers, vec![std::ffi::OsString::from("generated")], "temporary folders are cleaned up");
+    }
+    // A complete run replaces the crate, and `--check` then finds it fresh.
+    output::write_crate(&out, &second).unwrap();
+    assert!(output::check_crate(&out, &second).is_empty());
+    assert_eq!(output::check_crate(&out, &first).len(), first.len(), "every file differs from the first run's");
+    let _ = std::fs::remove_dir_all(&tmp);
+}

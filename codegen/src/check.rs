@@ -5,12 +5,13 @@
 //! it, the check finds union members that the rule can never tell apart for
 //! some input and reports them as warnings naming the member the rule picks.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::model::{ItemKind, LiteralValue, Revision, Type, Union};
+use crate::model::{ItemKind, LiteralValue, Origin, Revision, Type, Union};
+use crate::names::{field_ident, is_keyword, snake_case};
 use crate::sample::{Fill, sample};
 
 /// How well `v` fits `ty`: `None` when it cannot be one, else the number of
@@ -183,6 +184,133 @@ pub fn check_unions(rev: &Revision) -> Diagnostics {
                 "`{chosen}` knows at least as many of the input's members and comes first; a fixed member (a literal type) in `{member}` would tell them apart"
             )),
         );
+    }
+    diags
+}
+
+/// Every check of a revision, errors and warnings together: names that cannot
+/// be Rust names, Rust names that collide, types that contain themselves by value,
+/// and the union check.
+pub fn check_revision(rev: &Revision) -> Diagnostics {
+    let mut diags = check_names(rev);
+    diags.extend(check_recursion(rev));
+    if !diags.has_errors() {
+        diags.extend(check_unions(rev));
+    }
+    diags
+}
+
+/// Names the generated module declares itself.
+const RESERVED: &[&str] = &["SCHEMA_TYPES"];
+
+fn is_rust_identifier(s: &str) -> bool {
+    let mut cs = s.chars();
+    cs.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && cs.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && s != "_"
+}
+
+/// Type names are used verbatim, so each must be a Rust identifier; the Rust
+/// names of one struct's fields (and of its fixed members' consts) must differ.
+pub fn check_names(rev: &Revision) -> Diagnostics {
+    let mut diags = Diagnostics::default();
+    for item in rev.items.values() {
+        let name = &item.name;
+        let problem = if !is_rust_identifier(name) {
+            Some("is not a Rust identifier (ASCII letters, digits and `_`)")
+        } else if is_keyword(name) {
+            Some("is a Rust keyword")
+        } else if RESERVED.contains(&name.as_str()) {
+            Some("is a name the generated module uses for itself")
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            let what = if item.origin == Origin::Declared { "type" } else { "inline type" };
+            diags.push(
+                Diagnostic::error(format!("the {what} name `{name}` {problem}"))
+                    .at(&rev.schema_path, item.span)
+                    .label("declared here")
+                    .hint("type names are kept verbatim in Rust; rename the type"),
+            );
+        }
+        let ItemKind::Struct(s) = &item.kind else { continue };
+        let mut fields: BTreeMap<String, &str> = BTreeMap::new();
+        let mut consts: BTreeMap<String, &str> = BTreeMap::new();
+        for f in &s.fields {
+            let (table, rust) = match (&f.ty, f.required) {
+                (Type::Literal(_), true) => (&mut consts, snake_case(&f.wire).to_uppercase()),
+                _ => (&mut fields, field_ident(&f.rust)),
+            };
+            if let Some(other) = table.insert(rust.clone(), &f.wire) {
+                diags.push(
+                    Diagnostic::error(format!(
+                        "the members `{other}` and `{}` of `{name}` would both be `{rust}` in Rust",
+                        f.wire
+                    ))
+                    .at(&rev.schema_path, f.span)
+                    .label("this member")
+                    .hint("rename one of the members"),
+                );
+            }
+        }
+    }
+    diags
+}
+
+/// A type that contains itself by value (not through an array or a map) has no
+/// finite size in Rust.
+pub fn check_recursion(rev: &Revision) -> Diagnostics {
+    fn by_value<'a>(t: &'a Type, out: &mut Vec<&'a str>) {
+        match t {
+            Type::Named(n) => out.push(n),
+            Type::Nullable(inner) => by_value(inner, out),
+            _ => {}
+        }
+    }
+    let mut edges: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for item in rev.items.values() {
+        let mut out = Vec::new();
+        match &item.kind {
+            ItemKind::Struct(s) => s.fields.iter().for_each(|f| by_value(&f.ty, &mut out)),
+            ItemKind::Union(u) => u.variants.iter().for_each(|v| by_value(&v.ty, &mut out)),
+            ItemKind::Alias(t) => by_value(t, &mut out),
+            _ => {}
+        }
+        edges.insert(&item.name, out);
+    }
+    let mut diags = Diagnostics::default();
+    let mut reported: BTreeSet<Vec<&str>> = BTreeSet::new();
+    for start in edges.keys().copied() {
+        // Depth-first from `start`, looking for a way back to it.
+        let mut stack: Vec<(Vec<&str>, usize)> = vec![(vec![start], 0)];
+        let mut seen: BTreeSet<&str> = BTreeSet::new();
+        while let Some((path, next)) = stack.pop() {
+            let last = *path.last().unwrap_or(&start);
+            let Some(targets) = edges.get(last) else { continue };
+            if next >= targets.len() {
+                continue;
+            }
+            stack.push((path.clone(), next + 1));
+            let t = targets[next];
+            if t == start {
+                let mut cycle = path.clone();
+                cycle.sort();
+                if reported.insert(cycle) {
+                    let span = rev.item(start).map(|i| i.span).unwrap_or_default();
+                    diags.push(
+                        Diagnostic::error(format!("`{start}` contains itself by value: {} → {start}", path.join(" → ")))
+                            .at(&rev.schema_path, span)
+                            .label("this type")
+                            .hint("a Rust type cannot contain itself; make a member on the cycle an array or a map"),
+                    );
+                }
+            } else if seen.insert(t) {
+                let mut p = path.clone();
+                p.push(t);
+                stack.push((p, 0));
+            }
+        }
     }
     diags
 }

@@ -32,6 +32,8 @@ pub struct Diagnostic {
     pub file: Option<PathBuf>,
     pub span: Option<Span>,
     pub label: String,
+    /// Other places in the same file that explain this one, with their labels.
+    pub secondary: Vec<(Span, String)>,
     pub notes: Vec<String>,
 }
 
@@ -43,6 +45,7 @@ impl Diagnostic {
             file: None,
             span: None,
             label: String::new(),
+            secondary: Vec::new(),
             notes: Vec::new(),
         }
     }
@@ -60,6 +63,11 @@ impl Diagnostic {
     }
     pub fn label(mut self, label: impl Into<String>) -> Self {
         self.label = label.into();
+        self
+    }
+    /// Points at another place in the same file (the first declaration of a name).
+    pub fn also_at(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.secondary.push((span, label.into()));
         self
     }
     pub fn hint(mut self, hint: impl Into<String>) -> Self {
@@ -153,10 +161,17 @@ fn render(items: &[Diagnostic], source_of: impl Fn(&Path) -> Option<String>) -> 
             };
             match (id, d.span) {
                 (Some(id), Some(span)) => {
-                    let len = files.get(id).map(|f| f.source().len()).unwrap_or(0);
-                    let lo = (span.lo as usize).min(len);
-                    let hi = (span.hi as usize).clamp(lo, len);
-                    diag = diag.with_labels(vec![cr::Label::primary(id, lo..hi).with_message(&d.label)]);
+                    let source = files.get(id).map(|f| f.source().as_str()).unwrap_or("");
+                    let range = |s: Span| {
+                        let lo = floor_char_boundary(source, (s.lo as usize).min(source.len()));
+                        let hi = floor_char_boundary(source, (s.hi as usize).clamp(lo, source.len()));
+                        lo..hi
+                    };
+                    let mut labels = vec![cr::Label::primary(id, range(span)).with_message(&d.label)];
+                    for (s, label) in &d.secondary {
+                        labels.push(cr::Label::secondary(id, range(*s)).with_message(label));
+                    }
+                    diag = diag.with_labels(labels);
                 }
                 _ => notes.insert(0, format!("in {}", path.display())),
             }

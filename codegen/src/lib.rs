@@ -53,22 +53,11 @@ pub fn generate_from(spec: &Spec) -> Result<Files, Diagnostics> {
 /// file's stem: what the golden fixtures use. Returns the module's text and the
 /// warnings met.
 pub fn generate_module(path: &Path, text: &str) -> Result<(String, Diagnostics), Diagnostics> {
-    use sha2::Digest;
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "schema".into());
-    let (decls, mut diags) = parse::parse_schema(path, text);
-    let (rev, lower_diags) = lower::lower_revision(lower::LowerInput {
-        name: stem.clone(),
-        module: spec::module_name(&stem),
-        dated: false,
-        schema_path: path,
-        schema_sha256: sha2::Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect(),
-        decls,
-    });
-    diags.extend(lower_diags);
+    let (rev, diags) = spec::read_revision(stem.clone(), spec::module_name(&stem), false, path, text);
     if diags.has_errors() {
         return Err(diags);
     }
-    diags.extend(check::check_unions(&rev));
     let module = emit::emit_module(&rev, &Default::default())?;
     Ok((module, diags))
 }

@@ -42,7 +42,7 @@ pub fn lower_revision(input: LowerInput<'_>) -> (Revision, Diagnostics) {
                 Diagnostic::error(format!("`{}` is declared more than once", d.name))
                     .at(lx.path, d.span)
                     .label("declared again here")
-                    .note(format!("first declared at byte {}", prev.span.lo))
+                    .also_at(prev.span, "first declared here")
                     .hint("declaration merging is not supported: keep one declaration"),
             );
             continue;
@@ -277,6 +277,14 @@ impl Lowerer<'_> {
                     let s = match &p.kind {
                         TypeKind::Literal(members) => Some(self.members_shape(members, parent)),
                         TypeKind::Intersection(_) => self.expr_shape(p, parent),
+                        TypeKind::String | TypeKind::Number | TypeKind::Boolean | TypeKind::Null | TypeKind::StrLit(_) | TypeKind::NumLit(_) | TypeKind::BoolLit(_) => {
+                            self.error_at(
+                                p.span,
+                                "an intersection of a primitive type with an object type (a branded or bounded primitive)",
+                                "use the primitive alone and put a bound in a JSDoc tag such as `@minimum 0`",
+                            );
+                            None
+                        }
                         _ => self.base_shape(p, true),
                     };
                     if let Some(s) = s {
@@ -419,7 +427,7 @@ impl Lowerer<'_> {
                 Diagnostic::error(format!("the inline type of `{parent}.{field}` would be named `{name}`, which is already declared"))
                     .at(self.path, span)
                     .label(format!("this type is named `{name}` from its parent and field"))
-                    .note(format!("`{name}` is declared at byte {}", decl.span.lo))
+                    .also_at(decl.span, format!("`{name}` is declared here"))
                     .hint(format!("declare the inline type under a name of its own and refer to it, or rename `{name}`")),
             );
             return Type::Json;
@@ -432,7 +440,7 @@ impl Lowerer<'_> {
                     Diagnostic::error(format!("two inline types would both be named `{name}`"))
                         .at(self.path, span)
                         .label("this one")
-                        .note(format!("the other is at byte {}", prev.lo))
+                        .also_at(*prev, "the other")
                         .hint("give one of them a declared name"),
                 );
                 return Type::Json;

@@ -42,7 +42,7 @@ pub fn parse_schema(path: &Path, text: &str) -> (Vec<Decl>, Diagnostics) {
             return (Vec::new(), diags);
         }
     };
-    let mut cx = Cx { path, base, comments: &comments, diags: &mut diags };
+    let mut cx = Cx { path, base, comments: &comments, diags: &mut diags, depth: 0 };
     let mut decls = Vec::new();
     for item in &module.body {
         match item {
@@ -76,24 +76,35 @@ pub fn parse_schema(path: &Path, text: &str) -> (Vec<Decl>, Diagnostics) {
     (decls, diags)
 }
 
-/// swc reports an error right after `export` at the keyword that follows it
-/// (`interface`), not at the real fault; say what was being parsed and show the
-/// whole line so the reader can find it.
+/// swc reports an error inside an exported declaration at the keyword after
+/// `export` (`interface`), not at the fault. When that happens, the file is read
+/// again with that one `export` blanked out (offsets unchanged): without it swc
+/// points at the real fault, which the diagnostic then shows, the keyword second.
 fn syntax_error(path: &Path, text: &str, span: Span, msg: &str) -> Diagnostic {
-    let mut d = Diagnostic::error(format!("syntax error: {msg}")).at(path, span).label(msg.to_string());
-    let line_start = text[..(span.lo as usize).min(text.len())].rfind('\n').map(|i| i + 1).unwrap_or(0);
-    let line = text[line_start..].lines().next().unwrap_or("").trim();
-    if line.starts_with("export") || line.starts_with("interface") || line.starts_with("type") {
-        d = d.note(format!(
-            "while parsing the declaration `{}`; swc may point at the keyword after `export` when the error is later in the declaration",
-            truncate(line, 80)
-        ));
+    let lo = (span.lo as usize).min(text.len());
+    let before = text[..lo].trim_end();
+    if before.ends_with("export")
+        && let Some((real, real_msg)) = first_error(&format!("{}      {}", &before[..before.len() - 6], &text[before.len()..]))
+        && real.lo > span.lo
+    {
+        return Diagnostic::error(format!("syntax error: {real_msg}"))
+            .at(path, real)
+            .label(real_msg)
+            .also_at(span, format!("in this declaration (swc alone reports: {msg})"));
     }
-    d
+    Diagnostic::error(format!("syntax error: {msg}")).at(path, span).label(msg.to_string())
 }
 
-fn truncate(s: &str, n: usize) -> String {
-    if s.chars().count() <= n { s.to_string() } else { format!("{}…", s.chars().take(n).collect::<String>()) }
+/// The first syntax error swc finds in `text`, as a file offset and a message.
+fn first_error(text: &str) -> Option<(Span, String)> {
+    let cm: Lrc<SourceMap> = Default::default();
+    let fm = cm.new_source_file(Lrc::new(FileName::Anon), text.to_string());
+    let mut recovered = Vec::new();
+    let result = parse_file_as_module(&fm, Syntax::Typescript(TsSyntax::default()), ast::EsVersion::latest(), None, &mut recovered);
+    let base = fm.start_pos.0;
+    let err = recovered.into_iter().next().or(result.err())?;
+    let s = err.span();
+    Some((Span::new(s.lo.0.saturating_sub(base), s.hi.0.saturating_sub(base)), err.kind().msg().to_string()))
 }
 
 struct Cx<'a> {
@@ -101,7 +112,13 @@ struct Cx<'a> {
     base: BytePos,
     comments: &'a SingleThreadedComments,
     diags: &'a mut Diagnostics,
+    /// How deeply the type being read is nested, to refuse absurd nesting
+    /// before the later stages recurse into it.
+    depth: usize,
 }
+
+/// The deepest nesting of types read; the real schemas stay under 10.
+const MAX_TYPE_DEPTH: usize = 64;
 
 impl Cx<'_> {
     fn span(&self, s: swc_common::Span) -> Span {
@@ -268,6 +285,17 @@ impl Cx<'_> {
     }
 
     fn ty(&mut self, t: &ast::TsType) -> TypeExpr {
+        if self.depth >= MAX_TYPE_DEPTH {
+            let span = self.span(t.span());
+            return self.unsupported(span, "a type nested more than 64 levels deep", "name some of the inner types");
+        }
+        self.depth += 1;
+        let ty = self.ty_inner(t);
+        self.depth -= 1;
+        ty
+    }
+
+    fn ty_inner(&mut self, t: &ast::TsType) -> TypeExpr {
         use ast::TsKeywordTypeKind as K;
         let span = self.span(t.span());
         let kind = match t {

@@ -125,7 +125,7 @@ pub fn load_spec(dir: &Path) -> Result<(Spec, Diagnostics), Diagnostics> {
                 continue;
             }
         };
-        let text = match String::from_utf8(bytes.clone()) {
+        let text = match String::from_utf8(bytes) {
             Ok(t) => t,
             Err(e) => {
                 diags.push(
@@ -135,28 +135,34 @@ pub fn load_spec(dir: &Path) -> Result<(Spec, Diagnostics), Diagnostics> {
                 continue;
             }
         };
-        let sha = hex(&Sha256::digest(&bytes));
-        let (decls, parse_diags) = parse_schema(&src.schema_path, &text);
-        diags.extend(parse_diags);
-        let (rev, lower_diags) = lower_revision(LowerInput {
-            name: src.name,
-            module: src.module,
-            dated: src.dated,
-            schema_path: &src.schema_path,
-            schema_sha256: sha,
-            decls,
-        });
-        let lowered_ok = !lower_diags.has_errors();
-        diags.extend(lower_diags);
-        if lowered_ok {
-            diags.extend(crate::check::check_unions(&rev));
-        }
+        let (rev, rev_diags) = read_revision(src.name, src.module, src.dated, &src.schema_path, &text);
+        diags.extend(rev_diags);
         revisions.push(rev);
     }
     if diags.has_errors() {
         return Err(diags);
     }
     Ok((Spec { dir: dir.to_path_buf(), revisions }, diags))
+}
+
+/// One schema text through parse, lower and the checks: the revision and every
+/// diagnostic met. The checks run only on a revision that lowered cleanly.
+pub fn read_revision(name: String, module: String, dated: bool, path: &Path, text: &str) -> (crate::model::Revision, Diagnostics) {
+    let (decls, mut diags) = parse_schema(path, text);
+    let (rev, lower_diags) = lower_revision(LowerInput {
+        name,
+        module,
+        dated,
+        schema_path: path,
+        schema_sha256: hex(&Sha256::digest(text.as_bytes())),
+        decls,
+    });
+    let lowered_ok = !lower_diags.has_errors() && !diags.has_errors();
+    diags.extend(lower_diags);
+    if lowered_ok {
+        diags.extend(crate::check::check_revision(&rev));
+    }
+    (rev, diags)
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -69,3 +69,44 @@ fn the_registry_report_prints_in_every_format() {
     let md = xtask(&["registry", "--format", "markdown", "--revision", "draft"]);
     assert!(String::from_utf8_lossy(&md.stdout).contains("## draft"));
 }
+
+/// A copy of the spec folder's schemas in a fresh temporary folder.
+fn spec_copy(tag: &str) -> std::path::PathBuf {
+    let from = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/mcp-spec/schema");
+    let to = std::env::temp_dir().join(format!("mcp-spec-cli-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&to);
+    for rev in std::fs::read_dir(&from).expect("the spec inputs beside the workspace").flatten() {
+        let dir = to.join("schema").join(rev.file_name());
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(rev.path().join("schema.ts"), dir.join("schema.ts")).unwrap();
+    }
+    to
+}
+
+#[test]
+fn a_broken_schema_writes_nothing_and_check_never_writes() {
+    let spec = spec_copy("broken");
+    let out = spec.join("out");
+    let ok = xtask(&["codegen", "--spec-dir", spec.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(code(&ok), 0, "{}", String::from_utf8_lossy(&ok.stderr));
+    let lib = std::fs::read(out.join("src/lib.rs")).unwrap();
+
+    // Break one revision: the run fails, names the place, and leaves `out` alone.
+    let ts = spec.join("schema/2025-06-18/schema.ts");
+    let text = std::fs::read_to_string(&ts).unwrap() + "\nexport interface Broken {\n  broken: Missing;\n}\n";
+    std::fs::write(&ts, text).unwrap();
+    let failed = xtask(&["codegen", "--spec-dir", spec.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(code(&failed), 1);
+    let err = String::from_utf8_lossy(&failed.stderr);
+    assert!(err.contains("reference to undeclared type `Missing`") && err.contains("2025-06-18/schema.ts:"), "{err}");
+    assert!(err.contains("nothing was written"), "{err}");
+    assert_eq!(std::fs::read(out.join("src/lib.rs")).unwrap(), lib);
+
+    // `--check` on a stale crate reports it and changes nothing.
+    std::fs::write(out.join("src/lib.rs"), b"// edited by hand\n").unwrap();
+    let check = xtask(&["codegen", "--check", "--out", out.to_str().unwrap()]);
+    assert_eq!(code(&check), 1);
+    assert!(String::from_utf8_lossy(&check.stderr).contains("run `cargo xtask codegen`"));
+    assert_eq!(std::fs::read(out.join("src/lib.rs")).unwrap(), b"// edited by hand\n");
+    let _ = std::fs::remove_dir_all(&spec);
+}

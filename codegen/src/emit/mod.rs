@@ -206,7 +206,7 @@ fn lib_rs(spec: &Spec) -> TokenStream {
     }
 }
 
-fn revision_module(rev: &Revision, notes: &Notes) -> TokenStream {
+pub fn revision_module(rev: &Revision, notes: &Notes) -> TokenStream {
     let cx = Cx { rev, notes };
     let mut docs = vec![format!("Types of MCP revision {}, generated from `schema/{}/schema.ts`.", rev.name, rev.name)];
     // The schema's `@category` tags, as an index.

@@ -1,0 +1,329 @@
+//! The generator never panics and never hangs on a broken schema: seeded mutants
+//! of every real schema.ts (a token or a line deleted, a member duplicated, two
+//! names swapped, the file truncated, an odd construct inserted) each end in
+//! generated code or in diagnostics that say where.
+//!
+//! `MCP_MUTANTS=N` sets how many mutants to try (default 3000, spread over the
+//! revisions); `MCP_MUTANTS_SEED=S` starts elsewhere. A failure names the seed,
+//! so `MCP_MUTANTS=1 MCP_MUTANTS_SEED=<seed>` replays it.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+use mcp_spec_tests as support;
+
+/// xorshift64*: small, seeded, the same everywhere.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 { 0 } else { (self.next() % n as u64) as usize }
+    }
+}
+
+/// Constructs the generator does not support, and some it must take in its stride.
+const ODD: &[&str] = &[
+    "  generic?: Array<Map<string, number>>;",
+    "  pair: [string, number];",
+    "  cond: T extends string ? A : B;",
+    "  bounded: number & { readonly minimum: 0 };",
+    "  keys?: keyof Tool;",
+    "  $dollar: string;",
+    "  \"quoted key\"?: { [key: string]: unknown };",
+    "  fn(): void;",
+    "  [n: number]: string;",
+    "export interface Generic<T> { value: T }",
+    "export type Mapped = { [K in keyof Tool]: string };",
+    "export type Tpl = `prefix-${string}`;",
+    "export interface Self { type: Self }",
+    "export interface Loop extends Loop { x: string }",
+    "export type A1 = B1; export type B1 = A1;",
+    "export interface Boxed { inner: Boxed | null }",
+    "export const BIG = 123456789012345678901234567890;",
+    "export const WEIRD = `tpl`;",
+    "export interface Émoji { ünïcode: \"ü\" | \"🎉\" }",
+    "export type Deep = ((((((((((((((((((((string))))))))))))))))))));",
+    "/** @deprecated */",
+    "/** @example {@includeCode ./examples/Nope/missing.json} */",
+    "/** {@link NoSuchThing} [a](/specification/x) @category */",
+    "import { X } from './x';",
+    "export * from './other';",
+    "declare module 'm' {}",
+    "enum Color { Red }",
+    "export function f() {}",
+    "export type E = \"\" | \" \" | \"a-b\" | \"A_B\" | \"ab\";",
+    "export type N = 1 | 2.5 | -3 | true;",
+];
+
+fn mutate(text: &str, rng: &mut Rng) -> (String, &'static str) {
+    let lines: Vec<&str> = text.lines().collect();
+    let op = rng.below(8);
+    let out = match op {
+        0 => {
+            // Delete one token: an identifier, a number or one punctuation mark.
+            let bytes = text.as_bytes();
+            let mut i = rng.below(bytes.len());
+            while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+            let mut j = i + 1;
+            if i < bytes.len() && word(bytes[i]) {
+                while i > 0 && word(bytes[i - 1]) {
+                    i -= 1;
+                }
+                while j < bytes.len() && word(bytes[j]) {
+                    j += 1;
+                }
+            }
+            let (mut i, mut j) = (i.min(bytes.len()), j.min(bytes.len()));
+            while !text.is_char_boundary(i) {
+                i -= 1;
+            }
+            while !text.is_char_boundary(j) {
+                j += 1;
+            }
+            splice(text, i, j, "")
+        }
+        1 => {
+            let k = rng.below(lines.len());
+            join(lines.iter().enumerate().filter(|(i, _)| *i != k).map(|(_, l)| *l))
+        }
+        2 => {
+            let k = rng.below(lines.len());
+            join(lines.iter().take(k + 1).chain(lines.iter().skip(k)).copied())
+        }
+        3 => {
+            // Swap two identifiers everywhere they occur as whole words.
+            let names: Vec<&str> = text
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .filter(|w| w.len() > 2 && w.starts_with(|c: char| c.is_ascii_uppercase()))
+                .collect();
+            if names.len() < 2 {
+                text.to_string()
+            } else {
+                let (a, b) = (names[rng.below(names.len())], names[rng.below(names.len())]);
+                swap_words(text, a, b)
+            }
+        }
+        4 => {
+            let mut at = rng.below(text.len());
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            text[..at].to_string()
+        }
+        5 => {
+            let k = rng.below(lines.len());
+            let odd = ODD[rng.below(ODD.len())];
+            join(lines.iter().take(k).copied().chain([odd]).chain(lines.iter().skip(k).copied()))
+        }
+        6 => {
+            // Overwrite one character with something hostile.
+            const CHARS: &[&str] = &["{", "}", "\"", "'", "`", "<", ">", "|", "&", "?", ":", ";", "*/", "/*", "é", "\u{0}", "\u{feff}", "🎉", "-", "9"];
+            let mut at = rng.below(text.len());
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            let end = text[at..].chars().next().map(|c| at + c.len_utf8()).unwrap_or(at);
+            splice(text, at, end, CHARS[rng.below(CHARS.len())])
+        }
+        _ => {
+            // Two mutations at once.
+            let (once, _) = mutate(text, rng);
+            mutate(&once, rng).0
+        }
+    };
+    let name = ["delete-token", "delete-line", "duplicate-line", "swap-names", "truncate", "insert-odd", "overwrite-char", "twice"][op];
+    (out, name)
+}
+
+fn splice(text: &str, from: usize, to: usize, with: &str) -> String {
+    format!("{}{with}{}", &text[..from], &text[to..])
+}
+
+fn join<'a>(lines: impl Iterator<Item = &'a str>) -> String {
+    let mut s = lines.collect::<Vec<_>>().join("\n");
+    s.push('\n');
+    s
+}
+
+fn swap_words(text: &str, a: &str, b: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        out.push_str(if word == a { b } else if word == b { a } else { word });
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+enum Outcome {
+    Generated,
+    Diagnosed,
+    Failed(String),
+}
+
+/// A model's item as text without its spans, which shift with every edit
+/// above it: two items with the same key emit the same code.
+fn item_key(item: &mcp_spec_codegen::model::Item) -> String {
+    let text = format!("{item:?}");
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find("Span { lo: ") {
+        out.push_str(&rest[..i]);
+        rest = rest[i..].split_once('}').map(|(_, r)| r).unwrap_or("");
+    }
+    out.push_str(rest);
+    out
+}
+
+/// One revision's unmutated schema and the keys of its items.
+struct Baseline {
+    name: String,
+    path: PathBuf,
+    text: String,
+    items: HashMap<String, String>,
+}
+
+/// The generator's stages on one mutant: parse, lower and the checks; then the
+/// emission of every item the mutation changed (an unchanged item emits what it
+/// emitted before), checked to be valid Rust; and for every `FULL_EVERY`th
+/// mutant that gets that far, the whole entry point with formatting.
+fn check_mutant(base: &Baseline, text: &str, full: bool) -> Outcome {
+    let (rev, diags) = mcp_spec_codegen::spec::read_revision(base.name.clone(), "m".into(), false, &base.path, text);
+    if diags.has_errors() {
+        let rendered = diags.render_with(|_| Some(text.to_string()));
+        return if diags.errors().any(|e| e.file.is_none() || e.span.is_none()) {
+            Outcome::Failed(format!("an error without a place:\n{rendered}"))
+        } else {
+            Outcome::Diagnosed
+        };
+    }
+    let notes = Default::default();
+    let cx = mcp_spec_codegen::emit::items::Cx { rev: &rev, notes: &notes };
+    for item in rev.items.values() {
+        if base.items.get(&item.name).is_some_and(|k| *k == item_key(item)) {
+            continue;
+        }
+        let tokens = mcp_spec_codegen::emit::items::emit_item(item, &cx);
+        if let Err(e) = syn::parse2::<syn::File>(tokens) {
+            return Outcome::Failed(format!("the code emitted for `{}` does not parse: {e}", item.name));
+        }
+    }
+    if full {
+        return match mcp_spec_codegen::generate_module(&base.path, text) {
+            Ok(_) => Outcome::Generated,
+            Err(d) => Outcome::Failed(format!("passed the checks, then failed:\n{}", d.render())),
+        };
+    }
+    Outcome::Generated
+}
+
+const FULL_EVERY: u64 = 50;
+
+fn panic_text(panic: Box<dyn std::any::Any + Send>) -> String {
+    panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default()
+}
+
+#[test]
+fn mutants_of_every_schema_end_in_output_or_diagnostics() {
+    let total: usize = std::env::var("MCP_MUTANTS").ok().and_then(|v| v.parse().ok()).unwrap_or(3000);
+    let first_seed: u64 = std::env::var("MCP_MUTANTS_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
+    let dir = support::spec_dir().join("schema");
+    let mut baselines: Vec<Baseline> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path().join("schema.ts"))
+        .filter(|p| p.is_file())
+        .map(|path| {
+            let name = path.parent().unwrap().file_name().unwrap().to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let (rev, diags) = mcp_spec_codegen::spec::read_revision(name.clone(), "m".into(), false, &path, &text);
+            assert!(!diags.has_errors(), "{name} must generate unmutated:\n{}", diags.render());
+            let items = rev.items.values().map(|i| (i.name.clone(), item_key(i))).collect();
+            Baseline { name, path, text, items }
+        })
+        .collect();
+    baselines.sort_by(|a, b| a.name.cmp(&b.name));
+    assert!(baselines.len() >= 6, "expected every revision's schema.ts under {}", dir.display());
+    let baselines = Arc::new(baselines);
+
+    // A panic inside the workers is caught and reported; keep the default hook quiet.
+    std::panic::set_hook(Box::new(|_| {}));
+    let started = Instant::now();
+    let workers = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(4);
+    let running: Arc<Mutex<Vec<Option<u64>>>> = Arc::new(Mutex::new(vec![None; workers]));
+    let (tx, rx) = mpsc::channel::<(u64, String, &'static str, Outcome)>();
+    for w in 0..workers {
+        let (tx, baselines, running) = (tx.clone(), Arc::clone(&baselines), Arc::clone(&running));
+        // The stack a main thread has: the generator must fit in it.
+        let spawned = std::thread::Builder::new().stack_size(8 << 20).spawn(move || {
+            for n in (w..total).step_by(workers) {
+                let seed = first_seed + n as u64;
+                let base = &baselines[(seed % baselines.len() as u64) as usize];
+                let mut rng = Rng::new(seed);
+                running.lock().unwrap_or_else(|e| e.into_inner())[w] = Some(seed);
+                let mut op = "?";
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    let (mutant, name) = mutate(&base.text, &mut rng);
+                    op = name;
+                    check_mutant(base, &mutant, seed.is_multiple_of(FULL_EVERY))
+                }))
+                .unwrap_or_else(|p| Outcome::Failed(format!("panicked: {}", panic_text(p))));
+                running.lock().unwrap_or_else(|e| e.into_inner())[w] = None;
+                if tx.send((seed, base.name.clone(), op, outcome)).is_err() {
+                    return;
+                }
+            }
+        });
+        spawned.expect("a worker thread starts");
+    }
+    drop(tx);
+    let (mut generated, mut diagnosed) = (0, 0);
+    let mut failures = Vec::new();
+    loop {
+        match rx.recv_timeout(Duration::from_secs(60)) {
+            Ok((seed, rev, op, outcome)) => match outcome {
+                Outcome::Generated => generated += 1,
+                Outcome::Diagnosed => diagnosed += 1,
+                Outcome::Failed(why) => failures.push(format!("seed {seed} ({rev}, {op}): {why}")),
+            },
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                let stuck: Vec<u64> = running.lock().unwrap_or_else(|e| e.into_inner()).iter().flatten().copied().collect();
+                failures.push(format!("no result within 60 s (a hang) for the mutants of seeds {stuck:?}"));
+                break;
+            }
+        }
+    }
+    let _ = std::panic::take_hook();
+    eprintln!(
+        "{total} mutants in {:.1} s on {workers} threads: {generated} generated, {diagnosed} diagnosed, {} failed",
+        started.elapsed().as_secs_f64(),
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{} mutants broke the generator (replay one with MCP_MUTANTS=1 MCP_MUTANTS_SEED=<seed>):\n{}", failures.len(), failures.join("\n\n"));
+    assert_eq!(generated + diagnosed, total, "every mutant must have an outcome");
+    assert!(generated > 0 && diagnosed > 0, "the mutants should exercise both outcomes");
+}
