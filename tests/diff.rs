@@ -74,7 +74,11 @@ fn known_changes_between_2025_11_25_and_2026_07_28() {
     }
     find(&d, "type-added", "DiscoverRequest");
     let c = find(&d, "field-added-required", "Result.resultType");
-    assert_eq!(c.wire, Wire::OldWriters, "a new required member breaks old writers, not old readers");
+    // Required, but the spec says to read its absence as "complete": old writers
+    // (2025-11-25 servers, which never send it) are still understood.
+    assert_eq!(c.new.as_deref(), Some(r#"required ResultType (absent: "complete")"#));
+    assert_eq!(c.wire, Wire::None);
+    assert!(c.api.is_some(), "struct literals must name it");
     assert!(c.detail.as_deref().is_some_and(|d| d.contains("other types inherit it")), "{c:?}");
     assert_eq!(find(&d, "method-removed", "initialize").wire, Wire::OldWriters);
     assert_eq!(find(&d, "method-added", "server/discover").wire, Wire::OldReaders);

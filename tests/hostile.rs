@@ -66,8 +66,9 @@ fn numbers_out_of_range_are_errors_with_a_path() {
     let (path, msg) = error_at::<v::ProgressNotificationParams>(r#"{"progressToken":1,"progress":1e400}"#);
     assert_eq!(path, "progress");
     assert!(msg.contains("number out of range"), "{msg}");
-    let (path, _) = error_at::<v::CallToolResult>(r#"{"content":[],"ttlMs":99999999999999999999}"#);
-    assert!(path == "ttlMs" || path == ".", "{path}");
+    let (path, msg) = error_at::<v::ReadResourceResult>(r#"{"contents":[],"cacheScope":"public","ttlMs":99999999999999999999}"#);
+    assert_eq!(path, "ttlMs");
+    assert!(msg.contains("invalid type: floating point `1e+20`, expected i64"), "{msg}");
 }
 
 #[test]

@@ -5,7 +5,7 @@
 
 use mcp_spec_codegen::check;
 use mcp_spec_codegen::model::ItemKind;
-use mcp_spec_codegen::sample::{Fill, sample};
+use mcp_spec_codegen::sample::Fill;
 use mcp_spec_tests as support;
 
 #[test]
@@ -21,9 +21,9 @@ fn every_union_member_is_chosen_for_its_own_input() {
             let ItemKind::Union(u) = &item.kind else { continue };
             let entry = types.iter().find(|t| t.name == item.name).expect("every union is in the type table");
             let choose = entry.choose.expect("unions have a chooser");
-            for v in &u.variants {
+            for (i, v) in u.variants.iter().enumerate() {
                 for fill in [Fill::Required, Fill::All] {
-                    let input = sample(rev, &v.ty, fill);
+                    let input = check::member_sample(rev, u, i, fill);
                     let model_choice = check::choose(rev, u, &input).map(|i| u.variants[i].name.as_str());
                     let generated_choice = choose(input.clone());
                     match (&generated_choice, model_choice) {

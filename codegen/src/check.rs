@@ -80,7 +80,7 @@ fn fit_depth(rev: &Revision, ty: &Type, v: &Value, depth: usize) -> Option<u32> 
                             };
                             known = known.saturating_add(1).saturating_add(nested);
                         }
-                        None if f.required => return None,
+                        None if f.must_be_present() => return None,
                         None => {}
                     }
                 }
@@ -123,10 +123,24 @@ pub fn choose(rev: &Revision, u: &Union, v: &Value) -> Option<usize> {
 fn choose_depth(rev: &Revision, u: &Union, v: &Value, depth: usize) -> Option<usize> {
     if let Some(field) = &u.discriminator {
         let tag = v.get(field)?;
-        return u.variants.iter().position(|var| var.tags.iter().any(|t| literal_matches(&t.value, tag)));
+        return u.variants.iter().position(|var| var.tags.iter().any(|t| literal_matches(&t.value, tag))).or(u.fallback);
     }
+    if let Some(sel) = &u.selector {
+        let value = v.get(&sel.field).and_then(Value::as_str);
+        if let Some((_, k)) = sel.tags.iter().find(|(t, _)| Some(t.as_str()) == value) {
+            return fit_depth(rev, &u.variants[*k].ty, v, depth + 1).map(|_| *k);
+        }
+    }
+    let selected = |i: usize| u.selector.as_ref().is_some_and(|s| s.tags.iter().any(|(_, k)| *k == i));
+    best_fit(rev, u, v, depth, |i| !selected(i)).or_else(|| best_fit(rev, u, v, depth, |_| true))
+}
+
+fn best_fit(rev: &Revision, u: &Union, v: &Value, depth: usize, allowed: impl Fn(usize) -> bool) -> Option<usize> {
     let mut best: Option<(usize, u32)> = None;
     for (i, var) in u.variants.iter().enumerate() {
+        if !allowed(i) {
+            continue;
+        }
         if let Some(score) = fit_depth(rev, &var.ty, v, depth + 1)
             && best.is_none_or(|(_, s)| score > s)
         {
@@ -138,6 +152,18 @@ fn choose_depth(rev: &Revision, u: &Union, v: &Value, depth: usize) -> Option<us
 
 /// Union members the rule cannot tell apart: for a member's own sample input
 /// (required members only, or all of them), another member is chosen.
+/// An input made for member `i` of `u`: its sample, with the selector's value
+/// for it when the union has one.
+pub fn member_sample(rev: &Revision, u: &Union, i: usize, fill: Fill) -> Value {
+    let mut input = sample(rev, &u.variants[i].ty, fill);
+    if let (Some(sel), Value::Object(m)) = (&u.selector, &mut input)
+        && let Some((value, _)) = sel.tags.iter().find(|(_, k)| *k == i)
+    {
+        m.insert(sel.field.clone(), Value::String(value.clone()));
+    }
+    input
+}
+
 /// Returns `(union, member, chosen instead, fill)` in a fixed order.
 pub fn ambiguous_members(rev: &Revision) -> Vec<(String, String, String, Fill)> {
     let mut out = Vec::new();
@@ -148,7 +174,7 @@ pub fn ambiguous_members(rev: &Revision) -> Vec<(String, String, String, Fill)> 
         }
         for (i, var) in u.variants.iter().enumerate() {
             for fill in [Fill::Required, Fill::All] {
-                let input = sample(rev, &var.ty, fill);
+                let input = member_sample(rev, u, i, fill);
                 if let Some(j) = choose(rev, u, &input)
                     && j != i
                 {

@@ -128,6 +128,17 @@ pub struct Field {
     pub span: Span,
     /// The interface that declared (or last redeclared) the field.
     pub declared_in: String,
+    /// For a required field: the value read when it is absent, from an
+    /// `@default` tag or the spec's own wording ("treat the absent field as
+    /// `"complete"`"). It is always written.
+    pub default: Option<Literal>,
+}
+
+impl Field {
+    /// Required, and without a default: absence is an error.
+    pub fn must_be_present(&self) -> bool {
+        self.required && self.default.is_none()
+    }
 }
 
 /// A union of several types, decided by a discriminator or by shape.
@@ -136,6 +147,22 @@ pub struct Union {
     pub variants: Vec<Variant>,
     /// The wire name of a field every member fixes to distinct values.
     pub discriminator: Option<String>,
+    /// With a discriminator: the member (without tags of its own) that reads any
+    /// other value, so a method this revision does not know passes through as a
+    /// generic request instead of failing.
+    pub fallback: Option<usize>,
+    /// Without a discriminator: a member chosen by the value of one field when it
+    /// has that value (`resultType: "input_required"` → `InputRequiredResult`); any
+    /// other value, or none, leaves the choice to the shape rule among the rest.
+    pub selector: Option<Selector>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Selector {
+    /// The field's wire name: `resultType`.
+    pub field: String,
+    /// A value and the index of the member it selects.
+    pub tags: Vec<(String, usize)>,
 }
 
 #[derive(Clone, Debug)]
@@ -281,8 +308,9 @@ pub fn outline(rev: &Revision) -> String {
                 out.push_str(&format!("struct {}{bases}{dep}\n", item.name));
                 for f in &s.fields {
                     let opt = if f.required { "" } else { "?" };
+                    let default = f.default.as_ref().map(|d| format!(" (absent: {})", d.value.to_json())).unwrap_or_default();
                     let fdep = if f.docs.deprecated.is_some() { " [deprecated]" } else { "" };
-                    out.push_str(&format!("  {}{opt}: {}{fdep}\n", f.wire, f.ty.describe()));
+                    out.push_str(&format!("  {}{opt}: {}{default}{fdep}\n", f.wire, f.ty.describe()));
                 }
                 if let Some(ix) = &s.index {
                     out.push_str(&format!("  [key: string]: {}\n", ix.describe()));
@@ -293,9 +321,19 @@ pub fn outline(rev: &Revision) -> String {
                     Some(d) => format!("by `{d}`"),
                     None => "by shape".into(),
                 };
+                let rule = match &u.selector {
+                    Some(sel) => format!("{rule}, `{}` first", sel.field),
+                    None => rule,
+                };
                 out.push_str(&format!("union {} ({rule}){dep}\n", item.name));
-                for v in &u.variants {
-                    let tags: Vec<String> = v.tags.iter().map(|t| t.value.to_json()).collect();
+                for (i, v) in u.variants.iter().enumerate() {
+                    let mut tags: Vec<String> = v.tags.iter().map(|t| t.value.to_json()).collect();
+                    if let Some(sel) = &u.selector {
+                        tags.extend(sel.tags.iter().filter(|(_, k)| *k == i).map(|(t, _)| format!("{t:?}")));
+                    }
+                    if u.fallback == Some(i) {
+                        tags.push("any other".into());
+                    }
                     let tags = if tags.is_empty() { String::new() } else { format!(" = {}", tags.join(" | ")) };
                     out.push_str(&format!("  {}: {}{tags}\n", v.name, v.ty.describe()));
                 }

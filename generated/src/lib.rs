@@ -61,3 +61,48 @@ pub const REVISIONS: &[&str] = &[
     "2026-07-28",
     "draft",
 ];
+/// A request type of some revision: its wire method, the type of its
+/// `params` and the type of its result. Implemented by every request
+/// type of every revision module.
+pub trait Request {
+    /// The wire method name: `tools/call`.
+    const METHOD: &'static str;
+    /// The type of `params`: an `Option` when the schema makes it optional,
+    /// `()` when the request has none.
+    type Params;
+    /// What a successful response carries: `FooResult` for `FooRequest`, else
+    /// the revision's `EmptyResult` (`serde_json::Value` if it has neither).
+    type Result;
+    /// The request's params.
+    fn params(&self) -> &Self::Params;
+}
+/// A request whose revision declares its response envelope
+/// (`CallToolResultResponse`, from 2026-07-28 on).
+pub trait HasResponse: Request {
+    type Response;
+}
+/// A notification type of some revision: its wire method and the type of its `params`.
+pub trait Notification {
+    /// The wire method name: `notifications/progress`.
+    const METHOD: &'static str;
+    /// The type of `params`, as for [`Request::Params`].
+    type Params;
+    /// The notification's params.
+    fn params(&self) -> &Self::Params;
+}
+/// One method of a revision, as data: see each module's `METHODS`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MethodInfo {
+    /// The wire method name.
+    pub method: &'static str,
+    /// True for a request, false for a notification.
+    pub is_request: bool,
+    /// The request or notification type.
+    pub message: &'static str,
+    /// The type of `params` (its schema name), when there is one.
+    pub params: ::std::option::Option<&'static str>,
+    /// For requests: the result type.
+    pub result: ::std::option::Option<&'static str>,
+    /// For requests, where declared: the response envelope type.
+    pub response: ::std::option::Option<&'static str>,
+}

@@ -254,10 +254,34 @@ pub fn fit_object(v: &Value, fields: &[FieldShape]) -> Option<u32> {
     Some(known)
 }
 
-/// The member that fits best: the highest score, the earliest on a tie.
-pub fn pick(v: &Value, members: &[fn(&Value) -> Option<u32>]) -> Option<(usize, u32)> {
+/// A field whose value picks a member when it is one of the listed values.
+pub type Selector<'a> = Option<(&'a str, &'a [(&'a str, usize)])>;
+
+/// The member that fits best: the highest score, the earliest on a tie. With a
+/// selector, a listed value of its field picks its member outright (if that
+/// member fits), and the members it names are out of the running otherwise,
+/// unless no other member fits (a message that breaks the schema is still read
+/// whole rather than refused).
+pub fn pick(v: &Value, members: &[fn(&Value) -> Option<u32>], selector: Selector<'_>) -> Option<(usize, u32)> {
+    if let Some((field, tags)) = selector {
+        let value = v.get(field).and_then(Value::as_str);
+        if let Some(&(_, k)) = tags.iter().find(|(t, _)| Some(*t) == value) {
+            return members[k](v).map(|score| (k, score));
+        }
+        let unselected = best_fit(v, members, |i| !tags.iter().any(|(_, k)| *k == i));
+        if unselected.is_some() {
+            return unselected;
+        }
+    }
+    best_fit(v, members, |_| true)
+}
+
+fn best_fit(v: &Value, members: &[fn(&Value) -> Option<u32>], allowed: impl Fn(usize) -> bool) -> Option<(usize, u32)> {
     let mut best: Option<(usize, u32)> = None;
     for (i, fit) in members.iter().enumerate() {
+        if !allowed(i) {
+            continue;
+        }
         if let Some(score) = fit(v)
             && best.is_none_or(|(_, s)| score > s)
         {
@@ -267,8 +291,9 @@ pub fn pick(v: &Value, members: &[fn(&Value) -> Option<u32>]) -> Option<(usize, 
     best
 }
 
-/// The member a discriminator value selects.
-pub fn by_tag(v: &Value, field: &str, tags: &[&[Fixed]]) -> Result<usize, String> {
+/// The member a discriminator value selects; with a fallback, any value no
+/// member claims selects the fallback.
+pub fn by_tag(v: &Value, field: &str, tags: &[&[Fixed]], fallback: Option<usize>) -> Result<usize, String> {
     let Some(tag) = v.get(field) else {
         return Err(match v {
             Value::Object(_) => format!("missing field `{field}`"),
@@ -277,6 +302,7 @@ pub fn by_tag(v: &Value, field: &str, tags: &[&[Fixed]]) -> Result<usize, String
     };
     tags.iter()
         .position(|ts| ts.iter().any(|t| t.matches(tag)))
+        .or(fallback)
         .ok_or_else(|| {
             let expected: Vec<String> = tags.iter().flat_map(|ts| ts.iter().map(|t| t.to_string())).collect();
             format!("unknown `{field}` value {tag}, expected one of {}", expected.join(", "))

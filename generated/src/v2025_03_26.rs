@@ -722,6 +722,7 @@ impl CallToolResultContentItem {
                     &[crate::rt::Fixed::Str("audio")],
                     &[crate::rt::Fixed::Str("resource")],
                 ],
+                ::std::option::Option::None,
             )
             .map_err(|e| crate::rt::in_union("CallToolResultContentItem", e))?;
         match which {
@@ -796,6 +797,7 @@ impl crate::rt::Fit for CallToolResultContentItem {
                     &[crate::rt::Fixed::Str("audio")],
                     &[crate::rt::Fixed::Str("resource")],
                 ],
+                ::std::option::Option::None,
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -1239,13 +1241,15 @@ impl crate::rt::Fit for ClientCapabilitiesRoots {
         )
     }
 }
-/// Reading: the member is chosen by the value of `method`; an unknown value is an error that lists the known ones.
+/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientNotification {
     CancelledNotification(CancelledNotification),
     ProgressNotification(ProgressNotification),
     InitializedNotification(InitializedNotification),
     RootsListChangedNotification(RootsListChangedNotification),
+    /// A message with any other value: kept whole, as the generic type.
+    Other(Notification),
 }
 impl ClientNotification {
     /// Reads a value already parsed into JSON, choosing the member as described above.
@@ -1260,7 +1264,9 @@ impl ClientNotification {
                     &[crate::rt::Fixed::Str("notifications/progress")],
                     &[crate::rt::Fixed::Str("notifications/initialized")],
                     &[crate::rt::Fixed::Str("notifications/roots/list_changed")],
+                    &[],
                 ],
+                ::std::option::Option::Some(4usize),
             )
             .map_err(|e| crate::rt::in_union("ClientNotification", e))?;
         match which {
@@ -1284,7 +1290,11 @@ impl ClientNotification {
                     )
                     .map(ClientNotification::RootsListChangedNotification)
             }
-            _ => unreachable!("a union of {} members", 4usize),
+            4usize => {
+                crate::rt::member(value, "ClientNotification", "Other")
+                    .map(ClientNotification::Other)
+            }
+            _ => unreachable!("a union of {} members", 5usize),
         }
     }
     /// The name of the member this value holds.
@@ -1296,6 +1306,7 @@ impl ClientNotification {
             ClientNotification::RootsListChangedNotification(_) => {
                 "RootsListChangedNotification"
             }
+            ClientNotification::Other(_) => "Other",
         }
     }
 }
@@ -1315,6 +1326,9 @@ impl ::serde::Serialize for ClientNotification {
                 ::serde::Serialize::serialize(value, serializer)
             }
             ClientNotification::RootsListChangedNotification(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            ClientNotification::Other(value) => {
                 ::serde::Serialize::serialize(value, serializer)
             }
         }
@@ -1340,7 +1354,9 @@ impl crate::rt::Fit for ClientNotification {
                     &[crate::rt::Fixed::Str("notifications/progress")],
                     &[crate::rt::Fixed::Str("notifications/initialized")],
                     &[crate::rt::Fixed::Str("notifications/roots/list_changed")],
+                    &[],
                 ],
+                ::std::option::Option::Some(4usize),
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -1348,13 +1364,14 @@ impl crate::rt::Fit for ClientNotification {
             <ProgressNotification as crate::rt::Fit>::fit,
             <InitializedNotification as crate::rt::Fit>::fit,
             <RootsListChangedNotification as crate::rt::Fit>::fit,
+            <Notification as crate::rt::Fit>::fit,
         ];
         fits[which](value)
     }
 }
 /// Client messages
 ///
-/// Reading: the member is chosen by the value of `method`; an unknown value is an error that lists the known ones.
+/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientRequest {
     PingRequest(PingRequest),
@@ -1370,6 +1387,8 @@ pub enum ClientRequest {
     UnsubscribeRequest(UnsubscribeRequest),
     CallToolRequest(CallToolRequest),
     ListToolsRequest(ListToolsRequest),
+    /// A message with any other value: kept whole, as the generic type.
+    Other(Request),
 }
 impl ClientRequest {
     /// Reads a value already parsed into JSON, choosing the member as described above.
@@ -1393,7 +1412,9 @@ impl ClientRequest {
                     &[crate::rt::Fixed::Str("resources/unsubscribe")],
                     &[crate::rt::Fixed::Str("tools/call")],
                     &[crate::rt::Fixed::Str("tools/list")],
+                    &[],
                 ],
+                ::std::option::Option::Some(13usize),
             )
             .map_err(|e| crate::rt::in_union("ClientRequest", e))?;
         match which {
@@ -1449,7 +1470,11 @@ impl ClientRequest {
                 crate::rt::member(value, "ClientRequest", "ListToolsRequest")
                     .map(ClientRequest::ListToolsRequest)
             }
-            _ => unreachable!("a union of {} members", 13usize),
+            13usize => {
+                crate::rt::member(value, "ClientRequest", "Other")
+                    .map(ClientRequest::Other)
+            }
+            _ => unreachable!("a union of {} members", 14usize),
         }
     }
     /// The name of the member this value holds.
@@ -1470,6 +1495,7 @@ impl ClientRequest {
             ClientRequest::UnsubscribeRequest(_) => "UnsubscribeRequest",
             ClientRequest::CallToolRequest(_) => "CallToolRequest",
             ClientRequest::ListToolsRequest(_) => "ListToolsRequest",
+            ClientRequest::Other(_) => "Other",
         }
     }
 }
@@ -1518,6 +1544,9 @@ impl ::serde::Serialize for ClientRequest {
             ClientRequest::ListToolsRequest(value) => {
                 ::serde::Serialize::serialize(value, serializer)
             }
+            ClientRequest::Other(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
         }
     }
 }
@@ -1550,7 +1579,9 @@ impl crate::rt::Fit for ClientRequest {
                     &[crate::rt::Fixed::Str("resources/unsubscribe")],
                     &[crate::rt::Fixed::Str("tools/call")],
                     &[crate::rt::Fixed::Str("tools/list")],
+                    &[],
                 ],
+                ::std::option::Option::Some(13usize),
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -1567,6 +1598,7 @@ impl crate::rt::Fit for ClientRequest {
             <UnsubscribeRequest as crate::rt::Fit>::fit,
             <CallToolRequest as crate::rt::Fit>::fit,
             <ListToolsRequest as crate::rt::Fit>::fit,
+            <Request as crate::rt::Fit>::fit,
         ];
         fits[which](value)
     }
@@ -1590,6 +1622,7 @@ impl ClientResult {
                     <CreateMessageResult as crate::rt::Fit>::fit,
                     <ListRootsResult as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("ClientResult", &value))?;
         match which {
@@ -1654,6 +1687,7 @@ impl crate::rt::Fit for ClientResult {
                     <CreateMessageResult as crate::rt::Fit>::fit,
                     <ListRootsResult as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -1955,6 +1989,7 @@ impl CompleteRequestParamsRef {
                     &[crate::rt::Fixed::Str("ref/prompt")],
                     &[crate::rt::Fixed::Str("ref/resource")],
                 ],
+                ::std::option::Option::None,
             )
             .map_err(|e| crate::rt::in_union("CompleteRequestParamsRef", e))?;
         match which {
@@ -2011,6 +2046,7 @@ impl crate::rt::Fit for CompleteRequestParamsRef {
                     &[crate::rt::Fixed::Str("ref/prompt")],
                     &[crate::rt::Fixed::Str("ref/resource")],
                 ],
+                ::std::option::Option::None,
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -3030,6 +3066,7 @@ impl EmbeddedResourceResource {
                     <TextResourceContents as crate::rt::Fit>::fit,
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("EmbeddedResourceResource", &value))?;
         match which {
@@ -3093,6 +3130,7 @@ impl crate::rt::Fit for EmbeddedResourceResource {
                     <TextResourceContents as crate::rt::Fit>::fit,
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -4180,6 +4218,7 @@ impl JSONRPCBatchRequestItem {
                     <JSONRPCRequest as crate::rt::Fit>::fit,
                     <JSONRPCNotification as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("JSONRPCBatchRequestItem", &value))?;
         match which {
@@ -4239,6 +4278,7 @@ impl crate::rt::Fit for JSONRPCBatchRequestItem {
                     <JSONRPCRequest as crate::rt::Fit>::fit,
                     <JSONRPCNotification as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -4266,6 +4306,7 @@ impl JSONRPCBatchResponseItem {
                     <JSONRPCResponse as crate::rt::Fit>::fit,
                     <JSONRPCError as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("JSONRPCBatchResponseItem", &value))?;
         match which {
@@ -4321,6 +4362,7 @@ impl crate::rt::Fit for JSONRPCBatchResponseItem {
                     <JSONRPCResponse as crate::rt::Fit>::fit,
                     <JSONRPCError as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -4567,6 +4609,7 @@ impl JSONRPCMessage {
                     <JSONRPCError as crate::rt::Fit>::fit,
                     <JSONRPCBatchResponse as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("JSONRPCMessage", &value))?;
         match which {
@@ -4658,6 +4701,7 @@ impl crate::rt::Fit for JSONRPCMessage {
                     <JSONRPCError as crate::rt::Fit>::fit,
                     <JSONRPCBatchResponse as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -7567,6 +7611,7 @@ impl ProgressToken {
                     <::std::string::String as crate::rt::Fit>::fit,
                     <i64 as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("ProgressToken", &value))?;
         match which {
@@ -7622,6 +7667,7 @@ impl crate::rt::Fit for ProgressToken {
                     <::std::string::String as crate::rt::Fit>::fit,
                     <i64 as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -8060,6 +8106,7 @@ impl PromptMessageContent {
                     &[crate::rt::Fixed::Str("audio")],
                     &[crate::rt::Fixed::Str("resource")],
                 ],
+                ::std::option::Option::None,
             )
             .map_err(|e| crate::rt::in_union("PromptMessageContent", e))?;
         match which {
@@ -8134,6 +8181,7 @@ impl crate::rt::Fit for PromptMessageContent {
                     &[crate::rt::Fixed::Str("audio")],
                     &[crate::rt::Fixed::Str("resource")],
                 ],
+                ::std::option::Option::None,
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -8551,6 +8599,7 @@ impl ReadResourceResultContentsItem {
                     <TextResourceContents as crate::rt::Fit>::fit,
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none(
                 "ReadResourceResultContentsItem",
@@ -8622,6 +8671,7 @@ impl crate::rt::Fit for ReadResourceResultContentsItem {
                     <TextResourceContents as crate::rt::Fit>::fit,
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -8733,6 +8783,7 @@ impl RequestId {
                     <::std::string::String as crate::rt::Fit>::fit,
                     <i64 as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("RequestId", &value))?;
         match which {
@@ -8782,6 +8833,7 @@ impl crate::rt::Fit for RequestId {
                     <::std::string::String as crate::rt::Fit>::fit,
                     <i64 as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -10214,6 +10266,7 @@ impl SamplingMessageContent {
                     &[crate::rt::Fixed::Str("image")],
                     &[crate::rt::Fixed::Str("audio")],
                 ],
+                ::std::option::Option::None,
             )
             .map_err(|e| crate::rt::in_union("SamplingMessageContent", e))?;
         match which {
@@ -10279,6 +10332,7 @@ impl crate::rt::Fit for SamplingMessageContent {
                     &[crate::rt::Fixed::Str("image")],
                     &[crate::rt::Fixed::Str("audio")],
                 ],
+                ::std::option::Option::None,
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -10746,7 +10800,7 @@ impl crate::rt::Fit for ServerCapabilitiesTools {
         )
     }
 }
-/// Reading: the member is chosen by the value of `method`; an unknown value is an error that lists the known ones.
+/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerNotification {
     CancelledNotification(CancelledNotification),
@@ -10756,6 +10810,8 @@ pub enum ServerNotification {
     ResourceListChangedNotification(ResourceListChangedNotification),
     ToolListChangedNotification(ToolListChangedNotification),
     PromptListChangedNotification(PromptListChangedNotification),
+    /// A message with any other value: kept whole, as the generic type.
+    Other(Notification),
 }
 impl ServerNotification {
     /// Reads a value already parsed into JSON, choosing the member as described above.
@@ -10773,7 +10829,9 @@ impl ServerNotification {
                     &[crate::rt::Fixed::Str("notifications/resources/list_changed")],
                     &[crate::rt::Fixed::Str("notifications/tools/list_changed")],
                     &[crate::rt::Fixed::Str("notifications/prompts/list_changed")],
+                    &[],
                 ],
+                ::std::option::Option::Some(7usize),
             )
             .map_err(|e| crate::rt::in_union("ServerNotification", e))?;
         match which {
@@ -10825,7 +10883,11 @@ impl ServerNotification {
                     )
                     .map(ServerNotification::PromptListChangedNotification)
             }
-            _ => unreachable!("a union of {} members", 7usize),
+            7usize => {
+                crate::rt::member(value, "ServerNotification", "Other")
+                    .map(ServerNotification::Other)
+            }
+            _ => unreachable!("a union of {} members", 8usize),
         }
     }
     /// The name of the member this value holds.
@@ -10848,6 +10910,7 @@ impl ServerNotification {
             ServerNotification::PromptListChangedNotification(_) => {
                 "PromptListChangedNotification"
             }
+            ServerNotification::Other(_) => "Other",
         }
     }
 }
@@ -10878,6 +10941,9 @@ impl ::serde::Serialize for ServerNotification {
             ServerNotification::PromptListChangedNotification(value) => {
                 ::serde::Serialize::serialize(value, serializer)
             }
+            ServerNotification::Other(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
         }
     }
 }
@@ -10904,7 +10970,9 @@ impl crate::rt::Fit for ServerNotification {
                     &[crate::rt::Fixed::Str("notifications/resources/list_changed")],
                     &[crate::rt::Fixed::Str("notifications/tools/list_changed")],
                     &[crate::rt::Fixed::Str("notifications/prompts/list_changed")],
+                    &[],
                 ],
+                ::std::option::Option::Some(7usize),
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -10915,6 +10983,7 @@ impl crate::rt::Fit for ServerNotification {
             <ResourceListChangedNotification as crate::rt::Fit>::fit,
             <ToolListChangedNotification as crate::rt::Fit>::fit,
             <PromptListChangedNotification as crate::rt::Fit>::fit,
+            <Notification as crate::rt::Fit>::fit,
         ];
         fits[which](value)
     }
@@ -10923,12 +10992,14 @@ impl crate::rt::Fit for ServerNotification {
 ///
 /// **Later revisions:** Removed in 2026-07-28.
 ///
-/// Reading: the member is chosen by the value of `method`; an unknown value is an error that lists the known ones.
+/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerRequest {
     PingRequest(PingRequest),
     CreateMessageRequest(CreateMessageRequest),
     ListRootsRequest(ListRootsRequest),
+    /// A message with any other value: kept whole, as the generic type.
+    Other(Request),
 }
 impl ServerRequest {
     /// Reads a value already parsed into JSON, choosing the member as described above.
@@ -10942,7 +11013,9 @@ impl ServerRequest {
                     &[crate::rt::Fixed::Str("ping")],
                     &[crate::rt::Fixed::Str("sampling/createMessage")],
                     &[crate::rt::Fixed::Str("roots/list")],
+                    &[],
                 ],
+                ::std::option::Option::Some(3usize),
             )
             .map_err(|e| crate::rt::in_union("ServerRequest", e))?;
         match which {
@@ -10958,7 +11031,11 @@ impl ServerRequest {
                 crate::rt::member(value, "ServerRequest", "ListRootsRequest")
                     .map(ServerRequest::ListRootsRequest)
             }
-            _ => unreachable!("a union of {} members", 3usize),
+            3usize => {
+                crate::rt::member(value, "ServerRequest", "Other")
+                    .map(ServerRequest::Other)
+            }
+            _ => unreachable!("a union of {} members", 4usize),
         }
     }
     /// The name of the member this value holds.
@@ -10967,6 +11044,7 @@ impl ServerRequest {
             ServerRequest::PingRequest(_) => "PingRequest",
             ServerRequest::CreateMessageRequest(_) => "CreateMessageRequest",
             ServerRequest::ListRootsRequest(_) => "ListRootsRequest",
+            ServerRequest::Other(_) => "Other",
         }
     }
 }
@@ -10983,6 +11061,9 @@ impl ::serde::Serialize for ServerRequest {
                 ::serde::Serialize::serialize(value, serializer)
             }
             ServerRequest::ListRootsRequest(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            ServerRequest::Other(value) => {
                 ::serde::Serialize::serialize(value, serializer)
             }
         }
@@ -11007,13 +11088,16 @@ impl crate::rt::Fit for ServerRequest {
                     &[crate::rt::Fixed::Str("ping")],
                     &[crate::rt::Fixed::Str("sampling/createMessage")],
                     &[crate::rt::Fixed::Str("roots/list")],
+                    &[],
                 ],
+                ::std::option::Option::Some(3usize),
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
             <PingRequest as crate::rt::Fit>::fit,
             <CreateMessageRequest as crate::rt::Fit>::fit,
             <ListRootsRequest as crate::rt::Fit>::fit,
+            <Request as crate::rt::Fit>::fit,
         ];
         fits[which](value)
     }
@@ -11051,6 +11135,7 @@ impl ServerResult {
                     <CallToolResult as crate::rt::Fit>::fit,
                     <ListToolsResult as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("ServerResult", &value))?;
         match which {
@@ -11178,6 +11263,7 @@ impl crate::rt::Fit for ServerResult {
                     <CallToolResult as crate::rt::Fit>::fit,
                     <ListToolsResult as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -12525,6 +12611,385 @@ impl crate::rt::Fit for UnsubscribeRequestParams {
         )
     }
 }
+impl crate::Request for CompleteRequest {
+    const METHOD: &'static str = "completion/complete";
+    type Params = CompleteRequestParams;
+    type Result = CompleteResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for InitializeRequest {
+    const METHOD: &'static str = "initialize";
+    type Params = InitializeRequestParams;
+    type Result = InitializeResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for SetLevelRequest {
+    const METHOD: &'static str = "logging/setLevel";
+    type Params = SetLevelRequestParams;
+    type Result = EmptyResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for CancelledNotification {
+    const METHOD: &'static str = "notifications/cancelled";
+    type Params = CancelledNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for InitializedNotification {
+    const METHOD: &'static str = "notifications/initialized";
+    type Params = ::std::option::Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for LoggingMessageNotification {
+    const METHOD: &'static str = "notifications/message";
+    type Params = LoggingMessageNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for ProgressNotification {
+    const METHOD: &'static str = "notifications/progress";
+    type Params = ProgressNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for PromptListChangedNotification {
+    const METHOD: &'static str = "notifications/prompts/list_changed";
+    type Params = ::std::option::Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for ResourceListChangedNotification {
+    const METHOD: &'static str = "notifications/resources/list_changed";
+    type Params = ::std::option::Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for ResourceUpdatedNotification {
+    const METHOD: &'static str = "notifications/resources/updated";
+    type Params = ResourceUpdatedNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for RootsListChangedNotification {
+    const METHOD: &'static str = "notifications/roots/list_changed";
+    type Params = ::std::option::Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for ToolListChangedNotification {
+    const METHOD: &'static str = "notifications/tools/list_changed";
+    type Params = ::std::option::Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for PingRequest {
+    const METHOD: &'static str = "ping";
+    type Params = ::std::option::Option<RequestParams>;
+    type Result = EmptyResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for GetPromptRequest {
+    const METHOD: &'static str = "prompts/get";
+    type Params = GetPromptRequestParams;
+    type Result = GetPromptResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for ListPromptsRequest {
+    const METHOD: &'static str = "prompts/list";
+    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Result = ListPromptsResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for ListResourcesRequest {
+    const METHOD: &'static str = "resources/list";
+    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Result = ListResourcesResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for ReadResourceRequest {
+    const METHOD: &'static str = "resources/read";
+    type Params = ReadResourceRequestParams;
+    type Result = ReadResourceResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for SubscribeRequest {
+    const METHOD: &'static str = "resources/subscribe";
+    type Params = SubscribeRequestParams;
+    type Result = EmptyResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for ListResourceTemplatesRequest {
+    const METHOD: &'static str = "resources/templates/list";
+    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Result = ListResourceTemplatesResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for UnsubscribeRequest {
+    const METHOD: &'static str = "resources/unsubscribe";
+    type Params = UnsubscribeRequestParams;
+    type Result = EmptyResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for ListRootsRequest {
+    const METHOD: &'static str = "roots/list";
+    type Params = ::std::option::Option<RequestParams>;
+    type Result = ListRootsResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for CreateMessageRequest {
+    const METHOD: &'static str = "sampling/createMessage";
+    type Params = CreateMessageRequestParams;
+    type Result = CreateMessageResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for CallToolRequest {
+    const METHOD: &'static str = "tools/call";
+    type Params = CallToolRequestParams;
+    type Result = CallToolResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for ListToolsRequest {
+    const METHOD: &'static str = "tools/list";
+    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Result = ListToolsResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+/// Every request and notification of this revision by wire method name,
+/// with its params and result types (the `Request` and `Notification` impls, as data).
+pub const METHODS: &[crate::MethodInfo] = &[
+    crate::MethodInfo {
+        method: "completion/complete",
+        is_request: true,
+        message: "CompleteRequest",
+        params: ::std::option::Option::Some("CompleteRequestParams"),
+        result: ::std::option::Option::Some("CompleteResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "initialize",
+        is_request: true,
+        message: "InitializeRequest",
+        params: ::std::option::Option::Some("InitializeRequestParams"),
+        result: ::std::option::Option::Some("InitializeResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "logging/setLevel",
+        is_request: true,
+        message: "SetLevelRequest",
+        params: ::std::option::Option::Some("SetLevelRequestParams"),
+        result: ::std::option::Option::Some("EmptyResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/cancelled",
+        is_request: false,
+        message: "CancelledNotification",
+        params: ::std::option::Option::Some("CancelledNotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/initialized",
+        is_request: false,
+        message: "InitializedNotification",
+        params: ::std::option::Option::Some("NotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/message",
+        is_request: false,
+        message: "LoggingMessageNotification",
+        params: ::std::option::Option::Some("LoggingMessageNotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/progress",
+        is_request: false,
+        message: "ProgressNotification",
+        params: ::std::option::Option::Some("ProgressNotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/prompts/list_changed",
+        is_request: false,
+        message: "PromptListChangedNotification",
+        params: ::std::option::Option::Some("NotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/resources/list_changed",
+        is_request: false,
+        message: "ResourceListChangedNotification",
+        params: ::std::option::Option::Some("NotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/resources/updated",
+        is_request: false,
+        message: "ResourceUpdatedNotification",
+        params: ::std::option::Option::Some("ResourceUpdatedNotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/roots/list_changed",
+        is_request: false,
+        message: "RootsListChangedNotification",
+        params: ::std::option::Option::Some("NotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/tools/list_changed",
+        is_request: false,
+        message: "ToolListChangedNotification",
+        params: ::std::option::Option::Some("NotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "ping",
+        is_request: true,
+        message: "PingRequest",
+        params: ::std::option::Option::Some("RequestParams"),
+        result: ::std::option::Option::Some("EmptyResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "prompts/get",
+        is_request: true,
+        message: "GetPromptRequest",
+        params: ::std::option::Option::Some("GetPromptRequestParams"),
+        result: ::std::option::Option::Some("GetPromptResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "prompts/list",
+        is_request: true,
+        message: "ListPromptsRequest",
+        params: ::std::option::Option::Some("PaginatedRequestParams"),
+        result: ::std::option::Option::Some("ListPromptsResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "resources/list",
+        is_request: true,
+        message: "ListResourcesRequest",
+        params: ::std::option::Option::Some("PaginatedRequestParams"),
+        result: ::std::option::Option::Some("ListResourcesResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "resources/read",
+        is_request: true,
+        message: "ReadResourceRequest",
+        params: ::std::option::Option::Some("ReadResourceRequestParams"),
+        result: ::std::option::Option::Some("ReadResourceResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "resources/subscribe",
+        is_request: true,
+        message: "SubscribeRequest",
+        params: ::std::option::Option::Some("SubscribeRequestParams"),
+        result: ::std::option::Option::Some("EmptyResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "resources/templates/list",
+        is_request: true,
+        message: "ListResourceTemplatesRequest",
+        params: ::std::option::Option::Some("PaginatedRequestParams"),
+        result: ::std::option::Option::Some("ListResourceTemplatesResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "resources/unsubscribe",
+        is_request: true,
+        message: "UnsubscribeRequest",
+        params: ::std::option::Option::Some("UnsubscribeRequestParams"),
+        result: ::std::option::Option::Some("EmptyResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "roots/list",
+        is_request: true,
+        message: "ListRootsRequest",
+        params: ::std::option::Option::Some("RequestParams"),
+        result: ::std::option::Option::Some("ListRootsResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "sampling/createMessage",
+        is_request: true,
+        message: "CreateMessageRequest",
+        params: ::std::option::Option::Some("CreateMessageRequestParams"),
+        result: ::std::option::Option::Some("CreateMessageResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "tools/call",
+        is_request: true,
+        message: "CallToolRequest",
+        params: ::std::option::Option::Some("CallToolRequestParams"),
+        result: ::std::option::Option::Some("CallToolResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "tools/list",
+        is_request: true,
+        message: "ListToolsRequest",
+        params: ::std::option::Option::Some("PaginatedRequestParams"),
+        result: ::std::option::Option::Some("ListToolsResult"),
+        response: ::std::option::Option::None,
+    },
+];
 /// Every type of this revision by its schema name (inline types by their
 /// generated name), with a function that reads JSON text into the type and
 /// writes it back: for tests and tools that handle messages by type name.

@@ -1528,13 +1528,15 @@ impl crate::rt::Fit for ClientCapabilitiesRoots {
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
-/// Reading: the member is chosen by the value of `method`; an unknown value is an error that lists the known ones.
+/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientNotification {
     CancelledNotification(CancelledNotification),
     ProgressNotification(ProgressNotification),
     InitializedNotification(InitializedNotification),
     RootsListChangedNotification(RootsListChangedNotification),
+    /// A message with any other value: kept whole, as the generic type.
+    Other(Notification),
 }
 impl ClientNotification {
     /// Reads a value already parsed into JSON, choosing the member as described above.
@@ -1549,7 +1551,9 @@ impl ClientNotification {
                     &[crate::rt::Fixed::Str("notifications/progress")],
                     &[crate::rt::Fixed::Str("notifications/initialized")],
                     &[crate::rt::Fixed::Str("notifications/roots/list_changed")],
+                    &[],
                 ],
+                ::std::option::Option::Some(4usize),
             )
             .map_err(|e| crate::rt::in_union("ClientNotification", e))?;
         match which {
@@ -1573,7 +1577,11 @@ impl ClientNotification {
                     )
                     .map(ClientNotification::RootsListChangedNotification)
             }
-            _ => unreachable!("a union of {} members", 4usize),
+            4usize => {
+                crate::rt::member(value, "ClientNotification", "Other")
+                    .map(ClientNotification::Other)
+            }
+            _ => unreachable!("a union of {} members", 5usize),
         }
     }
     /// The name of the member this value holds.
@@ -1585,6 +1593,7 @@ impl ClientNotification {
             ClientNotification::RootsListChangedNotification(_) => {
                 "RootsListChangedNotification"
             }
+            ClientNotification::Other(_) => "Other",
         }
     }
 }
@@ -1604,6 +1613,9 @@ impl ::serde::Serialize for ClientNotification {
                 ::serde::Serialize::serialize(value, serializer)
             }
             ClientNotification::RootsListChangedNotification(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            ClientNotification::Other(value) => {
                 ::serde::Serialize::serialize(value, serializer)
             }
         }
@@ -1629,7 +1641,9 @@ impl crate::rt::Fit for ClientNotification {
                     &[crate::rt::Fixed::Str("notifications/progress")],
                     &[crate::rt::Fixed::Str("notifications/initialized")],
                     &[crate::rt::Fixed::Str("notifications/roots/list_changed")],
+                    &[],
                 ],
+                ::std::option::Option::Some(4usize),
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -1637,13 +1651,14 @@ impl crate::rt::Fit for ClientNotification {
             <ProgressNotification as crate::rt::Fit>::fit,
             <InitializedNotification as crate::rt::Fit>::fit,
             <RootsListChangedNotification as crate::rt::Fit>::fit,
+            <Notification as crate::rt::Fit>::fit,
         ];
         fits[which](value)
     }
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
-/// Reading: the member is chosen by the value of `method`; an unknown value is an error that lists the known ones.
+/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientRequest {
     PingRequest(PingRequest),
@@ -1659,6 +1674,8 @@ pub enum ClientRequest {
     UnsubscribeRequest(UnsubscribeRequest),
     CallToolRequest(CallToolRequest),
     ListToolsRequest(ListToolsRequest),
+    /// A message with any other value: kept whole, as the generic type.
+    Other(Request),
 }
 impl ClientRequest {
     /// Reads a value already parsed into JSON, choosing the member as described above.
@@ -1682,7 +1699,9 @@ impl ClientRequest {
                     &[crate::rt::Fixed::Str("resources/unsubscribe")],
                     &[crate::rt::Fixed::Str("tools/call")],
                     &[crate::rt::Fixed::Str("tools/list")],
+                    &[],
                 ],
+                ::std::option::Option::Some(13usize),
             )
             .map_err(|e| crate::rt::in_union("ClientRequest", e))?;
         match which {
@@ -1738,7 +1757,11 @@ impl ClientRequest {
                 crate::rt::member(value, "ClientRequest", "ListToolsRequest")
                     .map(ClientRequest::ListToolsRequest)
             }
-            _ => unreachable!("a union of {} members", 13usize),
+            13usize => {
+                crate::rt::member(value, "ClientRequest", "Other")
+                    .map(ClientRequest::Other)
+            }
+            _ => unreachable!("a union of {} members", 14usize),
         }
     }
     /// The name of the member this value holds.
@@ -1759,6 +1782,7 @@ impl ClientRequest {
             ClientRequest::UnsubscribeRequest(_) => "UnsubscribeRequest",
             ClientRequest::CallToolRequest(_) => "CallToolRequest",
             ClientRequest::ListToolsRequest(_) => "ListToolsRequest",
+            ClientRequest::Other(_) => "Other",
         }
     }
 }
@@ -1807,6 +1831,9 @@ impl ::serde::Serialize for ClientRequest {
             ClientRequest::ListToolsRequest(value) => {
                 ::serde::Serialize::serialize(value, serializer)
             }
+            ClientRequest::Other(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
         }
     }
 }
@@ -1839,7 +1866,9 @@ impl crate::rt::Fit for ClientRequest {
                     &[crate::rt::Fixed::Str("resources/unsubscribe")],
                     &[crate::rt::Fixed::Str("tools/call")],
                     &[crate::rt::Fixed::Str("tools/list")],
+                    &[],
                 ],
+                ::std::option::Option::Some(13usize),
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -1856,6 +1885,7 @@ impl crate::rt::Fit for ClientRequest {
             <UnsubscribeRequest as crate::rt::Fit>::fit,
             <CallToolRequest as crate::rt::Fit>::fit,
             <ListToolsRequest as crate::rt::Fit>::fit,
+            <Request as crate::rt::Fit>::fit,
         ];
         fits[which](value)
     }
@@ -1883,6 +1913,7 @@ impl ClientResult {
                     <ListRootsResult as crate::rt::Fit>::fit,
                     <ElicitResult as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("ClientResult", &value))?;
         match which {
@@ -1956,6 +1987,7 @@ impl crate::rt::Fit for ClientResult {
                     <ListRootsResult as crate::rt::Fit>::fit,
                     <ElicitResult as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -2363,6 +2395,7 @@ impl CompleteRequestParamsRef {
                     &[crate::rt::Fixed::Str("ref/prompt")],
                     &[crate::rt::Fixed::Str("ref/resource")],
                 ],
+                ::std::option::Option::None,
             )
             .map_err(|e| crate::rt::in_union("CompleteRequestParamsRef", e))?;
         match which {
@@ -2425,6 +2458,7 @@ impl crate::rt::Fit for CompleteRequestParamsRef {
                     &[crate::rt::Fixed::Str("ref/prompt")],
                     &[crate::rt::Fixed::Str("ref/resource")],
                 ],
+                ::std::option::Option::None,
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -2672,6 +2706,7 @@ impl ContentBlock {
                     &[crate::rt::Fixed::Str("resource_link")],
                     &[crate::rt::Fixed::Str("resource")],
                 ],
+                ::std::option::Option::None,
             )
             .map_err(|e| crate::rt::in_union("ContentBlock", e))?;
         match which {
@@ -2755,6 +2790,7 @@ impl crate::rt::Fit for ContentBlock {
                     &[crate::rt::Fixed::Str("resource_link")],
                     &[crate::rt::Fixed::Str("resource")],
                 ],
+                ::std::option::Option::None,
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -3985,6 +4021,7 @@ impl ElicitResultContentValue {
                     <i64 as crate::rt::Fit>::fit,
                     <bool as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("ElicitResultContentValue", &value))?;
         match which {
@@ -4049,6 +4086,7 @@ impl crate::rt::Fit for ElicitResultContentValue {
                     <i64 as crate::rt::Fit>::fit,
                     <bool as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -4224,6 +4262,7 @@ impl EmbeddedResourceResource {
                     <TextResourceContents as crate::rt::Fit>::fit,
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("EmbeddedResourceResource", &value))?;
         match which {
@@ -4287,6 +4326,7 @@ impl crate::rt::Fit for EmbeddedResourceResource {
                     <TextResourceContents as crate::rt::Fit>::fit,
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -5793,6 +5833,7 @@ impl JSONRPCMessage {
                     <JSONRPCResponse as crate::rt::Fit>::fit,
                     <JSONRPCError as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("JSONRPCMessage", &value))?;
         match which {
@@ -5866,6 +5907,7 @@ impl crate::rt::Fit for JSONRPCMessage {
                     <JSONRPCResponse as crate::rt::Fit>::fit,
                     <JSONRPCError as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -8750,6 +8792,7 @@ impl PrimitiveSchemaDefinition {
                     <BooleanSchema as crate::rt::Fit>::fit,
                     <EnumSchema as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("PrimitiveSchemaDefinition", &value))?;
         match which {
@@ -8823,6 +8866,7 @@ impl crate::rt::Fit for PrimitiveSchemaDefinition {
                     <BooleanSchema as crate::rt::Fit>::fit,
                     <EnumSchema as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -9087,6 +9131,7 @@ impl ProgressToken {
                     <::std::string::String as crate::rt::Fit>::fit,
                     <i64 as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("ProgressToken", &value))?;
         match which {
@@ -9142,6 +9187,7 @@ impl crate::rt::Fit for ProgressToken {
                     <::std::string::String as crate::rt::Fit>::fit,
                     <i64 as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -10050,6 +10096,7 @@ impl ReadResourceResultContentsItem {
                     <TextResourceContents as crate::rt::Fit>::fit,
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none(
                 "ReadResourceResultContentsItem",
@@ -10121,6 +10168,7 @@ impl crate::rt::Fit for ReadResourceResultContentsItem {
                     <TextResourceContents as crate::rt::Fit>::fit,
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -10233,6 +10281,7 @@ impl RequestId {
                     <::std::string::String as crate::rt::Fit>::fit,
                     <i64 as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("RequestId", &value))?;
         match which {
@@ -10282,6 +10331,7 @@ impl crate::rt::Fit for RequestId {
                     <::std::string::String as crate::rt::Fit>::fit,
                     <i64 as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -12095,6 +12145,7 @@ impl SamplingMessageContent {
                     &[crate::rt::Fixed::Str("image")],
                     &[crate::rt::Fixed::Str("audio")],
                 ],
+                ::std::option::Option::None,
             )
             .map_err(|e| crate::rt::in_union("SamplingMessageContent", e))?;
         match which {
@@ -12160,6 +12211,7 @@ impl crate::rt::Fit for SamplingMessageContent {
                     &[crate::rt::Fixed::Str("image")],
                     &[crate::rt::Fixed::Str("audio")],
                 ],
+                ::std::option::Option::None,
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -12629,7 +12681,7 @@ impl crate::rt::Fit for ServerCapabilitiesTools {
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
-/// Reading: the member is chosen by the value of `method`; an unknown value is an error that lists the known ones.
+/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerNotification {
     CancelledNotification(CancelledNotification),
@@ -12639,6 +12691,8 @@ pub enum ServerNotification {
     ResourceListChangedNotification(ResourceListChangedNotification),
     ToolListChangedNotification(ToolListChangedNotification),
     PromptListChangedNotification(PromptListChangedNotification),
+    /// A message with any other value: kept whole, as the generic type.
+    Other(Notification),
 }
 impl ServerNotification {
     /// Reads a value already parsed into JSON, choosing the member as described above.
@@ -12656,7 +12710,9 @@ impl ServerNotification {
                     &[crate::rt::Fixed::Str("notifications/resources/list_changed")],
                     &[crate::rt::Fixed::Str("notifications/tools/list_changed")],
                     &[crate::rt::Fixed::Str("notifications/prompts/list_changed")],
+                    &[],
                 ],
+                ::std::option::Option::Some(7usize),
             )
             .map_err(|e| crate::rt::in_union("ServerNotification", e))?;
         match which {
@@ -12708,7 +12764,11 @@ impl ServerNotification {
                     )
                     .map(ServerNotification::PromptListChangedNotification)
             }
-            _ => unreachable!("a union of {} members", 7usize),
+            7usize => {
+                crate::rt::member(value, "ServerNotification", "Other")
+                    .map(ServerNotification::Other)
+            }
+            _ => unreachable!("a union of {} members", 8usize),
         }
     }
     /// The name of the member this value holds.
@@ -12731,6 +12791,7 @@ impl ServerNotification {
             ServerNotification::PromptListChangedNotification(_) => {
                 "PromptListChangedNotification"
             }
+            ServerNotification::Other(_) => "Other",
         }
     }
 }
@@ -12761,6 +12822,9 @@ impl ::serde::Serialize for ServerNotification {
             ServerNotification::PromptListChangedNotification(value) => {
                 ::serde::Serialize::serialize(value, serializer)
             }
+            ServerNotification::Other(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
         }
     }
 }
@@ -12787,7 +12851,9 @@ impl crate::rt::Fit for ServerNotification {
                     &[crate::rt::Fixed::Str("notifications/resources/list_changed")],
                     &[crate::rt::Fixed::Str("notifications/tools/list_changed")],
                     &[crate::rt::Fixed::Str("notifications/prompts/list_changed")],
+                    &[],
                 ],
+                ::std::option::Option::Some(7usize),
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -12798,6 +12864,7 @@ impl crate::rt::Fit for ServerNotification {
             <ResourceListChangedNotification as crate::rt::Fit>::fit,
             <ToolListChangedNotification as crate::rt::Fit>::fit,
             <PromptListChangedNotification as crate::rt::Fit>::fit,
+            <Notification as crate::rt::Fit>::fit,
         ];
         fits[which](value)
     }
@@ -12806,13 +12873,15 @@ impl crate::rt::Fit for ServerNotification {
 ///
 /// **Later revisions:** Removed in 2026-07-28.
 ///
-/// Reading: the member is chosen by the value of `method`; an unknown value is an error that lists the known ones.
+/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerRequest {
     PingRequest(PingRequest),
     CreateMessageRequest(CreateMessageRequest),
     ListRootsRequest(ListRootsRequest),
     ElicitRequest(ElicitRequest),
+    /// A message with any other value: kept whole, as the generic type.
+    Other(Request),
 }
 impl ServerRequest {
     /// Reads a value already parsed into JSON, choosing the member as described above.
@@ -12827,7 +12896,9 @@ impl ServerRequest {
                     &[crate::rt::Fixed::Str("sampling/createMessage")],
                     &[crate::rt::Fixed::Str("roots/list")],
                     &[crate::rt::Fixed::Str("elicitation/create")],
+                    &[],
                 ],
+                ::std::option::Option::Some(4usize),
             )
             .map_err(|e| crate::rt::in_union("ServerRequest", e))?;
         match which {
@@ -12847,7 +12918,11 @@ impl ServerRequest {
                 crate::rt::member(value, "ServerRequest", "ElicitRequest")
                     .map(ServerRequest::ElicitRequest)
             }
-            _ => unreachable!("a union of {} members", 4usize),
+            4usize => {
+                crate::rt::member(value, "ServerRequest", "Other")
+                    .map(ServerRequest::Other)
+            }
+            _ => unreachable!("a union of {} members", 5usize),
         }
     }
     /// The name of the member this value holds.
@@ -12857,6 +12932,7 @@ impl ServerRequest {
             ServerRequest::CreateMessageRequest(_) => "CreateMessageRequest",
             ServerRequest::ListRootsRequest(_) => "ListRootsRequest",
             ServerRequest::ElicitRequest(_) => "ElicitRequest",
+            ServerRequest::Other(_) => "Other",
         }
     }
 }
@@ -12876,6 +12952,9 @@ impl ::serde::Serialize for ServerRequest {
                 ::serde::Serialize::serialize(value, serializer)
             }
             ServerRequest::ElicitRequest(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            ServerRequest::Other(value) => {
                 ::serde::Serialize::serialize(value, serializer)
             }
         }
@@ -12901,7 +12980,9 @@ impl crate::rt::Fit for ServerRequest {
                     &[crate::rt::Fixed::Str("sampling/createMessage")],
                     &[crate::rt::Fixed::Str("roots/list")],
                     &[crate::rt::Fixed::Str("elicitation/create")],
+                    &[],
                 ],
+                ::std::option::Option::Some(4usize),
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -12909,6 +12990,7 @@ impl crate::rt::Fit for ServerRequest {
             <CreateMessageRequest as crate::rt::Fit>::fit,
             <ListRootsRequest as crate::rt::Fit>::fit,
             <ElicitRequest as crate::rt::Fit>::fit,
+            <Request as crate::rt::Fit>::fit,
         ];
         fits[which](value)
     }
@@ -12948,6 +13030,7 @@ impl ServerResult {
                     <CallToolResult as crate::rt::Fit>::fit,
                     <ListToolsResult as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("ServerResult", &value))?;
         match which {
@@ -13075,6 +13158,7 @@ impl crate::rt::Fit for ServerResult {
                     <CallToolResult as crate::rt::Fit>::fit,
                     <ListToolsResult as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -14929,6 +15013,401 @@ impl crate::rt::Fit for UnsubscribeRequestParams {
         )
     }
 }
+impl crate::Request for CompleteRequest {
+    const METHOD: &'static str = "completion/complete";
+    type Params = CompleteRequestParams;
+    type Result = CompleteResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for ElicitRequest {
+    const METHOD: &'static str = "elicitation/create";
+    type Params = ElicitRequestParams;
+    type Result = ElicitResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for InitializeRequest {
+    const METHOD: &'static str = "initialize";
+    type Params = InitializeRequestParams;
+    type Result = InitializeResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for SetLevelRequest {
+    const METHOD: &'static str = "logging/setLevel";
+    type Params = SetLevelRequestParams;
+    type Result = EmptyResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for CancelledNotification {
+    const METHOD: &'static str = "notifications/cancelled";
+    type Params = CancelledNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for InitializedNotification {
+    const METHOD: &'static str = "notifications/initialized";
+    type Params = ::std::option::Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for LoggingMessageNotification {
+    const METHOD: &'static str = "notifications/message";
+    type Params = LoggingMessageNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for ProgressNotification {
+    const METHOD: &'static str = "notifications/progress";
+    type Params = ProgressNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for PromptListChangedNotification {
+    const METHOD: &'static str = "notifications/prompts/list_changed";
+    type Params = ::std::option::Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for ResourceListChangedNotification {
+    const METHOD: &'static str = "notifications/resources/list_changed";
+    type Params = ::std::option::Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for ResourceUpdatedNotification {
+    const METHOD: &'static str = "notifications/resources/updated";
+    type Params = ResourceUpdatedNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for RootsListChangedNotification {
+    const METHOD: &'static str = "notifications/roots/list_changed";
+    type Params = ::std::option::Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for ToolListChangedNotification {
+    const METHOD: &'static str = "notifications/tools/list_changed";
+    type Params = ::std::option::Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for PingRequest {
+    const METHOD: &'static str = "ping";
+    type Params = ::std::option::Option<RequestParams>;
+    type Result = EmptyResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for GetPromptRequest {
+    const METHOD: &'static str = "prompts/get";
+    type Params = GetPromptRequestParams;
+    type Result = GetPromptResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for ListPromptsRequest {
+    const METHOD: &'static str = "prompts/list";
+    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Result = ListPromptsResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for ListResourcesRequest {
+    const METHOD: &'static str = "resources/list";
+    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Result = ListResourcesResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for ReadResourceRequest {
+    const METHOD: &'static str = "resources/read";
+    type Params = ReadResourceRequestParams;
+    type Result = ReadResourceResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for SubscribeRequest {
+    const METHOD: &'static str = "resources/subscribe";
+    type Params = SubscribeRequestParams;
+    type Result = EmptyResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for ListResourceTemplatesRequest {
+    const METHOD: &'static str = "resources/templates/list";
+    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Result = ListResourceTemplatesResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for UnsubscribeRequest {
+    const METHOD: &'static str = "resources/unsubscribe";
+    type Params = UnsubscribeRequestParams;
+    type Result = EmptyResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for ListRootsRequest {
+    const METHOD: &'static str = "roots/list";
+    type Params = ::std::option::Option<RequestParams>;
+    type Result = ListRootsResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for CreateMessageRequest {
+    const METHOD: &'static str = "sampling/createMessage";
+    type Params = CreateMessageRequestParams;
+    type Result = CreateMessageResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for CallToolRequest {
+    const METHOD: &'static str = "tools/call";
+    type Params = CallToolRequestParams;
+    type Result = CallToolResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for ListToolsRequest {
+    const METHOD: &'static str = "tools/list";
+    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Result = ListToolsResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+/// Every request and notification of this revision by wire method name,
+/// with its params and result types (the `Request` and `Notification` impls, as data).
+pub const METHODS: &[crate::MethodInfo] = &[
+    crate::MethodInfo {
+        method: "completion/complete",
+        is_request: true,
+        message: "CompleteRequest",
+        params: ::std::option::Option::Some("CompleteRequestParams"),
+        result: ::std::option::Option::Some("CompleteResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "elicitation/create",
+        is_request: true,
+        message: "ElicitRequest",
+        params: ::std::option::Option::Some("ElicitRequestParams"),
+        result: ::std::option::Option::Some("ElicitResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "initialize",
+        is_request: true,
+        message: "InitializeRequest",
+        params: ::std::option::Option::Some("InitializeRequestParams"),
+        result: ::std::option::Option::Some("InitializeResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "logging/setLevel",
+        is_request: true,
+        message: "SetLevelRequest",
+        params: ::std::option::Option::Some("SetLevelRequestParams"),
+        result: ::std::option::Option::Some("EmptyResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/cancelled",
+        is_request: false,
+        message: "CancelledNotification",
+        params: ::std::option::Option::Some("CancelledNotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/initialized",
+        is_request: false,
+        message: "InitializedNotification",
+        params: ::std::option::Option::Some("NotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/message",
+        is_request: false,
+        message: "LoggingMessageNotification",
+        params: ::std::option::Option::Some("LoggingMessageNotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/progress",
+        is_request: false,
+        message: "ProgressNotification",
+        params: ::std::option::Option::Some("ProgressNotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/prompts/list_changed",
+        is_request: false,
+        message: "PromptListChangedNotification",
+        params: ::std::option::Option::Some("NotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/resources/list_changed",
+        is_request: false,
+        message: "ResourceListChangedNotification",
+        params: ::std::option::Option::Some("NotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/resources/updated",
+        is_request: false,
+        message: "ResourceUpdatedNotification",
+        params: ::std::option::Option::Some("ResourceUpdatedNotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/roots/list_changed",
+        is_request: false,
+        message: "RootsListChangedNotification",
+        params: ::std::option::Option::Some("NotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/tools/list_changed",
+        is_request: false,
+        message: "ToolListChangedNotification",
+        params: ::std::option::Option::Some("NotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "ping",
+        is_request: true,
+        message: "PingRequest",
+        params: ::std::option::Option::Some("RequestParams"),
+        result: ::std::option::Option::Some("EmptyResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "prompts/get",
+        is_request: true,
+        message: "GetPromptRequest",
+        params: ::std::option::Option::Some("GetPromptRequestParams"),
+        result: ::std::option::Option::Some("GetPromptResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "prompts/list",
+        is_request: true,
+        message: "ListPromptsRequest",
+        params: ::std::option::Option::Some("PaginatedRequestParams"),
+        result: ::std::option::Option::Some("ListPromptsResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "resources/list",
+        is_request: true,
+        message: "ListResourcesRequest",
+        params: ::std::option::Option::Some("PaginatedRequestParams"),
+        result: ::std::option::Option::Some("ListResourcesResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "resources/read",
+        is_request: true,
+        message: "ReadResourceRequest",
+        params: ::std::option::Option::Some("ReadResourceRequestParams"),
+        result: ::std::option::Option::Some("ReadResourceResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "resources/subscribe",
+        is_request: true,
+        message: "SubscribeRequest",
+        params: ::std::option::Option::Some("SubscribeRequestParams"),
+        result: ::std::option::Option::Some("EmptyResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "resources/templates/list",
+        is_request: true,
+        message: "ListResourceTemplatesRequest",
+        params: ::std::option::Option::Some("PaginatedRequestParams"),
+        result: ::std::option::Option::Some("ListResourceTemplatesResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "resources/unsubscribe",
+        is_request: true,
+        message: "UnsubscribeRequest",
+        params: ::std::option::Option::Some("UnsubscribeRequestParams"),
+        result: ::std::option::Option::Some("EmptyResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "roots/list",
+        is_request: true,
+        message: "ListRootsRequest",
+        params: ::std::option::Option::Some("RequestParams"),
+        result: ::std::option::Option::Some("ListRootsResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "sampling/createMessage",
+        is_request: true,
+        message: "CreateMessageRequest",
+        params: ::std::option::Option::Some("CreateMessageRequestParams"),
+        result: ::std::option::Option::Some("CreateMessageResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "tools/call",
+        is_request: true,
+        message: "CallToolRequest",
+        params: ::std::option::Option::Some("CallToolRequestParams"),
+        result: ::std::option::Option::Some("CallToolResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "tools/list",
+        is_request: true,
+        message: "ListToolsRequest",
+        params: ::std::option::Option::Some("PaginatedRequestParams"),
+        result: ::std::option::Option::Some("ListToolsResult"),
+        response: ::std::option::Option::None,
+    },
+];
 /// Every type of this revision by its schema name (inline types by their
 /// generated name), with a function that reads JSON text into the type and
 /// writes it back: for tests and tools that handle messages by type name.

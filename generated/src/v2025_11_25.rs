@@ -2734,7 +2734,7 @@ impl crate::rt::Fit for ClientCapabilitiesTasksRequestsSampling {
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
-/// Reading: the member is chosen by the value of `method`; an unknown value is an error that lists the known ones.
+/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientNotification {
     CancelledNotification(CancelledNotification),
@@ -2742,6 +2742,8 @@ pub enum ClientNotification {
     InitializedNotification(InitializedNotification),
     RootsListChangedNotification(RootsListChangedNotification),
     TaskStatusNotification(TaskStatusNotification),
+    /// A message with any other value: kept whole, as the generic type.
+    Other(JSONRPCNotification),
 }
 impl ClientNotification {
     /// Reads a value already parsed into JSON, choosing the member as described above.
@@ -2757,7 +2759,9 @@ impl ClientNotification {
                     &[crate::rt::Fixed::Str("notifications/initialized")],
                     &[crate::rt::Fixed::Str("notifications/roots/list_changed")],
                     &[crate::rt::Fixed::Str("notifications/tasks/status")],
+                    &[],
                 ],
+                ::std::option::Option::Some(5usize),
             )
             .map_err(|e| crate::rt::in_union("ClientNotification", e))?;
         match which {
@@ -2785,7 +2789,11 @@ impl ClientNotification {
                 crate::rt::member(value, "ClientNotification", "TaskStatusNotification")
                     .map(ClientNotification::TaskStatusNotification)
             }
-            _ => unreachable!("a union of {} members", 5usize),
+            5usize => {
+                crate::rt::member(value, "ClientNotification", "Other")
+                    .map(ClientNotification::Other)
+            }
+            _ => unreachable!("a union of {} members", 6usize),
         }
     }
     /// The name of the member this value holds.
@@ -2798,6 +2806,7 @@ impl ClientNotification {
                 "RootsListChangedNotification"
             }
             ClientNotification::TaskStatusNotification(_) => "TaskStatusNotification",
+            ClientNotification::Other(_) => "Other",
         }
     }
 }
@@ -2820,6 +2829,9 @@ impl ::serde::Serialize for ClientNotification {
                 ::serde::Serialize::serialize(value, serializer)
             }
             ClientNotification::TaskStatusNotification(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            ClientNotification::Other(value) => {
                 ::serde::Serialize::serialize(value, serializer)
             }
         }
@@ -2846,7 +2858,9 @@ impl crate::rt::Fit for ClientNotification {
                     &[crate::rt::Fixed::Str("notifications/initialized")],
                     &[crate::rt::Fixed::Str("notifications/roots/list_changed")],
                     &[crate::rt::Fixed::Str("notifications/tasks/status")],
+                    &[],
                 ],
+                ::std::option::Option::Some(5usize),
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -2855,13 +2869,14 @@ impl crate::rt::Fit for ClientNotification {
             <InitializedNotification as crate::rt::Fit>::fit,
             <RootsListChangedNotification as crate::rt::Fit>::fit,
             <TaskStatusNotification as crate::rt::Fit>::fit,
+            <JSONRPCNotification as crate::rt::Fit>::fit,
         ];
         fits[which](value)
     }
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
-/// Reading: the member is chosen by the value of `method`; an unknown value is an error that lists the known ones.
+/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientRequest {
     PingRequest(PingRequest),
@@ -2881,6 +2896,8 @@ pub enum ClientRequest {
     GetTaskPayloadRequest(GetTaskPayloadRequest),
     ListTasksRequest(ListTasksRequest),
     CancelTaskRequest(CancelTaskRequest),
+    /// A message with any other value: kept whole, as the generic type.
+    Other(JSONRPCRequest),
 }
 impl ClientRequest {
     /// Reads a value already parsed into JSON, choosing the member as described above.
@@ -2908,7 +2925,9 @@ impl ClientRequest {
                     &[crate::rt::Fixed::Str("tasks/result")],
                     &[crate::rt::Fixed::Str("tasks/list")],
                     &[crate::rt::Fixed::Str("tasks/cancel")],
+                    &[],
                 ],
+                ::std::option::Option::Some(17usize),
             )
             .map_err(|e| crate::rt::in_union("ClientRequest", e))?;
         match which {
@@ -2980,7 +2999,11 @@ impl ClientRequest {
                 crate::rt::member(value, "ClientRequest", "CancelTaskRequest")
                     .map(ClientRequest::CancelTaskRequest)
             }
-            _ => unreachable!("a union of {} members", 17usize),
+            17usize => {
+                crate::rt::member(value, "ClientRequest", "Other")
+                    .map(ClientRequest::Other)
+            }
+            _ => unreachable!("a union of {} members", 18usize),
         }
     }
     /// The name of the member this value holds.
@@ -3005,6 +3028,7 @@ impl ClientRequest {
             ClientRequest::GetTaskPayloadRequest(_) => "GetTaskPayloadRequest",
             ClientRequest::ListTasksRequest(_) => "ListTasksRequest",
             ClientRequest::CancelTaskRequest(_) => "CancelTaskRequest",
+            ClientRequest::Other(_) => "Other",
         }
     }
 }
@@ -3065,6 +3089,9 @@ impl ::serde::Serialize for ClientRequest {
             ClientRequest::CancelTaskRequest(value) => {
                 ::serde::Serialize::serialize(value, serializer)
             }
+            ClientRequest::Other(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
         }
     }
 }
@@ -3101,7 +3128,9 @@ impl crate::rt::Fit for ClientRequest {
                     &[crate::rt::Fixed::Str("tasks/result")],
                     &[crate::rt::Fixed::Str("tasks/list")],
                     &[crate::rt::Fixed::Str("tasks/cancel")],
+                    &[],
                 ],
+                ::std::option::Option::Some(17usize),
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -3122,6 +3151,7 @@ impl crate::rt::Fit for ClientRequest {
             <GetTaskPayloadRequest as crate::rt::Fit>::fit,
             <ListTasksRequest as crate::rt::Fit>::fit,
             <CancelTaskRequest as crate::rt::Fit>::fit,
+            <JSONRPCRequest as crate::rt::Fit>::fit,
         ];
         fits[which](value)
     }
@@ -3157,6 +3187,7 @@ impl ClientResult {
                     <ListTasksResult as crate::rt::Fit>::fit,
                     <CancelTaskResult as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("ClientResult", &value))?;
         match which {
@@ -3266,6 +3297,7 @@ impl crate::rt::Fit for ClientResult {
                     <ListTasksResult as crate::rt::Fit>::fit,
                     <CancelTaskResult as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -3727,6 +3759,7 @@ impl CompleteRequestParamsRef {
                     &[crate::rt::Fixed::Str("ref/prompt")],
                     &[crate::rt::Fixed::Str("ref/resource")],
                 ],
+                ::std::option::Option::None,
             )
             .map_err(|e| crate::rt::in_union("CompleteRequestParamsRef", e))?;
         match which {
@@ -3789,6 +3822,7 @@ impl crate::rt::Fit for CompleteRequestParamsRef {
                     &[crate::rt::Fixed::Str("ref/prompt")],
                     &[crate::rt::Fixed::Str("ref/resource")],
                 ],
+                ::std::option::Option::None,
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -4036,6 +4070,7 @@ impl ContentBlock {
                     &[crate::rt::Fixed::Str("resource_link")],
                     &[crate::rt::Fixed::Str("resource")],
                 ],
+                ::std::option::Option::None,
             )
             .map_err(|e| crate::rt::in_union("ContentBlock", e))?;
         match which {
@@ -4119,6 +4154,7 @@ impl crate::rt::Fit for ContentBlock {
                     &[crate::rt::Fixed::Str("resource_link")],
                     &[crate::rt::Fixed::Str("resource")],
                 ],
+                ::std::option::Option::None,
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -5487,6 +5523,7 @@ impl ElicitRequestParams {
                     <ElicitRequestFormParams as crate::rt::Fit>::fit,
                     <ElicitRequestURLParams as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("ElicitRequestParams", &value))?;
         match which {
@@ -5546,6 +5583,7 @@ impl crate::rt::Fit for ElicitRequestParams {
                     <ElicitRequestFormParams as crate::rt::Fit>::fit,
                     <ElicitRequestURLParams as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -5956,6 +5994,7 @@ impl ElicitResultContentValue {
                     <bool as crate::rt::Fit>::fit,
                     <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("ElicitResultContentValue", &value))?;
         match which {
@@ -6029,6 +6068,7 @@ impl crate::rt::Fit for ElicitResultContentValue {
                     <bool as crate::rt::Fit>::fit,
                     <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -6418,6 +6458,7 @@ impl EmbeddedResourceResource {
                     <TextResourceContents as crate::rt::Fit>::fit,
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("EmbeddedResourceResource", &value))?;
         match which {
@@ -6481,6 +6522,7 @@ impl crate::rt::Fit for EmbeddedResourceResource {
                     <TextResourceContents as crate::rt::Fit>::fit,
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -6506,6 +6548,7 @@ impl EnumSchema {
                     <MultiSelectEnumSchema as crate::rt::Fit>::fit,
                     <LegacyTitledEnumSchema as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("EnumSchema", &value))?;
         match which {
@@ -6570,6 +6613,7 @@ impl crate::rt::Fit for EnumSchema {
                     <MultiSelectEnumSchema as crate::rt::Fit>::fit,
                     <LegacyTitledEnumSchema as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -9160,6 +9204,7 @@ impl JSONRPCMessage {
                     <JSONRPCNotification as crate::rt::Fit>::fit,
                     <JSONRPCResponse as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("JSONRPCMessage", &value))?;
         match which {
@@ -9224,6 +9269,7 @@ impl crate::rt::Fit for JSONRPCMessage {
                     <JSONRPCNotification as crate::rt::Fit>::fit,
                     <JSONRPCResponse as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -9508,6 +9554,7 @@ impl JSONRPCResponse {
                     <JSONRPCResultResponse as crate::rt::Fit>::fit,
                     <JSONRPCErrorResponse as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("JSONRPCResponse", &value))?;
         match which {
@@ -9563,6 +9610,7 @@ impl crate::rt::Fit for JSONRPCResponse {
                     <JSONRPCResultResponse as crate::rt::Fit>::fit,
                     <JSONRPCErrorResponse as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -12097,6 +12145,7 @@ impl MultiSelectEnumSchema {
                     <UntitledMultiSelectEnumSchema as crate::rt::Fit>::fit,
                     <TitledMultiSelectEnumSchema as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("MultiSelectEnumSchema", &value))?;
         match which {
@@ -12164,6 +12213,7 @@ impl crate::rt::Fit for MultiSelectEnumSchema {
                     <UntitledMultiSelectEnumSchema as crate::rt::Fit>::fit,
                     <TitledMultiSelectEnumSchema as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -13078,6 +13128,7 @@ impl PrimitiveSchemaDefinition {
                     <BooleanSchema as crate::rt::Fit>::fit,
                     <EnumSchema as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("PrimitiveSchemaDefinition", &value))?;
         match which {
@@ -13151,6 +13202,7 @@ impl crate::rt::Fit for PrimitiveSchemaDefinition {
                     <BooleanSchema as crate::rt::Fit>::fit,
                     <EnumSchema as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -13465,6 +13517,7 @@ impl ProgressToken {
                     <::std::string::String as crate::rt::Fit>::fit,
                     <i64 as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("ProgressToken", &value))?;
         match which {
@@ -13520,6 +13573,7 @@ impl crate::rt::Fit for ProgressToken {
                     <::std::string::String as crate::rt::Fit>::fit,
                     <i64 as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -14531,6 +14585,7 @@ impl ReadResourceResultContentsItem {
                     <TextResourceContents as crate::rt::Fit>::fit,
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none(
                 "ReadResourceResultContentsItem",
@@ -14602,6 +14657,7 @@ impl crate::rt::Fit for ReadResourceResultContentsItem {
                     <TextResourceContents as crate::rt::Fit>::fit,
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -14800,6 +14856,7 @@ impl RequestId {
                     <::std::string::String as crate::rt::Fit>::fit,
                     <i64 as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("RequestId", &value))?;
         match which {
@@ -14849,6 +14906,7 @@ impl crate::rt::Fit for RequestId {
                     <::std::string::String as crate::rt::Fit>::fit,
                     <i64 as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -16950,6 +17008,7 @@ impl SamplingMessageContent {
                     <SamplingMessageContentBlock as crate::rt::Fit>::fit,
                     <::std::vec::Vec<SamplingMessageContentBlock> as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("SamplingMessageContent", &value))?;
         match which {
@@ -17017,6 +17076,7 @@ impl crate::rt::Fit for SamplingMessageContent {
                     <SamplingMessageContentBlock as crate::rt::Fit>::fit,
                     <::std::vec::Vec<SamplingMessageContentBlock> as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -17047,6 +17107,7 @@ impl SamplingMessageContentBlock {
                     &[crate::rt::Fixed::Str("tool_use")],
                     &[crate::rt::Fixed::Str("tool_result")],
                 ],
+                ::std::option::Option::None,
             )
             .map_err(|e| crate::rt::in_union("SamplingMessageContentBlock", e))?;
         match which {
@@ -17134,6 +17195,7 @@ impl crate::rt::Fit for SamplingMessageContentBlock {
                     &[crate::rt::Fixed::Str("tool_use")],
                     &[crate::rt::Fixed::Str("tool_result")],
                 ],
+                ::std::option::Option::None,
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -17910,7 +17972,7 @@ impl crate::rt::Fit for ServerCapabilitiesTools {
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
-/// Reading: the member is chosen by the value of `method`; an unknown value is an error that lists the known ones.
+/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerNotification {
     CancelledNotification(CancelledNotification),
@@ -17922,6 +17984,8 @@ pub enum ServerNotification {
     PromptListChangedNotification(PromptListChangedNotification),
     ElicitationCompleteNotification(ElicitationCompleteNotification),
     TaskStatusNotification(TaskStatusNotification),
+    /// A message with any other value: kept whole, as the generic type.
+    Other(JSONRPCNotification),
 }
 impl ServerNotification {
     /// Reads a value already parsed into JSON, choosing the member as described above.
@@ -17941,7 +18005,9 @@ impl ServerNotification {
                     &[crate::rt::Fixed::Str("notifications/prompts/list_changed")],
                     &[crate::rt::Fixed::Str("notifications/elicitation/complete")],
                     &[crate::rt::Fixed::Str("notifications/tasks/status")],
+                    &[],
                 ],
+                ::std::option::Option::Some(9usize),
             )
             .map_err(|e| crate::rt::in_union("ServerNotification", e))?;
         match which {
@@ -18005,7 +18071,11 @@ impl ServerNotification {
                 crate::rt::member(value, "ServerNotification", "TaskStatusNotification")
                     .map(ServerNotification::TaskStatusNotification)
             }
-            _ => unreachable!("a union of {} members", 9usize),
+            9usize => {
+                crate::rt::member(value, "ServerNotification", "Other")
+                    .map(ServerNotification::Other)
+            }
+            _ => unreachable!("a union of {} members", 10usize),
         }
     }
     /// The name of the member this value holds.
@@ -18032,6 +18102,7 @@ impl ServerNotification {
                 "ElicitationCompleteNotification"
             }
             ServerNotification::TaskStatusNotification(_) => "TaskStatusNotification",
+            ServerNotification::Other(_) => "Other",
         }
     }
 }
@@ -18068,6 +18139,9 @@ impl ::serde::Serialize for ServerNotification {
             ServerNotification::TaskStatusNotification(value) => {
                 ::serde::Serialize::serialize(value, serializer)
             }
+            ServerNotification::Other(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
         }
     }
 }
@@ -18096,7 +18170,9 @@ impl crate::rt::Fit for ServerNotification {
                     &[crate::rt::Fixed::Str("notifications/prompts/list_changed")],
                     &[crate::rt::Fixed::Str("notifications/elicitation/complete")],
                     &[crate::rt::Fixed::Str("notifications/tasks/status")],
+                    &[],
                 ],
+                ::std::option::Option::Some(9usize),
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -18109,6 +18185,7 @@ impl crate::rt::Fit for ServerNotification {
             <PromptListChangedNotification as crate::rt::Fit>::fit,
             <ElicitationCompleteNotification as crate::rt::Fit>::fit,
             <TaskStatusNotification as crate::rt::Fit>::fit,
+            <JSONRPCNotification as crate::rt::Fit>::fit,
         ];
         fits[which](value)
     }
@@ -18117,7 +18194,7 @@ impl crate::rt::Fit for ServerNotification {
 ///
 /// **Later revisions:** Removed in 2026-07-28.
 ///
-/// Reading: the member is chosen by the value of `method`; an unknown value is an error that lists the known ones.
+/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerRequest {
     PingRequest(PingRequest),
@@ -18128,6 +18205,8 @@ pub enum ServerRequest {
     GetTaskPayloadRequest(GetTaskPayloadRequest),
     ListTasksRequest(ListTasksRequest),
     CancelTaskRequest(CancelTaskRequest),
+    /// A message with any other value: kept whole, as the generic type.
+    Other(JSONRPCRequest),
 }
 impl ServerRequest {
     /// Reads a value already parsed into JSON, choosing the member as described above.
@@ -18146,7 +18225,9 @@ impl ServerRequest {
                     &[crate::rt::Fixed::Str("tasks/result")],
                     &[crate::rt::Fixed::Str("tasks/list")],
                     &[crate::rt::Fixed::Str("tasks/cancel")],
+                    &[],
                 ],
+                ::std::option::Option::Some(8usize),
             )
             .map_err(|e| crate::rt::in_union("ServerRequest", e))?;
         match which {
@@ -18182,7 +18263,11 @@ impl ServerRequest {
                 crate::rt::member(value, "ServerRequest", "CancelTaskRequest")
                     .map(ServerRequest::CancelTaskRequest)
             }
-            _ => unreachable!("a union of {} members", 8usize),
+            8usize => {
+                crate::rt::member(value, "ServerRequest", "Other")
+                    .map(ServerRequest::Other)
+            }
+            _ => unreachable!("a union of {} members", 9usize),
         }
     }
     /// The name of the member this value holds.
@@ -18196,6 +18281,7 @@ impl ServerRequest {
             ServerRequest::GetTaskPayloadRequest(_) => "GetTaskPayloadRequest",
             ServerRequest::ListTasksRequest(_) => "ListTasksRequest",
             ServerRequest::CancelTaskRequest(_) => "CancelTaskRequest",
+            ServerRequest::Other(_) => "Other",
         }
     }
 }
@@ -18229,6 +18315,9 @@ impl ::serde::Serialize for ServerRequest {
             ServerRequest::CancelTaskRequest(value) => {
                 ::serde::Serialize::serialize(value, serializer)
             }
+            ServerRequest::Other(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
         }
     }
 }
@@ -18256,7 +18345,9 @@ impl crate::rt::Fit for ServerRequest {
                     &[crate::rt::Fixed::Str("tasks/result")],
                     &[crate::rt::Fixed::Str("tasks/list")],
                     &[crate::rt::Fixed::Str("tasks/cancel")],
+                    &[],
                 ],
+                ::std::option::Option::Some(8usize),
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -18268,6 +18359,7 @@ impl crate::rt::Fit for ServerRequest {
             <GetTaskPayloadRequest as crate::rt::Fit>::fit,
             <ListTasksRequest as crate::rt::Fit>::fit,
             <CancelTaskRequest as crate::rt::Fit>::fit,
+            <JSONRPCRequest as crate::rt::Fit>::fit,
         ];
         fits[which](value)
     }
@@ -18315,6 +18407,7 @@ impl ServerResult {
                     <ListTasksResult as crate::rt::Fit>::fit,
                     <CancelTaskResult as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("ServerResult", &value))?;
         match which {
@@ -18478,6 +18571,7 @@ impl crate::rt::Fit for ServerResult {
                     <ListTasksResult as crate::rt::Fit>::fit,
                     <CancelTaskResult as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -18733,6 +18827,7 @@ impl SingleSelectEnumSchema {
                     <UntitledSingleSelectEnumSchema as crate::rt::Fit>::fit,
                     <TitledSingleSelectEnumSchema as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("SingleSelectEnumSchema", &value))?;
         match which {
@@ -18800,6 +18895,7 @@ impl crate::rt::Fit for SingleSelectEnumSchema {
                     <UntitledSingleSelectEnumSchema as crate::rt::Fit>::fit,
                     <TitledSingleSelectEnumSchema as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -23608,6 +23704,495 @@ impl crate::rt::Fit for UntitledSingleSelectEnumSchema {
         )
     }
 }
+impl crate::Request for CompleteRequest {
+    const METHOD: &'static str = "completion/complete";
+    type Params = CompleteRequestParams;
+    type Result = CompleteResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for ElicitRequest {
+    const METHOD: &'static str = "elicitation/create";
+    type Params = ElicitRequestParams;
+    type Result = ElicitResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for InitializeRequest {
+    const METHOD: &'static str = "initialize";
+    type Params = InitializeRequestParams;
+    type Result = InitializeResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for SetLevelRequest {
+    const METHOD: &'static str = "logging/setLevel";
+    type Params = SetLevelRequestParams;
+    type Result = EmptyResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for CancelledNotification {
+    const METHOD: &'static str = "notifications/cancelled";
+    type Params = CancelledNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for ElicitationCompleteNotification {
+    const METHOD: &'static str = "notifications/elicitation/complete";
+    type Params = ElicitationCompleteNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for InitializedNotification {
+    const METHOD: &'static str = "notifications/initialized";
+    type Params = ::std::option::Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for LoggingMessageNotification {
+    const METHOD: &'static str = "notifications/message";
+    type Params = LoggingMessageNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for ProgressNotification {
+    const METHOD: &'static str = "notifications/progress";
+    type Params = ProgressNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for PromptListChangedNotification {
+    const METHOD: &'static str = "notifications/prompts/list_changed";
+    type Params = ::std::option::Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for ResourceListChangedNotification {
+    const METHOD: &'static str = "notifications/resources/list_changed";
+    type Params = ::std::option::Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for ResourceUpdatedNotification {
+    const METHOD: &'static str = "notifications/resources/updated";
+    type Params = ResourceUpdatedNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for RootsListChangedNotification {
+    const METHOD: &'static str = "notifications/roots/list_changed";
+    type Params = ::std::option::Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for TaskStatusNotification {
+    const METHOD: &'static str = "notifications/tasks/status";
+    type Params = TaskStatusNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for ToolListChangedNotification {
+    const METHOD: &'static str = "notifications/tools/list_changed";
+    type Params = ::std::option::Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for PingRequest {
+    const METHOD: &'static str = "ping";
+    type Params = ::std::option::Option<RequestParams>;
+    type Result = EmptyResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for GetPromptRequest {
+    const METHOD: &'static str = "prompts/get";
+    type Params = GetPromptRequestParams;
+    type Result = GetPromptResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for ListPromptsRequest {
+    const METHOD: &'static str = "prompts/list";
+    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Result = ListPromptsResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for ListResourcesRequest {
+    const METHOD: &'static str = "resources/list";
+    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Result = ListResourcesResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for ReadResourceRequest {
+    const METHOD: &'static str = "resources/read";
+    type Params = ReadResourceRequestParams;
+    type Result = ReadResourceResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for SubscribeRequest {
+    const METHOD: &'static str = "resources/subscribe";
+    type Params = SubscribeRequestParams;
+    type Result = EmptyResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for ListResourceTemplatesRequest {
+    const METHOD: &'static str = "resources/templates/list";
+    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Result = ListResourceTemplatesResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for UnsubscribeRequest {
+    const METHOD: &'static str = "resources/unsubscribe";
+    type Params = UnsubscribeRequestParams;
+    type Result = EmptyResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for ListRootsRequest {
+    const METHOD: &'static str = "roots/list";
+    type Params = ::std::option::Option<RequestParams>;
+    type Result = ListRootsResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for CreateMessageRequest {
+    const METHOD: &'static str = "sampling/createMessage";
+    type Params = CreateMessageRequestParams;
+    type Result = CreateMessageResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for CancelTaskRequest {
+    const METHOD: &'static str = "tasks/cancel";
+    type Params = CancelTaskRequestParams;
+    type Result = CancelTaskResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for GetTaskRequest {
+    const METHOD: &'static str = "tasks/get";
+    type Params = GetTaskRequestParams;
+    type Result = GetTaskResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for ListTasksRequest {
+    const METHOD: &'static str = "tasks/list";
+    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Result = ListTasksResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for GetTaskPayloadRequest {
+    const METHOD: &'static str = "tasks/result";
+    type Params = GetTaskPayloadRequestParams;
+    type Result = GetTaskPayloadResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for CallToolRequest {
+    const METHOD: &'static str = "tools/call";
+    type Params = CallToolRequestParams;
+    type Result = CallToolResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for ListToolsRequest {
+    const METHOD: &'static str = "tools/list";
+    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Result = ListToolsResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+/// Every request and notification of this revision by wire method name,
+/// with its params and result types (the `Request` and `Notification` impls, as data).
+pub const METHODS: &[crate::MethodInfo] = &[
+    crate::MethodInfo {
+        method: "completion/complete",
+        is_request: true,
+        message: "CompleteRequest",
+        params: ::std::option::Option::Some("CompleteRequestParams"),
+        result: ::std::option::Option::Some("CompleteResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "elicitation/create",
+        is_request: true,
+        message: "ElicitRequest",
+        params: ::std::option::Option::Some("ElicitRequestParams"),
+        result: ::std::option::Option::Some("ElicitResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "initialize",
+        is_request: true,
+        message: "InitializeRequest",
+        params: ::std::option::Option::Some("InitializeRequestParams"),
+        result: ::std::option::Option::Some("InitializeResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "logging/setLevel",
+        is_request: true,
+        message: "SetLevelRequest",
+        params: ::std::option::Option::Some("SetLevelRequestParams"),
+        result: ::std::option::Option::Some("EmptyResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/cancelled",
+        is_request: false,
+        message: "CancelledNotification",
+        params: ::std::option::Option::Some("CancelledNotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/elicitation/complete",
+        is_request: false,
+        message: "ElicitationCompleteNotification",
+        params: ::std::option::Option::Some("ElicitationCompleteNotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/initialized",
+        is_request: false,
+        message: "InitializedNotification",
+        params: ::std::option::Option::Some("NotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/message",
+        is_request: false,
+        message: "LoggingMessageNotification",
+        params: ::std::option::Option::Some("LoggingMessageNotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/progress",
+        is_request: false,
+        message: "ProgressNotification",
+        params: ::std::option::Option::Some("ProgressNotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/prompts/list_changed",
+        is_request: false,
+        message: "PromptListChangedNotification",
+        params: ::std::option::Option::Some("NotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/resources/list_changed",
+        is_request: false,
+        message: "ResourceListChangedNotification",
+        params: ::std::option::Option::Some("NotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/resources/updated",
+        is_request: false,
+        message: "ResourceUpdatedNotification",
+        params: ::std::option::Option::Some("ResourceUpdatedNotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/roots/list_changed",
+        is_request: false,
+        message: "RootsListChangedNotification",
+        params: ::std::option::Option::Some("NotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/tasks/status",
+        is_request: false,
+        message: "TaskStatusNotification",
+        params: ::std::option::Option::Some("TaskStatusNotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/tools/list_changed",
+        is_request: false,
+        message: "ToolListChangedNotification",
+        params: ::std::option::Option::Some("NotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "ping",
+        is_request: true,
+        message: "PingRequest",
+        params: ::std::option::Option::Some("RequestParams"),
+        result: ::std::option::Option::Some("EmptyResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "prompts/get",
+        is_request: true,
+        message: "GetPromptRequest",
+        params: ::std::option::Option::Some("GetPromptRequestParams"),
+        result: ::std::option::Option::Some("GetPromptResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "prompts/list",
+        is_request: true,
+        message: "ListPromptsRequest",
+        params: ::std::option::Option::Some("PaginatedRequestParams"),
+        result: ::std::option::Option::Some("ListPromptsResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "resources/list",
+        is_request: true,
+        message: "ListResourcesRequest",
+        params: ::std::option::Option::Some("PaginatedRequestParams"),
+        result: ::std::option::Option::Some("ListResourcesResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "resources/read",
+        is_request: true,
+        message: "ReadResourceRequest",
+        params: ::std::option::Option::Some("ReadResourceRequestParams"),
+        result: ::std::option::Option::Some("ReadResourceResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "resources/subscribe",
+        is_request: true,
+        message: "SubscribeRequest",
+        params: ::std::option::Option::Some("SubscribeRequestParams"),
+        result: ::std::option::Option::Some("EmptyResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "resources/templates/list",
+        is_request: true,
+        message: "ListResourceTemplatesRequest",
+        params: ::std::option::Option::Some("PaginatedRequestParams"),
+        result: ::std::option::Option::Some("ListResourceTemplatesResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "resources/unsubscribe",
+        is_request: true,
+        message: "UnsubscribeRequest",
+        params: ::std::option::Option::Some("UnsubscribeRequestParams"),
+        result: ::std::option::Option::Some("EmptyResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "roots/list",
+        is_request: true,
+        message: "ListRootsRequest",
+        params: ::std::option::Option::Some("RequestParams"),
+        result: ::std::option::Option::Some("ListRootsResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "sampling/createMessage",
+        is_request: true,
+        message: "CreateMessageRequest",
+        params: ::std::option::Option::Some("CreateMessageRequestParams"),
+        result: ::std::option::Option::Some("CreateMessageResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "tasks/cancel",
+        is_request: true,
+        message: "CancelTaskRequest",
+        params: ::std::option::Option::Some("CancelTaskRequestParams"),
+        result: ::std::option::Option::Some("CancelTaskResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "tasks/get",
+        is_request: true,
+        message: "GetTaskRequest",
+        params: ::std::option::Option::Some("GetTaskRequestParams"),
+        result: ::std::option::Option::Some("GetTaskResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "tasks/list",
+        is_request: true,
+        message: "ListTasksRequest",
+        params: ::std::option::Option::Some("PaginatedRequestParams"),
+        result: ::std::option::Option::Some("ListTasksResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "tasks/result",
+        is_request: true,
+        message: "GetTaskPayloadRequest",
+        params: ::std::option::Option::Some("GetTaskPayloadRequestParams"),
+        result: ::std::option::Option::Some("GetTaskPayloadResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "tools/call",
+        is_request: true,
+        message: "CallToolRequest",
+        params: ::std::option::Option::Some("CallToolRequestParams"),
+        result: ::std::option::Option::Some("CallToolResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "tools/list",
+        is_request: true,
+        message: "ListToolsRequest",
+        params: ::std::option::Option::Some("PaginatedRequestParams"),
+        result: ::std::option::Option::Some("ListToolsResult"),
+        response: ::std::option::Option::None,
+    },
+];
 /// Every type of this revision by its schema name (inline types by their
 /// generated name), with a function that reads JSON text into the type and
 /// writes it back: for tests and tools that handle messages by type name.

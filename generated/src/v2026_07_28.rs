@@ -734,6 +734,8 @@ pub struct CacheableResult {
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
     ///
     /// Wire name: `resultType`.
+    ///
+    /// When absent on the wire it is read as `"complete"`; it is always written.
     pub result_type: ResultType,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
@@ -829,7 +831,7 @@ impl<'de> ::serde::Deserialize<'de> for CacheableResult {
                 }
                 ::std::result::Result::Ok(CacheableResult {
                     meta: f0,
-                    result_type: f1.ok_or_else(|| crate::rt::missing("resultType"))?,
+                    result_type: f1.unwrap_or(ResultType::Complete),
                     ttl_ms: f2.ok_or_else(|| crate::rt::missing("ttlMs"))?,
                     cache_scope: f3.ok_or_else(|| crate::rt::missing("cacheScope"))?,
                     extra,
@@ -852,7 +854,7 @@ impl crate::rt::Fit for CacheableResult {
                 },
                 crate::rt::FieldShape {
                     name: "resultType",
-                    required: true,
+                    required: false,
                     fit: <ResultType as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
@@ -1370,6 +1372,8 @@ pub struct CallToolResult {
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
     ///
     /// Wire name: `resultType`.
+    ///
+    /// When absent on the wire it is read as `"complete"`; it is always written.
     pub result_type: ResultType,
     /// A list of content objects that represent the unstructured result of the tool call.
     pub content: ::std::vec::Vec<ContentBlock>,
@@ -1482,7 +1486,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
                 }
                 ::std::result::Result::Ok(CallToolResult {
                     meta: f0,
-                    result_type: f1.ok_or_else(|| crate::rt::missing("resultType"))?,
+                    result_type: f1.unwrap_or(ResultType::Complete),
                     content: f2.ok_or_else(|| crate::rt::missing("content"))?,
                     structured_content: f3,
                     is_error: f4,
@@ -1506,7 +1510,7 @@ impl crate::rt::Fit for CallToolResult {
                 },
                 crate::rt::FieldShape {
                     name: "resultType",
-                    required: true,
+                    required: false,
                     fit: <ResultType as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
@@ -1667,6 +1671,8 @@ impl crate::rt::Fit for CallToolResultResponse {
 /// The inline union type of `CallToolResultResponse.result` in the schema (named from its parent and field; see [`CallToolResultResponse`]).
 ///
 /// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+///
+/// `resultType` is looked at first: `"input_required"` reads `InputRequiredResult`; any other value, or none, leaves the choice to the rule above among the other members (among all of them, if none of the others fits).
 #[derive(Clone, Debug, PartialEq)]
 pub enum CallToolResultResponseResult {
     CallToolResult(CallToolResult),
@@ -1683,6 +1689,10 @@ impl CallToolResultResponseResult {
                     <CallToolResult as crate::rt::Fit>::fit,
                     <InputRequiredResult as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::Some((
+                    "resultType",
+                    &[("input_required", 1usize)],
+                )),
             )
             .ok_or_else(|| crate::rt::fits_none(
                 "CallToolResultResponseResult",
@@ -1750,6 +1760,10 @@ impl crate::rt::Fit for CallToolResultResponseResult {
                     <CallToolResult as crate::rt::Fit>::fit,
                     <InputRequiredResult as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::Some((
+                    "resultType",
+                    &[("input_required", 1usize)],
+                )),
             )
             .map(|(_, score)| score)
     }
@@ -2512,7 +2526,7 @@ impl crate::rt::Fit for ClientCapabilitiesSampling {
 pub type ClientNotification = CancelledNotification;
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
-/// Reading: the member is chosen by the value of `method`; an unknown value is an error that lists the known ones.
+/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientRequest {
     DiscoverRequest(DiscoverRequest),
@@ -2525,6 +2539,8 @@ pub enum ClientRequest {
     SubscriptionsListenRequest(SubscriptionsListenRequest),
     CallToolRequest(CallToolRequest),
     ListToolsRequest(ListToolsRequest),
+    /// A message with any other value: kept whole, as the generic type.
+    Other(JSONRPCRequest),
 }
 impl ClientRequest {
     /// Reads a value already parsed into JSON, choosing the member as described above.
@@ -2545,7 +2561,9 @@ impl ClientRequest {
                     &[crate::rt::Fixed::Str("subscriptions/listen")],
                     &[crate::rt::Fixed::Str("tools/call")],
                     &[crate::rt::Fixed::Str("tools/list")],
+                    &[],
                 ],
+                ::std::option::Option::Some(10usize),
             )
             .map_err(|e| crate::rt::in_union("ClientRequest", e))?;
         match which {
@@ -2589,7 +2607,11 @@ impl ClientRequest {
                 crate::rt::member(value, "ClientRequest", "ListToolsRequest")
                     .map(ClientRequest::ListToolsRequest)
             }
-            _ => unreachable!("a union of {} members", 10usize),
+            10usize => {
+                crate::rt::member(value, "ClientRequest", "Other")
+                    .map(ClientRequest::Other)
+            }
+            _ => unreachable!("a union of {} members", 11usize),
         }
     }
     /// The name of the member this value holds.
@@ -2607,6 +2629,7 @@ impl ClientRequest {
             ClientRequest::SubscriptionsListenRequest(_) => "SubscriptionsListenRequest",
             ClientRequest::CallToolRequest(_) => "CallToolRequest",
             ClientRequest::ListToolsRequest(_) => "ListToolsRequest",
+            ClientRequest::Other(_) => "Other",
         }
     }
 }
@@ -2646,6 +2669,9 @@ impl ::serde::Serialize for ClientRequest {
             ClientRequest::ListToolsRequest(value) => {
                 ::serde::Serialize::serialize(value, serializer)
             }
+            ClientRequest::Other(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
         }
     }
 }
@@ -2675,7 +2701,9 @@ impl crate::rt::Fit for ClientRequest {
                     &[crate::rt::Fixed::Str("subscriptions/listen")],
                     &[crate::rt::Fixed::Str("tools/call")],
                     &[crate::rt::Fixed::Str("tools/list")],
+                    &[],
                 ],
+                ::std::option::Option::Some(10usize),
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -2689,6 +2717,7 @@ impl crate::rt::Fit for ClientRequest {
             <SubscriptionsListenRequest as crate::rt::Fit>::fit,
             <CallToolRequest as crate::rt::Fit>::fit,
             <ListToolsRequest as crate::rt::Fit>::fit,
+            <JSONRPCRequest as crate::rt::Fit>::fit,
         ];
         fits[which](value)
     }
@@ -3225,6 +3254,7 @@ impl CompleteRequestParamsRef {
                     &[crate::rt::Fixed::Str("ref/prompt")],
                     &[crate::rt::Fixed::Str("ref/resource")],
                 ],
+                ::std::option::Option::None,
             )
             .map_err(|e| crate::rt::in_union("CompleteRequestParamsRef", e))?;
         match which {
@@ -3287,6 +3317,7 @@ impl crate::rt::Fit for CompleteRequestParamsRef {
                     &[crate::rt::Fixed::Str("ref/prompt")],
                     &[crate::rt::Fixed::Str("ref/resource")],
                 ],
+                ::std::option::Option::None,
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -3338,6 +3369,8 @@ pub struct CompleteResult {
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
     ///
     /// Wire name: `resultType`.
+    ///
+    /// When absent on the wire it is read as `"complete"`; it is always written.
     pub result_type: ResultType,
     pub completion: CompleteResultCompletion,
     /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
@@ -3405,7 +3438,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
                 }
                 ::std::result::Result::Ok(CompleteResult {
                     meta: f0,
-                    result_type: f1.ok_or_else(|| crate::rt::missing("resultType"))?,
+                    result_type: f1.unwrap_or(ResultType::Complete),
                     completion: f2.ok_or_else(|| crate::rt::missing("completion"))?,
                     extra,
                 })
@@ -3427,7 +3460,7 @@ impl crate::rt::Fit for CompleteResult {
                 },
                 crate::rt::FieldShape {
                     name: "resultType",
-                    required: true,
+                    required: false,
                     fit: <ResultType as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
@@ -3709,6 +3742,7 @@ impl ContentBlock {
                     &[crate::rt::Fixed::Str("resource_link")],
                     &[crate::rt::Fixed::Str("resource")],
                 ],
+                ::std::option::Option::None,
             )
             .map_err(|e| crate::rt::in_union("ContentBlock", e))?;
         match which {
@@ -3792,6 +3826,7 @@ impl crate::rt::Fit for ContentBlock {
                     &[crate::rt::Fixed::Str("resource_link")],
                     &[crate::rt::Fixed::Str("resource")],
                 ],
+                ::std::option::Option::None,
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -4932,6 +4967,8 @@ pub struct DiscoverResult {
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
     ///
     /// Wire name: `resultType`.
+    ///
+    /// When absent on the wire it is read as `"complete"`; it is always written.
     pub result_type: ResultType,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
@@ -5078,7 +5115,7 @@ impl<'de> ::serde::Deserialize<'de> for DiscoverResult {
                 }
                 ::std::result::Result::Ok(DiscoverResult {
                     meta: f0,
-                    result_type: f1.ok_or_else(|| crate::rt::missing("resultType"))?,
+                    result_type: f1.unwrap_or(ResultType::Complete),
                     ttl_ms: f2.ok_or_else(|| crate::rt::missing("ttlMs"))?,
                     cache_scope: f3.ok_or_else(|| crate::rt::missing("cacheScope"))?,
                     supported_versions: f4
@@ -5105,7 +5142,7 @@ impl crate::rt::Fit for DiscoverResult {
                 },
                 crate::rt::FieldShape {
                     name: "resultType",
-                    required: true,
+                    required: false,
                     fit: <ResultType as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
@@ -5748,6 +5785,7 @@ impl ElicitRequestParams {
                     <ElicitRequestFormParams as crate::rt::Fit>::fit,
                     <ElicitRequestURLParams as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("ElicitRequestParams", &value))?;
         match which {
@@ -5807,6 +5845,7 @@ impl crate::rt::Fit for ElicitRequestParams {
                     <ElicitRequestFormParams as crate::rt::Fit>::fit,
                     <ElicitRequestURLParams as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -6171,6 +6210,7 @@ impl ElicitResultContentValue {
                     <bool as crate::rt::Fit>::fit,
                     <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("ElicitResultContentValue", &value))?;
         match which {
@@ -6244,6 +6284,7 @@ impl crate::rt::Fit for ElicitResultContentValue {
                     <bool as crate::rt::Fit>::fit,
                     <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -6428,6 +6469,7 @@ impl EmbeddedResourceResource {
                     <TextResourceContents as crate::rt::Fit>::fit,
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("EmbeddedResourceResource", &value))?;
         match which {
@@ -6491,6 +6533,7 @@ impl crate::rt::Fit for EmbeddedResourceResource {
                     <TextResourceContents as crate::rt::Fit>::fit,
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -6516,6 +6559,7 @@ impl EnumSchema {
                     <MultiSelectEnumSchema as crate::rt::Fit>::fit,
                     <LegacyTitledEnumSchema as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("EnumSchema", &value))?;
         match which {
@@ -6580,6 +6624,7 @@ impl crate::rt::Fit for EnumSchema {
                     <MultiSelectEnumSchema as crate::rt::Fit>::fit,
                     <LegacyTitledEnumSchema as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -7068,6 +7113,8 @@ pub struct GetPromptResult {
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
     ///
     /// Wire name: `resultType`.
+    ///
+    /// When absent on the wire it is read as `"complete"`; it is always written.
     pub result_type: ResultType,
     /// An optional description for the prompt.
     ///
@@ -7146,7 +7193,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
                 }
                 ::std::result::Result::Ok(GetPromptResult {
                     meta: f0,
-                    result_type: f1.ok_or_else(|| crate::rt::missing("resultType"))?,
+                    result_type: f1.unwrap_or(ResultType::Complete),
                     description: f2,
                     messages: f3.ok_or_else(|| crate::rt::missing("messages"))?,
                     extra,
@@ -7169,7 +7216,7 @@ impl crate::rt::Fit for GetPromptResult {
                 },
                 crate::rt::FieldShape {
                     name: "resultType",
-                    required: true,
+                    required: false,
                     fit: <ResultType as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
@@ -7327,6 +7374,8 @@ impl crate::rt::Fit for GetPromptResultResponse {
 /// The inline union type of `GetPromptResultResponse.result` in the schema (named from its parent and field; see [`GetPromptResultResponse`]).
 ///
 /// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+///
+/// `resultType` is looked at first: `"input_required"` reads `InputRequiredResult`; any other value, or none, leaves the choice to the rule above among the other members (among all of them, if none of the others fits).
 #[derive(Clone, Debug, PartialEq)]
 pub enum GetPromptResultResponseResult {
     GetPromptResult(GetPromptResult),
@@ -7343,6 +7392,10 @@ impl GetPromptResultResponseResult {
                     <GetPromptResult as crate::rt::Fit>::fit,
                     <InputRequiredResult as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::Some((
+                    "resultType",
+                    &[("input_required", 1usize)],
+                )),
             )
             .ok_or_else(|| crate::rt::fits_none(
                 "GetPromptResultResponseResult",
@@ -7412,6 +7465,10 @@ impl crate::rt::Fit for GetPromptResultResponseResult {
                     <GetPromptResult as crate::rt::Fit>::fit,
                     <InputRequiredResult as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::Some((
+                    "resultType",
+                    &[("input_required", 1usize)],
+                )),
             )
             .map(|(_, score)| score)
     }
@@ -8333,6 +8390,7 @@ impl InputRequest {
                     &[crate::rt::Fixed::Str("roots/list")],
                     &[crate::rt::Fixed::Str("elicitation/create")],
                 ],
+                ::std::option::Option::None,
             )
             .map_err(|e| crate::rt::in_union("InputRequest", e))?;
         match which {
@@ -8398,6 +8456,7 @@ impl crate::rt::Fit for InputRequest {
                     &[crate::rt::Fixed::Str("roots/list")],
                     &[crate::rt::Fixed::Str("elicitation/create")],
                 ],
+                ::std::option::Option::None,
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -8521,6 +8580,8 @@ pub struct InputRequiredResult {
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
     ///
     /// Wire name: `resultType`.
+    ///
+    /// When absent on the wire it is read as `"complete"`; it is always written.
     pub result_type: ResultType,
     /// Requests issued by the server that must be complete before the
     /// client can retry the original request.
@@ -8616,7 +8677,7 @@ impl<'de> ::serde::Deserialize<'de> for InputRequiredResult {
                 }
                 ::std::result::Result::Ok(InputRequiredResult {
                     meta: f0,
-                    result_type: f1.ok_or_else(|| crate::rt::missing("resultType"))?,
+                    result_type: f1.unwrap_or(ResultType::Complete),
                     input_requests: f2,
                     request_state: f3,
                     extra,
@@ -8639,7 +8700,7 @@ impl crate::rt::Fit for InputRequiredResult {
                 },
                 crate::rt::FieldShape {
                     name: "resultType",
-                    required: true,
+                    required: false,
                     fit: <ResultType as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
@@ -8680,6 +8741,7 @@ impl InputResponse {
                     <ListRootsResult as crate::rt::Fit>::fit,
                     <ElicitResult as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("InputResponse", &value))?;
         match which {
@@ -8744,6 +8806,7 @@ impl crate::rt::Fit for InputResponse {
                     <ListRootsResult as crate::rt::Fit>::fit,
                     <ElicitResult as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -9458,6 +9521,7 @@ impl JSONRPCMessage {
                     <JSONRPCNotification as crate::rt::Fit>::fit,
                     <JSONRPCResponse as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("JSONRPCMessage", &value))?;
         match which {
@@ -9522,6 +9586,7 @@ impl crate::rt::Fit for JSONRPCMessage {
                     <JSONRPCNotification as crate::rt::Fit>::fit,
                     <JSONRPCResponse as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -9806,6 +9871,7 @@ impl JSONRPCResponse {
                     <JSONRPCResultResponse as crate::rt::Fit>::fit,
                     <JSONRPCErrorResponse as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("JSONRPCResponse", &value))?;
         match which {
@@ -9861,6 +9927,7 @@ impl crate::rt::Fit for JSONRPCResponse {
                     <JSONRPCResultResponse as crate::rt::Fit>::fit,
                     <JSONRPCErrorResponse as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -10363,6 +10430,8 @@ pub struct ListPromptsResult {
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
     ///
     /// Wire name: `resultType`.
+    ///
+    /// When absent on the wire it is read as `"complete"`; it is always written.
     pub result_type: ResultType,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
@@ -10478,7 +10547,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
                 }
                 ::std::result::Result::Ok(ListPromptsResult {
                     meta: f0,
-                    result_type: f1.ok_or_else(|| crate::rt::missing("resultType"))?,
+                    result_type: f1.unwrap_or(ResultType::Complete),
                     next_cursor: f2,
                     ttl_ms: f3.ok_or_else(|| crate::rt::missing("ttlMs"))?,
                     cache_scope: f4.ok_or_else(|| crate::rt::missing("cacheScope"))?,
@@ -10503,7 +10572,7 @@ impl crate::rt::Fit for ListPromptsResult {
                 },
                 crate::rt::FieldShape {
                     name: "resultType",
-                    required: true,
+                    required: false,
                     fit: <ResultType as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
@@ -10887,6 +10956,8 @@ pub struct ListResourceTemplatesResult {
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
     ///
     /// Wire name: `resultType`.
+    ///
+    /// When absent on the wire it is read as `"complete"`; it is always written.
     pub result_type: ResultType,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
@@ -11011,7 +11082,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
                 }
                 ::std::result::Result::Ok(ListResourceTemplatesResult {
                     meta: f0,
-                    result_type: f1.ok_or_else(|| crate::rt::missing("resultType"))?,
+                    result_type: f1.unwrap_or(ResultType::Complete),
                     next_cursor: f2,
                     ttl_ms: f3.ok_or_else(|| crate::rt::missing("ttlMs"))?,
                     cache_scope: f4.ok_or_else(|| crate::rt::missing("cacheScope"))?,
@@ -11037,7 +11108,7 @@ impl crate::rt::Fit for ListResourceTemplatesResult {
                 },
                 crate::rt::FieldShape {
                     name: "resultType",
-                    required: true,
+                    required: false,
                     fit: <ResultType as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
@@ -11415,6 +11486,8 @@ pub struct ListResourcesResult {
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
     ///
     /// Wire name: `resultType`.
+    ///
+    /// When absent on the wire it is read as `"complete"`; it is always written.
     pub result_type: ResultType,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
@@ -11534,7 +11607,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
                 }
                 ::std::result::Result::Ok(ListResourcesResult {
                     meta: f0,
-                    result_type: f1.ok_or_else(|| crate::rt::missing("resultType"))?,
+                    result_type: f1.unwrap_or(ResultType::Complete),
                     next_cursor: f2,
                     ttl_ms: f3.ok_or_else(|| crate::rt::missing("ttlMs"))?,
                     cache_scope: f4.ok_or_else(|| crate::rt::missing("cacheScope"))?,
@@ -11559,7 +11632,7 @@ impl crate::rt::Fit for ListResourcesResult {
                 },
                 crate::rt::FieldShape {
                     name: "resultType",
-                    required: true,
+                    required: false,
                     fit: <ResultType as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
@@ -12255,6 +12328,8 @@ pub struct ListToolsResult {
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
     ///
     /// Wire name: `resultType`.
+    ///
+    /// When absent on the wire it is read as `"complete"`; it is always written.
     pub result_type: ResultType,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
@@ -12368,7 +12443,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
                 }
                 ::std::result::Result::Ok(ListToolsResult {
                     meta: f0,
-                    result_type: f1.ok_or_else(|| crate::rt::missing("resultType"))?,
+                    result_type: f1.unwrap_or(ResultType::Complete),
                     next_cursor: f2,
                     ttl_ms: f3.ok_or_else(|| crate::rt::missing("ttlMs"))?,
                     cache_scope: f4.ok_or_else(|| crate::rt::missing("cacheScope"))?,
@@ -12393,7 +12468,7 @@ impl crate::rt::Fit for ListToolsResult {
                 },
                 crate::rt::FieldShape {
                     name: "resultType",
-                    required: true,
+                    required: false,
                     fit: <ResultType as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
@@ -13800,6 +13875,7 @@ impl MultiSelectEnumSchema {
                     <UntitledMultiSelectEnumSchema as crate::rt::Fit>::fit,
                     <TitledMultiSelectEnumSchema as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("MultiSelectEnumSchema", &value))?;
         match which {
@@ -13867,6 +13943,7 @@ impl crate::rt::Fit for MultiSelectEnumSchema {
                     <UntitledMultiSelectEnumSchema as crate::rt::Fit>::fit,
                     <TitledMultiSelectEnumSchema as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -14635,6 +14712,8 @@ pub struct PaginatedResult {
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
     ///
     /// Wire name: `resultType`.
+    ///
+    /// When absent on the wire it is read as `"complete"`; it is always written.
     pub result_type: ResultType,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
@@ -14706,7 +14785,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
                 }
                 ::std::result::Result::Ok(PaginatedResult {
                     meta: f0,
-                    result_type: f1.ok_or_else(|| crate::rt::missing("resultType"))?,
+                    result_type: f1.unwrap_or(ResultType::Complete),
                     next_cursor: f2,
                     extra,
                 })
@@ -14728,7 +14807,7 @@ impl crate::rt::Fit for PaginatedResult {
                 },
                 crate::rt::FieldShape {
                     name: "resultType",
-                    required: true,
+                    required: false,
                     fit: <ResultType as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
@@ -14896,6 +14975,7 @@ impl PrimitiveSchemaDefinition {
                     <BooleanSchema as crate::rt::Fit>::fit,
                     <EnumSchema as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("PrimitiveSchemaDefinition", &value))?;
         match which {
@@ -14969,6 +15049,7 @@ impl crate::rt::Fit for PrimitiveSchemaDefinition {
                     <BooleanSchema as crate::rt::Fit>::fit,
                     <EnumSchema as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -15300,6 +15381,7 @@ impl ProgressToken {
                     <::std::string::String as crate::rt::Fit>::fit,
                     <i64 as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("ProgressToken", &value))?;
         match which {
@@ -15355,6 +15437,7 @@ impl crate::rt::Fit for ProgressToken {
                     <::std::string::String as crate::rt::Fit>::fit,
                     <i64 as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -16348,6 +16431,8 @@ pub struct ReadResourceResult {
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
     ///
     /// Wire name: `resultType`.
+    ///
+    /// When absent on the wire it is read as `"complete"`; it is always written.
     pub result_type: ResultType,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
@@ -16455,7 +16540,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
                 }
                 ::std::result::Result::Ok(ReadResourceResult {
                     meta: f0,
-                    result_type: f1.ok_or_else(|| crate::rt::missing("resultType"))?,
+                    result_type: f1.unwrap_or(ResultType::Complete),
                     ttl_ms: f2.ok_or_else(|| crate::rt::missing("ttlMs"))?,
                     cache_scope: f3.ok_or_else(|| crate::rt::missing("cacheScope"))?,
                     contents: f4.ok_or_else(|| crate::rt::missing("contents"))?,
@@ -16479,7 +16564,7 @@ impl crate::rt::Fit for ReadResourceResult {
                 },
                 crate::rt::FieldShape {
                     name: "resultType",
-                    required: true,
+                    required: false,
                     fit: <ResultType as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
@@ -16526,6 +16611,7 @@ impl ReadResourceResultContentsItem {
                     <TextResourceContents as crate::rt::Fit>::fit,
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none(
                 "ReadResourceResultContentsItem",
@@ -16597,6 +16683,7 @@ impl crate::rt::Fit for ReadResourceResultContentsItem {
                     <TextResourceContents as crate::rt::Fit>::fit,
                     <BlobResourceContents as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -16757,6 +16844,8 @@ impl crate::rt::Fit for ReadResourceResultResponse {
 /// The inline union type of `ReadResourceResultResponse.result` in the schema (named from its parent and field; see [`ReadResourceResultResponse`]).
 ///
 /// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+///
+/// `resultType` is looked at first: `"input_required"` reads `InputRequiredResult`; any other value, or none, leaves the choice to the rule above among the other members (among all of them, if none of the others fits).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ReadResourceResultResponseResult {
     ReadResourceResult(ReadResourceResult),
@@ -16773,6 +16862,10 @@ impl ReadResourceResultResponseResult {
                     <ReadResourceResult as crate::rt::Fit>::fit,
                     <InputRequiredResult as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::Some((
+                    "resultType",
+                    &[("input_required", 1usize)],
+                )),
             )
             .ok_or_else(|| crate::rt::fits_none(
                 "ReadResourceResultResponseResult",
@@ -16844,6 +16937,10 @@ impl crate::rt::Fit for ReadResourceResultResponseResult {
                     <ReadResourceResult as crate::rt::Fit>::fit,
                     <InputRequiredResult as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::Some((
+                    "resultType",
+                    &[("input_required", 1usize)],
+                )),
             )
             .map(|(_, score)| score)
     }
@@ -16963,6 +17060,7 @@ impl RequestId {
                     <::std::string::String as crate::rt::Fit>::fit,
                     <i64 as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("RequestId", &value))?;
         match which {
@@ -17012,6 +17110,7 @@ impl crate::rt::Fit for RequestId {
                     <::std::string::String as crate::rt::Fit>::fit,
                     <i64 as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -18748,6 +18847,8 @@ pub struct Result {
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
     ///
     /// Wire name: `resultType`.
+    ///
+    /// When absent on the wire it is read as `"complete"`; it is always written.
     pub result_type: ResultType,
     /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
@@ -18805,7 +18906,7 @@ impl<'de> ::serde::Deserialize<'de> for Result {
                 }
                 ::std::result::Result::Ok(Result {
                     meta: f0,
-                    result_type: f1.ok_or_else(|| crate::rt::missing("resultType"))?,
+                    result_type: f1.unwrap_or(ResultType::Complete),
                     extra,
                 })
             }
@@ -18826,7 +18927,7 @@ impl crate::rt::Fit for Result {
                 },
                 crate::rt::FieldShape {
                     name: "resultType",
-                    required: true,
+                    required: false,
                     fit: <ResultType as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
@@ -19355,6 +19456,7 @@ impl SamplingMessageContent {
                     <SamplingMessageContentBlock as crate::rt::Fit>::fit,
                     <::std::vec::Vec<SamplingMessageContentBlock> as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("SamplingMessageContent", &value))?;
         match which {
@@ -19422,6 +19524,7 @@ impl crate::rt::Fit for SamplingMessageContent {
                     <SamplingMessageContentBlock as crate::rt::Fit>::fit,
                     <::std::vec::Vec<SamplingMessageContentBlock> as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -19454,6 +19557,7 @@ impl SamplingMessageContentBlock {
                     &[crate::rt::Fixed::Str("tool_use")],
                     &[crate::rt::Fixed::Str("tool_result")],
                 ],
+                ::std::option::Option::None,
             )
             .map_err(|e| crate::rt::in_union("SamplingMessageContentBlock", e))?;
         match which {
@@ -19541,6 +19645,7 @@ impl crate::rt::Fit for SamplingMessageContentBlock {
                     &[crate::rt::Fixed::Str("tool_use")],
                     &[crate::rt::Fixed::Str("tool_result")],
                 ],
+                ::std::option::Option::None,
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -20125,7 +20230,7 @@ impl crate::rt::Fit for ServerCapabilitiesTools {
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
-/// Reading: the member is chosen by the value of `method`; an unknown value is an error that lists the known ones.
+/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerNotification {
     CancelledNotification(CancelledNotification),
@@ -20136,6 +20241,8 @@ pub enum ServerNotification {
     ToolListChangedNotification(ToolListChangedNotification),
     PromptListChangedNotification(PromptListChangedNotification),
     SubscriptionsAcknowledgedNotification(SubscriptionsAcknowledgedNotification),
+    /// A message with any other value: kept whole, as the generic type.
+    Other(JSONRPCNotification),
 }
 impl ServerNotification {
     /// Reads a value already parsed into JSON, choosing the member as described above.
@@ -20154,7 +20261,9 @@ impl ServerNotification {
                     &[crate::rt::Fixed::Str("notifications/tools/list_changed")],
                     &[crate::rt::Fixed::Str("notifications/prompts/list_changed")],
                     &[crate::rt::Fixed::Str("notifications/subscriptions/acknowledged")],
+                    &[],
                 ],
+                ::std::option::Option::Some(8usize),
             )
             .map_err(|e| crate::rt::in_union("ServerNotification", e))?;
         match which {
@@ -20214,7 +20323,11 @@ impl ServerNotification {
                     )
                     .map(ServerNotification::SubscriptionsAcknowledgedNotification)
             }
-            _ => unreachable!("a union of {} members", 8usize),
+            8usize => {
+                crate::rt::member(value, "ServerNotification", "Other")
+                    .map(ServerNotification::Other)
+            }
+            _ => unreachable!("a union of {} members", 9usize),
         }
     }
     /// The name of the member this value holds.
@@ -20240,6 +20353,7 @@ impl ServerNotification {
             ServerNotification::SubscriptionsAcknowledgedNotification(_) => {
                 "SubscriptionsAcknowledgedNotification"
             }
+            ServerNotification::Other(_) => "Other",
         }
     }
 }
@@ -20273,6 +20387,9 @@ impl ::serde::Serialize for ServerNotification {
             ServerNotification::SubscriptionsAcknowledgedNotification(value) => {
                 ::serde::Serialize::serialize(value, serializer)
             }
+            ServerNotification::Other(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
         }
     }
 }
@@ -20300,7 +20417,9 @@ impl crate::rt::Fit for ServerNotification {
                     &[crate::rt::Fixed::Str("notifications/tools/list_changed")],
                     &[crate::rt::Fixed::Str("notifications/prompts/list_changed")],
                     &[crate::rt::Fixed::Str("notifications/subscriptions/acknowledged")],
+                    &[],
                 ],
+                ::std::option::Option::Some(8usize),
             )
             .ok()?;
         let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
@@ -20312,6 +20431,7 @@ impl crate::rt::Fit for ServerNotification {
             <ToolListChangedNotification as crate::rt::Fit>::fit,
             <PromptListChangedNotification as crate::rt::Fit>::fit,
             <SubscriptionsAcknowledgedNotification as crate::rt::Fit>::fit,
+            <JSONRPCNotification as crate::rt::Fit>::fit,
         ];
         fits[which](value)
     }
@@ -20319,6 +20439,8 @@ impl crate::rt::Fit for ServerNotification {
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
 /// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+///
+/// `resultType` is looked at first: `"input_required"` reads `InputRequiredResult`; any other value, or none, leaves the choice to the rule above among the other members (among all of them, if none of the others fits).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerResult {
     EmptyResult(EmptyResult),
@@ -20355,6 +20477,10 @@ impl ServerResult {
                     <ListToolsResult as crate::rt::Fit>::fit,
                     <InputRequiredResult as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::Some((
+                    "resultType",
+                    &[("input_required", 11usize)],
+                )),
             )
             .ok_or_else(|| crate::rt::fits_none("ServerResult", &value))?;
         match which {
@@ -20500,6 +20626,10 @@ impl crate::rt::Fit for ServerResult {
                     <ListToolsResult as crate::rt::Fit>::fit,
                     <InputRequiredResult as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::Some((
+                    "resultType",
+                    &[("input_required", 11usize)],
+                )),
             )
             .map(|(_, score)| score)
     }
@@ -20521,6 +20651,7 @@ impl SingleSelectEnumSchema {
                     <UntitledSingleSelectEnumSchema as crate::rt::Fit>::fit,
                     <TitledSingleSelectEnumSchema as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .ok_or_else(|| crate::rt::fits_none("SingleSelectEnumSchema", &value))?;
         match which {
@@ -20588,6 +20719,7 @@ impl crate::rt::Fit for SingleSelectEnumSchema {
                     <UntitledSingleSelectEnumSchema as crate::rt::Fit>::fit,
                     <TitledSingleSelectEnumSchema as crate::rt::Fit>::fit,
                 ],
+                ::std::option::Option::None,
             )
             .map(|(_, score)| score)
     }
@@ -21598,6 +21730,8 @@ pub struct SubscriptionsListenResult {
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
     ///
     /// Wire name: `resultType`.
+    ///
+    /// When absent on the wire it is read as `"complete"`; it is always written.
     pub result_type: ResultType,
     /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
@@ -21653,7 +21787,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenResult {
                 }
                 ::std::result::Result::Ok(SubscriptionsListenResult {
                     meta: f0.ok_or_else(|| crate::rt::missing("_meta"))?,
-                    result_type: f1.ok_or_else(|| crate::rt::missing("resultType"))?,
+                    result_type: f1.unwrap_or(ResultType::Complete),
                     extra,
                 })
             }
@@ -21674,7 +21808,7 @@ impl crate::rt::Fit for SubscriptionsListenResult {
                 },
                 crate::rt::FieldShape {
                     name: "resultType",
-                    required: true,
+                    required: false,
                     fit: <ResultType as crate::rt::Fit>::fit,
                     fixed: ::std::option::Option::None,
                 },
@@ -25098,6 +25232,370 @@ impl crate::rt::Fit for UntitledSingleSelectEnumSchema {
         )
     }
 }
+impl crate::Request for CompleteRequest {
+    const METHOD: &'static str = "completion/complete";
+    type Params = CompleteRequestParams;
+    type Result = CompleteResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::HasResponse for CompleteRequest {
+    type Response = CompleteResultResponse;
+}
+impl crate::Request for ElicitRequest {
+    const METHOD: &'static str = "elicitation/create";
+    type Params = ElicitRequestParams;
+    type Result = ElicitResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for CancelledNotification {
+    const METHOD: &'static str = "notifications/cancelled";
+    type Params = CancelledNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for LoggingMessageNotification {
+    const METHOD: &'static str = "notifications/message";
+    type Params = LoggingMessageNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for ProgressNotification {
+    const METHOD: &'static str = "notifications/progress";
+    type Params = ProgressNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for PromptListChangedNotification {
+    const METHOD: &'static str = "notifications/prompts/list_changed";
+    type Params = ::std::option::Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for ResourceListChangedNotification {
+    const METHOD: &'static str = "notifications/resources/list_changed";
+    type Params = ::std::option::Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for ResourceUpdatedNotification {
+    const METHOD: &'static str = "notifications/resources/updated";
+    type Params = ResourceUpdatedNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for SubscriptionsAcknowledgedNotification {
+    const METHOD: &'static str = "notifications/subscriptions/acknowledged";
+    type Params = SubscriptionsAcknowledgedNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Notification for ToolListChangedNotification {
+    const METHOD: &'static str = "notifications/tools/list_changed";
+    type Params = ::std::option::Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for GetPromptRequest {
+    const METHOD: &'static str = "prompts/get";
+    type Params = GetPromptRequestParams;
+    type Result = GetPromptResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::HasResponse for GetPromptRequest {
+    type Response = GetPromptResultResponse;
+}
+impl crate::Request for ListPromptsRequest {
+    const METHOD: &'static str = "prompts/list";
+    type Params = PaginatedRequestParams;
+    type Result = ListPromptsResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::HasResponse for ListPromptsRequest {
+    type Response = ListPromptsResultResponse;
+}
+impl crate::Request for ListResourcesRequest {
+    const METHOD: &'static str = "resources/list";
+    type Params = PaginatedRequestParams;
+    type Result = ListResourcesResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::HasResponse for ListResourcesRequest {
+    type Response = ListResourcesResultResponse;
+}
+impl crate::Request for ReadResourceRequest {
+    const METHOD: &'static str = "resources/read";
+    type Params = ReadResourceRequestParams;
+    type Result = ReadResourceResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::HasResponse for ReadResourceRequest {
+    type Response = ReadResourceResultResponse;
+}
+impl crate::Request for ListResourceTemplatesRequest {
+    const METHOD: &'static str = "resources/templates/list";
+    type Params = PaginatedRequestParams;
+    type Result = ListResourceTemplatesResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::HasResponse for ListResourceTemplatesRequest {
+    type Response = ListResourceTemplatesResultResponse;
+}
+impl crate::Request for ListRootsRequest {
+    const METHOD: &'static str = "roots/list";
+    type Params = ::std::option::Option<ListRootsRequestParams>;
+    type Result = ListRootsResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for CreateMessageRequest {
+    const METHOD: &'static str = "sampling/createMessage";
+    type Params = CreateMessageRequestParams;
+    type Result = CreateMessageResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::Request for DiscoverRequest {
+    const METHOD: &'static str = "server/discover";
+    type Params = RequestParams;
+    type Result = DiscoverResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::HasResponse for DiscoverRequest {
+    type Response = DiscoverResultResponse;
+}
+impl crate::Request for SubscriptionsListenRequest {
+    const METHOD: &'static str = "subscriptions/listen";
+    type Params = SubscriptionsListenRequestParams;
+    type Result = SubscriptionsListenResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::HasResponse for SubscriptionsListenRequest {
+    type Response = SubscriptionsListenResultResponse;
+}
+impl crate::Request for CallToolRequest {
+    const METHOD: &'static str = "tools/call";
+    type Params = CallToolRequestParams;
+    type Result = CallToolResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::HasResponse for CallToolRequest {
+    type Response = CallToolResultResponse;
+}
+impl crate::Request for ListToolsRequest {
+    const METHOD: &'static str = "tools/list";
+    type Params = PaginatedRequestParams;
+    type Result = ListToolsResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::HasResponse for ListToolsRequest {
+    type Response = ListToolsResultResponse;
+}
+/// Every request and notification of this revision by wire method name,
+/// with its params and result types (the `Request` and `Notification` impls, as data).
+pub const METHODS: &[crate::MethodInfo] = &[
+    crate::MethodInfo {
+        method: "completion/complete",
+        is_request: true,
+        message: "CompleteRequest",
+        params: ::std::option::Option::Some("CompleteRequestParams"),
+        result: ::std::option::Option::Some("CompleteResult"),
+        response: ::std::option::Option::Some("CompleteResultResponse"),
+    },
+    crate::MethodInfo {
+        method: "elicitation/create",
+        is_request: true,
+        message: "ElicitRequest",
+        params: ::std::option::Option::Some("ElicitRequestParams"),
+        result: ::std::option::Option::Some("ElicitResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/cancelled",
+        is_request: false,
+        message: "CancelledNotification",
+        params: ::std::option::Option::Some("CancelledNotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/message",
+        is_request: false,
+        message: "LoggingMessageNotification",
+        params: ::std::option::Option::Some("LoggingMessageNotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/progress",
+        is_request: false,
+        message: "ProgressNotification",
+        params: ::std::option::Option::Some("ProgressNotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/prompts/list_changed",
+        is_request: false,
+        message: "PromptListChangedNotification",
+        params: ::std::option::Option::Some("NotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/resources/list_changed",
+        is_request: false,
+        message: "ResourceListChangedNotification",
+        params: ::std::option::Option::Some("NotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/resources/updated",
+        is_request: false,
+        message: "ResourceUpdatedNotification",
+        params: ::std::option::Option::Some("ResourceUpdatedNotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/subscriptions/acknowledged",
+        is_request: false,
+        message: "SubscriptionsAcknowledgedNotification",
+        params: ::std::option::Option::Some(
+            "SubscriptionsAcknowledgedNotificationParams",
+        ),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "notifications/tools/list_changed",
+        is_request: false,
+        message: "ToolListChangedNotification",
+        params: ::std::option::Option::Some("NotificationParams"),
+        result: ::std::option::Option::None,
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "prompts/get",
+        is_request: true,
+        message: "GetPromptRequest",
+        params: ::std::option::Option::Some("GetPromptRequestParams"),
+        result: ::std::option::Option::Some("GetPromptResult"),
+        response: ::std::option::Option::Some("GetPromptResultResponse"),
+    },
+    crate::MethodInfo {
+        method: "prompts/list",
+        is_request: true,
+        message: "ListPromptsRequest",
+        params: ::std::option::Option::Some("PaginatedRequestParams"),
+        result: ::std::option::Option::Some("ListPromptsResult"),
+        response: ::std::option::Option::Some("ListPromptsResultResponse"),
+    },
+    crate::MethodInfo {
+        method: "resources/list",
+        is_request: true,
+        message: "ListResourcesRequest",
+        params: ::std::option::Option::Some("PaginatedRequestParams"),
+        result: ::std::option::Option::Some("ListResourcesResult"),
+        response: ::std::option::Option::Some("ListResourcesResultResponse"),
+    },
+    crate::MethodInfo {
+        method: "resources/read",
+        is_request: true,
+        message: "ReadResourceRequest",
+        params: ::std::option::Option::Some("ReadResourceRequestParams"),
+        result: ::std::option::Option::Some("ReadResourceResult"),
+        response: ::std::option::Option::Some("ReadResourceResultResponse"),
+    },
+    crate::MethodInfo {
+        method: "resources/templates/list",
+        is_request: true,
+        message: "ListResourceTemplatesRequest",
+        params: ::std::option::Option::Some("PaginatedRequestParams"),
+        result: ::std::option::Option::Some("ListResourceTemplatesResult"),
+        response: ::std::option::Option::Some("ListResourceTemplatesResultResponse"),
+    },
+    crate::MethodInfo {
+        method: "roots/list",
+        is_request: true,
+        message: "ListRootsRequest",
+        params: ::std::option::Option::Some("ListRootsRequestParams"),
+        result: ::std::option::Option::Some("ListRootsResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "sampling/createMessage",
+        is_request: true,
+        message: "CreateMessageRequest",
+        params: ::std::option::Option::Some("CreateMessageRequestParams"),
+        result: ::std::option::Option::Some("CreateMessageResult"),
+        response: ::std::option::Option::None,
+    },
+    crate::MethodInfo {
+        method: "server/discover",
+        is_request: true,
+        message: "DiscoverRequest",
+        params: ::std::option::Option::Some("RequestParams"),
+        result: ::std::option::Option::Some("DiscoverResult"),
+        response: ::std::option::Option::Some("DiscoverResultResponse"),
+    },
+    crate::MethodInfo {
+        method: "subscriptions/listen",
+        is_request: true,
+        message: "SubscriptionsListenRequest",
+        params: ::std::option::Option::Some("SubscriptionsListenRequestParams"),
+        result: ::std::option::Option::Some("SubscriptionsListenResult"),
+        response: ::std::option::Option::Some("SubscriptionsListenResultResponse"),
+    },
+    crate::MethodInfo {
+        method: "tools/call",
+        is_request: true,
+        message: "CallToolRequest",
+        params: ::std::option::Option::Some("CallToolRequestParams"),
+        result: ::std::option::Option::Some("CallToolResult"),
+        response: ::std::option::Option::Some("CallToolResultResponse"),
+    },
+    crate::MethodInfo {
+        method: "tools/list",
+        is_request: true,
+        message: "ListToolsRequest",
+        params: ::std::option::Option::Some("PaginatedRequestParams"),
+        result: ::std::option::Option::Some("ListToolsResult"),
+        response: ::std::option::Option::Some("ListToolsResultResponse"),
+    },
+];
 /// Every type of this revision by its schema name (inline types by their
 /// generated name), with a function that reads JSON text into the type and
 /// writes it back: for tests and tools that handle messages by type name.

@@ -49,8 +49,8 @@ impl<'a> Compat<'a> {
     /// A reader's field accepts what a writer's field sends (either may be absent).
     pub fn field_accepts(&mut self, r: Option<&Field>, w: Option<&Field>) -> bool {
         match (r, w) {
-            (Some(r), Some(w)) => (w.required || !r.required) && self.accepts(&r.ty, &w.ty),
-            (Some(r), None) => !r.required,
+            (Some(r), Some(w)) => (w.required || !r.must_be_present()) && self.accepts(&r.ty, &w.ty),
+            (Some(r), None) => !r.must_be_present(),
             (None, _) => true,
         }
     }

@@ -122,8 +122,14 @@ pub fn fact_set(rev: &Revision) -> FactSet {
                 }
             }
             ItemKind::Union(u) => {
-                for v in &u.variants {
-                    let tags: Vec<String> = v.tags.iter().map(|t| t.value.to_json()).collect();
+                for (i, v) in u.variants.iter().enumerate() {
+                    let mut tags: Vec<String> = v.tags.iter().map(|t| t.value.to_json()).collect();
+                    if let Some(sel) = &u.selector {
+                        tags.extend(sel.tags.iter().filter(|(_, k)| *k == i).map(|(t, _)| format!("{}: {t:?}", sel.field)));
+                    }
+                    if u.fallback == Some(i) {
+                        tags.push("any other".into());
+                    }
                     let tags = if tags.is_empty() { String::new() } else { format!(" when {}", tags.join(" | ")) };
                     out.put(format!("{path}|{}", v.name), FactKind::Variant, format!("{}{tags}", type_text(rev, &v.ty)));
                 }
@@ -177,9 +183,10 @@ pub fn type_summary(rev: &Revision, item: &Item) -> String {
             }
             t
         }
-        ItemKind::Union(u) => match &u.discriminator {
-            Some(d) => format!("union (by `{d}`)"),
-            None => "union (by shape)".into(),
+        ItemKind::Union(u) => match (&u.discriminator, &u.selector) {
+            (Some(d), _) => format!("union (by `{d}`)"),
+            (None, Some(sel)) => format!("union (by `{}`, then by shape)", sel.field),
+            (None, None) => "union (by shape)".into(),
         },
         ItemKind::Enum(e) if e.open => "open enum".into(),
         ItemKind::Enum(_) => "enum".into(),
@@ -190,7 +197,8 @@ pub fn type_summary(rev: &Revision, item: &Item) -> String {
 
 /// `required string`, `optional {object}`, `required "tools/call"`.
 pub fn field_summary(rev: &Revision, f: &Field) -> String {
-    format!("{} {}", if f.required { "required" } else { "optional" }, type_text(rev, &f.ty))
+    let default = f.default.as_ref().map(|d| format!(" (absent: {})", d.value.to_json())).unwrap_or_default();
+    format!("{} {}{default}", if f.required { "required" } else { "optional" }, type_text(rev, &f.ty))
 }
 
 /// A type as text, with anonymous types shown by their kind (`{object}`,

@@ -41,7 +41,7 @@ impl Cx<'_> {
         false
     }
 
-    fn rust_type(&self, t: &Type) -> TokenStream {
+    pub fn rust_type(&self, t: &Type) -> TokenStream {
         match t {
             Type::String => quote!(::std::string::String),
             Type::Integer => quote!(i64),
@@ -76,6 +76,36 @@ impl Cx<'_> {
                 LiteralValue::Float(_) => quote!(f64),
                 LiteralValue::Bool(_) => quote!(bool),
             },
+        }
+    }
+
+    /// The Rust expression for a field's default value (checked in `lower`).
+    fn default_expr(&self, ty: &Type, v: &LiteralValue) -> Option<TokenStream> {
+        match (ty, v) {
+            (Type::String, LiteralValue::Str(s)) => Some(quote!(::std::string::String::from(#s))),
+            (Type::Integer, LiteralValue::Int(i)) => Some(quote!(#i)),
+            (Type::Number, LiteralValue::Int(i)) => {
+                let f = *i as f64;
+                Some(quote!(#f))
+            }
+            (Type::Number, LiteralValue::Float(f)) => Some(quote!(#f)),
+            (Type::Boolean, LiteralValue::Bool(b)) => Some(quote!(#b)),
+            (Type::Named(n), LiteralValue::Str(s)) => match self.rev.item(n).map(|i| &i.kind) {
+                Some(ItemKind::Enum(e)) => {
+                    let name = ident(n);
+                    match e.values.iter().find(|v| &v.value == s) {
+                        Some(v) => {
+                            let variant = ident(&v.rust);
+                            Some(quote!(#name::#variant))
+                        }
+                        None if e.open => Some(quote!(#name::Other(::std::string::String::from(#s)))),
+                        None => None,
+                    }
+                }
+                Some(ItemKind::Alias(t)) => self.default_expr(t, v),
+                _ => None,
+            },
+            _ => None,
         }
     }
 
@@ -229,6 +259,12 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
             }
             flines.push("Optional: `None` is left out of the JSON.".into());
         }
+        if let Some(d) = &f.default {
+            if !flines.is_empty() {
+                flines.push(String::new());
+            }
+            flines.push(format!("When absent on the wire it is read as `{}`; it is always written.", d.value.to_json()));
+        }
         let fdocs = doc_attrs(&flines);
         let fdep = deprecated_attr(&f.docs.deprecated);
         quote! { #fdocs #fdep pub #fname: #ty, }
@@ -305,7 +341,14 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
         let fname = ident(&field_ident(&f.rust));
         match (&f.ty, f.required) {
             (Type::Literal(_), true) => None,
-            (_, true) => Some(quote! { #fname: #slot.ok_or_else(|| crate::rt::missing(#wire))?, }),
+            (ty, true) => match f.default.as_ref().and_then(|d| cx.default_expr(ty, &d.value)) {
+                // A default that allocates is built only when needed.
+                Some(default) if default.to_string().contains("String :: from") => {
+                    Some(quote! { #fname: #slot.unwrap_or_else(|| #default), })
+                }
+                Some(default) => Some(quote! { #fname: #slot.unwrap_or(#default), }),
+                None => Some(quote! { #fname: #slot.ok_or_else(|| crate::rt::missing(#wire))?, }),
+            },
             (_, false) => Some(quote! { #fname: #slot, }),
         }
     });
@@ -324,7 +367,7 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
 
     let shapes = s.fields.iter().map(|f| {
         let wire = &f.wire;
-        let required = f.required;
+        let required = f.must_be_present();
         match (&f.ty, f.required) {
             (Type::Literal(l), true) => {
                 let fx = fixed_expr(l);
@@ -511,11 +554,15 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
     if !lines.is_empty() {
         lines.push(String::new());
     }
-    match &u.discriminator {
-        Some(field) => lines.push(format!(
+    match (&u.discriminator, u.fallback) {
+        (Some(field), Some(k)) => lines.push(format!(
+            "Reading: the member is chosen by the value of `{field}`; any other value is read as `{}`, so messages this revision does not know pass through.",
+            u.variants[k].name
+        )),
+        (Some(field), None) => lines.push(format!(
             "Reading: the member is chosen by the value of `{field}`; an unknown value is an error that lists the known ones."
         )),
-        None => lines.push(
+        (None, _) => lines.push(
             "Reading: the member is chosen from the schema, never by trying members in order. A member fits when \
              every required member is present, every fixed value matches and every known member's value fits its \
              type (recursively). Of the members that fit, the one that names the most of the object's members wins; \
@@ -523,11 +570,28 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
                 .to_string(),
         ),
     }
+    if let Some(sel) = &u.selector {
+        let picks: Vec<String> =
+            sel.tags.iter().map(|(value, k)| format!("`\"{value}\"` reads `{}`", u.variants[*k].name)).collect();
+        lines.push(String::new());
+        lines.push(format!(
+            "`{}` is looked at first: {}; any other value, or none, leaves the choice to the rule above among the other members (among all of them, if none of the others fits).",
+            sel.field,
+            picks.join(", ")
+        ));
+    }
     let docs = doc_attrs(&lines);
-    let variants = u.variants.iter().map(|v| {
+    let variants = u.variants.iter().enumerate().map(|(i, v)| {
         let vname = ident(&v.name);
         let t = cx.rust_type(&v.ty);
-        quote! { #vname(#t), }
+        if u.fallback == Some(i) {
+            quote! {
+                /// A message with any other value: kept whole, as the generic type.
+                #vname(#t),
+            }
+        } else {
+            quote! { #vname(#t), }
+        }
     });
     let ser_arms = u.variants.iter().map(|v| {
         let vname = ident(&v.name);
@@ -554,25 +618,39 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
                 quote! { &[#(#fx),*] }
             });
             let tags: Vec<TokenStream> = tags.collect();
+            let fallback = match u.fallback {
+                Some(k) => quote!(::std::option::Option::Some(#k)),
+                None => quote!(::std::option::Option::None),
+            };
             (
                 quote! {
-                    let which = crate::rt::by_tag(&value, #field, &[#(#tags),*])
+                    let which = crate::rt::by_tag(&value, #field, &[#(#tags),*], #fallback)
                         .map_err(|e| crate::rt::in_union(#name_str, e))?;
                 },
                 quote! {
-                    let which = crate::rt::by_tag(value, #field, &[#(#tags),*]).ok()?;
+                    let which = crate::rt::by_tag(value, #field, &[#(#tags),*], #fallback).ok()?;
                     let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[#(#fits),*];
                     fits[which](value)
                 },
             )
         }
-        None => (
-            quote! {
-                let (which, _) = crate::rt::pick(&value, &[#(#fits),*])
-                    .ok_or_else(|| crate::rt::fits_none(#name_str, &value))?;
-            },
-            quote! { crate::rt::pick(value, &[#(#fits),*]).map(|(_, score)| score) },
-        ),
+        None => {
+            let selector = match &u.selector {
+                Some(sel) => {
+                    let field = &sel.field;
+                    let tags = sel.tags.iter().map(|(v, k)| quote! { (#v, #k) });
+                    quote! { ::std::option::Option::Some((#field, &[#(#tags),*])) }
+                }
+                None => quote!(::std::option::Option::None),
+            };
+            (
+                quote! {
+                    let (which, _) = crate::rt::pick(&value, &[#(#fits),*], #selector)
+                        .ok_or_else(|| crate::rt::fits_none(#name_str, &value))?;
+                },
+                quote! { crate::rt::pick(value, &[#(#fits),*], #selector).map(|(_, score)| score) },
+            )
+        }
     };
     let count = u.variants.len();
     let name_arms = u.variants.iter().map(|v| {
