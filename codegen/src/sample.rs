@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::model::{ItemKind, LiteralValue, Revision, Type};
+use crate::model::{Docs, ItemKind, LiteralValue, Revision, Type};
 
 /// How much of a type a sample fills in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,10 +55,27 @@ pub fn sample_struct(rev: &Revision, name: &str, fill: Fill, depth: usize) -> Va
     let mut m = Map::new();
     for f in &s.fields {
         if f.required || (fill == Fill::All && depth < MAX_DEPTH) {
-            m.insert(f.wire.clone(), sample_at(rev, &f.ty, fill, depth + 1));
+            let value = match (&f.ty, format_sample(&f.docs)) {
+                (Type::String, Some(formatted)) => formatted,
+                _ => sample_at(rev, &f.ty, fill, depth + 1),
+            };
+            m.insert(f.wire.clone(), value);
         }
     }
     Value::Object(m)
+}
+
+/// A string in the format a member's `@format` tag asks for.
+fn format_sample(docs: &Docs) -> Option<Value> {
+    let (_, format) = docs.constraints.iter().find(|(tag, _)| tag == "format")?;
+    Some(json!(match format.as_str() {
+        "uri" | "uri-reference" | "iri" => "https://example.com/a",
+        "date-time" => "2025-01-01T00:00:00Z",
+        "date" => "2025-01-01",
+        "byte" => "aGVsbG8=",
+        "email" => "someone@example.com",
+        _ => "text",
+    }))
 }
 
 fn literal(v: &LiteralValue) -> Value {

@@ -1,0 +1,280 @@
+//! Cross-validation against upstream's `schema.json`, which upstream derives from
+//! the same schema.ts (typescript-json-schema): for all six revisions, every
+//! definition has a generated type with the same members and required members;
+//! and instances built from every definition (each optional member present and
+//! absent, each union branch, each enum value) read into our type, write back
+//! JSON-equal, and still validate against schema.json.
+//!
+//! Where the two disagree, schema.ts wins; each such case is listed in
+//! `KNOWN_DISAGREEMENTS` with its reason.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use mcp_spec_codegen::model::{ItemKind, Revision, Type};
+use mcp_spec_codegen::sample::{Fill, sample};
+use mcp_spec_tests as support;
+use serde_json::{Map, Value, json};
+
+/// (revision or `*`, definition, what differs, why schema.ts is right).
+const KNOWN_DISAGREEMENTS: &[(&str, &str, &str, &str)] = &[];
+
+fn known(rev: &str, def: &str, what: &str) -> bool {
+    KNOWN_DISAGREEMENTS.iter().any(|(r, d, w, _)| (*r == "*" || *r == rev) && *d == def && what.starts_with(w))
+}
+
+struct Doc {
+    root: Value,
+    defs_key: &'static str,
+}
+
+impl Doc {
+    fn defs(&self) -> &Map<String, Value> {
+        self.root[self.defs_key].as_object().expect("definitions")
+    }
+    fn follow<'a>(&'a self, schema: &'a Value) -> &'a Value {
+        let mut s = schema;
+        for _ in 0..16 {
+            match s.get("$ref").and_then(Value::as_str) {
+                Some(r) => s = &self.defs()[r.rsplit('/').next().unwrap_or("")],
+                None => break,
+            }
+        }
+        s
+    }
+
+    /// A schema with its `$ref`s followed and an `allOf` of objects merged into
+    /// one object (properties, required members, additional properties).
+    fn resolve(&self, schema: &Value) -> Value {
+        let s = self.follow(schema);
+        let Some(parts) = s.get("allOf").and_then(Value::as_array) else { return s.clone() };
+        let mut props = Map::new();
+        let mut required: Vec<Value> = Vec::new();
+        let mut additional = None;
+        for part in parts {
+            let part = self.resolve(part);
+            if let Some(p) = part.get("properties").and_then(Value::as_object) {
+                for (k, v) in p {
+                    props.insert(k.clone(), v.clone());
+                }
+            }
+            for r in part.get("required").and_then(Value::as_array).into_iter().flatten() {
+                if !required.contains(r) {
+                    required.push(r.clone());
+                }
+            }
+            if let Some(a) = part.get("additionalProperties") {
+                additional = Some(a.clone());
+            }
+        }
+        let mut merged = json!({ "type": "object", "properties": props, "required": required });
+        if let Some(a) = additional {
+            merged["additionalProperties"] = a;
+        }
+        merged
+    }
+    /// A validator for one definition, within the whole document.
+    fn validator(&self, def: &str) -> jsonschema::Validator {
+        let mut root = self.root.clone();
+        let r = format!("#/{}/{def}", self.defs_key);
+        root.as_object_mut().unwrap().insert("allOf".into(), json!([{ "$ref": r }]));
+        jsonschema::validator_for(&root).unwrap_or_else(|e| panic!("schema.json does not compile for {def}: {e}"))
+    }
+}
+
+/// Instances of a schema: `wide` (at the top) gives one per union branch, enum
+/// value and type, and both "all optional members" and "required only".
+fn instances(doc: &Doc, schema: &Value, depth: usize, wide: bool, all_optional: bool) -> Vec<Value> {
+    let resolved = doc.resolve(schema);
+    let schema = &resolved;
+    if let Some(c) = schema.get("const") {
+        return vec![c.clone()];
+    }
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        return if wide { values.clone() } else { values.iter().take(1).cloned().collect() };
+    }
+    if let Some(branches) = schema.get("anyOf").or_else(|| schema.get("oneOf")).and_then(Value::as_array) {
+        let picked: Vec<&Value> = if wide { branches.iter().collect() } else { branches.iter().take(1).collect() };
+        return picked.into_iter().flat_map(|b| instances(doc, b, depth + 1, false, all_optional)).collect();
+    }
+    let types: Vec<&str> = match schema.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ if schema.get("properties").is_some() => vec!["object"],
+        _ => vec!["any"],
+    };
+    let types = if wide { types } else { types.into_iter().take(1).collect() };
+    let mut out = Vec::new();
+    for t in types {
+        match t {
+            "object" => {
+                let modes: &[bool] = if wide { &[true, false] } else if all_optional && depth < 4 { &[true] } else { &[false] };
+                for &all in modes {
+                    let mut m = Map::new();
+                    let required: BTreeSet<&str> = schema.get("required").and_then(Value::as_array).map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+                    if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+                        for (k, p) in props {
+                            if (required.contains(k.as_str()) || (all && depth < 4))
+                                && let Some(v) = instances(doc, p, depth + 1, false, all).into_iter().next()
+                            {
+                                m.insert(k.clone(), v);
+                            }
+                        }
+                    }
+                    if all && depth < 4
+                        && let Some(extra) = schema.get("additionalProperties").filter(|a| a.is_object())
+                        && let Some(v) = instances(doc, extra, depth + 1, false, false).into_iter().next()
+                    {
+                        m.insert("x-extension".into(), v);
+                    }
+                    out.push(Value::Object(m));
+                }
+            }
+            "array" => {
+                let item = schema.get("items").map(|i| instances(doc, i, depth + 1, false, all_optional)).unwrap_or_default();
+                out.push(if depth < 5 { Value::Array(item.into_iter().take(1).collect()) } else { json!([]) });
+            }
+            "string" => out.push(json!(match schema.get("format").and_then(Value::as_str) {
+                Some("uri") => "https://example.com/a",
+                Some("date-time") => "2025-01-01T00:00:00Z",
+                Some("byte") => "aGVsbG8=",
+                Some("email") => "a@example.com",
+                _ => "text",
+            })),
+            "integer" => out.push(json!(schema.get("minimum").and_then(Value::as_i64).unwrap_or(1).max(1).min(schema.get("maximum").and_then(Value::as_i64).unwrap_or(i64::MAX)))),
+            "number" => out.push(json!(schema.get("minimum").and_then(Value::as_f64).map(|m| m + 0.5).unwrap_or(0.5).min(schema.get("maximum").and_then(Value::as_f64).unwrap_or(f64::MAX)))),
+            "boolean" => out.push(json!(true)),
+            "null" => out.push(Value::Null),
+            _ => out.push(json!({})),
+        }
+    }
+    out
+}
+
+/// Every member name a struct of the model has, and the required ones.
+fn members(rev: &Revision, name: &str) -> Option<(BTreeSet<String>, BTreeSet<String>)> {
+    let mut n = name.to_string();
+    for _ in 0..8 {
+        match &rev.item(&n)?.kind {
+            ItemKind::Struct(s) => {
+                let all = s.fields.iter().map(|f| f.wire.clone()).collect();
+                let required = s.fields.iter().filter(|f| f.required).map(|f| f.wire.clone()).collect();
+                return Some((all, required));
+            }
+            ItemKind::Alias(Type::Named(m)) => n = m.clone(),
+            _ => return None,
+        }
+    }
+    None
+}
+
+#[test]
+fn schema_json_definitions_match_the_generated_types_and_their_instances_round_trip() {
+    let (spec, _) = mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render()));
+    let mut report = Vec::new();
+    let mut problems = Vec::new();
+    let mut used_disagreements = BTreeSet::new();
+    for rev in &spec.revisions {
+        let path = rev.schema_path.with_file_name("schema.json");
+        let root: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).unwrap();
+        let defs_key = if root.get("$defs").is_some() { "$defs" } else { "definitions" };
+        let doc = Doc { root, defs_key };
+        let types: BTreeMap<&str, &mcp_spec_types::rt::TypeEntry> = support::types_of(&rev.name).iter().map(|t| (t.name, t)).collect();
+        let (mut defs, mut made, mut round_tripped) = (0, 0, 0);
+        let mut note = |problems: &mut Vec<String>, def: &str, what: String| {
+            if known(&rev.name, def, &what) {
+                used_disagreements.insert(def.to_string());
+            } else {
+                problems.push(format!("{} {def}: {what}", rev.name));
+            }
+        };
+        for (def, schema) in doc.defs() {
+            defs += 1;
+            let Some(entry) = types.get(def.as_str()) else {
+                if rev.item(def).is_some_and(|i| matches!(i.kind, ItemKind::Const(_))) {
+                    continue; // a const, not a type
+                }
+                note(&mut problems, def, "no generated type of this name".into());
+                continue;
+            };
+            // Structure: member names and required members.
+            let resolved = doc.resolve(schema);
+            if let Some(props) = resolved.get("properties").and_then(Value::as_object) {
+                let theirs: BTreeSet<String> = props.keys().cloned().collect();
+                let their_required: BTreeSet<String> = resolved.get("required").and_then(Value::as_array).map(|r| r.iter().filter_map(|v| v.as_str().map(String::from)).collect()).unwrap_or_default();
+                match members(rev, def) {
+                    Some((ours, our_required)) => {
+                        if ours != theirs {
+                            note(&mut problems, def, format!("members differ: schema.json only {:?}, schema.ts only {:?}", theirs.difference(&ours).collect::<Vec<_>>(), ours.difference(&theirs).collect::<Vec<_>>()));
+                        }
+                        if our_required != their_required {
+                            note(&mut problems, def, format!("required members differ: schema.json {their_required:?}, schema.ts {our_required:?}"));
+                        }
+                    }
+                    None => note(&mut problems, def, "an object in schema.json, not an object type here".into()),
+                }
+            }
+            // String enums: the same values, and closed where schema.json lists them.
+            if let Some(values) = resolved.get("enum").and_then(Value::as_array) {
+                let theirs: BTreeSet<&str> = values.iter().filter_map(Value::as_str).collect();
+                match rev.item(def).map(|i| &i.kind) {
+                    Some(ItemKind::Enum(e)) => {
+                        let ours: BTreeSet<&str> = e.values.iter().map(|v| v.value.as_str()).collect();
+                        if ours != theirs || e.open {
+                            note(&mut problems, def, format!("enum values differ: schema.json {theirs:?}, schema.ts {ours:?} (open: {})", e.open));
+                        }
+                    }
+                    _ => note(&mut problems, def, "an enum in schema.json, not an enum here".into()),
+                }
+            }
+            // Instances.
+            let validator = doc.validator(def);
+            for instance in instances(&doc, schema, 0, true, true) {
+                if !validator.is_valid(&instance) {
+                    let why = validator.validate(&instance).err().map(|e| e.to_string()).unwrap_or_default();
+                    problems.push(format!("{} {def}: the test made an instance schema.json rejects ({why}): {instance}", rev.name));
+                    continue;
+                }
+                made += 1;
+                match (entry.roundtrip)(&instance.to_string()) {
+                    Ok(back) if back == instance => {
+                        round_tripped += 1;
+                    }
+                    Ok(back) => {
+                        let valid = if validator.is_valid(&back) { "still valid" } else { "not valid" };
+                        note(&mut problems, def, format!("written back differently ({valid}):\n    read    {instance}\n    written {back}"));
+                    }
+                    Err(e) => note(&mut problems, def, format!("a valid instance is rejected: {e}\n    {instance}")),
+                }
+            }
+        }
+        // The other way: values our types write (the model's samples of every
+        // type, read and written by the generated code) validate against schema.json.
+        let mut written_valid = 0;
+        for (def, _) in doc.defs() {
+            let (Some(entry), Some(item)) = (types.get(def.as_str()), rev.item(def)) else { continue };
+            if matches!(item.kind, ItemKind::Const(_)) {
+                continue;
+            }
+            let validator = doc.validator(def);
+            for fill in [Fill::Required, Fill::All] {
+                let input = sample(rev, &Type::Named(def.clone()), fill);
+                let Ok(written) = (entry.roundtrip)(&input.to_string()) else {
+                    note(&mut problems, def, format!("our own sample is rejected: {input}"));
+                    continue;
+                };
+                match validator.validate(&written) {
+                    Ok(()) => written_valid += 1,
+                    Err(e) => note(&mut problems, def, format!("what our type writes is not valid: {e}\n    {written}")),
+                }
+            }
+        }
+        report.push(format!(
+            "{}: {defs} definitions, {made} instances from schema.json, {round_tripped} round-tripped; {written_valid} values written by our types valid",
+            rev.name
+        ));
+    }
+    println!("{}", report.join("\n"));
+    let unused: Vec<&str> = KNOWN_DISAGREEMENTS.iter().map(|(_, d, _, _)| *d).filter(|d| !used_disagreements.contains(*d)).collect();
+    assert!(unused.is_empty(), "known disagreements that no longer occur (remove them): {unused:?}");
+    assert!(problems.is_empty(), "{} problems:\n{}\n\n{}", problems.len(), problems.join("\n"), report.join("\n"));
+}
