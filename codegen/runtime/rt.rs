@@ -9,6 +9,8 @@ use std::fmt;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, Serializer};
 use serde_json::Value;
+use serde_json::value::RawValue;
+use std::sync::OnceLock;
 
 /// An object key, borrowed from the input when the input allows it.
 pub struct Key<'de>(pub Cow<'de, str>);
@@ -101,15 +103,61 @@ struct FixedSeed {
 impl<'de> de::DeserializeSeed<'de> for FixedSeed {
     type Value = ();
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        let v = Value::deserialize(d)?;
-        if self.expected.matches(&v) {
+        // Scalars are compared as they come, without building a `Value`.
+        d.deserialize_any(self)
+    }
+}
+
+impl FixedSeed {
+    fn check<E: de::Error>(&self, ok: bool, found: impl fmt::Display) -> Result<(), E> {
+        if ok {
             Ok(())
         } else {
-            Err(de::Error::custom(format_args!(
-                "invalid value for `{}`: expected {}, found {v}",
-                self.field, self.expected
-            )))
+            Err(E::custom(format_args!("invalid value for `{}`: expected {}, found {found}", self.field, self.expected)))
         }
+    }
+}
+
+impl<'de> Visitor<'de> for FixedSeed {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.expected)
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+        self.check(matches!(self.expected, Fixed::Str(s) if s == v), Value::from(v))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<(), E> {
+        let ok = match self.expected {
+            Fixed::Int(i) => i == v,
+            Fixed::Float(x) => x == v as f64,
+            _ => false,
+        };
+        self.check(ok, v)
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<(), E> {
+        let ok = match self.expected {
+            Fixed::Int(i) => u64::try_from(i).is_ok_and(|i| i == v),
+            Fixed::Float(x) => x == v as f64,
+            _ => false,
+        };
+        self.check(ok, v)
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
+        self.check(matches!(self.expected, Fixed::Float(x) if x == v), v)
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<(), E> {
+        self.check(matches!(self.expected, Fixed::Bool(b) if b == v), v)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.check(false, "null")
+    }
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+        self.check(false, "an array")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while map.next_entry::<de::IgnoredAny, de::IgnoredAny>()?.is_some() {}
+        self.check(false, "an object")
     }
 }
 
@@ -138,18 +186,148 @@ pub fn read_field<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
     Ok(())
 }
 
-/// Keeps a member the type does not name, refusing a duplicate key.
-pub fn read_extra<'de, A: MapAccess<'de>>(
-    map: &mut A,
-    key: Key<'de>,
-    extra: &mut serde_json::Map<String, Value>,
-) -> Result<(), A::Error> {
-    if extra.contains_key(&*key.0) {
+/// Keeps a member the type does not name, as the JSON text it came as,
+/// refusing a duplicate key.
+pub fn read_extra<'de, A: MapAccess<'de>>(map: &mut A, key: Key<'de>, extra: &mut Extra) -> Result<(), A::Error> {
+    if extra.contains_key(&key.0) {
         return map.next_value_seed(Duplicate(&key.0));
     }
-    let value: Value = map.next_value()?;
-    extra.insert(key.0.into_owned(), value);
+    let raw: Box<RawValue> = map.next_value()?;
+    extra.members.insert(key.0.into_owned(), Member { raw: Some(raw), value: OnceLock::new() });
     Ok(())
+}
+
+/// The members of an object that its type does not name: extension fields,
+/// members of a later revision, the contents of an open object such as a tool's
+/// `inputSchema`. They are kept as the JSON text they came as (reading them costs
+/// a copy, not a parse), parsed into a [`Value`] the first time they are looked
+/// at, and written back as they came, so a proxy passes them on untouched.
+///
+/// Reads like a map of [`Value`]s: `extra["x-vendor"]`, [`Extra::get`],
+/// [`Extra::iter`]; [`Extra::get_raw`] gives the text as received. Indexing a
+/// missing key gives `Value::Null`, as indexing a `Value` does.
+#[derive(Clone, Default)]
+pub struct Extra {
+    members: BTreeMap<String, Member>,
+}
+
+/// One kept member: the text it came as (when it was read) and, once looked at
+/// or when set from a value, its parsed value.
+#[doc(hidden)]
+#[derive(Clone)]
+pub struct Member {
+    raw: Option<Box<RawValue>>,
+    value: OnceLock<Value>,
+}
+
+impl Member {
+    fn value(&self) -> &Value {
+        self.value.get_or_init(|| match &self.raw {
+            // The text was read as JSON, so it parses again.
+            Some(raw) => serde_json::from_str(raw.get()).unwrap_or(Value::Null),
+            None => Value::Null,
+        })
+    }
+    fn of(value: Value) -> Member {
+        Member { raw: None, value: OnceLock::from(value) }
+    }
+}
+
+impl Serialize for Member {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match &self.raw {
+            Some(raw) => raw.serialize(s),
+            None => self.value().serialize(s),
+        }
+    }
+}
+
+impl Extra {
+    pub fn new() -> Extra {
+        Extra::default()
+    }
+    pub fn len(&self) -> usize {
+        self.members.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.members.is_empty()
+    }
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.members.contains_key(key)
+    }
+    /// The member's value, parsed on first use.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.members.get(key).map(Member::value)
+    }
+    /// The member's JSON text as it was read (`None` for one set with [`Extra::insert`]).
+    pub fn get_raw(&self, key: &str) -> Option<&str> {
+        self.members.get(key)?.raw.as_deref().map(RawValue::get)
+    }
+    /// Sets a member, returning the value it had.
+    pub fn insert(&mut self, key: impl Into<String>, value: Value) -> Option<Value> {
+        self.members.insert(key.into(), Member::of(value)).map(|m| m.value().clone())
+    }
+    /// Removes a member, returning its value.
+    pub fn remove(&mut self, key: &str) -> Option<Value> {
+        self.members.remove(key).map(|m| m.value().clone())
+    }
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.members.keys()
+    }
+    /// Every member with its value, by key.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &Value)> {
+        self.members.iter().map(|(k, m)| (k, m.value()))
+    }
+    /// The members as a JSON object.
+    pub fn into_map(self) -> serde_json::Map<String, Value> {
+        self.members.into_iter().map(|(k, m)| (k, m.value().clone())).collect()
+    }
+    /// The members as written: for the generated serializers.
+    #[doc(hidden)]
+    pub fn members(&self) -> impl Iterator<Item = (&String, &Member)> {
+        self.members.iter()
+    }
+}
+
+impl std::ops::Index<&str> for Extra {
+    type Output = Value;
+    fn index(&self, key: &str) -> &Value {
+        static NULL: Value = Value::Null;
+        self.get(key).unwrap_or(&NULL)
+    }
+}
+
+impl PartialEq for Extra {
+    /// Equal when the same keys have equal values (not necessarily the same text).
+    fn eq(&self, other: &Extra) -> bool {
+        self.len() == other.len() && self.iter().all(|(k, v)| other.get(k) == Some(v))
+    }
+}
+
+impl fmt::Debug for Extra {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl FromIterator<(String, Value)> for Extra {
+    fn from_iter<I: IntoIterator<Item = (String, Value)>>(iter: I) -> Extra {
+        Extra { members: iter.into_iter().map(|(k, v)| (k, Member::of(v))).collect() }
+    }
+}
+
+impl From<serde_json::Map<String, Value>> for Extra {
+    fn from(map: serde_json::Map<String, Value>) -> Extra {
+        map.into_iter().collect()
+    }
+}
+
+impl Extend<(String, Value)> for Extra {
+    fn extend<I: IntoIterator<Item = (String, Value)>>(&mut self, iter: I) {
+        for (k, v) in iter {
+            self.insert(k, v);
+        }
+    }
 }
 
 /// The error for a required field that is absent.
@@ -320,6 +498,96 @@ fn article(word: &str) -> &'static str {
     if word.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }
 }
 
+/// What a union's input says about one of its members, looked up without
+/// building the rest.
+enum Probe {
+    Found(Value),
+    Missing,
+    NotObject(&'static str),
+}
+
+struct ProbeSeed<'f>(&'f str);
+
+impl<'de> Visitor<'de> for ProbeSeed<'_> {
+    type Value = Probe;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Probe, A::Error> {
+        let mut found = None;
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            if found.is_none() && key.0 == self.0 {
+                found = Some(map.next_value::<Value>()?);
+            } else {
+                map.next_value::<de::IgnoredAny>()?;
+            }
+        }
+        Ok(found.map_or(Probe::Missing, Probe::Found))
+    }
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Probe, A::Error> {
+        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+        Ok(Probe::NotObject("array"))
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Probe, E> {
+        Ok(Probe::NotObject("string"))
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Probe, E> {
+        Ok(Probe::NotObject("number"))
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Probe, E> {
+        Ok(Probe::NotObject("number"))
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Probe, E> {
+        Ok(Probe::NotObject("number"))
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Probe, E> {
+        Ok(Probe::NotObject("boolean"))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Probe, E> {
+        Ok(Probe::NotObject("null"))
+    }
+}
+
+/// [`by_tag`] on a union's input as JSON text: only the discriminator is parsed.
+pub fn by_tag_raw(raw: &RawValue, field: &str, tags: &[&[Fixed]], fallback: Option<usize>) -> Result<usize, String> {
+    let mut d = serde_json::Deserializer::from_str(raw.get());
+    match de::Deserializer::deserialize_any(&mut d, ProbeSeed(field)).map_err(|e| without_position(&e))? {
+        Probe::Found(tag) => {
+            let mut probe = serde_json::Map::new();
+            probe.insert(field.to_string(), tag);
+            by_tag(&Value::Object(probe), field, tags, fallback)
+        }
+        Probe::Missing => Err(format!("missing field `{field}`")),
+        Probe::NotObject(kind) => Err(format!("invalid type: {kind}, expected an object")),
+    }
+}
+
+/// A union's input, parsed for the shape rule.
+pub fn parse_raw(raw: &RawValue) -> Result<Value, String> {
+    serde_json::from_str(raw.get()).map_err(|e| without_position(&e))
+}
+
+/// Reads the chosen member from the union's input text, so its own kept members
+/// stay text too; the error says which member was being read.
+pub fn member_raw<T: de::DeserializeOwned>(raw: &RawValue, union: &str, variant: &str) -> Result<T, String> {
+    serde_json::from_str(raw.get()).map_err(|e| format!("{union}::{variant}: {}", without_position(&e)))
+}
+
+/// A JSON value as text, for [`member_raw`] when the input came as a `Value`.
+pub fn to_raw(value: &Value) -> Result<Box<RawValue>, String> {
+    serde_json::value::to_raw_value(value).map_err(|e| e.to_string())
+}
+
+/// The message of an error met inside a union's input, without a position that
+/// would count from the start of that fragment rather than of the document.
+fn without_position(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" at line ") {
+        Some(i) if e.line() > 0 => s[..i].to_string(),
+        _ => s,
+    }
+}
+
 /// Deserializes a buffered member, saying which member was being read.
 pub fn member<T: de::DeserializeOwned>(v: Value, union: &str, variant: &str) -> Result<T, String> {
     T::deserialize(v).map_err(|e| format!("{union}::{variant}: {e}"))
@@ -382,6 +650,8 @@ impl Serialize for FloatSeq<'_> {
 /// JSON text into the type and writes the value back as JSON.
 pub struct TypeEntry {
     pub name: &'static str,
+    /// Reads JSON text as the type, and only that (for benchmarks).
+    pub read: fn(&str) -> Result<(), String>,
     pub roundtrip: fn(&str) -> Result<Value, String>,
     /// For unions: reads a JSON value and says which member it chose.
     pub choose: Option<ChooseMember>,
@@ -389,6 +659,11 @@ pub struct TypeEntry {
 
 /// Reads a JSON value as a union and names the member chosen.
 pub type ChooseMember = fn(Value) -> Result<&'static str, String>;
+
+/// Reads `json` as `T`.
+pub fn read<T: de::DeserializeOwned>(json: &str) -> Result<(), String> {
+    serde_json::from_str::<T>(json).map(drop).map_err(|e| e.to_string())
+}
 
 /// Reads `json` as `T` and writes it back.
 pub fn roundtrip<T: de::DeserializeOwned + Serialize>(json: &str) -> Result<Value, String> {

@@ -29,13 +29,15 @@
 //! - Members fixed by a literal type (`jsonrpc`, `method`, `type`, an error's `code`) have no Rust field:
 //!   they are always written, checked when read (a wrong value is an error naming the member and the
 //!   expected value), and available as associated consts (`CallToolRequest::METHOD`).
-//! - Every object type keeps the members it does not know in `extra` and writes them back.
+//! - Every object type keeps the members it does not know in `extra` (an [`Extra`]: kept as the JSON
+//!   text they came as, parsed on first look) and writes them back as they came.
 //! - A TypeScript `number` is `i64` unless the schema tags it `@TJS-type number`, then `f64`; a whole `f64`
 //!   is written without a fraction, so `50` stays `50`.
 //! - Unions are decided from the schema (see each union's docs), never by trying members in order.
 #![forbid(unsafe_code)]
 #[doc(hidden)]
 pub mod rt;
+pub use rt::Extra;
 pub mod registry;
 #[cfg(feature = "v2024_11_05")]
 pub mod v2024_11_05;

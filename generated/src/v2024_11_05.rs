@@ -16,8 +16,8 @@
 pub struct Annotated {
     /// Optional: `None` is left out of the JSON.
     pub annotations: ::std::option::Option<AnnotatedAnnotations>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Annotated {
     fn serialize<S: ::serde::Serializer>(
@@ -28,7 +28,7 @@ impl ::serde::Serialize for Annotated {
         if let ::std::option::Option::Some(value) = &self.annotations {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "annotations", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -52,7 +52,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotated {
                 mut access: A,
             ) -> ::std::result::Result<Annotated, A::Error> {
                 let mut f0: ::std::option::Option<AnnotatedAnnotations> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -108,8 +108,8 @@ pub struct AnnotatedAnnotations {
     ///
     /// Optional: `None` is left out of the JSON.
     pub priority: ::std::option::Option<f64>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for AnnotatedAnnotations {
     fn serialize<S: ::serde::Serializer>(
@@ -127,7 +127,7 @@ impl ::serde::Serialize for AnnotatedAnnotations {
                 &crate::rt::Float(*value),
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -152,7 +152,7 @@ impl<'de> ::serde::Deserialize<'de> for AnnotatedAnnotations {
             ) -> ::std::result::Result<AnnotatedAnnotations, A::Error> {
                 let mut f0: ::std::option::Option<::std::vec::Vec<Role>> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -213,8 +213,8 @@ pub struct BlobResourceContents {
     ///
     /// Format: `byte`
     pub blob: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for BlobResourceContents {
     fn serialize<S: ::serde::Serializer>(
@@ -227,7 +227,7 @@ impl ::serde::Serialize for BlobResourceContents {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "mimeType", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "blob", &self.blob)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -253,7 +253,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -310,8 +310,8 @@ impl crate::rt::Fit for BlobResourceContents {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallToolRequest {
     pub params: CallToolRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl CallToolRequest {
     /// The fixed value of `method`.
@@ -329,7 +329,7 @@ impl ::serde::Serialize for CallToolRequest {
             &crate::rt::Fixed::Str("tools/call"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -354,7 +354,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
             ) -> ::std::result::Result<CallToolRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<CallToolRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -416,8 +416,8 @@ pub struct CallToolRequestParams {
     pub arguments: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CallToolRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -429,7 +429,7 @@ impl ::serde::Serialize for CallToolRequestParams {
         if let ::std::option::Option::Some(value) = &self.arguments {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "arguments", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -456,7 +456,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
                 let mut f1: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -531,8 +531,8 @@ pub struct CallToolResult {
     ///
     /// Optional: `None` is left out of the JSON.
     pub is_error: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CallToolResult {
     fn serialize<S: ::serde::Serializer>(
@@ -547,7 +547,7 @@ impl ::serde::Serialize for CallToolResult {
         if let ::std::option::Option::Some(value) = &self.is_error {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "isError", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -577,7 +577,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
                     ::std::vec::Vec<CallToolResultContentItem>,
                 > = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -645,12 +645,12 @@ pub enum CallToolResultContentItem {
     EmbeddedResource(EmbeddedResource),
 }
 impl CallToolResultContentItem {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "type",
                 &[
                     &[crate::rt::Fixed::Str("text")],
@@ -662,20 +662,32 @@ impl CallToolResultContentItem {
             .map_err(|e| crate::rt::in_union("CallToolResultContentItem", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "CallToolResultContentItem", "TextContent")
+                crate::rt::member_raw(raw, "CallToolResultContentItem", "TextContent")
                     .map(CallToolResultContentItem::TextContent)
             }
             1usize => {
-                crate::rt::member(value, "CallToolResultContentItem", "ImageContent")
+                crate::rt::member_raw(raw, "CallToolResultContentItem", "ImageContent")
                     .map(CallToolResultContentItem::ImageContent)
             }
             2usize => {
-                crate::rt::member(value, "CallToolResultContentItem", "EmbeddedResource")
+                crate::rt::member_raw(
+                        raw,
+                        "CallToolResultContentItem",
+                        "EmbeddedResource",
+                    )
                     .map(CallToolResultContentItem::EmbeddedResource)
             }
             _ => unreachable!("a union of {} members", 3usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        CallToolResultContentItem::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl CallToolResultContentItem {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -707,10 +719,10 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultContentItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        CallToolResultContentItem::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        CallToolResultContentItem::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for CallToolResultContentItem {
@@ -746,8 +758,8 @@ impl crate::rt::Fit for CallToolResultContentItem {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CancelledNotification {
     pub params: CancelledNotificationParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl CancelledNotification {
     /// The fixed value of `method`.
@@ -765,7 +777,7 @@ impl ::serde::Serialize for CancelledNotification {
             &crate::rt::Fixed::Str("notifications/cancelled"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -790,7 +802,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
             ) -> ::std::result::Result<CancelledNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<CancelledNotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -857,8 +869,8 @@ pub struct CancelledNotificationParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub reason: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CancelledNotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -874,7 +886,7 @@ impl ::serde::Serialize for CancelledNotificationParams {
         if let ::std::option::Option::Some(value) = &self.reason {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "reason", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -899,7 +911,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
             ) -> ::std::result::Result<CancelledNotificationParams, A::Error> {
                 let mut f0: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -970,8 +982,8 @@ pub struct ClientCapabilities {
     pub sampling: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ClientCapabilities {
     fn serialize<S: ::serde::Serializer>(
@@ -992,7 +1004,7 @@ impl ::serde::Serialize for ClientCapabilities {
         if let ::std::option::Option::Some(value) = &self.sampling {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "sampling", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1025,7 +1037,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                 let mut f2: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1095,8 +1107,8 @@ pub struct ClientCapabilitiesRoots {
     ///
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ClientCapabilitiesRoots {
     fn serialize<S: ::serde::Serializer>(
@@ -1107,7 +1119,7 @@ impl ::serde::Serialize for ClientCapabilitiesRoots {
         if let ::std::option::Option::Some(value) = &self.list_changed {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1131,7 +1143,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
                 mut access: A,
             ) -> ::std::result::Result<ClientCapabilitiesRoots, A::Error> {
                 let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1177,12 +1189,12 @@ pub enum ClientNotification {
     Other(Notification),
 }
 impl ClientNotification {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "method",
                 &[
                     &[crate::rt::Fixed::Str("notifications/cancelled")],
@@ -1196,32 +1208,44 @@ impl ClientNotification {
             .map_err(|e| crate::rt::in_union("ClientNotification", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "ClientNotification", "CancelledNotification")
+                crate::rt::member_raw(raw, "ClientNotification", "CancelledNotification")
                     .map(ClientNotification::CancelledNotification)
             }
             1usize => {
-                crate::rt::member(value, "ClientNotification", "ProgressNotification")
+                crate::rt::member_raw(raw, "ClientNotification", "ProgressNotification")
                     .map(ClientNotification::ProgressNotification)
             }
             2usize => {
-                crate::rt::member(value, "ClientNotification", "InitializedNotification")
+                crate::rt::member_raw(
+                        raw,
+                        "ClientNotification",
+                        "InitializedNotification",
+                    )
                     .map(ClientNotification::InitializedNotification)
             }
             3usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ClientNotification",
                         "RootsListChangedNotification",
                     )
                     .map(ClientNotification::RootsListChangedNotification)
             }
             4usize => {
-                crate::rt::member(value, "ClientNotification", "Other")
+                crate::rt::member_raw(raw, "ClientNotification", "Other")
                     .map(ClientNotification::Other)
             }
             _ => unreachable!("a union of {} members", 5usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        ClientNotification::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl ClientNotification {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -1263,10 +1287,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ClientNotification::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        ClientNotification::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for ClientNotification {
@@ -1316,12 +1340,12 @@ pub enum ClientRequest {
     Other(Request),
 }
 impl ClientRequest {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "method",
                 &[
                     &[crate::rt::Fixed::Str("ping")],
@@ -1344,64 +1368,76 @@ impl ClientRequest {
             .map_err(|e| crate::rt::in_union("ClientRequest", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "ClientRequest", "PingRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "PingRequest")
                     .map(ClientRequest::PingRequest)
             }
             1usize => {
-                crate::rt::member(value, "ClientRequest", "InitializeRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "InitializeRequest")
                     .map(ClientRequest::InitializeRequest)
             }
             2usize => {
-                crate::rt::member(value, "ClientRequest", "CompleteRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "CompleteRequest")
                     .map(ClientRequest::CompleteRequest)
             }
             3usize => {
-                crate::rt::member(value, "ClientRequest", "SetLevelRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "SetLevelRequest")
                     .map(ClientRequest::SetLevelRequest)
             }
             4usize => {
-                crate::rt::member(value, "ClientRequest", "GetPromptRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "GetPromptRequest")
                     .map(ClientRequest::GetPromptRequest)
             }
             5usize => {
-                crate::rt::member(value, "ClientRequest", "ListPromptsRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "ListPromptsRequest")
                     .map(ClientRequest::ListPromptsRequest)
             }
             6usize => {
-                crate::rt::member(value, "ClientRequest", "ListResourcesRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "ListResourcesRequest")
                     .map(ClientRequest::ListResourcesRequest)
             }
             7usize => {
-                crate::rt::member(value, "ClientRequest", "ListResourceTemplatesRequest")
+                crate::rt::member_raw(
+                        raw,
+                        "ClientRequest",
+                        "ListResourceTemplatesRequest",
+                    )
                     .map(ClientRequest::ListResourceTemplatesRequest)
             }
             8usize => {
-                crate::rt::member(value, "ClientRequest", "ReadResourceRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "ReadResourceRequest")
                     .map(ClientRequest::ReadResourceRequest)
             }
             9usize => {
-                crate::rt::member(value, "ClientRequest", "SubscribeRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "SubscribeRequest")
                     .map(ClientRequest::SubscribeRequest)
             }
             10usize => {
-                crate::rt::member(value, "ClientRequest", "UnsubscribeRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "UnsubscribeRequest")
                     .map(ClientRequest::UnsubscribeRequest)
             }
             11usize => {
-                crate::rt::member(value, "ClientRequest", "CallToolRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "CallToolRequest")
                     .map(ClientRequest::CallToolRequest)
             }
             12usize => {
-                crate::rt::member(value, "ClientRequest", "ListToolsRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "ListToolsRequest")
                     .map(ClientRequest::ListToolsRequest)
             }
             13usize => {
-                crate::rt::member(value, "ClientRequest", "Other")
+                crate::rt::member_raw(raw, "ClientRequest", "Other")
                     .map(ClientRequest::Other)
             }
             _ => unreachable!("a union of {} members", 14usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        ClientRequest::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl ClientRequest {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -1479,10 +1515,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ClientRequest::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        ClientRequest::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for ClientRequest {
@@ -1566,6 +1602,8 @@ impl ClientResult {
             _ => unreachable!("a union of {} members", 3usize),
         }
     }
+}
+impl ClientResult {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -1623,8 +1661,8 @@ impl crate::rt::Fit for ClientResult {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteRequest {
     pub params: CompleteRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl CompleteRequest {
     /// The fixed value of `method`.
@@ -1642,7 +1680,7 @@ impl ::serde::Serialize for CompleteRequest {
             &crate::rt::Fixed::Str("completion/complete"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1667,7 +1705,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
             ) -> ::std::result::Result<CompleteRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<CompleteRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1727,8 +1765,8 @@ pub struct CompleteRequestParams {
     pub r#ref: CompleteRequestParamsRef,
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CompleteRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -1742,7 +1780,7 @@ impl ::serde::Serialize for CompleteRequestParams {
             "argument",
             &self.argument,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1767,7 +1805,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
             ) -> ::std::result::Result<CompleteRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<CompleteRequestParamsRef> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<CompleteRequestParamsArgument> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1817,8 +1855,8 @@ pub struct CompleteRequestParamsArgument {
     pub name: ::std::string::String,
     /// The value of the argument to use for completion matching.
     pub value: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CompleteRequestParamsArgument {
     fn serialize<S: ::serde::Serializer>(
@@ -1828,7 +1866,7 @@ impl ::serde::Serialize for CompleteRequestParamsArgument {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "value", &self.value)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1853,7 +1891,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
             ) -> ::std::result::Result<CompleteRequestParamsArgument, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1903,12 +1941,12 @@ pub enum CompleteRequestParamsRef {
     ResourceReference(ResourceReference),
 }
 impl CompleteRequestParamsRef {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "type",
                 &[
                     &[crate::rt::Fixed::Str("ref/prompt")],
@@ -1919,16 +1957,28 @@ impl CompleteRequestParamsRef {
             .map_err(|e| crate::rt::in_union("CompleteRequestParamsRef", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "CompleteRequestParamsRef", "PromptReference")
+                crate::rt::member_raw(raw, "CompleteRequestParamsRef", "PromptReference")
                     .map(CompleteRequestParamsRef::PromptReference)
             }
             1usize => {
-                crate::rt::member(value, "CompleteRequestParamsRef", "ResourceReference")
+                crate::rt::member_raw(
+                        raw,
+                        "CompleteRequestParamsRef",
+                        "ResourceReference",
+                    )
                     .map(CompleteRequestParamsRef::ResourceReference)
             }
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        CompleteRequestParamsRef::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl CompleteRequestParamsRef {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -1956,10 +2006,10 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        CompleteRequestParamsRef::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        CompleteRequestParamsRef::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for CompleteRequestParamsRef {
@@ -1993,8 +2043,8 @@ pub struct CompleteResult {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     pub completion: CompleteResultCompletion,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CompleteResult {
     fn serialize<S: ::serde::Serializer>(
@@ -2010,7 +2060,7 @@ impl ::serde::Serialize for CompleteResult {
             "completion",
             &self.completion,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2037,7 +2087,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<CompleteResultCompletion> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2098,8 +2148,8 @@ pub struct CompleteResultCompletion {
     ///
     /// Optional: `None` is left out of the JSON.
     pub has_more: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CompleteResultCompletion {
     fn serialize<S: ::serde::Serializer>(
@@ -2114,7 +2164,7 @@ impl ::serde::Serialize for CompleteResultCompletion {
         if let ::std::option::Option::Some(value) = &self.has_more {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "hasMore", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2142,7 +2192,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<i64> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2203,8 +2253,8 @@ impl crate::rt::Fit for CompleteResultCompletion {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreateMessageRequest {
     pub params: CreateMessageRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl CreateMessageRequest {
     /// The fixed value of `method`.
@@ -2222,7 +2272,7 @@ impl ::serde::Serialize for CreateMessageRequest {
             &crate::rt::Fixed::Str("sampling/createMessage"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2247,7 +2297,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
             ) -> ::std::result::Result<CreateMessageRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<CreateMessageRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2339,8 +2389,8 @@ pub struct CreateMessageRequestParams {
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CreateMessageRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -2396,7 +2446,7 @@ impl ::serde::Serialize for CreateMessageRequestParams {
         if let ::std::option::Option::Some(value) = &self.metadata {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "metadata", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2433,7 +2483,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
                 let mut f7: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2651,8 +2701,8 @@ pub struct CreateMessageResult {
     ///
     /// Optional: `None` is left out of the JSON.
     pub stop_reason: ::std::option::Option<CreateMessageResultStopReason>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CreateMessageResult {
     fn serialize<S: ::serde::Serializer>(
@@ -2669,7 +2719,7 @@ impl ::serde::Serialize for CreateMessageResult {
         if let ::std::option::Option::Some(value) = &self.stop_reason {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "stopReason", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2699,7 +2749,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
                 let mut f2: ::std::option::Option<SamplingMessageContent> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<CreateMessageResultStopReason> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2856,8 +2906,8 @@ pub struct EmbeddedResource {
     /// Optional: `None` is left out of the JSON.
     pub annotations: ::std::option::Option<AnnotatedAnnotations>,
     pub resource: EmbeddedResourceResource,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl EmbeddedResource {
     /// The fixed value of `type`.
@@ -2882,7 +2932,7 @@ impl ::serde::Serialize for EmbeddedResource {
             "resource",
             &self.resource,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2908,7 +2958,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                 let mut f0: ::std::option::Option<AnnotatedAnnotations> = ::std::option::Option::None;
                 let mut f1 = false;
                 let mut f2: ::std::option::Option<EmbeddedResourceResource> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3012,6 +3062,8 @@ impl EmbeddedResourceResource {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl EmbeddedResourceResource {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -3066,8 +3118,8 @@ pub type EmptyResult = Result;
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetPromptRequest {
     pub params: GetPromptRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl GetPromptRequest {
     /// The fixed value of `method`.
@@ -3085,7 +3137,7 @@ impl ::serde::Serialize for GetPromptRequest {
             &crate::rt::Fixed::Str("prompts/get"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3110,7 +3162,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
             ) -> ::std::result::Result<GetPromptRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<GetPromptRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3175,8 +3227,8 @@ pub struct GetPromptRequestParams {
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for GetPromptRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -3188,7 +3240,7 @@ impl ::serde::Serialize for GetPromptRequestParams {
         if let ::std::option::Option::Some(value) = &self.arguments {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "arguments", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3218,7 +3270,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
                         ::std::string::String,
                     >,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3280,8 +3332,8 @@ pub struct GetPromptResult {
     /// Optional: `None` is left out of the JSON.
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for GetPromptResult {
     fn serialize<S: ::serde::Serializer>(
@@ -3300,7 +3352,7 @@ impl ::serde::Serialize for GetPromptResult {
             "messages",
             &self.messages,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3328,7 +3380,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::vec::Vec<PromptMessage>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3402,8 +3454,8 @@ pub struct ImageContent {
     ///
     /// Wire name: `mimeType`.
     pub mime_type: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ImageContent {
     /// The fixed value of `type`.
@@ -3429,7 +3481,7 @@ impl ::serde::Serialize for ImageContent {
             "mimeType",
             &self.mime_type,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3456,7 +3508,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                 let mut f1 = false;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3531,8 +3583,8 @@ impl crate::rt::Fit for ImageContent {
 pub struct Implementation {
     pub name: ::std::string::String,
     pub version: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Implementation {
     fn serialize<S: ::serde::Serializer>(
@@ -3542,7 +3594,7 @@ impl ::serde::Serialize for Implementation {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "version", &self.version)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3567,7 +3619,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
             ) -> ::std::result::Result<Implementation, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3618,8 +3670,8 @@ impl crate::rt::Fit for Implementation {
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializeRequest {
     pub params: InitializeRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl InitializeRequest {
     /// The fixed value of `method`.
@@ -3637,7 +3689,7 @@ impl ::serde::Serialize for InitializeRequest {
             &crate::rt::Fixed::Str("initialize"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3662,7 +3714,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
             ) -> ::std::result::Result<InitializeRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<InitializeRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3726,8 +3778,8 @@ pub struct InitializeRequestParams {
     pub capabilities: ClientCapabilities,
     /// Wire name: `clientInfo`.
     pub client_info: Implementation,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for InitializeRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -3750,7 +3802,7 @@ impl ::serde::Serialize for InitializeRequestParams {
             "clientInfo",
             &self.client_info,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3776,7 +3828,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<ClientCapabilities> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<Implementation> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3862,8 +3914,8 @@ pub struct InitializeResult {
     ///
     /// Optional: `None` is left out of the JSON.
     pub instructions: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for InitializeResult {
     fn serialize<S: ::serde::Serializer>(
@@ -3896,7 +3948,7 @@ impl ::serde::Serialize for InitializeResult {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3926,7 +3978,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
                 let mut f2: ::std::option::Option<ServerCapabilities> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<Implementation> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4016,8 +4068,8 @@ impl crate::rt::Fit for InitializeResult {
 pub struct InitializedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl InitializedNotification {
     /// The fixed value of `method`.
@@ -4037,7 +4089,7 @@ impl ::serde::Serialize for InitializedNotification {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4062,7 +4114,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
             ) -> ::std::result::Result<InitializedNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4125,8 +4177,8 @@ impl crate::rt::Fit for InitializedNotification {
 pub struct JSONRPCError {
     pub id: RequestId,
     pub error: JSONRPCErrorError,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl JSONRPCError {
     /// The fixed value of `jsonrpc`.
@@ -4145,7 +4197,7 @@ impl ::serde::Serialize for JSONRPCError {
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "error", &self.error)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4171,7 +4223,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCError {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<JSONRPCErrorError> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4240,8 +4292,8 @@ pub struct JSONRPCErrorError {
     ///
     /// Optional: `None` is left out of the JSON.
     pub data: ::std::option::Option<::serde_json::Value>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for JSONRPCErrorError {
     fn serialize<S: ::serde::Serializer>(
@@ -4254,7 +4306,7 @@ impl ::serde::Serialize for JSONRPCErrorError {
         if let ::std::option::Option::Some(value) = &self.data {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4280,7 +4332,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
                 let mut f0: ::std::option::Option<i64> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4377,6 +4429,8 @@ impl JSONRPCMessage {
             _ => unreachable!("a union of {} members", 4usize),
         }
     }
+}
+impl JSONRPCMessage {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -4441,8 +4495,8 @@ pub struct JSONRPCNotification {
     pub method: ::std::string::String,
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl JSONRPCNotification {
     /// The fixed value of `jsonrpc`.
@@ -4463,7 +4517,7 @@ impl ::serde::Serialize for JSONRPCNotification {
             "jsonrpc",
             &crate::rt::Fixed::Str("2.0"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4489,7 +4543,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4560,8 +4614,8 @@ pub struct JSONRPCRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<RequestParams>,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl JSONRPCRequest {
     /// The fixed value of `jsonrpc`.
@@ -4583,7 +4637,7 @@ impl ::serde::Serialize for JSONRPCRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4610,7 +4664,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
                 let mut f1: ::std::option::Option<RequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4689,8 +4743,8 @@ pub struct JSONRPCResponse {
     pub id: RequestId,
     /// **Later revisions:** Removed in 2025-11-25.
     pub result: Result,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl JSONRPCResponse {
     /// The fixed value of `jsonrpc`.
@@ -4709,7 +4763,7 @@ impl ::serde::Serialize for JSONRPCResponse {
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4735,7 +4789,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<Result> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4804,8 +4858,8 @@ pub const LATEST_PROTOCOL_VERSION: &str = "2024-11-05";
 pub struct ListPromptsRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListPromptsRequest {
     /// The fixed value of `method`.
@@ -4825,7 +4879,7 @@ impl ::serde::Serialize for ListPromptsRequest {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4850,7 +4904,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
             ) -> ::std::result::Result<ListPromptsRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4923,8 +4977,8 @@ pub struct ListPromptsResult {
     /// Optional: `None` is left out of the JSON.
     pub next_cursor: ::std::option::Option<Cursor>,
     pub prompts: ::std::vec::Vec<Prompt>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListPromptsResult {
     fn serialize<S: ::serde::Serializer>(
@@ -4939,7 +4993,7 @@ impl ::serde::Serialize for ListPromptsResult {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "nextCursor", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "prompts", &self.prompts)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4967,7 +5021,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::vec::Vec<Prompt>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5030,8 +5084,8 @@ impl crate::rt::Fit for ListPromptsResult {
 pub struct ListResourceTemplatesRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListResourceTemplatesRequest {
     /// The fixed value of `method`.
@@ -5051,7 +5105,7 @@ impl ::serde::Serialize for ListResourceTemplatesRequest {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5076,7 +5130,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
             ) -> ::std::result::Result<ListResourceTemplatesRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5150,8 +5204,8 @@ pub struct ListResourceTemplatesResult {
     pub next_cursor: ::std::option::Option<Cursor>,
     /// Wire name: `resourceTemplates`.
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListResourceTemplatesResult {
     fn serialize<S: ::serde::Serializer>(
@@ -5170,7 +5224,7 @@ impl ::serde::Serialize for ListResourceTemplatesResult {
             "resourceTemplates",
             &self.resource_templates,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5198,7 +5252,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::vec::Vec<ResourceTemplate>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5266,8 +5320,8 @@ impl crate::rt::Fit for ListResourceTemplatesResult {
 pub struct ListResourcesRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListResourcesRequest {
     /// The fixed value of `method`.
@@ -5287,7 +5341,7 @@ impl ::serde::Serialize for ListResourcesRequest {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5312,7 +5366,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
             ) -> ::std::result::Result<ListResourcesRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5385,8 +5439,8 @@ pub struct ListResourcesResult {
     /// Optional: `None` is left out of the JSON.
     pub next_cursor: ::std::option::Option<Cursor>,
     pub resources: ::std::vec::Vec<Resource>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListResourcesResult {
     fn serialize<S: ::serde::Serializer>(
@@ -5405,7 +5459,7 @@ impl ::serde::Serialize for ListResourcesResult {
             "resources",
             &self.resources,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5433,7 +5487,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::vec::Vec<Resource>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5504,8 +5558,8 @@ impl crate::rt::Fit for ListResourcesResult {
 pub struct ListRootsRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<RequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListRootsRequest {
     /// The fixed value of `method`.
@@ -5525,7 +5579,7 @@ impl ::serde::Serialize for ListRootsRequest {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5550,7 +5604,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
             ) -> ::std::result::Result<ListRootsRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5620,8 +5674,8 @@ pub struct ListRootsResult {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     pub roots: ::std::vec::Vec<Root>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListRootsResult {
     fn serialize<S: ::serde::Serializer>(
@@ -5633,7 +5687,7 @@ impl ::serde::Serialize for ListRootsResult {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "roots", &self.roots)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5660,7 +5714,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::vec::Vec<Root>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5711,8 +5765,8 @@ impl crate::rt::Fit for ListRootsResult {
 pub struct ListToolsRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListToolsRequest {
     /// The fixed value of `method`.
@@ -5732,7 +5786,7 @@ impl ::serde::Serialize for ListToolsRequest {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5757,7 +5811,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
             ) -> ::std::result::Result<ListToolsRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5830,8 +5884,8 @@ pub struct ListToolsResult {
     /// Optional: `None` is left out of the JSON.
     pub next_cursor: ::std::option::Option<Cursor>,
     pub tools: ::std::vec::Vec<Tool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListToolsResult {
     fn serialize<S: ::serde::Serializer>(
@@ -5846,7 +5900,7 @@ impl ::serde::Serialize for ListToolsResult {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "nextCursor", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "tools", &self.tools)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5874,7 +5928,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::vec::Vec<Tool>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6050,8 +6104,8 @@ impl crate::rt::Fit for LoggingLevel {
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoggingMessageNotification {
     pub params: LoggingMessageNotificationParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl LoggingMessageNotification {
     /// The fixed value of `method`.
@@ -6069,7 +6123,7 @@ impl ::serde::Serialize for LoggingMessageNotification {
             &crate::rt::Fixed::Str("notifications/message"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6094,7 +6148,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
             ) -> ::std::result::Result<LoggingMessageNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<LoggingMessageNotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6159,8 +6213,8 @@ pub struct LoggingMessageNotificationParams {
     pub logger: ::std::option::Option<::std::string::String>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: ::serde_json::Value,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for LoggingMessageNotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -6173,7 +6227,7 @@ impl ::serde::Serialize for LoggingMessageNotificationParams {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "logger", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", &self.data)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6199,7 +6253,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
                 let mut f0: ::std::option::Option<LoggingLevel> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6271,8 +6325,8 @@ pub struct ModelHint {
     ///
     /// Optional: `None` is left out of the JSON.
     pub name: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ModelHint {
     fn serialize<S: ::serde::Serializer>(
@@ -6283,7 +6337,7 @@ impl ::serde::Serialize for ModelHint {
         if let ::std::option::Option::Some(value) = &self.name {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6307,7 +6361,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
                 mut access: A,
             ) -> ::std::result::Result<ModelHint, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6398,8 +6452,8 @@ pub struct ModelPreferences {
     ///
     /// Optional: `None` is left out of the JSON.
     pub intelligence_priority: ::std::option::Option<f64>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ModelPreferences {
     fn serialize<S: ::serde::Serializer>(
@@ -6431,7 +6485,7 @@ impl ::serde::Serialize for ModelPreferences {
                 &crate::rt::Float(*value),
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6458,7 +6512,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
                 let mut f1: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6530,8 +6584,8 @@ pub struct Notification {
     pub method: ::std::string::String,
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Notification {
     fn serialize<S: ::serde::Serializer>(
@@ -6543,7 +6597,7 @@ impl ::serde::Serialize for Notification {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6568,7 +6622,7 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
             ) -> ::std::result::Result<Notification, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6626,8 +6680,8 @@ pub struct NotificationParams {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for NotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -6638,7 +6692,7 @@ impl ::serde::Serialize for NotificationParams {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6664,7 +6718,7 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
                 let mut f0: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6707,8 +6761,8 @@ pub struct PaginatedRequest {
     pub method: ::std::string::String,
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for PaginatedRequest {
     fn serialize<S: ::serde::Serializer>(
@@ -6720,7 +6774,7 @@ impl ::serde::Serialize for PaginatedRequest {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6745,7 +6799,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
             ) -> ::std::result::Result<PaginatedRequest, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6798,8 +6852,8 @@ pub struct PaginatedRequestParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub cursor: ::std::option::Option<Cursor>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for PaginatedRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -6810,7 +6864,7 @@ impl ::serde::Serialize for PaginatedRequestParams {
         if let ::std::option::Option::Some(value) = &self.cursor {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "cursor", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6834,7 +6888,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
                 mut access: A,
             ) -> ::std::result::Result<PaginatedRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<Cursor> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6886,8 +6940,8 @@ pub struct PaginatedResult {
     ///
     /// Optional: `None` is left out of the JSON.
     pub next_cursor: ::std::option::Option<Cursor>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for PaginatedResult {
     fn serialize<S: ::serde::Serializer>(
@@ -6901,7 +6955,7 @@ impl ::serde::Serialize for PaginatedResult {
         if let ::std::option::Option::Some(value) = &self.next_cursor {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "nextCursor", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6928,7 +6982,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6983,8 +7037,8 @@ impl crate::rt::Fit for PaginatedResult {
 pub struct PingRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<RequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl PingRequest {
     /// The fixed value of `method`.
@@ -7004,7 +7058,7 @@ impl ::serde::Serialize for PingRequest {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7029,7 +7083,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequest {
             ) -> ::std::result::Result<PingRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7084,8 +7138,8 @@ impl crate::rt::Fit for PingRequest {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProgressNotification {
     pub params: ProgressNotificationParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ProgressNotification {
     /// The fixed value of `method`.
@@ -7103,7 +7157,7 @@ impl ::serde::Serialize for ProgressNotification {
             &crate::rt::Fixed::Str("notifications/progress"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7128,7 +7182,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
             ) -> ::std::result::Result<ProgressNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<ProgressNotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7195,8 +7249,8 @@ pub struct ProgressNotificationParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub total: ::std::option::Option<f64>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ProgressNotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -7221,7 +7275,7 @@ impl ::serde::Serialize for ProgressNotificationParams {
                 &crate::rt::Float(*value),
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7247,7 +7301,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
                 let mut f0: ::std::option::Option<ProgressToken> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7335,6 +7389,8 @@ impl ProgressToken {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl ProgressToken {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -7394,8 +7450,8 @@ pub struct Prompt {
     ///
     /// Optional: `None` is left out of the JSON.
     pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Prompt {
     fn serialize<S: ::serde::Serializer>(
@@ -7410,7 +7466,7 @@ impl ::serde::Serialize for Prompt {
         if let ::std::option::Option::Some(value) = &self.arguments {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "arguments", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7436,7 +7492,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::vec::Vec<PromptArgument>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7502,8 +7558,8 @@ pub struct PromptArgument {
     ///
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for PromptArgument {
     fn serialize<S: ::serde::Serializer>(
@@ -7518,7 +7574,7 @@ impl ::serde::Serialize for PromptArgument {
         if let ::std::option::Option::Some(value) = &self.required {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "required", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7544,7 +7600,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7604,8 +7660,8 @@ impl crate::rt::Fit for PromptArgument {
 pub struct PromptListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl PromptListChangedNotification {
     /// The fixed value of `method`.
@@ -7625,7 +7681,7 @@ impl ::serde::Serialize for PromptListChangedNotification {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7650,7 +7706,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
             ) -> ::std::result::Result<PromptListChangedNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7712,8 +7768,8 @@ impl crate::rt::Fit for PromptListChangedNotification {
 pub struct PromptMessage {
     pub role: Role,
     pub content: PromptMessageContent,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for PromptMessage {
     fn serialize<S: ::serde::Serializer>(
@@ -7723,7 +7779,7 @@ impl ::serde::Serialize for PromptMessage {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "role", &self.role)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "content", &self.content)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7748,7 +7804,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
             ) -> ::std::result::Result<PromptMessage, A::Error> {
                 let mut f0: ::std::option::Option<Role> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<PromptMessageContent> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7801,12 +7857,12 @@ pub enum PromptMessageContent {
     EmbeddedResource(EmbeddedResource),
 }
 impl PromptMessageContent {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "type",
                 &[
                     &[crate::rt::Fixed::Str("text")],
@@ -7818,20 +7874,28 @@ impl PromptMessageContent {
             .map_err(|e| crate::rt::in_union("PromptMessageContent", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "PromptMessageContent", "TextContent")
+                crate::rt::member_raw(raw, "PromptMessageContent", "TextContent")
                     .map(PromptMessageContent::TextContent)
             }
             1usize => {
-                crate::rt::member(value, "PromptMessageContent", "ImageContent")
+                crate::rt::member_raw(raw, "PromptMessageContent", "ImageContent")
                     .map(PromptMessageContent::ImageContent)
             }
             2usize => {
-                crate::rt::member(value, "PromptMessageContent", "EmbeddedResource")
+                crate::rt::member_raw(raw, "PromptMessageContent", "EmbeddedResource")
                     .map(PromptMessageContent::EmbeddedResource)
             }
             _ => unreachable!("a union of {} members", 3usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        PromptMessageContent::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl PromptMessageContent {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -7863,10 +7927,10 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        PromptMessageContent::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        PromptMessageContent::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for PromptMessageContent {
@@ -7897,8 +7961,8 @@ impl crate::rt::Fit for PromptMessageContent {
 pub struct PromptReference {
     /// The name of the prompt or prompt template
     pub name: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl PromptReference {
     /// The fixed value of `type`.
@@ -7916,7 +7980,7 @@ impl ::serde::Serialize for PromptReference {
             &crate::rt::Fixed::Str("ref/prompt"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7941,7 +8005,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
             ) -> ::std::result::Result<PromptReference, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7999,8 +8063,8 @@ impl crate::rt::Fit for PromptReference {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReadResourceRequest {
     pub params: ReadResourceRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ReadResourceRequest {
     /// The fixed value of `method`.
@@ -8018,7 +8082,7 @@ impl ::serde::Serialize for ReadResourceRequest {
             &crate::rt::Fixed::Str("resources/read"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8043,7 +8107,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
             ) -> ::std::result::Result<ReadResourceRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<ReadResourceRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8104,8 +8168,8 @@ pub struct ReadResourceRequestParams {
     ///
     /// Format: `uri`
     pub uri: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ReadResourceRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -8114,7 +8178,7 @@ impl ::serde::Serialize for ReadResourceRequestParams {
     ) -> ::std::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8138,7 +8202,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
                 mut access: A,
             ) -> ::std::result::Result<ReadResourceRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8183,8 +8247,8 @@ pub struct ReadResourceResult {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ReadResourceResult {
     fn serialize<S: ::serde::Serializer>(
@@ -8200,7 +8264,7 @@ impl ::serde::Serialize for ReadResourceResult {
             "contents",
             &self.contents,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8229,7 +8293,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
                 let mut f1: ::std::option::Option<
                     ::std::vec::Vec<ReadResourceResultContentsItem>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8322,6 +8386,8 @@ impl ReadResourceResultContentsItem {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl ReadResourceResultContentsItem {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -8378,8 +8444,8 @@ pub struct Request {
     pub method: ::std::string::String,
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<RequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Request {
     fn serialize<S: ::serde::Serializer>(
@@ -8391,7 +8457,7 @@ impl ::serde::Serialize for Request {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8416,7 +8482,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
             ) -> ::std::result::Result<Request, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<RequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8493,6 +8559,8 @@ impl RequestId {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl RequestId {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -8544,8 +8612,8 @@ pub struct RequestParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<RequestParamsMeta>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for RequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -8556,7 +8624,7 @@ impl ::serde::Serialize for RequestParams {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8580,7 +8648,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
                 mut access: A,
             ) -> ::std::result::Result<RequestParams, A::Error> {
                 let mut f0: ::std::option::Option<RequestParamsMeta> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8619,8 +8687,8 @@ pub struct RequestParamsMeta {
     ///
     /// Optional: `None` is left out of the JSON.
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for RequestParamsMeta {
     fn serialize<S: ::serde::Serializer>(
@@ -8635,7 +8703,7 @@ impl ::serde::Serialize for RequestParamsMeta {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8659,7 +8727,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
                 mut access: A,
             ) -> ::std::result::Result<RequestParamsMeta, A::Error> {
                 let mut f0: ::std::option::Option<ProgressToken> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8725,8 +8793,8 @@ pub struct Resource {
     ///
     /// Optional: `None` is left out of the JSON.
     pub size: ::std::option::Option<i64>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Resource {
     fn serialize<S: ::serde::Serializer>(
@@ -8748,7 +8816,7 @@ impl ::serde::Serialize for Resource {
         if let ::std::option::Option::Some(value) = &self.size {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "size", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8777,7 +8845,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
                 let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8869,8 +8937,8 @@ pub struct ResourceContents {
     ///
     /// Optional: `None` is left out of the JSON.
     pub mime_type: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ResourceContents {
     fn serialize<S: ::serde::Serializer>(
@@ -8882,7 +8950,7 @@ impl ::serde::Serialize for ResourceContents {
         if let ::std::option::Option::Some(value) = &self.mime_type {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "mimeType", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8907,7 +8975,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
             ) -> ::std::result::Result<ResourceContents, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8957,8 +9025,8 @@ impl crate::rt::Fit for ResourceContents {
 pub struct ResourceListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ResourceListChangedNotification {
     /// The fixed value of `method`.
@@ -8978,7 +9046,7 @@ impl ::serde::Serialize for ResourceListChangedNotification {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9003,7 +9071,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
             ) -> ::std::result::Result<ResourceListChangedNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9070,8 +9138,8 @@ pub struct ResourceReference {
     ///
     /// Format: `uri-template`
     pub uri: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ResourceReference {
     /// The fixed value of `type`.
@@ -9089,7 +9157,7 @@ impl ::serde::Serialize for ResourceReference {
             &crate::rt::Fixed::Str("ref/resource"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9114,7 +9182,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceReference {
             ) -> ::std::result::Result<ResourceReference, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9193,8 +9261,8 @@ pub struct ResourceTemplate {
     ///
     /// Optional: `None` is left out of the JSON.
     pub mime_type: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ResourceTemplate {
     fn serialize<S: ::serde::Serializer>(
@@ -9217,7 +9285,7 @@ impl ::serde::Serialize for ResourceTemplate {
         if let ::std::option::Option::Some(value) = &self.mime_type {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "mimeType", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9245,7 +9313,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9324,8 +9392,8 @@ impl crate::rt::Fit for ResourceTemplate {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceUpdatedNotification {
     pub params: ResourceUpdatedNotificationParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ResourceUpdatedNotification {
     /// The fixed value of `method`.
@@ -9343,7 +9411,7 @@ impl ::serde::Serialize for ResourceUpdatedNotification {
             &crate::rt::Fixed::Str("notifications/resources/updated"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9368,7 +9436,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
             ) -> ::std::result::Result<ResourceUpdatedNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<ResourceUpdatedNotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9429,8 +9497,8 @@ pub struct ResourceUpdatedNotificationParams {
     ///
     /// Format: `uri`
     pub uri: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ResourceUpdatedNotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -9439,7 +9507,7 @@ impl ::serde::Serialize for ResourceUpdatedNotificationParams {
     ) -> ::std::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9463,7 +9531,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
                 mut access: A,
             ) -> ::std::result::Result<ResourceUpdatedNotificationParams, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9506,8 +9574,8 @@ pub struct Result {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Result {
     fn serialize<S: ::serde::Serializer>(
@@ -9518,7 +9586,7 @@ impl ::serde::Serialize for Result {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9544,7 +9612,7 @@ impl<'de> ::serde::Deserialize<'de> for Result {
                 let mut f0: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9661,8 +9729,8 @@ pub struct Root {
     ///
     /// Optional: `None` is left out of the JSON.
     pub name: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Root {
     fn serialize<S: ::serde::Serializer>(
@@ -9674,7 +9742,7 @@ impl ::serde::Serialize for Root {
         if let ::std::option::Option::Some(value) = &self.name {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9699,7 +9767,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
             ) -> ::std::result::Result<Root, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9751,8 +9819,8 @@ impl crate::rt::Fit for Root {
 pub struct RootsListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl RootsListChangedNotification {
     /// The fixed value of `method`.
@@ -9772,7 +9840,7 @@ impl ::serde::Serialize for RootsListChangedNotification {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9797,7 +9865,7 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
             ) -> ::std::result::Result<RootsListChangedNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9858,8 +9926,8 @@ impl crate::rt::Fit for RootsListChangedNotification {
 pub struct SamplingMessage {
     pub role: Role,
     pub content: SamplingMessageContent,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for SamplingMessage {
     fn serialize<S: ::serde::Serializer>(
@@ -9869,7 +9937,7 @@ impl ::serde::Serialize for SamplingMessage {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "role", &self.role)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "content", &self.content)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9894,7 +9962,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
             ) -> ::std::result::Result<SamplingMessage, A::Error> {
                 let mut f0: ::std::option::Option<Role> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<SamplingMessageContent> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9946,12 +10014,12 @@ pub enum SamplingMessageContent {
     ImageContent(ImageContent),
 }
 impl SamplingMessageContent {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "type",
                 &[&[crate::rt::Fixed::Str("text")], &[crate::rt::Fixed::Str("image")]],
                 ::std::option::Option::None,
@@ -9959,16 +10027,24 @@ impl SamplingMessageContent {
             .map_err(|e| crate::rt::in_union("SamplingMessageContent", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "SamplingMessageContent", "TextContent")
+                crate::rt::member_raw(raw, "SamplingMessageContent", "TextContent")
                     .map(SamplingMessageContent::TextContent)
             }
             1usize => {
-                crate::rt::member(value, "SamplingMessageContent", "ImageContent")
+                crate::rt::member_raw(raw, "SamplingMessageContent", "ImageContent")
                     .map(SamplingMessageContent::ImageContent)
             }
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        SamplingMessageContent::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl SamplingMessageContent {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -9996,10 +10072,10 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        SamplingMessageContent::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        SamplingMessageContent::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for SamplingMessageContent {
@@ -10050,8 +10126,8 @@ pub struct ServerCapabilities {
     ///
     /// Optional: `None` is left out of the JSON.
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ServerCapabilities {
     fn serialize<S: ::serde::Serializer>(
@@ -10078,7 +10154,7 @@ impl ::serde::Serialize for ServerCapabilities {
         if let ::std::option::Option::Some(value) = &self.tools {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "tools", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10113,7 +10189,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                 let mut f2: ::std::option::Option<ServerCapabilitiesPrompts> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<ServerCapabilitiesResources> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<ServerCapabilitiesTools> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10201,8 +10277,8 @@ pub struct ServerCapabilitiesPrompts {
     ///
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ServerCapabilitiesPrompts {
     fn serialize<S: ::serde::Serializer>(
@@ -10213,7 +10289,7 @@ impl ::serde::Serialize for ServerCapabilitiesPrompts {
         if let ::std::option::Option::Some(value) = &self.list_changed {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10237,7 +10313,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
                 mut access: A,
             ) -> ::std::result::Result<ServerCapabilitiesPrompts, A::Error> {
                 let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10285,8 +10361,8 @@ pub struct ServerCapabilitiesResources {
     ///
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ServerCapabilitiesResources {
     fn serialize<S: ::serde::Serializer>(
@@ -10300,7 +10376,7 @@ impl ::serde::Serialize for ServerCapabilitiesResources {
         if let ::std::option::Option::Some(value) = &self.list_changed {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10325,7 +10401,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
             ) -> ::std::result::Result<ServerCapabilitiesResources, A::Error> {
                 let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10379,8 +10455,8 @@ pub struct ServerCapabilitiesTools {
     ///
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ServerCapabilitiesTools {
     fn serialize<S: ::serde::Serializer>(
@@ -10391,7 +10467,7 @@ impl ::serde::Serialize for ServerCapabilitiesTools {
         if let ::std::option::Option::Some(value) = &self.list_changed {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10415,7 +10491,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
                 mut access: A,
             ) -> ::std::result::Result<ServerCapabilitiesTools, A::Error> {
                 let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10464,12 +10540,12 @@ pub enum ServerNotification {
     Other(Notification),
 }
 impl ServerNotification {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "method",
                 &[
                     &[crate::rt::Fixed::Str("notifications/cancelled")],
@@ -10486,60 +10562,68 @@ impl ServerNotification {
             .map_err(|e| crate::rt::in_union("ServerNotification", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "ServerNotification", "CancelledNotification")
+                crate::rt::member_raw(raw, "ServerNotification", "CancelledNotification")
                     .map(ServerNotification::CancelledNotification)
             }
             1usize => {
-                crate::rt::member(value, "ServerNotification", "ProgressNotification")
+                crate::rt::member_raw(raw, "ServerNotification", "ProgressNotification")
                     .map(ServerNotification::ProgressNotification)
             }
             2usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "LoggingMessageNotification",
                     )
                     .map(ServerNotification::LoggingMessageNotification)
             }
             3usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "ResourceUpdatedNotification",
                     )
                     .map(ServerNotification::ResourceUpdatedNotification)
             }
             4usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "ResourceListChangedNotification",
                     )
                     .map(ServerNotification::ResourceListChangedNotification)
             }
             5usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "ToolListChangedNotification",
                     )
                     .map(ServerNotification::ToolListChangedNotification)
             }
             6usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "PromptListChangedNotification",
                     )
                     .map(ServerNotification::PromptListChangedNotification)
             }
             7usize => {
-                crate::rt::member(value, "ServerNotification", "Other")
+                crate::rt::member_raw(raw, "ServerNotification", "Other")
                     .map(ServerNotification::Other)
             }
             _ => unreachable!("a union of {} members", 8usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        ServerNotification::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl ServerNotification {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -10601,10 +10685,10 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ServerNotification::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        ServerNotification::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for ServerNotification {
@@ -10652,12 +10736,12 @@ pub enum ServerRequest {
     Other(Request),
 }
 impl ServerRequest {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "method",
                 &[
                     &[crate::rt::Fixed::Str("ping")],
@@ -10670,24 +10754,32 @@ impl ServerRequest {
             .map_err(|e| crate::rt::in_union("ServerRequest", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "ServerRequest", "PingRequest")
+                crate::rt::member_raw(raw, "ServerRequest", "PingRequest")
                     .map(ServerRequest::PingRequest)
             }
             1usize => {
-                crate::rt::member(value, "ServerRequest", "CreateMessageRequest")
+                crate::rt::member_raw(raw, "ServerRequest", "CreateMessageRequest")
                     .map(ServerRequest::CreateMessageRequest)
             }
             2usize => {
-                crate::rt::member(value, "ServerRequest", "ListRootsRequest")
+                crate::rt::member_raw(raw, "ServerRequest", "ListRootsRequest")
                     .map(ServerRequest::ListRootsRequest)
             }
             3usize => {
-                crate::rt::member(value, "ServerRequest", "Other")
+                crate::rt::member_raw(raw, "ServerRequest", "Other")
                     .map(ServerRequest::Other)
             }
             _ => unreachable!("a union of {} members", 4usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        ServerRequest::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl ServerRequest {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -10723,10 +10815,10 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ServerRequest::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        ServerRequest::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for ServerRequest {
@@ -10832,6 +10924,8 @@ impl ServerResult {
             _ => unreachable!("a union of {} members", 10usize),
         }
     }
+}
+impl ServerResult {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -10926,8 +11020,8 @@ impl crate::rt::Fit for ServerResult {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SetLevelRequest {
     pub params: SetLevelRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl SetLevelRequest {
     /// The fixed value of `method`.
@@ -10945,7 +11039,7 @@ impl ::serde::Serialize for SetLevelRequest {
             &crate::rt::Fixed::Str("logging/setLevel"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10970,7 +11064,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
             ) -> ::std::result::Result<SetLevelRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<SetLevelRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11029,8 +11123,8 @@ impl crate::rt::Fit for SetLevelRequest {
 pub struct SetLevelRequestParams {
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
     pub level: LoggingLevel,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for SetLevelRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -11039,7 +11133,7 @@ impl ::serde::Serialize for SetLevelRequestParams {
     ) -> ::std::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "level", &self.level)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11063,7 +11157,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
                 mut access: A,
             ) -> ::std::result::Result<SetLevelRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<LoggingLevel> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11104,8 +11198,8 @@ impl crate::rt::Fit for SetLevelRequestParams {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SubscribeRequest {
     pub params: SubscribeRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl SubscribeRequest {
     /// The fixed value of `method`.
@@ -11123,7 +11217,7 @@ impl ::serde::Serialize for SubscribeRequest {
             &crate::rt::Fixed::Str("resources/subscribe"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11148,7 +11242,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
             ) -> ::std::result::Result<SubscribeRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<SubscribeRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11209,8 +11303,8 @@ pub struct SubscribeRequestParams {
     ///
     /// Format: `uri`
     pub uri: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for SubscribeRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -11219,7 +11313,7 @@ impl ::serde::Serialize for SubscribeRequestParams {
     ) -> ::std::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11243,7 +11337,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
                 mut access: A,
             ) -> ::std::result::Result<SubscribeRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11285,8 +11379,8 @@ pub struct TextContent {
     pub annotations: ::std::option::Option<AnnotatedAnnotations>,
     /// The text content of the message.
     pub text: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl TextContent {
     /// The fixed value of `type`.
@@ -11307,7 +11401,7 @@ impl ::serde::Serialize for TextContent {
             &crate::rt::Fixed::Str("text"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "text", &self.text)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11333,7 +11427,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                 let mut f0: ::std::option::Option<AnnotatedAnnotations> = ::std::option::Option::None;
                 let mut f1 = false;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11407,8 +11501,8 @@ pub struct TextResourceContents {
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for TextResourceContents {
     fn serialize<S: ::serde::Serializer>(
@@ -11421,7 +11515,7 @@ impl ::serde::Serialize for TextResourceContents {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "mimeType", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "text", &self.text)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11447,7 +11541,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11511,8 +11605,8 @@ pub struct Tool {
     ///
     /// Wire name: `inputSchema`.
     pub input_schema: ToolInputSchema,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Tool {
     fn serialize<S: ::serde::Serializer>(
@@ -11529,7 +11623,7 @@ impl ::serde::Serialize for Tool {
             "inputSchema",
             &self.input_schema,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11555,7 +11649,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<ToolInputSchema> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11626,8 +11720,8 @@ pub struct ToolInputSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ToolInputSchema {
     /// The fixed value of `type`.
@@ -11650,7 +11744,7 @@ impl ::serde::Serialize for ToolInputSchema {
         if let ::std::option::Option::Some(value) = &self.required {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "required", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11683,7 +11777,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
                 let mut f2: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11755,8 +11849,8 @@ impl crate::rt::Fit for ToolInputSchema {
 pub struct ToolListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ToolListChangedNotification {
     /// The fixed value of `method`.
@@ -11776,7 +11870,7 @@ impl ::serde::Serialize for ToolListChangedNotification {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11801,7 +11895,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
             ) -> ::std::result::Result<ToolListChangedNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11863,8 +11957,8 @@ impl crate::rt::Fit for ToolListChangedNotification {
 #[derive(Clone, Debug, PartialEq)]
 pub struct UnsubscribeRequest {
     pub params: UnsubscribeRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl UnsubscribeRequest {
     /// The fixed value of `method`.
@@ -11882,7 +11976,7 @@ impl ::serde::Serialize for UnsubscribeRequest {
             &crate::rt::Fixed::Str("resources/unsubscribe"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11907,7 +12001,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
             ) -> ::std::result::Result<UnsubscribeRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<UnsubscribeRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11968,8 +12062,8 @@ pub struct UnsubscribeRequestParams {
     ///
     /// Format: `uri`
     pub uri: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for UnsubscribeRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -11978,7 +12072,7 @@ impl ::serde::Serialize for UnsubscribeRequestParams {
     ) -> ::std::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -12002,7 +12096,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
                 mut access: A,
             ) -> ::std::result::Result<UnsubscribeRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12420,36 +12514,43 @@ pub const METHODS: &[crate::MethodInfo] = &[
 pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     crate::rt::TypeEntry {
         name: "Annotated",
+        read: crate::rt::read::<Annotated>,
         roundtrip: crate::rt::roundtrip::<Annotated>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "AnnotatedAnnotations",
+        read: crate::rt::read::<AnnotatedAnnotations>,
         roundtrip: crate::rt::roundtrip::<AnnotatedAnnotations>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "BlobResourceContents",
+        read: crate::rt::read::<BlobResourceContents>,
         roundtrip: crate::rt::roundtrip::<BlobResourceContents>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolRequest",
+        read: crate::rt::read::<CallToolRequest>,
         roundtrip: crate::rt::roundtrip::<CallToolRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolRequestParams",
+        read: crate::rt::read::<CallToolRequestParams>,
         roundtrip: crate::rt::roundtrip::<CallToolRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolResult",
+        read: crate::rt::read::<CallToolResult>,
         roundtrip: crate::rt::roundtrip::<CallToolResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolResultContentItem",
+        read: crate::rt::read::<CallToolResultContentItem>,
         roundtrip: crate::rt::roundtrip::<CallToolResultContentItem>,
         choose: ::std::option::Option::Some(|v| {
             CallToolResultContentItem::from_json(v).map(|u| u.member_name())
@@ -12457,26 +12558,31 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "CancelledNotification",
+        read: crate::rt::read::<CancelledNotification>,
         roundtrip: crate::rt::roundtrip::<CancelledNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CancelledNotificationParams",
+        read: crate::rt::read::<CancelledNotificationParams>,
         roundtrip: crate::rt::roundtrip::<CancelledNotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientCapabilities",
+        read: crate::rt::read::<ClientCapabilities>,
         roundtrip: crate::rt::roundtrip::<ClientCapabilities>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientCapabilitiesRoots",
+        read: crate::rt::read::<ClientCapabilitiesRoots>,
         roundtrip: crate::rt::roundtrip::<ClientCapabilitiesRoots>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientNotification",
+        read: crate::rt::read::<ClientNotification>,
         roundtrip: crate::rt::roundtrip::<ClientNotification>,
         choose: ::std::option::Option::Some(|v| {
             ClientNotification::from_json(v).map(|u| u.member_name())
@@ -12484,6 +12590,7 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ClientRequest",
+        read: crate::rt::read::<ClientRequest>,
         roundtrip: crate::rt::roundtrip::<ClientRequest>,
         choose: ::std::option::Option::Some(|v| {
             ClientRequest::from_json(v).map(|u| u.member_name())
@@ -12491,6 +12598,7 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ClientResult",
+        read: crate::rt::read::<ClientResult>,
         roundtrip: crate::rt::roundtrip::<ClientResult>,
         choose: ::std::option::Option::Some(|v| {
             ClientResult::from_json(v).map(|u| u.member_name())
@@ -12498,21 +12606,25 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "CompleteRequest",
+        read: crate::rt::read::<CompleteRequest>,
         roundtrip: crate::rt::roundtrip::<CompleteRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParams",
+        read: crate::rt::read::<CompleteRequestParams>,
         roundtrip: crate::rt::roundtrip::<CompleteRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParamsArgument",
+        read: crate::rt::read::<CompleteRequestParamsArgument>,
         roundtrip: crate::rt::roundtrip::<CompleteRequestParamsArgument>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParamsRef",
+        read: crate::rt::read::<CompleteRequestParamsRef>,
         roundtrip: crate::rt::roundtrip::<CompleteRequestParamsRef>,
         choose: ::std::option::Option::Some(|v| {
             CompleteRequestParamsRef::from_json(v).map(|u| u.member_name())
@@ -12520,51 +12632,61 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "CompleteResult",
+        read: crate::rt::read::<CompleteResult>,
         roundtrip: crate::rt::roundtrip::<CompleteResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteResultCompletion",
+        read: crate::rt::read::<CompleteResultCompletion>,
         roundtrip: crate::rt::roundtrip::<CompleteResultCompletion>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageRequest",
+        read: crate::rt::read::<CreateMessageRequest>,
         roundtrip: crate::rt::roundtrip::<CreateMessageRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageRequestParams",
+        read: crate::rt::read::<CreateMessageRequestParams>,
         roundtrip: crate::rt::roundtrip::<CreateMessageRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageRequestParamsIncludeContext",
+        read: crate::rt::read::<CreateMessageRequestParamsIncludeContext>,
         roundtrip: crate::rt::roundtrip::<CreateMessageRequestParamsIncludeContext>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageResult",
+        read: crate::rt::read::<CreateMessageResult>,
         roundtrip: crate::rt::roundtrip::<CreateMessageResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageResultStopReason",
+        read: crate::rt::read::<CreateMessageResultStopReason>,
         roundtrip: crate::rt::roundtrip::<CreateMessageResultStopReason>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Cursor",
+        read: crate::rt::read::<Cursor>,
         roundtrip: crate::rt::roundtrip::<Cursor>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "EmbeddedResource",
+        read: crate::rt::read::<EmbeddedResource>,
         roundtrip: crate::rt::roundtrip::<EmbeddedResource>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "EmbeddedResourceResource",
+        read: crate::rt::read::<EmbeddedResourceResource>,
         roundtrip: crate::rt::roundtrip::<EmbeddedResourceResource>,
         choose: ::std::option::Option::Some(|v| {
             EmbeddedResourceResource::from_json(v).map(|u| u.member_name())
@@ -12572,66 +12694,79 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "EmptyResult",
+        read: crate::rt::read::<EmptyResult>,
         roundtrip: crate::rt::roundtrip::<EmptyResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptRequest",
+        read: crate::rt::read::<GetPromptRequest>,
         roundtrip: crate::rt::roundtrip::<GetPromptRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptRequestParams",
+        read: crate::rt::read::<GetPromptRequestParams>,
         roundtrip: crate::rt::roundtrip::<GetPromptRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptResult",
+        read: crate::rt::read::<GetPromptResult>,
         roundtrip: crate::rt::roundtrip::<GetPromptResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ImageContent",
+        read: crate::rt::read::<ImageContent>,
         roundtrip: crate::rt::roundtrip::<ImageContent>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Implementation",
+        read: crate::rt::read::<Implementation>,
         roundtrip: crate::rt::roundtrip::<Implementation>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InitializeRequest",
+        read: crate::rt::read::<InitializeRequest>,
         roundtrip: crate::rt::roundtrip::<InitializeRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InitializeRequestParams",
+        read: crate::rt::read::<InitializeRequestParams>,
         roundtrip: crate::rt::roundtrip::<InitializeRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InitializeResult",
+        read: crate::rt::read::<InitializeResult>,
         roundtrip: crate::rt::roundtrip::<InitializeResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InitializedNotification",
+        read: crate::rt::read::<InitializedNotification>,
         roundtrip: crate::rt::roundtrip::<InitializedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCError",
+        read: crate::rt::read::<JSONRPCError>,
         roundtrip: crate::rt::roundtrip::<JSONRPCError>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCErrorError",
+        read: crate::rt::read::<JSONRPCErrorError>,
         roundtrip: crate::rt::roundtrip::<JSONRPCErrorError>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCMessage",
+        read: crate::rt::read::<JSONRPCMessage>,
         roundtrip: crate::rt::roundtrip::<JSONRPCMessage>,
         choose: ::std::option::Option::Some(|v| {
             JSONRPCMessage::from_json(v).map(|u| u.member_name())
@@ -12639,136 +12774,163 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "JSONRPCNotification",
+        read: crate::rt::read::<JSONRPCNotification>,
         roundtrip: crate::rt::roundtrip::<JSONRPCNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCRequest",
+        read: crate::rt::read::<JSONRPCRequest>,
         roundtrip: crate::rt::roundtrip::<JSONRPCRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCResponse",
+        read: crate::rt::read::<JSONRPCResponse>,
         roundtrip: crate::rt::roundtrip::<JSONRPCResponse>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListPromptsRequest",
+        read: crate::rt::read::<ListPromptsRequest>,
         roundtrip: crate::rt::roundtrip::<ListPromptsRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListPromptsResult",
+        read: crate::rt::read::<ListPromptsResult>,
         roundtrip: crate::rt::roundtrip::<ListPromptsResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourceTemplatesRequest",
+        read: crate::rt::read::<ListResourceTemplatesRequest>,
         roundtrip: crate::rt::roundtrip::<ListResourceTemplatesRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourceTemplatesResult",
+        read: crate::rt::read::<ListResourceTemplatesResult>,
         roundtrip: crate::rt::roundtrip::<ListResourceTemplatesResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourcesRequest",
+        read: crate::rt::read::<ListResourcesRequest>,
         roundtrip: crate::rt::roundtrip::<ListResourcesRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourcesResult",
+        read: crate::rt::read::<ListResourcesResult>,
         roundtrip: crate::rt::roundtrip::<ListResourcesResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListRootsRequest",
+        read: crate::rt::read::<ListRootsRequest>,
         roundtrip: crate::rt::roundtrip::<ListRootsRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListRootsResult",
+        read: crate::rt::read::<ListRootsResult>,
         roundtrip: crate::rt::roundtrip::<ListRootsResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListToolsRequest",
+        read: crate::rt::read::<ListToolsRequest>,
         roundtrip: crate::rt::roundtrip::<ListToolsRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListToolsResult",
+        read: crate::rt::read::<ListToolsResult>,
         roundtrip: crate::rt::roundtrip::<ListToolsResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "LoggingLevel",
+        read: crate::rt::read::<LoggingLevel>,
         roundtrip: crate::rt::roundtrip::<LoggingLevel>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "LoggingMessageNotification",
+        read: crate::rt::read::<LoggingMessageNotification>,
         roundtrip: crate::rt::roundtrip::<LoggingMessageNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "LoggingMessageNotificationParams",
+        read: crate::rt::read::<LoggingMessageNotificationParams>,
         roundtrip: crate::rt::roundtrip::<LoggingMessageNotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ModelHint",
+        read: crate::rt::read::<ModelHint>,
         roundtrip: crate::rt::roundtrip::<ModelHint>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ModelPreferences",
+        read: crate::rt::read::<ModelPreferences>,
         roundtrip: crate::rt::roundtrip::<ModelPreferences>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Notification",
+        read: crate::rt::read::<Notification>,
         roundtrip: crate::rt::roundtrip::<Notification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "NotificationParams",
+        read: crate::rt::read::<NotificationParams>,
         roundtrip: crate::rt::roundtrip::<NotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PaginatedRequest",
+        read: crate::rt::read::<PaginatedRequest>,
         roundtrip: crate::rt::roundtrip::<PaginatedRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PaginatedRequestParams",
+        read: crate::rt::read::<PaginatedRequestParams>,
         roundtrip: crate::rt::roundtrip::<PaginatedRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PaginatedResult",
+        read: crate::rt::read::<PaginatedResult>,
         roundtrip: crate::rt::roundtrip::<PaginatedResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PingRequest",
+        read: crate::rt::read::<PingRequest>,
         roundtrip: crate::rt::roundtrip::<PingRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ProgressNotification",
+        read: crate::rt::read::<ProgressNotification>,
         roundtrip: crate::rt::roundtrip::<ProgressNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ProgressNotificationParams",
+        read: crate::rt::read::<ProgressNotificationParams>,
         roundtrip: crate::rt::roundtrip::<ProgressNotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ProgressToken",
+        read: crate::rt::read::<ProgressToken>,
         roundtrip: crate::rt::roundtrip::<ProgressToken>,
         choose: ::std::option::Option::Some(|v| {
             ProgressToken::from_json(v).map(|u| u.member_name())
@@ -12776,26 +12938,31 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "Prompt",
+        read: crate::rt::read::<Prompt>,
         roundtrip: crate::rt::roundtrip::<Prompt>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptArgument",
+        read: crate::rt::read::<PromptArgument>,
         roundtrip: crate::rt::roundtrip::<PromptArgument>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptListChangedNotification",
+        read: crate::rt::read::<PromptListChangedNotification>,
         roundtrip: crate::rt::roundtrip::<PromptListChangedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptMessage",
+        read: crate::rt::read::<PromptMessage>,
         roundtrip: crate::rt::roundtrip::<PromptMessage>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptMessageContent",
+        read: crate::rt::read::<PromptMessageContent>,
         roundtrip: crate::rt::roundtrip::<PromptMessageContent>,
         choose: ::std::option::Option::Some(|v| {
             PromptMessageContent::from_json(v).map(|u| u.member_name())
@@ -12803,26 +12970,31 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "PromptReference",
+        read: crate::rt::read::<PromptReference>,
         roundtrip: crate::rt::roundtrip::<PromptReference>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceRequest",
+        read: crate::rt::read::<ReadResourceRequest>,
         roundtrip: crate::rt::roundtrip::<ReadResourceRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceRequestParams",
+        read: crate::rt::read::<ReadResourceRequestParams>,
         roundtrip: crate::rt::roundtrip::<ReadResourceRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceResult",
+        read: crate::rt::read::<ReadResourceResult>,
         roundtrip: crate::rt::roundtrip::<ReadResourceResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceResultContentsItem",
+        read: crate::rt::read::<ReadResourceResultContentsItem>,
         roundtrip: crate::rt::roundtrip::<ReadResourceResultContentsItem>,
         choose: ::std::option::Option::Some(|v| {
             ReadResourceResultContentsItem::from_json(v).map(|u| u.member_name())
@@ -12830,11 +13002,13 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "Request",
+        read: crate::rt::read::<Request>,
         roundtrip: crate::rt::roundtrip::<Request>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "RequestId",
+        read: crate::rt::read::<RequestId>,
         roundtrip: crate::rt::roundtrip::<RequestId>,
         choose: ::std::option::Option::Some(|v| {
             RequestId::from_json(v).map(|u| u.member_name())
@@ -12842,76 +13016,91 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "RequestParams",
+        read: crate::rt::read::<RequestParams>,
         roundtrip: crate::rt::roundtrip::<RequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "RequestParamsMeta",
+        read: crate::rt::read::<RequestParamsMeta>,
         roundtrip: crate::rt::roundtrip::<RequestParamsMeta>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Resource",
+        read: crate::rt::read::<Resource>,
         roundtrip: crate::rt::roundtrip::<Resource>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceContents",
+        read: crate::rt::read::<ResourceContents>,
         roundtrip: crate::rt::roundtrip::<ResourceContents>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceListChangedNotification",
+        read: crate::rt::read::<ResourceListChangedNotification>,
         roundtrip: crate::rt::roundtrip::<ResourceListChangedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceReference",
+        read: crate::rt::read::<ResourceReference>,
         roundtrip: crate::rt::roundtrip::<ResourceReference>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceTemplate",
+        read: crate::rt::read::<ResourceTemplate>,
         roundtrip: crate::rt::roundtrip::<ResourceTemplate>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceUpdatedNotification",
+        read: crate::rt::read::<ResourceUpdatedNotification>,
         roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceUpdatedNotificationParams",
+        read: crate::rt::read::<ResourceUpdatedNotificationParams>,
         roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Result",
+        read: crate::rt::read::<Result>,
         roundtrip: crate::rt::roundtrip::<Result>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Role",
+        read: crate::rt::read::<Role>,
         roundtrip: crate::rt::roundtrip::<Role>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Root",
+        read: crate::rt::read::<Root>,
         roundtrip: crate::rt::roundtrip::<Root>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "RootsListChangedNotification",
+        read: crate::rt::read::<RootsListChangedNotification>,
         roundtrip: crate::rt::roundtrip::<RootsListChangedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SamplingMessage",
+        read: crate::rt::read::<SamplingMessage>,
         roundtrip: crate::rt::roundtrip::<SamplingMessage>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SamplingMessageContent",
+        read: crate::rt::read::<SamplingMessageContent>,
         roundtrip: crate::rt::roundtrip::<SamplingMessageContent>,
         choose: ::std::option::Option::Some(|v| {
             SamplingMessageContent::from_json(v).map(|u| u.member_name())
@@ -12919,26 +13108,31 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilities",
+        read: crate::rt::read::<ServerCapabilities>,
         roundtrip: crate::rt::roundtrip::<ServerCapabilities>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilitiesPrompts",
+        read: crate::rt::read::<ServerCapabilitiesPrompts>,
         roundtrip: crate::rt::roundtrip::<ServerCapabilitiesPrompts>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilitiesResources",
+        read: crate::rt::read::<ServerCapabilitiesResources>,
         roundtrip: crate::rt::roundtrip::<ServerCapabilitiesResources>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilitiesTools",
+        read: crate::rt::read::<ServerCapabilitiesTools>,
         roundtrip: crate::rt::roundtrip::<ServerCapabilitiesTools>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerNotification",
+        read: crate::rt::read::<ServerNotification>,
         roundtrip: crate::rt::roundtrip::<ServerNotification>,
         choose: ::std::option::Option::Some(|v| {
             ServerNotification::from_json(v).map(|u| u.member_name())
@@ -12946,6 +13140,7 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ServerRequest",
+        read: crate::rt::read::<ServerRequest>,
         roundtrip: crate::rt::roundtrip::<ServerRequest>,
         choose: ::std::option::Option::Some(|v| {
             ServerRequest::from_json(v).map(|u| u.member_name())
@@ -12953,6 +13148,7 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ServerResult",
+        read: crate::rt::read::<ServerResult>,
         roundtrip: crate::rt::roundtrip::<ServerResult>,
         choose: ::std::option::Option::Some(|v| {
             ServerResult::from_json(v).map(|u| u.member_name())
@@ -12960,56 +13156,67 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "SetLevelRequest",
+        read: crate::rt::read::<SetLevelRequest>,
         roundtrip: crate::rt::roundtrip::<SetLevelRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SetLevelRequestParams",
+        read: crate::rt::read::<SetLevelRequestParams>,
         roundtrip: crate::rt::roundtrip::<SetLevelRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscribeRequest",
+        read: crate::rt::read::<SubscribeRequest>,
         roundtrip: crate::rt::roundtrip::<SubscribeRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscribeRequestParams",
+        read: crate::rt::read::<SubscribeRequestParams>,
         roundtrip: crate::rt::roundtrip::<SubscribeRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TextContent",
+        read: crate::rt::read::<TextContent>,
         roundtrip: crate::rt::roundtrip::<TextContent>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TextResourceContents",
+        read: crate::rt::read::<TextResourceContents>,
         roundtrip: crate::rt::roundtrip::<TextResourceContents>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Tool",
+        read: crate::rt::read::<Tool>,
         roundtrip: crate::rt::roundtrip::<Tool>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolInputSchema",
+        read: crate::rt::read::<ToolInputSchema>,
         roundtrip: crate::rt::roundtrip::<ToolInputSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolListChangedNotification",
+        read: crate::rt::read::<ToolListChangedNotification>,
         roundtrip: crate::rt::roundtrip::<ToolListChangedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UnsubscribeRequest",
+        read: crate::rt::read::<UnsubscribeRequest>,
         roundtrip: crate::rt::roundtrip::<UnsubscribeRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UnsubscribeRequestParams",
+        read: crate::rt::read::<UnsubscribeRequestParams>,
         roundtrip: crate::rt::roundtrip::<UnsubscribeRequestParams>,
         choose: ::std::option::Option::None,
     },

@@ -30,8 +30,8 @@ pub struct Annotations {
     ///
     /// Optional: `None` is left out of the JSON.
     pub priority: ::std::option::Option<f64>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Annotations {
     fn serialize<S: ::serde::Serializer>(
@@ -49,7 +49,7 @@ impl ::serde::Serialize for Annotations {
                 &crate::rt::Float(*value),
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -74,7 +74,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
             ) -> ::std::result::Result<Annotations, A::Error> {
                 let mut f0: ::std::option::Option<::std::vec::Vec<Role>> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -136,8 +136,8 @@ pub struct AudioContent {
     ///
     /// Optional: `None` is left out of the JSON.
     pub annotations: ::std::option::Option<Annotations>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl AudioContent {
     /// The fixed value of `type`.
@@ -163,7 +163,7 @@ impl ::serde::Serialize for AudioContent {
         if let ::std::option::Option::Some(value) = &self.annotations {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "annotations", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -190,7 +190,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<Annotations> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -276,8 +276,8 @@ pub struct BlobResourceContents {
     ///
     /// Format: `byte`
     pub blob: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for BlobResourceContents {
     fn serialize<S: ::serde::Serializer>(
@@ -290,7 +290,7 @@ impl ::serde::Serialize for BlobResourceContents {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "mimeType", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "blob", &self.blob)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -316,7 +316,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -373,8 +373,8 @@ impl crate::rt::Fit for BlobResourceContents {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallToolRequest {
     pub params: CallToolRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl CallToolRequest {
     /// The fixed value of `method`.
@@ -392,7 +392,7 @@ impl ::serde::Serialize for CallToolRequest {
             &crate::rt::Fixed::Str("tools/call"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -417,7 +417,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
             ) -> ::std::result::Result<CallToolRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<CallToolRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -479,8 +479,8 @@ pub struct CallToolRequestParams {
     pub arguments: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CallToolRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -492,7 +492,7 @@ impl ::serde::Serialize for CallToolRequestParams {
         if let ::std::option::Option::Some(value) = &self.arguments {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "arguments", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -519,7 +519,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
                 let mut f1: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -594,8 +594,8 @@ pub struct CallToolResult {
     ///
     /// Optional: `None` is left out of the JSON.
     pub is_error: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CallToolResult {
     fn serialize<S: ::serde::Serializer>(
@@ -610,7 +610,7 @@ impl ::serde::Serialize for CallToolResult {
         if let ::std::option::Option::Some(value) = &self.is_error {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "isError", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -640,7 +640,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
                     ::std::vec::Vec<CallToolResultContentItem>,
                 > = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -709,12 +709,12 @@ pub enum CallToolResultContentItem {
     EmbeddedResource(EmbeddedResource),
 }
 impl CallToolResultContentItem {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "type",
                 &[
                     &[crate::rt::Fixed::Str("text")],
@@ -727,24 +727,36 @@ impl CallToolResultContentItem {
             .map_err(|e| crate::rt::in_union("CallToolResultContentItem", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "CallToolResultContentItem", "TextContent")
+                crate::rt::member_raw(raw, "CallToolResultContentItem", "TextContent")
                     .map(CallToolResultContentItem::TextContent)
             }
             1usize => {
-                crate::rt::member(value, "CallToolResultContentItem", "ImageContent")
+                crate::rt::member_raw(raw, "CallToolResultContentItem", "ImageContent")
                     .map(CallToolResultContentItem::ImageContent)
             }
             2usize => {
-                crate::rt::member(value, "CallToolResultContentItem", "AudioContent")
+                crate::rt::member_raw(raw, "CallToolResultContentItem", "AudioContent")
                     .map(CallToolResultContentItem::AudioContent)
             }
             3usize => {
-                crate::rt::member(value, "CallToolResultContentItem", "EmbeddedResource")
+                crate::rt::member_raw(
+                        raw,
+                        "CallToolResultContentItem",
+                        "EmbeddedResource",
+                    )
                     .map(CallToolResultContentItem::EmbeddedResource)
             }
             _ => unreachable!("a union of {} members", 4usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        CallToolResultContentItem::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl CallToolResultContentItem {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -780,10 +792,10 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultContentItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        CallToolResultContentItem::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        CallToolResultContentItem::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for CallToolResultContentItem {
@@ -821,8 +833,8 @@ impl crate::rt::Fit for CallToolResultContentItem {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CancelledNotification {
     pub params: CancelledNotificationParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl CancelledNotification {
     /// The fixed value of `method`.
@@ -840,7 +852,7 @@ impl ::serde::Serialize for CancelledNotification {
             &crate::rt::Fixed::Str("notifications/cancelled"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -865,7 +877,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
             ) -> ::std::result::Result<CancelledNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<CancelledNotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -932,8 +944,8 @@ pub struct CancelledNotificationParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub reason: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CancelledNotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -949,7 +961,7 @@ impl ::serde::Serialize for CancelledNotificationParams {
         if let ::std::option::Option::Some(value) = &self.reason {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "reason", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -974,7 +986,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
             ) -> ::std::result::Result<CancelledNotificationParams, A::Error> {
                 let mut f0: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1045,8 +1057,8 @@ pub struct ClientCapabilities {
     pub sampling: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ClientCapabilities {
     fn serialize<S: ::serde::Serializer>(
@@ -1067,7 +1079,7 @@ impl ::serde::Serialize for ClientCapabilities {
         if let ::std::option::Option::Some(value) = &self.sampling {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "sampling", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1100,7 +1112,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                 let mut f2: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1170,8 +1182,8 @@ pub struct ClientCapabilitiesRoots {
     ///
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ClientCapabilitiesRoots {
     fn serialize<S: ::serde::Serializer>(
@@ -1182,7 +1194,7 @@ impl ::serde::Serialize for ClientCapabilitiesRoots {
         if let ::std::option::Option::Some(value) = &self.list_changed {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1206,7 +1218,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
                 mut access: A,
             ) -> ::std::result::Result<ClientCapabilitiesRoots, A::Error> {
                 let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1252,12 +1264,12 @@ pub enum ClientNotification {
     Other(Notification),
 }
 impl ClientNotification {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "method",
                 &[
                     &[crate::rt::Fixed::Str("notifications/cancelled")],
@@ -1271,32 +1283,44 @@ impl ClientNotification {
             .map_err(|e| crate::rt::in_union("ClientNotification", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "ClientNotification", "CancelledNotification")
+                crate::rt::member_raw(raw, "ClientNotification", "CancelledNotification")
                     .map(ClientNotification::CancelledNotification)
             }
             1usize => {
-                crate::rt::member(value, "ClientNotification", "ProgressNotification")
+                crate::rt::member_raw(raw, "ClientNotification", "ProgressNotification")
                     .map(ClientNotification::ProgressNotification)
             }
             2usize => {
-                crate::rt::member(value, "ClientNotification", "InitializedNotification")
+                crate::rt::member_raw(
+                        raw,
+                        "ClientNotification",
+                        "InitializedNotification",
+                    )
                     .map(ClientNotification::InitializedNotification)
             }
             3usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ClientNotification",
                         "RootsListChangedNotification",
                     )
                     .map(ClientNotification::RootsListChangedNotification)
             }
             4usize => {
-                crate::rt::member(value, "ClientNotification", "Other")
+                crate::rt::member_raw(raw, "ClientNotification", "Other")
                     .map(ClientNotification::Other)
             }
             _ => unreachable!("a union of {} members", 5usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        ClientNotification::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl ClientNotification {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -1338,10 +1362,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ClientNotification::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        ClientNotification::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for ClientNotification {
@@ -1391,12 +1415,12 @@ pub enum ClientRequest {
     Other(Request),
 }
 impl ClientRequest {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "method",
                 &[
                     &[crate::rt::Fixed::Str("ping")],
@@ -1419,64 +1443,76 @@ impl ClientRequest {
             .map_err(|e| crate::rt::in_union("ClientRequest", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "ClientRequest", "PingRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "PingRequest")
                     .map(ClientRequest::PingRequest)
             }
             1usize => {
-                crate::rt::member(value, "ClientRequest", "InitializeRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "InitializeRequest")
                     .map(ClientRequest::InitializeRequest)
             }
             2usize => {
-                crate::rt::member(value, "ClientRequest", "CompleteRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "CompleteRequest")
                     .map(ClientRequest::CompleteRequest)
             }
             3usize => {
-                crate::rt::member(value, "ClientRequest", "SetLevelRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "SetLevelRequest")
                     .map(ClientRequest::SetLevelRequest)
             }
             4usize => {
-                crate::rt::member(value, "ClientRequest", "GetPromptRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "GetPromptRequest")
                     .map(ClientRequest::GetPromptRequest)
             }
             5usize => {
-                crate::rt::member(value, "ClientRequest", "ListPromptsRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "ListPromptsRequest")
                     .map(ClientRequest::ListPromptsRequest)
             }
             6usize => {
-                crate::rt::member(value, "ClientRequest", "ListResourcesRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "ListResourcesRequest")
                     .map(ClientRequest::ListResourcesRequest)
             }
             7usize => {
-                crate::rt::member(value, "ClientRequest", "ListResourceTemplatesRequest")
+                crate::rt::member_raw(
+                        raw,
+                        "ClientRequest",
+                        "ListResourceTemplatesRequest",
+                    )
                     .map(ClientRequest::ListResourceTemplatesRequest)
             }
             8usize => {
-                crate::rt::member(value, "ClientRequest", "ReadResourceRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "ReadResourceRequest")
                     .map(ClientRequest::ReadResourceRequest)
             }
             9usize => {
-                crate::rt::member(value, "ClientRequest", "SubscribeRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "SubscribeRequest")
                     .map(ClientRequest::SubscribeRequest)
             }
             10usize => {
-                crate::rt::member(value, "ClientRequest", "UnsubscribeRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "UnsubscribeRequest")
                     .map(ClientRequest::UnsubscribeRequest)
             }
             11usize => {
-                crate::rt::member(value, "ClientRequest", "CallToolRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "CallToolRequest")
                     .map(ClientRequest::CallToolRequest)
             }
             12usize => {
-                crate::rt::member(value, "ClientRequest", "ListToolsRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "ListToolsRequest")
                     .map(ClientRequest::ListToolsRequest)
             }
             13usize => {
-                crate::rt::member(value, "ClientRequest", "Other")
+                crate::rt::member_raw(raw, "ClientRequest", "Other")
                     .map(ClientRequest::Other)
             }
             _ => unreachable!("a union of {} members", 14usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        ClientRequest::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl ClientRequest {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -1554,10 +1590,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ClientRequest::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        ClientRequest::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for ClientRequest {
@@ -1641,6 +1677,8 @@ impl ClientResult {
             _ => unreachable!("a union of {} members", 3usize),
         }
     }
+}
+impl ClientResult {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -1698,8 +1736,8 @@ impl crate::rt::Fit for ClientResult {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteRequest {
     pub params: CompleteRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl CompleteRequest {
     /// The fixed value of `method`.
@@ -1717,7 +1755,7 @@ impl ::serde::Serialize for CompleteRequest {
             &crate::rt::Fixed::Str("completion/complete"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1742,7 +1780,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
             ) -> ::std::result::Result<CompleteRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<CompleteRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1802,8 +1840,8 @@ pub struct CompleteRequestParams {
     pub r#ref: CompleteRequestParamsRef,
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CompleteRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -1817,7 +1855,7 @@ impl ::serde::Serialize for CompleteRequestParams {
             "argument",
             &self.argument,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1842,7 +1880,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
             ) -> ::std::result::Result<CompleteRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<CompleteRequestParamsRef> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<CompleteRequestParamsArgument> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1892,8 +1930,8 @@ pub struct CompleteRequestParamsArgument {
     pub name: ::std::string::String,
     /// The value of the argument to use for completion matching.
     pub value: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CompleteRequestParamsArgument {
     fn serialize<S: ::serde::Serializer>(
@@ -1903,7 +1941,7 @@ impl ::serde::Serialize for CompleteRequestParamsArgument {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "value", &self.value)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1928,7 +1966,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
             ) -> ::std::result::Result<CompleteRequestParamsArgument, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1978,12 +2016,12 @@ pub enum CompleteRequestParamsRef {
     ResourceReference(ResourceReference),
 }
 impl CompleteRequestParamsRef {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "type",
                 &[
                     &[crate::rt::Fixed::Str("ref/prompt")],
@@ -1994,16 +2032,28 @@ impl CompleteRequestParamsRef {
             .map_err(|e| crate::rt::in_union("CompleteRequestParamsRef", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "CompleteRequestParamsRef", "PromptReference")
+                crate::rt::member_raw(raw, "CompleteRequestParamsRef", "PromptReference")
                     .map(CompleteRequestParamsRef::PromptReference)
             }
             1usize => {
-                crate::rt::member(value, "CompleteRequestParamsRef", "ResourceReference")
+                crate::rt::member_raw(
+                        raw,
+                        "CompleteRequestParamsRef",
+                        "ResourceReference",
+                    )
                     .map(CompleteRequestParamsRef::ResourceReference)
             }
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        CompleteRequestParamsRef::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl CompleteRequestParamsRef {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -2031,10 +2081,10 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        CompleteRequestParamsRef::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        CompleteRequestParamsRef::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for CompleteRequestParamsRef {
@@ -2068,8 +2118,8 @@ pub struct CompleteResult {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     pub completion: CompleteResultCompletion,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CompleteResult {
     fn serialize<S: ::serde::Serializer>(
@@ -2085,7 +2135,7 @@ impl ::serde::Serialize for CompleteResult {
             "completion",
             &self.completion,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2112,7 +2162,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<CompleteResultCompletion> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2173,8 +2223,8 @@ pub struct CompleteResultCompletion {
     ///
     /// Optional: `None` is left out of the JSON.
     pub has_more: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CompleteResultCompletion {
     fn serialize<S: ::serde::Serializer>(
@@ -2189,7 +2239,7 @@ impl ::serde::Serialize for CompleteResultCompletion {
         if let ::std::option::Option::Some(value) = &self.has_more {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "hasMore", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2217,7 +2267,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<i64> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2278,8 +2328,8 @@ impl crate::rt::Fit for CompleteResultCompletion {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreateMessageRequest {
     pub params: CreateMessageRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl CreateMessageRequest {
     /// The fixed value of `method`.
@@ -2297,7 +2347,7 @@ impl ::serde::Serialize for CreateMessageRequest {
             &crate::rt::Fixed::Str("sampling/createMessage"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2322,7 +2372,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
             ) -> ::std::result::Result<CreateMessageRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<CreateMessageRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2414,8 +2464,8 @@ pub struct CreateMessageRequestParams {
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CreateMessageRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -2471,7 +2521,7 @@ impl ::serde::Serialize for CreateMessageRequestParams {
         if let ::std::option::Option::Some(value) = &self.metadata {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "metadata", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2508,7 +2558,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
                 let mut f7: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2726,8 +2776,8 @@ pub struct CreateMessageResult {
     ///
     /// Optional: `None` is left out of the JSON.
     pub stop_reason: ::std::option::Option<CreateMessageResultStopReason>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CreateMessageResult {
     fn serialize<S: ::serde::Serializer>(
@@ -2744,7 +2794,7 @@ impl ::serde::Serialize for CreateMessageResult {
         if let ::std::option::Option::Some(value) = &self.stop_reason {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "stopReason", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2774,7 +2824,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
                 let mut f2: ::std::option::Option<SamplingMessageContent> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<CreateMessageResultStopReason> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2933,8 +2983,8 @@ pub struct EmbeddedResource {
     ///
     /// Optional: `None` is left out of the JSON.
     pub annotations: ::std::option::Option<Annotations>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl EmbeddedResource {
     /// The fixed value of `type`.
@@ -2959,7 +3009,7 @@ impl ::serde::Serialize for EmbeddedResource {
         if let ::std::option::Option::Some(value) = &self.annotations {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "annotations", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2985,7 +3035,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<EmbeddedResourceResource> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<Annotations> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3089,6 +3139,8 @@ impl EmbeddedResourceResource {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl EmbeddedResourceResource {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -3143,8 +3195,8 @@ pub type EmptyResult = Result;
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetPromptRequest {
     pub params: GetPromptRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl GetPromptRequest {
     /// The fixed value of `method`.
@@ -3162,7 +3214,7 @@ impl ::serde::Serialize for GetPromptRequest {
             &crate::rt::Fixed::Str("prompts/get"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3187,7 +3239,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
             ) -> ::std::result::Result<GetPromptRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<GetPromptRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3252,8 +3304,8 @@ pub struct GetPromptRequestParams {
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for GetPromptRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -3265,7 +3317,7 @@ impl ::serde::Serialize for GetPromptRequestParams {
         if let ::std::option::Option::Some(value) = &self.arguments {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "arguments", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3295,7 +3347,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
                         ::std::string::String,
                     >,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3357,8 +3409,8 @@ pub struct GetPromptResult {
     /// Optional: `None` is left out of the JSON.
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for GetPromptResult {
     fn serialize<S: ::serde::Serializer>(
@@ -3377,7 +3429,7 @@ impl ::serde::Serialize for GetPromptResult {
             "messages",
             &self.messages,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3405,7 +3457,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::vec::Vec<PromptMessage>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3481,8 +3533,8 @@ pub struct ImageContent {
     ///
     /// Optional: `None` is left out of the JSON.
     pub annotations: ::std::option::Option<Annotations>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ImageContent {
     /// The fixed value of `type`.
@@ -3508,7 +3560,7 @@ impl ::serde::Serialize for ImageContent {
         if let ::std::option::Option::Some(value) = &self.annotations {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "annotations", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3535,7 +3587,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<Annotations> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3610,8 +3662,8 @@ impl crate::rt::Fit for ImageContent {
 pub struct Implementation {
     pub name: ::std::string::String,
     pub version: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Implementation {
     fn serialize<S: ::serde::Serializer>(
@@ -3621,7 +3673,7 @@ impl ::serde::Serialize for Implementation {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "version", &self.version)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3646,7 +3698,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
             ) -> ::std::result::Result<Implementation, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3697,8 +3749,8 @@ impl crate::rt::Fit for Implementation {
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializeRequest {
     pub params: InitializeRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl InitializeRequest {
     /// The fixed value of `method`.
@@ -3716,7 +3768,7 @@ impl ::serde::Serialize for InitializeRequest {
             &crate::rt::Fixed::Str("initialize"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3741,7 +3793,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
             ) -> ::std::result::Result<InitializeRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<InitializeRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3805,8 +3857,8 @@ pub struct InitializeRequestParams {
     pub capabilities: ClientCapabilities,
     /// Wire name: `clientInfo`.
     pub client_info: Implementation,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for InitializeRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -3829,7 +3881,7 @@ impl ::serde::Serialize for InitializeRequestParams {
             "clientInfo",
             &self.client_info,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3855,7 +3907,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<ClientCapabilities> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<Implementation> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3941,8 +3993,8 @@ pub struct InitializeResult {
     ///
     /// Optional: `None` is left out of the JSON.
     pub instructions: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for InitializeResult {
     fn serialize<S: ::serde::Serializer>(
@@ -3975,7 +4027,7 @@ impl ::serde::Serialize for InitializeResult {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4005,7 +4057,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
                 let mut f2: ::std::option::Option<ServerCapabilities> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<Implementation> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4095,8 +4147,8 @@ impl crate::rt::Fit for InitializeResult {
 pub struct InitializedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl InitializedNotification {
     /// The fixed value of `method`.
@@ -4116,7 +4168,7 @@ impl ::serde::Serialize for InitializedNotification {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4141,7 +4193,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
             ) -> ::std::result::Result<InitializedNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4237,6 +4289,8 @@ impl JSONRPCBatchRequestItem {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl JSONRPCBatchRequestItem {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -4321,6 +4375,8 @@ impl JSONRPCBatchResponseItem {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl JSONRPCBatchResponseItem {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -4376,8 +4432,8 @@ impl crate::rt::Fit for JSONRPCBatchResponseItem {
 pub struct JSONRPCError {
     pub id: RequestId,
     pub error: JSONRPCErrorError,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl JSONRPCError {
     /// The fixed value of `jsonrpc`.
@@ -4396,7 +4452,7 @@ impl ::serde::Serialize for JSONRPCError {
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "error", &self.error)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4422,7 +4478,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCError {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<JSONRPCErrorError> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4491,8 +4547,8 @@ pub struct JSONRPCErrorError {
     ///
     /// Optional: `None` is left out of the JSON.
     pub data: ::std::option::Option<::serde_json::Value>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for JSONRPCErrorError {
     fn serialize<S: ::serde::Serializer>(
@@ -4505,7 +4561,7 @@ impl ::serde::Serialize for JSONRPCErrorError {
         if let ::std::option::Option::Some(value) = &self.data {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4531,7 +4587,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
                 let mut f0: ::std::option::Option<i64> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4640,6 +4696,8 @@ impl JSONRPCMessage {
             _ => unreachable!("a union of {} members", 6usize),
         }
     }
+}
+impl JSONRPCMessage {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -4714,8 +4772,8 @@ pub struct JSONRPCNotification {
     pub method: ::std::string::String,
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl JSONRPCNotification {
     /// The fixed value of `jsonrpc`.
@@ -4736,7 +4794,7 @@ impl ::serde::Serialize for JSONRPCNotification {
             "jsonrpc",
             &crate::rt::Fixed::Str("2.0"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4762,7 +4820,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4833,8 +4891,8 @@ pub struct JSONRPCRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<RequestParams>,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl JSONRPCRequest {
     /// The fixed value of `jsonrpc`.
@@ -4856,7 +4914,7 @@ impl ::serde::Serialize for JSONRPCRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4883,7 +4941,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
                 let mut f1: ::std::option::Option<RequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4962,8 +5020,8 @@ pub struct JSONRPCResponse {
     pub id: RequestId,
     /// **Later revisions:** Removed in 2025-11-25.
     pub result: Result,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl JSONRPCResponse {
     /// The fixed value of `jsonrpc`.
@@ -4982,7 +5040,7 @@ impl ::serde::Serialize for JSONRPCResponse {
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5008,7 +5066,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<Result> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5077,8 +5135,8 @@ pub const LATEST_PROTOCOL_VERSION: &str = "2025-03-26";
 pub struct ListPromptsRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListPromptsRequest {
     /// The fixed value of `method`.
@@ -5098,7 +5156,7 @@ impl ::serde::Serialize for ListPromptsRequest {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5123,7 +5181,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
             ) -> ::std::result::Result<ListPromptsRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5196,8 +5254,8 @@ pub struct ListPromptsResult {
     /// Optional: `None` is left out of the JSON.
     pub next_cursor: ::std::option::Option<Cursor>,
     pub prompts: ::std::vec::Vec<Prompt>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListPromptsResult {
     fn serialize<S: ::serde::Serializer>(
@@ -5212,7 +5270,7 @@ impl ::serde::Serialize for ListPromptsResult {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "nextCursor", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "prompts", &self.prompts)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5240,7 +5298,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::vec::Vec<Prompt>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5303,8 +5361,8 @@ impl crate::rt::Fit for ListPromptsResult {
 pub struct ListResourceTemplatesRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListResourceTemplatesRequest {
     /// The fixed value of `method`.
@@ -5324,7 +5382,7 @@ impl ::serde::Serialize for ListResourceTemplatesRequest {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5349,7 +5407,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
             ) -> ::std::result::Result<ListResourceTemplatesRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5423,8 +5481,8 @@ pub struct ListResourceTemplatesResult {
     pub next_cursor: ::std::option::Option<Cursor>,
     /// Wire name: `resourceTemplates`.
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListResourceTemplatesResult {
     fn serialize<S: ::serde::Serializer>(
@@ -5443,7 +5501,7 @@ impl ::serde::Serialize for ListResourceTemplatesResult {
             "resourceTemplates",
             &self.resource_templates,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5471,7 +5529,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::vec::Vec<ResourceTemplate>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5539,8 +5597,8 @@ impl crate::rt::Fit for ListResourceTemplatesResult {
 pub struct ListResourcesRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListResourcesRequest {
     /// The fixed value of `method`.
@@ -5560,7 +5618,7 @@ impl ::serde::Serialize for ListResourcesRequest {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5585,7 +5643,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
             ) -> ::std::result::Result<ListResourcesRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5658,8 +5716,8 @@ pub struct ListResourcesResult {
     /// Optional: `None` is left out of the JSON.
     pub next_cursor: ::std::option::Option<Cursor>,
     pub resources: ::std::vec::Vec<Resource>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListResourcesResult {
     fn serialize<S: ::serde::Serializer>(
@@ -5678,7 +5736,7 @@ impl ::serde::Serialize for ListResourcesResult {
             "resources",
             &self.resources,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5706,7 +5764,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::vec::Vec<Resource>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5777,8 +5835,8 @@ impl crate::rt::Fit for ListResourcesResult {
 pub struct ListRootsRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<RequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListRootsRequest {
     /// The fixed value of `method`.
@@ -5798,7 +5856,7 @@ impl ::serde::Serialize for ListRootsRequest {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5823,7 +5881,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
             ) -> ::std::result::Result<ListRootsRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5893,8 +5951,8 @@ pub struct ListRootsResult {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     pub roots: ::std::vec::Vec<Root>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListRootsResult {
     fn serialize<S: ::serde::Serializer>(
@@ -5906,7 +5964,7 @@ impl ::serde::Serialize for ListRootsResult {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "roots", &self.roots)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5933,7 +5991,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::vec::Vec<Root>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5984,8 +6042,8 @@ impl crate::rt::Fit for ListRootsResult {
 pub struct ListToolsRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListToolsRequest {
     /// The fixed value of `method`.
@@ -6005,7 +6063,7 @@ impl ::serde::Serialize for ListToolsRequest {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6030,7 +6088,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
             ) -> ::std::result::Result<ListToolsRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6103,8 +6161,8 @@ pub struct ListToolsResult {
     /// Optional: `None` is left out of the JSON.
     pub next_cursor: ::std::option::Option<Cursor>,
     pub tools: ::std::vec::Vec<Tool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListToolsResult {
     fn serialize<S: ::serde::Serializer>(
@@ -6119,7 +6177,7 @@ impl ::serde::Serialize for ListToolsResult {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "nextCursor", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "tools", &self.tools)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6147,7 +6205,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::vec::Vec<Tool>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6323,8 +6381,8 @@ impl crate::rt::Fit for LoggingLevel {
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoggingMessageNotification {
     pub params: LoggingMessageNotificationParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl LoggingMessageNotification {
     /// The fixed value of `method`.
@@ -6342,7 +6400,7 @@ impl ::serde::Serialize for LoggingMessageNotification {
             &crate::rt::Fixed::Str("notifications/message"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6367,7 +6425,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
             ) -> ::std::result::Result<LoggingMessageNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<LoggingMessageNotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6432,8 +6490,8 @@ pub struct LoggingMessageNotificationParams {
     pub logger: ::std::option::Option<::std::string::String>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: ::serde_json::Value,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for LoggingMessageNotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -6446,7 +6504,7 @@ impl ::serde::Serialize for LoggingMessageNotificationParams {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "logger", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", &self.data)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6472,7 +6530,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
                 let mut f0: ::std::option::Option<LoggingLevel> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6544,8 +6602,8 @@ pub struct ModelHint {
     ///
     /// Optional: `None` is left out of the JSON.
     pub name: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ModelHint {
     fn serialize<S: ::serde::Serializer>(
@@ -6556,7 +6614,7 @@ impl ::serde::Serialize for ModelHint {
         if let ::std::option::Option::Some(value) = &self.name {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6580,7 +6638,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
                 mut access: A,
             ) -> ::std::result::Result<ModelHint, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6671,8 +6729,8 @@ pub struct ModelPreferences {
     ///
     /// Optional: `None` is left out of the JSON.
     pub intelligence_priority: ::std::option::Option<f64>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ModelPreferences {
     fn serialize<S: ::serde::Serializer>(
@@ -6704,7 +6762,7 @@ impl ::serde::Serialize for ModelPreferences {
                 &crate::rt::Float(*value),
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6731,7 +6789,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
                 let mut f1: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6803,8 +6861,8 @@ pub struct Notification {
     pub method: ::std::string::String,
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Notification {
     fn serialize<S: ::serde::Serializer>(
@@ -6816,7 +6874,7 @@ impl ::serde::Serialize for Notification {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6841,7 +6899,7 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
             ) -> ::std::result::Result<Notification, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6899,8 +6957,8 @@ pub struct NotificationParams {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for NotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -6911,7 +6969,7 @@ impl ::serde::Serialize for NotificationParams {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6937,7 +6995,7 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
                 let mut f0: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6980,8 +7038,8 @@ pub struct PaginatedRequest {
     pub method: ::std::string::String,
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for PaginatedRequest {
     fn serialize<S: ::serde::Serializer>(
@@ -6993,7 +7051,7 @@ impl ::serde::Serialize for PaginatedRequest {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7018,7 +7076,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
             ) -> ::std::result::Result<PaginatedRequest, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7071,8 +7129,8 @@ pub struct PaginatedRequestParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub cursor: ::std::option::Option<Cursor>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for PaginatedRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -7083,7 +7141,7 @@ impl ::serde::Serialize for PaginatedRequestParams {
         if let ::std::option::Option::Some(value) = &self.cursor {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "cursor", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7107,7 +7165,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
                 mut access: A,
             ) -> ::std::result::Result<PaginatedRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<Cursor> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7159,8 +7217,8 @@ pub struct PaginatedResult {
     ///
     /// Optional: `None` is left out of the JSON.
     pub next_cursor: ::std::option::Option<Cursor>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for PaginatedResult {
     fn serialize<S: ::serde::Serializer>(
@@ -7174,7 +7232,7 @@ impl ::serde::Serialize for PaginatedResult {
         if let ::std::option::Option::Some(value) = &self.next_cursor {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "nextCursor", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7201,7 +7259,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7256,8 +7314,8 @@ impl crate::rt::Fit for PaginatedResult {
 pub struct PingRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<RequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl PingRequest {
     /// The fixed value of `method`.
@@ -7277,7 +7335,7 @@ impl ::serde::Serialize for PingRequest {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7302,7 +7360,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequest {
             ) -> ::std::result::Result<PingRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7357,8 +7415,8 @@ impl crate::rt::Fit for PingRequest {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProgressNotification {
     pub params: ProgressNotificationParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ProgressNotification {
     /// The fixed value of `method`.
@@ -7376,7 +7434,7 @@ impl ::serde::Serialize for ProgressNotification {
             &crate::rt::Fixed::Str("notifications/progress"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7401,7 +7459,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
             ) -> ::std::result::Result<ProgressNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<ProgressNotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7472,8 +7530,8 @@ pub struct ProgressNotificationParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub message: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ProgressNotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -7501,7 +7559,7 @@ impl ::serde::Serialize for ProgressNotificationParams {
         if let ::std::option::Option::Some(value) = &self.message {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "message", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7528,7 +7586,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
                 let mut f1: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7626,6 +7684,8 @@ impl ProgressToken {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl ProgressToken {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -7685,8 +7745,8 @@ pub struct Prompt {
     ///
     /// Optional: `None` is left out of the JSON.
     pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Prompt {
     fn serialize<S: ::serde::Serializer>(
@@ -7701,7 +7761,7 @@ impl ::serde::Serialize for Prompt {
         if let ::std::option::Option::Some(value) = &self.arguments {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "arguments", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7727,7 +7787,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::vec::Vec<PromptArgument>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7793,8 +7853,8 @@ pub struct PromptArgument {
     ///
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for PromptArgument {
     fn serialize<S: ::serde::Serializer>(
@@ -7809,7 +7869,7 @@ impl ::serde::Serialize for PromptArgument {
         if let ::std::option::Option::Some(value) = &self.required {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "required", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7835,7 +7895,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7895,8 +7955,8 @@ impl crate::rt::Fit for PromptArgument {
 pub struct PromptListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl PromptListChangedNotification {
     /// The fixed value of `method`.
@@ -7916,7 +7976,7 @@ impl ::serde::Serialize for PromptListChangedNotification {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7941,7 +8001,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
             ) -> ::std::result::Result<PromptListChangedNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8003,8 +8063,8 @@ impl crate::rt::Fit for PromptListChangedNotification {
 pub struct PromptMessage {
     pub role: Role,
     pub content: PromptMessageContent,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for PromptMessage {
     fn serialize<S: ::serde::Serializer>(
@@ -8014,7 +8074,7 @@ impl ::serde::Serialize for PromptMessage {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "role", &self.role)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "content", &self.content)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8039,7 +8099,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
             ) -> ::std::result::Result<PromptMessage, A::Error> {
                 let mut f0: ::std::option::Option<Role> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<PromptMessageContent> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8093,12 +8153,12 @@ pub enum PromptMessageContent {
     EmbeddedResource(EmbeddedResource),
 }
 impl PromptMessageContent {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "type",
                 &[
                     &[crate::rt::Fixed::Str("text")],
@@ -8111,24 +8171,32 @@ impl PromptMessageContent {
             .map_err(|e| crate::rt::in_union("PromptMessageContent", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "PromptMessageContent", "TextContent")
+                crate::rt::member_raw(raw, "PromptMessageContent", "TextContent")
                     .map(PromptMessageContent::TextContent)
             }
             1usize => {
-                crate::rt::member(value, "PromptMessageContent", "ImageContent")
+                crate::rt::member_raw(raw, "PromptMessageContent", "ImageContent")
                     .map(PromptMessageContent::ImageContent)
             }
             2usize => {
-                crate::rt::member(value, "PromptMessageContent", "AudioContent")
+                crate::rt::member_raw(raw, "PromptMessageContent", "AudioContent")
                     .map(PromptMessageContent::AudioContent)
             }
             3usize => {
-                crate::rt::member(value, "PromptMessageContent", "EmbeddedResource")
+                crate::rt::member_raw(raw, "PromptMessageContent", "EmbeddedResource")
                     .map(PromptMessageContent::EmbeddedResource)
             }
             _ => unreachable!("a union of {} members", 4usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        PromptMessageContent::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl PromptMessageContent {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -8164,10 +8232,10 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        PromptMessageContent::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        PromptMessageContent::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for PromptMessageContent {
@@ -8200,8 +8268,8 @@ impl crate::rt::Fit for PromptMessageContent {
 pub struct PromptReference {
     /// The name of the prompt or prompt template
     pub name: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl PromptReference {
     /// The fixed value of `type`.
@@ -8219,7 +8287,7 @@ impl ::serde::Serialize for PromptReference {
             &crate::rt::Fixed::Str("ref/prompt"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8244,7 +8312,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
             ) -> ::std::result::Result<PromptReference, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8302,8 +8370,8 @@ impl crate::rt::Fit for PromptReference {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReadResourceRequest {
     pub params: ReadResourceRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ReadResourceRequest {
     /// The fixed value of `method`.
@@ -8321,7 +8389,7 @@ impl ::serde::Serialize for ReadResourceRequest {
             &crate::rt::Fixed::Str("resources/read"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8346,7 +8414,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
             ) -> ::std::result::Result<ReadResourceRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<ReadResourceRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8407,8 +8475,8 @@ pub struct ReadResourceRequestParams {
     ///
     /// Format: `uri`
     pub uri: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ReadResourceRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -8417,7 +8485,7 @@ impl ::serde::Serialize for ReadResourceRequestParams {
     ) -> ::std::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8441,7 +8509,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
                 mut access: A,
             ) -> ::std::result::Result<ReadResourceRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8486,8 +8554,8 @@ pub struct ReadResourceResult {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ReadResourceResult {
     fn serialize<S: ::serde::Serializer>(
@@ -8503,7 +8571,7 @@ impl ::serde::Serialize for ReadResourceResult {
             "contents",
             &self.contents,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8532,7 +8600,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
                 let mut f1: ::std::option::Option<
                     ::std::vec::Vec<ReadResourceResultContentsItem>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8625,6 +8693,8 @@ impl ReadResourceResultContentsItem {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl ReadResourceResultContentsItem {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -8681,8 +8751,8 @@ pub struct Request {
     pub method: ::std::string::String,
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<RequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Request {
     fn serialize<S: ::serde::Serializer>(
@@ -8694,7 +8764,7 @@ impl ::serde::Serialize for Request {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8719,7 +8789,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
             ) -> ::std::result::Result<Request, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<RequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8796,6 +8866,8 @@ impl RequestId {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl RequestId {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -8847,8 +8919,8 @@ pub struct RequestParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<RequestParamsMeta>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for RequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -8859,7 +8931,7 @@ impl ::serde::Serialize for RequestParams {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8883,7 +8955,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
                 mut access: A,
             ) -> ::std::result::Result<RequestParams, A::Error> {
                 let mut f0: ::std::option::Option<RequestParamsMeta> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8922,8 +8994,8 @@ pub struct RequestParamsMeta {
     ///
     /// Optional: `None` is left out of the JSON.
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for RequestParamsMeta {
     fn serialize<S: ::serde::Serializer>(
@@ -8938,7 +9010,7 @@ impl ::serde::Serialize for RequestParamsMeta {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8962,7 +9034,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
                 mut access: A,
             ) -> ::std::result::Result<RequestParamsMeta, A::Error> {
                 let mut f0: ::std::option::Option<ProgressToken> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9030,8 +9102,8 @@ pub struct Resource {
     ///
     /// Optional: `None` is left out of the JSON.
     pub size: ::std::option::Option<i64>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Resource {
     fn serialize<S: ::serde::Serializer>(
@@ -9053,7 +9125,7 @@ impl ::serde::Serialize for Resource {
         if let ::std::option::Option::Some(value) = &self.size {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "size", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9082,7 +9154,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
                 let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<Annotations> = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9174,8 +9246,8 @@ pub struct ResourceContents {
     ///
     /// Optional: `None` is left out of the JSON.
     pub mime_type: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ResourceContents {
     fn serialize<S: ::serde::Serializer>(
@@ -9187,7 +9259,7 @@ impl ::serde::Serialize for ResourceContents {
         if let ::std::option::Option::Some(value) = &self.mime_type {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "mimeType", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9212,7 +9284,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
             ) -> ::std::result::Result<ResourceContents, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9262,8 +9334,8 @@ impl crate::rt::Fit for ResourceContents {
 pub struct ResourceListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ResourceListChangedNotification {
     /// The fixed value of `method`.
@@ -9283,7 +9355,7 @@ impl ::serde::Serialize for ResourceListChangedNotification {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9308,7 +9380,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
             ) -> ::std::result::Result<ResourceListChangedNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9375,8 +9447,8 @@ pub struct ResourceReference {
     ///
     /// Format: `uri-template`
     pub uri: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ResourceReference {
     /// The fixed value of `type`.
@@ -9394,7 +9466,7 @@ impl ::serde::Serialize for ResourceReference {
             &crate::rt::Fixed::Str("ref/resource"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9419,7 +9491,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceReference {
             ) -> ::std::result::Result<ResourceReference, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9500,8 +9572,8 @@ pub struct ResourceTemplate {
     ///
     /// Optional: `None` is left out of the JSON.
     pub annotations: ::std::option::Option<Annotations>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ResourceTemplate {
     fn serialize<S: ::serde::Serializer>(
@@ -9524,7 +9596,7 @@ impl ::serde::Serialize for ResourceTemplate {
         if let ::std::option::Option::Some(value) = &self.annotations {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "annotations", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9552,7 +9624,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<Annotations> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9631,8 +9703,8 @@ impl crate::rt::Fit for ResourceTemplate {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceUpdatedNotification {
     pub params: ResourceUpdatedNotificationParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ResourceUpdatedNotification {
     /// The fixed value of `method`.
@@ -9650,7 +9722,7 @@ impl ::serde::Serialize for ResourceUpdatedNotification {
             &crate::rt::Fixed::Str("notifications/resources/updated"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9675,7 +9747,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
             ) -> ::std::result::Result<ResourceUpdatedNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<ResourceUpdatedNotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9736,8 +9808,8 @@ pub struct ResourceUpdatedNotificationParams {
     ///
     /// Format: `uri`
     pub uri: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ResourceUpdatedNotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -9746,7 +9818,7 @@ impl ::serde::Serialize for ResourceUpdatedNotificationParams {
     ) -> ::std::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9770,7 +9842,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
                 mut access: A,
             ) -> ::std::result::Result<ResourceUpdatedNotificationParams, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9813,8 +9885,8 @@ pub struct Result {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Result {
     fn serialize<S: ::serde::Serializer>(
@@ -9825,7 +9897,7 @@ impl ::serde::Serialize for Result {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9851,7 +9923,7 @@ impl<'de> ::serde::Deserialize<'de> for Result {
                 let mut f0: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9968,8 +10040,8 @@ pub struct Root {
     ///
     /// Optional: `None` is left out of the JSON.
     pub name: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Root {
     fn serialize<S: ::serde::Serializer>(
@@ -9981,7 +10053,7 @@ impl ::serde::Serialize for Root {
         if let ::std::option::Option::Some(value) = &self.name {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10006,7 +10078,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
             ) -> ::std::result::Result<Root, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10058,8 +10130,8 @@ impl crate::rt::Fit for Root {
 pub struct RootsListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl RootsListChangedNotification {
     /// The fixed value of `method`.
@@ -10079,7 +10151,7 @@ impl ::serde::Serialize for RootsListChangedNotification {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10104,7 +10176,7 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
             ) -> ::std::result::Result<RootsListChangedNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10165,8 +10237,8 @@ impl crate::rt::Fit for RootsListChangedNotification {
 pub struct SamplingMessage {
     pub role: Role,
     pub content: SamplingMessageContent,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for SamplingMessage {
     fn serialize<S: ::serde::Serializer>(
@@ -10176,7 +10248,7 @@ impl ::serde::Serialize for SamplingMessage {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "role", &self.role)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "content", &self.content)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10201,7 +10273,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
             ) -> ::std::result::Result<SamplingMessage, A::Error> {
                 let mut f0: ::std::option::Option<Role> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<SamplingMessageContent> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10254,12 +10326,12 @@ pub enum SamplingMessageContent {
     AudioContent(AudioContent),
 }
 impl SamplingMessageContent {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "type",
                 &[
                     &[crate::rt::Fixed::Str("text")],
@@ -10271,20 +10343,28 @@ impl SamplingMessageContent {
             .map_err(|e| crate::rt::in_union("SamplingMessageContent", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "SamplingMessageContent", "TextContent")
+                crate::rt::member_raw(raw, "SamplingMessageContent", "TextContent")
                     .map(SamplingMessageContent::TextContent)
             }
             1usize => {
-                crate::rt::member(value, "SamplingMessageContent", "ImageContent")
+                crate::rt::member_raw(raw, "SamplingMessageContent", "ImageContent")
                     .map(SamplingMessageContent::ImageContent)
             }
             2usize => {
-                crate::rt::member(value, "SamplingMessageContent", "AudioContent")
+                crate::rt::member_raw(raw, "SamplingMessageContent", "AudioContent")
                     .map(SamplingMessageContent::AudioContent)
             }
             _ => unreachable!("a union of {} members", 3usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        SamplingMessageContent::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl SamplingMessageContent {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -10316,10 +10396,10 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        SamplingMessageContent::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        SamplingMessageContent::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for SamplingMessageContent {
@@ -10381,8 +10461,8 @@ pub struct ServerCapabilities {
     ///
     /// Optional: `None` is left out of the JSON.
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ServerCapabilities {
     fn serialize<S: ::serde::Serializer>(
@@ -10412,7 +10492,7 @@ impl ::serde::Serialize for ServerCapabilities {
         if let ::std::option::Option::Some(value) = &self.tools {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "tools", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10450,7 +10530,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                 let mut f3: ::std::option::Option<ServerCapabilitiesPrompts> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<ServerCapabilitiesResources> = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<ServerCapabilitiesTools> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10551,8 +10631,8 @@ pub struct ServerCapabilitiesPrompts {
     ///
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ServerCapabilitiesPrompts {
     fn serialize<S: ::serde::Serializer>(
@@ -10563,7 +10643,7 @@ impl ::serde::Serialize for ServerCapabilitiesPrompts {
         if let ::std::option::Option::Some(value) = &self.list_changed {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10587,7 +10667,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
                 mut access: A,
             ) -> ::std::result::Result<ServerCapabilitiesPrompts, A::Error> {
                 let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10635,8 +10715,8 @@ pub struct ServerCapabilitiesResources {
     ///
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ServerCapabilitiesResources {
     fn serialize<S: ::serde::Serializer>(
@@ -10650,7 +10730,7 @@ impl ::serde::Serialize for ServerCapabilitiesResources {
         if let ::std::option::Option::Some(value) = &self.list_changed {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10675,7 +10755,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
             ) -> ::std::result::Result<ServerCapabilitiesResources, A::Error> {
                 let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10729,8 +10809,8 @@ pub struct ServerCapabilitiesTools {
     ///
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ServerCapabilitiesTools {
     fn serialize<S: ::serde::Serializer>(
@@ -10741,7 +10821,7 @@ impl ::serde::Serialize for ServerCapabilitiesTools {
         if let ::std::option::Option::Some(value) = &self.list_changed {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10765,7 +10845,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
                 mut access: A,
             ) -> ::std::result::Result<ServerCapabilitiesTools, A::Error> {
                 let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10814,12 +10894,12 @@ pub enum ServerNotification {
     Other(Notification),
 }
 impl ServerNotification {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "method",
                 &[
                     &[crate::rt::Fixed::Str("notifications/cancelled")],
@@ -10836,60 +10916,68 @@ impl ServerNotification {
             .map_err(|e| crate::rt::in_union("ServerNotification", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "ServerNotification", "CancelledNotification")
+                crate::rt::member_raw(raw, "ServerNotification", "CancelledNotification")
                     .map(ServerNotification::CancelledNotification)
             }
             1usize => {
-                crate::rt::member(value, "ServerNotification", "ProgressNotification")
+                crate::rt::member_raw(raw, "ServerNotification", "ProgressNotification")
                     .map(ServerNotification::ProgressNotification)
             }
             2usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "LoggingMessageNotification",
                     )
                     .map(ServerNotification::LoggingMessageNotification)
             }
             3usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "ResourceUpdatedNotification",
                     )
                     .map(ServerNotification::ResourceUpdatedNotification)
             }
             4usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "ResourceListChangedNotification",
                     )
                     .map(ServerNotification::ResourceListChangedNotification)
             }
             5usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "ToolListChangedNotification",
                     )
                     .map(ServerNotification::ToolListChangedNotification)
             }
             6usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "PromptListChangedNotification",
                     )
                     .map(ServerNotification::PromptListChangedNotification)
             }
             7usize => {
-                crate::rt::member(value, "ServerNotification", "Other")
+                crate::rt::member_raw(raw, "ServerNotification", "Other")
                     .map(ServerNotification::Other)
             }
             _ => unreachable!("a union of {} members", 8usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        ServerNotification::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl ServerNotification {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -10951,10 +11039,10 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ServerNotification::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        ServerNotification::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for ServerNotification {
@@ -11002,12 +11090,12 @@ pub enum ServerRequest {
     Other(Request),
 }
 impl ServerRequest {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "method",
                 &[
                     &[crate::rt::Fixed::Str("ping")],
@@ -11020,24 +11108,32 @@ impl ServerRequest {
             .map_err(|e| crate::rt::in_union("ServerRequest", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "ServerRequest", "PingRequest")
+                crate::rt::member_raw(raw, "ServerRequest", "PingRequest")
                     .map(ServerRequest::PingRequest)
             }
             1usize => {
-                crate::rt::member(value, "ServerRequest", "CreateMessageRequest")
+                crate::rt::member_raw(raw, "ServerRequest", "CreateMessageRequest")
                     .map(ServerRequest::CreateMessageRequest)
             }
             2usize => {
-                crate::rt::member(value, "ServerRequest", "ListRootsRequest")
+                crate::rt::member_raw(raw, "ServerRequest", "ListRootsRequest")
                     .map(ServerRequest::ListRootsRequest)
             }
             3usize => {
-                crate::rt::member(value, "ServerRequest", "Other")
+                crate::rt::member_raw(raw, "ServerRequest", "Other")
                     .map(ServerRequest::Other)
             }
             _ => unreachable!("a union of {} members", 4usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        ServerRequest::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl ServerRequest {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -11073,10 +11169,10 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ServerRequest::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        ServerRequest::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for ServerRequest {
@@ -11182,6 +11278,8 @@ impl ServerResult {
             _ => unreachable!("a union of {} members", 10usize),
         }
     }
+}
+impl ServerResult {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -11276,8 +11374,8 @@ impl crate::rt::Fit for ServerResult {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SetLevelRequest {
     pub params: SetLevelRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl SetLevelRequest {
     /// The fixed value of `method`.
@@ -11295,7 +11393,7 @@ impl ::serde::Serialize for SetLevelRequest {
             &crate::rt::Fixed::Str("logging/setLevel"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11320,7 +11418,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
             ) -> ::std::result::Result<SetLevelRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<SetLevelRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11379,8 +11477,8 @@ impl crate::rt::Fit for SetLevelRequest {
 pub struct SetLevelRequestParams {
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
     pub level: LoggingLevel,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for SetLevelRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -11389,7 +11487,7 @@ impl ::serde::Serialize for SetLevelRequestParams {
     ) -> ::std::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "level", &self.level)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11413,7 +11511,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
                 mut access: A,
             ) -> ::std::result::Result<SetLevelRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<LoggingLevel> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11454,8 +11552,8 @@ impl crate::rt::Fit for SetLevelRequestParams {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SubscribeRequest {
     pub params: SubscribeRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl SubscribeRequest {
     /// The fixed value of `method`.
@@ -11473,7 +11571,7 @@ impl ::serde::Serialize for SubscribeRequest {
             &crate::rt::Fixed::Str("resources/subscribe"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11498,7 +11596,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
             ) -> ::std::result::Result<SubscribeRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<SubscribeRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11559,8 +11657,8 @@ pub struct SubscribeRequestParams {
     ///
     /// Format: `uri`
     pub uri: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for SubscribeRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -11569,7 +11667,7 @@ impl ::serde::Serialize for SubscribeRequestParams {
     ) -> ::std::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11593,7 +11691,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
                 mut access: A,
             ) -> ::std::result::Result<SubscribeRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11637,8 +11735,8 @@ pub struct TextContent {
     ///
     /// Optional: `None` is left out of the JSON.
     pub annotations: ::std::option::Option<Annotations>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl TextContent {
     /// The fixed value of `type`.
@@ -11659,7 +11757,7 @@ impl ::serde::Serialize for TextContent {
         if let ::std::option::Option::Some(value) = &self.annotations {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "annotations", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11685,7 +11783,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<Annotations> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11759,8 +11857,8 @@ pub struct TextResourceContents {
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for TextResourceContents {
     fn serialize<S: ::serde::Serializer>(
@@ -11773,7 +11871,7 @@ impl ::serde::Serialize for TextResourceContents {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "mimeType", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "text", &self.text)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11799,7 +11897,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11869,8 +11967,8 @@ pub struct Tool {
     ///
     /// Optional: `None` is left out of the JSON.
     pub annotations: ::std::option::Option<ToolAnnotations>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Tool {
     fn serialize<S: ::serde::Serializer>(
@@ -11890,7 +11988,7 @@ impl ::serde::Serialize for Tool {
         if let ::std::option::Option::Some(value) = &self.annotations {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "annotations", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11917,7 +12015,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<ToolInputSchema> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<ToolAnnotations> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12035,8 +12133,8 @@ pub struct ToolAnnotations {
     ///
     /// Optional: `None` is left out of the JSON.
     pub open_world_hint: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ToolAnnotations {
     fn serialize<S: ::serde::Serializer>(
@@ -12075,7 +12173,7 @@ impl ::serde::Serialize for ToolAnnotations {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -12103,7 +12201,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
                 let mut f2: ::std::option::Option<bool> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<bool> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12202,8 +12300,8 @@ pub struct ToolInputSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ToolInputSchema {
     /// The fixed value of `type`.
@@ -12226,7 +12324,7 @@ impl ::serde::Serialize for ToolInputSchema {
         if let ::std::option::Option::Some(value) = &self.required {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "required", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -12259,7 +12357,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
                 let mut f2: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12331,8 +12429,8 @@ impl crate::rt::Fit for ToolInputSchema {
 pub struct ToolListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ToolListChangedNotification {
     /// The fixed value of `method`.
@@ -12352,7 +12450,7 @@ impl ::serde::Serialize for ToolListChangedNotification {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -12377,7 +12475,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
             ) -> ::std::result::Result<ToolListChangedNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12439,8 +12537,8 @@ impl crate::rt::Fit for ToolListChangedNotification {
 #[derive(Clone, Debug, PartialEq)]
 pub struct UnsubscribeRequest {
     pub params: UnsubscribeRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl UnsubscribeRequest {
     /// The fixed value of `method`.
@@ -12458,7 +12556,7 @@ impl ::serde::Serialize for UnsubscribeRequest {
             &crate::rt::Fixed::Str("resources/unsubscribe"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -12483,7 +12581,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
             ) -> ::std::result::Result<UnsubscribeRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<UnsubscribeRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12544,8 +12642,8 @@ pub struct UnsubscribeRequestParams {
     ///
     /// Format: `uri`
     pub uri: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for UnsubscribeRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -12554,7 +12652,7 @@ impl ::serde::Serialize for UnsubscribeRequestParams {
     ) -> ::std::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -12578,7 +12676,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
                 mut access: A,
             ) -> ::std::result::Result<UnsubscribeRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12996,36 +13094,43 @@ pub const METHODS: &[crate::MethodInfo] = &[
 pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     crate::rt::TypeEntry {
         name: "Annotations",
+        read: crate::rt::read::<Annotations>,
         roundtrip: crate::rt::roundtrip::<Annotations>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "AudioContent",
+        read: crate::rt::read::<AudioContent>,
         roundtrip: crate::rt::roundtrip::<AudioContent>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "BlobResourceContents",
+        read: crate::rt::read::<BlobResourceContents>,
         roundtrip: crate::rt::roundtrip::<BlobResourceContents>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolRequest",
+        read: crate::rt::read::<CallToolRequest>,
         roundtrip: crate::rt::roundtrip::<CallToolRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolRequestParams",
+        read: crate::rt::read::<CallToolRequestParams>,
         roundtrip: crate::rt::roundtrip::<CallToolRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolResult",
+        read: crate::rt::read::<CallToolResult>,
         roundtrip: crate::rt::roundtrip::<CallToolResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolResultContentItem",
+        read: crate::rt::read::<CallToolResultContentItem>,
         roundtrip: crate::rt::roundtrip::<CallToolResultContentItem>,
         choose: ::std::option::Option::Some(|v| {
             CallToolResultContentItem::from_json(v).map(|u| u.member_name())
@@ -13033,26 +13138,31 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "CancelledNotification",
+        read: crate::rt::read::<CancelledNotification>,
         roundtrip: crate::rt::roundtrip::<CancelledNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CancelledNotificationParams",
+        read: crate::rt::read::<CancelledNotificationParams>,
         roundtrip: crate::rt::roundtrip::<CancelledNotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientCapabilities",
+        read: crate::rt::read::<ClientCapabilities>,
         roundtrip: crate::rt::roundtrip::<ClientCapabilities>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientCapabilitiesRoots",
+        read: crate::rt::read::<ClientCapabilitiesRoots>,
         roundtrip: crate::rt::roundtrip::<ClientCapabilitiesRoots>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientNotification",
+        read: crate::rt::read::<ClientNotification>,
         roundtrip: crate::rt::roundtrip::<ClientNotification>,
         choose: ::std::option::Option::Some(|v| {
             ClientNotification::from_json(v).map(|u| u.member_name())
@@ -13060,6 +13170,7 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ClientRequest",
+        read: crate::rt::read::<ClientRequest>,
         roundtrip: crate::rt::roundtrip::<ClientRequest>,
         choose: ::std::option::Option::Some(|v| {
             ClientRequest::from_json(v).map(|u| u.member_name())
@@ -13067,6 +13178,7 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ClientResult",
+        read: crate::rt::read::<ClientResult>,
         roundtrip: crate::rt::roundtrip::<ClientResult>,
         choose: ::std::option::Option::Some(|v| {
             ClientResult::from_json(v).map(|u| u.member_name())
@@ -13074,21 +13186,25 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "CompleteRequest",
+        read: crate::rt::read::<CompleteRequest>,
         roundtrip: crate::rt::roundtrip::<CompleteRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParams",
+        read: crate::rt::read::<CompleteRequestParams>,
         roundtrip: crate::rt::roundtrip::<CompleteRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParamsArgument",
+        read: crate::rt::read::<CompleteRequestParamsArgument>,
         roundtrip: crate::rt::roundtrip::<CompleteRequestParamsArgument>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParamsRef",
+        read: crate::rt::read::<CompleteRequestParamsRef>,
         roundtrip: crate::rt::roundtrip::<CompleteRequestParamsRef>,
         choose: ::std::option::Option::Some(|v| {
             CompleteRequestParamsRef::from_json(v).map(|u| u.member_name())
@@ -13096,51 +13212,61 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "CompleteResult",
+        read: crate::rt::read::<CompleteResult>,
         roundtrip: crate::rt::roundtrip::<CompleteResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteResultCompletion",
+        read: crate::rt::read::<CompleteResultCompletion>,
         roundtrip: crate::rt::roundtrip::<CompleteResultCompletion>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageRequest",
+        read: crate::rt::read::<CreateMessageRequest>,
         roundtrip: crate::rt::roundtrip::<CreateMessageRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageRequestParams",
+        read: crate::rt::read::<CreateMessageRequestParams>,
         roundtrip: crate::rt::roundtrip::<CreateMessageRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageRequestParamsIncludeContext",
+        read: crate::rt::read::<CreateMessageRequestParamsIncludeContext>,
         roundtrip: crate::rt::roundtrip::<CreateMessageRequestParamsIncludeContext>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageResult",
+        read: crate::rt::read::<CreateMessageResult>,
         roundtrip: crate::rt::roundtrip::<CreateMessageResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageResultStopReason",
+        read: crate::rt::read::<CreateMessageResultStopReason>,
         roundtrip: crate::rt::roundtrip::<CreateMessageResultStopReason>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Cursor",
+        read: crate::rt::read::<Cursor>,
         roundtrip: crate::rt::roundtrip::<Cursor>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "EmbeddedResource",
+        read: crate::rt::read::<EmbeddedResource>,
         roundtrip: crate::rt::roundtrip::<EmbeddedResource>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "EmbeddedResourceResource",
+        read: crate::rt::read::<EmbeddedResourceResource>,
         roundtrip: crate::rt::roundtrip::<EmbeddedResourceResource>,
         choose: ::std::option::Option::Some(|v| {
             EmbeddedResourceResource::from_json(v).map(|u| u.member_name())
@@ -13148,61 +13274,73 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "EmptyResult",
+        read: crate::rt::read::<EmptyResult>,
         roundtrip: crate::rt::roundtrip::<EmptyResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptRequest",
+        read: crate::rt::read::<GetPromptRequest>,
         roundtrip: crate::rt::roundtrip::<GetPromptRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptRequestParams",
+        read: crate::rt::read::<GetPromptRequestParams>,
         roundtrip: crate::rt::roundtrip::<GetPromptRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptResult",
+        read: crate::rt::read::<GetPromptResult>,
         roundtrip: crate::rt::roundtrip::<GetPromptResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ImageContent",
+        read: crate::rt::read::<ImageContent>,
         roundtrip: crate::rt::roundtrip::<ImageContent>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Implementation",
+        read: crate::rt::read::<Implementation>,
         roundtrip: crate::rt::roundtrip::<Implementation>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InitializeRequest",
+        read: crate::rt::read::<InitializeRequest>,
         roundtrip: crate::rt::roundtrip::<InitializeRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InitializeRequestParams",
+        read: crate::rt::read::<InitializeRequestParams>,
         roundtrip: crate::rt::roundtrip::<InitializeRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InitializeResult",
+        read: crate::rt::read::<InitializeResult>,
         roundtrip: crate::rt::roundtrip::<InitializeResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InitializedNotification",
+        read: crate::rt::read::<InitializedNotification>,
         roundtrip: crate::rt::roundtrip::<InitializedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCBatchRequest",
+        read: crate::rt::read::<JSONRPCBatchRequest>,
         roundtrip: crate::rt::roundtrip::<JSONRPCBatchRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCBatchRequestItem",
+        read: crate::rt::read::<JSONRPCBatchRequestItem>,
         roundtrip: crate::rt::roundtrip::<JSONRPCBatchRequestItem>,
         choose: ::std::option::Option::Some(|v| {
             JSONRPCBatchRequestItem::from_json(v).map(|u| u.member_name())
@@ -13210,11 +13348,13 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "JSONRPCBatchResponse",
+        read: crate::rt::read::<JSONRPCBatchResponse>,
         roundtrip: crate::rt::roundtrip::<JSONRPCBatchResponse>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCBatchResponseItem",
+        read: crate::rt::read::<JSONRPCBatchResponseItem>,
         roundtrip: crate::rt::roundtrip::<JSONRPCBatchResponseItem>,
         choose: ::std::option::Option::Some(|v| {
             JSONRPCBatchResponseItem::from_json(v).map(|u| u.member_name())
@@ -13222,16 +13362,19 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "JSONRPCError",
+        read: crate::rt::read::<JSONRPCError>,
         roundtrip: crate::rt::roundtrip::<JSONRPCError>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCErrorError",
+        read: crate::rt::read::<JSONRPCErrorError>,
         roundtrip: crate::rt::roundtrip::<JSONRPCErrorError>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCMessage",
+        read: crate::rt::read::<JSONRPCMessage>,
         roundtrip: crate::rt::roundtrip::<JSONRPCMessage>,
         choose: ::std::option::Option::Some(|v| {
             JSONRPCMessage::from_json(v).map(|u| u.member_name())
@@ -13239,136 +13382,163 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "JSONRPCNotification",
+        read: crate::rt::read::<JSONRPCNotification>,
         roundtrip: crate::rt::roundtrip::<JSONRPCNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCRequest",
+        read: crate::rt::read::<JSONRPCRequest>,
         roundtrip: crate::rt::roundtrip::<JSONRPCRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCResponse",
+        read: crate::rt::read::<JSONRPCResponse>,
         roundtrip: crate::rt::roundtrip::<JSONRPCResponse>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListPromptsRequest",
+        read: crate::rt::read::<ListPromptsRequest>,
         roundtrip: crate::rt::roundtrip::<ListPromptsRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListPromptsResult",
+        read: crate::rt::read::<ListPromptsResult>,
         roundtrip: crate::rt::roundtrip::<ListPromptsResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourceTemplatesRequest",
+        read: crate::rt::read::<ListResourceTemplatesRequest>,
         roundtrip: crate::rt::roundtrip::<ListResourceTemplatesRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourceTemplatesResult",
+        read: crate::rt::read::<ListResourceTemplatesResult>,
         roundtrip: crate::rt::roundtrip::<ListResourceTemplatesResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourcesRequest",
+        read: crate::rt::read::<ListResourcesRequest>,
         roundtrip: crate::rt::roundtrip::<ListResourcesRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourcesResult",
+        read: crate::rt::read::<ListResourcesResult>,
         roundtrip: crate::rt::roundtrip::<ListResourcesResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListRootsRequest",
+        read: crate::rt::read::<ListRootsRequest>,
         roundtrip: crate::rt::roundtrip::<ListRootsRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListRootsResult",
+        read: crate::rt::read::<ListRootsResult>,
         roundtrip: crate::rt::roundtrip::<ListRootsResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListToolsRequest",
+        read: crate::rt::read::<ListToolsRequest>,
         roundtrip: crate::rt::roundtrip::<ListToolsRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListToolsResult",
+        read: crate::rt::read::<ListToolsResult>,
         roundtrip: crate::rt::roundtrip::<ListToolsResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "LoggingLevel",
+        read: crate::rt::read::<LoggingLevel>,
         roundtrip: crate::rt::roundtrip::<LoggingLevel>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "LoggingMessageNotification",
+        read: crate::rt::read::<LoggingMessageNotification>,
         roundtrip: crate::rt::roundtrip::<LoggingMessageNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "LoggingMessageNotificationParams",
+        read: crate::rt::read::<LoggingMessageNotificationParams>,
         roundtrip: crate::rt::roundtrip::<LoggingMessageNotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ModelHint",
+        read: crate::rt::read::<ModelHint>,
         roundtrip: crate::rt::roundtrip::<ModelHint>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ModelPreferences",
+        read: crate::rt::read::<ModelPreferences>,
         roundtrip: crate::rt::roundtrip::<ModelPreferences>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Notification",
+        read: crate::rt::read::<Notification>,
         roundtrip: crate::rt::roundtrip::<Notification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "NotificationParams",
+        read: crate::rt::read::<NotificationParams>,
         roundtrip: crate::rt::roundtrip::<NotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PaginatedRequest",
+        read: crate::rt::read::<PaginatedRequest>,
         roundtrip: crate::rt::roundtrip::<PaginatedRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PaginatedRequestParams",
+        read: crate::rt::read::<PaginatedRequestParams>,
         roundtrip: crate::rt::roundtrip::<PaginatedRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PaginatedResult",
+        read: crate::rt::read::<PaginatedResult>,
         roundtrip: crate::rt::roundtrip::<PaginatedResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PingRequest",
+        read: crate::rt::read::<PingRequest>,
         roundtrip: crate::rt::roundtrip::<PingRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ProgressNotification",
+        read: crate::rt::read::<ProgressNotification>,
         roundtrip: crate::rt::roundtrip::<ProgressNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ProgressNotificationParams",
+        read: crate::rt::read::<ProgressNotificationParams>,
         roundtrip: crate::rt::roundtrip::<ProgressNotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ProgressToken",
+        read: crate::rt::read::<ProgressToken>,
         roundtrip: crate::rt::roundtrip::<ProgressToken>,
         choose: ::std::option::Option::Some(|v| {
             ProgressToken::from_json(v).map(|u| u.member_name())
@@ -13376,26 +13546,31 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "Prompt",
+        read: crate::rt::read::<Prompt>,
         roundtrip: crate::rt::roundtrip::<Prompt>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptArgument",
+        read: crate::rt::read::<PromptArgument>,
         roundtrip: crate::rt::roundtrip::<PromptArgument>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptListChangedNotification",
+        read: crate::rt::read::<PromptListChangedNotification>,
         roundtrip: crate::rt::roundtrip::<PromptListChangedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptMessage",
+        read: crate::rt::read::<PromptMessage>,
         roundtrip: crate::rt::roundtrip::<PromptMessage>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptMessageContent",
+        read: crate::rt::read::<PromptMessageContent>,
         roundtrip: crate::rt::roundtrip::<PromptMessageContent>,
         choose: ::std::option::Option::Some(|v| {
             PromptMessageContent::from_json(v).map(|u| u.member_name())
@@ -13403,26 +13578,31 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "PromptReference",
+        read: crate::rt::read::<PromptReference>,
         roundtrip: crate::rt::roundtrip::<PromptReference>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceRequest",
+        read: crate::rt::read::<ReadResourceRequest>,
         roundtrip: crate::rt::roundtrip::<ReadResourceRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceRequestParams",
+        read: crate::rt::read::<ReadResourceRequestParams>,
         roundtrip: crate::rt::roundtrip::<ReadResourceRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceResult",
+        read: crate::rt::read::<ReadResourceResult>,
         roundtrip: crate::rt::roundtrip::<ReadResourceResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceResultContentsItem",
+        read: crate::rt::read::<ReadResourceResultContentsItem>,
         roundtrip: crate::rt::roundtrip::<ReadResourceResultContentsItem>,
         choose: ::std::option::Option::Some(|v| {
             ReadResourceResultContentsItem::from_json(v).map(|u| u.member_name())
@@ -13430,11 +13610,13 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "Request",
+        read: crate::rt::read::<Request>,
         roundtrip: crate::rt::roundtrip::<Request>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "RequestId",
+        read: crate::rt::read::<RequestId>,
         roundtrip: crate::rt::roundtrip::<RequestId>,
         choose: ::std::option::Option::Some(|v| {
             RequestId::from_json(v).map(|u| u.member_name())
@@ -13442,76 +13624,91 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "RequestParams",
+        read: crate::rt::read::<RequestParams>,
         roundtrip: crate::rt::roundtrip::<RequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "RequestParamsMeta",
+        read: crate::rt::read::<RequestParamsMeta>,
         roundtrip: crate::rt::roundtrip::<RequestParamsMeta>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Resource",
+        read: crate::rt::read::<Resource>,
         roundtrip: crate::rt::roundtrip::<Resource>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceContents",
+        read: crate::rt::read::<ResourceContents>,
         roundtrip: crate::rt::roundtrip::<ResourceContents>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceListChangedNotification",
+        read: crate::rt::read::<ResourceListChangedNotification>,
         roundtrip: crate::rt::roundtrip::<ResourceListChangedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceReference",
+        read: crate::rt::read::<ResourceReference>,
         roundtrip: crate::rt::roundtrip::<ResourceReference>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceTemplate",
+        read: crate::rt::read::<ResourceTemplate>,
         roundtrip: crate::rt::roundtrip::<ResourceTemplate>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceUpdatedNotification",
+        read: crate::rt::read::<ResourceUpdatedNotification>,
         roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceUpdatedNotificationParams",
+        read: crate::rt::read::<ResourceUpdatedNotificationParams>,
         roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Result",
+        read: crate::rt::read::<Result>,
         roundtrip: crate::rt::roundtrip::<Result>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Role",
+        read: crate::rt::read::<Role>,
         roundtrip: crate::rt::roundtrip::<Role>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Root",
+        read: crate::rt::read::<Root>,
         roundtrip: crate::rt::roundtrip::<Root>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "RootsListChangedNotification",
+        read: crate::rt::read::<RootsListChangedNotification>,
         roundtrip: crate::rt::roundtrip::<RootsListChangedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SamplingMessage",
+        read: crate::rt::read::<SamplingMessage>,
         roundtrip: crate::rt::roundtrip::<SamplingMessage>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SamplingMessageContent",
+        read: crate::rt::read::<SamplingMessageContent>,
         roundtrip: crate::rt::roundtrip::<SamplingMessageContent>,
         choose: ::std::option::Option::Some(|v| {
             SamplingMessageContent::from_json(v).map(|u| u.member_name())
@@ -13519,26 +13716,31 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilities",
+        read: crate::rt::read::<ServerCapabilities>,
         roundtrip: crate::rt::roundtrip::<ServerCapabilities>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilitiesPrompts",
+        read: crate::rt::read::<ServerCapabilitiesPrompts>,
         roundtrip: crate::rt::roundtrip::<ServerCapabilitiesPrompts>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilitiesResources",
+        read: crate::rt::read::<ServerCapabilitiesResources>,
         roundtrip: crate::rt::roundtrip::<ServerCapabilitiesResources>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilitiesTools",
+        read: crate::rt::read::<ServerCapabilitiesTools>,
         roundtrip: crate::rt::roundtrip::<ServerCapabilitiesTools>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerNotification",
+        read: crate::rt::read::<ServerNotification>,
         roundtrip: crate::rt::roundtrip::<ServerNotification>,
         choose: ::std::option::Option::Some(|v| {
             ServerNotification::from_json(v).map(|u| u.member_name())
@@ -13546,6 +13748,7 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ServerRequest",
+        read: crate::rt::read::<ServerRequest>,
         roundtrip: crate::rt::roundtrip::<ServerRequest>,
         choose: ::std::option::Option::Some(|v| {
             ServerRequest::from_json(v).map(|u| u.member_name())
@@ -13553,6 +13756,7 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ServerResult",
+        read: crate::rt::read::<ServerResult>,
         roundtrip: crate::rt::roundtrip::<ServerResult>,
         choose: ::std::option::Option::Some(|v| {
             ServerResult::from_json(v).map(|u| u.member_name())
@@ -13560,61 +13764,73 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "SetLevelRequest",
+        read: crate::rt::read::<SetLevelRequest>,
         roundtrip: crate::rt::roundtrip::<SetLevelRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SetLevelRequestParams",
+        read: crate::rt::read::<SetLevelRequestParams>,
         roundtrip: crate::rt::roundtrip::<SetLevelRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscribeRequest",
+        read: crate::rt::read::<SubscribeRequest>,
         roundtrip: crate::rt::roundtrip::<SubscribeRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscribeRequestParams",
+        read: crate::rt::read::<SubscribeRequestParams>,
         roundtrip: crate::rt::roundtrip::<SubscribeRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TextContent",
+        read: crate::rt::read::<TextContent>,
         roundtrip: crate::rt::roundtrip::<TextContent>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TextResourceContents",
+        read: crate::rt::read::<TextResourceContents>,
         roundtrip: crate::rt::roundtrip::<TextResourceContents>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Tool",
+        read: crate::rt::read::<Tool>,
         roundtrip: crate::rt::roundtrip::<Tool>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolAnnotations",
+        read: crate::rt::read::<ToolAnnotations>,
         roundtrip: crate::rt::roundtrip::<ToolAnnotations>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolInputSchema",
+        read: crate::rt::read::<ToolInputSchema>,
         roundtrip: crate::rt::roundtrip::<ToolInputSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolListChangedNotification",
+        read: crate::rt::read::<ToolListChangedNotification>,
         roundtrip: crate::rt::roundtrip::<ToolListChangedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UnsubscribeRequest",
+        read: crate::rt::read::<UnsubscribeRequest>,
         roundtrip: crate::rt::roundtrip::<UnsubscribeRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UnsubscribeRequestParams",
+        read: crate::rt::read::<UnsubscribeRequestParams>,
         roundtrip: crate::rt::roundtrip::<UnsubscribeRequestParams>,
         choose: ::std::option::Option::None,
     },

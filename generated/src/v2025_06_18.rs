@@ -73,8 +73,8 @@ pub struct Annotations {
     ///
     /// Optional: `None` is left out of the JSON.
     pub last_modified: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Annotations {
     fn serialize<S: ::serde::Serializer>(
@@ -99,7 +99,7 @@ impl ::serde::Serialize for Annotations {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -125,7 +125,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
                 let mut f0: ::std::option::Option<::std::vec::Vec<Role>> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -205,8 +205,8 @@ pub struct AudioContent {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl AudioContent {
     /// The fixed value of `type`.
@@ -235,7 +235,7 @@ impl ::serde::Serialize for AudioContent {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -265,7 +265,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
                 let mut f4: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -362,8 +362,8 @@ pub struct BaseMetadata {
     ///
     /// Optional: `None` is left out of the JSON.
     pub title: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for BaseMetadata {
     fn serialize<S: ::serde::Serializer>(
@@ -375,7 +375,7 @@ impl ::serde::Serialize for BaseMetadata {
         if let ::std::option::Option::Some(value) = &self.title {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -400,7 +400,7 @@ impl<'de> ::serde::Deserialize<'de> for BaseMetadata {
             ) -> ::std::result::Result<BaseMetadata, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -465,8 +465,8 @@ pub struct BlobResourceContents {
     ///
     /// Format: `byte`
     pub blob: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for BlobResourceContents {
     fn serialize<S: ::serde::Serializer>(
@@ -482,7 +482,7 @@ impl ::serde::Serialize for BlobResourceContents {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "blob", &self.blob)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -511,7 +511,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -582,8 +582,8 @@ pub struct BooleanSchema {
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl BooleanSchema {
     /// The fixed value of `type`.
@@ -609,7 +609,7 @@ impl ::serde::Serialize for BooleanSchema {
         if let ::std::option::Option::Some(value) = &self.default {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "default", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -636,7 +636,7 @@ impl<'de> ::serde::Deserialize<'de> for BooleanSchema {
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -712,8 +712,8 @@ impl crate::rt::Fit for BooleanSchema {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallToolRequest {
     pub params: CallToolRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl CallToolRequest {
     /// The fixed value of `method`.
@@ -731,7 +731,7 @@ impl ::serde::Serialize for CallToolRequest {
             &crate::rt::Fixed::Str("tools/call"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -756,7 +756,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
             ) -> ::std::result::Result<CallToolRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<CallToolRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -818,8 +818,8 @@ pub struct CallToolRequestParams {
     pub arguments: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CallToolRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -831,7 +831,7 @@ impl ::serde::Serialize for CallToolRequestParams {
         if let ::std::option::Option::Some(value) = &self.arguments {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "arguments", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -858,7 +858,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
                 let mut f1: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -942,8 +942,8 @@ pub struct CallToolResult {
     ///
     /// Optional: `None` is left out of the JSON.
     pub is_error: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CallToolResult {
     fn serialize<S: ::serde::Serializer>(
@@ -965,7 +965,7 @@ impl ::serde::Serialize for CallToolResult {
         if let ::std::option::Option::Some(value) = &self.is_error {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "isError", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -996,7 +996,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1081,8 +1081,8 @@ impl crate::rt::Fit for CallToolResult {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CancelledNotification {
     pub params: CancelledNotificationParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl CancelledNotification {
     /// The fixed value of `method`.
@@ -1100,7 +1100,7 @@ impl ::serde::Serialize for CancelledNotification {
             &crate::rt::Fixed::Str("notifications/cancelled"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1125,7 +1125,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
             ) -> ::std::result::Result<CancelledNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<CancelledNotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1192,8 +1192,8 @@ pub struct CancelledNotificationParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub reason: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CancelledNotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -1209,7 +1209,7 @@ impl ::serde::Serialize for CancelledNotificationParams {
         if let ::std::option::Option::Some(value) = &self.reason {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "reason", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1234,7 +1234,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
             ) -> ::std::result::Result<CancelledNotificationParams, A::Error> {
                 let mut f0: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1311,8 +1311,8 @@ pub struct ClientCapabilities {
     pub elicitation: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ClientCapabilities {
     fn serialize<S: ::serde::Serializer>(
@@ -1336,7 +1336,7 @@ impl ::serde::Serialize for ClientCapabilities {
         if let ::std::option::Option::Some(value) = &self.elicitation {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "elicitation", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1372,7 +1372,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                 let mut f3: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1455,8 +1455,8 @@ pub struct ClientCapabilitiesRoots {
     ///
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ClientCapabilitiesRoots {
     fn serialize<S: ::serde::Serializer>(
@@ -1467,7 +1467,7 @@ impl ::serde::Serialize for ClientCapabilitiesRoots {
         if let ::std::option::Option::Some(value) = &self.list_changed {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1491,7 +1491,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
                 mut access: A,
             ) -> ::std::result::Result<ClientCapabilitiesRoots, A::Error> {
                 let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1539,12 +1539,12 @@ pub enum ClientNotification {
     Other(Notification),
 }
 impl ClientNotification {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "method",
                 &[
                     &[crate::rt::Fixed::Str("notifications/cancelled")],
@@ -1558,32 +1558,44 @@ impl ClientNotification {
             .map_err(|e| crate::rt::in_union("ClientNotification", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "ClientNotification", "CancelledNotification")
+                crate::rt::member_raw(raw, "ClientNotification", "CancelledNotification")
                     .map(ClientNotification::CancelledNotification)
             }
             1usize => {
-                crate::rt::member(value, "ClientNotification", "ProgressNotification")
+                crate::rt::member_raw(raw, "ClientNotification", "ProgressNotification")
                     .map(ClientNotification::ProgressNotification)
             }
             2usize => {
-                crate::rt::member(value, "ClientNotification", "InitializedNotification")
+                crate::rt::member_raw(
+                        raw,
+                        "ClientNotification",
+                        "InitializedNotification",
+                    )
                     .map(ClientNotification::InitializedNotification)
             }
             3usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ClientNotification",
                         "RootsListChangedNotification",
                     )
                     .map(ClientNotification::RootsListChangedNotification)
             }
             4usize => {
-                crate::rt::member(value, "ClientNotification", "Other")
+                crate::rt::member_raw(raw, "ClientNotification", "Other")
                     .map(ClientNotification::Other)
             }
             _ => unreachable!("a union of {} members", 5usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        ClientNotification::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl ClientNotification {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -1625,10 +1637,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ClientNotification::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        ClientNotification::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for ClientNotification {
@@ -1678,12 +1690,12 @@ pub enum ClientRequest {
     Other(Request),
 }
 impl ClientRequest {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "method",
                 &[
                     &[crate::rt::Fixed::Str("ping")],
@@ -1706,64 +1718,76 @@ impl ClientRequest {
             .map_err(|e| crate::rt::in_union("ClientRequest", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "ClientRequest", "PingRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "PingRequest")
                     .map(ClientRequest::PingRequest)
             }
             1usize => {
-                crate::rt::member(value, "ClientRequest", "InitializeRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "InitializeRequest")
                     .map(ClientRequest::InitializeRequest)
             }
             2usize => {
-                crate::rt::member(value, "ClientRequest", "CompleteRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "CompleteRequest")
                     .map(ClientRequest::CompleteRequest)
             }
             3usize => {
-                crate::rt::member(value, "ClientRequest", "SetLevelRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "SetLevelRequest")
                     .map(ClientRequest::SetLevelRequest)
             }
             4usize => {
-                crate::rt::member(value, "ClientRequest", "GetPromptRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "GetPromptRequest")
                     .map(ClientRequest::GetPromptRequest)
             }
             5usize => {
-                crate::rt::member(value, "ClientRequest", "ListPromptsRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "ListPromptsRequest")
                     .map(ClientRequest::ListPromptsRequest)
             }
             6usize => {
-                crate::rt::member(value, "ClientRequest", "ListResourcesRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "ListResourcesRequest")
                     .map(ClientRequest::ListResourcesRequest)
             }
             7usize => {
-                crate::rt::member(value, "ClientRequest", "ListResourceTemplatesRequest")
+                crate::rt::member_raw(
+                        raw,
+                        "ClientRequest",
+                        "ListResourceTemplatesRequest",
+                    )
                     .map(ClientRequest::ListResourceTemplatesRequest)
             }
             8usize => {
-                crate::rt::member(value, "ClientRequest", "ReadResourceRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "ReadResourceRequest")
                     .map(ClientRequest::ReadResourceRequest)
             }
             9usize => {
-                crate::rt::member(value, "ClientRequest", "SubscribeRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "SubscribeRequest")
                     .map(ClientRequest::SubscribeRequest)
             }
             10usize => {
-                crate::rt::member(value, "ClientRequest", "UnsubscribeRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "UnsubscribeRequest")
                     .map(ClientRequest::UnsubscribeRequest)
             }
             11usize => {
-                crate::rt::member(value, "ClientRequest", "CallToolRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "CallToolRequest")
                     .map(ClientRequest::CallToolRequest)
             }
             12usize => {
-                crate::rt::member(value, "ClientRequest", "ListToolsRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "ListToolsRequest")
                     .map(ClientRequest::ListToolsRequest)
             }
             13usize => {
-                crate::rt::member(value, "ClientRequest", "Other")
+                crate::rt::member_raw(raw, "ClientRequest", "Other")
                     .map(ClientRequest::Other)
             }
             _ => unreachable!("a union of {} members", 14usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        ClientRequest::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl ClientRequest {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -1841,10 +1865,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ClientRequest::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        ClientRequest::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for ClientRequest {
@@ -1936,6 +1960,8 @@ impl ClientResult {
             _ => unreachable!("a union of {} members", 4usize),
         }
     }
+}
+impl ClientResult {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -1998,8 +2024,8 @@ impl crate::rt::Fit for ClientResult {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteRequest {
     pub params: CompleteRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl CompleteRequest {
     /// The fixed value of `method`.
@@ -2017,7 +2043,7 @@ impl ::serde::Serialize for CompleteRequest {
             &crate::rt::Fixed::Str("completion/complete"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2042,7 +2068,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
             ) -> ::std::result::Result<CompleteRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<CompleteRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2106,8 +2132,8 @@ pub struct CompleteRequestParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub context: ::std::option::Option<CompleteRequestParamsContext>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CompleteRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -2124,7 +2150,7 @@ impl ::serde::Serialize for CompleteRequestParams {
         if let ::std::option::Option::Some(value) = &self.context {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "context", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2150,7 +2176,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
                 let mut f0: ::std::option::Option<CompleteRequestParamsRef> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<CompleteRequestParamsArgument> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<CompleteRequestParamsContext> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2210,8 +2236,8 @@ pub struct CompleteRequestParamsArgument {
     pub name: ::std::string::String,
     /// The value of the argument to use for completion matching.
     pub value: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CompleteRequestParamsArgument {
     fn serialize<S: ::serde::Serializer>(
@@ -2221,7 +2247,7 @@ impl ::serde::Serialize for CompleteRequestParamsArgument {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "value", &self.value)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2246,7 +2272,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
             ) -> ::std::result::Result<CompleteRequestParamsArgument, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2296,8 +2322,8 @@ pub struct CompleteRequestParamsContext {
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CompleteRequestParamsContext {
     fn serialize<S: ::serde::Serializer>(
@@ -2308,7 +2334,7 @@ impl ::serde::Serialize for CompleteRequestParamsContext {
         if let ::std::option::Option::Some(value) = &self.arguments {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "arguments", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2337,7 +2363,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsContext {
                         ::std::string::String,
                     >,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2384,12 +2410,12 @@ pub enum CompleteRequestParamsRef {
     ResourceTemplateReference(ResourceTemplateReference),
 }
 impl CompleteRequestParamsRef {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "type",
                 &[
                     &[crate::rt::Fixed::Str("ref/prompt")],
@@ -2400,12 +2426,12 @@ impl CompleteRequestParamsRef {
             .map_err(|e| crate::rt::in_union("CompleteRequestParamsRef", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "CompleteRequestParamsRef", "PromptReference")
+                crate::rt::member_raw(raw, "CompleteRequestParamsRef", "PromptReference")
                     .map(CompleteRequestParamsRef::PromptReference)
             }
             1usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "CompleteRequestParamsRef",
                         "ResourceTemplateReference",
                     )
@@ -2414,6 +2440,14 @@ impl CompleteRequestParamsRef {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        CompleteRequestParamsRef::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl CompleteRequestParamsRef {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -2443,10 +2477,10 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        CompleteRequestParamsRef::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        CompleteRequestParamsRef::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for CompleteRequestParamsRef {
@@ -2480,8 +2514,8 @@ pub struct CompleteResult {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     pub completion: CompleteResultCompletion,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CompleteResult {
     fn serialize<S: ::serde::Serializer>(
@@ -2497,7 +2531,7 @@ impl ::serde::Serialize for CompleteResult {
             "completion",
             &self.completion,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2524,7 +2558,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<CompleteResultCompletion> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2585,8 +2619,8 @@ pub struct CompleteResultCompletion {
     ///
     /// Optional: `None` is left out of the JSON.
     pub has_more: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CompleteResultCompletion {
     fn serialize<S: ::serde::Serializer>(
@@ -2601,7 +2635,7 @@ impl ::serde::Serialize for CompleteResultCompletion {
         if let ::std::option::Option::Some(value) = &self.has_more {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "hasMore", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2629,7 +2663,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<i64> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2692,12 +2726,12 @@ pub enum ContentBlock {
     EmbeddedResource(EmbeddedResource),
 }
 impl ContentBlock {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "type",
                 &[
                     &[crate::rt::Fixed::Str("text")],
@@ -2711,28 +2745,36 @@ impl ContentBlock {
             .map_err(|e| crate::rt::in_union("ContentBlock", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "ContentBlock", "TextContent")
+                crate::rt::member_raw(raw, "ContentBlock", "TextContent")
                     .map(ContentBlock::TextContent)
             }
             1usize => {
-                crate::rt::member(value, "ContentBlock", "ImageContent")
+                crate::rt::member_raw(raw, "ContentBlock", "ImageContent")
                     .map(ContentBlock::ImageContent)
             }
             2usize => {
-                crate::rt::member(value, "ContentBlock", "AudioContent")
+                crate::rt::member_raw(raw, "ContentBlock", "AudioContent")
                     .map(ContentBlock::AudioContent)
             }
             3usize => {
-                crate::rt::member(value, "ContentBlock", "ResourceLink")
+                crate::rt::member_raw(raw, "ContentBlock", "ResourceLink")
                     .map(ContentBlock::ResourceLink)
             }
             4usize => {
-                crate::rt::member(value, "ContentBlock", "EmbeddedResource")
+                crate::rt::member_raw(raw, "ContentBlock", "EmbeddedResource")
                     .map(ContentBlock::EmbeddedResource)
             }
             _ => unreachable!("a union of {} members", 5usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        ContentBlock::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl ContentBlock {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -2772,10 +2814,10 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ContentBlock::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        ContentBlock::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for ContentBlock {
@@ -2811,8 +2853,8 @@ impl crate::rt::Fit for ContentBlock {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreateMessageRequest {
     pub params: CreateMessageRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl CreateMessageRequest {
     /// The fixed value of `method`.
@@ -2830,7 +2872,7 @@ impl ::serde::Serialize for CreateMessageRequest {
             &crate::rt::Fixed::Str("sampling/createMessage"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2855,7 +2897,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
             ) -> ::std::result::Result<CreateMessageRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<CreateMessageRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2949,8 +2991,8 @@ pub struct CreateMessageRequestParams {
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CreateMessageRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -3006,7 +3048,7 @@ impl ::serde::Serialize for CreateMessageRequestParams {
         if let ::std::option::Option::Some(value) = &self.metadata {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "metadata", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3043,7 +3085,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
                 let mut f7: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3261,8 +3303,8 @@ pub struct CreateMessageResult {
     ///
     /// Optional: `None` is left out of the JSON.
     pub stop_reason: ::std::option::Option<CreateMessageResultStopReason>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CreateMessageResult {
     fn serialize<S: ::serde::Serializer>(
@@ -3279,7 +3321,7 @@ impl ::serde::Serialize for CreateMessageResult {
         if let ::std::option::Option::Some(value) = &self.stop_reason {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "stopReason", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3309,7 +3351,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
                 let mut f2: ::std::option::Option<SamplingMessageContent> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<CreateMessageResultStopReason> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3461,8 +3503,8 @@ pub type Cursor = ::std::string::String;
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElicitRequest {
     pub params: ElicitRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ElicitRequest {
     /// The fixed value of `method`.
@@ -3480,7 +3522,7 @@ impl ::serde::Serialize for ElicitRequest {
             &crate::rt::Fixed::Str("elicitation/create"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3505,7 +3547,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequest {
             ) -> ::std::result::Result<ElicitRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<ElicitRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3573,8 +3615,8 @@ pub struct ElicitRequestParams {
     ///
     /// Wire name: `requestedSchema`.
     pub requested_schema: ElicitRequestParamsRequestedSchema,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ElicitRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -3588,7 +3630,7 @@ impl ::serde::Serialize for ElicitRequestParams {
             "requestedSchema",
             &self.requested_schema,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3613,7 +3655,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
             ) -> ::std::result::Result<ElicitRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<ElicitRequestParamsRequestedSchema> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3674,8 +3716,8 @@ pub struct ElicitRequestParamsRequestedSchema {
     >,
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ElicitRequestParamsRequestedSchema {
     /// The fixed value of `type`.
@@ -3700,7 +3742,7 @@ impl ::serde::Serialize for ElicitRequestParamsRequestedSchema {
         if let ::std::option::Option::Some(value) = &self.required {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "required", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3733,7 +3775,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParamsRequestedSchema {
                 let mut f2: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3821,8 +3863,8 @@ pub struct ElicitResult {
     pub content: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ElicitResult {
     fn serialize<S: ::serde::Serializer>(
@@ -3837,7 +3879,7 @@ impl ::serde::Serialize for ElicitResult {
         if let ::std::option::Option::Some(value) = &self.content {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "content", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3870,7 +3912,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResult {
                         ElicitResultContentValue,
                     >,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4040,6 +4082,8 @@ impl ElicitResultContentValue {
             _ => unreachable!("a union of {} members", 3usize),
         }
     }
+}
+impl ElicitResultContentValue {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -4112,8 +4156,8 @@ pub struct EmbeddedResource {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl EmbeddedResource {
     /// The fixed value of `type`.
@@ -4141,7 +4185,7 @@ impl ::serde::Serialize for EmbeddedResource {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4170,7 +4214,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                 let mut f3: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4285,6 +4329,8 @@ impl EmbeddedResourceResource {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl EmbeddedResourceResource {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -4352,8 +4398,8 @@ pub struct EnumSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub enum_names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl EnumSchema {
     /// The fixed value of `type`.
@@ -4380,7 +4426,7 @@ impl ::serde::Serialize for EnumSchema {
         if let ::std::option::Option::Some(value) = &self.enum_names {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "enumNames", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4412,7 +4458,7 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
                 let mut f4: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4496,8 +4542,8 @@ impl crate::rt::Fit for EnumSchema {
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetPromptRequest {
     pub params: GetPromptRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl GetPromptRequest {
     /// The fixed value of `method`.
@@ -4515,7 +4561,7 @@ impl ::serde::Serialize for GetPromptRequest {
             &crate::rt::Fixed::Str("prompts/get"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4540,7 +4586,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
             ) -> ::std::result::Result<GetPromptRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<GetPromptRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4605,8 +4651,8 @@ pub struct GetPromptRequestParams {
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for GetPromptRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -4618,7 +4664,7 @@ impl ::serde::Serialize for GetPromptRequestParams {
         if let ::std::option::Option::Some(value) = &self.arguments {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "arguments", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4648,7 +4694,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
                         ::std::string::String,
                     >,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4710,8 +4756,8 @@ pub struct GetPromptResult {
     /// Optional: `None` is left out of the JSON.
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for GetPromptResult {
     fn serialize<S: ::serde::Serializer>(
@@ -4730,7 +4776,7 @@ impl ::serde::Serialize for GetPromptResult {
             "messages",
             &self.messages,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4758,7 +4804,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::vec::Vec<PromptMessage>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4842,8 +4888,8 @@ pub struct ImageContent {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ImageContent {
     /// The fixed value of `type`.
@@ -4872,7 +4918,7 @@ impl ::serde::Serialize for ImageContent {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4902,7 +4948,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                 let mut f4: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4998,8 +5044,8 @@ pub struct Implementation {
     /// Optional: `None` is left out of the JSON.
     pub title: ::std::option::Option<::std::string::String>,
     pub version: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Implementation {
     fn serialize<S: ::serde::Serializer>(
@@ -5012,7 +5058,7 @@ impl ::serde::Serialize for Implementation {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "version", &self.version)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5038,7 +5084,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5097,8 +5143,8 @@ impl crate::rt::Fit for Implementation {
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializeRequest {
     pub params: InitializeRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl InitializeRequest {
     /// The fixed value of `method`.
@@ -5116,7 +5162,7 @@ impl ::serde::Serialize for InitializeRequest {
             &crate::rt::Fixed::Str("initialize"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5141,7 +5187,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
             ) -> ::std::result::Result<InitializeRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<InitializeRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5205,8 +5251,8 @@ pub struct InitializeRequestParams {
     pub capabilities: ClientCapabilities,
     /// Wire name: `clientInfo`.
     pub client_info: Implementation,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for InitializeRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -5229,7 +5275,7 @@ impl ::serde::Serialize for InitializeRequestParams {
             "clientInfo",
             &self.client_info,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5255,7 +5301,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<ClientCapabilities> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<Implementation> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5341,8 +5387,8 @@ pub struct InitializeResult {
     ///
     /// Optional: `None` is left out of the JSON.
     pub instructions: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for InitializeResult {
     fn serialize<S: ::serde::Serializer>(
@@ -5375,7 +5421,7 @@ impl ::serde::Serialize for InitializeResult {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5405,7 +5451,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
                 let mut f2: ::std::option::Option<ServerCapabilities> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<Implementation> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5495,8 +5541,8 @@ impl crate::rt::Fit for InitializeResult {
 pub struct InitializedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl InitializedNotification {
     /// The fixed value of `method`.
@@ -5516,7 +5562,7 @@ impl ::serde::Serialize for InitializedNotification {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5541,7 +5587,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
             ) -> ::std::result::Result<InitializedNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5604,8 +5650,8 @@ impl crate::rt::Fit for InitializedNotification {
 pub struct JSONRPCError {
     pub id: RequestId,
     pub error: JSONRPCErrorError,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl JSONRPCError {
     /// The fixed value of `jsonrpc`.
@@ -5624,7 +5670,7 @@ impl ::serde::Serialize for JSONRPCError {
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "error", &self.error)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5650,7 +5696,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCError {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<JSONRPCErrorError> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5719,8 +5765,8 @@ pub struct JSONRPCErrorError {
     ///
     /// Optional: `None` is left out of the JSON.
     pub data: ::std::option::Option<::serde_json::Value>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for JSONRPCErrorError {
     fn serialize<S: ::serde::Serializer>(
@@ -5733,7 +5779,7 @@ impl ::serde::Serialize for JSONRPCErrorError {
         if let ::std::option::Option::Some(value) = &self.data {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5759,7 +5805,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
                 let mut f0: ::std::option::Option<i64> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5856,6 +5902,8 @@ impl JSONRPCMessage {
             _ => unreachable!("a union of {} members", 4usize),
         }
     }
+}
+impl JSONRPCMessage {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -5920,8 +5968,8 @@ pub struct JSONRPCNotification {
     pub method: ::std::string::String,
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl JSONRPCNotification {
     /// The fixed value of `jsonrpc`.
@@ -5942,7 +5990,7 @@ impl ::serde::Serialize for JSONRPCNotification {
             "jsonrpc",
             &crate::rt::Fixed::Str("2.0"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5968,7 +6016,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6039,8 +6087,8 @@ pub struct JSONRPCRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<RequestParams>,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl JSONRPCRequest {
     /// The fixed value of `jsonrpc`.
@@ -6062,7 +6110,7 @@ impl ::serde::Serialize for JSONRPCRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6089,7 +6137,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
                 let mut f1: ::std::option::Option<RequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6168,8 +6216,8 @@ pub struct JSONRPCResponse {
     pub id: RequestId,
     /// **Later revisions:** Removed in 2025-11-25.
     pub result: Result,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl JSONRPCResponse {
     /// The fixed value of `jsonrpc`.
@@ -6188,7 +6236,7 @@ impl ::serde::Serialize for JSONRPCResponse {
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6214,7 +6262,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<Result> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6285,8 +6333,8 @@ pub const LATEST_PROTOCOL_VERSION: &str = "2025-06-18";
 pub struct ListPromptsRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListPromptsRequest {
     /// The fixed value of `method`.
@@ -6306,7 +6354,7 @@ impl ::serde::Serialize for ListPromptsRequest {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6331,7 +6379,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
             ) -> ::std::result::Result<ListPromptsRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6404,8 +6452,8 @@ pub struct ListPromptsResult {
     /// Optional: `None` is left out of the JSON.
     pub next_cursor: ::std::option::Option<Cursor>,
     pub prompts: ::std::vec::Vec<Prompt>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListPromptsResult {
     fn serialize<S: ::serde::Serializer>(
@@ -6420,7 +6468,7 @@ impl ::serde::Serialize for ListPromptsResult {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "nextCursor", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "prompts", &self.prompts)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6448,7 +6496,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::vec::Vec<Prompt>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6511,8 +6559,8 @@ impl crate::rt::Fit for ListPromptsResult {
 pub struct ListResourceTemplatesRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListResourceTemplatesRequest {
     /// The fixed value of `method`.
@@ -6532,7 +6580,7 @@ impl ::serde::Serialize for ListResourceTemplatesRequest {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6557,7 +6605,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
             ) -> ::std::result::Result<ListResourceTemplatesRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6631,8 +6679,8 @@ pub struct ListResourceTemplatesResult {
     pub next_cursor: ::std::option::Option<Cursor>,
     /// Wire name: `resourceTemplates`.
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListResourceTemplatesResult {
     fn serialize<S: ::serde::Serializer>(
@@ -6651,7 +6699,7 @@ impl ::serde::Serialize for ListResourceTemplatesResult {
             "resourceTemplates",
             &self.resource_templates,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6679,7 +6727,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::vec::Vec<ResourceTemplate>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6747,8 +6795,8 @@ impl crate::rt::Fit for ListResourceTemplatesResult {
 pub struct ListResourcesRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListResourcesRequest {
     /// The fixed value of `method`.
@@ -6768,7 +6816,7 @@ impl ::serde::Serialize for ListResourcesRequest {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6793,7 +6841,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
             ) -> ::std::result::Result<ListResourcesRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6866,8 +6914,8 @@ pub struct ListResourcesResult {
     /// Optional: `None` is left out of the JSON.
     pub next_cursor: ::std::option::Option<Cursor>,
     pub resources: ::std::vec::Vec<Resource>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListResourcesResult {
     fn serialize<S: ::serde::Serializer>(
@@ -6886,7 +6934,7 @@ impl ::serde::Serialize for ListResourcesResult {
             "resources",
             &self.resources,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6914,7 +6962,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::vec::Vec<Resource>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6985,8 +7033,8 @@ impl crate::rt::Fit for ListResourcesResult {
 pub struct ListRootsRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<RequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListRootsRequest {
     /// The fixed value of `method`.
@@ -7006,7 +7054,7 @@ impl ::serde::Serialize for ListRootsRequest {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7031,7 +7079,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
             ) -> ::std::result::Result<ListRootsRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7101,8 +7149,8 @@ pub struct ListRootsResult {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     pub roots: ::std::vec::Vec<Root>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListRootsResult {
     fn serialize<S: ::serde::Serializer>(
@@ -7114,7 +7162,7 @@ impl ::serde::Serialize for ListRootsResult {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "roots", &self.roots)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7141,7 +7189,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::vec::Vec<Root>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7192,8 +7240,8 @@ impl crate::rt::Fit for ListRootsResult {
 pub struct ListToolsRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListToolsRequest {
     /// The fixed value of `method`.
@@ -7213,7 +7261,7 @@ impl ::serde::Serialize for ListToolsRequest {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7238,7 +7286,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
             ) -> ::std::result::Result<ListToolsRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7311,8 +7359,8 @@ pub struct ListToolsResult {
     /// Optional: `None` is left out of the JSON.
     pub next_cursor: ::std::option::Option<Cursor>,
     pub tools: ::std::vec::Vec<Tool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListToolsResult {
     fn serialize<S: ::serde::Serializer>(
@@ -7327,7 +7375,7 @@ impl ::serde::Serialize for ListToolsResult {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "nextCursor", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "tools", &self.tools)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7355,7 +7403,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::vec::Vec<Tool>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7531,8 +7579,8 @@ impl crate::rt::Fit for LoggingLevel {
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoggingMessageNotification {
     pub params: LoggingMessageNotificationParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl LoggingMessageNotification {
     /// The fixed value of `method`.
@@ -7550,7 +7598,7 @@ impl ::serde::Serialize for LoggingMessageNotification {
             &crate::rt::Fixed::Str("notifications/message"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7575,7 +7623,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
             ) -> ::std::result::Result<LoggingMessageNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<LoggingMessageNotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7640,8 +7688,8 @@ pub struct LoggingMessageNotificationParams {
     pub logger: ::std::option::Option<::std::string::String>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: ::serde_json::Value,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for LoggingMessageNotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -7654,7 +7702,7 @@ impl ::serde::Serialize for LoggingMessageNotificationParams {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "logger", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", &self.data)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7680,7 +7728,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
                 let mut f0: ::std::option::Option<LoggingLevel> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7752,8 +7800,8 @@ pub struct ModelHint {
     ///
     /// Optional: `None` is left out of the JSON.
     pub name: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ModelHint {
     fn serialize<S: ::serde::Serializer>(
@@ -7764,7 +7812,7 @@ impl ::serde::Serialize for ModelHint {
         if let ::std::option::Option::Some(value) = &self.name {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7788,7 +7836,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
                 mut access: A,
             ) -> ::std::result::Result<ModelHint, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7879,8 +7927,8 @@ pub struct ModelPreferences {
     ///
     /// Optional: `None` is left out of the JSON.
     pub intelligence_priority: ::std::option::Option<f64>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ModelPreferences {
     fn serialize<S: ::serde::Serializer>(
@@ -7912,7 +7960,7 @@ impl ::serde::Serialize for ModelPreferences {
                 &crate::rt::Float(*value),
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7939,7 +7987,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
                 let mut f1: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8012,8 +8060,8 @@ pub struct Notification {
     pub method: ::std::string::String,
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Notification {
     fn serialize<S: ::serde::Serializer>(
@@ -8025,7 +8073,7 @@ impl ::serde::Serialize for Notification {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8050,7 +8098,7 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
             ) -> ::std::result::Result<Notification, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8108,8 +8156,8 @@ pub struct NotificationParams {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for NotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -8120,7 +8168,7 @@ impl ::serde::Serialize for NotificationParams {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8146,7 +8194,7 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
                 let mut f0: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8193,8 +8241,8 @@ pub struct NumberSchema {
     pub minimum: ::std::option::Option<f64>,
     /// Optional: `None` is left out of the JSON.
     pub maximum: ::std::option::Option<f64>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for NumberSchema {
     fn serialize<S: ::serde::Serializer>(
@@ -8223,7 +8271,7 @@ impl ::serde::Serialize for NumberSchema {
                 &crate::rt::Float(*value),
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8251,7 +8299,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberSchema {
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8396,8 +8444,8 @@ pub struct PaginatedRequest {
     pub method: ::std::string::String,
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for PaginatedRequest {
     fn serialize<S: ::serde::Serializer>(
@@ -8409,7 +8457,7 @@ impl ::serde::Serialize for PaginatedRequest {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8434,7 +8482,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
             ) -> ::std::result::Result<PaginatedRequest, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8487,8 +8535,8 @@ pub struct PaginatedRequestParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub cursor: ::std::option::Option<Cursor>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for PaginatedRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -8499,7 +8547,7 @@ impl ::serde::Serialize for PaginatedRequestParams {
         if let ::std::option::Option::Some(value) = &self.cursor {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "cursor", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8523,7 +8571,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
                 mut access: A,
             ) -> ::std::result::Result<PaginatedRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<Cursor> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8576,8 +8624,8 @@ pub struct PaginatedResult {
     ///
     /// Optional: `None` is left out of the JSON.
     pub next_cursor: ::std::option::Option<Cursor>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for PaginatedResult {
     fn serialize<S: ::serde::Serializer>(
@@ -8591,7 +8639,7 @@ impl ::serde::Serialize for PaginatedResult {
         if let ::std::option::Option::Some(value) = &self.next_cursor {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "nextCursor", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8618,7 +8666,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8673,8 +8721,8 @@ impl crate::rt::Fit for PaginatedResult {
 pub struct PingRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<RequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl PingRequest {
     /// The fixed value of `method`.
@@ -8694,7 +8742,7 @@ impl ::serde::Serialize for PingRequest {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8719,7 +8767,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequest {
             ) -> ::std::result::Result<PingRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8815,6 +8863,8 @@ impl PrimitiveSchemaDefinition {
             _ => unreachable!("a union of {} members", 4usize),
         }
     }
+}
+impl PrimitiveSchemaDefinition {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -8877,8 +8927,8 @@ impl crate::rt::Fit for PrimitiveSchemaDefinition {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProgressNotification {
     pub params: ProgressNotificationParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ProgressNotification {
     /// The fixed value of `method`.
@@ -8896,7 +8946,7 @@ impl ::serde::Serialize for ProgressNotification {
             &crate::rt::Fixed::Str("notifications/progress"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8921,7 +8971,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
             ) -> ::std::result::Result<ProgressNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<ProgressNotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8992,8 +9042,8 @@ pub struct ProgressNotificationParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub message: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ProgressNotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -9021,7 +9071,7 @@ impl ::serde::Serialize for ProgressNotificationParams {
         if let ::std::option::Option::Some(value) = &self.message {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "message", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9048,7 +9098,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
                 let mut f1: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9146,6 +9196,8 @@ impl ProgressToken {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl ProgressToken {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -9222,8 +9274,8 @@ pub struct Prompt {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Prompt {
     fn serialize<S: ::serde::Serializer>(
@@ -9244,7 +9296,7 @@ impl ::serde::Serialize for Prompt {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9274,7 +9326,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
                 let mut f4: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9368,8 +9420,8 @@ pub struct PromptArgument {
     ///
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for PromptArgument {
     fn serialize<S: ::serde::Serializer>(
@@ -9387,7 +9439,7 @@ impl ::serde::Serialize for PromptArgument {
         if let ::std::option::Option::Some(value) = &self.required {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "required", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9414,7 +9466,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9482,8 +9534,8 @@ impl crate::rt::Fit for PromptArgument {
 pub struct PromptListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl PromptListChangedNotification {
     /// The fixed value of `method`.
@@ -9503,7 +9555,7 @@ impl ::serde::Serialize for PromptListChangedNotification {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9528,7 +9580,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
             ) -> ::std::result::Result<PromptListChangedNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9590,8 +9642,8 @@ impl crate::rt::Fit for PromptListChangedNotification {
 pub struct PromptMessage {
     pub role: Role,
     pub content: ContentBlock,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for PromptMessage {
     fn serialize<S: ::serde::Serializer>(
@@ -9601,7 +9653,7 @@ impl ::serde::Serialize for PromptMessage {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "role", &self.role)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "content", &self.content)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9626,7 +9678,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
             ) -> ::std::result::Result<PromptMessage, A::Error> {
                 let mut f0: ::std::option::Option<Role> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<ContentBlock> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9685,8 +9737,8 @@ pub struct PromptReference {
     ///
     /// Optional: `None` is left out of the JSON.
     pub title: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl PromptReference {
     /// The fixed value of `type`.
@@ -9707,7 +9759,7 @@ impl ::serde::Serialize for PromptReference {
             "type",
             &crate::rt::Fixed::Str("ref/prompt"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9733,7 +9785,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9799,8 +9851,8 @@ impl crate::rt::Fit for PromptReference {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReadResourceRequest {
     pub params: ReadResourceRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ReadResourceRequest {
     /// The fixed value of `method`.
@@ -9818,7 +9870,7 @@ impl ::serde::Serialize for ReadResourceRequest {
             &crate::rt::Fixed::Str("resources/read"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9843,7 +9895,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
             ) -> ::std::result::Result<ReadResourceRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<ReadResourceRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9904,8 +9956,8 @@ pub struct ReadResourceRequestParams {
     ///
     /// Format: `uri`
     pub uri: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ReadResourceRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -9914,7 +9966,7 @@ impl ::serde::Serialize for ReadResourceRequestParams {
     ) -> ::std::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9938,7 +9990,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
                 mut access: A,
             ) -> ::std::result::Result<ReadResourceRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9983,8 +10035,8 @@ pub struct ReadResourceResult {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ReadResourceResult {
     fn serialize<S: ::serde::Serializer>(
@@ -10000,7 +10052,7 @@ impl ::serde::Serialize for ReadResourceResult {
             "contents",
             &self.contents,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10029,7 +10081,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
                 let mut f1: ::std::option::Option<
                     ::std::vec::Vec<ReadResourceResultContentsItem>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10122,6 +10174,8 @@ impl ReadResourceResultContentsItem {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl ReadResourceResultContentsItem {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -10179,8 +10233,8 @@ pub struct Request {
     pub method: ::std::string::String,
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<RequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Request {
     fn serialize<S: ::serde::Serializer>(
@@ -10192,7 +10246,7 @@ impl ::serde::Serialize for Request {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10217,7 +10271,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
             ) -> ::std::result::Result<Request, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<RequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10294,6 +10348,8 @@ impl RequestId {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl RequestId {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -10347,8 +10403,8 @@ pub struct RequestParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<RequestParamsMeta>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for RequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -10359,7 +10415,7 @@ impl ::serde::Serialize for RequestParams {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10383,7 +10439,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
                 mut access: A,
             ) -> ::std::result::Result<RequestParams, A::Error> {
                 let mut f0: ::std::option::Option<RequestParamsMeta> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10422,8 +10478,8 @@ pub struct RequestParamsMeta {
     ///
     /// Optional: `None` is left out of the JSON.
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for RequestParamsMeta {
     fn serialize<S: ::serde::Serializer>(
@@ -10438,7 +10494,7 @@ impl ::serde::Serialize for RequestParamsMeta {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10462,7 +10518,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
                 mut access: A,
             ) -> ::std::result::Result<RequestParamsMeta, A::Error> {
                 let mut f0: ::std::option::Option<ProgressToken> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10545,8 +10601,8 @@ pub struct Resource {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Resource {
     fn serialize<S: ::serde::Serializer>(
@@ -10574,7 +10630,7 @@ impl ::serde::Serialize for Resource {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10607,7 +10663,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
                 let mut f7: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10728,8 +10784,8 @@ pub struct ResourceContents {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ResourceContents {
     fn serialize<S: ::serde::Serializer>(
@@ -10744,7 +10800,7 @@ impl ::serde::Serialize for ResourceContents {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10772,7 +10828,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
                 let mut f2: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10878,8 +10934,8 @@ pub struct ResourceLink {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ResourceLink {
     /// The fixed value of `type`.
@@ -10916,7 +10972,7 @@ impl ::serde::Serialize for ResourceLink {
             "type",
             &crate::rt::Fixed::Str("resource_link"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10950,7 +11006,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f8 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11074,8 +11130,8 @@ impl crate::rt::Fit for ResourceLink {
 pub struct ResourceListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ResourceListChangedNotification {
     /// The fixed value of `method`.
@@ -11095,7 +11151,7 @@ impl ::serde::Serialize for ResourceListChangedNotification {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11120,7 +11176,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
             ) -> ::std::result::Result<ResourceListChangedNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11220,8 +11276,8 @@ pub struct ResourceTemplate {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ResourceTemplate {
     fn serialize<S: ::serde::Serializer>(
@@ -11250,7 +11306,7 @@ impl ::serde::Serialize for ResourceTemplate {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11282,7 +11338,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
                 let mut f6: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11383,8 +11439,8 @@ pub struct ResourceTemplateReference {
     ///
     /// Format: `uri-template`
     pub uri: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ResourceTemplateReference {
     /// The fixed value of `type`.
@@ -11402,7 +11458,7 @@ impl ::serde::Serialize for ResourceTemplateReference {
             &crate::rt::Fixed::Str("ref/resource"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11427,7 +11483,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplateReference {
             ) -> ::std::result::Result<ResourceTemplateReference, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11485,8 +11541,8 @@ impl crate::rt::Fit for ResourceTemplateReference {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceUpdatedNotification {
     pub params: ResourceUpdatedNotificationParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ResourceUpdatedNotification {
     /// The fixed value of `method`.
@@ -11504,7 +11560,7 @@ impl ::serde::Serialize for ResourceUpdatedNotification {
             &crate::rt::Fixed::Str("notifications/resources/updated"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11529,7 +11585,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
             ) -> ::std::result::Result<ResourceUpdatedNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<ResourceUpdatedNotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11590,8 +11646,8 @@ pub struct ResourceUpdatedNotificationParams {
     ///
     /// Format: `uri`
     pub uri: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ResourceUpdatedNotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -11600,7 +11656,7 @@ impl ::serde::Serialize for ResourceUpdatedNotificationParams {
     ) -> ::std::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11624,7 +11680,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
                 mut access: A,
             ) -> ::std::result::Result<ResourceUpdatedNotificationParams, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11667,8 +11723,8 @@ pub struct Result {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Result {
     fn serialize<S: ::serde::Serializer>(
@@ -11679,7 +11735,7 @@ impl ::serde::Serialize for Result {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11705,7 +11761,7 @@ impl<'de> ::serde::Deserialize<'de> for Result {
                 let mut f0: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11830,8 +11886,8 @@ pub struct Root {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Root {
     fn serialize<S: ::serde::Serializer>(
@@ -11846,7 +11902,7 @@ impl ::serde::Serialize for Root {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11874,7 +11930,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
                 let mut f2: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11937,8 +11993,8 @@ impl crate::rt::Fit for Root {
 pub struct RootsListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl RootsListChangedNotification {
     /// The fixed value of `method`.
@@ -11958,7 +12014,7 @@ impl ::serde::Serialize for RootsListChangedNotification {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11983,7 +12039,7 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
             ) -> ::std::result::Result<RootsListChangedNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12044,8 +12100,8 @@ impl crate::rt::Fit for RootsListChangedNotification {
 pub struct SamplingMessage {
     pub role: Role,
     pub content: SamplingMessageContent,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for SamplingMessage {
     fn serialize<S: ::serde::Serializer>(
@@ -12055,7 +12111,7 @@ impl ::serde::Serialize for SamplingMessage {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "role", &self.role)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "content", &self.content)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -12080,7 +12136,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
             ) -> ::std::result::Result<SamplingMessage, A::Error> {
                 let mut f0: ::std::option::Option<Role> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<SamplingMessageContent> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12133,12 +12189,12 @@ pub enum SamplingMessageContent {
     AudioContent(AudioContent),
 }
 impl SamplingMessageContent {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "type",
                 &[
                     &[crate::rt::Fixed::Str("text")],
@@ -12150,20 +12206,28 @@ impl SamplingMessageContent {
             .map_err(|e| crate::rt::in_union("SamplingMessageContent", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "SamplingMessageContent", "TextContent")
+                crate::rt::member_raw(raw, "SamplingMessageContent", "TextContent")
                     .map(SamplingMessageContent::TextContent)
             }
             1usize => {
-                crate::rt::member(value, "SamplingMessageContent", "ImageContent")
+                crate::rt::member_raw(raw, "SamplingMessageContent", "ImageContent")
                     .map(SamplingMessageContent::ImageContent)
             }
             2usize => {
-                crate::rt::member(value, "SamplingMessageContent", "AudioContent")
+                crate::rt::member_raw(raw, "SamplingMessageContent", "AudioContent")
                     .map(SamplingMessageContent::AudioContent)
             }
             _ => unreachable!("a union of {} members", 3usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        SamplingMessageContent::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl SamplingMessageContent {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -12195,10 +12259,10 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        SamplingMessageContent::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        SamplingMessageContent::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for SamplingMessageContent {
@@ -12260,8 +12324,8 @@ pub struct ServerCapabilities {
     ///
     /// Optional: `None` is left out of the JSON.
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ServerCapabilities {
     fn serialize<S: ::serde::Serializer>(
@@ -12291,7 +12355,7 @@ impl ::serde::Serialize for ServerCapabilities {
         if let ::std::option::Option::Some(value) = &self.tools {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "tools", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -12329,7 +12393,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                 let mut f3: ::std::option::Option<ServerCapabilitiesPrompts> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<ServerCapabilitiesResources> = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<ServerCapabilitiesTools> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12430,8 +12494,8 @@ pub struct ServerCapabilitiesPrompts {
     ///
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ServerCapabilitiesPrompts {
     fn serialize<S: ::serde::Serializer>(
@@ -12442,7 +12506,7 @@ impl ::serde::Serialize for ServerCapabilitiesPrompts {
         if let ::std::option::Option::Some(value) = &self.list_changed {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -12466,7 +12530,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
                 mut access: A,
             ) -> ::std::result::Result<ServerCapabilitiesPrompts, A::Error> {
                 let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12514,8 +12578,8 @@ pub struct ServerCapabilitiesResources {
     ///
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ServerCapabilitiesResources {
     fn serialize<S: ::serde::Serializer>(
@@ -12529,7 +12593,7 @@ impl ::serde::Serialize for ServerCapabilitiesResources {
         if let ::std::option::Option::Some(value) = &self.list_changed {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -12554,7 +12618,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
             ) -> ::std::result::Result<ServerCapabilitiesResources, A::Error> {
                 let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12608,8 +12672,8 @@ pub struct ServerCapabilitiesTools {
     ///
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ServerCapabilitiesTools {
     fn serialize<S: ::serde::Serializer>(
@@ -12620,7 +12684,7 @@ impl ::serde::Serialize for ServerCapabilitiesTools {
         if let ::std::option::Option::Some(value) = &self.list_changed {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -12644,7 +12708,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
                 mut access: A,
             ) -> ::std::result::Result<ServerCapabilitiesTools, A::Error> {
                 let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12695,12 +12759,12 @@ pub enum ServerNotification {
     Other(Notification),
 }
 impl ServerNotification {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "method",
                 &[
                     &[crate::rt::Fixed::Str("notifications/cancelled")],
@@ -12717,60 +12781,68 @@ impl ServerNotification {
             .map_err(|e| crate::rt::in_union("ServerNotification", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "ServerNotification", "CancelledNotification")
+                crate::rt::member_raw(raw, "ServerNotification", "CancelledNotification")
                     .map(ServerNotification::CancelledNotification)
             }
             1usize => {
-                crate::rt::member(value, "ServerNotification", "ProgressNotification")
+                crate::rt::member_raw(raw, "ServerNotification", "ProgressNotification")
                     .map(ServerNotification::ProgressNotification)
             }
             2usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "LoggingMessageNotification",
                     )
                     .map(ServerNotification::LoggingMessageNotification)
             }
             3usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "ResourceUpdatedNotification",
                     )
                     .map(ServerNotification::ResourceUpdatedNotification)
             }
             4usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "ResourceListChangedNotification",
                     )
                     .map(ServerNotification::ResourceListChangedNotification)
             }
             5usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "ToolListChangedNotification",
                     )
                     .map(ServerNotification::ToolListChangedNotification)
             }
             6usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "PromptListChangedNotification",
                     )
                     .map(ServerNotification::PromptListChangedNotification)
             }
             7usize => {
-                crate::rt::member(value, "ServerNotification", "Other")
+                crate::rt::member_raw(raw, "ServerNotification", "Other")
                     .map(ServerNotification::Other)
             }
             _ => unreachable!("a union of {} members", 8usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        ServerNotification::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl ServerNotification {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -12832,10 +12904,10 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ServerNotification::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        ServerNotification::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for ServerNotification {
@@ -12884,12 +12956,12 @@ pub enum ServerRequest {
     Other(Request),
 }
 impl ServerRequest {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "method",
                 &[
                     &[crate::rt::Fixed::Str("ping")],
@@ -12903,28 +12975,36 @@ impl ServerRequest {
             .map_err(|e| crate::rt::in_union("ServerRequest", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "ServerRequest", "PingRequest")
+                crate::rt::member_raw(raw, "ServerRequest", "PingRequest")
                     .map(ServerRequest::PingRequest)
             }
             1usize => {
-                crate::rt::member(value, "ServerRequest", "CreateMessageRequest")
+                crate::rt::member_raw(raw, "ServerRequest", "CreateMessageRequest")
                     .map(ServerRequest::CreateMessageRequest)
             }
             2usize => {
-                crate::rt::member(value, "ServerRequest", "ListRootsRequest")
+                crate::rt::member_raw(raw, "ServerRequest", "ListRootsRequest")
                     .map(ServerRequest::ListRootsRequest)
             }
             3usize => {
-                crate::rt::member(value, "ServerRequest", "ElicitRequest")
+                crate::rt::member_raw(raw, "ServerRequest", "ElicitRequest")
                     .map(ServerRequest::ElicitRequest)
             }
             4usize => {
-                crate::rt::member(value, "ServerRequest", "Other")
+                crate::rt::member_raw(raw, "ServerRequest", "Other")
                     .map(ServerRequest::Other)
             }
             _ => unreachable!("a union of {} members", 5usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        ServerRequest::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl ServerRequest {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -12964,10 +13044,10 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ServerRequest::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        ServerRequest::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for ServerRequest {
@@ -13077,6 +13157,8 @@ impl ServerResult {
             _ => unreachable!("a union of {} members", 10usize),
         }
     }
+}
+impl ServerResult {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -13171,8 +13253,8 @@ impl crate::rt::Fit for ServerResult {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SetLevelRequest {
     pub params: SetLevelRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl SetLevelRequest {
     /// The fixed value of `method`.
@@ -13190,7 +13272,7 @@ impl ::serde::Serialize for SetLevelRequest {
             &crate::rt::Fixed::Str("logging/setLevel"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -13215,7 +13297,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
             ) -> ::std::result::Result<SetLevelRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<SetLevelRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -13274,8 +13356,8 @@ impl crate::rt::Fit for SetLevelRequest {
 pub struct SetLevelRequestParams {
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
     pub level: LoggingLevel,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for SetLevelRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -13284,7 +13366,7 @@ impl ::serde::Serialize for SetLevelRequestParams {
     ) -> ::std::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "level", &self.level)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -13308,7 +13390,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
                 mut access: A,
             ) -> ::std::result::Result<SetLevelRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<LoggingLevel> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -13358,8 +13440,8 @@ pub struct StringSchema {
     pub max_length: ::std::option::Option<i64>,
     /// Optional: `None` is left out of the JSON.
     pub format: ::std::option::Option<StringSchemaFormat>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl StringSchema {
     /// The fixed value of `type`.
@@ -13391,7 +13473,7 @@ impl ::serde::Serialize for StringSchema {
         if let ::std::option::Option::Some(value) = &self.format {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "format", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -13420,7 +13502,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchema {
                 let mut f3: ::std::option::Option<i64> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<i64> = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<StringSchemaFormat> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -13593,8 +13675,8 @@ impl crate::rt::Fit for StringSchemaFormat {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SubscribeRequest {
     pub params: SubscribeRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl SubscribeRequest {
     /// The fixed value of `method`.
@@ -13612,7 +13694,7 @@ impl ::serde::Serialize for SubscribeRequest {
             &crate::rt::Fixed::Str("resources/subscribe"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -13637,7 +13719,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
             ) -> ::std::result::Result<SubscribeRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<SubscribeRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -13698,8 +13780,8 @@ pub struct SubscribeRequestParams {
     ///
     /// Format: `uri`
     pub uri: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for SubscribeRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -13708,7 +13790,7 @@ impl ::serde::Serialize for SubscribeRequestParams {
     ) -> ::std::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -13732,7 +13814,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
                 mut access: A,
             ) -> ::std::result::Result<SubscribeRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -13784,8 +13866,8 @@ pub struct TextContent {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl TextContent {
     /// The fixed value of `type`.
@@ -13809,7 +13891,7 @@ impl ::serde::Serialize for TextContent {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -13838,7 +13920,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                 let mut f3: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -13931,8 +14013,8 @@ pub struct TextResourceContents {
     >,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for TextResourceContents {
     fn serialize<S: ::serde::Serializer>(
@@ -13948,7 +14030,7 @@ impl ::serde::Serialize for TextResourceContents {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "text", &self.text)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -13977,7 +14059,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -14084,8 +14166,8 @@ pub struct Tool {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Tool {
     fn serialize<S: ::serde::Serializer>(
@@ -14118,7 +14200,7 @@ impl ::serde::Serialize for Tool {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -14150,7 +14232,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
                 let mut f6: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -14297,8 +14379,8 @@ pub struct ToolAnnotations {
     ///
     /// Optional: `None` is left out of the JSON.
     pub open_world_hint: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ToolAnnotations {
     fn serialize<S: ::serde::Serializer>(
@@ -14337,7 +14419,7 @@ impl ::serde::Serialize for ToolAnnotations {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -14365,7 +14447,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
                 let mut f2: ::std::option::Option<bool> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<bool> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -14464,8 +14546,8 @@ pub struct ToolInputSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ToolInputSchema {
     /// The fixed value of `type`.
@@ -14488,7 +14570,7 @@ impl ::serde::Serialize for ToolInputSchema {
         if let ::std::option::Option::Some(value) = &self.required {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "required", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -14521,7 +14603,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
                 let mut f2: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -14593,8 +14675,8 @@ impl crate::rt::Fit for ToolInputSchema {
 pub struct ToolListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ToolListChangedNotification {
     /// The fixed value of `method`.
@@ -14614,7 +14696,7 @@ impl ::serde::Serialize for ToolListChangedNotification {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -14639,7 +14721,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
             ) -> ::std::result::Result<ToolListChangedNotification, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -14711,8 +14793,8 @@ pub struct ToolOutputSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ToolOutputSchema {
     /// The fixed value of `type`.
@@ -14735,7 +14817,7 @@ impl ::serde::Serialize for ToolOutputSchema {
         if let ::std::option::Option::Some(value) = &self.required {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "required", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -14768,7 +14850,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
                 let mut f2: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -14841,8 +14923,8 @@ impl crate::rt::Fit for ToolOutputSchema {
 #[derive(Clone, Debug, PartialEq)]
 pub struct UnsubscribeRequest {
     pub params: UnsubscribeRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl UnsubscribeRequest {
     /// The fixed value of `method`.
@@ -14860,7 +14942,7 @@ impl ::serde::Serialize for UnsubscribeRequest {
             &crate::rt::Fixed::Str("resources/unsubscribe"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -14885,7 +14967,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
             ) -> ::std::result::Result<UnsubscribeRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<UnsubscribeRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -14946,8 +15028,8 @@ pub struct UnsubscribeRequestParams {
     ///
     /// Format: `uri`
     pub uri: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for UnsubscribeRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -14956,7 +15038,7 @@ impl ::serde::Serialize for UnsubscribeRequestParams {
     ) -> ::std::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -14980,7 +15062,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
                 mut access: A,
             ) -> ::std::result::Result<UnsubscribeRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -15414,66 +15496,79 @@ pub const METHODS: &[crate::MethodInfo] = &[
 pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     crate::rt::TypeEntry {
         name: "Annotations",
+        read: crate::rt::read::<Annotations>,
         roundtrip: crate::rt::roundtrip::<Annotations>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "AudioContent",
+        read: crate::rt::read::<AudioContent>,
         roundtrip: crate::rt::roundtrip::<AudioContent>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "BaseMetadata",
+        read: crate::rt::read::<BaseMetadata>,
         roundtrip: crate::rt::roundtrip::<BaseMetadata>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "BlobResourceContents",
+        read: crate::rt::read::<BlobResourceContents>,
         roundtrip: crate::rt::roundtrip::<BlobResourceContents>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "BooleanSchema",
+        read: crate::rt::read::<BooleanSchema>,
         roundtrip: crate::rt::roundtrip::<BooleanSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolRequest",
+        read: crate::rt::read::<CallToolRequest>,
         roundtrip: crate::rt::roundtrip::<CallToolRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolRequestParams",
+        read: crate::rt::read::<CallToolRequestParams>,
         roundtrip: crate::rt::roundtrip::<CallToolRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolResult",
+        read: crate::rt::read::<CallToolResult>,
         roundtrip: crate::rt::roundtrip::<CallToolResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CancelledNotification",
+        read: crate::rt::read::<CancelledNotification>,
         roundtrip: crate::rt::roundtrip::<CancelledNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CancelledNotificationParams",
+        read: crate::rt::read::<CancelledNotificationParams>,
         roundtrip: crate::rt::roundtrip::<CancelledNotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientCapabilities",
+        read: crate::rt::read::<ClientCapabilities>,
         roundtrip: crate::rt::roundtrip::<ClientCapabilities>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientCapabilitiesRoots",
+        read: crate::rt::read::<ClientCapabilitiesRoots>,
         roundtrip: crate::rt::roundtrip::<ClientCapabilitiesRoots>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientNotification",
+        read: crate::rt::read::<ClientNotification>,
         roundtrip: crate::rt::roundtrip::<ClientNotification>,
         choose: ::std::option::Option::Some(|v| {
             ClientNotification::from_json(v).map(|u| u.member_name())
@@ -15481,6 +15576,7 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ClientRequest",
+        read: crate::rt::read::<ClientRequest>,
         roundtrip: crate::rt::roundtrip::<ClientRequest>,
         choose: ::std::option::Option::Some(|v| {
             ClientRequest::from_json(v).map(|u| u.member_name())
@@ -15488,6 +15584,7 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ClientResult",
+        read: crate::rt::read::<ClientResult>,
         roundtrip: crate::rt::roundtrip::<ClientResult>,
         choose: ::std::option::Option::Some(|v| {
             ClientResult::from_json(v).map(|u| u.member_name())
@@ -15495,26 +15592,31 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "CompleteRequest",
+        read: crate::rt::read::<CompleteRequest>,
         roundtrip: crate::rt::roundtrip::<CompleteRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParams",
+        read: crate::rt::read::<CompleteRequestParams>,
         roundtrip: crate::rt::roundtrip::<CompleteRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParamsArgument",
+        read: crate::rt::read::<CompleteRequestParamsArgument>,
         roundtrip: crate::rt::roundtrip::<CompleteRequestParamsArgument>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParamsContext",
+        read: crate::rt::read::<CompleteRequestParamsContext>,
         roundtrip: crate::rt::roundtrip::<CompleteRequestParamsContext>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParamsRef",
+        read: crate::rt::read::<CompleteRequestParamsRef>,
         roundtrip: crate::rt::roundtrip::<CompleteRequestParamsRef>,
         choose: ::std::option::Option::Some(|v| {
             CompleteRequestParamsRef::from_json(v).map(|u| u.member_name())
@@ -15522,16 +15624,19 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "CompleteResult",
+        read: crate::rt::read::<CompleteResult>,
         roundtrip: crate::rt::roundtrip::<CompleteResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteResultCompletion",
+        read: crate::rt::read::<CompleteResultCompletion>,
         roundtrip: crate::rt::roundtrip::<CompleteResultCompletion>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ContentBlock",
+        read: crate::rt::read::<ContentBlock>,
         roundtrip: crate::rt::roundtrip::<ContentBlock>,
         choose: ::std::option::Option::Some(|v| {
             ContentBlock::from_json(v).map(|u| u.member_name())
@@ -15539,61 +15644,73 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "CreateMessageRequest",
+        read: crate::rt::read::<CreateMessageRequest>,
         roundtrip: crate::rt::roundtrip::<CreateMessageRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageRequestParams",
+        read: crate::rt::read::<CreateMessageRequestParams>,
         roundtrip: crate::rt::roundtrip::<CreateMessageRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageRequestParamsIncludeContext",
+        read: crate::rt::read::<CreateMessageRequestParamsIncludeContext>,
         roundtrip: crate::rt::roundtrip::<CreateMessageRequestParamsIncludeContext>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageResult",
+        read: crate::rt::read::<CreateMessageResult>,
         roundtrip: crate::rt::roundtrip::<CreateMessageResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageResultStopReason",
+        read: crate::rt::read::<CreateMessageResultStopReason>,
         roundtrip: crate::rt::roundtrip::<CreateMessageResultStopReason>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Cursor",
+        read: crate::rt::read::<Cursor>,
         roundtrip: crate::rt::roundtrip::<Cursor>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitRequest",
+        read: crate::rt::read::<ElicitRequest>,
         roundtrip: crate::rt::roundtrip::<ElicitRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitRequestParams",
+        read: crate::rt::read::<ElicitRequestParams>,
         roundtrip: crate::rt::roundtrip::<ElicitRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitRequestParamsRequestedSchema",
+        read: crate::rt::read::<ElicitRequestParamsRequestedSchema>,
         roundtrip: crate::rt::roundtrip::<ElicitRequestParamsRequestedSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitResult",
+        read: crate::rt::read::<ElicitResult>,
         roundtrip: crate::rt::roundtrip::<ElicitResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitResultAction",
+        read: crate::rt::read::<ElicitResultAction>,
         roundtrip: crate::rt::roundtrip::<ElicitResultAction>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitResultContentValue",
+        read: crate::rt::read::<ElicitResultContentValue>,
         roundtrip: crate::rt::roundtrip::<ElicitResultContentValue>,
         choose: ::std::option::Option::Some(|v| {
             ElicitResultContentValue::from_json(v).map(|u| u.member_name())
@@ -15601,11 +15718,13 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "EmbeddedResource",
+        read: crate::rt::read::<EmbeddedResource>,
         roundtrip: crate::rt::roundtrip::<EmbeddedResource>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "EmbeddedResourceResource",
+        read: crate::rt::read::<EmbeddedResourceResource>,
         roundtrip: crate::rt::roundtrip::<EmbeddedResourceResource>,
         choose: ::std::option::Option::Some(|v| {
             EmbeddedResourceResource::from_json(v).map(|u| u.member_name())
@@ -15613,71 +15732,85 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "EmptyResult",
+        read: crate::rt::read::<EmptyResult>,
         roundtrip: crate::rt::roundtrip::<EmptyResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "EnumSchema",
+        read: crate::rt::read::<EnumSchema>,
         roundtrip: crate::rt::roundtrip::<EnumSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptRequest",
+        read: crate::rt::read::<GetPromptRequest>,
         roundtrip: crate::rt::roundtrip::<GetPromptRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptRequestParams",
+        read: crate::rt::read::<GetPromptRequestParams>,
         roundtrip: crate::rt::roundtrip::<GetPromptRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptResult",
+        read: crate::rt::read::<GetPromptResult>,
         roundtrip: crate::rt::roundtrip::<GetPromptResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ImageContent",
+        read: crate::rt::read::<ImageContent>,
         roundtrip: crate::rt::roundtrip::<ImageContent>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Implementation",
+        read: crate::rt::read::<Implementation>,
         roundtrip: crate::rt::roundtrip::<Implementation>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InitializeRequest",
+        read: crate::rt::read::<InitializeRequest>,
         roundtrip: crate::rt::roundtrip::<InitializeRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InitializeRequestParams",
+        read: crate::rt::read::<InitializeRequestParams>,
         roundtrip: crate::rt::roundtrip::<InitializeRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InitializeResult",
+        read: crate::rt::read::<InitializeResult>,
         roundtrip: crate::rt::roundtrip::<InitializeResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InitializedNotification",
+        read: crate::rt::read::<InitializedNotification>,
         roundtrip: crate::rt::roundtrip::<InitializedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCError",
+        read: crate::rt::read::<JSONRPCError>,
         roundtrip: crate::rt::roundtrip::<JSONRPCError>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCErrorError",
+        read: crate::rt::read::<JSONRPCErrorError>,
         roundtrip: crate::rt::roundtrip::<JSONRPCErrorError>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCMessage",
+        read: crate::rt::read::<JSONRPCMessage>,
         roundtrip: crate::rt::roundtrip::<JSONRPCMessage>,
         choose: ::std::option::Option::Some(|v| {
             JSONRPCMessage::from_json(v).map(|u| u.member_name())
@@ -15685,136 +15818,163 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "JSONRPCNotification",
+        read: crate::rt::read::<JSONRPCNotification>,
         roundtrip: crate::rt::roundtrip::<JSONRPCNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCRequest",
+        read: crate::rt::read::<JSONRPCRequest>,
         roundtrip: crate::rt::roundtrip::<JSONRPCRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCResponse",
+        read: crate::rt::read::<JSONRPCResponse>,
         roundtrip: crate::rt::roundtrip::<JSONRPCResponse>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListPromptsRequest",
+        read: crate::rt::read::<ListPromptsRequest>,
         roundtrip: crate::rt::roundtrip::<ListPromptsRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListPromptsResult",
+        read: crate::rt::read::<ListPromptsResult>,
         roundtrip: crate::rt::roundtrip::<ListPromptsResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourceTemplatesRequest",
+        read: crate::rt::read::<ListResourceTemplatesRequest>,
         roundtrip: crate::rt::roundtrip::<ListResourceTemplatesRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourceTemplatesResult",
+        read: crate::rt::read::<ListResourceTemplatesResult>,
         roundtrip: crate::rt::roundtrip::<ListResourceTemplatesResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourcesRequest",
+        read: crate::rt::read::<ListResourcesRequest>,
         roundtrip: crate::rt::roundtrip::<ListResourcesRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourcesResult",
+        read: crate::rt::read::<ListResourcesResult>,
         roundtrip: crate::rt::roundtrip::<ListResourcesResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListRootsRequest",
+        read: crate::rt::read::<ListRootsRequest>,
         roundtrip: crate::rt::roundtrip::<ListRootsRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListRootsResult",
+        read: crate::rt::read::<ListRootsResult>,
         roundtrip: crate::rt::roundtrip::<ListRootsResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListToolsRequest",
+        read: crate::rt::read::<ListToolsRequest>,
         roundtrip: crate::rt::roundtrip::<ListToolsRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListToolsResult",
+        read: crate::rt::read::<ListToolsResult>,
         roundtrip: crate::rt::roundtrip::<ListToolsResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "LoggingLevel",
+        read: crate::rt::read::<LoggingLevel>,
         roundtrip: crate::rt::roundtrip::<LoggingLevel>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "LoggingMessageNotification",
+        read: crate::rt::read::<LoggingMessageNotification>,
         roundtrip: crate::rt::roundtrip::<LoggingMessageNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "LoggingMessageNotificationParams",
+        read: crate::rt::read::<LoggingMessageNotificationParams>,
         roundtrip: crate::rt::roundtrip::<LoggingMessageNotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ModelHint",
+        read: crate::rt::read::<ModelHint>,
         roundtrip: crate::rt::roundtrip::<ModelHint>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ModelPreferences",
+        read: crate::rt::read::<ModelPreferences>,
         roundtrip: crate::rt::roundtrip::<ModelPreferences>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Notification",
+        read: crate::rt::read::<Notification>,
         roundtrip: crate::rt::roundtrip::<Notification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "NotificationParams",
+        read: crate::rt::read::<NotificationParams>,
         roundtrip: crate::rt::roundtrip::<NotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "NumberSchema",
+        read: crate::rt::read::<NumberSchema>,
         roundtrip: crate::rt::roundtrip::<NumberSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "NumberSchemaType",
+        read: crate::rt::read::<NumberSchemaType>,
         roundtrip: crate::rt::roundtrip::<NumberSchemaType>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PaginatedRequest",
+        read: crate::rt::read::<PaginatedRequest>,
         roundtrip: crate::rt::roundtrip::<PaginatedRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PaginatedRequestParams",
+        read: crate::rt::read::<PaginatedRequestParams>,
         roundtrip: crate::rt::roundtrip::<PaginatedRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PaginatedResult",
+        read: crate::rt::read::<PaginatedResult>,
         roundtrip: crate::rt::roundtrip::<PaginatedResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PingRequest",
+        read: crate::rt::read::<PingRequest>,
         roundtrip: crate::rt::roundtrip::<PingRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PrimitiveSchemaDefinition",
+        read: crate::rt::read::<PrimitiveSchemaDefinition>,
         roundtrip: crate::rt::roundtrip::<PrimitiveSchemaDefinition>,
         choose: ::std::option::Option::Some(|v| {
             PrimitiveSchemaDefinition::from_json(v).map(|u| u.member_name())
@@ -15822,16 +15982,19 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ProgressNotification",
+        read: crate::rt::read::<ProgressNotification>,
         roundtrip: crate::rt::roundtrip::<ProgressNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ProgressNotificationParams",
+        read: crate::rt::read::<ProgressNotificationParams>,
         roundtrip: crate::rt::roundtrip::<ProgressNotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ProgressToken",
+        read: crate::rt::read::<ProgressToken>,
         roundtrip: crate::rt::roundtrip::<ProgressToken>,
         choose: ::std::option::Option::Some(|v| {
             ProgressToken::from_json(v).map(|u| u.member_name())
@@ -15839,46 +16002,55 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "Prompt",
+        read: crate::rt::read::<Prompt>,
         roundtrip: crate::rt::roundtrip::<Prompt>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptArgument",
+        read: crate::rt::read::<PromptArgument>,
         roundtrip: crate::rt::roundtrip::<PromptArgument>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptListChangedNotification",
+        read: crate::rt::read::<PromptListChangedNotification>,
         roundtrip: crate::rt::roundtrip::<PromptListChangedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptMessage",
+        read: crate::rt::read::<PromptMessage>,
         roundtrip: crate::rt::roundtrip::<PromptMessage>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptReference",
+        read: crate::rt::read::<PromptReference>,
         roundtrip: crate::rt::roundtrip::<PromptReference>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceRequest",
+        read: crate::rt::read::<ReadResourceRequest>,
         roundtrip: crate::rt::roundtrip::<ReadResourceRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceRequestParams",
+        read: crate::rt::read::<ReadResourceRequestParams>,
         roundtrip: crate::rt::roundtrip::<ReadResourceRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceResult",
+        read: crate::rt::read::<ReadResourceResult>,
         roundtrip: crate::rt::roundtrip::<ReadResourceResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceResultContentsItem",
+        read: crate::rt::read::<ReadResourceResultContentsItem>,
         roundtrip: crate::rt::roundtrip::<ReadResourceResultContentsItem>,
         choose: ::std::option::Option::Some(|v| {
             ReadResourceResultContentsItem::from_json(v).map(|u| u.member_name())
@@ -15886,11 +16058,13 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "Request",
+        read: crate::rt::read::<Request>,
         roundtrip: crate::rt::roundtrip::<Request>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "RequestId",
+        read: crate::rt::read::<RequestId>,
         roundtrip: crate::rt::roundtrip::<RequestId>,
         choose: ::std::option::Option::Some(|v| {
             RequestId::from_json(v).map(|u| u.member_name())
@@ -15898,81 +16072,97 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "RequestParams",
+        read: crate::rt::read::<RequestParams>,
         roundtrip: crate::rt::roundtrip::<RequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "RequestParamsMeta",
+        read: crate::rt::read::<RequestParamsMeta>,
         roundtrip: crate::rt::roundtrip::<RequestParamsMeta>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Resource",
+        read: crate::rt::read::<Resource>,
         roundtrip: crate::rt::roundtrip::<Resource>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceContents",
+        read: crate::rt::read::<ResourceContents>,
         roundtrip: crate::rt::roundtrip::<ResourceContents>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceLink",
+        read: crate::rt::read::<ResourceLink>,
         roundtrip: crate::rt::roundtrip::<ResourceLink>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceListChangedNotification",
+        read: crate::rt::read::<ResourceListChangedNotification>,
         roundtrip: crate::rt::roundtrip::<ResourceListChangedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceTemplate",
+        read: crate::rt::read::<ResourceTemplate>,
         roundtrip: crate::rt::roundtrip::<ResourceTemplate>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceTemplateReference",
+        read: crate::rt::read::<ResourceTemplateReference>,
         roundtrip: crate::rt::roundtrip::<ResourceTemplateReference>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceUpdatedNotification",
+        read: crate::rt::read::<ResourceUpdatedNotification>,
         roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceUpdatedNotificationParams",
+        read: crate::rt::read::<ResourceUpdatedNotificationParams>,
         roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Result",
+        read: crate::rt::read::<Result>,
         roundtrip: crate::rt::roundtrip::<Result>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Role",
+        read: crate::rt::read::<Role>,
         roundtrip: crate::rt::roundtrip::<Role>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Root",
+        read: crate::rt::read::<Root>,
         roundtrip: crate::rt::roundtrip::<Root>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "RootsListChangedNotification",
+        read: crate::rt::read::<RootsListChangedNotification>,
         roundtrip: crate::rt::roundtrip::<RootsListChangedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SamplingMessage",
+        read: crate::rt::read::<SamplingMessage>,
         roundtrip: crate::rt::roundtrip::<SamplingMessage>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SamplingMessageContent",
+        read: crate::rt::read::<SamplingMessageContent>,
         roundtrip: crate::rt::roundtrip::<SamplingMessageContent>,
         choose: ::std::option::Option::Some(|v| {
             SamplingMessageContent::from_json(v).map(|u| u.member_name())
@@ -15980,26 +16170,31 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilities",
+        read: crate::rt::read::<ServerCapabilities>,
         roundtrip: crate::rt::roundtrip::<ServerCapabilities>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilitiesPrompts",
+        read: crate::rt::read::<ServerCapabilitiesPrompts>,
         roundtrip: crate::rt::roundtrip::<ServerCapabilitiesPrompts>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilitiesResources",
+        read: crate::rt::read::<ServerCapabilitiesResources>,
         roundtrip: crate::rt::roundtrip::<ServerCapabilitiesResources>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilitiesTools",
+        read: crate::rt::read::<ServerCapabilitiesTools>,
         roundtrip: crate::rt::roundtrip::<ServerCapabilitiesTools>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerNotification",
+        read: crate::rt::read::<ServerNotification>,
         roundtrip: crate::rt::roundtrip::<ServerNotification>,
         choose: ::std::option::Option::Some(|v| {
             ServerNotification::from_json(v).map(|u| u.member_name())
@@ -16007,6 +16202,7 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ServerRequest",
+        read: crate::rt::read::<ServerRequest>,
         roundtrip: crate::rt::roundtrip::<ServerRequest>,
         choose: ::std::option::Option::Some(|v| {
             ServerRequest::from_json(v).map(|u| u.member_name())
@@ -16014,6 +16210,7 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ServerResult",
+        read: crate::rt::read::<ServerResult>,
         roundtrip: crate::rt::roundtrip::<ServerResult>,
         choose: ::std::option::Option::Some(|v| {
             ServerResult::from_json(v).map(|u| u.member_name())
@@ -16021,76 +16218,91 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "SetLevelRequest",
+        read: crate::rt::read::<SetLevelRequest>,
         roundtrip: crate::rt::roundtrip::<SetLevelRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SetLevelRequestParams",
+        read: crate::rt::read::<SetLevelRequestParams>,
         roundtrip: crate::rt::roundtrip::<SetLevelRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "StringSchema",
+        read: crate::rt::read::<StringSchema>,
         roundtrip: crate::rt::roundtrip::<StringSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "StringSchemaFormat",
+        read: crate::rt::read::<StringSchemaFormat>,
         roundtrip: crate::rt::roundtrip::<StringSchemaFormat>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscribeRequest",
+        read: crate::rt::read::<SubscribeRequest>,
         roundtrip: crate::rt::roundtrip::<SubscribeRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscribeRequestParams",
+        read: crate::rt::read::<SubscribeRequestParams>,
         roundtrip: crate::rt::roundtrip::<SubscribeRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TextContent",
+        read: crate::rt::read::<TextContent>,
         roundtrip: crate::rt::roundtrip::<TextContent>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TextResourceContents",
+        read: crate::rt::read::<TextResourceContents>,
         roundtrip: crate::rt::roundtrip::<TextResourceContents>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Tool",
+        read: crate::rt::read::<Tool>,
         roundtrip: crate::rt::roundtrip::<Tool>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolAnnotations",
+        read: crate::rt::read::<ToolAnnotations>,
         roundtrip: crate::rt::roundtrip::<ToolAnnotations>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolInputSchema",
+        read: crate::rt::read::<ToolInputSchema>,
         roundtrip: crate::rt::roundtrip::<ToolInputSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolListChangedNotification",
+        read: crate::rt::read::<ToolListChangedNotification>,
         roundtrip: crate::rt::roundtrip::<ToolListChangedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolOutputSchema",
+        read: crate::rt::read::<ToolOutputSchema>,
         roundtrip: crate::rt::roundtrip::<ToolOutputSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UnsubscribeRequest",
+        read: crate::rt::read::<UnsubscribeRequest>,
         roundtrip: crate::rt::roundtrip::<UnsubscribeRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UnsubscribeRequestParams",
+        read: crate::rt::read::<UnsubscribeRequestParams>,
         roundtrip: crate::rt::roundtrip::<UnsubscribeRequestParams>,
         choose: ::std::option::Option::None,
     },

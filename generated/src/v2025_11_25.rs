@@ -80,8 +80,8 @@ pub struct Annotations {
     ///
     /// Optional: `None` is left out of the JSON.
     pub last_modified: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Annotations {
     fn serialize<S: ::serde::Serializer>(
@@ -106,7 +106,7 @@ impl ::serde::Serialize for Annotations {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -132,7 +132,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
                 let mut f0: ::std::option::Option<::std::vec::Vec<Role>> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -212,8 +212,8 @@ pub struct AudioContent {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl AudioContent {
     /// The fixed value of `type`.
@@ -242,7 +242,7 @@ impl ::serde::Serialize for AudioContent {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -272,7 +272,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
                 let mut f4: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -369,8 +369,8 @@ pub struct BaseMetadata {
     ///
     /// Optional: `None` is left out of the JSON.
     pub title: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for BaseMetadata {
     fn serialize<S: ::serde::Serializer>(
@@ -382,7 +382,7 @@ impl ::serde::Serialize for BaseMetadata {
         if let ::std::option::Option::Some(value) = &self.title {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -407,7 +407,7 @@ impl<'de> ::serde::Deserialize<'de> for BaseMetadata {
             ) -> ::std::result::Result<BaseMetadata, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -472,8 +472,8 @@ pub struct BlobResourceContents {
     ///
     /// Format: `byte`
     pub blob: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for BlobResourceContents {
     fn serialize<S: ::serde::Serializer>(
@@ -489,7 +489,7 @@ impl ::serde::Serialize for BlobResourceContents {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "blob", &self.blob)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -518,7 +518,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -589,8 +589,8 @@ pub struct BooleanSchema {
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl BooleanSchema {
     /// The fixed value of `type`.
@@ -616,7 +616,7 @@ impl ::serde::Serialize for BooleanSchema {
         if let ::std::option::Option::Some(value) = &self.default {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "default", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -643,7 +643,7 @@ impl<'de> ::serde::Deserialize<'de> for BooleanSchema {
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -720,8 +720,8 @@ impl crate::rt::Fit for BooleanSchema {
 pub struct CallToolRequest {
     pub params: CallToolRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl CallToolRequest {
     /// The fixed value of `method`.
@@ -747,7 +747,7 @@ impl ::serde::Serialize for CallToolRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -774,7 +774,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
                 let mut f1: ::std::option::Option<CallToolRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -879,8 +879,8 @@ pub struct CallToolRequestParams {
     pub arguments: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CallToolRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -898,7 +898,7 @@ impl ::serde::Serialize for CallToolRequestParams {
         if let ::std::option::Option::Some(value) = &self.arguments {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "arguments", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -927,7 +927,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
                 let mut f3: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1027,8 +1027,8 @@ pub struct CallToolResult {
     ///
     /// Optional: `None` is left out of the JSON.
     pub is_error: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CallToolResult {
     fn serialize<S: ::serde::Serializer>(
@@ -1050,7 +1050,7 @@ impl ::serde::Serialize for CallToolResult {
         if let ::std::option::Option::Some(value) = &self.is_error {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "isError", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1081,7 +1081,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1163,8 +1163,8 @@ impl crate::rt::Fit for CallToolResult {
 pub struct CancelTaskRequest {
     pub params: CancelTaskRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl CancelTaskRequest {
     /// The fixed value of `method`.
@@ -1190,7 +1190,7 @@ impl ::serde::Serialize for CancelTaskRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1217,7 +1217,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskRequest {
                 let mut f1: ::std::option::Option<CancelTaskRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1303,8 +1303,8 @@ pub struct CancelTaskRequestParams {
     ///
     /// Wire name: `taskId`.
     pub task_id: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CancelTaskRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -1313,7 +1313,7 @@ impl ::serde::Serialize for CancelTaskRequestParams {
     ) -> ::std::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "taskId", &self.task_id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1337,7 +1337,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskRequestParams {
                 mut access: A,
             ) -> ::std::result::Result<CancelTaskRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1419,8 +1419,8 @@ pub struct CancelTaskResult {
     ///
     /// Optional: `None` is left out of the JSON.
     pub poll_interval: ::std::option::Option<i64>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CancelTaskResult {
     fn serialize<S: ::serde::Serializer>(
@@ -1458,7 +1458,7 @@ impl ::serde::Serialize for CancelTaskResult {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1491,7 +1491,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskResult {
                 let mut f5: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f6: ::std::option::Option<::std::option::Option<i64>> = ::std::option::Option::None;
                 let mut f7: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1610,8 +1610,8 @@ impl crate::rt::Fit for CancelTaskResult {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CancelledNotification {
     pub params: CancelledNotificationParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl CancelledNotification {
     /// The fixed value of `method`.
@@ -1636,7 +1636,7 @@ impl ::serde::Serialize for CancelledNotification {
             "jsonrpc",
             &crate::rt::Fixed::Str("2.0"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1662,7 +1662,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<CancelledNotificationParams> = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1758,8 +1758,8 @@ pub struct CancelledNotificationParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub reason: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CancelledNotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -1776,7 +1776,7 @@ impl ::serde::Serialize for CancelledNotificationParams {
         if let ::std::option::Option::Some(value) = &self.reason {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "reason", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1804,7 +1804,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1894,8 +1894,8 @@ pub struct ClientCapabilities {
     ///
     /// Optional: `None` is left out of the JSON.
     pub tasks: ::std::option::Option<ClientCapabilitiesTasks>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ClientCapabilities {
     fn serialize<S: ::serde::Serializer>(
@@ -1922,7 +1922,7 @@ impl ::serde::Serialize for ClientCapabilities {
         if let ::std::option::Option::Some(value) = &self.tasks {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "tasks", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1955,7 +1955,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                 let mut f2: ::std::option::Option<ClientCapabilitiesSampling> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<ClientCapabilitiesElicitation> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<ClientCapabilitiesTasks> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2040,8 +2040,8 @@ pub struct ClientCapabilitiesElicitation {
     pub url: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ClientCapabilitiesElicitation {
     fn serialize<S: ::serde::Serializer>(
@@ -2055,7 +2055,7 @@ impl ::serde::Serialize for ClientCapabilitiesElicitation {
         if let ::std::option::Option::Some(value) = &self.url {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "url", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2084,7 +2084,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesElicitation {
                 let mut f1: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2142,8 +2142,8 @@ pub struct ClientCapabilitiesRoots {
     ///
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ClientCapabilitiesRoots {
     fn serialize<S: ::serde::Serializer>(
@@ -2154,7 +2154,7 @@ impl ::serde::Serialize for ClientCapabilitiesRoots {
         if let ::std::option::Option::Some(value) = &self.list_changed {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2178,7 +2178,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
                 mut access: A,
             ) -> ::std::result::Result<ClientCapabilitiesRoots, A::Error> {
                 let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2229,8 +2229,8 @@ pub struct ClientCapabilitiesSampling {
     pub tools: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ClientCapabilitiesSampling {
     fn serialize<S: ::serde::Serializer>(
@@ -2244,7 +2244,7 @@ impl ::serde::Serialize for ClientCapabilitiesSampling {
         if let ::std::option::Option::Some(value) = &self.tools {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "tools", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2273,7 +2273,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesSampling {
                 let mut f1: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2341,8 +2341,8 @@ pub struct ClientCapabilitiesTasks {
     ///
     /// Optional: `None` is left out of the JSON.
     pub requests: ::std::option::Option<ClientCapabilitiesTasksRequests>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ClientCapabilitiesTasks {
     fn serialize<S: ::serde::Serializer>(
@@ -2359,7 +2359,7 @@ impl ::serde::Serialize for ClientCapabilitiesTasks {
         if let ::std::option::Option::Some(value) = &self.requests {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "requests", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2389,7 +2389,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasks {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<ClientCapabilitiesTasksRequests> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2459,8 +2459,8 @@ pub struct ClientCapabilitiesTasksRequests {
     ///
     /// Optional: `None` is left out of the JSON.
     pub elicitation: ::std::option::Option<ClientCapabilitiesTasksRequestsElicitation>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ClientCapabilitiesTasksRequests {
     fn serialize<S: ::serde::Serializer>(
@@ -2474,7 +2474,7 @@ impl ::serde::Serialize for ClientCapabilitiesTasksRequests {
         if let ::std::option::Option::Some(value) = &self.elicitation {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "elicitation", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2503,7 +2503,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasksRequests {
                 let mut f1: ::std::option::Option<
                     ClientCapabilitiesTasksRequestsElicitation,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2557,8 +2557,8 @@ pub struct ClientCapabilitiesTasksRequestsElicitation {
     pub create: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ClientCapabilitiesTasksRequestsElicitation {
     fn serialize<S: ::serde::Serializer>(
@@ -2569,7 +2569,7 @@ impl ::serde::Serialize for ClientCapabilitiesTasksRequestsElicitation {
         if let ::std::option::Option::Some(value) = &self.create {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "create", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2600,7 +2600,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsElicitati
                 let mut f0: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2649,8 +2649,8 @@ pub struct ClientCapabilitiesTasksRequestsSampling {
     pub create_message: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ClientCapabilitiesTasksRequestsSampling {
     fn serialize<S: ::serde::Serializer>(
@@ -2665,7 +2665,7 @@ impl ::serde::Serialize for ClientCapabilitiesTasksRequestsSampling {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2694,7 +2694,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsSampling 
                 let mut f0: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2746,12 +2746,12 @@ pub enum ClientNotification {
     Other(JSONRPCNotification),
 }
 impl ClientNotification {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "method",
                 &[
                     &[crate::rt::Fixed::Str("notifications/cancelled")],
@@ -2766,36 +2766,52 @@ impl ClientNotification {
             .map_err(|e| crate::rt::in_union("ClientNotification", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "ClientNotification", "CancelledNotification")
+                crate::rt::member_raw(raw, "ClientNotification", "CancelledNotification")
                     .map(ClientNotification::CancelledNotification)
             }
             1usize => {
-                crate::rt::member(value, "ClientNotification", "ProgressNotification")
+                crate::rt::member_raw(raw, "ClientNotification", "ProgressNotification")
                     .map(ClientNotification::ProgressNotification)
             }
             2usize => {
-                crate::rt::member(value, "ClientNotification", "InitializedNotification")
+                crate::rt::member_raw(
+                        raw,
+                        "ClientNotification",
+                        "InitializedNotification",
+                    )
                     .map(ClientNotification::InitializedNotification)
             }
             3usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ClientNotification",
                         "RootsListChangedNotification",
                     )
                     .map(ClientNotification::RootsListChangedNotification)
             }
             4usize => {
-                crate::rt::member(value, "ClientNotification", "TaskStatusNotification")
+                crate::rt::member_raw(
+                        raw,
+                        "ClientNotification",
+                        "TaskStatusNotification",
+                    )
                     .map(ClientNotification::TaskStatusNotification)
             }
             5usize => {
-                crate::rt::member(value, "ClientNotification", "Other")
+                crate::rt::member_raw(raw, "ClientNotification", "Other")
                     .map(ClientNotification::Other)
             }
             _ => unreachable!("a union of {} members", 6usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        ClientNotification::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl ClientNotification {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -2841,10 +2857,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ClientNotification::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        ClientNotification::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for ClientNotification {
@@ -2900,12 +2916,12 @@ pub enum ClientRequest {
     Other(JSONRPCRequest),
 }
 impl ClientRequest {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "method",
                 &[
                     &[crate::rt::Fixed::Str("ping")],
@@ -2932,80 +2948,92 @@ impl ClientRequest {
             .map_err(|e| crate::rt::in_union("ClientRequest", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "ClientRequest", "PingRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "PingRequest")
                     .map(ClientRequest::PingRequest)
             }
             1usize => {
-                crate::rt::member(value, "ClientRequest", "InitializeRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "InitializeRequest")
                     .map(ClientRequest::InitializeRequest)
             }
             2usize => {
-                crate::rt::member(value, "ClientRequest", "CompleteRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "CompleteRequest")
                     .map(ClientRequest::CompleteRequest)
             }
             3usize => {
-                crate::rt::member(value, "ClientRequest", "SetLevelRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "SetLevelRequest")
                     .map(ClientRequest::SetLevelRequest)
             }
             4usize => {
-                crate::rt::member(value, "ClientRequest", "GetPromptRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "GetPromptRequest")
                     .map(ClientRequest::GetPromptRequest)
             }
             5usize => {
-                crate::rt::member(value, "ClientRequest", "ListPromptsRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "ListPromptsRequest")
                     .map(ClientRequest::ListPromptsRequest)
             }
             6usize => {
-                crate::rt::member(value, "ClientRequest", "ListResourcesRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "ListResourcesRequest")
                     .map(ClientRequest::ListResourcesRequest)
             }
             7usize => {
-                crate::rt::member(value, "ClientRequest", "ListResourceTemplatesRequest")
+                crate::rt::member_raw(
+                        raw,
+                        "ClientRequest",
+                        "ListResourceTemplatesRequest",
+                    )
                     .map(ClientRequest::ListResourceTemplatesRequest)
             }
             8usize => {
-                crate::rt::member(value, "ClientRequest", "ReadResourceRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "ReadResourceRequest")
                     .map(ClientRequest::ReadResourceRequest)
             }
             9usize => {
-                crate::rt::member(value, "ClientRequest", "SubscribeRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "SubscribeRequest")
                     .map(ClientRequest::SubscribeRequest)
             }
             10usize => {
-                crate::rt::member(value, "ClientRequest", "UnsubscribeRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "UnsubscribeRequest")
                     .map(ClientRequest::UnsubscribeRequest)
             }
             11usize => {
-                crate::rt::member(value, "ClientRequest", "CallToolRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "CallToolRequest")
                     .map(ClientRequest::CallToolRequest)
             }
             12usize => {
-                crate::rt::member(value, "ClientRequest", "ListToolsRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "ListToolsRequest")
                     .map(ClientRequest::ListToolsRequest)
             }
             13usize => {
-                crate::rt::member(value, "ClientRequest", "GetTaskRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "GetTaskRequest")
                     .map(ClientRequest::GetTaskRequest)
             }
             14usize => {
-                crate::rt::member(value, "ClientRequest", "GetTaskPayloadRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "GetTaskPayloadRequest")
                     .map(ClientRequest::GetTaskPayloadRequest)
             }
             15usize => {
-                crate::rt::member(value, "ClientRequest", "ListTasksRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "ListTasksRequest")
                     .map(ClientRequest::ListTasksRequest)
             }
             16usize => {
-                crate::rt::member(value, "ClientRequest", "CancelTaskRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "CancelTaskRequest")
                     .map(ClientRequest::CancelTaskRequest)
             }
             17usize => {
-                crate::rt::member(value, "ClientRequest", "Other")
+                crate::rt::member_raw(raw, "ClientRequest", "Other")
                     .map(ClientRequest::Other)
             }
             _ => unreachable!("a union of {} members", 18usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        ClientRequest::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl ClientRequest {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -3099,10 +3127,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ClientRequest::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        ClientRequest::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for ClientRequest {
@@ -3226,6 +3254,8 @@ impl ClientResult {
             _ => unreachable!("a union of {} members", 8usize),
         }
     }
+}
+impl ClientResult {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -3309,8 +3339,8 @@ impl crate::rt::Fit for ClientResult {
 pub struct CompleteRequest {
     pub params: CompleteRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl CompleteRequest {
     /// The fixed value of `method`.
@@ -3336,7 +3366,7 @@ impl ::serde::Serialize for CompleteRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3363,7 +3393,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
                 let mut f1: ::std::option::Option<CompleteRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3458,8 +3488,8 @@ pub struct CompleteRequestParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub context: ::std::option::Option<CompleteRequestParamsContext>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CompleteRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -3479,7 +3509,7 @@ impl ::serde::Serialize for CompleteRequestParams {
         if let ::std::option::Option::Some(value) = &self.context {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "context", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3506,7 +3536,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
                 let mut f1: ::std::option::Option<CompleteRequestParamsRef> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<CompleteRequestParamsArgument> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<CompleteRequestParamsContext> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3574,8 +3604,8 @@ pub struct CompleteRequestParamsArgument {
     pub name: ::std::string::String,
     /// The value of the argument to use for completion matching.
     pub value: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CompleteRequestParamsArgument {
     fn serialize<S: ::serde::Serializer>(
@@ -3585,7 +3615,7 @@ impl ::serde::Serialize for CompleteRequestParamsArgument {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "value", &self.value)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3610,7 +3640,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
             ) -> ::std::result::Result<CompleteRequestParamsArgument, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3660,8 +3690,8 @@ pub struct CompleteRequestParamsContext {
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CompleteRequestParamsContext {
     fn serialize<S: ::serde::Serializer>(
@@ -3672,7 +3702,7 @@ impl ::serde::Serialize for CompleteRequestParamsContext {
         if let ::std::option::Option::Some(value) = &self.arguments {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "arguments", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3701,7 +3731,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsContext {
                         ::std::string::String,
                     >,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3748,12 +3778,12 @@ pub enum CompleteRequestParamsRef {
     ResourceTemplateReference(ResourceTemplateReference),
 }
 impl CompleteRequestParamsRef {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "type",
                 &[
                     &[crate::rt::Fixed::Str("ref/prompt")],
@@ -3764,12 +3794,12 @@ impl CompleteRequestParamsRef {
             .map_err(|e| crate::rt::in_union("CompleteRequestParamsRef", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "CompleteRequestParamsRef", "PromptReference")
+                crate::rt::member_raw(raw, "CompleteRequestParamsRef", "PromptReference")
                     .map(CompleteRequestParamsRef::PromptReference)
             }
             1usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "CompleteRequestParamsRef",
                         "ResourceTemplateReference",
                     )
@@ -3778,6 +3808,14 @@ impl CompleteRequestParamsRef {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        CompleteRequestParamsRef::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl CompleteRequestParamsRef {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -3807,10 +3845,10 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        CompleteRequestParamsRef::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        CompleteRequestParamsRef::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for CompleteRequestParamsRef {
@@ -3844,8 +3882,8 @@ pub struct CompleteResult {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     pub completion: CompleteResultCompletion,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CompleteResult {
     fn serialize<S: ::serde::Serializer>(
@@ -3861,7 +3899,7 @@ impl ::serde::Serialize for CompleteResult {
             "completion",
             &self.completion,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3888,7 +3926,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<CompleteResultCompletion> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3949,8 +3987,8 @@ pub struct CompleteResultCompletion {
     ///
     /// Optional: `None` is left out of the JSON.
     pub has_more: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CompleteResultCompletion {
     fn serialize<S: ::serde::Serializer>(
@@ -3965,7 +4003,7 @@ impl ::serde::Serialize for CompleteResultCompletion {
         if let ::std::option::Option::Some(value) = &self.has_more {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "hasMore", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3993,7 +4031,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<i64> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4056,12 +4094,12 @@ pub enum ContentBlock {
     EmbeddedResource(EmbeddedResource),
 }
 impl ContentBlock {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "type",
                 &[
                     &[crate::rt::Fixed::Str("text")],
@@ -4075,28 +4113,36 @@ impl ContentBlock {
             .map_err(|e| crate::rt::in_union("ContentBlock", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "ContentBlock", "TextContent")
+                crate::rt::member_raw(raw, "ContentBlock", "TextContent")
                     .map(ContentBlock::TextContent)
             }
             1usize => {
-                crate::rt::member(value, "ContentBlock", "ImageContent")
+                crate::rt::member_raw(raw, "ContentBlock", "ImageContent")
                     .map(ContentBlock::ImageContent)
             }
             2usize => {
-                crate::rt::member(value, "ContentBlock", "AudioContent")
+                crate::rt::member_raw(raw, "ContentBlock", "AudioContent")
                     .map(ContentBlock::AudioContent)
             }
             3usize => {
-                crate::rt::member(value, "ContentBlock", "ResourceLink")
+                crate::rt::member_raw(raw, "ContentBlock", "ResourceLink")
                     .map(ContentBlock::ResourceLink)
             }
             4usize => {
-                crate::rt::member(value, "ContentBlock", "EmbeddedResource")
+                crate::rt::member_raw(raw, "ContentBlock", "EmbeddedResource")
                     .map(ContentBlock::EmbeddedResource)
             }
             _ => unreachable!("a union of {} members", 5usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        ContentBlock::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl ContentBlock {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -4136,10 +4182,10 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ContentBlock::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        ContentBlock::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for ContentBlock {
@@ -4176,8 +4222,8 @@ impl crate::rt::Fit for ContentBlock {
 pub struct CreateMessageRequest {
     pub params: CreateMessageRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl CreateMessageRequest {
     /// The fixed value of `method`.
@@ -4203,7 +4249,7 @@ impl ::serde::Serialize for CreateMessageRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4230,7 +4276,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
                 let mut f1: ::std::option::Option<CreateMessageRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4383,8 +4429,8 @@ pub struct CreateMessageRequestParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub tool_choice: ::std::option::Option<ToolChoice>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CreateMessageRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -4452,7 +4498,7 @@ impl ::serde::Serialize for CreateMessageRequestParams {
         if let ::std::option::Option::Some(value) = &self.tool_choice {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "toolChoice", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4493,7 +4539,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
                 > = ::std::option::Option::None;
                 let mut f10: ::std::option::Option<::std::vec::Vec<Tool>> = ::std::option::Option::None;
                 let mut f11: ::std::option::Option<ToolChoice> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4755,8 +4801,8 @@ pub struct CreateMessageResult {
     ///
     /// Optional: `None` is left out of the JSON.
     pub stop_reason: ::std::option::Option<CreateMessageResultStopReason>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CreateMessageResult {
     fn serialize<S: ::serde::Serializer>(
@@ -4773,7 +4819,7 @@ impl ::serde::Serialize for CreateMessageResult {
         if let ::std::option::Option::Some(value) = &self.stop_reason {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "stopReason", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4803,7 +4849,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
                 let mut f2: ::std::option::Option<SamplingMessageContent> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<CreateMessageResultStopReason> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4965,8 +5011,8 @@ pub struct CreateTaskResult {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     pub task: Task,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CreateTaskResult {
     fn serialize<S: ::serde::Serializer>(
@@ -4978,7 +5024,7 @@ impl ::serde::Serialize for CreateTaskResult {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "task", &self.task)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5005,7 +5051,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateTaskResult {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<Task> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5058,8 +5104,8 @@ pub type Cursor = ::std::string::String;
 pub struct ElicitRequest {
     pub params: ElicitRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ElicitRequest {
     /// The fixed value of `method`.
@@ -5085,7 +5131,7 @@ impl ::serde::Serialize for ElicitRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5112,7 +5158,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequest {
                 let mut f1: ::std::option::Option<ElicitRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5220,8 +5266,8 @@ pub struct ElicitRequestFormParams {
     ///
     /// Wire name: `requestedSchema`.
     pub requested_schema: ElicitRequestFormParamsRequestedSchema,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ElicitRequestFormParams {
     fn serialize<S: ::serde::Serializer>(
@@ -5244,7 +5290,7 @@ impl ::serde::Serialize for ElicitRequestFormParams {
             "requestedSchema",
             &self.requested_schema,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5274,7 +5320,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParams {
                 let mut f4: ::std::option::Option<
                     ElicitRequestFormParamsRequestedSchema,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5363,8 +5409,8 @@ pub struct ElicitRequestFormParamsRequestedSchema {
     >,
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ElicitRequestFormParamsRequestedSchema {
     /// The fixed value of `type`.
@@ -5392,7 +5438,7 @@ impl ::serde::Serialize for ElicitRequestFormParamsRequestedSchema {
         if let ::std::option::Option::Some(value) = &self.required {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "required", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5429,7 +5475,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
                 let mut f3: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5542,6 +5588,8 @@ impl ElicitRequestParams {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl ElicitRequestParams {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -5621,8 +5669,8 @@ pub struct ElicitRequestURLParams {
     ///
     /// Format: `uri`
     pub url: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ElicitRequestURLParams {
     /// The fixed value of `mode`.
@@ -5652,7 +5700,7 @@ impl ::serde::Serialize for ElicitRequestURLParams {
             &self.elicitation_id,
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "url", &self.url)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5681,7 +5729,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestURLParams {
                 let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5792,8 +5840,8 @@ pub struct ElicitResult {
     pub content: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ElicitResult {
     fn serialize<S: ::serde::Serializer>(
@@ -5808,7 +5856,7 @@ impl ::serde::Serialize for ElicitResult {
         if let ::std::option::Option::Some(value) = &self.content {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "content", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5841,7 +5889,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResult {
                         ElicitResultContentValue,
                     >,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6017,6 +6065,8 @@ impl ElicitResultContentValue {
             _ => unreachable!("a union of {} members", 4usize),
         }
     }
+}
+impl ElicitResultContentValue {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -6081,8 +6131,8 @@ impl crate::rt::Fit for ElicitResultContentValue {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElicitationCompleteNotification {
     pub params: ElicitationCompleteNotificationParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ElicitationCompleteNotification {
     /// The fixed value of `method`.
@@ -6107,7 +6157,7 @@ impl ::serde::Serialize for ElicitationCompleteNotification {
             "jsonrpc",
             &crate::rt::Fixed::Str("2.0"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6135,7 +6185,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCompleteNotification {
                     ElicitationCompleteNotificationParams,
                 > = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6213,8 +6263,8 @@ pub struct ElicitationCompleteNotificationParams {
     ///
     /// Wire name: `elicitationId`.
     pub elicitation_id: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ElicitationCompleteNotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -6227,7 +6277,7 @@ impl ::serde::Serialize for ElicitationCompleteNotificationParams {
             "elicitationId",
             &self.elicitation_id,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6251,7 +6301,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCompleteNotificationParams {
                 mut access: A,
             ) -> ::std::result::Result<ElicitationCompleteNotificationParams, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6308,8 +6358,8 @@ pub struct EmbeddedResource {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl EmbeddedResource {
     /// The fixed value of `type`.
@@ -6337,7 +6387,7 @@ impl ::serde::Serialize for EmbeddedResource {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6366,7 +6416,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                 let mut f3: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6481,6 +6531,8 @@ impl EmbeddedResourceResource {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl EmbeddedResourceResource {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -6567,6 +6619,8 @@ impl EnumSchema {
             _ => unreachable!("a union of {} members", 3usize),
         }
     }
+}
+impl EnumSchema {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -6628,8 +6682,8 @@ pub struct Error {
     ///
     /// Optional: `None` is left out of the JSON.
     pub data: ::std::option::Option<::serde_json::Value>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Error {
     fn serialize<S: ::serde::Serializer>(
@@ -6642,7 +6696,7 @@ impl ::serde::Serialize for Error {
         if let ::std::option::Option::Some(value) = &self.data {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6668,7 +6722,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                 let mut f0: ::std::option::Option<i64> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6726,8 +6780,8 @@ impl crate::rt::Fit for Error {
 pub struct GetPromptRequest {
     pub params: GetPromptRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl GetPromptRequest {
     /// The fixed value of `method`.
@@ -6753,7 +6807,7 @@ impl ::serde::Serialize for GetPromptRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6780,7 +6834,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
                 let mut f1: ::std::option::Option<GetPromptRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6876,8 +6930,8 @@ pub struct GetPromptRequestParams {
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for GetPromptRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -6892,7 +6946,7 @@ impl ::serde::Serialize for GetPromptRequestParams {
         if let ::std::option::Option::Some(value) = &self.arguments {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "arguments", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6923,7 +6977,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
                         ::std::string::String,
                     >,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6993,8 +7047,8 @@ pub struct GetPromptResult {
     /// Optional: `None` is left out of the JSON.
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for GetPromptResult {
     fn serialize<S: ::serde::Serializer>(
@@ -7013,7 +7067,7 @@ impl ::serde::Serialize for GetPromptResult {
             "messages",
             &self.messages,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7041,7 +7095,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::vec::Vec<PromptMessage>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7106,8 +7160,8 @@ impl crate::rt::Fit for GetPromptResult {
 pub struct GetTaskPayloadRequest {
     pub params: GetTaskPayloadRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl GetTaskPayloadRequest {
     /// The fixed value of `method`.
@@ -7133,7 +7187,7 @@ impl ::serde::Serialize for GetTaskPayloadRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7160,7 +7214,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPayloadRequest {
                 let mut f1: ::std::option::Option<GetTaskPayloadRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7246,8 +7300,8 @@ pub struct GetTaskPayloadRequestParams {
     ///
     /// Wire name: `taskId`.
     pub task_id: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for GetTaskPayloadRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -7256,7 +7310,7 @@ impl ::serde::Serialize for GetTaskPayloadRequestParams {
     ) -> ::std::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "taskId", &self.task_id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7280,7 +7334,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPayloadRequestParams {
                 mut access: A,
             ) -> ::std::result::Result<GetTaskPayloadRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7330,8 +7384,8 @@ pub struct GetTaskPayloadResult {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for GetTaskPayloadResult {
     fn serialize<S: ::serde::Serializer>(
@@ -7342,7 +7396,7 @@ impl ::serde::Serialize for GetTaskPayloadResult {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7368,7 +7422,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPayloadResult {
                 let mut f0: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7413,8 +7467,8 @@ impl crate::rt::Fit for GetTaskPayloadResult {
 pub struct GetTaskRequest {
     pub params: GetTaskRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl GetTaskRequest {
     /// The fixed value of `method`.
@@ -7440,7 +7494,7 @@ impl ::serde::Serialize for GetTaskRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7467,7 +7521,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskRequest {
                 let mut f1: ::std::option::Option<GetTaskRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7553,8 +7607,8 @@ pub struct GetTaskRequestParams {
     ///
     /// Wire name: `taskId`.
     pub task_id: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for GetTaskRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -7563,7 +7617,7 @@ impl ::serde::Serialize for GetTaskRequestParams {
     ) -> ::std::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "taskId", &self.task_id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7587,7 +7641,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskRequestParams {
                 mut access: A,
             ) -> ::std::result::Result<GetTaskRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7669,8 +7723,8 @@ pub struct GetTaskResult {
     ///
     /// Optional: `None` is left out of the JSON.
     pub poll_interval: ::std::option::Option<i64>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for GetTaskResult {
     fn serialize<S: ::serde::Serializer>(
@@ -7708,7 +7762,7 @@ impl ::serde::Serialize for GetTaskResult {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7741,7 +7795,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskResult {
                 let mut f5: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f6: ::std::option::Option<::std::option::Option<i64>> = ::std::option::Option::None;
                 let mut f7: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7885,8 +7939,8 @@ pub struct Icon {
     ///
     /// Optional: `None` is left out of the JSON.
     pub theme: ::std::option::Option<IconTheme>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Icon {
     fn serialize<S: ::serde::Serializer>(
@@ -7904,7 +7958,7 @@ impl ::serde::Serialize for Icon {
         if let ::std::option::Option::Some(value) = &self.theme {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "theme", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7933,7 +7987,7 @@ impl<'de> ::serde::Deserialize<'de> for Icon {
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<IconTheme> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8076,8 +8130,8 @@ pub struct Icons {
     ///
     /// Optional: `None` is left out of the JSON.
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Icons {
     fn serialize<S: ::serde::Serializer>(
@@ -8088,7 +8142,7 @@ impl ::serde::Serialize for Icons {
         if let ::std::option::Option::Some(value) = &self.icons {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "icons", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8112,7 +8166,7 @@ impl<'de> ::serde::Deserialize<'de> for Icons {
                 mut access: A,
             ) -> ::std::result::Result<Icons, A::Error> {
                 let mut f0: ::std::option::Option<::std::vec::Vec<Icon>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8167,8 +8221,8 @@ pub struct ImageContent {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ImageContent {
     /// The fixed value of `type`.
@@ -8197,7 +8251,7 @@ impl ::serde::Serialize for ImageContent {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8227,7 +8281,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                 let mut f4: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8351,8 +8405,8 @@ pub struct Implementation {
     ///
     /// Optional: `None` is left out of the JSON.
     pub website_url: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Implementation {
     fn serialize<S: ::serde::Serializer>(
@@ -8374,7 +8428,7 @@ impl ::serde::Serialize for Implementation {
         if let ::std::option::Option::Some(value) = &self.website_url {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "websiteUrl", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8403,7 +8457,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
                 let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8491,8 +8545,8 @@ impl crate::rt::Fit for Implementation {
 pub struct InitializeRequest {
     pub params: InitializeRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl InitializeRequest {
     /// The fixed value of `method`.
@@ -8518,7 +8572,7 @@ impl ::serde::Serialize for InitializeRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8545,7 +8599,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
                 let mut f1: ::std::option::Option<InitializeRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8642,8 +8696,8 @@ pub struct InitializeRequestParams {
     pub capabilities: ClientCapabilities,
     /// Wire name: `clientInfo`.
     pub client_info: Implementation,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for InitializeRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -8669,7 +8723,7 @@ impl ::serde::Serialize for InitializeRequestParams {
             "clientInfo",
             &self.client_info,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8696,7 +8750,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<ClientCapabilities> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<Implementation> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8790,8 +8844,8 @@ pub struct InitializeResult {
     ///
     /// Optional: `None` is left out of the JSON.
     pub instructions: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for InitializeResult {
     fn serialize<S: ::serde::Serializer>(
@@ -8824,7 +8878,7 @@ impl ::serde::Serialize for InitializeResult {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8854,7 +8908,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
                 let mut f2: ::std::option::Option<ServerCapabilities> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<Implementation> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8944,8 +8998,8 @@ impl crate::rt::Fit for InitializeResult {
 pub struct InitializedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl InitializedNotification {
     /// The fixed value of `method`.
@@ -8972,7 +9026,7 @@ impl ::serde::Serialize for InitializedNotification {
             "jsonrpc",
             &crate::rt::Fixed::Str("2.0"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8998,7 +9052,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9077,8 +9131,8 @@ pub struct JSONRPCErrorResponse {
     /// Optional: `None` is left out of the JSON.
     pub id: ::std::option::Option<RequestId>,
     pub error: Error,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl JSONRPCErrorResponse {
     /// The fixed value of `jsonrpc`.
@@ -9099,7 +9153,7 @@ impl ::serde::Serialize for JSONRPCErrorResponse {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "error", &self.error)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9125,7 +9179,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorResponse {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<Error> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9223,6 +9277,8 @@ impl JSONRPCMessage {
             _ => unreachable!("a union of {} members", 3usize),
         }
     }
+}
+impl JSONRPCMessage {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -9284,8 +9340,8 @@ pub struct JSONRPCNotification {
     pub params: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl JSONRPCNotification {
     /// The fixed value of `jsonrpc`.
@@ -9306,7 +9362,7 @@ impl ::serde::Serialize for JSONRPCNotification {
             "jsonrpc",
             &crate::rt::Fixed::Str("2.0"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9334,7 +9390,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9410,8 +9466,8 @@ pub struct JSONRPCRequest {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl JSONRPCRequest {
     /// The fixed value of `jsonrpc`.
@@ -9433,7 +9489,7 @@ impl ::serde::Serialize for JSONRPCRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9462,7 +9518,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
                 > = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9569,6 +9625,8 @@ impl JSONRPCResponse {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl JSONRPCResponse {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -9622,8 +9680,8 @@ impl crate::rt::Fit for JSONRPCResponse {
 pub struct JSONRPCResultResponse {
     pub id: RequestId,
     pub result: Result,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl JSONRPCResultResponse {
     /// The fixed value of `jsonrpc`.
@@ -9642,7 +9700,7 @@ impl ::serde::Serialize for JSONRPCResultResponse {
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9668,7 +9726,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResultResponse {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<Result> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9752,8 +9810,8 @@ pub struct LegacyTitledEnumSchema {
     pub enum_names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl LegacyTitledEnumSchema {
     /// The fixed value of `type`.
@@ -9783,7 +9841,7 @@ impl ::serde::Serialize for LegacyTitledEnumSchema {
         if let ::std::option::Option::Some(value) = &self.default {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "default", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9816,7 +9874,7 @@ impl<'de> ::serde::Deserialize<'de> for LegacyTitledEnumSchema {
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9912,8 +9970,8 @@ pub struct ListPromptsRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListPromptsRequest {
     /// The fixed value of `method`.
@@ -9941,7 +9999,7 @@ impl ::serde::Serialize for ListPromptsRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9968,7 +10026,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10066,8 +10124,8 @@ pub struct ListPromptsResult {
     /// Optional: `None` is left out of the JSON.
     pub next_cursor: ::std::option::Option<Cursor>,
     pub prompts: ::std::vec::Vec<Prompt>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListPromptsResult {
     fn serialize<S: ::serde::Serializer>(
@@ -10082,7 +10140,7 @@ impl ::serde::Serialize for ListPromptsResult {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "nextCursor", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "prompts", &self.prompts)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10110,7 +10168,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::vec::Vec<Prompt>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10174,8 +10232,8 @@ pub struct ListResourceTemplatesRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListResourceTemplatesRequest {
     /// The fixed value of `method`.
@@ -10203,7 +10261,7 @@ impl ::serde::Serialize for ListResourceTemplatesRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10230,7 +10288,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10329,8 +10387,8 @@ pub struct ListResourceTemplatesResult {
     pub next_cursor: ::std::option::Option<Cursor>,
     /// Wire name: `resourceTemplates`.
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListResourceTemplatesResult {
     fn serialize<S: ::serde::Serializer>(
@@ -10349,7 +10407,7 @@ impl ::serde::Serialize for ListResourceTemplatesResult {
             "resourceTemplates",
             &self.resource_templates,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10377,7 +10435,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::vec::Vec<ResourceTemplate>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10446,8 +10504,8 @@ pub struct ListResourcesRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListResourcesRequest {
     /// The fixed value of `method`.
@@ -10475,7 +10533,7 @@ impl ::serde::Serialize for ListResourcesRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10502,7 +10560,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10600,8 +10658,8 @@ pub struct ListResourcesResult {
     /// Optional: `None` is left out of the JSON.
     pub next_cursor: ::std::option::Option<Cursor>,
     pub resources: ::std::vec::Vec<Resource>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListResourcesResult {
     fn serialize<S: ::serde::Serializer>(
@@ -10620,7 +10678,7 @@ impl ::serde::Serialize for ListResourcesResult {
             "resources",
             &self.resources,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10648,7 +10706,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::vec::Vec<Resource>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10720,8 +10778,8 @@ pub struct ListRootsRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<RequestParams>,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListRootsRequest {
     /// The fixed value of `method`.
@@ -10749,7 +10807,7 @@ impl ::serde::Serialize for ListRootsRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10776,7 +10834,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
                 let mut f1: ::std::option::Option<RequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10871,8 +10929,8 @@ pub struct ListRootsResult {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     pub roots: ::std::vec::Vec<Root>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListRootsResult {
     fn serialize<S: ::serde::Serializer>(
@@ -10884,7 +10942,7 @@ impl ::serde::Serialize for ListRootsResult {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "roots", &self.roots)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10911,7 +10969,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::vec::Vec<Root>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10965,8 +11023,8 @@ pub struct ListTasksRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListTasksRequest {
     /// The fixed value of `method`.
@@ -10994,7 +11052,7 @@ impl ::serde::Serialize for ListTasksRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11021,7 +11079,7 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksRequest {
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11121,8 +11179,8 @@ pub struct ListTasksResult {
     /// Optional: `None` is left out of the JSON.
     pub next_cursor: ::std::option::Option<Cursor>,
     pub tasks: ::std::vec::Vec<Task>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListTasksResult {
     fn serialize<S: ::serde::Serializer>(
@@ -11137,7 +11195,7 @@ impl ::serde::Serialize for ListTasksResult {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "nextCursor", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "tasks", &self.tasks)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11165,7 +11223,7 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksResult {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::vec::Vec<Task>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11227,8 +11285,8 @@ pub struct ListToolsRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListToolsRequest {
     /// The fixed value of `method`.
@@ -11256,7 +11314,7 @@ impl ::serde::Serialize for ListToolsRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11283,7 +11341,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11381,8 +11439,8 @@ pub struct ListToolsResult {
     /// Optional: `None` is left out of the JSON.
     pub next_cursor: ::std::option::Option<Cursor>,
     pub tools: ::std::vec::Vec<Tool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListToolsResult {
     fn serialize<S: ::serde::Serializer>(
@@ -11397,7 +11455,7 @@ impl ::serde::Serialize for ListToolsResult {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "nextCursor", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "tools", &self.tools)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11425,7 +11483,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::vec::Vec<Tool>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11601,8 +11659,8 @@ impl crate::rt::Fit for LoggingLevel {
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoggingMessageNotification {
     pub params: LoggingMessageNotificationParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl LoggingMessageNotification {
     /// The fixed value of `method`.
@@ -11627,7 +11685,7 @@ impl ::serde::Serialize for LoggingMessageNotification {
             "jsonrpc",
             &crate::rt::Fixed::Str("2.0"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11653,7 +11711,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<LoggingMessageNotificationParams> = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11745,8 +11803,8 @@ pub struct LoggingMessageNotificationParams {
     pub logger: ::std::option::Option<::std::string::String>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: ::serde_json::Value,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for LoggingMessageNotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -11762,7 +11820,7 @@ impl ::serde::Serialize for LoggingMessageNotificationParams {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "logger", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", &self.data)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11791,7 +11849,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
                 let mut f1: ::std::option::Option<LoggingLevel> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11874,8 +11932,8 @@ pub struct ModelHint {
     ///
     /// Optional: `None` is left out of the JSON.
     pub name: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ModelHint {
     fn serialize<S: ::serde::Serializer>(
@@ -11886,7 +11944,7 @@ impl ::serde::Serialize for ModelHint {
         if let ::std::option::Option::Some(value) = &self.name {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11910,7 +11968,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
                 mut access: A,
             ) -> ::std::result::Result<ModelHint, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12001,8 +12059,8 @@ pub struct ModelPreferences {
     ///
     /// Optional: `None` is left out of the JSON.
     pub intelligence_priority: ::std::option::Option<f64>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ModelPreferences {
     fn serialize<S: ::serde::Serializer>(
@@ -12034,7 +12092,7 @@ impl ::serde::Serialize for ModelPreferences {
                 &crate::rt::Float(*value),
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -12061,7 +12119,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
                 let mut f1: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12168,6 +12226,8 @@ impl MultiSelectEnumSchema {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl MultiSelectEnumSchema {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -12226,8 +12286,8 @@ pub struct Notification {
     pub params: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Notification {
     fn serialize<S: ::serde::Serializer>(
@@ -12239,7 +12299,7 @@ impl ::serde::Serialize for Notification {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -12266,7 +12326,7 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
                 let mut f1: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12325,8 +12385,8 @@ pub struct NotificationParams {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for NotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -12337,7 +12397,7 @@ impl ::serde::Serialize for NotificationParams {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -12363,7 +12423,7 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
                 let mut f0: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12412,8 +12472,8 @@ pub struct NumberSchema {
     pub maximum: ::std::option::Option<f64>,
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<f64>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for NumberSchema {
     fn serialize<S: ::serde::Serializer>(
@@ -12449,7 +12509,7 @@ impl ::serde::Serialize for NumberSchema {
                 &crate::rt::Float(*value),
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -12478,7 +12538,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberSchema {
                 let mut f3: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12636,8 +12696,8 @@ pub struct PaginatedRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl PaginatedRequest {
     /// The fixed value of `jsonrpc`.
@@ -12659,7 +12719,7 @@ impl ::serde::Serialize for PaginatedRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -12686,7 +12746,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12772,8 +12832,8 @@ pub struct PaginatedRequestParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub cursor: ::std::option::Option<Cursor>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for PaginatedRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -12787,7 +12847,7 @@ impl ::serde::Serialize for PaginatedRequestParams {
         if let ::std::option::Option::Some(value) = &self.cursor {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "cursor", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -12812,7 +12872,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
             ) -> ::std::result::Result<PaginatedRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<RequestParamsMeta> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12873,8 +12933,8 @@ pub struct PaginatedResult {
     ///
     /// Optional: `None` is left out of the JSON.
     pub next_cursor: ::std::option::Option<Cursor>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for PaginatedResult {
     fn serialize<S: ::serde::Serializer>(
@@ -12888,7 +12948,7 @@ impl ::serde::Serialize for PaginatedResult {
         if let ::std::option::Option::Some(value) = &self.next_cursor {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "nextCursor", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -12915,7 +12975,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12971,8 +13031,8 @@ pub struct PingRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<RequestParams>,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl PingRequest {
     /// The fixed value of `method`.
@@ -13000,7 +13060,7 @@ impl ::serde::Serialize for PingRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -13027,7 +13087,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequest {
                 let mut f1: ::std::option::Option<RequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -13151,6 +13211,8 @@ impl PrimitiveSchemaDefinition {
             _ => unreachable!("a union of {} members", 4usize),
         }
     }
+}
+impl PrimitiveSchemaDefinition {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -13213,8 +13275,8 @@ impl crate::rt::Fit for PrimitiveSchemaDefinition {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProgressNotification {
     pub params: ProgressNotificationParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ProgressNotification {
     /// The fixed value of `method`.
@@ -13239,7 +13301,7 @@ impl ::serde::Serialize for ProgressNotification {
             "jsonrpc",
             &crate::rt::Fixed::Str("2.0"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -13265,7 +13327,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<ProgressNotificationParams> = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -13361,8 +13423,8 @@ pub struct ProgressNotificationParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub message: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ProgressNotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -13393,7 +13455,7 @@ impl ::serde::Serialize for ProgressNotificationParams {
         if let ::std::option::Option::Some(value) = &self.message {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "message", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -13423,7 +13485,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
                 let mut f2: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -13532,6 +13594,8 @@ impl ProgressToken {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl ProgressToken {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -13620,8 +13684,8 @@ pub struct Prompt {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Prompt {
     fn serialize<S: ::serde::Serializer>(
@@ -13645,7 +13709,7 @@ impl ::serde::Serialize for Prompt {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -13676,7 +13740,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
                 let mut f5: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -13778,8 +13842,8 @@ pub struct PromptArgument {
     ///
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for PromptArgument {
     fn serialize<S: ::serde::Serializer>(
@@ -13797,7 +13861,7 @@ impl ::serde::Serialize for PromptArgument {
         if let ::std::option::Option::Some(value) = &self.required {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "required", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -13824,7 +13888,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -13892,8 +13956,8 @@ impl crate::rt::Fit for PromptArgument {
 pub struct PromptListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl PromptListChangedNotification {
     /// The fixed value of `method`.
@@ -13920,7 +13984,7 @@ impl ::serde::Serialize for PromptListChangedNotification {
             "jsonrpc",
             &crate::rt::Fixed::Str("2.0"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -13946,7 +14010,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -14025,8 +14089,8 @@ impl crate::rt::Fit for PromptListChangedNotification {
 pub struct PromptMessage {
     pub role: Role,
     pub content: ContentBlock,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for PromptMessage {
     fn serialize<S: ::serde::Serializer>(
@@ -14036,7 +14100,7 @@ impl ::serde::Serialize for PromptMessage {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "role", &self.role)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "content", &self.content)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -14061,7 +14125,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
             ) -> ::std::result::Result<PromptMessage, A::Error> {
                 let mut f0: ::std::option::Option<Role> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<ContentBlock> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -14120,8 +14184,8 @@ pub struct PromptReference {
     ///
     /// Optional: `None` is left out of the JSON.
     pub title: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl PromptReference {
     /// The fixed value of `type`.
@@ -14142,7 +14206,7 @@ impl ::serde::Serialize for PromptReference {
             "type",
             &crate::rt::Fixed::Str("ref/prompt"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -14168,7 +14232,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -14235,8 +14299,8 @@ impl crate::rt::Fit for PromptReference {
 pub struct ReadResourceRequest {
     pub params: ReadResourceRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ReadResourceRequest {
     /// The fixed value of `method`.
@@ -14262,7 +14326,7 @@ impl ::serde::Serialize for ReadResourceRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -14289,7 +14353,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
                 let mut f1: ::std::option::Option<ReadResourceRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -14381,8 +14445,8 @@ pub struct ReadResourceRequestParams {
     ///
     /// Format: `uri`
     pub uri: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ReadResourceRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -14394,7 +14458,7 @@ impl ::serde::Serialize for ReadResourceRequestParams {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -14419,7 +14483,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
             ) -> ::std::result::Result<ReadResourceRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<RequestParamsMeta> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -14472,8 +14536,8 @@ pub struct ReadResourceResult {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ReadResourceResult {
     fn serialize<S: ::serde::Serializer>(
@@ -14489,7 +14553,7 @@ impl ::serde::Serialize for ReadResourceResult {
             "contents",
             &self.contents,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -14518,7 +14582,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
                 let mut f1: ::std::option::Option<
                     ::std::vec::Vec<ReadResourceResultContentsItem>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -14611,6 +14675,8 @@ impl ReadResourceResultContentsItem {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl ReadResourceResultContentsItem {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -14672,8 +14738,8 @@ pub struct RelatedTaskMetadata {
     ///
     /// Wire name: `taskId`.
     pub task_id: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for RelatedTaskMetadata {
     fn serialize<S: ::serde::Serializer>(
@@ -14682,7 +14748,7 @@ impl ::serde::Serialize for RelatedTaskMetadata {
     ) -> ::std::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "taskId", &self.task_id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -14706,7 +14772,7 @@ impl<'de> ::serde::Deserialize<'de> for RelatedTaskMetadata {
                 mut access: A,
             ) -> ::std::result::Result<RelatedTaskMetadata, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -14749,8 +14815,8 @@ pub struct Request {
     pub params: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Request {
     fn serialize<S: ::serde::Serializer>(
@@ -14762,7 +14828,7 @@ impl ::serde::Serialize for Request {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -14789,7 +14855,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
                 let mut f1: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -14869,6 +14935,8 @@ impl RequestId {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl RequestId {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -14922,8 +14990,8 @@ pub struct RequestParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<RequestParamsMeta>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for RequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -14934,7 +15002,7 @@ impl ::serde::Serialize for RequestParams {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -14958,7 +15026,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
                 mut access: A,
             ) -> ::std::result::Result<RequestParams, A::Error> {
                 let mut f0: ::std::option::Option<RequestParamsMeta> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -14997,8 +15065,8 @@ pub struct RequestParamsMeta {
     ///
     /// Optional: `None` is left out of the JSON.
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for RequestParamsMeta {
     fn serialize<S: ::serde::Serializer>(
@@ -15013,7 +15081,7 @@ impl ::serde::Serialize for RequestParamsMeta {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -15037,7 +15105,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
                 mut access: A,
             ) -> ::std::result::Result<RequestParamsMeta, A::Error> {
                 let mut f0: ::std::option::Option<ProgressToken> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -15132,8 +15200,8 @@ pub struct Resource {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Resource {
     fn serialize<S: ::serde::Serializer>(
@@ -15164,7 +15232,7 @@ impl ::serde::Serialize for Resource {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -15198,7 +15266,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
                 let mut f8: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -15327,8 +15395,8 @@ pub struct ResourceContents {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ResourceContents {
     fn serialize<S: ::serde::Serializer>(
@@ -15343,7 +15411,7 @@ impl ::serde::Serialize for ResourceContents {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -15371,7 +15439,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
                 let mut f2: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -15489,8 +15557,8 @@ pub struct ResourceLink {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ResourceLink {
     /// The fixed value of `type`.
@@ -15530,7 +15598,7 @@ impl ::serde::Serialize for ResourceLink {
             "type",
             &crate::rt::Fixed::Str("resource_link"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -15565,7 +15633,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f9 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -15697,8 +15765,8 @@ impl crate::rt::Fit for ResourceLink {
 pub struct ResourceListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ResourceListChangedNotification {
     /// The fixed value of `method`.
@@ -15725,7 +15793,7 @@ impl ::serde::Serialize for ResourceListChangedNotification {
             "jsonrpc",
             &crate::rt::Fixed::Str("2.0"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -15751,7 +15819,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -15839,8 +15907,8 @@ pub struct ResourceRequestParams {
     ///
     /// Format: `uri`
     pub uri: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ResourceRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -15852,7 +15920,7 @@ impl ::serde::Serialize for ResourceRequestParams {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -15877,7 +15945,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceRequestParams {
             ) -> ::std::result::Result<ResourceRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<RequestParamsMeta> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -15974,8 +16042,8 @@ pub struct ResourceTemplate {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ResourceTemplate {
     fn serialize<S: ::serde::Serializer>(
@@ -16007,7 +16075,7 @@ impl ::serde::Serialize for ResourceTemplate {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -16040,7 +16108,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
                 let mut f7: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -16149,8 +16217,8 @@ pub struct ResourceTemplateReference {
     ///
     /// Format: `uri-template`
     pub uri: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ResourceTemplateReference {
     /// The fixed value of `type`.
@@ -16168,7 +16236,7 @@ impl ::serde::Serialize for ResourceTemplateReference {
             &crate::rt::Fixed::Str("ref/resource"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -16193,7 +16261,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplateReference {
             ) -> ::std::result::Result<ResourceTemplateReference, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -16251,8 +16319,8 @@ impl crate::rt::Fit for ResourceTemplateReference {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceUpdatedNotification {
     pub params: ResourceUpdatedNotificationParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ResourceUpdatedNotification {
     /// The fixed value of `method`.
@@ -16277,7 +16345,7 @@ impl ::serde::Serialize for ResourceUpdatedNotification {
             "jsonrpc",
             &crate::rt::Fixed::Str("2.0"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -16303,7 +16371,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<ResourceUpdatedNotificationParams> = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -16389,8 +16457,8 @@ pub struct ResourceUpdatedNotificationParams {
     ///
     /// Format: `uri`
     pub uri: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ResourceUpdatedNotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -16402,7 +16470,7 @@ impl ::serde::Serialize for ResourceUpdatedNotificationParams {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -16429,7 +16497,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -16483,8 +16551,8 @@ pub struct Result {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Result {
     fn serialize<S: ::serde::Serializer>(
@@ -16495,7 +16563,7 @@ impl ::serde::Serialize for Result {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -16521,7 +16589,7 @@ impl<'de> ::serde::Deserialize<'de> for Result {
                 let mut f0: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -16646,8 +16714,8 @@ pub struct Root {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Root {
     fn serialize<S: ::serde::Serializer>(
@@ -16662,7 +16730,7 @@ impl ::serde::Serialize for Root {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -16690,7 +16758,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
                 let mut f2: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -16753,8 +16821,8 @@ impl crate::rt::Fit for Root {
 pub struct RootsListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl RootsListChangedNotification {
     /// The fixed value of `method`.
@@ -16781,7 +16849,7 @@ impl ::serde::Serialize for RootsListChangedNotification {
             "jsonrpc",
             &crate::rt::Fixed::Str("2.0"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -16807,7 +16875,7 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -16893,8 +16961,8 @@ pub struct SamplingMessage {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for SamplingMessage {
     fn serialize<S: ::serde::Serializer>(
@@ -16907,7 +16975,7 @@ impl ::serde::Serialize for SamplingMessage {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -16935,7 +17003,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
                 let mut f2: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -17031,6 +17099,8 @@ impl SamplingMessageContent {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl SamplingMessageContent {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -17093,12 +17163,12 @@ pub enum SamplingMessageContentBlock {
     ToolResultContent(ToolResultContent),
 }
 impl SamplingMessageContentBlock {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "type",
                 &[
                     &[crate::rt::Fixed::Str("text")],
@@ -17112,24 +17182,28 @@ impl SamplingMessageContentBlock {
             .map_err(|e| crate::rt::in_union("SamplingMessageContentBlock", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "SamplingMessageContentBlock", "TextContent")
+                crate::rt::member_raw(raw, "SamplingMessageContentBlock", "TextContent")
                     .map(SamplingMessageContentBlock::TextContent)
             }
             1usize => {
-                crate::rt::member(value, "SamplingMessageContentBlock", "ImageContent")
+                crate::rt::member_raw(raw, "SamplingMessageContentBlock", "ImageContent")
                     .map(SamplingMessageContentBlock::ImageContent)
             }
             2usize => {
-                crate::rt::member(value, "SamplingMessageContentBlock", "AudioContent")
+                crate::rt::member_raw(raw, "SamplingMessageContentBlock", "AudioContent")
                     .map(SamplingMessageContentBlock::AudioContent)
             }
             3usize => {
-                crate::rt::member(value, "SamplingMessageContentBlock", "ToolUseContent")
+                crate::rt::member_raw(
+                        raw,
+                        "SamplingMessageContentBlock",
+                        "ToolUseContent",
+                    )
                     .map(SamplingMessageContentBlock::ToolUseContent)
             }
             4usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "SamplingMessageContentBlock",
                         "ToolResultContent",
                     )
@@ -17138,6 +17212,14 @@ impl SamplingMessageContentBlock {
             _ => unreachable!("a union of {} members", 5usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        SamplingMessageContentBlock::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl SamplingMessageContentBlock {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -17177,10 +17259,10 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        SamplingMessageContentBlock::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        SamplingMessageContentBlock::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for SamplingMessageContentBlock {
@@ -17252,8 +17334,8 @@ pub struct ServerCapabilities {
     ///
     /// Optional: `None` is left out of the JSON.
     pub tasks: ::std::option::Option<ServerCapabilitiesTasks>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ServerCapabilities {
     fn serialize<S: ::serde::Serializer>(
@@ -17286,7 +17368,7 @@ impl ::serde::Serialize for ServerCapabilities {
         if let ::std::option::Option::Some(value) = &self.tasks {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "tasks", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -17325,7 +17407,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                 let mut f4: ::std::option::Option<ServerCapabilitiesResources> = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<ServerCapabilitiesTools> = ::std::option::Option::None;
                 let mut f6: ::std::option::Option<ServerCapabilitiesTasks> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -17434,8 +17516,8 @@ pub struct ServerCapabilitiesPrompts {
     ///
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ServerCapabilitiesPrompts {
     fn serialize<S: ::serde::Serializer>(
@@ -17446,7 +17528,7 @@ impl ::serde::Serialize for ServerCapabilitiesPrompts {
         if let ::std::option::Option::Some(value) = &self.list_changed {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -17470,7 +17552,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
                 mut access: A,
             ) -> ::std::result::Result<ServerCapabilitiesPrompts, A::Error> {
                 let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -17518,8 +17600,8 @@ pub struct ServerCapabilitiesResources {
     ///
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ServerCapabilitiesResources {
     fn serialize<S: ::serde::Serializer>(
@@ -17533,7 +17615,7 @@ impl ::serde::Serialize for ServerCapabilitiesResources {
         if let ::std::option::Option::Some(value) = &self.list_changed {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -17558,7 +17640,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
             ) -> ::std::result::Result<ServerCapabilitiesResources, A::Error> {
                 let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -17622,8 +17704,8 @@ pub struct ServerCapabilitiesTasks {
     ///
     /// Optional: `None` is left out of the JSON.
     pub requests: ::std::option::Option<ServerCapabilitiesTasksRequests>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ServerCapabilitiesTasks {
     fn serialize<S: ::serde::Serializer>(
@@ -17640,7 +17722,7 @@ impl ::serde::Serialize for ServerCapabilitiesTasks {
         if let ::std::option::Option::Some(value) = &self.requests {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "requests", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -17670,7 +17752,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasks {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<ServerCapabilitiesTasksRequests> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -17736,8 +17818,8 @@ pub struct ServerCapabilitiesTasksRequests {
     ///
     /// Optional: `None` is left out of the JSON.
     pub tools: ::std::option::Option<ServerCapabilitiesTasksRequestsTools>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ServerCapabilitiesTasksRequests {
     fn serialize<S: ::serde::Serializer>(
@@ -17748,7 +17830,7 @@ impl ::serde::Serialize for ServerCapabilitiesTasksRequests {
         if let ::std::option::Option::Some(value) = &self.tools {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "tools", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -17774,7 +17856,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasksRequests {
                 let mut f0: ::std::option::Option<
                     ServerCapabilitiesTasksRequestsTools,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -17816,8 +17898,8 @@ pub struct ServerCapabilitiesTasksRequestsTools {
     pub call: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ServerCapabilitiesTasksRequestsTools {
     fn serialize<S: ::serde::Serializer>(
@@ -17828,7 +17910,7 @@ impl ::serde::Serialize for ServerCapabilitiesTasksRequestsTools {
         if let ::std::option::Option::Some(value) = &self.call {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "call", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -17854,7 +17936,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasksRequestsTools {
                 let mut f0: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -17899,8 +17981,8 @@ pub struct ServerCapabilitiesTools {
     ///
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ServerCapabilitiesTools {
     fn serialize<S: ::serde::Serializer>(
@@ -17911,7 +17993,7 @@ impl ::serde::Serialize for ServerCapabilitiesTools {
         if let ::std::option::Option::Some(value) = &self.list_changed {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -17935,7 +18017,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
                 mut access: A,
             ) -> ::std::result::Result<ServerCapabilitiesTools, A::Error> {
                 let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -17988,12 +18070,12 @@ pub enum ServerNotification {
     Other(JSONRPCNotification),
 }
 impl ServerNotification {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "method",
                 &[
                     &[crate::rt::Fixed::Str("notifications/cancelled")],
@@ -18012,72 +18094,84 @@ impl ServerNotification {
             .map_err(|e| crate::rt::in_union("ServerNotification", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "ServerNotification", "CancelledNotification")
+                crate::rt::member_raw(raw, "ServerNotification", "CancelledNotification")
                     .map(ServerNotification::CancelledNotification)
             }
             1usize => {
-                crate::rt::member(value, "ServerNotification", "ProgressNotification")
+                crate::rt::member_raw(raw, "ServerNotification", "ProgressNotification")
                     .map(ServerNotification::ProgressNotification)
             }
             2usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "LoggingMessageNotification",
                     )
                     .map(ServerNotification::LoggingMessageNotification)
             }
             3usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "ResourceUpdatedNotification",
                     )
                     .map(ServerNotification::ResourceUpdatedNotification)
             }
             4usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "ResourceListChangedNotification",
                     )
                     .map(ServerNotification::ResourceListChangedNotification)
             }
             5usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "ToolListChangedNotification",
                     )
                     .map(ServerNotification::ToolListChangedNotification)
             }
             6usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "PromptListChangedNotification",
                     )
                     .map(ServerNotification::PromptListChangedNotification)
             }
             7usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "ElicitationCompleteNotification",
                     )
                     .map(ServerNotification::ElicitationCompleteNotification)
             }
             8usize => {
-                crate::rt::member(value, "ServerNotification", "TaskStatusNotification")
+                crate::rt::member_raw(
+                        raw,
+                        "ServerNotification",
+                        "TaskStatusNotification",
+                    )
                     .map(ServerNotification::TaskStatusNotification)
             }
             9usize => {
-                crate::rt::member(value, "ServerNotification", "Other")
+                crate::rt::member_raw(raw, "ServerNotification", "Other")
                     .map(ServerNotification::Other)
             }
             _ => unreachable!("a union of {} members", 10usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        ServerNotification::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl ServerNotification {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -18149,10 +18243,10 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ServerNotification::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        ServerNotification::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for ServerNotification {
@@ -18209,12 +18303,12 @@ pub enum ServerRequest {
     Other(JSONRPCRequest),
 }
 impl ServerRequest {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "method",
                 &[
                     &[crate::rt::Fixed::Str("ping")],
@@ -18232,44 +18326,52 @@ impl ServerRequest {
             .map_err(|e| crate::rt::in_union("ServerRequest", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "ServerRequest", "PingRequest")
+                crate::rt::member_raw(raw, "ServerRequest", "PingRequest")
                     .map(ServerRequest::PingRequest)
             }
             1usize => {
-                crate::rt::member(value, "ServerRequest", "CreateMessageRequest")
+                crate::rt::member_raw(raw, "ServerRequest", "CreateMessageRequest")
                     .map(ServerRequest::CreateMessageRequest)
             }
             2usize => {
-                crate::rt::member(value, "ServerRequest", "ListRootsRequest")
+                crate::rt::member_raw(raw, "ServerRequest", "ListRootsRequest")
                     .map(ServerRequest::ListRootsRequest)
             }
             3usize => {
-                crate::rt::member(value, "ServerRequest", "ElicitRequest")
+                crate::rt::member_raw(raw, "ServerRequest", "ElicitRequest")
                     .map(ServerRequest::ElicitRequest)
             }
             4usize => {
-                crate::rt::member(value, "ServerRequest", "GetTaskRequest")
+                crate::rt::member_raw(raw, "ServerRequest", "GetTaskRequest")
                     .map(ServerRequest::GetTaskRequest)
             }
             5usize => {
-                crate::rt::member(value, "ServerRequest", "GetTaskPayloadRequest")
+                crate::rt::member_raw(raw, "ServerRequest", "GetTaskPayloadRequest")
                     .map(ServerRequest::GetTaskPayloadRequest)
             }
             6usize => {
-                crate::rt::member(value, "ServerRequest", "ListTasksRequest")
+                crate::rt::member_raw(raw, "ServerRequest", "ListTasksRequest")
                     .map(ServerRequest::ListTasksRequest)
             }
             7usize => {
-                crate::rt::member(value, "ServerRequest", "CancelTaskRequest")
+                crate::rt::member_raw(raw, "ServerRequest", "CancelTaskRequest")
                     .map(ServerRequest::CancelTaskRequest)
             }
             8usize => {
-                crate::rt::member(value, "ServerRequest", "Other")
+                crate::rt::member_raw(raw, "ServerRequest", "Other")
                     .map(ServerRequest::Other)
             }
             _ => unreachable!("a union of {} members", 9usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        ServerRequest::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl ServerRequest {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -18325,10 +18427,10 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ServerRequest::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        ServerRequest::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for ServerRequest {
@@ -18470,6 +18572,8 @@ impl ServerResult {
             _ => unreachable!("a union of {} members", 14usize),
         }
     }
+}
+impl ServerResult {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -18585,8 +18689,8 @@ impl crate::rt::Fit for ServerResult {
 pub struct SetLevelRequest {
     pub params: SetLevelRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl SetLevelRequest {
     /// The fixed value of `method`.
@@ -18612,7 +18716,7 @@ impl ::serde::Serialize for SetLevelRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -18639,7 +18743,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
                 let mut f1: ::std::option::Option<SetLevelRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -18731,8 +18835,8 @@ pub struct SetLevelRequestParams {
     pub meta: ::std::option::Option<RequestParamsMeta>,
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
     pub level: LoggingLevel,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for SetLevelRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -18744,7 +18848,7 @@ impl ::serde::Serialize for SetLevelRequestParams {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "level", &self.level)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -18769,7 +18873,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
             ) -> ::std::result::Result<SetLevelRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<RequestParamsMeta> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<LoggingLevel> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -18850,6 +18954,8 @@ impl SingleSelectEnumSchema {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl SingleSelectEnumSchema {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -18919,8 +19025,8 @@ pub struct StringSchema {
     pub format: ::std::option::Option<StringSchemaFormat>,
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl StringSchema {
     /// The fixed value of `type`.
@@ -18955,7 +19061,7 @@ impl ::serde::Serialize for StringSchema {
         if let ::std::option::Option::Some(value) = &self.default {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "default", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -18985,7 +19091,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchema {
                 let mut f4: ::std::option::Option<i64> = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<StringSchemaFormat> = ::std::option::Option::None;
                 let mut f6: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -19169,8 +19275,8 @@ impl crate::rt::Fit for StringSchemaFormat {
 pub struct SubscribeRequest {
     pub params: SubscribeRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl SubscribeRequest {
     /// The fixed value of `method`.
@@ -19196,7 +19302,7 @@ impl ::serde::Serialize for SubscribeRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -19223,7 +19329,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
                 let mut f1: ::std::option::Option<SubscribeRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -19317,8 +19423,8 @@ pub struct SubscribeRequestParams {
     ///
     /// Format: `uri`
     pub uri: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for SubscribeRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -19330,7 +19436,7 @@ impl ::serde::Serialize for SubscribeRequestParams {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -19355,7 +19461,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
             ) -> ::std::result::Result<SubscribeRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<RequestParamsMeta> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -19435,8 +19541,8 @@ pub struct Task {
     ///
     /// Optional: `None` is left out of the JSON.
     pub poll_interval: ::std::option::Option<i64>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Task {
     fn serialize<S: ::serde::Serializer>(
@@ -19471,7 +19577,7 @@ impl ::serde::Serialize for Task {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -19501,7 +19607,7 @@ impl<'de> ::serde::Deserialize<'de> for Task {
                 let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<::std::option::Option<i64>> = ::std::option::Option::None;
                 let mut f6: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -19617,8 +19723,8 @@ pub struct TaskAugmentedRequestParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub task: ::std::option::Option<TaskMetadata>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for TaskAugmentedRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -19632,7 +19738,7 @@ impl ::serde::Serialize for TaskAugmentedRequestParams {
         if let ::std::option::Option::Some(value) = &self.task {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "task", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -19657,7 +19763,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskAugmentedRequestParams {
             ) -> ::std::result::Result<TaskAugmentedRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<RequestParamsMeta> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<TaskMetadata> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -19708,8 +19814,8 @@ pub struct TaskMetadata {
     ///
     /// Optional: `None` is left out of the JSON.
     pub ttl: ::std::option::Option<i64>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for TaskMetadata {
     fn serialize<S: ::serde::Serializer>(
@@ -19720,7 +19826,7 @@ impl ::serde::Serialize for TaskMetadata {
         if let ::std::option::Option::Some(value) = &self.ttl {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "ttl", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -19744,7 +19850,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskMetadata {
                 mut access: A,
             ) -> ::std::result::Result<TaskMetadata, A::Error> {
                 let mut f0: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -19875,8 +19981,8 @@ impl crate::rt::Fit for TaskStatus {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TaskStatusNotification {
     pub params: TaskStatusNotificationParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl TaskStatusNotification {
     /// The fixed value of `method`.
@@ -19901,7 +20007,7 @@ impl ::serde::Serialize for TaskStatusNotification {
             "jsonrpc",
             &crate::rt::Fixed::Str("2.0"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -19927,7 +20033,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusNotification {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<TaskStatusNotificationParams> = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -20045,8 +20151,8 @@ pub struct TaskStatusNotificationParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub poll_interval: ::std::option::Option<i64>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for TaskStatusNotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -20084,7 +20190,7 @@ impl ::serde::Serialize for TaskStatusNotificationParams {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -20117,7 +20223,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusNotificationParams {
                 let mut f5: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f6: ::std::option::Option<::std::option::Option<i64>> = ::std::option::Option::None;
                 let mut f7: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -20241,8 +20347,8 @@ pub struct TextContent {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl TextContent {
     /// The fixed value of `type`.
@@ -20266,7 +20372,7 @@ impl ::serde::Serialize for TextContent {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -20295,7 +20401,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                 let mut f3: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -20388,8 +20494,8 @@ pub struct TextResourceContents {
     >,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for TextResourceContents {
     fn serialize<S: ::serde::Serializer>(
@@ -20405,7 +20511,7 @@ impl ::serde::Serialize for TextResourceContents {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "text", &self.text)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -20434,7 +20540,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -20527,8 +20633,8 @@ pub struct TitledMultiSelectEnumSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl TitledMultiSelectEnumSchema {
     /// The fixed value of `type`.
@@ -20561,7 +20667,7 @@ impl ::serde::Serialize for TitledMultiSelectEnumSchema {
         if let ::std::option::Option::Some(value) = &self.default {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "default", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -20593,7 +20699,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
                 let mut f6: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -20698,8 +20804,8 @@ pub struct TitledMultiSelectEnumSchemaItems {
     ///
     /// Wire name: `anyOf`.
     pub any_of: ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for TitledMultiSelectEnumSchemaItems {
     fn serialize<S: ::serde::Serializer>(
@@ -20708,7 +20814,7 @@ impl ::serde::Serialize for TitledMultiSelectEnumSchemaItems {
     ) -> ::std::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "anyOf", &self.any_of)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -20734,7 +20840,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
                 let mut f0: ::std::option::Option<
                     ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -20776,8 +20882,8 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     pub r#const: ::std::string::String,
     /// Display title for this option.
     pub title: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for TitledMultiSelectEnumSchemaItemsAnyOfItem {
     fn serialize<S: ::serde::Serializer>(
@@ -20787,7 +20893,7 @@ impl ::serde::Serialize for TitledMultiSelectEnumSchemaItemsAnyOfItem {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "const", &self.r#const)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", &self.title)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -20817,7 +20923,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfIte
             > {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -20879,8 +20985,8 @@ pub struct TitledSingleSelectEnumSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl TitledSingleSelectEnumSchema {
     /// The fixed value of `type`.
@@ -20907,7 +21013,7 @@ impl ::serde::Serialize for TitledSingleSelectEnumSchema {
         if let ::std::option::Option::Some(value) = &self.default {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "default", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -20937,7 +21043,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
                     ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
                 > = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -21024,8 +21130,8 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
     pub r#const: ::std::string::String,
     /// Display label for this option.
     pub title: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for TitledSingleSelectEnumSchemaOneOfItem {
     fn serialize<S: ::serde::Serializer>(
@@ -21035,7 +21141,7 @@ impl ::serde::Serialize for TitledSingleSelectEnumSchemaOneOfItem {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "const", &self.r#const)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", &self.title)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -21060,7 +21166,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
             ) -> ::std::result::Result<TitledSingleSelectEnumSchemaOneOfItem, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -21167,8 +21273,8 @@ pub struct Tool {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Tool {
     fn serialize<S: ::serde::Serializer>(
@@ -21207,7 +21313,7 @@ impl ::serde::Serialize for Tool {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -21241,7 +21347,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
                 let mut f8: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -21406,8 +21512,8 @@ pub struct ToolAnnotations {
     ///
     /// Optional: `None` is left out of the JSON.
     pub open_world_hint: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ToolAnnotations {
     fn serialize<S: ::serde::Serializer>(
@@ -21446,7 +21552,7 @@ impl ::serde::Serialize for ToolAnnotations {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -21474,7 +21580,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
                 let mut f2: ::std::option::Option<bool> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<bool> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -21567,8 +21673,8 @@ pub struct ToolChoice {
     ///
     /// Optional: `None` is left out of the JSON.
     pub mode: ::std::option::Option<ToolChoiceMode>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ToolChoice {
     fn serialize<S: ::serde::Serializer>(
@@ -21579,7 +21685,7 @@ impl ::serde::Serialize for ToolChoice {
         if let ::std::option::Option::Some(value) = &self.mode {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "mode", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -21603,7 +21709,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolChoice {
                 mut access: A,
             ) -> ::std::result::Result<ToolChoice, A::Error> {
                 let mut f0: ::std::option::Option<ToolChoiceMode> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -21723,8 +21829,8 @@ pub struct ToolExecution {
     ///
     /// Optional: `None` is left out of the JSON.
     pub task_support: ::std::option::Option<ToolExecutionTaskSupport>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ToolExecution {
     fn serialize<S: ::serde::Serializer>(
@@ -21735,7 +21841,7 @@ impl ::serde::Serialize for ToolExecution {
         if let ::std::option::Option::Some(value) = &self.task_support {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "taskSupport", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -21759,7 +21865,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolExecution {
                 mut access: A,
             ) -> ::std::result::Result<ToolExecution, A::Error> {
                 let mut f0: ::std::option::Option<ToolExecutionTaskSupport> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -21887,8 +21993,8 @@ pub struct ToolInputSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ToolInputSchema {
     /// The fixed value of `type`.
@@ -21914,7 +22020,7 @@ impl ::serde::Serialize for ToolInputSchema {
         if let ::std::option::Option::Some(value) = &self.required {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "required", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -21948,7 +22054,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
                 let mut f3: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -22030,8 +22136,8 @@ impl crate::rt::Fit for ToolInputSchema {
 pub struct ToolListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ToolListChangedNotification {
     /// The fixed value of `method`.
@@ -22058,7 +22164,7 @@ impl ::serde::Serialize for ToolListChangedNotification {
             "jsonrpc",
             &crate::rt::Fixed::Str("2.0"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -22084,7 +22190,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -22177,8 +22283,8 @@ pub struct ToolOutputSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ToolOutputSchema {
     /// The fixed value of `type`.
@@ -22204,7 +22310,7 @@ impl ::serde::Serialize for ToolOutputSchema {
         if let ::std::option::Option::Some(value) = &self.required {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "required", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -22238,7 +22344,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
                 let mut f3: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -22361,8 +22467,8 @@ pub struct ToolResultContent {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ToolResultContent {
     /// The fixed value of `type`.
@@ -22398,7 +22504,7 @@ impl ::serde::Serialize for ToolResultContent {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -22431,7 +22537,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolResultContent {
                 let mut f5: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -22559,8 +22665,8 @@ pub struct ToolUseContent {
     pub meta: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ToolUseContent {
     /// The fixed value of `type`.
@@ -22583,7 +22689,7 @@ impl ::serde::Serialize for ToolUseContent {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -22615,7 +22721,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolUseContent {
                 let mut f4: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -22707,8 +22813,8 @@ pub struct URLElicitationRequiredError {
     /// Optional: `None` is left out of the JSON.
     pub id: ::std::option::Option<RequestId>,
     pub error: URLElicitationRequiredErrorError,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl URLElicitationRequiredError {
     /// The fixed value of `jsonrpc`.
@@ -22729,7 +22835,7 @@ impl ::serde::Serialize for URLElicitationRequiredError {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "error", &self.error)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -22755,7 +22861,7 @@ impl<'de> ::serde::Deserialize<'de> for URLElicitationRequiredError {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<URLElicitationRequiredErrorError> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -22822,8 +22928,8 @@ pub struct URLElicitationRequiredErrorError {
     pub message: ::std::string::String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     pub data: URLElicitationRequiredErrorErrorData,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl URLElicitationRequiredErrorError {
     /// The fixed value of `code`.
@@ -22842,7 +22948,7 @@ impl ::serde::Serialize for URLElicitationRequiredErrorError {
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "message", &self.message)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", &self.data)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -22870,7 +22976,7 @@ impl<'de> ::serde::Deserialize<'de> for URLElicitationRequiredErrorError {
                 let mut f2: ::std::option::Option<
                     URLElicitationRequiredErrorErrorData,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -22934,8 +23040,8 @@ impl crate::rt::Fit for URLElicitationRequiredErrorError {
 #[derive(Clone, Debug, PartialEq)]
 pub struct URLElicitationRequiredErrorErrorData {
     pub elicitations: ::std::vec::Vec<ElicitRequestURLParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for URLElicitationRequiredErrorErrorData {
     fn serialize<S: ::serde::Serializer>(
@@ -22948,7 +23054,7 @@ impl ::serde::Serialize for URLElicitationRequiredErrorErrorData {
             "elicitations",
             &self.elicitations,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -22974,7 +23080,7 @@ impl<'de> ::serde::Deserialize<'de> for URLElicitationRequiredErrorErrorData {
                 let mut f0: ::std::option::Option<
                     ::std::vec::Vec<ElicitRequestURLParams>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -23024,8 +23130,8 @@ pub const URL_ELICITATION_REQUIRED: i64 = -32042i64;
 pub struct UnsubscribeRequest {
     pub params: UnsubscribeRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl UnsubscribeRequest {
     /// The fixed value of `method`.
@@ -23051,7 +23157,7 @@ impl ::serde::Serialize for UnsubscribeRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -23078,7 +23184,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
                 let mut f1: ::std::option::Option<UnsubscribeRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -23172,8 +23278,8 @@ pub struct UnsubscribeRequestParams {
     ///
     /// Format: `uri`
     pub uri: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for UnsubscribeRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -23185,7 +23291,7 @@ impl ::serde::Serialize for UnsubscribeRequestParams {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -23210,7 +23316,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
             ) -> ::std::result::Result<UnsubscribeRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<RequestParamsMeta> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -23282,8 +23388,8 @@ pub struct UntitledMultiSelectEnumSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl UntitledMultiSelectEnumSchema {
     /// The fixed value of `type`.
@@ -23316,7 +23422,7 @@ impl ::serde::Serialize for UntitledMultiSelectEnumSchema {
         if let ::std::option::Option::Some(value) = &self.default {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "default", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -23348,7 +23454,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
                 let mut f6: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -23453,8 +23559,8 @@ impl crate::rt::Fit for UntitledMultiSelectEnumSchema {
 pub struct UntitledMultiSelectEnumSchemaItems {
     /// Array of enum values to choose from.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl UntitledMultiSelectEnumSchemaItems {
     /// The fixed value of `type`.
@@ -23472,7 +23578,7 @@ impl ::serde::Serialize for UntitledMultiSelectEnumSchemaItems {
             &crate::rt::Fixed::Str("string"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "enum", &self.r#enum)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -23499,7 +23605,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
                 let mut f1: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -23568,8 +23674,8 @@ pub struct UntitledSingleSelectEnumSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl UntitledSingleSelectEnumSchema {
     /// The fixed value of `type`.
@@ -23596,7 +23702,7 @@ impl ::serde::Serialize for UntitledSingleSelectEnumSchema {
         if let ::std::option::Option::Some(value) = &self.default {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "default", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -23626,7 +23732,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -24199,111 +24305,133 @@ pub const METHODS: &[crate::MethodInfo] = &[
 pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     crate::rt::TypeEntry {
         name: "Annotations",
+        read: crate::rt::read::<Annotations>,
         roundtrip: crate::rt::roundtrip::<Annotations>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "AudioContent",
+        read: crate::rt::read::<AudioContent>,
         roundtrip: crate::rt::roundtrip::<AudioContent>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "BaseMetadata",
+        read: crate::rt::read::<BaseMetadata>,
         roundtrip: crate::rt::roundtrip::<BaseMetadata>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "BlobResourceContents",
+        read: crate::rt::read::<BlobResourceContents>,
         roundtrip: crate::rt::roundtrip::<BlobResourceContents>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "BooleanSchema",
+        read: crate::rt::read::<BooleanSchema>,
         roundtrip: crate::rt::roundtrip::<BooleanSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolRequest",
+        read: crate::rt::read::<CallToolRequest>,
         roundtrip: crate::rt::roundtrip::<CallToolRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolRequestParams",
+        read: crate::rt::read::<CallToolRequestParams>,
         roundtrip: crate::rt::roundtrip::<CallToolRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolResult",
+        read: crate::rt::read::<CallToolResult>,
         roundtrip: crate::rt::roundtrip::<CallToolResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CancelTaskRequest",
+        read: crate::rt::read::<CancelTaskRequest>,
         roundtrip: crate::rt::roundtrip::<CancelTaskRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CancelTaskRequestParams",
+        read: crate::rt::read::<CancelTaskRequestParams>,
         roundtrip: crate::rt::roundtrip::<CancelTaskRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CancelTaskResult",
+        read: crate::rt::read::<CancelTaskResult>,
         roundtrip: crate::rt::roundtrip::<CancelTaskResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CancelledNotification",
+        read: crate::rt::read::<CancelledNotification>,
         roundtrip: crate::rt::roundtrip::<CancelledNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CancelledNotificationParams",
+        read: crate::rt::read::<CancelledNotificationParams>,
         roundtrip: crate::rt::roundtrip::<CancelledNotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientCapabilities",
+        read: crate::rt::read::<ClientCapabilities>,
         roundtrip: crate::rt::roundtrip::<ClientCapabilities>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientCapabilitiesElicitation",
+        read: crate::rt::read::<ClientCapabilitiesElicitation>,
         roundtrip: crate::rt::roundtrip::<ClientCapabilitiesElicitation>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientCapabilitiesRoots",
+        read: crate::rt::read::<ClientCapabilitiesRoots>,
         roundtrip: crate::rt::roundtrip::<ClientCapabilitiesRoots>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientCapabilitiesSampling",
+        read: crate::rt::read::<ClientCapabilitiesSampling>,
         roundtrip: crate::rt::roundtrip::<ClientCapabilitiesSampling>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientCapabilitiesTasks",
+        read: crate::rt::read::<ClientCapabilitiesTasks>,
         roundtrip: crate::rt::roundtrip::<ClientCapabilitiesTasks>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientCapabilitiesTasksRequests",
+        read: crate::rt::read::<ClientCapabilitiesTasksRequests>,
         roundtrip: crate::rt::roundtrip::<ClientCapabilitiesTasksRequests>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientCapabilitiesTasksRequestsElicitation",
+        read: crate::rt::read::<ClientCapabilitiesTasksRequestsElicitation>,
         roundtrip: crate::rt::roundtrip::<ClientCapabilitiesTasksRequestsElicitation>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientCapabilitiesTasksRequestsSampling",
+        read: crate::rt::read::<ClientCapabilitiesTasksRequestsSampling>,
         roundtrip: crate::rt::roundtrip::<ClientCapabilitiesTasksRequestsSampling>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientNotification",
+        read: crate::rt::read::<ClientNotification>,
         roundtrip: crate::rt::roundtrip::<ClientNotification>,
         choose: ::std::option::Option::Some(|v| {
             ClientNotification::from_json(v).map(|u| u.member_name())
@@ -24311,6 +24439,7 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ClientRequest",
+        read: crate::rt::read::<ClientRequest>,
         roundtrip: crate::rt::roundtrip::<ClientRequest>,
         choose: ::std::option::Option::Some(|v| {
             ClientRequest::from_json(v).map(|u| u.member_name())
@@ -24318,6 +24447,7 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ClientResult",
+        read: crate::rt::read::<ClientResult>,
         roundtrip: crate::rt::roundtrip::<ClientResult>,
         choose: ::std::option::Option::Some(|v| {
             ClientResult::from_json(v).map(|u| u.member_name())
@@ -24325,26 +24455,31 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "CompleteRequest",
+        read: crate::rt::read::<CompleteRequest>,
         roundtrip: crate::rt::roundtrip::<CompleteRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParams",
+        read: crate::rt::read::<CompleteRequestParams>,
         roundtrip: crate::rt::roundtrip::<CompleteRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParamsArgument",
+        read: crate::rt::read::<CompleteRequestParamsArgument>,
         roundtrip: crate::rt::roundtrip::<CompleteRequestParamsArgument>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParamsContext",
+        read: crate::rt::read::<CompleteRequestParamsContext>,
         roundtrip: crate::rt::roundtrip::<CompleteRequestParamsContext>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParamsRef",
+        read: crate::rt::read::<CompleteRequestParamsRef>,
         roundtrip: crate::rt::roundtrip::<CompleteRequestParamsRef>,
         choose: ::std::option::Option::Some(|v| {
             CompleteRequestParamsRef::from_json(v).map(|u| u.member_name())
@@ -24352,16 +24487,19 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "CompleteResult",
+        read: crate::rt::read::<CompleteResult>,
         roundtrip: crate::rt::roundtrip::<CompleteResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteResultCompletion",
+        read: crate::rt::read::<CompleteResultCompletion>,
         roundtrip: crate::rt::roundtrip::<CompleteResultCompletion>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ContentBlock",
+        read: crate::rt::read::<ContentBlock>,
         roundtrip: crate::rt::roundtrip::<ContentBlock>,
         choose: ::std::option::Option::Some(|v| {
             ContentBlock::from_json(v).map(|u| u.member_name())
@@ -24369,56 +24507,67 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "CreateMessageRequest",
+        read: crate::rt::read::<CreateMessageRequest>,
         roundtrip: crate::rt::roundtrip::<CreateMessageRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageRequestParams",
+        read: crate::rt::read::<CreateMessageRequestParams>,
         roundtrip: crate::rt::roundtrip::<CreateMessageRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageRequestParamsIncludeContext",
+        read: crate::rt::read::<CreateMessageRequestParamsIncludeContext>,
         roundtrip: crate::rt::roundtrip::<CreateMessageRequestParamsIncludeContext>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageResult",
+        read: crate::rt::read::<CreateMessageResult>,
         roundtrip: crate::rt::roundtrip::<CreateMessageResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageResultStopReason",
+        read: crate::rt::read::<CreateMessageResultStopReason>,
         roundtrip: crate::rt::roundtrip::<CreateMessageResultStopReason>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateTaskResult",
+        read: crate::rt::read::<CreateTaskResult>,
         roundtrip: crate::rt::roundtrip::<CreateTaskResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Cursor",
+        read: crate::rt::read::<Cursor>,
         roundtrip: crate::rt::roundtrip::<Cursor>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitRequest",
+        read: crate::rt::read::<ElicitRequest>,
         roundtrip: crate::rt::roundtrip::<ElicitRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitRequestFormParams",
+        read: crate::rt::read::<ElicitRequestFormParams>,
         roundtrip: crate::rt::roundtrip::<ElicitRequestFormParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitRequestFormParamsRequestedSchema",
+        read: crate::rt::read::<ElicitRequestFormParamsRequestedSchema>,
         roundtrip: crate::rt::roundtrip::<ElicitRequestFormParamsRequestedSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitRequestParams",
+        read: crate::rt::read::<ElicitRequestParams>,
         roundtrip: crate::rt::roundtrip::<ElicitRequestParams>,
         choose: ::std::option::Option::Some(|v| {
             ElicitRequestParams::from_json(v).map(|u| u.member_name())
@@ -24426,21 +24575,25 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ElicitRequestURLParams",
+        read: crate::rt::read::<ElicitRequestURLParams>,
         roundtrip: crate::rt::roundtrip::<ElicitRequestURLParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitResult",
+        read: crate::rt::read::<ElicitResult>,
         roundtrip: crate::rt::roundtrip::<ElicitResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitResultAction",
+        read: crate::rt::read::<ElicitResultAction>,
         roundtrip: crate::rt::roundtrip::<ElicitResultAction>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitResultContentValue",
+        read: crate::rt::read::<ElicitResultContentValue>,
         roundtrip: crate::rt::roundtrip::<ElicitResultContentValue>,
         choose: ::std::option::Option::Some(|v| {
             ElicitResultContentValue::from_json(v).map(|u| u.member_name())
@@ -24448,21 +24601,25 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ElicitationCompleteNotification",
+        read: crate::rt::read::<ElicitationCompleteNotification>,
         roundtrip: crate::rt::roundtrip::<ElicitationCompleteNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitationCompleteNotificationParams",
+        read: crate::rt::read::<ElicitationCompleteNotificationParams>,
         roundtrip: crate::rt::roundtrip::<ElicitationCompleteNotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "EmbeddedResource",
+        read: crate::rt::read::<EmbeddedResource>,
         roundtrip: crate::rt::roundtrip::<EmbeddedResource>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "EmbeddedResourceResource",
+        read: crate::rt::read::<EmbeddedResourceResource>,
         roundtrip: crate::rt::roundtrip::<EmbeddedResourceResource>,
         choose: ::std::option::Option::Some(|v| {
             EmbeddedResourceResource::from_json(v).map(|u| u.member_name())
@@ -24470,11 +24627,13 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "EmptyResult",
+        read: crate::rt::read::<EmptyResult>,
         roundtrip: crate::rt::roundtrip::<EmptyResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "EnumSchema",
+        read: crate::rt::read::<EnumSchema>,
         roundtrip: crate::rt::roundtrip::<EnumSchema>,
         choose: ::std::option::Option::Some(|v| {
             EnumSchema::from_json(v).map(|u| u.member_name())
@@ -24482,106 +24641,127 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "Error",
+        read: crate::rt::read::<Error>,
         roundtrip: crate::rt::roundtrip::<Error>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptRequest",
+        read: crate::rt::read::<GetPromptRequest>,
         roundtrip: crate::rt::roundtrip::<GetPromptRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptRequestParams",
+        read: crate::rt::read::<GetPromptRequestParams>,
         roundtrip: crate::rt::roundtrip::<GetPromptRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptResult",
+        read: crate::rt::read::<GetPromptResult>,
         roundtrip: crate::rt::roundtrip::<GetPromptResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetTaskPayloadRequest",
+        read: crate::rt::read::<GetTaskPayloadRequest>,
         roundtrip: crate::rt::roundtrip::<GetTaskPayloadRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetTaskPayloadRequestParams",
+        read: crate::rt::read::<GetTaskPayloadRequestParams>,
         roundtrip: crate::rt::roundtrip::<GetTaskPayloadRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetTaskPayloadResult",
+        read: crate::rt::read::<GetTaskPayloadResult>,
         roundtrip: crate::rt::roundtrip::<GetTaskPayloadResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetTaskRequest",
+        read: crate::rt::read::<GetTaskRequest>,
         roundtrip: crate::rt::roundtrip::<GetTaskRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetTaskRequestParams",
+        read: crate::rt::read::<GetTaskRequestParams>,
         roundtrip: crate::rt::roundtrip::<GetTaskRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetTaskResult",
+        read: crate::rt::read::<GetTaskResult>,
         roundtrip: crate::rt::roundtrip::<GetTaskResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Icon",
+        read: crate::rt::read::<Icon>,
         roundtrip: crate::rt::roundtrip::<Icon>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "IconTheme",
+        read: crate::rt::read::<IconTheme>,
         roundtrip: crate::rt::roundtrip::<IconTheme>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Icons",
+        read: crate::rt::read::<Icons>,
         roundtrip: crate::rt::roundtrip::<Icons>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ImageContent",
+        read: crate::rt::read::<ImageContent>,
         roundtrip: crate::rt::roundtrip::<ImageContent>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Implementation",
+        read: crate::rt::read::<Implementation>,
         roundtrip: crate::rt::roundtrip::<Implementation>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InitializeRequest",
+        read: crate::rt::read::<InitializeRequest>,
         roundtrip: crate::rt::roundtrip::<InitializeRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InitializeRequestParams",
+        read: crate::rt::read::<InitializeRequestParams>,
         roundtrip: crate::rt::roundtrip::<InitializeRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InitializeResult",
+        read: crate::rt::read::<InitializeResult>,
         roundtrip: crate::rt::roundtrip::<InitializeResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InitializedNotification",
+        read: crate::rt::read::<InitializedNotification>,
         roundtrip: crate::rt::roundtrip::<InitializedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCErrorResponse",
+        read: crate::rt::read::<JSONRPCErrorResponse>,
         roundtrip: crate::rt::roundtrip::<JSONRPCErrorResponse>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCMessage",
+        read: crate::rt::read::<JSONRPCMessage>,
         roundtrip: crate::rt::roundtrip::<JSONRPCMessage>,
         choose: ::std::option::Option::Some(|v| {
             JSONRPCMessage::from_json(v).map(|u| u.member_name())
@@ -24589,16 +24769,19 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "JSONRPCNotification",
+        read: crate::rt::read::<JSONRPCNotification>,
         roundtrip: crate::rt::roundtrip::<JSONRPCNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCRequest",
+        read: crate::rt::read::<JSONRPCRequest>,
         roundtrip: crate::rt::roundtrip::<JSONRPCRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCResponse",
+        read: crate::rt::read::<JSONRPCResponse>,
         roundtrip: crate::rt::roundtrip::<JSONRPCResponse>,
         choose: ::std::option::Option::Some(|v| {
             JSONRPCResponse::from_json(v).map(|u| u.member_name())
@@ -24606,101 +24789,121 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "JSONRPCResultResponse",
+        read: crate::rt::read::<JSONRPCResultResponse>,
         roundtrip: crate::rt::roundtrip::<JSONRPCResultResponse>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "LegacyTitledEnumSchema",
+        read: crate::rt::read::<LegacyTitledEnumSchema>,
         roundtrip: crate::rt::roundtrip::<LegacyTitledEnumSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListPromptsRequest",
+        read: crate::rt::read::<ListPromptsRequest>,
         roundtrip: crate::rt::roundtrip::<ListPromptsRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListPromptsResult",
+        read: crate::rt::read::<ListPromptsResult>,
         roundtrip: crate::rt::roundtrip::<ListPromptsResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourceTemplatesRequest",
+        read: crate::rt::read::<ListResourceTemplatesRequest>,
         roundtrip: crate::rt::roundtrip::<ListResourceTemplatesRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourceTemplatesResult",
+        read: crate::rt::read::<ListResourceTemplatesResult>,
         roundtrip: crate::rt::roundtrip::<ListResourceTemplatesResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourcesRequest",
+        read: crate::rt::read::<ListResourcesRequest>,
         roundtrip: crate::rt::roundtrip::<ListResourcesRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourcesResult",
+        read: crate::rt::read::<ListResourcesResult>,
         roundtrip: crate::rt::roundtrip::<ListResourcesResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListRootsRequest",
+        read: crate::rt::read::<ListRootsRequest>,
         roundtrip: crate::rt::roundtrip::<ListRootsRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListRootsResult",
+        read: crate::rt::read::<ListRootsResult>,
         roundtrip: crate::rt::roundtrip::<ListRootsResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListTasksRequest",
+        read: crate::rt::read::<ListTasksRequest>,
         roundtrip: crate::rt::roundtrip::<ListTasksRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListTasksResult",
+        read: crate::rt::read::<ListTasksResult>,
         roundtrip: crate::rt::roundtrip::<ListTasksResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListToolsRequest",
+        read: crate::rt::read::<ListToolsRequest>,
         roundtrip: crate::rt::roundtrip::<ListToolsRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListToolsResult",
+        read: crate::rt::read::<ListToolsResult>,
         roundtrip: crate::rt::roundtrip::<ListToolsResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "LoggingLevel",
+        read: crate::rt::read::<LoggingLevel>,
         roundtrip: crate::rt::roundtrip::<LoggingLevel>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "LoggingMessageNotification",
+        read: crate::rt::read::<LoggingMessageNotification>,
         roundtrip: crate::rt::roundtrip::<LoggingMessageNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "LoggingMessageNotificationParams",
+        read: crate::rt::read::<LoggingMessageNotificationParams>,
         roundtrip: crate::rt::roundtrip::<LoggingMessageNotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ModelHint",
+        read: crate::rt::read::<ModelHint>,
         roundtrip: crate::rt::roundtrip::<ModelHint>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ModelPreferences",
+        read: crate::rt::read::<ModelPreferences>,
         roundtrip: crate::rt::roundtrip::<ModelPreferences>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "MultiSelectEnumSchema",
+        read: crate::rt::read::<MultiSelectEnumSchema>,
         roundtrip: crate::rt::roundtrip::<MultiSelectEnumSchema>,
         choose: ::std::option::Option::Some(|v| {
             MultiSelectEnumSchema::from_json(v).map(|u| u.member_name())
@@ -24708,46 +24911,55 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "Notification",
+        read: crate::rt::read::<Notification>,
         roundtrip: crate::rt::roundtrip::<Notification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "NotificationParams",
+        read: crate::rt::read::<NotificationParams>,
         roundtrip: crate::rt::roundtrip::<NotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "NumberSchema",
+        read: crate::rt::read::<NumberSchema>,
         roundtrip: crate::rt::roundtrip::<NumberSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "NumberSchemaType",
+        read: crate::rt::read::<NumberSchemaType>,
         roundtrip: crate::rt::roundtrip::<NumberSchemaType>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PaginatedRequest",
+        read: crate::rt::read::<PaginatedRequest>,
         roundtrip: crate::rt::roundtrip::<PaginatedRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PaginatedRequestParams",
+        read: crate::rt::read::<PaginatedRequestParams>,
         roundtrip: crate::rt::roundtrip::<PaginatedRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PaginatedResult",
+        read: crate::rt::read::<PaginatedResult>,
         roundtrip: crate::rt::roundtrip::<PaginatedResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PingRequest",
+        read: crate::rt::read::<PingRequest>,
         roundtrip: crate::rt::roundtrip::<PingRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PrimitiveSchemaDefinition",
+        read: crate::rt::read::<PrimitiveSchemaDefinition>,
         roundtrip: crate::rt::roundtrip::<PrimitiveSchemaDefinition>,
         choose: ::std::option::Option::Some(|v| {
             PrimitiveSchemaDefinition::from_json(v).map(|u| u.member_name())
@@ -24755,16 +24967,19 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ProgressNotification",
+        read: crate::rt::read::<ProgressNotification>,
         roundtrip: crate::rt::roundtrip::<ProgressNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ProgressNotificationParams",
+        read: crate::rt::read::<ProgressNotificationParams>,
         roundtrip: crate::rt::roundtrip::<ProgressNotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ProgressToken",
+        read: crate::rt::read::<ProgressToken>,
         roundtrip: crate::rt::roundtrip::<ProgressToken>,
         choose: ::std::option::Option::Some(|v| {
             ProgressToken::from_json(v).map(|u| u.member_name())
@@ -24772,46 +24987,55 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "Prompt",
+        read: crate::rt::read::<Prompt>,
         roundtrip: crate::rt::roundtrip::<Prompt>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptArgument",
+        read: crate::rt::read::<PromptArgument>,
         roundtrip: crate::rt::roundtrip::<PromptArgument>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptListChangedNotification",
+        read: crate::rt::read::<PromptListChangedNotification>,
         roundtrip: crate::rt::roundtrip::<PromptListChangedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptMessage",
+        read: crate::rt::read::<PromptMessage>,
         roundtrip: crate::rt::roundtrip::<PromptMessage>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptReference",
+        read: crate::rt::read::<PromptReference>,
         roundtrip: crate::rt::roundtrip::<PromptReference>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceRequest",
+        read: crate::rt::read::<ReadResourceRequest>,
         roundtrip: crate::rt::roundtrip::<ReadResourceRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceRequestParams",
+        read: crate::rt::read::<ReadResourceRequestParams>,
         roundtrip: crate::rt::roundtrip::<ReadResourceRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceResult",
+        read: crate::rt::read::<ReadResourceResult>,
         roundtrip: crate::rt::roundtrip::<ReadResourceResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceResultContentsItem",
+        read: crate::rt::read::<ReadResourceResultContentsItem>,
         roundtrip: crate::rt::roundtrip::<ReadResourceResultContentsItem>,
         choose: ::std::option::Option::Some(|v| {
             ReadResourceResultContentsItem::from_json(v).map(|u| u.member_name())
@@ -24819,16 +25043,19 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "RelatedTaskMetadata",
+        read: crate::rt::read::<RelatedTaskMetadata>,
         roundtrip: crate::rt::roundtrip::<RelatedTaskMetadata>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Request",
+        read: crate::rt::read::<Request>,
         roundtrip: crate::rt::roundtrip::<Request>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "RequestId",
+        read: crate::rt::read::<RequestId>,
         roundtrip: crate::rt::roundtrip::<RequestId>,
         choose: ::std::option::Option::Some(|v| {
             RequestId::from_json(v).map(|u| u.member_name())
@@ -24836,86 +25063,103 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "RequestParams",
+        read: crate::rt::read::<RequestParams>,
         roundtrip: crate::rt::roundtrip::<RequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "RequestParamsMeta",
+        read: crate::rt::read::<RequestParamsMeta>,
         roundtrip: crate::rt::roundtrip::<RequestParamsMeta>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Resource",
+        read: crate::rt::read::<Resource>,
         roundtrip: crate::rt::roundtrip::<Resource>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceContents",
+        read: crate::rt::read::<ResourceContents>,
         roundtrip: crate::rt::roundtrip::<ResourceContents>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceLink",
+        read: crate::rt::read::<ResourceLink>,
         roundtrip: crate::rt::roundtrip::<ResourceLink>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceListChangedNotification",
+        read: crate::rt::read::<ResourceListChangedNotification>,
         roundtrip: crate::rt::roundtrip::<ResourceListChangedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceRequestParams",
+        read: crate::rt::read::<ResourceRequestParams>,
         roundtrip: crate::rt::roundtrip::<ResourceRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceTemplate",
+        read: crate::rt::read::<ResourceTemplate>,
         roundtrip: crate::rt::roundtrip::<ResourceTemplate>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceTemplateReference",
+        read: crate::rt::read::<ResourceTemplateReference>,
         roundtrip: crate::rt::roundtrip::<ResourceTemplateReference>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceUpdatedNotification",
+        read: crate::rt::read::<ResourceUpdatedNotification>,
         roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceUpdatedNotificationParams",
+        read: crate::rt::read::<ResourceUpdatedNotificationParams>,
         roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Result",
+        read: crate::rt::read::<Result>,
         roundtrip: crate::rt::roundtrip::<Result>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Role",
+        read: crate::rt::read::<Role>,
         roundtrip: crate::rt::roundtrip::<Role>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Root",
+        read: crate::rt::read::<Root>,
         roundtrip: crate::rt::roundtrip::<Root>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "RootsListChangedNotification",
+        read: crate::rt::read::<RootsListChangedNotification>,
         roundtrip: crate::rt::roundtrip::<RootsListChangedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SamplingMessage",
+        read: crate::rt::read::<SamplingMessage>,
         roundtrip: crate::rt::roundtrip::<SamplingMessage>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SamplingMessageContent",
+        read: crate::rt::read::<SamplingMessageContent>,
         roundtrip: crate::rt::roundtrip::<SamplingMessageContent>,
         choose: ::std::option::Option::Some(|v| {
             SamplingMessageContent::from_json(v).map(|u| u.member_name())
@@ -24923,6 +25167,7 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "SamplingMessageContentBlock",
+        read: crate::rt::read::<SamplingMessageContentBlock>,
         roundtrip: crate::rt::roundtrip::<SamplingMessageContentBlock>,
         choose: ::std::option::Option::Some(|v| {
             SamplingMessageContentBlock::from_json(v).map(|u| u.member_name())
@@ -24930,41 +25175,49 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilities",
+        read: crate::rt::read::<ServerCapabilities>,
         roundtrip: crate::rt::roundtrip::<ServerCapabilities>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilitiesPrompts",
+        read: crate::rt::read::<ServerCapabilitiesPrompts>,
         roundtrip: crate::rt::roundtrip::<ServerCapabilitiesPrompts>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilitiesResources",
+        read: crate::rt::read::<ServerCapabilitiesResources>,
         roundtrip: crate::rt::roundtrip::<ServerCapabilitiesResources>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilitiesTasks",
+        read: crate::rt::read::<ServerCapabilitiesTasks>,
         roundtrip: crate::rt::roundtrip::<ServerCapabilitiesTasks>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilitiesTasksRequests",
+        read: crate::rt::read::<ServerCapabilitiesTasksRequests>,
         roundtrip: crate::rt::roundtrip::<ServerCapabilitiesTasksRequests>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilitiesTasksRequestsTools",
+        read: crate::rt::read::<ServerCapabilitiesTasksRequestsTools>,
         roundtrip: crate::rt::roundtrip::<ServerCapabilitiesTasksRequestsTools>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilitiesTools",
+        read: crate::rt::read::<ServerCapabilitiesTools>,
         roundtrip: crate::rt::roundtrip::<ServerCapabilitiesTools>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerNotification",
+        read: crate::rt::read::<ServerNotification>,
         roundtrip: crate::rt::roundtrip::<ServerNotification>,
         choose: ::std::option::Option::Some(|v| {
             ServerNotification::from_json(v).map(|u| u.member_name())
@@ -24972,6 +25225,7 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ServerRequest",
+        read: crate::rt::read::<ServerRequest>,
         roundtrip: crate::rt::roundtrip::<ServerRequest>,
         choose: ::std::option::Option::Some(|v| {
             ServerRequest::from_json(v).map(|u| u.member_name())
@@ -24979,6 +25233,7 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ServerResult",
+        read: crate::rt::read::<ServerResult>,
         roundtrip: crate::rt::roundtrip::<ServerResult>,
         choose: ::std::option::Option::Some(|v| {
             ServerResult::from_json(v).map(|u| u.member_name())
@@ -24986,16 +25241,19 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "SetLevelRequest",
+        read: crate::rt::read::<SetLevelRequest>,
         roundtrip: crate::rt::roundtrip::<SetLevelRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SetLevelRequestParams",
+        read: crate::rt::read::<SetLevelRequestParams>,
         roundtrip: crate::rt::roundtrip::<SetLevelRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SingleSelectEnumSchema",
+        read: crate::rt::read::<SingleSelectEnumSchema>,
         roundtrip: crate::rt::roundtrip::<SingleSelectEnumSchema>,
         choose: ::std::option::Option::Some(|v| {
             SingleSelectEnumSchema::from_json(v).map(|u| u.member_name())
@@ -25003,181 +25261,217 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "StringSchema",
+        read: crate::rt::read::<StringSchema>,
         roundtrip: crate::rt::roundtrip::<StringSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "StringSchemaFormat",
+        read: crate::rt::read::<StringSchemaFormat>,
         roundtrip: crate::rt::roundtrip::<StringSchemaFormat>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscribeRequest",
+        read: crate::rt::read::<SubscribeRequest>,
         roundtrip: crate::rt::roundtrip::<SubscribeRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscribeRequestParams",
+        read: crate::rt::read::<SubscribeRequestParams>,
         roundtrip: crate::rt::roundtrip::<SubscribeRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Task",
+        read: crate::rt::read::<Task>,
         roundtrip: crate::rt::roundtrip::<Task>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TaskAugmentedRequestParams",
+        read: crate::rt::read::<TaskAugmentedRequestParams>,
         roundtrip: crate::rt::roundtrip::<TaskAugmentedRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TaskMetadata",
+        read: crate::rt::read::<TaskMetadata>,
         roundtrip: crate::rt::roundtrip::<TaskMetadata>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TaskStatus",
+        read: crate::rt::read::<TaskStatus>,
         roundtrip: crate::rt::roundtrip::<TaskStatus>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TaskStatusNotification",
+        read: crate::rt::read::<TaskStatusNotification>,
         roundtrip: crate::rt::roundtrip::<TaskStatusNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TaskStatusNotificationParams",
+        read: crate::rt::read::<TaskStatusNotificationParams>,
         roundtrip: crate::rt::roundtrip::<TaskStatusNotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TextContent",
+        read: crate::rt::read::<TextContent>,
         roundtrip: crate::rt::roundtrip::<TextContent>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TextResourceContents",
+        read: crate::rt::read::<TextResourceContents>,
         roundtrip: crate::rt::roundtrip::<TextResourceContents>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TitledMultiSelectEnumSchema",
+        read: crate::rt::read::<TitledMultiSelectEnumSchema>,
         roundtrip: crate::rt::roundtrip::<TitledMultiSelectEnumSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TitledMultiSelectEnumSchemaItems",
+        read: crate::rt::read::<TitledMultiSelectEnumSchemaItems>,
         roundtrip: crate::rt::roundtrip::<TitledMultiSelectEnumSchemaItems>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TitledMultiSelectEnumSchemaItemsAnyOfItem",
+        read: crate::rt::read::<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
         roundtrip: crate::rt::roundtrip::<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TitledSingleSelectEnumSchema",
+        read: crate::rt::read::<TitledSingleSelectEnumSchema>,
         roundtrip: crate::rt::roundtrip::<TitledSingleSelectEnumSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TitledSingleSelectEnumSchemaOneOfItem",
+        read: crate::rt::read::<TitledSingleSelectEnumSchemaOneOfItem>,
         roundtrip: crate::rt::roundtrip::<TitledSingleSelectEnumSchemaOneOfItem>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Tool",
+        read: crate::rt::read::<Tool>,
         roundtrip: crate::rt::roundtrip::<Tool>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolAnnotations",
+        read: crate::rt::read::<ToolAnnotations>,
         roundtrip: crate::rt::roundtrip::<ToolAnnotations>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolChoice",
+        read: crate::rt::read::<ToolChoice>,
         roundtrip: crate::rt::roundtrip::<ToolChoice>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolChoiceMode",
+        read: crate::rt::read::<ToolChoiceMode>,
         roundtrip: crate::rt::roundtrip::<ToolChoiceMode>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolExecution",
+        read: crate::rt::read::<ToolExecution>,
         roundtrip: crate::rt::roundtrip::<ToolExecution>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolExecutionTaskSupport",
+        read: crate::rt::read::<ToolExecutionTaskSupport>,
         roundtrip: crate::rt::roundtrip::<ToolExecutionTaskSupport>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolInputSchema",
+        read: crate::rt::read::<ToolInputSchema>,
         roundtrip: crate::rt::roundtrip::<ToolInputSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolListChangedNotification",
+        read: crate::rt::read::<ToolListChangedNotification>,
         roundtrip: crate::rt::roundtrip::<ToolListChangedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolOutputSchema",
+        read: crate::rt::read::<ToolOutputSchema>,
         roundtrip: crate::rt::roundtrip::<ToolOutputSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolResultContent",
+        read: crate::rt::read::<ToolResultContent>,
         roundtrip: crate::rt::roundtrip::<ToolResultContent>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolUseContent",
+        read: crate::rt::read::<ToolUseContent>,
         roundtrip: crate::rt::roundtrip::<ToolUseContent>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "URLElicitationRequiredError",
+        read: crate::rt::read::<URLElicitationRequiredError>,
         roundtrip: crate::rt::roundtrip::<URLElicitationRequiredError>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "URLElicitationRequiredErrorError",
+        read: crate::rt::read::<URLElicitationRequiredErrorError>,
         roundtrip: crate::rt::roundtrip::<URLElicitationRequiredErrorError>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "URLElicitationRequiredErrorErrorData",
+        read: crate::rt::read::<URLElicitationRequiredErrorErrorData>,
         roundtrip: crate::rt::roundtrip::<URLElicitationRequiredErrorErrorData>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UnsubscribeRequest",
+        read: crate::rt::read::<UnsubscribeRequest>,
         roundtrip: crate::rt::roundtrip::<UnsubscribeRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UnsubscribeRequestParams",
+        read: crate::rt::read::<UnsubscribeRequestParams>,
         roundtrip: crate::rt::roundtrip::<UnsubscribeRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UntitledMultiSelectEnumSchema",
+        read: crate::rt::read::<UntitledMultiSelectEnumSchema>,
         roundtrip: crate::rt::roundtrip::<UntitledMultiSelectEnumSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UntitledMultiSelectEnumSchemaItems",
+        read: crate::rt::read::<UntitledMultiSelectEnumSchemaItems>,
         roundtrip: crate::rt::roundtrip::<UntitledMultiSelectEnumSchemaItems>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UntitledSingleSelectEnumSchema",
+        read: crate::rt::read::<UntitledSingleSelectEnumSchema>,
         roundtrip: crate::rt::roundtrip::<UntitledSingleSelectEnumSchema>,
         choose: ::std::option::Option::None,
     },

@@ -71,8 +71,8 @@ pub struct Annotations {
     ///
     /// Optional: `None` is left out of the JSON.
     pub last_modified: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Annotations {
     fn serialize<S: ::serde::Serializer>(
@@ -97,7 +97,7 @@ impl ::serde::Serialize for Annotations {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -123,7 +123,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
                 let mut f0: ::std::option::Option<::std::vec::Vec<Role>> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -209,8 +209,8 @@ pub struct AudioContent {
     ///
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl AudioContent {
     /// The fixed value of `type`.
@@ -239,7 +239,7 @@ impl ::serde::Serialize for AudioContent {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -267,7 +267,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<Annotations> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -361,8 +361,8 @@ pub struct BaseMetadata {
     ///
     /// Optional: `None` is left out of the JSON.
     pub title: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for BaseMetadata {
     fn serialize<S: ::serde::Serializer>(
@@ -374,7 +374,7 @@ impl ::serde::Serialize for BaseMetadata {
         if let ::std::option::Option::Some(value) = &self.title {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -399,7 +399,7 @@ impl<'de> ::serde::Deserialize<'de> for BaseMetadata {
             ) -> ::std::result::Result<BaseMetadata, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -469,8 +469,8 @@ pub struct BlobResourceContents {
     ///
     /// Format: `byte`
     pub blob: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for BlobResourceContents {
     fn serialize<S: ::serde::Serializer>(
@@ -486,7 +486,7 @@ impl ::serde::Serialize for BlobResourceContents {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "blob", &self.blob)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -513,7 +513,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<MetaObject> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -592,8 +592,8 @@ pub struct BooleanSchema {
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl BooleanSchema {
     /// The fixed value of `type`.
@@ -619,7 +619,7 @@ impl ::serde::Serialize for BooleanSchema {
         if let ::std::option::Option::Some(value) = &self.default {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "default", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -646,7 +646,7 @@ impl<'de> ::serde::Deserialize<'de> for BooleanSchema {
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -763,8 +763,8 @@ pub struct CacheableResult {
     ///
     /// Wire name: `cacheScope`.
     pub cache_scope: CacheableResultCacheScope,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CacheableResult {
     fn serialize<S: ::serde::Serializer>(
@@ -786,7 +786,7 @@ impl ::serde::Serialize for CacheableResult {
             "cacheScope",
             &self.cache_scope,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -813,7 +813,7 @@ impl<'de> ::serde::Deserialize<'de> for CacheableResult {
                 let mut f1: ::std::option::Option<ResultType> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<i64> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<CacheableResultCacheScope> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -972,8 +972,8 @@ impl crate::rt::Fit for CacheableResultCacheScope {
 pub struct CallToolRequest {
     pub params: CallToolRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl CallToolRequest {
     /// The fixed value of `method`.
@@ -999,7 +999,7 @@ impl ::serde::Serialize for CallToolRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1026,7 +1026,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
                 let mut f1: ::std::option::Option<CallToolRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1171,8 +1171,8 @@ pub struct CallToolRequestParams {
     pub arguments: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CallToolRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -1199,7 +1199,7 @@ impl ::serde::Serialize for CallToolRequestParams {
         if let ::std::option::Option::Some(value) = &self.arguments {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "arguments", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1229,7 +1229,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
                 let mut f4: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1403,8 +1403,8 @@ pub struct CallToolResult {
     ///
     /// Optional: `None` is left out of the JSON.
     pub is_error: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CallToolResult {
     fn serialize<S: ::serde::Serializer>(
@@ -1431,7 +1431,7 @@ impl ::serde::Serialize for CallToolResult {
         if let ::std::option::Option::Some(value) = &self.is_error {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "isError", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1459,7 +1459,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
                 let mut f2: ::std::option::Option<::std::vec::Vec<ContentBlock>> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1562,8 +1562,8 @@ impl crate::rt::Fit for CallToolResult {
 pub struct CallToolResultResponse {
     pub id: RequestId,
     pub result: CallToolResultResponseResult,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl CallToolResultResponse {
     /// The fixed value of `jsonrpc`.
@@ -1582,7 +1582,7 @@ impl ::serde::Serialize for CallToolResultResponse {
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1608,7 +1608,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultResponse {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<CallToolResultResponseResult> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1718,6 +1718,8 @@ impl CallToolResultResponseResult {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl CallToolResultResponseResult {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -1793,8 +1795,8 @@ impl crate::rt::Fit for CallToolResultResponseResult {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CancelledNotification {
     pub params: CancelledNotificationParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl CancelledNotification {
     /// The fixed value of `method`.
@@ -1819,7 +1821,7 @@ impl ::serde::Serialize for CancelledNotification {
             "jsonrpc",
             &crate::rt::Fixed::Str("2.0"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1845,7 +1847,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<CancelledNotificationParams> = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -1942,8 +1944,8 @@ pub struct CancelledNotificationParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub reason: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CancelledNotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -1962,7 +1964,7 @@ impl ::serde::Serialize for CancelledNotificationParams {
         if let ::std::option::Option::Some(value) = &self.reason {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "reason", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -1988,7 +1990,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
                 let mut f0: ::std::option::Option<NotificationMetaObject> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2148,8 +2150,8 @@ pub struct ClientCapabilities {
     pub extensions: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, JSONObject>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ClientCapabilities {
     fn serialize<S: ::serde::Serializer>(
@@ -2176,7 +2178,7 @@ impl ::serde::Serialize for ClientCapabilities {
         if let ::std::option::Option::Some(value) = &self.extensions {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "extensions", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2208,7 +2210,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                 let mut f4: ::std::option::Option<
                     ::std::collections::BTreeMap<::std::string::String, JSONObject>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2294,8 +2296,8 @@ pub struct ClientCapabilitiesElicitation {
     pub form: ::std::option::Option<JSONObject>,
     /// Optional: `None` is left out of the JSON.
     pub url: ::std::option::Option<JSONObject>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ClientCapabilitiesElicitation {
     fn serialize<S: ::serde::Serializer>(
@@ -2309,7 +2311,7 @@ impl ::serde::Serialize for ClientCapabilitiesElicitation {
         if let ::std::option::Option::Some(value) = &self.url {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "url", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2334,7 +2336,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesElicitation {
             ) -> ::std::result::Result<ClientCapabilitiesElicitation, A::Error> {
                 let mut f0: ::std::option::Option<JSONObject> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<JSONObject> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2378,8 +2380,8 @@ impl crate::rt::Fit for ClientCapabilitiesElicitation {
 /// The inline object type of `ClientCapabilities.roots` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesRoots {
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ClientCapabilitiesRoots {
     fn serialize<S: ::serde::Serializer>(
@@ -2387,7 +2389,7 @@ impl ::serde::Serialize for ClientCapabilitiesRoots {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2410,7 +2412,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
                 self,
                 mut access: A,
             ) -> ::std::result::Result<ClientCapabilitiesRoots, A::Error> {
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2439,8 +2441,8 @@ pub struct ClientCapabilitiesSampling {
     ///
     /// Optional: `None` is left out of the JSON.
     pub tools: ::std::option::Option<JSONObject>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ClientCapabilitiesSampling {
     fn serialize<S: ::serde::Serializer>(
@@ -2454,7 +2456,7 @@ impl ::serde::Serialize for ClientCapabilitiesSampling {
         if let ::std::option::Option::Some(value) = &self.tools {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "tools", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2479,7 +2481,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesSampling {
             ) -> ::std::result::Result<ClientCapabilitiesSampling, A::Error> {
                 let mut f0: ::std::option::Option<JSONObject> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<JSONObject> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2543,12 +2545,12 @@ pub enum ClientRequest {
     Other(JSONRPCRequest),
 }
 impl ClientRequest {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "method",
                 &[
                     &[crate::rt::Fixed::Str("server/discover")],
@@ -2568,52 +2570,64 @@ impl ClientRequest {
             .map_err(|e| crate::rt::in_union("ClientRequest", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "ClientRequest", "DiscoverRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "DiscoverRequest")
                     .map(ClientRequest::DiscoverRequest)
             }
             1usize => {
-                crate::rt::member(value, "ClientRequest", "CompleteRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "CompleteRequest")
                     .map(ClientRequest::CompleteRequest)
             }
             2usize => {
-                crate::rt::member(value, "ClientRequest", "GetPromptRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "GetPromptRequest")
                     .map(ClientRequest::GetPromptRequest)
             }
             3usize => {
-                crate::rt::member(value, "ClientRequest", "ListPromptsRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "ListPromptsRequest")
                     .map(ClientRequest::ListPromptsRequest)
             }
             4usize => {
-                crate::rt::member(value, "ClientRequest", "ListResourcesRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "ListResourcesRequest")
                     .map(ClientRequest::ListResourcesRequest)
             }
             5usize => {
-                crate::rt::member(value, "ClientRequest", "ListResourceTemplatesRequest")
+                crate::rt::member_raw(
+                        raw,
+                        "ClientRequest",
+                        "ListResourceTemplatesRequest",
+                    )
                     .map(ClientRequest::ListResourceTemplatesRequest)
             }
             6usize => {
-                crate::rt::member(value, "ClientRequest", "ReadResourceRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "ReadResourceRequest")
                     .map(ClientRequest::ReadResourceRequest)
             }
             7usize => {
-                crate::rt::member(value, "ClientRequest", "SubscriptionsListenRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "SubscriptionsListenRequest")
                     .map(ClientRequest::SubscriptionsListenRequest)
             }
             8usize => {
-                crate::rt::member(value, "ClientRequest", "CallToolRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "CallToolRequest")
                     .map(ClientRequest::CallToolRequest)
             }
             9usize => {
-                crate::rt::member(value, "ClientRequest", "ListToolsRequest")
+                crate::rt::member_raw(raw, "ClientRequest", "ListToolsRequest")
                     .map(ClientRequest::ListToolsRequest)
             }
             10usize => {
-                crate::rt::member(value, "ClientRequest", "Other")
+                crate::rt::member_raw(raw, "ClientRequest", "Other")
                     .map(ClientRequest::Other)
             }
             _ => unreachable!("a union of {} members", 11usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        ClientRequest::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl ClientRequest {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -2679,10 +2693,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ClientRequest::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        ClientRequest::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for ClientRequest {
@@ -2759,8 +2773,8 @@ pub type ClientResult = EmptyResult;
 pub struct CompleteRequest {
     pub params: CompleteRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl CompleteRequest {
     /// The fixed value of `method`.
@@ -2786,7 +2800,7 @@ impl ::serde::Serialize for CompleteRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -2813,7 +2827,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
                 let mut f1: ::std::option::Option<CompleteRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -2955,8 +2969,8 @@ pub struct CompleteRequestParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub context: ::std::option::Option<CompleteRequestParamsContext>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CompleteRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -2974,7 +2988,7 @@ impl ::serde::Serialize for CompleteRequestParams {
         if let ::std::option::Option::Some(value) = &self.context {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "context", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3001,7 +3015,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
                 let mut f1: ::std::option::Option<CompleteRequestParamsRef> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<CompleteRequestParamsArgument> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<CompleteRequestParamsContext> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3069,8 +3083,8 @@ pub struct CompleteRequestParamsArgument {
     pub name: ::std::string::String,
     /// The value of the argument to use for completion matching.
     pub value: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CompleteRequestParamsArgument {
     fn serialize<S: ::serde::Serializer>(
@@ -3080,7 +3094,7 @@ impl ::serde::Serialize for CompleteRequestParamsArgument {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "value", &self.value)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3105,7 +3119,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
             ) -> ::std::result::Result<CompleteRequestParamsArgument, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3155,8 +3169,8 @@ pub struct CompleteRequestParamsContext {
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CompleteRequestParamsContext {
     fn serialize<S: ::serde::Serializer>(
@@ -3167,7 +3181,7 @@ impl ::serde::Serialize for CompleteRequestParamsContext {
         if let ::std::option::Option::Some(value) = &self.arguments {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "arguments", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3196,7 +3210,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsContext {
                         ::std::string::String,
                     >,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3243,12 +3257,12 @@ pub enum CompleteRequestParamsRef {
     ResourceTemplateReference(ResourceTemplateReference),
 }
 impl CompleteRequestParamsRef {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "type",
                 &[
                     &[crate::rt::Fixed::Str("ref/prompt")],
@@ -3259,12 +3273,12 @@ impl CompleteRequestParamsRef {
             .map_err(|e| crate::rt::in_union("CompleteRequestParamsRef", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "CompleteRequestParamsRef", "PromptReference")
+                crate::rt::member_raw(raw, "CompleteRequestParamsRef", "PromptReference")
                     .map(CompleteRequestParamsRef::PromptReference)
             }
             1usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "CompleteRequestParamsRef",
                         "ResourceTemplateReference",
                     )
@@ -3273,6 +3287,14 @@ impl CompleteRequestParamsRef {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        CompleteRequestParamsRef::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl CompleteRequestParamsRef {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -3302,10 +3324,10 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        CompleteRequestParamsRef::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        CompleteRequestParamsRef::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for CompleteRequestParamsRef {
@@ -3373,8 +3395,8 @@ pub struct CompleteResult {
     /// When absent on the wire it is read as `"complete"`; it is always written.
     pub result_type: ResultType,
     pub completion: CompleteResultCompletion,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CompleteResult {
     fn serialize<S: ::serde::Serializer>(
@@ -3395,7 +3417,7 @@ impl ::serde::Serialize for CompleteResult {
             "completion",
             &self.completion,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3421,7 +3443,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
                 let mut f0: ::std::option::Option<ResultMetaObject> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<ResultType> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<CompleteResultCompletion> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3491,8 +3513,8 @@ pub struct CompleteResultCompletion {
     ///
     /// Optional: `None` is left out of the JSON.
     pub has_more: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CompleteResultCompletion {
     fn serialize<S: ::serde::Serializer>(
@@ -3507,7 +3529,7 @@ impl ::serde::Serialize for CompleteResultCompletion {
         if let ::std::option::Option::Some(value) = &self.has_more {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "hasMore", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3535,7 +3557,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<i64> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3612,8 +3634,8 @@ impl crate::rt::Fit for CompleteResultCompletion {
 pub struct CompleteResultResponse {
     pub id: RequestId,
     pub result: CompleteResult,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl CompleteResultResponse {
     /// The fixed value of `jsonrpc`.
@@ -3632,7 +3654,7 @@ impl ::serde::Serialize for CompleteResultResponse {
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3658,7 +3680,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultResponse {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<CompleteResult> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -3728,12 +3750,12 @@ pub enum ContentBlock {
     EmbeddedResource(EmbeddedResource),
 }
 impl ContentBlock {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "type",
                 &[
                     &[crate::rt::Fixed::Str("text")],
@@ -3747,28 +3769,36 @@ impl ContentBlock {
             .map_err(|e| crate::rt::in_union("ContentBlock", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "ContentBlock", "TextContent")
+                crate::rt::member_raw(raw, "ContentBlock", "TextContent")
                     .map(ContentBlock::TextContent)
             }
             1usize => {
-                crate::rt::member(value, "ContentBlock", "ImageContent")
+                crate::rt::member_raw(raw, "ContentBlock", "ImageContent")
                     .map(ContentBlock::ImageContent)
             }
             2usize => {
-                crate::rt::member(value, "ContentBlock", "AudioContent")
+                crate::rt::member_raw(raw, "ContentBlock", "AudioContent")
                     .map(ContentBlock::AudioContent)
             }
             3usize => {
-                crate::rt::member(value, "ContentBlock", "ResourceLink")
+                crate::rt::member_raw(raw, "ContentBlock", "ResourceLink")
                     .map(ContentBlock::ResourceLink)
             }
             4usize => {
-                crate::rt::member(value, "ContentBlock", "EmbeddedResource")
+                crate::rt::member_raw(raw, "ContentBlock", "EmbeddedResource")
                     .map(ContentBlock::EmbeddedResource)
             }
             _ => unreachable!("a union of {} members", 5usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        ContentBlock::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl ContentBlock {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -3808,10 +3838,10 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ContentBlock::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        ContentBlock::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for ContentBlock {
@@ -3879,8 +3909,8 @@ impl crate::rt::Fit for ContentBlock {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreateMessageRequest {
     pub params: CreateMessageRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl CreateMessageRequest {
     /// The fixed value of `method`.
@@ -3898,7 +3928,7 @@ impl ::serde::Serialize for CreateMessageRequest {
             &crate::rt::Fixed::Str("sampling/createMessage"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -3923,7 +3953,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
             ) -> ::std::result::Result<CreateMessageRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<CreateMessageRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4172,8 +4202,8 @@ pub struct CreateMessageRequestParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub tool_choice: ::std::option::Option<ToolChoice>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CreateMessageRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -4235,7 +4265,7 @@ impl ::serde::Serialize for CreateMessageRequestParams {
         if let ::std::option::Option::Some(value) = &self.tool_choice {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "toolChoice", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4272,7 +4302,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
                 let mut f7: ::std::option::Option<JSONObject> = ::std::option::Option::None;
                 let mut f8: ::std::option::Option<::std::vec::Vec<Tool>> = ::std::option::Option::None;
                 let mut f9: ::std::option::Option<ToolChoice> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4573,8 +4603,8 @@ pub struct CreateMessageResult {
     ///
     /// Optional: `None` is left out of the JSON.
     pub stop_reason: ::std::option::Option<CreateMessageResultStopReason>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for CreateMessageResult {
     fn serialize<S: ::serde::Serializer>(
@@ -4591,7 +4621,7 @@ impl ::serde::Serialize for CreateMessageResult {
         if let ::std::option::Option::Some(value) = &self.stop_reason {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "stopReason", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4619,7 +4649,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
                 let mut f2: ::std::option::Option<MetaObject> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<CreateMessageResultStopReason> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -4796,8 +4826,8 @@ pub type Cursor = ::std::string::String;
 pub struct DiscoverRequest {
     pub params: RequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl DiscoverRequest {
     /// The fixed value of `method`.
@@ -4823,7 +4853,7 @@ impl ::serde::Serialize for DiscoverRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -4850,7 +4880,7 @@ impl<'de> ::serde::Deserialize<'de> for DiscoverRequest {
                 let mut f1: ::std::option::Option<RequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5012,8 +5042,8 @@ pub struct DiscoverResult {
     ///
     /// Optional: `None` is left out of the JSON.
     pub instructions: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for DiscoverResult {
     fn serialize<S: ::serde::Serializer>(
@@ -5052,7 +5082,7 @@ impl ::serde::Serialize for DiscoverResult {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5084,7 +5114,7 @@ impl<'de> ::serde::Deserialize<'de> for DiscoverResult {
                 > = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<ServerCapabilities> = ::std::option::Option::None;
                 let mut f6: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5212,8 +5242,8 @@ impl crate::rt::Fit for DiscoverResult {
 pub struct DiscoverResultResponse {
     pub id: RequestId,
     pub result: DiscoverResult,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl DiscoverResultResponse {
     /// The fixed value of `jsonrpc`.
@@ -5232,7 +5262,7 @@ impl ::serde::Serialize for DiscoverResultResponse {
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5258,7 +5288,7 @@ impl<'de> ::serde::Deserialize<'de> for DiscoverResultResponse {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<DiscoverResult> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5347,8 +5377,8 @@ impl crate::rt::Fit for DiscoverResultResponse {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElicitRequest {
     pub params: ElicitRequestParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ElicitRequest {
     /// The fixed value of `method`.
@@ -5366,7 +5396,7 @@ impl ::serde::Serialize for ElicitRequest {
             &crate::rt::Fixed::Str("elicitation/create"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5391,7 +5421,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequest {
             ) -> ::std::result::Result<ElicitRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<ElicitRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5506,8 +5536,8 @@ pub struct ElicitRequestFormParams {
     ///
     /// Wire name: `requestedSchema`.
     pub requested_schema: ElicitRequestFormParamsRequestedSchema,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ElicitRequestFormParams {
     fn serialize<S: ::serde::Serializer>(
@@ -5524,7 +5554,7 @@ impl ::serde::Serialize for ElicitRequestFormParams {
             "requestedSchema",
             &self.requested_schema,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5552,7 +5582,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParams {
                 let mut f2: ::std::option::Option<
                     ElicitRequestFormParamsRequestedSchema,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5625,8 +5655,8 @@ pub struct ElicitRequestFormParamsRequestedSchema {
     >,
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ElicitRequestFormParamsRequestedSchema {
     /// The fixed value of `type`.
@@ -5654,7 +5684,7 @@ impl ::serde::Serialize for ElicitRequestFormParamsRequestedSchema {
         if let ::std::option::Option::Some(value) = &self.required {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "required", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5691,7 +5721,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
                 let mut f3: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -5804,6 +5834,8 @@ impl ElicitRequestParams {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl ElicitRequestParams {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -5871,8 +5903,8 @@ pub struct ElicitRequestURLParams {
     ///
     /// Format: `uri`
     pub url: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ElicitRequestURLParams {
     /// The fixed value of `mode`.
@@ -5891,7 +5923,7 @@ impl ::serde::Serialize for ElicitRequestURLParams {
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "message", &self.message)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "url", &self.url)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -5917,7 +5949,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestURLParams {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6025,8 +6057,8 @@ pub struct ElicitResult {
     pub content: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ElicitResult {
     fn serialize<S: ::serde::Serializer>(
@@ -6038,7 +6070,7 @@ impl ::serde::Serialize for ElicitResult {
         if let ::std::option::Option::Some(value) = &self.content {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "content", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6068,7 +6100,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResult {
                         ElicitResultContentValue,
                     >,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6233,6 +6265,8 @@ impl ElicitResultContentValue {
             _ => unreachable!("a union of {} members", 4usize),
         }
     }
+}
+impl ElicitResultContentValue {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -6324,8 +6358,8 @@ pub struct EmbeddedResource {
     ///
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl EmbeddedResource {
     /// The fixed value of `type`.
@@ -6353,7 +6387,7 @@ impl ::serde::Serialize for EmbeddedResource {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6380,7 +6414,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                 let mut f1: ::std::option::Option<EmbeddedResourceResource> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<Annotations> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6492,6 +6526,8 @@ impl EmbeddedResourceResource {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl EmbeddedResourceResource {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -6578,6 +6614,8 @@ impl EnumSchema {
             _ => unreachable!("a union of {} members", 3usize),
         }
     }
+}
+impl EnumSchema {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -6639,8 +6677,8 @@ pub struct Error {
     ///
     /// Optional: `None` is left out of the JSON.
     pub data: ::std::option::Option<::serde_json::Value>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Error {
     fn serialize<S: ::serde::Serializer>(
@@ -6653,7 +6691,7 @@ impl ::serde::Serialize for Error {
         if let ::std::option::Option::Some(value) = &self.data {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6679,7 +6717,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                 let mut f0: ::std::option::Option<i64> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6761,8 +6799,8 @@ impl crate::rt::Fit for Error {
 pub struct GetPromptRequest {
     pub params: GetPromptRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl GetPromptRequest {
     /// The fixed value of `method`.
@@ -6788,7 +6826,7 @@ impl ::serde::Serialize for GetPromptRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -6815,7 +6853,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
                 let mut f1: ::std::option::Option<GetPromptRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -6940,8 +6978,8 @@ pub struct GetPromptRequestParams {
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for GetPromptRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -6968,7 +7006,7 @@ impl ::serde::Serialize for GetPromptRequestParams {
         if let ::std::option::Option::Some(value) = &self.arguments {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "arguments", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7001,7 +7039,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
                         ::std::string::String,
                     >,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7121,8 +7159,8 @@ pub struct GetPromptResult {
     /// Optional: `None` is left out of the JSON.
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for GetPromptResult {
     fn serialize<S: ::serde::Serializer>(
@@ -7146,7 +7184,7 @@ impl ::serde::Serialize for GetPromptResult {
             "messages",
             &self.messages,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7173,7 +7211,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
                 let mut f1: ::std::option::Option<ResultType> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<::std::vec::Vec<PromptMessage>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7265,8 +7303,8 @@ impl crate::rt::Fit for GetPromptResult {
 pub struct GetPromptResultResponse {
     pub id: RequestId,
     pub result: GetPromptResultResponseResult,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl GetPromptResultResponse {
     /// The fixed value of `jsonrpc`.
@@ -7285,7 +7323,7 @@ impl ::serde::Serialize for GetPromptResultResponse {
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7311,7 +7349,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResultResponse {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<GetPromptResultResponseResult> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7421,6 +7459,8 @@ impl GetPromptResultResponseResult {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl GetPromptResultResponseResult {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -7501,8 +7541,8 @@ pub struct HeaderMismatchError {
     /// Optional: `None` is left out of the JSON.
     pub id: ::std::option::Option<RequestId>,
     pub error: HeaderMismatchErrorError,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl HeaderMismatchError {
     /// The fixed value of `jsonrpc`.
@@ -7523,7 +7563,7 @@ impl ::serde::Serialize for HeaderMismatchError {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "error", &self.error)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7549,7 +7589,7 @@ impl<'de> ::serde::Deserialize<'de> for HeaderMismatchError {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<HeaderMismatchErrorError> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7618,8 +7658,8 @@ pub struct HeaderMismatchErrorError {
     ///
     /// Optional: `None` is left out of the JSON.
     pub data: ::std::option::Option<::serde_json::Value>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl HeaderMismatchErrorError {
     /// The fixed value of `code`.
@@ -7640,7 +7680,7 @@ impl ::serde::Serialize for HeaderMismatchErrorError {
         if let ::std::option::Option::Some(value) = &self.data {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7666,7 +7706,7 @@ impl<'de> ::serde::Deserialize<'de> for HeaderMismatchErrorError {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7765,8 +7805,8 @@ pub struct Icon {
     ///
     /// Optional: `None` is left out of the JSON.
     pub theme: ::std::option::Option<IconTheme>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Icon {
     fn serialize<S: ::serde::Serializer>(
@@ -7784,7 +7824,7 @@ impl ::serde::Serialize for Icon {
         if let ::std::option::Option::Some(value) = &self.theme {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "theme", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7813,7 +7853,7 @@ impl<'de> ::serde::Deserialize<'de> for Icon {
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<IconTheme> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -7956,8 +7996,8 @@ pub struct Icons {
     ///
     /// Optional: `None` is left out of the JSON.
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Icons {
     fn serialize<S: ::serde::Serializer>(
@@ -7968,7 +8008,7 @@ impl ::serde::Serialize for Icons {
         if let ::std::option::Option::Some(value) = &self.icons {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "icons", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -7992,7 +8032,7 @@ impl<'de> ::serde::Deserialize<'de> for Icons {
                 mut access: A,
             ) -> ::std::result::Result<Icons, A::Error> {
                 let mut f0: ::std::option::Option<::std::vec::Vec<Icon>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8057,8 +8097,8 @@ pub struct ImageContent {
     ///
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ImageContent {
     /// The fixed value of `type`.
@@ -8087,7 +8127,7 @@ impl ::serde::Serialize for ImageContent {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8115,7 +8155,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<Annotations> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8237,8 +8277,8 @@ pub struct Implementation {
     ///
     /// Optional: `None` is left out of the JSON.
     pub website_url: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Implementation {
     fn serialize<S: ::serde::Serializer>(
@@ -8260,7 +8300,7 @@ impl ::serde::Serialize for Implementation {
         if let ::std::option::Option::Some(value) = &self.website_url {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "websiteUrl", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8289,7 +8329,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
                 let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8378,12 +8418,12 @@ pub enum InputRequest {
     ElicitRequest(ElicitRequest),
 }
 impl InputRequest {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "method",
                 &[
                     &[crate::rt::Fixed::Str("sampling/createMessage")],
@@ -8395,20 +8435,28 @@ impl InputRequest {
             .map_err(|e| crate::rt::in_union("InputRequest", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "InputRequest", "CreateMessageRequest")
+                crate::rt::member_raw(raw, "InputRequest", "CreateMessageRequest")
                     .map(InputRequest::CreateMessageRequest)
             }
             1usize => {
-                crate::rt::member(value, "InputRequest", "ListRootsRequest")
+                crate::rt::member_raw(raw, "InputRequest", "ListRootsRequest")
                     .map(InputRequest::ListRootsRequest)
             }
             2usize => {
-                crate::rt::member(value, "InputRequest", "ElicitRequest")
+                crate::rt::member_raw(raw, "InputRequest", "ElicitRequest")
                     .map(InputRequest::ElicitRequest)
             }
             _ => unreachable!("a union of {} members", 3usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        InputRequest::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl InputRequest {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -8440,10 +8488,10 @@ impl<'de> ::serde::Deserialize<'de> for InputRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        InputRequest::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        InputRequest::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for InputRequest {
@@ -8599,8 +8647,8 @@ pub struct InputRequiredResult {
     ///
     /// Optional: `None` is left out of the JSON.
     pub request_state: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for InputRequiredResult {
     fn serialize<S: ::serde::Serializer>(
@@ -8630,7 +8678,7 @@ impl ::serde::Serialize for InputRequiredResult {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8657,7 +8705,7 @@ impl<'de> ::serde::Deserialize<'de> for InputRequiredResult {
                 let mut f1: ::std::option::Option<ResultType> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<InputRequests> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8760,6 +8808,8 @@ impl InputResponse {
             _ => unreachable!("a union of {} members", 3usize),
         }
     }
+}
+impl InputResponse {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -8831,8 +8881,8 @@ pub struct InputResponseRequestParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub request_state: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for InputResponseRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -8855,7 +8905,7 @@ impl ::serde::Serialize for InputResponseRequestParams {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -8881,7 +8931,7 @@ impl<'de> ::serde::Deserialize<'de> for InputResponseRequestParams {
                 let mut f0: ::std::option::Option<RequestMetaObject> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<InputResponses> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -8989,8 +9039,8 @@ pub struct InternalError {
     ///
     /// Optional: `None` is left out of the JSON.
     pub data: ::std::option::Option<::serde_json::Value>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl InternalError {
     /// The fixed value of `code`.
@@ -9011,7 +9061,7 @@ impl ::serde::Serialize for InternalError {
         if let ::std::option::Option::Some(value) = &self.data {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9037,7 +9087,7 @@ impl<'de> ::serde::Deserialize<'de> for InternalError {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9155,8 +9205,8 @@ pub struct InvalidParamsError {
     ///
     /// Optional: `None` is left out of the JSON.
     pub data: ::std::option::Option<::serde_json::Value>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl InvalidParamsError {
     /// The fixed value of `code`.
@@ -9177,7 +9227,7 @@ impl ::serde::Serialize for InvalidParamsError {
         if let ::std::option::Option::Some(value) = &self.data {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9203,7 +9253,7 @@ impl<'de> ::serde::Deserialize<'de> for InvalidParamsError {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9276,8 +9326,8 @@ pub struct InvalidRequestError {
     ///
     /// Optional: `None` is left out of the JSON.
     pub data: ::std::option::Option<::serde_json::Value>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl InvalidRequestError {
     /// The fixed value of `code`.
@@ -9298,7 +9348,7 @@ impl ::serde::Serialize for InvalidRequestError {
         if let ::std::option::Option::Some(value) = &self.data {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9324,7 +9374,7 @@ impl<'de> ::serde::Deserialize<'de> for InvalidRequestError {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9394,8 +9444,8 @@ pub struct JSONRPCErrorResponse {
     /// Optional: `None` is left out of the JSON.
     pub id: ::std::option::Option<RequestId>,
     pub error: Error,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl JSONRPCErrorResponse {
     /// The fixed value of `jsonrpc`.
@@ -9416,7 +9466,7 @@ impl ::serde::Serialize for JSONRPCErrorResponse {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "error", &self.error)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9442,7 +9492,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorResponse {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<Error> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9540,6 +9590,8 @@ impl JSONRPCMessage {
             _ => unreachable!("a union of {} members", 3usize),
         }
     }
+}
+impl JSONRPCMessage {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -9601,8 +9653,8 @@ pub struct JSONRPCNotification {
     pub params: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl JSONRPCNotification {
     /// The fixed value of `jsonrpc`.
@@ -9623,7 +9675,7 @@ impl ::serde::Serialize for JSONRPCNotification {
             "jsonrpc",
             &crate::rt::Fixed::Str("2.0"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9651,7 +9703,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9727,8 +9779,8 @@ pub struct JSONRPCRequest {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl JSONRPCRequest {
     /// The fixed value of `jsonrpc`.
@@ -9750,7 +9802,7 @@ impl ::serde::Serialize for JSONRPCRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9779,7 +9831,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
                 > = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -9886,6 +9938,8 @@ impl JSONRPCResponse {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl JSONRPCResponse {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -9939,8 +9993,8 @@ impl crate::rt::Fit for JSONRPCResponse {
 pub struct JSONRPCResultResponse {
     pub id: RequestId,
     pub result: Result,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl JSONRPCResultResponse {
     /// The fixed value of `jsonrpc`.
@@ -9959,7 +10013,7 @@ impl ::serde::Serialize for JSONRPCResultResponse {
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -9985,7 +10039,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResultResponse {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<Result> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10070,8 +10124,8 @@ pub struct LegacyTitledEnumSchema {
     pub enum_names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl LegacyTitledEnumSchema {
     /// The fixed value of `type`.
@@ -10101,7 +10155,7 @@ impl ::serde::Serialize for LegacyTitledEnumSchema {
         if let ::std::option::Option::Some(value) = &self.default {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "default", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10134,7 +10188,7 @@ impl<'de> ::serde::Deserialize<'de> for LegacyTitledEnumSchema {
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10249,8 +10303,8 @@ impl crate::rt::Fit for LegacyTitledEnumSchema {
 pub struct ListPromptsRequest {
     pub params: PaginatedRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListPromptsRequest {
     /// The fixed value of `method`.
@@ -10276,7 +10330,7 @@ impl ::serde::Serialize for ListPromptsRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10303,7 +10357,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10467,8 +10521,8 @@ pub struct ListPromptsResult {
     /// Wire name: `cacheScope`.
     pub cache_scope: CacheableResultCacheScope,
     pub prompts: ::std::vec::Vec<Prompt>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListPromptsResult {
     fn serialize<S: ::serde::Serializer>(
@@ -10494,7 +10548,7 @@ impl ::serde::Serialize for ListPromptsResult {
             &self.cache_scope,
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "prompts", &self.prompts)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10523,7 +10577,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
                 let mut f3: ::std::option::Option<i64> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<CacheableResultCacheScope> = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<::std::vec::Vec<Prompt>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10647,8 +10701,8 @@ impl crate::rt::Fit for ListPromptsResult {
 pub struct ListPromptsResultResponse {
     pub id: RequestId,
     pub result: ListPromptsResult,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListPromptsResultResponse {
     /// The fixed value of `jsonrpc`.
@@ -10667,7 +10721,7 @@ impl ::serde::Serialize for ListPromptsResultResponse {
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10693,7 +10747,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResultResponse {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<ListPromptsResult> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10780,8 +10834,8 @@ impl crate::rt::Fit for ListPromptsResultResponse {
 pub struct ListResourceTemplatesRequest {
     pub params: PaginatedRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListResourceTemplatesRequest {
     /// The fixed value of `method`.
@@ -10807,7 +10861,7 @@ impl ::serde::Serialize for ListResourceTemplatesRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -10834,7 +10888,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -10994,8 +11048,8 @@ pub struct ListResourceTemplatesResult {
     pub cache_scope: CacheableResultCacheScope,
     /// Wire name: `resourceTemplates`.
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListResourceTemplatesResult {
     fn serialize<S: ::serde::Serializer>(
@@ -11025,7 +11079,7 @@ impl ::serde::Serialize for ListResourceTemplatesResult {
             "resourceTemplates",
             &self.resource_templates,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11054,7 +11108,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
                 let mut f3: ::std::option::Option<i64> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<CacheableResultCacheScope> = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<::std::vec::Vec<ResourceTemplate>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11177,8 +11231,8 @@ impl crate::rt::Fit for ListResourceTemplatesResult {
 pub struct ListResourceTemplatesResultResponse {
     pub id: RequestId,
     pub result: ListResourceTemplatesResult,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListResourceTemplatesResultResponse {
     /// The fixed value of `jsonrpc`.
@@ -11197,7 +11251,7 @@ impl ::serde::Serialize for ListResourceTemplatesResultResponse {
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11223,7 +11277,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResultResponse {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<ListResourceTemplatesResult> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11310,8 +11364,8 @@ impl crate::rt::Fit for ListResourceTemplatesResultResponse {
 pub struct ListResourcesRequest {
     pub params: PaginatedRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListResourcesRequest {
     /// The fixed value of `method`.
@@ -11337,7 +11391,7 @@ impl ::serde::Serialize for ListResourcesRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11364,7 +11418,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11523,8 +11577,8 @@ pub struct ListResourcesResult {
     /// Wire name: `cacheScope`.
     pub cache_scope: CacheableResultCacheScope,
     pub resources: ::std::vec::Vec<Resource>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListResourcesResult {
     fn serialize<S: ::serde::Serializer>(
@@ -11554,7 +11608,7 @@ impl ::serde::Serialize for ListResourcesResult {
             "resources",
             &self.resources,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11583,7 +11637,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
                 let mut f3: ::std::option::Option<i64> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<CacheableResultCacheScope> = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<::std::vec::Vec<Resource>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11702,8 +11756,8 @@ impl crate::rt::Fit for ListResourcesResult {
 pub struct ListResourcesResultResponse {
     pub id: RequestId,
     pub result: ListResourcesResult,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListResourcesResultResponse {
     /// The fixed value of `jsonrpc`.
@@ -11722,7 +11776,7 @@ impl ::serde::Serialize for ListResourcesResultResponse {
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11748,7 +11802,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResultResponse {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<ListResourcesResult> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11834,8 +11888,8 @@ impl crate::rt::Fit for ListResourcesResultResponse {
 pub struct ListRootsRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<ListRootsRequestParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListRootsRequest {
     /// The fixed value of `method`.
@@ -11855,7 +11909,7 @@ impl ::serde::Serialize for ListRootsRequest {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11880,7 +11934,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
             ) -> ::std::result::Result<ListRootsRequest, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<ListRootsRequestParams> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -11941,8 +11995,8 @@ pub struct ListRootsRequestParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListRootsRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -11953,7 +12007,7 @@ impl ::serde::Serialize for ListRootsRequestParams {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -11977,7 +12031,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParams {
                 mut access: A,
             ) -> ::std::result::Result<ListRootsRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12050,8 +12104,8 @@ impl crate::rt::Fit for ListRootsRequestParams {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListRootsResult {
     pub roots: ::std::vec::Vec<Root>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListRootsResult {
     fn serialize<S: ::serde::Serializer>(
@@ -12060,7 +12114,7 @@ impl ::serde::Serialize for ListRootsResult {
     ) -> ::std::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "roots", &self.roots)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -12084,7 +12138,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
                 mut access: A,
             ) -> ::std::result::Result<ListRootsResult, A::Error> {
                 let mut f0: ::std::option::Option<::std::vec::Vec<Root>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12144,8 +12198,8 @@ impl crate::rt::Fit for ListRootsResult {
 pub struct ListToolsRequest {
     pub params: PaginatedRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListToolsRequest {
     /// The fixed value of `method`.
@@ -12171,7 +12225,7 @@ impl ::serde::Serialize for ListToolsRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -12198,7 +12252,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12365,8 +12419,8 @@ pub struct ListToolsResult {
     /// Wire name: `cacheScope`.
     pub cache_scope: CacheableResultCacheScope,
     pub tools: ::std::vec::Vec<Tool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ListToolsResult {
     fn serialize<S: ::serde::Serializer>(
@@ -12392,7 +12446,7 @@ impl ::serde::Serialize for ListToolsResult {
             &self.cache_scope,
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "tools", &self.tools)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -12421,7 +12475,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
                 let mut f3: ::std::option::Option<i64> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<CacheableResultCacheScope> = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<::std::vec::Vec<Tool>> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12546,8 +12600,8 @@ impl crate::rt::Fit for ListToolsResult {
 pub struct ListToolsResultResponse {
     pub id: RequestId,
     pub result: ListToolsResult,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ListToolsResultResponse {
     /// The fixed value of `jsonrpc`.
@@ -12566,7 +12620,7 @@ impl ::serde::Serialize for ListToolsResultResponse {
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -12592,7 +12646,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResultResponse {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<ListToolsResult> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12798,8 +12852,8 @@ impl crate::rt::Fit for LoggingLevel {
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoggingMessageNotification {
     pub params: LoggingMessageNotificationParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl LoggingMessageNotification {
     /// The fixed value of `method`.
@@ -12824,7 +12878,7 @@ impl ::serde::Serialize for LoggingMessageNotification {
             "jsonrpc",
             &crate::rt::Fixed::Str("2.0"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -12850,7 +12904,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<LoggingMessageNotificationParams> = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -12956,8 +13010,8 @@ pub struct LoggingMessageNotificationParams {
     pub logger: ::std::option::Option<::std::string::String>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: ::serde_json::Value,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for LoggingMessageNotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -12973,7 +13027,7 @@ impl ::serde::Serialize for LoggingMessageNotificationParams {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "logger", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", &self.data)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -13000,7 +13054,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
                 let mut f1: ::std::option::Option<LoggingLevel> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -13110,8 +13164,8 @@ pub struct MethodNotFoundError {
     ///
     /// Optional: `None` is left out of the JSON.
     pub data: ::std::option::Option<::serde_json::Value>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl MethodNotFoundError {
     /// The fixed value of `code`.
@@ -13132,7 +13186,7 @@ impl ::serde::Serialize for MethodNotFoundError {
         if let ::std::option::Option::Some(value) = &self.data {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -13158,7 +13212,7 @@ impl<'de> ::serde::Deserialize<'de> for MethodNotFoundError {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -13246,8 +13300,8 @@ pub struct MissingRequiredClientCapabilityError {
     /// Optional: `None` is left out of the JSON.
     pub id: ::std::option::Option<RequestId>,
     pub error: MissingRequiredClientCapabilityErrorError,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl MissingRequiredClientCapabilityError {
     /// The fixed value of `jsonrpc`.
@@ -13268,7 +13322,7 @@ impl ::serde::Serialize for MissingRequiredClientCapabilityError {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "error", &self.error)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -13296,7 +13350,7 @@ impl<'de> ::serde::Deserialize<'de> for MissingRequiredClientCapabilityError {
                 let mut f2: ::std::option::Option<
                     MissingRequiredClientCapabilityErrorError,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -13363,8 +13417,8 @@ pub struct MissingRequiredClientCapabilityErrorError {
     pub message: ::std::string::String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     pub data: MissingRequiredClientCapabilityErrorErrorData,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl MissingRequiredClientCapabilityErrorError {
     /// The fixed value of `code`.
@@ -13383,7 +13437,7 @@ impl ::serde::Serialize for MissingRequiredClientCapabilityErrorError {
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "message", &self.message)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", &self.data)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -13416,7 +13470,7 @@ impl<'de> ::serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorErro
                 let mut f2: ::std::option::Option<
                     MissingRequiredClientCapabilityErrorErrorData,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -13483,8 +13537,8 @@ pub struct MissingRequiredClientCapabilityErrorErrorData {
     ///
     /// Wire name: `requiredCapabilities`.
     pub required_capabilities: ClientCapabilities,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for MissingRequiredClientCapabilityErrorErrorData {
     fn serialize<S: ::serde::Serializer>(
@@ -13497,7 +13551,7 @@ impl ::serde::Serialize for MissingRequiredClientCapabilityErrorErrorData {
             "requiredCapabilities",
             &self.required_capabilities,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -13526,7 +13580,7 @@ impl<'de> ::serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorErro
                 A::Error,
             > {
                 let mut f0: ::std::option::Option<ClientCapabilities> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -13588,8 +13642,8 @@ pub struct ModelHint {
     ///
     /// Optional: `None` is left out of the JSON.
     pub name: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ModelHint {
     fn serialize<S: ::serde::Serializer>(
@@ -13600,7 +13654,7 @@ impl ::serde::Serialize for ModelHint {
         if let ::std::option::Option::Some(value) = &self.name {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -13624,7 +13678,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
                 mut access: A,
             ) -> ::std::result::Result<ModelHint, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -13731,8 +13785,8 @@ pub struct ModelPreferences {
     ///
     /// Optional: `None` is left out of the JSON.
     pub intelligence_priority: ::std::option::Option<f64>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ModelPreferences {
     fn serialize<S: ::serde::Serializer>(
@@ -13764,7 +13818,7 @@ impl ::serde::Serialize for ModelPreferences {
                 &crate::rt::Float(*value),
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -13791,7 +13845,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
                 let mut f1: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -13898,6 +13952,8 @@ impl MultiSelectEnumSchema {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl MultiSelectEnumSchema {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -13956,8 +14012,8 @@ pub struct Notification {
     pub params: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Notification {
     fn serialize<S: ::serde::Serializer>(
@@ -13969,7 +14025,7 @@ impl ::serde::Serialize for Notification {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -13996,7 +14052,7 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
                 let mut f1: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -14066,8 +14122,8 @@ pub struct NotificationMetaObject {
     ///
     /// Optional: `None` is left out of the JSON.
     pub io_modelcontextprotocol_subscription_id: ::std::option::Option<RequestId>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for NotificationMetaObject {
     fn serialize<S: ::serde::Serializer>(
@@ -14084,7 +14140,7 @@ impl ::serde::Serialize for NotificationMetaObject {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -14108,7 +14164,7 @@ impl<'de> ::serde::Deserialize<'de> for NotificationMetaObject {
                 mut access: A,
             ) -> ::std::result::Result<NotificationMetaObject, A::Error> {
                 let mut f0: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -14154,8 +14210,8 @@ pub struct NotificationParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<NotificationMetaObject>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for NotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -14166,7 +14222,7 @@ impl ::serde::Serialize for NotificationParams {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -14190,7 +14246,7 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
                 mut access: A,
             ) -> ::std::result::Result<NotificationParams, A::Error> {
                 let mut f0: ::std::option::Option<NotificationMetaObject> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -14248,8 +14304,8 @@ pub struct NumberSchema {
     pub maximum: ::std::option::Option<f64>,
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<f64>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for NumberSchema {
     fn serialize<S: ::serde::Serializer>(
@@ -14285,7 +14341,7 @@ impl ::serde::Serialize for NumberSchema {
                 &crate::rt::Float(*value),
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -14314,7 +14370,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberSchema {
                 let mut f3: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -14471,8 +14527,8 @@ pub struct PaginatedRequest {
     pub method: ::std::string::String,
     pub params: PaginatedRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl PaginatedRequest {
     /// The fixed value of `jsonrpc`.
@@ -14492,7 +14548,7 @@ impl ::serde::Serialize for PaginatedRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -14519,7 +14575,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
                 let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -14615,8 +14671,8 @@ pub struct PaginatedRequestParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub cursor: ::std::option::Option<Cursor>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for PaginatedRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -14628,7 +14684,7 @@ impl ::serde::Serialize for PaginatedRequestParams {
         if let ::std::option::Option::Some(value) = &self.cursor {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "cursor", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -14653,7 +14709,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
             ) -> ::std::result::Result<PaginatedRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<RequestMetaObject> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -14722,8 +14778,8 @@ pub struct PaginatedResult {
     ///
     /// Optional: `None` is left out of the JSON.
     pub next_cursor: ::std::option::Option<Cursor>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for PaginatedResult {
     fn serialize<S: ::serde::Serializer>(
@@ -14742,7 +14798,7 @@ impl ::serde::Serialize for PaginatedResult {
         if let ::std::option::Option::Some(value) = &self.next_cursor {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "nextCursor", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -14768,7 +14824,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
                 let mut f0: ::std::option::Option<ResultMetaObject> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<ResultType> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<Cursor> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -14843,8 +14899,8 @@ pub struct ParseError {
     ///
     /// Optional: `None` is left out of the JSON.
     pub data: ::std::option::Option<::serde_json::Value>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ParseError {
     /// The fixed value of `code`.
@@ -14865,7 +14921,7 @@ impl ::serde::Serialize for ParseError {
         if let ::std::option::Option::Some(value) = &self.data {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -14891,7 +14947,7 @@ impl<'de> ::serde::Deserialize<'de> for ParseError {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -14998,6 +15054,8 @@ impl PrimitiveSchemaDefinition {
             _ => unreachable!("a union of {} members", 4usize),
         }
     }
+}
+impl PrimitiveSchemaDefinition {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -15075,8 +15133,8 @@ impl crate::rt::Fit for PrimitiveSchemaDefinition {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProgressNotification {
     pub params: ProgressNotificationParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ProgressNotification {
     /// The fixed value of `method`.
@@ -15101,7 +15159,7 @@ impl ::serde::Serialize for ProgressNotification {
             "jsonrpc",
             &crate::rt::Fixed::Str("2.0"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -15127,7 +15185,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<ProgressNotificationParams> = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -15230,8 +15288,8 @@ pub struct ProgressNotificationParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub message: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ProgressNotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -15262,7 +15320,7 @@ impl ::serde::Serialize for ProgressNotificationParams {
         if let ::std::option::Option::Some(value) = &self.message {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "message", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -15290,7 +15348,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
                 let mut f2: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<f64> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -15396,6 +15454,8 @@ impl ProgressToken {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl ProgressToken {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -15480,8 +15540,8 @@ pub struct Prompt {
     ///
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Prompt {
     fn serialize<S: ::serde::Serializer>(
@@ -15505,7 +15565,7 @@ impl ::serde::Serialize for Prompt {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -15534,7 +15594,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
                 let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<::std::vec::Vec<PromptArgument>> = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -15633,8 +15693,8 @@ pub struct PromptArgument {
     ///
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for PromptArgument {
     fn serialize<S: ::serde::Serializer>(
@@ -15652,7 +15712,7 @@ impl ::serde::Serialize for PromptArgument {
         if let ::std::option::Option::Some(value) = &self.required {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "required", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -15679,7 +15739,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -15761,8 +15821,8 @@ impl crate::rt::Fit for PromptArgument {
 pub struct PromptListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl PromptListChangedNotification {
     /// The fixed value of `method`.
@@ -15789,7 +15849,7 @@ impl ::serde::Serialize for PromptListChangedNotification {
             "jsonrpc",
             &crate::rt::Fixed::Str("2.0"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -15815,7 +15875,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -15894,8 +15954,8 @@ impl crate::rt::Fit for PromptListChangedNotification {
 pub struct PromptMessage {
     pub role: Role,
     pub content: ContentBlock,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for PromptMessage {
     fn serialize<S: ::serde::Serializer>(
@@ -15905,7 +15965,7 @@ impl ::serde::Serialize for PromptMessage {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "role", &self.role)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "content", &self.content)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -15930,7 +15990,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
             ) -> ::std::result::Result<PromptMessage, A::Error> {
                 let mut f0: ::std::option::Option<Role> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<ContentBlock> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -15989,8 +16049,8 @@ pub struct PromptReference {
     ///
     /// Optional: `None` is left out of the JSON.
     pub title: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl PromptReference {
     /// The fixed value of `type`.
@@ -16011,7 +16071,7 @@ impl ::serde::Serialize for PromptReference {
             "type",
             &crate::rt::Fixed::Str("ref/prompt"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -16037,7 +16097,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -16125,8 +16185,8 @@ impl crate::rt::Fit for PromptReference {
 pub struct ReadResourceRequest {
     pub params: ReadResourceRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ReadResourceRequest {
     /// The fixed value of `method`.
@@ -16152,7 +16212,7 @@ impl ::serde::Serialize for ReadResourceRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -16179,7 +16239,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
                 let mut f1: ::std::option::Option<ReadResourceRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -16281,8 +16341,8 @@ pub struct ReadResourceRequestParams {
     ///
     /// Optional: `None` is left out of the JSON.
     pub request_state: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ReadResourceRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -16306,7 +16366,7 @@ impl ::serde::Serialize for ReadResourceRequestParams {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -16333,7 +16393,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<InputResponses> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -16461,8 +16521,8 @@ pub struct ReadResourceResult {
     /// Wire name: `cacheScope`.
     pub cache_scope: CacheableResultCacheScope,
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ReadResourceResult {
     fn serialize<S: ::serde::Serializer>(
@@ -16489,7 +16549,7 @@ impl ::serde::Serialize for ReadResourceResult {
             "contents",
             &self.contents,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -16519,7 +16579,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
                 let mut f4: ::std::option::Option<
                     ::std::vec::Vec<ReadResourceResultContentsItem>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -16637,6 +16697,8 @@ impl ReadResourceResultContentsItem {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl ReadResourceResultContentsItem {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -16735,8 +16797,8 @@ impl crate::rt::Fit for ReadResourceResultContentsItem {
 pub struct ReadResourceResultResponse {
     pub id: RequestId,
     pub result: ReadResourceResultResponseResult,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ReadResourceResultResponse {
     /// The fixed value of `jsonrpc`.
@@ -16755,7 +16817,7 @@ impl ::serde::Serialize for ReadResourceResultResponse {
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -16781,7 +16843,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultResponse {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<ReadResourceResultResponseResult> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -16891,6 +16953,8 @@ impl ReadResourceResultResponseResult {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl ReadResourceResultResponseResult {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -16953,8 +17017,8 @@ pub struct Request {
     pub params: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Request {
     fn serialize<S: ::serde::Serializer>(
@@ -16966,7 +17030,7 @@ impl ::serde::Serialize for Request {
         if let ::std::option::Option::Some(value) = &self.params {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -16993,7 +17057,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
                 let mut f1: ::std::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -17073,6 +17137,8 @@ impl RequestId {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl RequestId {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -17175,8 +17241,8 @@ pub struct RequestMetaObject {
         note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."
     )]
     pub io_modelcontextprotocol_log_level: ::std::option::Option<LoggingLevel>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for RequestMetaObject {
     fn serialize<S: ::serde::Serializer>(
@@ -17219,7 +17285,7 @@ impl ::serde::Serialize for RequestMetaObject {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -17247,7 +17313,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestMetaObject {
                 let mut f2: ::std::option::Option<Implementation> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<ClientCapabilities> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<LoggingLevel> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -17349,8 +17415,8 @@ impl crate::rt::Fit for RequestMetaObject {
 pub struct RequestParams {
     /// Wire name: `_meta`.
     pub meta: RequestMetaObject,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for RequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -17359,7 +17425,7 @@ impl ::serde::Serialize for RequestParams {
     ) -> ::std::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", &self.meta)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -17383,7 +17449,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
                 mut access: A,
             ) -> ::std::result::Result<RequestParams, A::Error> {
                 let mut f0: ::std::option::Option<RequestMetaObject> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -17488,8 +17554,8 @@ pub struct Resource {
     ///
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Resource {
     fn serialize<S: ::serde::Serializer>(
@@ -17520,7 +17586,7 @@ impl ::serde::Serialize for Resource {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -17552,7 +17618,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
                 let mut f6: ::std::option::Option<Annotations> = ::std::option::Option::None;
                 let mut f7: ::std::option::Option<i64> = ::std::option::Option::None;
                 let mut f8: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -17674,8 +17740,8 @@ pub struct ResourceContents {
     ///
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ResourceContents {
     fn serialize<S: ::serde::Serializer>(
@@ -17690,7 +17756,7 @@ impl ::serde::Serialize for ResourceContents {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -17716,7 +17782,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -17839,8 +17905,8 @@ pub struct ResourceLink {
     ///
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ResourceLink {
     /// The fixed value of `type`.
@@ -17880,7 +17946,7 @@ impl ::serde::Serialize for ResourceLink {
             "type",
             &crate::rt::Fixed::Str("resource_link"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -17913,7 +17979,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                 let mut f7: ::std::option::Option<i64> = ::std::option::Option::None;
                 let mut f8: ::std::option::Option<MetaObject> = ::std::option::Option::None;
                 let mut f9 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -18056,8 +18122,8 @@ impl crate::rt::Fit for ResourceLink {
 pub struct ResourceListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ResourceListChangedNotification {
     /// The fixed value of `method`.
@@ -18084,7 +18150,7 @@ impl ::serde::Serialize for ResourceListChangedNotification {
             "jsonrpc",
             &crate::rt::Fixed::Str("2.0"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -18110,7 +18176,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -18194,8 +18260,8 @@ pub struct ResourceRequestParams {
     ///
     /// Format: `uri`
     pub uri: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ResourceRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -18205,7 +18271,7 @@ impl ::serde::Serialize for ResourceRequestParams {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", &self.meta)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -18230,7 +18296,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceRequestParams {
             ) -> ::std::result::Result<ResourceRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<RequestMetaObject> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -18323,8 +18389,8 @@ pub struct ResourceTemplate {
     ///
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ResourceTemplate {
     fn serialize<S: ::serde::Serializer>(
@@ -18356,7 +18422,7 @@ impl ::serde::Serialize for ResourceTemplate {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -18387,7 +18453,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
                 let mut f5: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f6: ::std::option::Option<Annotations> = ::std::option::Option::None;
                 let mut f7: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -18493,8 +18559,8 @@ pub struct ResourceTemplateReference {
     ///
     /// Format: `uri-template`
     pub uri: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ResourceTemplateReference {
     /// The fixed value of `type`.
@@ -18512,7 +18578,7 @@ impl ::serde::Serialize for ResourceTemplateReference {
             &crate::rt::Fixed::Str("ref/resource"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -18537,7 +18603,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplateReference {
             ) -> ::std::result::Result<ResourceTemplateReference, A::Error> {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -18610,8 +18676,8 @@ impl crate::rt::Fit for ResourceTemplateReference {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceUpdatedNotification {
     pub params: ResourceUpdatedNotificationParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ResourceUpdatedNotification {
     /// The fixed value of `method`.
@@ -18636,7 +18702,7 @@ impl ::serde::Serialize for ResourceUpdatedNotification {
             "jsonrpc",
             &crate::rt::Fixed::Str("2.0"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -18662,7 +18728,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<ResourceUpdatedNotificationParams> = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -18752,8 +18818,8 @@ pub struct ResourceUpdatedNotificationParams {
     ///
     /// Format: `uri`
     pub uri: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ResourceUpdatedNotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -18765,7 +18831,7 @@ impl ::serde::Serialize for ResourceUpdatedNotificationParams {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -18790,7 +18856,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
             ) -> ::std::result::Result<ResourceUpdatedNotificationParams, A::Error> {
                 let mut f0: ::std::option::Option<NotificationMetaObject> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -18850,8 +18916,8 @@ pub struct Result {
     ///
     /// When absent on the wire it is read as `"complete"`; it is always written.
     pub result_type: ResultType,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Result {
     fn serialize<S: ::serde::Serializer>(
@@ -18867,7 +18933,7 @@ impl ::serde::Serialize for Result {
             "resultType",
             &self.result_type,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -18892,7 +18958,7 @@ impl<'de> ::serde::Deserialize<'de> for Result {
             ) -> ::std::result::Result<Result, A::Error> {
                 let mut f0: ::std::option::Option<ResultMetaObject> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<ResultType> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -18958,8 +19024,8 @@ pub struct ResultMetaObject {
     ///
     /// Optional: `None` is left out of the JSON.
     pub io_modelcontextprotocol_server_info: ::std::option::Option<Implementation>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ResultMetaObject {
     fn serialize<S: ::serde::Serializer>(
@@ -18976,7 +19042,7 @@ impl ::serde::Serialize for ResultMetaObject {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -19000,7 +19066,7 @@ impl<'de> ::serde::Deserialize<'de> for ResultMetaObject {
                 mut access: A,
             ) -> ::std::result::Result<ResultMetaObject, A::Error> {
                 let mut f0: ::std::option::Option<Implementation> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -19210,8 +19276,8 @@ pub struct Root {
     ///
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Root {
     fn serialize<S: ::serde::Serializer>(
@@ -19226,7 +19292,7 @@ impl ::serde::Serialize for Root {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -19252,7 +19318,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -19346,8 +19412,8 @@ pub struct SamplingMessage {
     ///
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for SamplingMessage {
     fn serialize<S: ::serde::Serializer>(
@@ -19360,7 +19426,7 @@ impl ::serde::Serialize for SamplingMessage {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -19386,7 +19452,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
                 let mut f0: ::std::option::Option<Role> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<SamplingMessageContent> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -19479,6 +19545,8 @@ impl SamplingMessageContent {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl SamplingMessageContent {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -19543,12 +19611,12 @@ pub enum SamplingMessageContentBlock {
     ToolResultContent(ToolResultContent),
 }
 impl SamplingMessageContentBlock {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "type",
                 &[
                     &[crate::rt::Fixed::Str("text")],
@@ -19562,24 +19630,28 @@ impl SamplingMessageContentBlock {
             .map_err(|e| crate::rt::in_union("SamplingMessageContentBlock", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "SamplingMessageContentBlock", "TextContent")
+                crate::rt::member_raw(raw, "SamplingMessageContentBlock", "TextContent")
                     .map(SamplingMessageContentBlock::TextContent)
             }
             1usize => {
-                crate::rt::member(value, "SamplingMessageContentBlock", "ImageContent")
+                crate::rt::member_raw(raw, "SamplingMessageContentBlock", "ImageContent")
                     .map(SamplingMessageContentBlock::ImageContent)
             }
             2usize => {
-                crate::rt::member(value, "SamplingMessageContentBlock", "AudioContent")
+                crate::rt::member_raw(raw, "SamplingMessageContentBlock", "AudioContent")
                     .map(SamplingMessageContentBlock::AudioContent)
             }
             3usize => {
-                crate::rt::member(value, "SamplingMessageContentBlock", "ToolUseContent")
+                crate::rt::member_raw(
+                        raw,
+                        "SamplingMessageContentBlock",
+                        "ToolUseContent",
+                    )
                     .map(SamplingMessageContentBlock::ToolUseContent)
             }
             4usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "SamplingMessageContentBlock",
                         "ToolResultContent",
                     )
@@ -19588,6 +19660,14 @@ impl SamplingMessageContentBlock {
             _ => unreachable!("a union of {} members", 5usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        SamplingMessageContentBlock::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl SamplingMessageContentBlock {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -19627,10 +19707,10 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        SamplingMessageContentBlock::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        SamplingMessageContentBlock::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for SamplingMessageContentBlock {
@@ -19803,8 +19883,8 @@ pub struct ServerCapabilities {
     pub extensions: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, JSONObject>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ServerCapabilities {
     fn serialize<S: ::serde::Serializer>(
@@ -19837,7 +19917,7 @@ impl ::serde::Serialize for ServerCapabilities {
         if let ::std::option::Option::Some(value) = &self.extensions {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "extensions", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -19871,7 +19951,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                 let mut f6: ::std::option::Option<
                     ::std::collections::BTreeMap<::std::string::String, JSONObject>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -19979,8 +20059,8 @@ pub struct ServerCapabilitiesPrompts {
     ///
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ServerCapabilitiesPrompts {
     fn serialize<S: ::serde::Serializer>(
@@ -19991,7 +20071,7 @@ impl ::serde::Serialize for ServerCapabilitiesPrompts {
         if let ::std::option::Option::Some(value) = &self.list_changed {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -20015,7 +20095,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
                 mut access: A,
             ) -> ::std::result::Result<ServerCapabilitiesPrompts, A::Error> {
                 let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -20063,8 +20143,8 @@ pub struct ServerCapabilitiesResources {
     ///
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ServerCapabilitiesResources {
     fn serialize<S: ::serde::Serializer>(
@@ -20078,7 +20158,7 @@ impl ::serde::Serialize for ServerCapabilitiesResources {
         if let ::std::option::Option::Some(value) = &self.list_changed {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -20103,7 +20183,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
             ) -> ::std::result::Result<ServerCapabilitiesResources, A::Error> {
                 let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -20157,8 +20237,8 @@ pub struct ServerCapabilitiesTools {
     ///
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ServerCapabilitiesTools {
     fn serialize<S: ::serde::Serializer>(
@@ -20169,7 +20249,7 @@ impl ::serde::Serialize for ServerCapabilitiesTools {
         if let ::std::option::Option::Some(value) = &self.list_changed {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -20193,7 +20273,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
                 mut access: A,
             ) -> ::std::result::Result<ServerCapabilitiesTools, A::Error> {
                 let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -20245,12 +20325,12 @@ pub enum ServerNotification {
     Other(JSONRPCNotification),
 }
 impl ServerNotification {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    pub fn from_json(
-        value: ::serde_json::Value,
+    /// Reads the union's input as JSON text, choosing the member as described above.
+    pub fn from_raw(
+        raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag(
-                &value,
+        let which = crate::rt::by_tag_raw(
+                raw,
                 "method",
                 &[
                     &[crate::rt::Fixed::Str("notifications/cancelled")],
@@ -20268,68 +20348,76 @@ impl ServerNotification {
             .map_err(|e| crate::rt::in_union("ServerNotification", e))?;
         match which {
             0usize => {
-                crate::rt::member(value, "ServerNotification", "CancelledNotification")
+                crate::rt::member_raw(raw, "ServerNotification", "CancelledNotification")
                     .map(ServerNotification::CancelledNotification)
             }
             1usize => {
-                crate::rt::member(value, "ServerNotification", "ProgressNotification")
+                crate::rt::member_raw(raw, "ServerNotification", "ProgressNotification")
                     .map(ServerNotification::ProgressNotification)
             }
             2usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "LoggingMessageNotification",
                     )
                     .map(ServerNotification::LoggingMessageNotification)
             }
             3usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "ResourceUpdatedNotification",
                     )
                     .map(ServerNotification::ResourceUpdatedNotification)
             }
             4usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "ResourceListChangedNotification",
                     )
                     .map(ServerNotification::ResourceListChangedNotification)
             }
             5usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "ToolListChangedNotification",
                     )
                     .map(ServerNotification::ToolListChangedNotification)
             }
             6usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "PromptListChangedNotification",
                     )
                     .map(ServerNotification::PromptListChangedNotification)
             }
             7usize => {
-                crate::rt::member(
-                        value,
+                crate::rt::member_raw(
+                        raw,
                         "ServerNotification",
                         "SubscriptionsAcknowledgedNotification",
                     )
                     .map(ServerNotification::SubscriptionsAcknowledgedNotification)
             }
             8usize => {
-                crate::rt::member(value, "ServerNotification", "Other")
+                crate::rt::member_raw(raw, "ServerNotification", "Other")
                     .map(ServerNotification::Other)
             }
             _ => unreachable!("a union of {} members", 9usize),
         }
     }
+    /// Reads a value already parsed into JSON, choosing the member as described above.
+    pub fn from_json(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        ServerNotification::from_raw(&crate::rt::to_raw(&value)?)
+    }
+}
+impl ServerNotification {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -20397,10 +20485,10 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ServerNotification::from_json(value).map_err(::serde::de::Error::custom)
+        let raw = <::std::boxed::Box<
+            ::serde_json::value::RawValue,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        ServerNotification::from_raw(&raw).map_err(::serde::de::Error::custom)
     }
 }
 impl crate::rt::Fit for ServerNotification {
@@ -20535,6 +20623,8 @@ impl ServerResult {
             _ => unreachable!("a union of {} members", 12usize),
         }
     }
+}
+impl ServerResult {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -20674,6 +20764,8 @@ impl SingleSelectEnumSchema {
             _ => unreachable!("a union of {} members", 2usize),
         }
     }
+}
+impl SingleSelectEnumSchema {
     /// The name of the member this value holds.
     pub fn member_name(&self) -> &'static str {
         match self {
@@ -20757,8 +20849,8 @@ pub struct StringSchema {
     pub format: ::std::option::Option<StringSchemaFormat>,
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl StringSchema {
     /// The fixed value of `type`.
@@ -20793,7 +20885,7 @@ impl ::serde::Serialize for StringSchema {
         if let ::std::option::Option::Some(value) = &self.default {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "default", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -20823,7 +20915,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchema {
                 let mut f4: ::std::option::Option<i64> = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<StringSchemaFormat> = ::std::option::Option::None;
                 let mut f6: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -21032,8 +21124,8 @@ pub struct SubscriptionFilter {
     pub resource_subscriptions: ::std::option::Option<
         ::std::vec::Vec<::std::string::String>,
     >,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for SubscriptionFilter {
     fn serialize<S: ::serde::Serializer>(
@@ -21069,7 +21161,7 @@ impl ::serde::Serialize for SubscriptionFilter {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -21098,7 +21190,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionFilter {
                 let mut f3: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -21212,8 +21304,8 @@ impl crate::rt::Fit for SubscriptionFilter {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SubscriptionsAcknowledgedNotification {
     pub params: SubscriptionsAcknowledgedNotificationParams,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl SubscriptionsAcknowledgedNotification {
     /// The fixed value of `method`.
@@ -21238,7 +21330,7 @@ impl ::serde::Serialize for SubscriptionsAcknowledgedNotification {
             "jsonrpc",
             &crate::rt::Fixed::Str("2.0"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -21266,7 +21358,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsAcknowledgedNotification {
                     SubscriptionsAcknowledgedNotificationParams,
                 > = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -21351,8 +21443,8 @@ pub struct SubscriptionsAcknowledgedNotificationParams {
     /// client requested an unsupported type (e.g., `promptsListChanged` when
     /// the server has no prompts), it is omitted from this set.
     pub notifications: SubscriptionFilter,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for SubscriptionsAcknowledgedNotificationParams {
     fn serialize<S: ::serde::Serializer>(
@@ -21368,7 +21460,7 @@ impl ::serde::Serialize for SubscriptionsAcknowledgedNotificationParams {
             "notifications",
             &self.notifications,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -21398,7 +21490,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsAcknowledgedNotificationPar
             > {
                 let mut f0: ::std::option::Option<NotificationMetaObject> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<SubscriptionFilter> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -21475,8 +21567,8 @@ impl crate::rt::Fit for SubscriptionsAcknowledgedNotificationParams {
 pub struct SubscriptionsListenRequest {
     pub params: SubscriptionsListenRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl SubscriptionsListenRequest {
     /// The fixed value of `method`.
@@ -21502,7 +21594,7 @@ impl ::serde::Serialize for SubscriptionsListenRequest {
             &crate::rt::Fixed::Str("2.0"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -21529,7 +21621,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenRequest {
                 let mut f1: ::std::option::Option<SubscriptionsListenRequestParams> = ::std::option::Option::None;
                 let mut f2 = false;
                 let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -21617,8 +21709,8 @@ pub struct SubscriptionsListenRequestParams {
     /// **MUST NOT** send notification types the client has not explicitly
     /// requested.
     pub notifications: SubscriptionFilter,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for SubscriptionsListenRequestParams {
     fn serialize<S: ::serde::Serializer>(
@@ -21632,7 +21724,7 @@ impl ::serde::Serialize for SubscriptionsListenRequestParams {
             "notifications",
             &self.notifications,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -21657,7 +21749,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenRequestParams {
             ) -> ::std::result::Result<SubscriptionsListenRequestParams, A::Error> {
                 let mut f0: ::std::option::Option<RequestMetaObject> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<SubscriptionFilter> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -21733,8 +21825,8 @@ pub struct SubscriptionsListenResult {
     ///
     /// When absent on the wire it is read as `"complete"`; it is always written.
     pub result_type: ResultType,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for SubscriptionsListenResult {
     fn serialize<S: ::serde::Serializer>(
@@ -21748,7 +21840,7 @@ impl ::serde::Serialize for SubscriptionsListenResult {
             "resultType",
             &self.result_type,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -21773,7 +21865,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenResult {
             ) -> ::std::result::Result<SubscriptionsListenResult, A::Error> {
                 let mut f0: ::std::option::Option<SubscriptionsListenResultMetaObject> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<ResultType> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -21846,8 +21938,8 @@ pub struct SubscriptionsListenResultMetaObject {
     ///
     /// Wire name: `io.modelcontextprotocol/subscriptionId`.
     pub io_modelcontextprotocol_subscription_id: RequestId,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for SubscriptionsListenResultMetaObject {
     fn serialize<S: ::serde::Serializer>(
@@ -21869,7 +21961,7 @@ impl ::serde::Serialize for SubscriptionsListenResultMetaObject {
             "io.modelcontextprotocol/subscriptionId",
             &self.io_modelcontextprotocol_subscription_id,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -21894,7 +21986,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenResultMetaObject {
             ) -> ::std::result::Result<SubscriptionsListenResultMetaObject, A::Error> {
                 let mut f0: ::std::option::Option<Implementation> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -21973,8 +22065,8 @@ impl crate::rt::Fit for SubscriptionsListenResultMetaObject {
 pub struct SubscriptionsListenResultResponse {
     pub id: RequestId,
     pub result: SubscriptionsListenResult,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl SubscriptionsListenResultResponse {
     /// The fixed value of `jsonrpc`.
@@ -21993,7 +22085,7 @@ impl ::serde::Serialize for SubscriptionsListenResultResponse {
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -22019,7 +22111,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenResultResponse {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<SubscriptionsListenResult> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -22103,8 +22195,8 @@ pub struct TextContent {
     ///
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl TextContent {
     /// The fixed value of `type`.
@@ -22128,7 +22220,7 @@ impl ::serde::Serialize for TextContent {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -22155,7 +22247,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<Annotations> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -22250,8 +22342,8 @@ pub struct TextResourceContents {
     pub meta: ::std::option::Option<MetaObject>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for TextResourceContents {
     fn serialize<S: ::serde::Serializer>(
@@ -22267,7 +22359,7 @@ impl ::serde::Serialize for TextResourceContents {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "text", &self.text)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -22294,7 +22386,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f2: ::std::option::Option<MetaObject> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -22404,8 +22496,8 @@ pub struct TitledMultiSelectEnumSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl TitledMultiSelectEnumSchema {
     /// The fixed value of `type`.
@@ -22438,7 +22530,7 @@ impl ::serde::Serialize for TitledMultiSelectEnumSchema {
         if let ::std::option::Option::Some(value) = &self.default {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "default", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -22470,7 +22562,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
                 let mut f6: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -22575,8 +22667,8 @@ pub struct TitledMultiSelectEnumSchemaItems {
     ///
     /// Wire name: `anyOf`.
     pub any_of: ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for TitledMultiSelectEnumSchemaItems {
     fn serialize<S: ::serde::Serializer>(
@@ -22585,7 +22677,7 @@ impl ::serde::Serialize for TitledMultiSelectEnumSchemaItems {
     ) -> ::std::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "anyOf", &self.any_of)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -22611,7 +22703,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
                 let mut f0: ::std::option::Option<
                     ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -22653,8 +22745,8 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     pub r#const: ::std::string::String,
     /// Display title for this option.
     pub title: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for TitledMultiSelectEnumSchemaItemsAnyOfItem {
     fn serialize<S: ::serde::Serializer>(
@@ -22664,7 +22756,7 @@ impl ::serde::Serialize for TitledMultiSelectEnumSchemaItemsAnyOfItem {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "const", &self.r#const)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", &self.title)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -22694,7 +22786,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfIte
             > {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -22772,8 +22864,8 @@ pub struct TitledSingleSelectEnumSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl TitledSingleSelectEnumSchema {
     /// The fixed value of `type`.
@@ -22800,7 +22892,7 @@ impl ::serde::Serialize for TitledSingleSelectEnumSchema {
         if let ::std::option::Option::Some(value) = &self.default {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "default", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -22830,7 +22922,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
                     ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
                 > = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -22917,8 +23009,8 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
     pub r#const: ::std::string::String,
     /// Display label for this option.
     pub title: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for TitledSingleSelectEnumSchemaOneOfItem {
     fn serialize<S: ::serde::Serializer>(
@@ -22928,7 +23020,7 @@ impl ::serde::Serialize for TitledSingleSelectEnumSchemaOneOfItem {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "const", &self.r#const)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", &self.title)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -22953,7 +23045,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
             ) -> ::std::result::Result<TitledSingleSelectEnumSchemaOneOfItem, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -23148,8 +23240,8 @@ pub struct Tool {
     ///
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for Tool {
     fn serialize<S: ::serde::Serializer>(
@@ -23185,7 +23277,7 @@ impl ::serde::Serialize for Tool {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -23216,7 +23308,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
                 let mut f5: ::std::option::Option<ToolOutputSchema> = ::std::option::Option::None;
                 let mut f6: ::std::option::Option<ToolAnnotations> = ::std::option::Option::None;
                 let mut f7: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -23368,8 +23460,8 @@ pub struct ToolAnnotations {
     ///
     /// Optional: `None` is left out of the JSON.
     pub open_world_hint: ::std::option::Option<bool>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ToolAnnotations {
     fn serialize<S: ::serde::Serializer>(
@@ -23408,7 +23500,7 @@ impl ::serde::Serialize for ToolAnnotations {
                 value,
             )?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -23436,7 +23528,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
                 let mut f2: ::std::option::Option<bool> = ::std::option::Option::None;
                 let mut f3: ::std::option::Option<bool> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -23531,8 +23623,8 @@ pub struct ToolChoice {
     ///
     /// Optional: `None` is left out of the JSON.
     pub mode: ::std::option::Option<ToolChoiceMode>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ToolChoice {
     fn serialize<S: ::serde::Serializer>(
@@ -23543,7 +23635,7 @@ impl ::serde::Serialize for ToolChoice {
         if let ::std::option::Option::Some(value) = &self.mode {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "mode", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -23567,7 +23659,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolChoice {
                 mut access: A,
             ) -> ::std::result::Result<ToolChoice, A::Error> {
                 let mut f0: ::std::option::Option<ToolChoiceMode> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -23677,8 +23769,8 @@ pub struct ToolInputSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub schema: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ToolInputSchema {
     /// The fixed value of `type`.
@@ -23698,7 +23790,7 @@ impl ::serde::Serialize for ToolInputSchema {
             "type",
             &crate::rt::Fixed::Str("object"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -23723,7 +23815,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
             ) -> ::std::result::Result<ToolInputSchema, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut f1 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -23796,8 +23888,8 @@ impl crate::rt::Fit for ToolInputSchema {
 pub struct ToolListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ToolListChangedNotification {
     /// The fixed value of `method`.
@@ -23824,7 +23916,7 @@ impl ::serde::Serialize for ToolListChangedNotification {
             "jsonrpc",
             &crate::rt::Fixed::Str("2.0"),
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -23850,7 +23942,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
                 let mut f0 = false;
                 let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
                 let mut f2 = false;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -23928,8 +24020,8 @@ pub struct ToolOutputSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub schema: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for ToolOutputSchema {
     fn serialize<S: ::serde::Serializer>(
@@ -23940,7 +24032,7 @@ impl ::serde::Serialize for ToolOutputSchema {
         if let ::std::option::Option::Some(value) = &self.schema {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "$schema", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -23964,7 +24056,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
                 mut access: A,
             ) -> ::std::result::Result<ToolOutputSchema, A::Error> {
                 let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -24059,8 +24151,8 @@ pub struct ToolResultContent {
     ///
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ToolResultContent {
     /// The fixed value of `type`.
@@ -24096,7 +24188,7 @@ impl ::serde::Serialize for ToolResultContent {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -24125,7 +24217,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolResultContent {
                 let mut f3: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<bool> = ::std::option::Option::None;
                 let mut f5: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -24258,8 +24350,8 @@ pub struct ToolUseContent {
     ///
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ToolUseContent {
     /// The fixed value of `type`.
@@ -24282,7 +24374,7 @@ impl ::serde::Serialize for ToolUseContent {
         if let ::std::option::Option::Some(value) = &self.meta {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -24312,7 +24404,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolUseContent {
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -24423,8 +24515,8 @@ pub struct UnsupportedProtocolVersionError {
     /// Optional: `None` is left out of the JSON.
     pub id: ::std::option::Option<RequestId>,
     pub error: UnsupportedProtocolVersionErrorError,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl UnsupportedProtocolVersionError {
     /// The fixed value of `jsonrpc`.
@@ -24445,7 +24537,7 @@ impl ::serde::Serialize for UnsupportedProtocolVersionError {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", value)?;
         }
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "error", &self.error)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -24473,7 +24565,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionError {
                 let mut f2: ::std::option::Option<
                     UnsupportedProtocolVersionErrorError,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -24540,8 +24632,8 @@ pub struct UnsupportedProtocolVersionErrorError {
     pub message: ::std::string::String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     pub data: UnsupportedProtocolVersionErrorErrorData,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl UnsupportedProtocolVersionErrorError {
     /// The fixed value of `code`.
@@ -24560,7 +24652,7 @@ impl ::serde::Serialize for UnsupportedProtocolVersionErrorError {
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "message", &self.message)?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", &self.data)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -24588,7 +24680,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorError {
                 let mut f2: ::std::option::Option<
                     UnsupportedProtocolVersionErrorErrorData,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -24656,8 +24748,8 @@ pub struct UnsupportedProtocolVersionErrorErrorData {
     pub supported: ::std::vec::Vec<::std::string::String>,
     /// The protocol version that was requested by the client.
     pub requested: ::std::string::String,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl ::serde::Serialize for UnsupportedProtocolVersionErrorErrorData {
     fn serialize<S: ::serde::Serializer>(
@@ -24675,7 +24767,7 @@ impl ::serde::Serialize for UnsupportedProtocolVersionErrorErrorData {
             "requested",
             &self.requested,
         )?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -24705,7 +24797,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorErrorData
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
                 let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -24798,8 +24890,8 @@ pub struct UntitledMultiSelectEnumSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl UntitledMultiSelectEnumSchema {
     /// The fixed value of `type`.
@@ -24832,7 +24924,7 @@ impl ::serde::Serialize for UntitledMultiSelectEnumSchema {
         if let ::std::option::Option::Some(value) = &self.default {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "default", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -24864,7 +24956,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
                 let mut f6: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -24969,8 +25061,8 @@ impl crate::rt::Fit for UntitledMultiSelectEnumSchema {
 pub struct UntitledMultiSelectEnumSchemaItems {
     /// Array of enum values to choose from.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl UntitledMultiSelectEnumSchemaItems {
     /// The fixed value of `type`.
@@ -24988,7 +25080,7 @@ impl ::serde::Serialize for UntitledMultiSelectEnumSchemaItems {
             &crate::rt::Fixed::Str("string"),
         )?;
         ::serde::ser::SerializeMap::serialize_entry(&mut map, "enum", &self.r#enum)?;
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -25015,7 +25107,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
                 let mut f1: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -25096,8 +25188,8 @@ pub struct UntitledSingleSelectEnumSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<::std::string::String>,
-    /// Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.
-    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::rt::Extra,
 }
 impl UntitledSingleSelectEnumSchema {
     /// The fixed value of `type`.
@@ -25124,7 +25216,7 @@ impl ::serde::Serialize for UntitledSingleSelectEnumSchema {
         if let ::std::option::Option::Some(value) = &self.default {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, "default", value)?;
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.members() {
             ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
         }
         ::serde::ser::SerializeMap::end(map)
@@ -25154,7 +25246,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
                     ::std::vec::Vec<::std::string::String>,
                 > = ::std::option::Option::None;
                 let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = ::serde_json::Map::new();
+                let mut extra = crate::rt::Extra::new();
                 while let ::std::option::Option::Some(key) = access
                     .next_key::<crate::rt::Key<'de>>()?
                 {
@@ -25602,61 +25694,73 @@ pub const METHODS: &[crate::MethodInfo] = &[
 pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     crate::rt::TypeEntry {
         name: "Annotations",
+        read: crate::rt::read::<Annotations>,
         roundtrip: crate::rt::roundtrip::<Annotations>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "AudioContent",
+        read: crate::rt::read::<AudioContent>,
         roundtrip: crate::rt::roundtrip::<AudioContent>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "BaseMetadata",
+        read: crate::rt::read::<BaseMetadata>,
         roundtrip: crate::rt::roundtrip::<BaseMetadata>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "BlobResourceContents",
+        read: crate::rt::read::<BlobResourceContents>,
         roundtrip: crate::rt::roundtrip::<BlobResourceContents>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "BooleanSchema",
+        read: crate::rt::read::<BooleanSchema>,
         roundtrip: crate::rt::roundtrip::<BooleanSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CacheableResult",
+        read: crate::rt::read::<CacheableResult>,
         roundtrip: crate::rt::roundtrip::<CacheableResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CacheableResultCacheScope",
+        read: crate::rt::read::<CacheableResultCacheScope>,
         roundtrip: crate::rt::roundtrip::<CacheableResultCacheScope>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolRequest",
+        read: crate::rt::read::<CallToolRequest>,
         roundtrip: crate::rt::roundtrip::<CallToolRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolRequestParams",
+        read: crate::rt::read::<CallToolRequestParams>,
         roundtrip: crate::rt::roundtrip::<CallToolRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolResult",
+        read: crate::rt::read::<CallToolResult>,
         roundtrip: crate::rt::roundtrip::<CallToolResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolResultResponse",
+        read: crate::rt::read::<CallToolResultResponse>,
         roundtrip: crate::rt::roundtrip::<CallToolResultResponse>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CallToolResultResponseResult",
+        read: crate::rt::read::<CallToolResultResponseResult>,
         roundtrip: crate::rt::roundtrip::<CallToolResultResponseResult>,
         choose: ::std::option::Option::Some(|v| {
             CallToolResultResponseResult::from_json(v).map(|u| u.member_name())
@@ -25664,41 +25768,49 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "CancelledNotification",
+        read: crate::rt::read::<CancelledNotification>,
         roundtrip: crate::rt::roundtrip::<CancelledNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CancelledNotificationParams",
+        read: crate::rt::read::<CancelledNotificationParams>,
         roundtrip: crate::rt::roundtrip::<CancelledNotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientCapabilities",
+        read: crate::rt::read::<ClientCapabilities>,
         roundtrip: crate::rt::roundtrip::<ClientCapabilities>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientCapabilitiesElicitation",
+        read: crate::rt::read::<ClientCapabilitiesElicitation>,
         roundtrip: crate::rt::roundtrip::<ClientCapabilitiesElicitation>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientCapabilitiesRoots",
+        read: crate::rt::read::<ClientCapabilitiesRoots>,
         roundtrip: crate::rt::roundtrip::<ClientCapabilitiesRoots>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientCapabilitiesSampling",
+        read: crate::rt::read::<ClientCapabilitiesSampling>,
         roundtrip: crate::rt::roundtrip::<ClientCapabilitiesSampling>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientNotification",
+        read: crate::rt::read::<ClientNotification>,
         roundtrip: crate::rt::roundtrip::<ClientNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ClientRequest",
+        read: crate::rt::read::<ClientRequest>,
         roundtrip: crate::rt::roundtrip::<ClientRequest>,
         choose: ::std::option::Option::Some(|v| {
             ClientRequest::from_json(v).map(|u| u.member_name())
@@ -25706,31 +25818,37 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ClientResult",
+        read: crate::rt::read::<ClientResult>,
         roundtrip: crate::rt::roundtrip::<ClientResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequest",
+        read: crate::rt::read::<CompleteRequest>,
         roundtrip: crate::rt::roundtrip::<CompleteRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParams",
+        read: crate::rt::read::<CompleteRequestParams>,
         roundtrip: crate::rt::roundtrip::<CompleteRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParamsArgument",
+        read: crate::rt::read::<CompleteRequestParamsArgument>,
         roundtrip: crate::rt::roundtrip::<CompleteRequestParamsArgument>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParamsContext",
+        read: crate::rt::read::<CompleteRequestParamsContext>,
         roundtrip: crate::rt::roundtrip::<CompleteRequestParamsContext>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteRequestParamsRef",
+        read: crate::rt::read::<CompleteRequestParamsRef>,
         roundtrip: crate::rt::roundtrip::<CompleteRequestParamsRef>,
         choose: ::std::option::Option::Some(|v| {
             CompleteRequestParamsRef::from_json(v).map(|u| u.member_name())
@@ -25738,21 +25856,25 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "CompleteResult",
+        read: crate::rt::read::<CompleteResult>,
         roundtrip: crate::rt::roundtrip::<CompleteResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteResultCompletion",
+        read: crate::rt::read::<CompleteResultCompletion>,
         roundtrip: crate::rt::roundtrip::<CompleteResultCompletion>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CompleteResultResponse",
+        read: crate::rt::read::<CompleteResultResponse>,
         roundtrip: crate::rt::roundtrip::<CompleteResultResponse>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ContentBlock",
+        read: crate::rt::read::<ContentBlock>,
         roundtrip: crate::rt::roundtrip::<ContentBlock>,
         choose: ::std::option::Option::Some(|v| {
             ContentBlock::from_json(v).map(|u| u.member_name())
@@ -25760,66 +25882,79 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "CreateMessageRequest",
+        read: crate::rt::read::<CreateMessageRequest>,
         roundtrip: crate::rt::roundtrip::<CreateMessageRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageRequestParams",
+        read: crate::rt::read::<CreateMessageRequestParams>,
         roundtrip: crate::rt::roundtrip::<CreateMessageRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageRequestParamsIncludeContext",
+        read: crate::rt::read::<CreateMessageRequestParamsIncludeContext>,
         roundtrip: crate::rt::roundtrip::<CreateMessageRequestParamsIncludeContext>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageResult",
+        read: crate::rt::read::<CreateMessageResult>,
         roundtrip: crate::rt::roundtrip::<CreateMessageResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "CreateMessageResultStopReason",
+        read: crate::rt::read::<CreateMessageResultStopReason>,
         roundtrip: crate::rt::roundtrip::<CreateMessageResultStopReason>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Cursor",
+        read: crate::rt::read::<Cursor>,
         roundtrip: crate::rt::roundtrip::<Cursor>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "DiscoverRequest",
+        read: crate::rt::read::<DiscoverRequest>,
         roundtrip: crate::rt::roundtrip::<DiscoverRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "DiscoverResult",
+        read: crate::rt::read::<DiscoverResult>,
         roundtrip: crate::rt::roundtrip::<DiscoverResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "DiscoverResultResponse",
+        read: crate::rt::read::<DiscoverResultResponse>,
         roundtrip: crate::rt::roundtrip::<DiscoverResultResponse>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitRequest",
+        read: crate::rt::read::<ElicitRequest>,
         roundtrip: crate::rt::roundtrip::<ElicitRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitRequestFormParams",
+        read: crate::rt::read::<ElicitRequestFormParams>,
         roundtrip: crate::rt::roundtrip::<ElicitRequestFormParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitRequestFormParamsRequestedSchema",
+        read: crate::rt::read::<ElicitRequestFormParamsRequestedSchema>,
         roundtrip: crate::rt::roundtrip::<ElicitRequestFormParamsRequestedSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitRequestParams",
+        read: crate::rt::read::<ElicitRequestParams>,
         roundtrip: crate::rt::roundtrip::<ElicitRequestParams>,
         choose: ::std::option::Option::Some(|v| {
             ElicitRequestParams::from_json(v).map(|u| u.member_name())
@@ -25827,21 +25962,25 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ElicitRequestURLParams",
+        read: crate::rt::read::<ElicitRequestURLParams>,
         roundtrip: crate::rt::roundtrip::<ElicitRequestURLParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitResult",
+        read: crate::rt::read::<ElicitResult>,
         roundtrip: crate::rt::roundtrip::<ElicitResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitResultAction",
+        read: crate::rt::read::<ElicitResultAction>,
         roundtrip: crate::rt::roundtrip::<ElicitResultAction>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ElicitResultContentValue",
+        read: crate::rt::read::<ElicitResultContentValue>,
         roundtrip: crate::rt::roundtrip::<ElicitResultContentValue>,
         choose: ::std::option::Option::Some(|v| {
             ElicitResultContentValue::from_json(v).map(|u| u.member_name())
@@ -25849,11 +25988,13 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "EmbeddedResource",
+        read: crate::rt::read::<EmbeddedResource>,
         roundtrip: crate::rt::roundtrip::<EmbeddedResource>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "EmbeddedResourceResource",
+        read: crate::rt::read::<EmbeddedResourceResource>,
         roundtrip: crate::rt::roundtrip::<EmbeddedResourceResource>,
         choose: ::std::option::Option::Some(|v| {
             EmbeddedResourceResource::from_json(v).map(|u| u.member_name())
@@ -25861,11 +26002,13 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "EmptyResult",
+        read: crate::rt::read::<EmptyResult>,
         roundtrip: crate::rt::roundtrip::<EmptyResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "EnumSchema",
+        read: crate::rt::read::<EnumSchema>,
         roundtrip: crate::rt::roundtrip::<EnumSchema>,
         choose: ::std::option::Option::Some(|v| {
             EnumSchema::from_json(v).map(|u| u.member_name())
@@ -25873,31 +26016,37 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "Error",
+        read: crate::rt::read::<Error>,
         roundtrip: crate::rt::roundtrip::<Error>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptRequest",
+        read: crate::rt::read::<GetPromptRequest>,
         roundtrip: crate::rt::roundtrip::<GetPromptRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptRequestParams",
+        read: crate::rt::read::<GetPromptRequestParams>,
         roundtrip: crate::rt::roundtrip::<GetPromptRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptResult",
+        read: crate::rt::read::<GetPromptResult>,
         roundtrip: crate::rt::roundtrip::<GetPromptResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptResultResponse",
+        read: crate::rt::read::<GetPromptResultResponse>,
         roundtrip: crate::rt::roundtrip::<GetPromptResultResponse>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "GetPromptResultResponseResult",
+        read: crate::rt::read::<GetPromptResultResponseResult>,
         roundtrip: crate::rt::roundtrip::<GetPromptResultResponseResult>,
         choose: ::std::option::Option::Some(|v| {
             GetPromptResultResponseResult::from_json(v).map(|u| u.member_name())
@@ -25905,41 +26054,49 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "HeaderMismatchError",
+        read: crate::rt::read::<HeaderMismatchError>,
         roundtrip: crate::rt::roundtrip::<HeaderMismatchError>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "HeaderMismatchErrorError",
+        read: crate::rt::read::<HeaderMismatchErrorError>,
         roundtrip: crate::rt::roundtrip::<HeaderMismatchErrorError>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Icon",
+        read: crate::rt::read::<Icon>,
         roundtrip: crate::rt::roundtrip::<Icon>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "IconTheme",
+        read: crate::rt::read::<IconTheme>,
         roundtrip: crate::rt::roundtrip::<IconTheme>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Icons",
+        read: crate::rt::read::<Icons>,
         roundtrip: crate::rt::roundtrip::<Icons>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ImageContent",
+        read: crate::rt::read::<ImageContent>,
         roundtrip: crate::rt::roundtrip::<ImageContent>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Implementation",
+        read: crate::rt::read::<Implementation>,
         roundtrip: crate::rt::roundtrip::<Implementation>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InputRequest",
+        read: crate::rt::read::<InputRequest>,
         roundtrip: crate::rt::roundtrip::<InputRequest>,
         choose: ::std::option::Option::Some(|v| {
             InputRequest::from_json(v).map(|u| u.member_name())
@@ -25947,16 +26104,19 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "InputRequests",
+        read: crate::rt::read::<InputRequests>,
         roundtrip: crate::rt::roundtrip::<InputRequests>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InputRequiredResult",
+        read: crate::rt::read::<InputRequiredResult>,
         roundtrip: crate::rt::roundtrip::<InputRequiredResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InputResponse",
+        read: crate::rt::read::<InputResponse>,
         roundtrip: crate::rt::roundtrip::<InputResponse>,
         choose: ::std::option::Option::Some(|v| {
             InputResponse::from_json(v).map(|u| u.member_name())
@@ -25964,46 +26124,55 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "InputResponseRequestParams",
+        read: crate::rt::read::<InputResponseRequestParams>,
         roundtrip: crate::rt::roundtrip::<InputResponseRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InputResponses",
+        read: crate::rt::read::<InputResponses>,
         roundtrip: crate::rt::roundtrip::<InputResponses>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InternalError",
+        read: crate::rt::read::<InternalError>,
         roundtrip: crate::rt::roundtrip::<InternalError>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InvalidParamsError",
+        read: crate::rt::read::<InvalidParamsError>,
         roundtrip: crate::rt::roundtrip::<InvalidParamsError>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "InvalidRequestError",
+        read: crate::rt::read::<InvalidRequestError>,
         roundtrip: crate::rt::roundtrip::<InvalidRequestError>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONArray",
+        read: crate::rt::read::<JSONArray>,
         roundtrip: crate::rt::roundtrip::<JSONArray>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONObject",
+        read: crate::rt::read::<JSONObject>,
         roundtrip: crate::rt::roundtrip::<JSONObject>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCErrorResponse",
+        read: crate::rt::read::<JSONRPCErrorResponse>,
         roundtrip: crate::rt::roundtrip::<JSONRPCErrorResponse>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCMessage",
+        read: crate::rt::read::<JSONRPCMessage>,
         roundtrip: crate::rt::roundtrip::<JSONRPCMessage>,
         choose: ::std::option::Option::Some(|v| {
             JSONRPCMessage::from_json(v).map(|u| u.member_name())
@@ -26011,16 +26180,19 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "JSONRPCNotification",
+        read: crate::rt::read::<JSONRPCNotification>,
         roundtrip: crate::rt::roundtrip::<JSONRPCNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCRequest",
+        read: crate::rt::read::<JSONRPCRequest>,
         roundtrip: crate::rt::roundtrip::<JSONRPCRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONRPCResponse",
+        read: crate::rt::read::<JSONRPCResponse>,
         roundtrip: crate::rt::roundtrip::<JSONRPCResponse>,
         choose: ::std::option::Option::Some(|v| {
             JSONRPCResponse::from_json(v).map(|u| u.member_name())
@@ -26028,146 +26200,175 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "JSONRPCResultResponse",
+        read: crate::rt::read::<JSONRPCResultResponse>,
         roundtrip: crate::rt::roundtrip::<JSONRPCResultResponse>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "JSONValue",
+        read: crate::rt::read::<JSONValue>,
         roundtrip: crate::rt::roundtrip::<JSONValue>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "LegacyTitledEnumSchema",
+        read: crate::rt::read::<LegacyTitledEnumSchema>,
         roundtrip: crate::rt::roundtrip::<LegacyTitledEnumSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListPromptsRequest",
+        read: crate::rt::read::<ListPromptsRequest>,
         roundtrip: crate::rt::roundtrip::<ListPromptsRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListPromptsResult",
+        read: crate::rt::read::<ListPromptsResult>,
         roundtrip: crate::rt::roundtrip::<ListPromptsResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListPromptsResultResponse",
+        read: crate::rt::read::<ListPromptsResultResponse>,
         roundtrip: crate::rt::roundtrip::<ListPromptsResultResponse>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourceTemplatesRequest",
+        read: crate::rt::read::<ListResourceTemplatesRequest>,
         roundtrip: crate::rt::roundtrip::<ListResourceTemplatesRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourceTemplatesResult",
+        read: crate::rt::read::<ListResourceTemplatesResult>,
         roundtrip: crate::rt::roundtrip::<ListResourceTemplatesResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourceTemplatesResultResponse",
+        read: crate::rt::read::<ListResourceTemplatesResultResponse>,
         roundtrip: crate::rt::roundtrip::<ListResourceTemplatesResultResponse>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourcesRequest",
+        read: crate::rt::read::<ListResourcesRequest>,
         roundtrip: crate::rt::roundtrip::<ListResourcesRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourcesResult",
+        read: crate::rt::read::<ListResourcesResult>,
         roundtrip: crate::rt::roundtrip::<ListResourcesResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListResourcesResultResponse",
+        read: crate::rt::read::<ListResourcesResultResponse>,
         roundtrip: crate::rt::roundtrip::<ListResourcesResultResponse>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListRootsRequest",
+        read: crate::rt::read::<ListRootsRequest>,
         roundtrip: crate::rt::roundtrip::<ListRootsRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListRootsRequestParams",
+        read: crate::rt::read::<ListRootsRequestParams>,
         roundtrip: crate::rt::roundtrip::<ListRootsRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListRootsResult",
+        read: crate::rt::read::<ListRootsResult>,
         roundtrip: crate::rt::roundtrip::<ListRootsResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListToolsRequest",
+        read: crate::rt::read::<ListToolsRequest>,
         roundtrip: crate::rt::roundtrip::<ListToolsRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListToolsResult",
+        read: crate::rt::read::<ListToolsResult>,
         roundtrip: crate::rt::roundtrip::<ListToolsResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ListToolsResultResponse",
+        read: crate::rt::read::<ListToolsResultResponse>,
         roundtrip: crate::rt::roundtrip::<ListToolsResultResponse>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "LoggingLevel",
+        read: crate::rt::read::<LoggingLevel>,
         roundtrip: crate::rt::roundtrip::<LoggingLevel>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "LoggingMessageNotification",
+        read: crate::rt::read::<LoggingMessageNotification>,
         roundtrip: crate::rt::roundtrip::<LoggingMessageNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "LoggingMessageNotificationParams",
+        read: crate::rt::read::<LoggingMessageNotificationParams>,
         roundtrip: crate::rt::roundtrip::<LoggingMessageNotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "MetaObject",
+        read: crate::rt::read::<MetaObject>,
         roundtrip: crate::rt::roundtrip::<MetaObject>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "MethodNotFoundError",
+        read: crate::rt::read::<MethodNotFoundError>,
         roundtrip: crate::rt::roundtrip::<MethodNotFoundError>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "MissingRequiredClientCapabilityError",
+        read: crate::rt::read::<MissingRequiredClientCapabilityError>,
         roundtrip: crate::rt::roundtrip::<MissingRequiredClientCapabilityError>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "MissingRequiredClientCapabilityErrorError",
+        read: crate::rt::read::<MissingRequiredClientCapabilityErrorError>,
         roundtrip: crate::rt::roundtrip::<MissingRequiredClientCapabilityErrorError>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "MissingRequiredClientCapabilityErrorErrorData",
+        read: crate::rt::read::<MissingRequiredClientCapabilityErrorErrorData>,
         roundtrip: crate::rt::roundtrip::<MissingRequiredClientCapabilityErrorErrorData>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ModelHint",
+        read: crate::rt::read::<ModelHint>,
         roundtrip: crate::rt::roundtrip::<ModelHint>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ModelPreferences",
+        read: crate::rt::read::<ModelPreferences>,
         roundtrip: crate::rt::roundtrip::<ModelPreferences>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "MultiSelectEnumSchema",
+        read: crate::rt::read::<MultiSelectEnumSchema>,
         roundtrip: crate::rt::roundtrip::<MultiSelectEnumSchema>,
         choose: ::std::option::Option::Some(|v| {
             MultiSelectEnumSchema::from_json(v).map(|u| u.member_name())
@@ -26175,51 +26376,61 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "Notification",
+        read: crate::rt::read::<Notification>,
         roundtrip: crate::rt::roundtrip::<Notification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "NotificationMetaObject",
+        read: crate::rt::read::<NotificationMetaObject>,
         roundtrip: crate::rt::roundtrip::<NotificationMetaObject>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "NotificationParams",
+        read: crate::rt::read::<NotificationParams>,
         roundtrip: crate::rt::roundtrip::<NotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "NumberSchema",
+        read: crate::rt::read::<NumberSchema>,
         roundtrip: crate::rt::roundtrip::<NumberSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "NumberSchemaType",
+        read: crate::rt::read::<NumberSchemaType>,
         roundtrip: crate::rt::roundtrip::<NumberSchemaType>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PaginatedRequest",
+        read: crate::rt::read::<PaginatedRequest>,
         roundtrip: crate::rt::roundtrip::<PaginatedRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PaginatedRequestParams",
+        read: crate::rt::read::<PaginatedRequestParams>,
         roundtrip: crate::rt::roundtrip::<PaginatedRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PaginatedResult",
+        read: crate::rt::read::<PaginatedResult>,
         roundtrip: crate::rt::roundtrip::<PaginatedResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ParseError",
+        read: crate::rt::read::<ParseError>,
         roundtrip: crate::rt::roundtrip::<ParseError>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PrimitiveSchemaDefinition",
+        read: crate::rt::read::<PrimitiveSchemaDefinition>,
         roundtrip: crate::rt::roundtrip::<PrimitiveSchemaDefinition>,
         choose: ::std::option::Option::Some(|v| {
             PrimitiveSchemaDefinition::from_json(v).map(|u| u.member_name())
@@ -26227,16 +26438,19 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ProgressNotification",
+        read: crate::rt::read::<ProgressNotification>,
         roundtrip: crate::rt::roundtrip::<ProgressNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ProgressNotificationParams",
+        read: crate::rt::read::<ProgressNotificationParams>,
         roundtrip: crate::rt::roundtrip::<ProgressNotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ProgressToken",
+        read: crate::rt::read::<ProgressToken>,
         roundtrip: crate::rt::roundtrip::<ProgressToken>,
         choose: ::std::option::Option::Some(|v| {
             ProgressToken::from_json(v).map(|u| u.member_name())
@@ -26244,46 +26458,55 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "Prompt",
+        read: crate::rt::read::<Prompt>,
         roundtrip: crate::rt::roundtrip::<Prompt>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptArgument",
+        read: crate::rt::read::<PromptArgument>,
         roundtrip: crate::rt::roundtrip::<PromptArgument>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptListChangedNotification",
+        read: crate::rt::read::<PromptListChangedNotification>,
         roundtrip: crate::rt::roundtrip::<PromptListChangedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptMessage",
+        read: crate::rt::read::<PromptMessage>,
         roundtrip: crate::rt::roundtrip::<PromptMessage>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "PromptReference",
+        read: crate::rt::read::<PromptReference>,
         roundtrip: crate::rt::roundtrip::<PromptReference>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceRequest",
+        read: crate::rt::read::<ReadResourceRequest>,
         roundtrip: crate::rt::roundtrip::<ReadResourceRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceRequestParams",
+        read: crate::rt::read::<ReadResourceRequestParams>,
         roundtrip: crate::rt::roundtrip::<ReadResourceRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceResult",
+        read: crate::rt::read::<ReadResourceResult>,
         roundtrip: crate::rt::roundtrip::<ReadResourceResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceResultContentsItem",
+        read: crate::rt::read::<ReadResourceResultContentsItem>,
         roundtrip: crate::rt::roundtrip::<ReadResourceResultContentsItem>,
         choose: ::std::option::Option::Some(|v| {
             ReadResourceResultContentsItem::from_json(v).map(|u| u.member_name())
@@ -26291,11 +26514,13 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ReadResourceResultResponse",
+        read: crate::rt::read::<ReadResourceResultResponse>,
         roundtrip: crate::rt::roundtrip::<ReadResourceResultResponse>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ReadResourceResultResponseResult",
+        read: crate::rt::read::<ReadResourceResultResponseResult>,
         roundtrip: crate::rt::roundtrip::<ReadResourceResultResponseResult>,
         choose: ::std::option::Option::Some(|v| {
             ReadResourceResultResponseResult::from_json(v).map(|u| u.member_name())
@@ -26303,11 +26528,13 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "Request",
+        read: crate::rt::read::<Request>,
         roundtrip: crate::rt::roundtrip::<Request>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "RequestId",
+        read: crate::rt::read::<RequestId>,
         roundtrip: crate::rt::roundtrip::<RequestId>,
         choose: ::std::option::Option::Some(|v| {
             RequestId::from_json(v).map(|u| u.member_name())
@@ -26315,91 +26542,109 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "RequestMetaObject",
+        read: crate::rt::read::<RequestMetaObject>,
         roundtrip: crate::rt::roundtrip::<RequestMetaObject>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "RequestParams",
+        read: crate::rt::read::<RequestParams>,
         roundtrip: crate::rt::roundtrip::<RequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Resource",
+        read: crate::rt::read::<Resource>,
         roundtrip: crate::rt::roundtrip::<Resource>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceContents",
+        read: crate::rt::read::<ResourceContents>,
         roundtrip: crate::rt::roundtrip::<ResourceContents>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceLink",
+        read: crate::rt::read::<ResourceLink>,
         roundtrip: crate::rt::roundtrip::<ResourceLink>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceListChangedNotification",
+        read: crate::rt::read::<ResourceListChangedNotification>,
         roundtrip: crate::rt::roundtrip::<ResourceListChangedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceRequestParams",
+        read: crate::rt::read::<ResourceRequestParams>,
         roundtrip: crate::rt::roundtrip::<ResourceRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceTemplate",
+        read: crate::rt::read::<ResourceTemplate>,
         roundtrip: crate::rt::roundtrip::<ResourceTemplate>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceTemplateReference",
+        read: crate::rt::read::<ResourceTemplateReference>,
         roundtrip: crate::rt::roundtrip::<ResourceTemplateReference>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceUpdatedNotification",
+        read: crate::rt::read::<ResourceUpdatedNotification>,
         roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResourceUpdatedNotificationParams",
+        read: crate::rt::read::<ResourceUpdatedNotificationParams>,
         roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Result",
+        read: crate::rt::read::<Result>,
         roundtrip: crate::rt::roundtrip::<Result>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResultMetaObject",
+        read: crate::rt::read::<ResultMetaObject>,
         roundtrip: crate::rt::roundtrip::<ResultMetaObject>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ResultType",
+        read: crate::rt::read::<ResultType>,
         roundtrip: crate::rt::roundtrip::<ResultType>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Role",
+        read: crate::rt::read::<Role>,
         roundtrip: crate::rt::roundtrip::<Role>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Root",
+        read: crate::rt::read::<Root>,
         roundtrip: crate::rt::roundtrip::<Root>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SamplingMessage",
+        read: crate::rt::read::<SamplingMessage>,
         roundtrip: crate::rt::roundtrip::<SamplingMessage>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SamplingMessageContent",
+        read: crate::rt::read::<SamplingMessageContent>,
         roundtrip: crate::rt::roundtrip::<SamplingMessageContent>,
         choose: ::std::option::Option::Some(|v| {
             SamplingMessageContent::from_json(v).map(|u| u.member_name())
@@ -26407,6 +26652,7 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "SamplingMessageContentBlock",
+        read: crate::rt::read::<SamplingMessageContentBlock>,
         roundtrip: crate::rt::roundtrip::<SamplingMessageContentBlock>,
         choose: ::std::option::Option::Some(|v| {
             SamplingMessageContentBlock::from_json(v).map(|u| u.member_name())
@@ -26414,26 +26660,31 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilities",
+        read: crate::rt::read::<ServerCapabilities>,
         roundtrip: crate::rt::roundtrip::<ServerCapabilities>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilitiesPrompts",
+        read: crate::rt::read::<ServerCapabilitiesPrompts>,
         roundtrip: crate::rt::roundtrip::<ServerCapabilitiesPrompts>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilitiesResources",
+        read: crate::rt::read::<ServerCapabilitiesResources>,
         roundtrip: crate::rt::roundtrip::<ServerCapabilitiesResources>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerCapabilitiesTools",
+        read: crate::rt::read::<ServerCapabilitiesTools>,
         roundtrip: crate::rt::roundtrip::<ServerCapabilitiesTools>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ServerNotification",
+        read: crate::rt::read::<ServerNotification>,
         roundtrip: crate::rt::roundtrip::<ServerNotification>,
         choose: ::std::option::Option::Some(|v| {
             ServerNotification::from_json(v).map(|u| u.member_name())
@@ -26441,6 +26692,7 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "ServerResult",
+        read: crate::rt::read::<ServerResult>,
         roundtrip: crate::rt::roundtrip::<ServerResult>,
         choose: ::std::option::Option::Some(|v| {
             ServerResult::from_json(v).map(|u| u.member_name())
@@ -26448,6 +26700,7 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "SingleSelectEnumSchema",
+        read: crate::rt::read::<SingleSelectEnumSchema>,
         roundtrip: crate::rt::roundtrip::<SingleSelectEnumSchema>,
         choose: ::std::option::Option::Some(|v| {
             SingleSelectEnumSchema::from_json(v).map(|u| u.member_name())
@@ -26455,161 +26708,193 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     },
     crate::rt::TypeEntry {
         name: "StringSchema",
+        read: crate::rt::read::<StringSchema>,
         roundtrip: crate::rt::roundtrip::<StringSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "StringSchemaFormat",
+        read: crate::rt::read::<StringSchemaFormat>,
         roundtrip: crate::rt::roundtrip::<StringSchemaFormat>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscriptionFilter",
+        read: crate::rt::read::<SubscriptionFilter>,
         roundtrip: crate::rt::roundtrip::<SubscriptionFilter>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscriptionsAcknowledgedNotification",
+        read: crate::rt::read::<SubscriptionsAcknowledgedNotification>,
         roundtrip: crate::rt::roundtrip::<SubscriptionsAcknowledgedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscriptionsAcknowledgedNotificationParams",
+        read: crate::rt::read::<SubscriptionsAcknowledgedNotificationParams>,
         roundtrip: crate::rt::roundtrip::<SubscriptionsAcknowledgedNotificationParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscriptionsListenRequest",
+        read: crate::rt::read::<SubscriptionsListenRequest>,
         roundtrip: crate::rt::roundtrip::<SubscriptionsListenRequest>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscriptionsListenRequestParams",
+        read: crate::rt::read::<SubscriptionsListenRequestParams>,
         roundtrip: crate::rt::roundtrip::<SubscriptionsListenRequestParams>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscriptionsListenResult",
+        read: crate::rt::read::<SubscriptionsListenResult>,
         roundtrip: crate::rt::roundtrip::<SubscriptionsListenResult>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscriptionsListenResultMetaObject",
+        read: crate::rt::read::<SubscriptionsListenResultMetaObject>,
         roundtrip: crate::rt::roundtrip::<SubscriptionsListenResultMetaObject>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "SubscriptionsListenResultResponse",
+        read: crate::rt::read::<SubscriptionsListenResultResponse>,
         roundtrip: crate::rt::roundtrip::<SubscriptionsListenResultResponse>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TextContent",
+        read: crate::rt::read::<TextContent>,
         roundtrip: crate::rt::roundtrip::<TextContent>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TextResourceContents",
+        read: crate::rt::read::<TextResourceContents>,
         roundtrip: crate::rt::roundtrip::<TextResourceContents>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TitledMultiSelectEnumSchema",
+        read: crate::rt::read::<TitledMultiSelectEnumSchema>,
         roundtrip: crate::rt::roundtrip::<TitledMultiSelectEnumSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TitledMultiSelectEnumSchemaItems",
+        read: crate::rt::read::<TitledMultiSelectEnumSchemaItems>,
         roundtrip: crate::rt::roundtrip::<TitledMultiSelectEnumSchemaItems>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TitledMultiSelectEnumSchemaItemsAnyOfItem",
+        read: crate::rt::read::<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
         roundtrip: crate::rt::roundtrip::<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TitledSingleSelectEnumSchema",
+        read: crate::rt::read::<TitledSingleSelectEnumSchema>,
         roundtrip: crate::rt::roundtrip::<TitledSingleSelectEnumSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "TitledSingleSelectEnumSchemaOneOfItem",
+        read: crate::rt::read::<TitledSingleSelectEnumSchemaOneOfItem>,
         roundtrip: crate::rt::roundtrip::<TitledSingleSelectEnumSchemaOneOfItem>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "Tool",
+        read: crate::rt::read::<Tool>,
         roundtrip: crate::rt::roundtrip::<Tool>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolAnnotations",
+        read: crate::rt::read::<ToolAnnotations>,
         roundtrip: crate::rt::roundtrip::<ToolAnnotations>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolChoice",
+        read: crate::rt::read::<ToolChoice>,
         roundtrip: crate::rt::roundtrip::<ToolChoice>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolChoiceMode",
+        read: crate::rt::read::<ToolChoiceMode>,
         roundtrip: crate::rt::roundtrip::<ToolChoiceMode>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolInputSchema",
+        read: crate::rt::read::<ToolInputSchema>,
         roundtrip: crate::rt::roundtrip::<ToolInputSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolListChangedNotification",
+        read: crate::rt::read::<ToolListChangedNotification>,
         roundtrip: crate::rt::roundtrip::<ToolListChangedNotification>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolOutputSchema",
+        read: crate::rt::read::<ToolOutputSchema>,
         roundtrip: crate::rt::roundtrip::<ToolOutputSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolResultContent",
+        read: crate::rt::read::<ToolResultContent>,
         roundtrip: crate::rt::roundtrip::<ToolResultContent>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "ToolUseContent",
+        read: crate::rt::read::<ToolUseContent>,
         roundtrip: crate::rt::roundtrip::<ToolUseContent>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UnsupportedProtocolVersionError",
+        read: crate::rt::read::<UnsupportedProtocolVersionError>,
         roundtrip: crate::rt::roundtrip::<UnsupportedProtocolVersionError>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UnsupportedProtocolVersionErrorError",
+        read: crate::rt::read::<UnsupportedProtocolVersionErrorError>,
         roundtrip: crate::rt::roundtrip::<UnsupportedProtocolVersionErrorError>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UnsupportedProtocolVersionErrorErrorData",
+        read: crate::rt::read::<UnsupportedProtocolVersionErrorErrorData>,
         roundtrip: crate::rt::roundtrip::<UnsupportedProtocolVersionErrorErrorData>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UntitledMultiSelectEnumSchema",
+        read: crate::rt::read::<UntitledMultiSelectEnumSchema>,
         roundtrip: crate::rt::roundtrip::<UntitledMultiSelectEnumSchema>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UntitledMultiSelectEnumSchemaItems",
+        read: crate::rt::read::<UntitledMultiSelectEnumSchemaItems>,
         roundtrip: crate::rt::roundtrip::<UntitledMultiSelectEnumSchemaItems>,
         choose: ::std::option::Option::None,
     },
     crate::rt::TypeEntry {
         name: "UntitledSingleSelectEnumSchema",
+        read: crate::rt::read::<UntitledSingleSelectEnumSchema>,
         roundtrip: crate::rt::roundtrip::<UntitledSingleSelectEnumSchema>,
         choose: ::std::option::Option::None,
     },

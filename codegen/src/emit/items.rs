@@ -79,6 +79,23 @@ impl Cx<'_> {
         }
     }
 
+    /// True when a value of `t` can hold an object (whose kept members are text).
+    fn holds_objects(&self, t: &Type, depth: usize) -> bool {
+        if depth > 16 {
+            return true;
+        }
+        match t {
+            Type::Named(n) => match self.rev.item(n).map(|i| &i.kind) {
+                Some(ItemKind::Struct(_)) => true,
+                Some(ItemKind::Union(u)) => u.variants.iter().any(|v| self.holds_objects(&v.ty, depth + 1)),
+                Some(ItemKind::Alias(a)) => self.holds_objects(a, depth + 1),
+                _ => false,
+            },
+            Type::Array(t) | Type::Map(t) | Type::Nullable(t) => self.holds_objects(t, depth + 1),
+            _ => false,
+        }
+    }
+
     /// The Rust expression for a field's default value (checked in `lower`).
     fn default_expr(&self, ty: &Type, v: &LiteralValue) -> Option<TokenStream> {
         match (ty, v) {
@@ -269,7 +286,7 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
         let fdep = deprecated_attr(&f.docs.deprecated);
         quote! { #fdocs #fdep pub #fname: #ty, }
     });
-    let extra_doc = " Members this revision of the schema does not name, kept as read and written back, so a message passes through unchanged.";
+    let extra_doc = " Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.";
 
     let consts = fixed.iter().map(|(f, l)| {
         let cname = format_ident!("{}", snake_case(&f.wire).to_uppercase());
@@ -392,7 +409,7 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
         pub struct #name {
             #(#field_defs)*
             #[doc = #extra_doc]
-            pub #extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+            pub #extra: crate::rt::Extra,
         }
 
         #consts_block
@@ -401,7 +418,7 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
             fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
                 let mut map = serializer.serialize_map(::std::option::Option::None)?;
                 #(#ser_fields)*
-                for (key, value) in &self.#extra {
+                for (key, value) in self.#extra.members() {
                     ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
                 }
                 ::serde::ser::SerializeMap::end(map)
@@ -418,7 +435,7 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
                     }
                     fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut access: A) -> ::std::result::Result<#name, A::Error> {
                         #(#slot_decls)*
-                        let mut #extra = ::serde_json::Map::new();
+                        let mut #extra = crate::rt::Extra::new();
                         while let ::std::option::Option::Some(key) = access.next_key::<crate::rt::Key<'de>>()? {
                             #match_keys
                         }
@@ -606,11 +623,25 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
             quote! { <#t as crate::rt::Fit>::fit }
         })
         .collect();
-    let read_arms = u.variants.iter().enumerate().map(|(i, v)| {
-        let vname = ident(&v.name);
-        let vstr = &v.name;
-        quote! { #i => crate::rt::member(value, #name_str, #vstr).map(#name::#vname), }
-    });
+    // A discriminated union whose members hold objects is read from its input
+    // as text: only the discriminator is parsed to choose, and the member is read
+    // from the text, so the members it keeps stay text. Other unions need the
+    // whole value for the shape rule, so they go through a `Value`.
+    let as_text = u.discriminator.is_some() && u.variants.iter().any(|v| cx.holds_objects(&v.ty, 0));
+    let read_arms: Vec<TokenStream> = u
+        .variants
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let vname = ident(&v.name);
+            let vstr = &v.name;
+            if as_text {
+                quote! { #i => crate::rt::member_raw(raw, #name_str, #vstr).map(#name::#vname), }
+            } else {
+                quote! { #i => crate::rt::member(value, #name_str, #vstr).map(#name::#vname), }
+            }
+        })
+        .collect();
     let (choose, fit_body) = match &u.discriminator {
         Some(field) => {
             let tags = u.variants.iter().map(|v| {
@@ -623,9 +654,16 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
                 None => quote!(::std::option::Option::None),
             };
             (
-                quote! {
-                    let which = crate::rt::by_tag(&value, #field, &[#(#tags),*], #fallback)
-                        .map_err(|e| crate::rt::in_union(#name_str, e))?;
+                if as_text {
+                    quote! {
+                        let which = crate::rt::by_tag_raw(raw, #field, &[#(#tags),*], #fallback)
+                            .map_err(|e| crate::rt::in_union(#name_str, e))?;
+                    }
+                } else {
+                    quote! {
+                        let which = crate::rt::by_tag(&value, #field, &[#(#tags),*], #fallback)
+                            .map_err(|e| crate::rt::in_union(#name_str, e))?;
+                    }
                 },
                 quote! {
                     let which = crate::rt::by_tag(value, #field, &[#(#tags),*], #fallback).ok()?;
@@ -643,8 +681,14 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
                 }
                 None => quote!(::std::option::Option::None),
             };
+            let parse = if as_text {
+                quote! { let value = crate::rt::parse_raw(raw).map_err(|e| crate::rt::in_union(#name_str, e))?; }
+            } else {
+                TokenStream::new()
+            };
             (
                 quote! {
+                    #parse
                     let (which, _) = crate::rt::pick(&value, &[#(#fits),*], #selector)
                         .ok_or_else(|| crate::rt::fits_none(#name_str, &value))?;
                 },
@@ -653,6 +697,50 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
         }
     };
     let count = u.variants.len();
+    let (readers, deserialize_body) = if as_text {
+        (
+            quote! {
+                impl #name {
+                    /// Reads the union's input as JSON text, choosing the member as described above.
+                    pub fn from_raw(raw: &::serde_json::value::RawValue) -> ::std::result::Result<Self, ::std::string::String> {
+                        #choose
+                        match which {
+                            #(#read_arms)*
+                            _ => unreachable!("a union of {} members", #count),
+                        }
+                    }
+
+                    /// Reads a value already parsed into JSON, choosing the member as described above.
+                    pub fn from_json(value: ::serde_json::Value) -> ::std::result::Result<Self, ::std::string::String> {
+                        #name::from_raw(&crate::rt::to_raw(&value)?)
+                    }
+                }
+            },
+            quote! {
+                let raw = <::std::boxed::Box<::serde_json::value::RawValue> as ::serde::Deserialize>::deserialize(deserializer)?;
+                #name::from_raw(&raw).map_err(::serde::de::Error::custom)
+            },
+        )
+    } else {
+        (
+            quote! {
+                impl #name {
+                    /// Reads a value already parsed into JSON, choosing the member as described above.
+                    pub fn from_json(value: ::serde_json::Value) -> ::std::result::Result<Self, ::std::string::String> {
+                        #choose
+                        match which {
+                            #(#read_arms)*
+                            _ => unreachable!("a union of {} members", #count),
+                        }
+                    }
+                }
+            },
+            quote! {
+                let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                #name::from_json(value).map_err(::serde::de::Error::custom)
+            },
+        )
+    };
     let name_arms = u.variants.iter().map(|v| {
         let vname = ident(&v.name);
         let vstr = &v.name;
@@ -666,16 +754,9 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
             #(#variants)*
         }
 
-        impl #name {
-            /// Reads a value already parsed into JSON, choosing the member as described above.
-            pub fn from_json(value: ::serde_json::Value) -> ::std::result::Result<Self, ::std::string::String> {
-                #choose
-                match which {
-                    #(#read_arms)*
-                    _ => unreachable!("a union of {} members", #count),
-                }
-            }
+        #readers
 
+        impl #name {
             /// The name of the member this value holds.
             pub fn member_name(&self) -> &'static str {
                 match self {
@@ -694,8 +775,7 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
 
         impl<'de> ::serde::Deserialize<'de> for #name {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
-                #name::from_json(value).map_err(::serde::de::Error::custom)
+                #deserialize_body
             }
         }
 

@@ -178,7 +178,7 @@ all-features = true
         r#"
 [dependencies]
 serde = { version = "1.0.229", default-features = false, features = ["std"] }
-serde_json = "1.0.154"
+serde_json = { version = "1.0.154", features = ["raw_value"] }
 "#,
     );
     s
@@ -214,7 +214,8 @@ fn lib_rs(spec: &Spec) -> TokenStream {
             "- Members fixed by a literal type (`jsonrpc`, `method`, `type`, an error's `code`) have no Rust field:",
             "  they are always written, checked when read (a wrong value is an error naming the member and the",
             "  expected value), and available as associated consts (`CallToolRequest::METHOD`).",
-            "- Every object type keeps the members it does not know in `extra` and writes them back.",
+            "- Every object type keeps the members it does not know in `extra` (an [`Extra`]: kept as the JSON",
+            "  text they came as, parsed on first look) and writes them back as they came.",
             "- A TypeScript `number` is `i64` unless the schema tags it `@TJS-type number`, then `f64`; a whole `f64`",
             "  is written without a fraction, so `50` stays `50`.",
             "- Unions are decided from the schema (see each union's docs), never by trying members in order.",
@@ -247,6 +248,8 @@ fn lib_rs(spec: &Spec) -> TokenStream {
 
         #[doc(hidden)]
         pub mod rt;
+
+        pub use rt::Extra;
 
         pub mod registry;
 
@@ -343,7 +346,7 @@ pub fn revision_module(rev: &Revision, notes: &Notes) -> TokenStream {
         } else {
             quote!(::std::option::Option::None)
         };
-        quote! { crate::rt::TypeEntry { name: #name, roundtrip: crate::rt::roundtrip::<#id>, choose: #choose }, }
+        quote! { crate::rt::TypeEntry { name: #name, read: crate::rt::read::<#id>, roundtrip: crate::rt::roundtrip::<#id>, choose: #choose }, }
     });
     let methods = crate::protocol::methods(rev);
     let impls = methods.iter().map(|m| method_impl(rev, &cx, m));

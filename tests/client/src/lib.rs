@@ -10,7 +10,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
-use mcp_spec_types::{Request, v2025_11_25 as legacy, v2026_07_28 as modern};
+use mcp_spec_types::{Extra, Request, v2025_11_25 as legacy, v2026_07_28 as modern};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
@@ -158,13 +158,13 @@ impl Peer {
     pub fn run(mut self) -> Result<Summary, Error> {
         self.discover()?;
         self.initialize()?;
-        let tools = self.call(|id| legacy::ListToolsRequest { params: None, id, extra: Map::new() })?;
+        let tools = self.call(|id| legacy::ListToolsRequest { params: None, id, extra: Extra::new() })?;
         self.summary.tools = tools.tools.len();
-        let resources = self.call(|id| legacy::ListResourcesRequest { params: None, id, extra: Map::new() })?;
+        let resources = self.call(|id| legacy::ListResourcesRequest { params: None, id, extra: Extra::new() })?;
         self.summary.resources = resources.resources.len();
-        let templates = self.call(|id| legacy::ListResourceTemplatesRequest { params: None, id, extra: Map::new() })?;
+        let templates = self.call(|id| legacy::ListResourceTemplatesRequest { params: None, id, extra: Extra::new() })?;
         self.summary.resource_templates = templates.resource_templates.len();
-        let prompts = self.call(|id| legacy::ListPromptsRequest { params: None, id, extra: Map::new() })?;
+        let prompts = self.call(|id| legacy::ListPromptsRequest { params: None, id, extra: Extra::new() })?;
         self.summary.prompts = prompts.prompts.len();
 
         // Call a tool that needs no input of its own, or echo if there is one.
@@ -172,9 +172,9 @@ impl Peer {
         let arguments = (tool.name == "echo").then(|| Map::from_iter([("message".to_string(), json!("hello from Rust"))]));
         let name = tool.name.clone();
         let called = self.call(|id| legacy::CallToolRequest {
-            params: legacy::CallToolRequestParams { meta: None, task: None, name, arguments, extra: Map::new() },
+            params: legacy::CallToolRequestParams { meta: None, task: None, name, arguments, extra: Extra::new() },
             id,
-            extra: Map::new(),
+            extra: Extra::new(),
         })?;
         self.summary.tool_call = match called.content.first() {
             Some(legacy::ContentBlock::TextContent(t)) => format!("{}: {:?}", tool.name, t.text),
@@ -190,17 +190,17 @@ impl Peer {
             .ok_or("no prompt without required arguments")?;
         let name = prompt.name.clone();
         let got = self.call(|id| legacy::GetPromptRequest {
-            params: legacy::GetPromptRequestParams { meta: None, name, arguments: None, extra: Map::new() },
+            params: legacy::GetPromptRequestParams { meta: None, name, arguments: None, extra: Extra::new() },
             id,
-            extra: Map::new(),
+            extra: Extra::new(),
         })?;
         self.summary.prompt_messages = got.messages.len();
 
         let uri = resources.resources.first().map(|r| r.uri.clone()).ok_or("the server lists no resources")?;
         let read = self.call(|id| legacy::ReadResourceRequest {
-            params: legacy::ReadResourceRequestParams { meta: None, uri, extra: Map::new() },
+            params: legacy::ReadResourceRequestParams { meta: None, uri, extra: Extra::new() },
             id,
-            extra: Map::new(),
+            extra: Extra::new(),
         })?;
         self.summary.resource_contents = read.contents.len();
         Ok(std::mem::take(&mut self.summary))
@@ -251,7 +251,7 @@ impl Peer {
             version: env!("CARGO_PKG_VERSION").into(),
             description: None,
             website_url: None,
-            extra: Map::new(),
+            extra: Extra::new(),
         };
         let capabilities: legacy::ClientCapabilities = serde_json::from_value(json!({})).map_err(|e| e.to_string())?;
         let result = self.call(|id| legacy::InitializeRequest {
@@ -260,17 +260,17 @@ impl Peer {
                 protocol_version: legacy::LATEST_PROTOCOL_VERSION.into(),
                 capabilities,
                 client_info,
-                extra: Map::new(),
+                extra: Extra::new(),
             },
             id,
-            extra: Map::new(),
+            extra: Extra::new(),
         })?;
         self.summary.protocol_version = result.protocol_version.clone();
         self.summary.server = format!("{} {}", result.server_info.name, result.server_info.version);
         if mcp_spec_types::registry::revision_for_protocol_version(&result.protocol_version).is_none() {
             return Err(format!("the server chose {}, which no revision knows", result.protocol_version));
         }
-        let initialized = legacy::InitializedNotification { params: None, extra: Map::new() };
+        let initialized = legacy::InitializedNotification { params: None, extra: Extra::new() };
         self.send(&initialized)
     }
 }

@@ -1,0 +1,115 @@
+//! What the benchmarks share: the spec inputs (found as the tools find them, and
+//! loudly missing), the data sets, and a side-by-side timing harness that
+//! interleaves the contenders round by round and reports medians.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// `MCP_SPEC_DIR`, else `../shared/mcp-spec` beside the workspace.
+pub fn spec_dir() -> PathBuf {
+    let dir = std::env::var_os("MCP_SPEC_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/mcp-spec"));
+    assert!(dir.join("schema").is_dir(), "the MCP spec inputs are missing: looked for {}/schema (set MCP_SPEC_DIR)", dir.display());
+    dir
+}
+
+/// Every example message of a revision: (type name, JSON text), sorted.
+pub fn examples(revision: &str) -> Vec<(String, String)> {
+    let dir = spec_dir().join("schema").join(revision).join("examples");
+    let mut out = Vec::new();
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).flatten().map(|e| e.path()).collect();
+    folders.sort();
+    for folder in folders {
+        let name = folder.file_name().unwrap().to_string_lossy().into_owned();
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&folder).unwrap().flatten().map(|e| e.path()).collect();
+        files.sort();
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap();
+            // Compact, as on the wire.
+            let v: Value = serde_json::from_str(&text).unwrap();
+            out.push((name.clone(), v.to_string()));
+        }
+    }
+    out
+}
+
+/// A `ListToolsResult` of `n` tools made from the 2026-07-28 example tools
+/// (each renamed so no two are alike), as compact JSON.
+pub fn many_tools(n: usize) -> String {
+    let mut tools: Vec<Value> = Vec::new();
+    for (name, text) in examples("2026-07-28") {
+        let v: Value = serde_json::from_str(&text).unwrap();
+        match name.as_str() {
+            "Tool" => tools.push(v),
+            "ListToolsResult" => tools.extend(v["tools"].as_array().cloned().unwrap_or_default()),
+            _ => {}
+        }
+    }
+    assert!(!tools.is_empty(), "no example tools found");
+    let list: Vec<Value> = (0..n)
+        .map(|i| {
+            let mut t = tools[i % tools.len()].clone();
+            t["name"] = json!(format!("{}_{i}", t["name"].as_str().unwrap_or("tool")));
+            t
+        })
+        .collect();
+    json!({ "resultType": "complete", "tools": list, "nextCursor": "next-page", "ttlMs": 300000, "cacheScope": "public" }).to_string()
+}
+
+/// One contender: a name and what it does with the input once.
+pub struct Contender<'a> {
+    pub name: &'static str,
+    pub run: Box<dyn FnMut() + 'a>,
+}
+
+/// The median time of each contender over `rounds`, the order rotating each
+/// round so that no one always runs first (or just after the allocator warmed up).
+pub fn race(contenders: &mut [Contender<'_>], rounds: usize) -> Vec<(&'static str, Duration)> {
+    for c in contenders.iter_mut() {
+        (c.run)(); // warm up
+    }
+    let n = contenders.len();
+    let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(rounds); n];
+    for round in 0..rounds {
+        for k in 0..n {
+            let i = (round + k) % n;
+            let start = Instant::now();
+            (contenders[i].run)();
+            times[i].push(start.elapsed());
+        }
+    }
+    times
+        .into_iter()
+        .zip(contenders.iter())
+        .map(|(mut t, c)| {
+            t.sort();
+            (c.name, t[t.len() / 2])
+        })
+        .collect()
+}
+
+/// Prints a race's results: median, MB/s, each one's time over `ours`'s, and
+/// (with a `ceiling`) how close each comes to it.
+pub fn print_table(title: &str, bytes: usize, results: &[(&str, Duration)], ours: &str, ceiling: Option<&str>) {
+    let time_of = |name: &str| results.iter().find(|(n, _)| *n == name).map(|(_, t)| t.as_secs_f64()).unwrap_or(f64::NAN);
+    println!("\n{title} ({:.2} MB)", bytes as f64 / 1e6);
+    println!("  {:28} {:>10} {:>10} {:>12} {:>12}", "", "median", "MB/s", "it / ours", "of ceiling");
+    for (name, t) in results {
+        let of_ceiling = ceiling.map(|c| format!("{:.0}%", time_of(c) / t.as_secs_f64() * 100.0)).unwrap_or_default();
+        println!(
+            "  {:28} {:>8.2}ms {:>10.0} {:>11.2}x {:>12}",
+            name,
+            t.as_secs_f64() * 1e3,
+            mb_per_s(bytes, *t),
+            t.as_secs_f64() / time_of(ours),
+            of_ceiling
+        );
+    }
+}
+
+pub fn mb_per_s(bytes: usize, d: Duration) -> f64 {
+    bytes as f64 / 1e6 / d.as_secs_f64()
+}
