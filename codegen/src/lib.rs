@@ -14,6 +14,7 @@ pub mod lower;
 pub mod model;
 pub mod names;
 pub mod output;
+pub mod par;
 pub mod parse;
 pub mod protocol;
 pub mod registry;

@@ -117,32 +117,42 @@ pub fn load_spec(dir: &Path) -> Result<(Spec, Diagnostics), Diagnostics> {
     let sources = discover_revisions(dir)?;
     let mut diags = Diagnostics::default();
     let mut revisions = Vec::new();
-    for src in sources {
-        let bytes = match std::fs::read(&src.schema_path) {
-            Ok(b) => b,
-            Err(e) => {
-                diags.push(Diagnostic::error(format!("cannot read {}: {e}", src.schema_path.display())));
-                continue;
-            }
-        };
-        let text = match String::from_utf8(bytes) {
-            Ok(t) => t,
-            Err(e) => {
-                diags.push(
-                    Diagnostic::error(format!("{} is not UTF-8: {e}", src.schema_path.display()))
-                        .in_file(&src.schema_path),
-                );
-                continue;
-            }
-        };
-        let (rev, rev_diags) = read_revision(src.name, src.module, src.dated, &src.schema_path, &text);
+    // Each revision is read on its own core; results keep the revisions' order.
+    for (rev, rev_diags) in crate::par::map(&sources, load_revision) {
         diags.extend(rev_diags);
-        revisions.push(rev);
+        if let Some(rev) = rev {
+            revisions.push(rev);
+        }
     }
     if diags.has_errors() {
         return Err(diags);
     }
     Ok((Spec { dir: dir.to_path_buf(), revisions }, diags))
+}
+
+/// One revision folder: its schema.ts read, parsed, lowered and checked.
+fn load_revision(src: &RevisionSource) -> (Option<crate::model::Revision>, Diagnostics) {
+    let mut diags = Diagnostics::default();
+    let bytes = match std::fs::read(&src.schema_path) {
+        Ok(b) => b,
+        Err(e) => {
+            diags.push(Diagnostic::error(format!("cannot read {}: {e}", src.schema_path.display())));
+            return (None, diags);
+        }
+    };
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            diags.push(
+                Diagnostic::error(format!("{} is not UTF-8: {e}", src.schema_path.display()))
+                    .in_file(&src.schema_path),
+            );
+            return (None, diags);
+        }
+    };
+    let (rev, rev_diags) = read_revision(src.name.clone(), src.module.clone(), src.dated, &src.schema_path, &text);
+    diags.extend(rev_diags);
+    (Some(rev), diags)
 }
 
 /// One schema text through parse, lower and the checks: the revision and every

@@ -41,6 +41,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotated {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Annotated;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -73,6 +74,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotated {
     }
 }
 impl crate::rt::Fit for Annotated {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -140,6 +142,7 @@ impl<'de> ::serde::Deserialize<'de> for AnnotatedAnnotations {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = AnnotatedAnnotations;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -177,6 +180,7 @@ impl<'de> ::serde::Deserialize<'de> for AnnotatedAnnotations {
     }
 }
 impl crate::rt::Fit for AnnotatedAnnotations {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -240,6 +244,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = BlobResourceContents;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -278,6 +283,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
     }
 }
 impl crate::rt::Fit for BlobResourceContents {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -342,6 +348,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CallToolRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -386,6 +393,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
     }
 }
 impl crate::rt::Fit for CallToolRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -442,6 +450,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CallToolRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -479,6 +488,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
     }
 }
 impl crate::rt::Fit for CallToolRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -560,6 +570,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CallToolResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -604,6 +615,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
     }
 }
 impl crate::rt::Fit for CallToolResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -646,6 +658,7 @@ pub enum CallToolResultContentItem {
 }
 impl CallToolResultContentItem {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -681,6 +694,7 @@ impl CallToolResultContentItem {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -726,6 +740,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultContentItem {
     }
 }
 impl crate::rt::Fit for CallToolResultContentItem {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -790,6 +805,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CancelledNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -834,6 +850,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
     }
 }
 impl crate::rt::Fit for CancelledNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -899,6 +916,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CancelledNotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -936,6 +954,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
     }
 }
 impl crate::rt::Fit for CancelledNotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1017,6 +1036,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ClientCapabilities;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1064,6 +1084,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
     }
 }
 impl crate::rt::Fit for ClientCapabilities {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1132,6 +1153,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ClientCapabilitiesRoots;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1164,6 +1186,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
     }
 }
 impl crate::rt::Fit for ClientCapabilitiesRoots {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1190,6 +1213,7 @@ pub enum ClientNotification {
 }
 impl ClientNotification {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -1239,6 +1263,7 @@ impl ClientNotification {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -1294,6 +1319,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     }
 }
 impl crate::rt::Fit for ClientNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -1341,6 +1367,7 @@ pub enum ClientRequest {
 }
 impl ClientRequest {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -1431,6 +1458,7 @@ impl ClientRequest {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -1522,6 +1550,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     }
 }
 impl crate::rt::Fit for ClientRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -1573,6 +1602,7 @@ pub enum ClientResult {
 }
 impl ClientResult {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -1642,6 +1672,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
     }
 }
 impl crate::rt::Fit for ClientResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -1693,6 +1724,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1737,6 +1769,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
     }
 }
 impl crate::rt::Fit for CompleteRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1793,6 +1826,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1828,6 +1862,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
     }
 }
 impl crate::rt::Fit for CompleteRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1879,6 +1914,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteRequestParamsArgument;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1912,6 +1948,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
     }
 }
 impl crate::rt::Fit for CompleteRequestParamsArgument {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1942,6 +1979,7 @@ pub enum CompleteRequestParamsRef {
 }
 impl CompleteRequestParamsRef {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -1972,6 +2010,7 @@ impl CompleteRequestParamsRef {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -2013,6 +2052,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
     }
 }
 impl crate::rt::Fit for CompleteRequestParamsRef {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -2073,6 +2113,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2110,6 +2151,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
     }
 }
 impl crate::rt::Fit for CompleteResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2177,6 +2219,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteResultCompletion;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2219,6 +2262,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
     }
 }
 impl crate::rt::Fit for CompleteResultCompletion {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2285,6 +2329,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CreateMessageRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2329,6 +2374,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
     }
 }
 impl crate::rt::Fit for CreateMessageRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2459,6 +2505,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CreateMessageRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2540,6 +2587,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
     }
 }
 impl crate::rt::Fit for CreateMessageRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2639,6 +2687,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = CreateMessageRequestParamsIncludeContext;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2672,6 +2721,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext
     }
 }
 impl crate::rt::Fit for CreateMessageRequestParamsIncludeContext {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["none", "thisServer", "allServers"];
         let _ = VALUES;
@@ -2732,6 +2782,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CreateMessageResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2780,6 +2831,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
     }
 }
 impl crate::rt::Fit for CreateMessageResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2862,6 +2914,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultStopReason {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = CreateMessageResultStopReason;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2887,6 +2940,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultStopReason {
     }
 }
 impl crate::rt::Fit for CreateMessageResultStopReason {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["endTurn", "stopSequence", "maxTokens"];
         let _ = VALUES;
@@ -2945,6 +2999,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = EmbeddedResource;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2994,6 +3049,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
     }
 }
 impl crate::rt::Fit for EmbeddedResource {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3030,6 +3086,7 @@ pub enum EmbeddedResourceResource {
 }
 impl EmbeddedResourceResource {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -3098,6 +3155,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
     }
 }
 impl crate::rt::Fit for EmbeddedResourceResource {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -3150,6 +3208,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = GetPromptRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3194,6 +3253,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
     }
 }
 impl crate::rt::Fit for GetPromptRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3253,6 +3313,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = GetPromptRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3293,6 +3354,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
     }
 }
 impl crate::rt::Fit for GetPromptRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3365,6 +3427,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = GetPromptResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3407,6 +3470,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
     }
 }
 impl crate::rt::Fit for GetPromptResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3494,6 +3558,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ImageContent;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3546,6 +3611,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
     }
 }
 impl crate::rt::Fit for ImageContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3607,6 +3673,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Implementation;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3642,6 +3709,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
     }
 }
 impl crate::rt::Fit for Implementation {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3702,6 +3770,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = InitializeRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3746,6 +3815,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
     }
 }
 impl crate::rt::Fit for InitializeRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3815,6 +3885,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = InitializeRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3862,6 +3933,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
     }
 }
 impl crate::rt::Fit for InitializeRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3961,6 +4033,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = InitializeResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4018,6 +4091,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
     }
 }
 impl crate::rt::Fit for InitializeResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4102,6 +4176,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = InitializedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4146,6 +4221,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
     }
 }
 impl crate::rt::Fit for InitializedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4210,6 +4286,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCError {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = JSONRPCError;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4255,6 +4332,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCError {
     }
 }
 impl crate::rt::Fit for JSONRPCError {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4319,6 +4397,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = JSONRPCErrorError;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4357,6 +4436,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
     }
 }
 impl crate::rt::Fit for JSONRPCErrorError {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4395,6 +4475,7 @@ pub enum JSONRPCMessage {
 }
 impl JSONRPCMessage {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -4473,6 +4554,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
     }
 }
 impl crate::rt::Fit for JSONRPCMessage {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -4530,6 +4612,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = JSONRPCNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4579,6 +4662,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
     }
 }
 impl crate::rt::Fit for JSONRPCNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4650,6 +4734,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = JSONRPCRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4702,6 +4787,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
     }
 }
 impl crate::rt::Fit for JSONRPCRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4776,6 +4862,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = JSONRPCResponse;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4823,6 +4910,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
     }
 }
 impl crate::rt::Fit for JSONRPCResponse {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4892,6 +4980,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListPromptsRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4936,6 +5025,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
     }
 }
 impl crate::rt::Fit for ListPromptsRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5006,6 +5096,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListPromptsResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5048,6 +5139,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
     }
 }
 impl crate::rt::Fit for ListPromptsResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5118,6 +5210,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListResourceTemplatesRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5162,6 +5255,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
     }
 }
 impl crate::rt::Fit for ListResourceTemplatesRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5237,6 +5331,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListResourceTemplatesResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5284,6 +5379,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
     }
 }
 impl crate::rt::Fit for ListResourceTemplatesResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5354,6 +5450,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListResourcesRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5398,6 +5495,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
     }
 }
 impl crate::rt::Fit for ListResourcesRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5472,6 +5570,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListResourcesResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5514,6 +5613,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
     }
 }
 impl crate::rt::Fit for ListResourcesResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5592,6 +5692,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListRootsRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5636,6 +5737,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
     }
 }
 impl crate::rt::Fit for ListRootsRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5700,6 +5802,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListRootsResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5735,6 +5838,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
     }
 }
 impl crate::rt::Fit for ListRootsResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5799,6 +5903,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListToolsRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5843,6 +5948,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
     }
 }
 impl crate::rt::Fit for ListToolsRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5913,6 +6019,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListToolsResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5953,6 +6060,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
     }
 }
 impl crate::rt::Fit for ListToolsResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6047,6 +6155,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingLevel {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = LoggingLevel;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6081,6 +6190,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingLevel {
     }
 }
 impl crate::rt::Fit for LoggingLevel {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &[
             "debug",
@@ -6136,6 +6246,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = LoggingMessageNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6180,6 +6291,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
     }
 }
 impl crate::rt::Fit for LoggingMessageNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6240,6 +6352,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = LoggingMessageNotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6278,6 +6391,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
     }
 }
 impl crate::rt::Fit for LoggingMessageNotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6350,6 +6464,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ModelHint;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6377,6 +6492,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
     }
 }
 impl crate::rt::Fit for ModelHint {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6498,6 +6614,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ModelPreferences;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6547,6 +6664,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
     }
 }
 impl crate::rt::Fit for ModelPreferences {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6610,6 +6728,7 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Notification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6647,6 +6766,7 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
     }
 }
 impl crate::rt::Fit for Notification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6705,6 +6825,7 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = NotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6737,6 +6858,7 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
     }
 }
 impl crate::rt::Fit for NotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6787,6 +6909,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PaginatedRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6824,6 +6947,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
     }
 }
 impl crate::rt::Fit for PaginatedRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6877,6 +7001,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PaginatedRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6909,6 +7034,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
     }
 }
 impl crate::rt::Fit for PaginatedRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6968,6 +7094,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PaginatedResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7005,6 +7132,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
     }
 }
 impl crate::rt::Fit for PaginatedResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7071,6 +7199,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PingRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7112,6 +7241,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequest {
     }
 }
 impl crate::rt::Fit for PingRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7170,6 +7300,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ProgressNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7214,6 +7345,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
     }
 }
 impl crate::rt::Fit for ProgressNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7288,6 +7420,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ProgressNotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7329,6 +7462,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
     }
 }
 impl crate::rt::Fit for ProgressNotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7365,6 +7499,7 @@ pub enum ProgressToken {
 }
 impl ProgressToken {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -7425,6 +7560,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
     }
 }
 impl crate::rt::Fit for ProgressToken {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -7479,6 +7615,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Prompt;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7519,6 +7656,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
     }
 }
 impl crate::rt::Fit for Prompt {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7587,6 +7725,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PromptArgument;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7627,6 +7766,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
     }
 }
 impl crate::rt::Fit for PromptArgument {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7694,6 +7834,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PromptListChangedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7738,6 +7879,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
     }
 }
 impl crate::rt::Fit for PromptListChangedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7792,6 +7934,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PromptMessage;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7827,6 +7970,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
     }
 }
 impl crate::rt::Fit for PromptMessage {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7858,6 +8002,7 @@ pub enum PromptMessageContent {
 }
 impl PromptMessageContent {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -7889,6 +8034,7 @@ impl PromptMessageContent {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -7934,6 +8080,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessageContent {
     }
 }
 impl crate::rt::Fit for PromptMessageContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -7993,6 +8140,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PromptReference;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8035,6 +8183,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
     }
 }
 impl crate::rt::Fit for PromptReference {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8095,6 +8244,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ReadResourceRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8139,6 +8289,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
     }
 }
 impl crate::rt::Fit for ReadResourceRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8191,6 +8342,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ReadResourceRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8221,6 +8373,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
     }
 }
 impl crate::rt::Fit for ReadResourceRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8277,6 +8430,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ReadResourceResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8316,6 +8470,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
     }
 }
 impl crate::rt::Fit for ReadResourceResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8351,6 +8506,7 @@ pub enum ReadResourceResultContentsItem {
 }
 impl ReadResourceResultContentsItem {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -8427,6 +8583,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
     }
 }
 impl crate::rt::Fit for ReadResourceResultContentsItem {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -8470,6 +8627,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Request;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8507,6 +8665,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
     }
 }
 impl crate::rt::Fit for Request {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8537,6 +8696,7 @@ pub enum RequestId {
 }
 impl RequestId {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -8591,6 +8751,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
     }
 }
 impl crate::rt::Fit for RequestId {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -8637,6 +8798,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = RequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8664,6 +8826,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
     }
 }
 impl crate::rt::Fit for RequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8716,6 +8879,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = RequestParamsMeta;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8748,6 +8912,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
     }
 }
 impl crate::rt::Fit for RequestParamsMeta {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8829,6 +8994,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Resource;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8880,6 +9046,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
     }
 }
 impl crate::rt::Fit for Resource {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8963,6 +9130,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceContents;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8998,6 +9166,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
     }
 }
 impl crate::rt::Fit for ResourceContents {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9059,6 +9228,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceListChangedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9105,6 +9275,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
     }
 }
 impl crate::rt::Fit for ResourceListChangedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9170,6 +9341,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceReference {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceReference;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9212,6 +9384,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceReference {
     }
 }
 impl crate::rt::Fit for ResourceReference {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9298,6 +9471,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceTemplate;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9348,6 +9522,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
     }
 }
 impl crate::rt::Fit for ResourceTemplate {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9424,6 +9599,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceUpdatedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9468,6 +9644,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
     }
 }
 impl crate::rt::Fit for ResourceUpdatedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9520,6 +9697,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceUpdatedNotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9550,6 +9728,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
     }
 }
 impl crate::rt::Fit for ResourceUpdatedNotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9599,6 +9778,7 @@ impl<'de> ::serde::Deserialize<'de> for Result {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Result;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9628,6 +9808,7 @@ impl<'de> ::serde::Deserialize<'de> for Result {
     }
 }
 impl crate::rt::Fit for Result {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9678,6 +9859,7 @@ impl<'de> ::serde::Deserialize<'de> for Role {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = Role;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9706,6 +9888,7 @@ impl<'de> ::serde::Deserialize<'de> for Role {
     }
 }
 impl crate::rt::Fit for Role {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["user", "assistant"];
         let _ = VALUES;
@@ -9755,6 +9938,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Root;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9788,6 +9972,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
     }
 }
 impl crate::rt::Fit for Root {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9853,6 +10038,7 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = RootsListChangedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9897,6 +10083,7 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
     }
 }
 impl crate::rt::Fit for RootsListChangedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9950,6 +10137,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SamplingMessage;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9985,6 +10173,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
     }
 }
 impl crate::rt::Fit for SamplingMessage {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10015,6 +10204,7 @@ pub enum SamplingMessageContent {
 }
 impl SamplingMessageContent {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -10038,6 +10228,7 @@ impl SamplingMessageContent {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -10079,6 +10270,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
     }
 }
 impl crate::rt::Fit for SamplingMessageContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -10167,6 +10359,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ServerCapabilities;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10224,6 +10417,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
     }
 }
 impl crate::rt::Fit for ServerCapabilities {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10302,6 +10496,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ServerCapabilitiesPrompts;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10334,6 +10529,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
     }
 }
 impl crate::rt::Fit for ServerCapabilitiesPrompts {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10389,6 +10585,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ServerCapabilitiesResources;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10426,6 +10623,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
     }
 }
 impl crate::rt::Fit for ServerCapabilitiesResources {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10480,6 +10678,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ServerCapabilitiesTools;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10512,6 +10711,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
     }
 }
 impl crate::rt::Fit for ServerCapabilitiesTools {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10541,6 +10741,7 @@ pub enum ServerNotification {
 }
 impl ServerNotification {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -10617,6 +10818,7 @@ impl ServerNotification {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -10692,6 +10894,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     }
 }
 impl crate::rt::Fit for ServerNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -10737,6 +10940,7 @@ pub enum ServerRequest {
 }
 impl ServerRequest {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -10773,6 +10977,7 @@ impl ServerRequest {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -10822,6 +11027,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
     }
 }
 impl crate::rt::Fit for ServerRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -10860,6 +11066,7 @@ pub enum ServerResult {
 }
 impl ServerResult {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -10992,6 +11199,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
     }
 }
 impl crate::rt::Fit for ServerResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -11052,6 +11260,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SetLevelRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11096,6 +11305,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
     }
 }
 impl crate::rt::Fit for SetLevelRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11146,6 +11356,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SetLevelRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11176,6 +11387,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
     }
 }
 impl crate::rt::Fit for SetLevelRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11230,6 +11442,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SubscribeRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11274,6 +11487,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
     }
 }
 impl crate::rt::Fit for SubscribeRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11326,6 +11540,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SubscribeRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11356,6 +11571,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
     }
 }
 impl crate::rt::Fit for SubscribeRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11414,6 +11630,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = TextContent;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11461,6 +11678,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
     }
 }
 impl crate::rt::Fit for TextContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11528,6 +11746,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = TextResourceContents;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11566,6 +11785,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
     }
 }
 impl crate::rt::Fit for TextResourceContents {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11636,6 +11856,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Tool;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11676,6 +11897,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
     }
 }
 impl crate::rt::Fit for Tool {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11757,6 +11979,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ToolInputSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11813,6 +12036,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
     }
 }
 impl crate::rt::Fit for ToolInputSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11883,6 +12107,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ToolListChangedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11927,6 +12152,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
     }
 }
 impl crate::rt::Fit for ToolListChangedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11989,6 +12215,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = UnsubscribeRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12033,6 +12260,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
     }
 }
 impl crate::rt::Fit for UnsubscribeRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12085,6 +12313,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = UnsubscribeRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12115,6 +12344,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
     }
 }
 impl crate::rt::Fit for UnsubscribeRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12509,8 +12739,11 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
 ];
 /// Every type of this revision by its schema name (inline types by their
-/// generated name), with a function that reads JSON text into the type and
-/// writes it back: for tests and tools that handle messages by type name.
+/// generated name), with functions that read JSON text into the type and
+/// write it back: for tests and tools that handle messages by type name.
+/// Behind the `type-table` feature: it instantiates the serde code of every
+/// type, which a crate that names its types does not need to compile.
+#[cfg(feature = "type-table")]
 pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     crate::rt::TypeEntry {
         name: "Annotated",

@@ -62,6 +62,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Annotations;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -99,6 +100,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
     }
 }
 impl crate::rt::Fit for Annotations {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -176,6 +178,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = AudioContent;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -228,6 +231,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
     }
 }
 impl crate::rt::Fit for AudioContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -303,6 +307,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = BlobResourceContents;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -341,6 +346,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
     }
 }
 impl crate::rt::Fit for BlobResourceContents {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -405,6 +411,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CallToolRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -449,6 +456,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
     }
 }
 impl crate::rt::Fit for CallToolRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -505,6 +513,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CallToolRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -542,6 +551,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
     }
 }
 impl crate::rt::Fit for CallToolRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -623,6 +633,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CallToolResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -667,6 +678,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
     }
 }
 impl crate::rt::Fit for CallToolResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -710,6 +722,7 @@ pub enum CallToolResultContentItem {
 }
 impl CallToolResultContentItem {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -750,6 +763,7 @@ impl CallToolResultContentItem {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -799,6 +813,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultContentItem {
     }
 }
 impl crate::rt::Fit for CallToolResultContentItem {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -865,6 +880,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CancelledNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -909,6 +925,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
     }
 }
 impl crate::rt::Fit for CancelledNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -974,6 +991,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CancelledNotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1011,6 +1029,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
     }
 }
 impl crate::rt::Fit for CancelledNotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1092,6 +1111,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ClientCapabilities;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1139,6 +1159,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
     }
 }
 impl crate::rt::Fit for ClientCapabilities {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1207,6 +1228,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ClientCapabilitiesRoots;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1239,6 +1261,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
     }
 }
 impl crate::rt::Fit for ClientCapabilitiesRoots {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1265,6 +1288,7 @@ pub enum ClientNotification {
 }
 impl ClientNotification {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -1314,6 +1338,7 @@ impl ClientNotification {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -1369,6 +1394,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     }
 }
 impl crate::rt::Fit for ClientNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -1416,6 +1442,7 @@ pub enum ClientRequest {
 }
 impl ClientRequest {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -1506,6 +1533,7 @@ impl ClientRequest {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -1597,6 +1625,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     }
 }
 impl crate::rt::Fit for ClientRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -1648,6 +1677,7 @@ pub enum ClientResult {
 }
 impl ClientResult {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -1717,6 +1747,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
     }
 }
 impl crate::rt::Fit for ClientResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -1768,6 +1799,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1812,6 +1844,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
     }
 }
 impl crate::rt::Fit for CompleteRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1868,6 +1901,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1903,6 +1937,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
     }
 }
 impl crate::rt::Fit for CompleteRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1954,6 +1989,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteRequestParamsArgument;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1987,6 +2023,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
     }
 }
 impl crate::rt::Fit for CompleteRequestParamsArgument {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2017,6 +2054,7 @@ pub enum CompleteRequestParamsRef {
 }
 impl CompleteRequestParamsRef {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -2047,6 +2085,7 @@ impl CompleteRequestParamsRef {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -2088,6 +2127,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
     }
 }
 impl crate::rt::Fit for CompleteRequestParamsRef {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -2148,6 +2188,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2185,6 +2226,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
     }
 }
 impl crate::rt::Fit for CompleteResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2252,6 +2294,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteResultCompletion;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2294,6 +2337,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
     }
 }
 impl crate::rt::Fit for CompleteResultCompletion {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2360,6 +2404,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CreateMessageRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2404,6 +2449,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
     }
 }
 impl crate::rt::Fit for CreateMessageRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2534,6 +2580,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CreateMessageRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2615,6 +2662,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
     }
 }
 impl crate::rt::Fit for CreateMessageRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2714,6 +2762,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = CreateMessageRequestParamsIncludeContext;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2747,6 +2796,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext
     }
 }
 impl crate::rt::Fit for CreateMessageRequestParamsIncludeContext {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["none", "thisServer", "allServers"];
         let _ = VALUES;
@@ -2807,6 +2857,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CreateMessageResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2855,6 +2906,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
     }
 }
 impl crate::rt::Fit for CreateMessageResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2937,6 +2989,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultStopReason {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = CreateMessageResultStopReason;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2962,6 +3015,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultStopReason {
     }
 }
 impl crate::rt::Fit for CreateMessageResultStopReason {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["endTurn", "stopSequence", "maxTokens"];
         let _ = VALUES;
@@ -3022,6 +3076,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = EmbeddedResource;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3071,6 +3126,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
     }
 }
 impl crate::rt::Fit for EmbeddedResource {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3107,6 +3163,7 @@ pub enum EmbeddedResourceResource {
 }
 impl EmbeddedResourceResource {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -3175,6 +3232,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
     }
 }
 impl crate::rt::Fit for EmbeddedResourceResource {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -3227,6 +3285,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = GetPromptRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3271,6 +3330,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
     }
 }
 impl crate::rt::Fit for GetPromptRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3330,6 +3390,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = GetPromptRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3370,6 +3431,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
     }
 }
 impl crate::rt::Fit for GetPromptRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3442,6 +3504,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = GetPromptResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3484,6 +3547,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
     }
 }
 impl crate::rt::Fit for GetPromptResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3573,6 +3637,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ImageContent;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3625,6 +3690,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
     }
 }
 impl crate::rt::Fit for ImageContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3686,6 +3752,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Implementation;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3721,6 +3788,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
     }
 }
 impl crate::rt::Fit for Implementation {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3781,6 +3849,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = InitializeRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3825,6 +3894,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
     }
 }
 impl crate::rt::Fit for InitializeRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3894,6 +3964,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = InitializeRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3941,6 +4012,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
     }
 }
 impl crate::rt::Fit for InitializeRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4040,6 +4112,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = InitializeResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4097,6 +4170,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
     }
 }
 impl crate::rt::Fit for InitializeResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4181,6 +4255,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = InitializedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4225,6 +4300,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
     }
 }
 impl crate::rt::Fit for InitializedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4261,6 +4337,7 @@ pub enum JSONRPCBatchRequestItem {
 }
 impl JSONRPCBatchRequestItem {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -4325,6 +4402,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCBatchRequestItem {
     }
 }
 impl crate::rt::Fit for JSONRPCBatchRequestItem {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -4351,6 +4429,7 @@ pub enum JSONRPCBatchResponseItem {
 }
 impl JSONRPCBatchResponseItem {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -4411,6 +4490,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCBatchResponseItem {
     }
 }
 impl crate::rt::Fit for JSONRPCBatchResponseItem {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -4465,6 +4545,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCError {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = JSONRPCError;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4510,6 +4591,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCError {
     }
 }
 impl crate::rt::Fit for JSONRPCError {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4574,6 +4656,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = JSONRPCErrorError;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4612,6 +4695,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
     }
 }
 impl crate::rt::Fit for JSONRPCErrorError {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4652,6 +4736,7 @@ pub enum JSONRPCMessage {
 }
 impl JSONRPCMessage {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -4748,6 +4833,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
     }
 }
 impl crate::rt::Fit for JSONRPCMessage {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -4807,6 +4893,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = JSONRPCNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4856,6 +4943,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
     }
 }
 impl crate::rt::Fit for JSONRPCNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4927,6 +5015,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = JSONRPCRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4979,6 +5068,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
     }
 }
 impl crate::rt::Fit for JSONRPCRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5053,6 +5143,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = JSONRPCResponse;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5100,6 +5191,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
     }
 }
 impl crate::rt::Fit for JSONRPCResponse {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5169,6 +5261,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListPromptsRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5213,6 +5306,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
     }
 }
 impl crate::rt::Fit for ListPromptsRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5283,6 +5377,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListPromptsResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5325,6 +5420,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
     }
 }
 impl crate::rt::Fit for ListPromptsResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5395,6 +5491,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListResourceTemplatesRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5439,6 +5536,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
     }
 }
 impl crate::rt::Fit for ListResourceTemplatesRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5514,6 +5612,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListResourceTemplatesResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5561,6 +5660,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
     }
 }
 impl crate::rt::Fit for ListResourceTemplatesResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5631,6 +5731,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListResourcesRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5675,6 +5776,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
     }
 }
 impl crate::rt::Fit for ListResourcesRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5749,6 +5851,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListResourcesResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5791,6 +5894,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
     }
 }
 impl crate::rt::Fit for ListResourcesResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5869,6 +5973,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListRootsRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5913,6 +6018,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
     }
 }
 impl crate::rt::Fit for ListRootsRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5977,6 +6083,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListRootsResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6012,6 +6119,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
     }
 }
 impl crate::rt::Fit for ListRootsResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6076,6 +6184,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListToolsRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6120,6 +6229,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
     }
 }
 impl crate::rt::Fit for ListToolsRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6190,6 +6300,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListToolsResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6230,6 +6341,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
     }
 }
 impl crate::rt::Fit for ListToolsResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6324,6 +6436,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingLevel {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = LoggingLevel;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6358,6 +6471,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingLevel {
     }
 }
 impl crate::rt::Fit for LoggingLevel {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &[
             "debug",
@@ -6413,6 +6527,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = LoggingMessageNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6457,6 +6572,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
     }
 }
 impl crate::rt::Fit for LoggingMessageNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6517,6 +6633,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = LoggingMessageNotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6555,6 +6672,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
     }
 }
 impl crate::rt::Fit for LoggingMessageNotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6627,6 +6745,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ModelHint;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6654,6 +6773,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
     }
 }
 impl crate::rt::Fit for ModelHint {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6775,6 +6895,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ModelPreferences;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6824,6 +6945,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
     }
 }
 impl crate::rt::Fit for ModelPreferences {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6887,6 +7009,7 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Notification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6924,6 +7047,7 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
     }
 }
 impl crate::rt::Fit for Notification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6982,6 +7106,7 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = NotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7014,6 +7139,7 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
     }
 }
 impl crate::rt::Fit for NotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7064,6 +7190,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PaginatedRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7101,6 +7228,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
     }
 }
 impl crate::rt::Fit for PaginatedRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7154,6 +7282,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PaginatedRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7186,6 +7315,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
     }
 }
 impl crate::rt::Fit for PaginatedRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7245,6 +7375,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PaginatedResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7282,6 +7413,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
     }
 }
 impl crate::rt::Fit for PaginatedResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7348,6 +7480,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PingRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7389,6 +7522,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequest {
     }
 }
 impl crate::rt::Fit for PingRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7447,6 +7581,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ProgressNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7491,6 +7626,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
     }
 }
 impl crate::rt::Fit for ProgressNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7572,6 +7708,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ProgressNotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7618,6 +7755,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
     }
 }
 impl crate::rt::Fit for ProgressNotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7660,6 +7798,7 @@ pub enum ProgressToken {
 }
 impl ProgressToken {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -7720,6 +7859,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
     }
 }
 impl crate::rt::Fit for ProgressToken {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -7774,6 +7914,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Prompt;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7814,6 +7955,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
     }
 }
 impl crate::rt::Fit for Prompt {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7882,6 +8024,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PromptArgument;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7922,6 +8065,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
     }
 }
 impl crate::rt::Fit for PromptArgument {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7989,6 +8133,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PromptListChangedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8033,6 +8178,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
     }
 }
 impl crate::rt::Fit for PromptListChangedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8087,6 +8233,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PromptMessage;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8122,6 +8269,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
     }
 }
 impl crate::rt::Fit for PromptMessage {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8154,6 +8302,7 @@ pub enum PromptMessageContent {
 }
 impl PromptMessageContent {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -8190,6 +8339,7 @@ impl PromptMessageContent {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -8239,6 +8389,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessageContent {
     }
 }
 impl crate::rt::Fit for PromptMessageContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -8300,6 +8451,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PromptReference;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8342,6 +8494,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
     }
 }
 impl crate::rt::Fit for PromptReference {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8402,6 +8555,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ReadResourceRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8446,6 +8600,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
     }
 }
 impl crate::rt::Fit for ReadResourceRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8498,6 +8653,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ReadResourceRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8528,6 +8684,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
     }
 }
 impl crate::rt::Fit for ReadResourceRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8584,6 +8741,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ReadResourceResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8623,6 +8781,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
     }
 }
 impl crate::rt::Fit for ReadResourceResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8658,6 +8817,7 @@ pub enum ReadResourceResultContentsItem {
 }
 impl ReadResourceResultContentsItem {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -8734,6 +8894,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
     }
 }
 impl crate::rt::Fit for ReadResourceResultContentsItem {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -8777,6 +8938,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Request;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8814,6 +8976,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
     }
 }
 impl crate::rt::Fit for Request {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8844,6 +9007,7 @@ pub enum RequestId {
 }
 impl RequestId {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -8898,6 +9062,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
     }
 }
 impl crate::rt::Fit for RequestId {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -8944,6 +9109,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = RequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8971,6 +9137,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
     }
 }
 impl crate::rt::Fit for RequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9023,6 +9190,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = RequestParamsMeta;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9055,6 +9223,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
     }
 }
 impl crate::rt::Fit for RequestParamsMeta {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9138,6 +9307,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Resource;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9189,6 +9359,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
     }
 }
 impl crate::rt::Fit for Resource {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9272,6 +9443,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceContents;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9307,6 +9479,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
     }
 }
 impl crate::rt::Fit for ResourceContents {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9368,6 +9541,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceListChangedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9414,6 +9588,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
     }
 }
 impl crate::rt::Fit for ResourceListChangedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9479,6 +9654,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceReference {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceReference;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9521,6 +9697,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceReference {
     }
 }
 impl crate::rt::Fit for ResourceReference {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9609,6 +9786,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceTemplate;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9659,6 +9837,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
     }
 }
 impl crate::rt::Fit for ResourceTemplate {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9735,6 +9914,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceUpdatedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9779,6 +9959,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
     }
 }
 impl crate::rt::Fit for ResourceUpdatedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9831,6 +10012,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceUpdatedNotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9861,6 +10043,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
     }
 }
 impl crate::rt::Fit for ResourceUpdatedNotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9910,6 +10093,7 @@ impl<'de> ::serde::Deserialize<'de> for Result {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Result;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9939,6 +10123,7 @@ impl<'de> ::serde::Deserialize<'de> for Result {
     }
 }
 impl crate::rt::Fit for Result {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9989,6 +10174,7 @@ impl<'de> ::serde::Deserialize<'de> for Role {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = Role;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10017,6 +10203,7 @@ impl<'de> ::serde::Deserialize<'de> for Role {
     }
 }
 impl crate::rt::Fit for Role {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["user", "assistant"];
         let _ = VALUES;
@@ -10066,6 +10253,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Root;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10099,6 +10287,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
     }
 }
 impl crate::rt::Fit for Root {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10164,6 +10353,7 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = RootsListChangedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10208,6 +10398,7 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
     }
 }
 impl crate::rt::Fit for RootsListChangedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10261,6 +10452,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SamplingMessage;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10296,6 +10488,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
     }
 }
 impl crate::rt::Fit for SamplingMessage {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10327,6 +10520,7 @@ pub enum SamplingMessageContent {
 }
 impl SamplingMessageContent {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -10358,6 +10552,7 @@ impl SamplingMessageContent {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -10403,6 +10598,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
     }
 }
 impl crate::rt::Fit for SamplingMessageContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -10505,6 +10701,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ServerCapabilities;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10569,6 +10766,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
     }
 }
 impl crate::rt::Fit for ServerCapabilities {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10656,6 +10854,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ServerCapabilitiesPrompts;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10688,6 +10887,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
     }
 }
 impl crate::rt::Fit for ServerCapabilitiesPrompts {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10743,6 +10943,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ServerCapabilitiesResources;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10780,6 +10981,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
     }
 }
 impl crate::rt::Fit for ServerCapabilitiesResources {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10834,6 +11036,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ServerCapabilitiesTools;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10866,6 +11069,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
     }
 }
 impl crate::rt::Fit for ServerCapabilitiesTools {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10895,6 +11099,7 @@ pub enum ServerNotification {
 }
 impl ServerNotification {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -10971,6 +11176,7 @@ impl ServerNotification {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -11046,6 +11252,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     }
 }
 impl crate::rt::Fit for ServerNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -11091,6 +11298,7 @@ pub enum ServerRequest {
 }
 impl ServerRequest {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -11127,6 +11335,7 @@ impl ServerRequest {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -11176,6 +11385,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
     }
 }
 impl crate::rt::Fit for ServerRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -11214,6 +11424,7 @@ pub enum ServerResult {
 }
 impl ServerResult {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -11346,6 +11557,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
     }
 }
 impl crate::rt::Fit for ServerResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -11406,6 +11618,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SetLevelRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11450,6 +11663,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
     }
 }
 impl crate::rt::Fit for SetLevelRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11500,6 +11714,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SetLevelRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11530,6 +11745,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
     }
 }
 impl crate::rt::Fit for SetLevelRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11584,6 +11800,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SubscribeRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11628,6 +11845,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
     }
 }
 impl crate::rt::Fit for SubscribeRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11680,6 +11898,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SubscribeRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11710,6 +11929,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
     }
 }
 impl crate::rt::Fit for SubscribeRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11770,6 +11990,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = TextContent;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11817,6 +12038,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
     }
 }
 impl crate::rt::Fit for TextContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11884,6 +12106,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = TextResourceContents;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11922,6 +12145,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
     }
 }
 impl crate::rt::Fit for TextResourceContents {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12001,6 +12225,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Tool;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12046,6 +12271,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
     }
 }
 impl crate::rt::Fit for Tool {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12186,6 +12412,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ToolAnnotations;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12244,6 +12471,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
     }
 }
 impl crate::rt::Fit for ToolAnnotations {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12337,6 +12565,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ToolInputSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12393,6 +12622,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
     }
 }
 impl crate::rt::Fit for ToolInputSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12463,6 +12693,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ToolListChangedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12507,6 +12738,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
     }
 }
 impl crate::rt::Fit for ToolListChangedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12569,6 +12801,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = UnsubscribeRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12613,6 +12846,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
     }
 }
 impl crate::rt::Fit for UnsubscribeRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12665,6 +12899,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = UnsubscribeRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12695,6 +12930,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
     }
 }
 impl crate::rt::Fit for UnsubscribeRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -13089,8 +13325,11 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
 ];
 /// Every type of this revision by its schema name (inline types by their
-/// generated name), with a function that reads JSON text into the type and
-/// writes it back: for tests and tools that handle messages by type name.
+/// generated name), with functions that read JSON text into the type and
+/// write it back: for tests and tools that handle messages by type name.
+/// Behind the `type-table` feature: it instantiates the serde code of every
+/// type, which a crate that names its types does not need to compile.
+#[cfg(feature = "type-table")]
 pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     crate::rt::TypeEntry {
         name: "Annotations",

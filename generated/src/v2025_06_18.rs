@@ -112,6 +112,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Annotations;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -154,6 +155,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
     }
 }
 impl crate::rt::Fit for Annotations {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -197,7 +199,7 @@ pub struct AudioContent {
     ///
     /// Optional: `None` is left out of the JSON.
     pub annotations: ::std::option::Option<Annotations>,
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -248,6 +250,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = AudioContent;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -305,6 +308,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
     }
 }
 impl crate::rt::Fit for AudioContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -388,6 +392,7 @@ impl<'de> ::serde::Deserialize<'de> for BaseMetadata {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = BaseMetadata;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -421,6 +426,7 @@ impl<'de> ::serde::Deserialize<'de> for BaseMetadata {
     }
 }
 impl crate::rt::Fit for BaseMetadata {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -453,7 +459,7 @@ pub struct BlobResourceContents {
     ///
     /// Optional: `None` is left out of the JSON.
     pub mime_type: ::std::option::Option<::std::string::String>,
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -495,6 +501,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = BlobResourceContents;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -538,6 +545,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
     }
 }
 impl crate::rt::Fit for BlobResourceContents {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -622,6 +630,7 @@ impl<'de> ::serde::Deserialize<'de> for BooleanSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = BooleanSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -674,6 +683,7 @@ impl<'de> ::serde::Deserialize<'de> for BooleanSchema {
     }
 }
 impl crate::rt::Fit for BooleanSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -744,6 +754,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CallToolRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -788,6 +799,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
     }
 }
 impl crate::rt::Fit for CallToolRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -844,6 +856,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CallToolRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -881,6 +894,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
     }
 }
 impl crate::rt::Fit for CallToolRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -907,7 +921,7 @@ impl crate::rt::Fit for CallToolRequestParams {
 /// The server's response to a tool call.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallToolResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -978,6 +992,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CallToolResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1031,6 +1046,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
     }
 }
 impl crate::rt::Fit for CallToolResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1113,6 +1129,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CancelledNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1157,6 +1174,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
     }
 }
 impl crate::rt::Fit for CancelledNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1222,6 +1240,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CancelledNotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1259,6 +1278,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
     }
 }
 impl crate::rt::Fit for CancelledNotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1349,6 +1369,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ClientCapabilities;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1403,6 +1424,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
     }
 }
 impl crate::rt::Fit for ClientCapabilities {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1480,6 +1502,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ClientCapabilitiesRoots;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1512,6 +1535,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
     }
 }
 impl crate::rt::Fit for ClientCapabilitiesRoots {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1540,6 +1564,7 @@ pub enum ClientNotification {
 }
 impl ClientNotification {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -1589,6 +1614,7 @@ impl ClientNotification {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -1644,6 +1670,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     }
 }
 impl crate::rt::Fit for ClientNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -1691,6 +1718,7 @@ pub enum ClientRequest {
 }
 impl ClientRequest {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -1781,6 +1809,7 @@ impl ClientRequest {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -1872,6 +1901,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     }
 }
 impl crate::rt::Fit for ClientRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -1926,6 +1956,7 @@ pub enum ClientResult {
 }
 impl ClientResult {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -2004,6 +2035,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
     }
 }
 impl crate::rt::Fit for ClientResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -2056,6 +2088,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2100,6 +2133,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
     }
 }
 impl crate::rt::Fit for CompleteRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2163,6 +2197,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2203,6 +2238,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
     }
 }
 impl crate::rt::Fit for CompleteRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2260,6 +2296,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteRequestParamsArgument;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2293,6 +2330,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
     }
 }
 impl crate::rt::Fit for CompleteRequestParamsArgument {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2347,6 +2385,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsContext {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteRequestParamsContext;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2384,6 +2423,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsContext {
     }
 }
 impl crate::rt::Fit for CompleteRequestParamsContext {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2411,6 +2451,7 @@ pub enum CompleteRequestParamsRef {
 }
 impl CompleteRequestParamsRef {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -2441,6 +2482,7 @@ impl CompleteRequestParamsRef {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -2484,6 +2526,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
     }
 }
 impl crate::rt::Fit for CompleteRequestParamsRef {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -2505,7 +2548,7 @@ impl crate::rt::Fit for CompleteRequestParamsRef {
 /// The server's response to a completion/complete request
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -2544,6 +2587,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2581,6 +2625,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
     }
 }
 impl crate::rt::Fit for CompleteResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2648,6 +2693,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteResultCompletion;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2690,6 +2736,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
     }
 }
 impl crate::rt::Fit for CompleteResultCompletion {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2727,6 +2774,7 @@ pub enum ContentBlock {
 }
 impl ContentBlock {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -2768,6 +2816,7 @@ impl ContentBlock {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -2821,6 +2870,7 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
     }
 }
 impl crate::rt::Fit for ContentBlock {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -2885,6 +2935,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CreateMessageRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2929,6 +2980,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
     }
 }
 impl crate::rt::Fit for CreateMessageRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3061,6 +3113,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CreateMessageRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3142,6 +3195,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
     }
 }
 impl crate::rt::Fit for CreateMessageRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3241,6 +3295,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = CreateMessageRequestParamsIncludeContext;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3274,6 +3329,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext
     }
 }
 impl crate::rt::Fit for CreateMessageRequestParamsIncludeContext {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["none", "thisServer", "allServers"];
         let _ = VALUES;
@@ -3285,7 +3341,7 @@ impl crate::rt::Fit for CreateMessageRequestParamsIncludeContext {
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreateMessageResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -3334,6 +3390,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CreateMessageResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3382,6 +3439,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
     }
 }
 impl crate::rt::Fit for CreateMessageResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3464,6 +3522,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultStopReason {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = CreateMessageResultStopReason;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3489,6 +3548,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultStopReason {
     }
 }
 impl crate::rt::Fit for CreateMessageResultStopReason {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["endTurn", "stopSequence", "maxTokens"];
         let _ = VALUES;
@@ -3535,6 +3595,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ElicitRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3579,6 +3640,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequest {
     }
 }
 impl crate::rt::Fit for ElicitRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3643,6 +3705,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ElicitRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3685,6 +3748,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
     }
 }
 impl crate::rt::Fit for ElicitRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3755,6 +3819,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParamsRequestedSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ElicitRequestParamsRequestedSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3811,6 +3876,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParamsRequestedSchema {
     }
 }
 impl crate::rt::Fit for ElicitRequestParamsRequestedSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3843,7 +3909,7 @@ impl crate::rt::Fit for ElicitRequestParamsRequestedSchema {
 /// The client's response to an elicitation request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElicitResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -3892,6 +3958,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ElicitResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3939,6 +4006,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResult {
     }
 }
 impl crate::rt::Fit for ElicitResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4007,6 +4075,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultAction {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = ElicitResultAction;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4036,6 +4105,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultAction {
     }
 }
 impl crate::rt::Fit for ElicitResultAction {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["accept", "decline", "cancel"];
         let _ = VALUES;
@@ -4053,6 +4123,7 @@ pub enum ElicitResultContentValue {
 }
 impl ElicitResultContentValue {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -4122,6 +4193,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
     }
 }
 impl crate::rt::Fit for ElicitResultContentValue {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -4148,7 +4220,7 @@ pub struct EmbeddedResource {
     ///
     /// Optional: `None` is left out of the JSON.
     pub annotations: ::std::option::Option<Annotations>,
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -4198,6 +4270,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = EmbeddedResource;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4252,6 +4325,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
     }
 }
 impl crate::rt::Fit for EmbeddedResource {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4297,6 +4371,7 @@ pub enum EmbeddedResourceResource {
 }
 impl EmbeddedResourceResource {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -4365,6 +4440,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
     }
 }
 impl crate::rt::Fit for EmbeddedResourceResource {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -4439,6 +4515,7 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = EnumSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4498,6 +4575,7 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
     }
 }
 impl crate::rt::Fit for EnumSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4574,6 +4652,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = GetPromptRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4618,6 +4697,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
     }
 }
 impl crate::rt::Fit for GetPromptRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4677,6 +4757,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = GetPromptRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4717,6 +4798,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
     }
 }
 impl crate::rt::Fit for GetPromptRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4743,7 +4825,7 @@ impl crate::rt::Fit for GetPromptRequestParams {
 /// The server's response to a prompts/get request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetPromptResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -4789,6 +4871,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = GetPromptResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4831,6 +4914,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
     }
 }
 impl crate::rt::Fit for GetPromptResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4880,7 +4964,7 @@ pub struct ImageContent {
     ///
     /// Optional: `None` is left out of the JSON.
     pub annotations: ::std::option::Option<Annotations>,
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -4931,6 +5015,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ImageContent;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4988,6 +5073,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
     }
 }
 impl crate::rt::Fit for ImageContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5071,6 +5157,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Implementation;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5109,6 +5196,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
     }
 }
 impl crate::rt::Fit for Implementation {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5175,6 +5263,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = InitializeRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5219,6 +5308,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
     }
 }
 impl crate::rt::Fit for InitializeRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5288,6 +5378,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = InitializeRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5335,6 +5426,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
     }
 }
 impl crate::rt::Fit for InitializeRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5366,7 +5458,7 @@ impl crate::rt::Fit for InitializeRequestParams {
 /// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializeResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -5434,6 +5526,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = InitializeResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5491,6 +5584,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
     }
 }
 impl crate::rt::Fit for InitializeResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5575,6 +5669,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = InitializedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5619,6 +5714,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
     }
 }
 impl crate::rt::Fit for InitializedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5683,6 +5779,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCError {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = JSONRPCError;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5728,6 +5825,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCError {
     }
 }
 impl crate::rt::Fit for JSONRPCError {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5792,6 +5890,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = JSONRPCErrorError;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5830,6 +5929,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
     }
 }
 impl crate::rt::Fit for JSONRPCErrorError {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5868,6 +5968,7 @@ pub enum JSONRPCMessage {
 }
 impl JSONRPCMessage {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -5946,6 +6047,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
     }
 }
 impl crate::rt::Fit for JSONRPCMessage {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -6003,6 +6105,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = JSONRPCNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6052,6 +6155,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
     }
 }
 impl crate::rt::Fit for JSONRPCNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6123,6 +6227,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = JSONRPCRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6175,6 +6280,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
     }
 }
 impl crate::rt::Fit for JSONRPCRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6249,6 +6355,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = JSONRPCResponse;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6296,6 +6403,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
     }
 }
 impl crate::rt::Fit for JSONRPCResponse {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6367,6 +6475,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListPromptsRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6411,6 +6520,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
     }
 }
 impl crate::rt::Fit for ListPromptsRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6436,7 +6546,7 @@ impl crate::rt::Fit for ListPromptsRequest {
 /// The server's response to a prompts/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListPromptsResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -6481,6 +6591,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListPromptsResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6523,6 +6634,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
     }
 }
 impl crate::rt::Fit for ListPromptsResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6593,6 +6705,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListResourceTemplatesRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6637,6 +6750,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
     }
 }
 impl crate::rt::Fit for ListResourceTemplatesRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6662,7 +6776,7 @@ impl crate::rt::Fit for ListResourceTemplatesRequest {
 /// The server's response to a resources/templates/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourceTemplatesResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -6712,6 +6826,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListResourceTemplatesResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6759,6 +6874,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
     }
 }
 impl crate::rt::Fit for ListResourceTemplatesResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6829,6 +6945,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListResourcesRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6873,6 +6990,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
     }
 }
 impl crate::rt::Fit for ListResourcesRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6898,7 +7016,7 @@ impl crate::rt::Fit for ListResourcesRequest {
 /// The server's response to a resources/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourcesResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -6947,6 +7065,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListResourcesResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6989,6 +7108,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
     }
 }
 impl crate::rt::Fit for ListResourcesResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7067,6 +7187,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListRootsRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7111,6 +7232,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
     }
 }
 impl crate::rt::Fit for ListRootsRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7140,7 +7262,7 @@ impl crate::rt::Fit for ListRootsRequest {
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListRootsResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -7175,6 +7297,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListRootsResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7210,6 +7333,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
     }
 }
 impl crate::rt::Fit for ListRootsResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7274,6 +7398,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListToolsRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7318,6 +7443,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
     }
 }
 impl crate::rt::Fit for ListToolsRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7343,7 +7469,7 @@ impl crate::rt::Fit for ListToolsRequest {
 /// The server's response to a tools/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListToolsResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -7388,6 +7514,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListToolsResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7428,6 +7555,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
     }
 }
 impl crate::rt::Fit for ListToolsResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7522,6 +7650,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingLevel {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = LoggingLevel;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7556,6 +7685,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingLevel {
     }
 }
 impl crate::rt::Fit for LoggingLevel {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &[
             "debug",
@@ -7611,6 +7741,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = LoggingMessageNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7655,6 +7786,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
     }
 }
 impl crate::rt::Fit for LoggingMessageNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7715,6 +7847,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = LoggingMessageNotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7753,6 +7886,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
     }
 }
 impl crate::rt::Fit for LoggingMessageNotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7825,6 +7959,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ModelHint;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7852,6 +7987,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
     }
 }
 impl crate::rt::Fit for ModelHint {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7973,6 +8109,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ModelPreferences;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8022,6 +8159,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
     }
 }
 impl crate::rt::Fit for ModelPreferences {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8086,6 +8224,7 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Notification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8123,6 +8262,7 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
     }
 }
 impl crate::rt::Fit for Notification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8146,7 +8286,7 @@ impl crate::rt::Fit for Notification {
 /// The inline object type of `Notification.params` in the schema (named from its parent and field; see [`Notification`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct NotificationParams {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// **Later revisions:** Removed in 2025-11-25.
     ///
@@ -8181,6 +8321,7 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = NotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8213,6 +8354,7 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
     }
 }
 impl crate::rt::Fit for NotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8284,6 +8426,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = NumberSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8332,6 +8475,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberSchema {
     }
 }
 impl crate::rt::Fit for NumberSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8403,6 +8547,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberSchemaType {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = NumberSchemaType;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8431,6 +8576,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberSchemaType {
     }
 }
 impl crate::rt::Fit for NumberSchemaType {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["number", "integer"];
         let _ = VALUES;
@@ -8470,6 +8616,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PaginatedRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8507,6 +8654,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
     }
 }
 impl crate::rt::Fit for PaginatedRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8560,6 +8708,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PaginatedRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8592,6 +8741,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
     }
 }
 impl crate::rt::Fit for PaginatedRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8609,7 +8759,7 @@ impl crate::rt::Fit for PaginatedRequestParams {
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -8652,6 +8802,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PaginatedResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8689,6 +8840,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
     }
 }
 impl crate::rt::Fit for PaginatedResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8755,6 +8907,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PingRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8796,6 +8949,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequest {
     }
 }
 impl crate::rt::Fit for PingRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8829,6 +8983,7 @@ pub enum PrimitiveSchemaDefinition {
 }
 impl PrimitiveSchemaDefinition {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -8907,6 +9062,7 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     }
 }
 impl crate::rt::Fit for PrimitiveSchemaDefinition {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -8959,6 +9115,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ProgressNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9003,6 +9160,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
     }
 }
 impl crate::rt::Fit for ProgressNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9084,6 +9242,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ProgressNotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9130,6 +9289,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
     }
 }
 impl crate::rt::Fit for ProgressNotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9172,6 +9332,7 @@ pub enum ProgressToken {
 }
 impl ProgressToken {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -9232,6 +9393,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
     }
 }
 impl crate::rt::Fit for ProgressToken {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -9266,7 +9428,7 @@ pub struct Prompt {
     ///
     /// Optional: `None` is left out of the JSON.
     pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -9309,6 +9471,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Prompt;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9357,6 +9520,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
     }
 }
 impl crate::rt::Fit for Prompt {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9452,6 +9616,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PromptArgument;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9495,6 +9660,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
     }
 }
 impl crate::rt::Fit for PromptArgument {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9568,6 +9734,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PromptListChangedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9612,6 +9779,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
     }
 }
 impl crate::rt::Fit for PromptListChangedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9666,6 +9834,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PromptMessage;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9701,6 +9870,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
     }
 }
 impl crate::rt::Fit for PromptMessage {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9772,6 +9942,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PromptReference;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9817,6 +9988,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
     }
 }
 impl crate::rt::Fit for PromptReference {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9883,6 +10055,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ReadResourceRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9927,6 +10100,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
     }
 }
 impl crate::rt::Fit for ReadResourceRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9979,6 +10153,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ReadResourceRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10009,6 +10184,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
     }
 }
 impl crate::rt::Fit for ReadResourceRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10026,7 +10202,7 @@ impl crate::rt::Fit for ReadResourceRequestParams {
 /// The server's response to a resources/read request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReadResourceResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -10065,6 +10241,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ReadResourceResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10104,6 +10281,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
     }
 }
 impl crate::rt::Fit for ReadResourceResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10139,6 +10317,7 @@ pub enum ReadResourceResultContentsItem {
 }
 impl ReadResourceResultContentsItem {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -10215,6 +10394,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
     }
 }
 impl crate::rt::Fit for ReadResourceResultContentsItem {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -10259,6 +10439,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Request;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10296,6 +10477,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
     }
 }
 impl crate::rt::Fit for Request {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10326,6 +10508,7 @@ pub enum RequestId {
 }
 impl RequestId {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -10380,6 +10563,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
     }
 }
 impl crate::rt::Fit for RequestId {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -10395,7 +10579,7 @@ impl crate::rt::Fit for RequestId {
 /// The inline object type of `Request.params` in the schema (named from its parent and field; see [`Request`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// **Later revisions:** Removed in 2025-11-25.
     ///
@@ -10428,6 +10612,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = RequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10455,6 +10640,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
     }
 }
 impl crate::rt::Fit for RequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10507,6 +10693,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = RequestParamsMeta;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10539,6 +10726,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
     }
 }
 impl crate::rt::Fit for RequestParamsMeta {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10593,7 +10781,7 @@ pub struct Resource {
     ///
     /// Optional: `None` is left out of the JSON.
     pub size: ::std::option::Option<i64>,
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -10643,6 +10831,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Resource;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10702,6 +10891,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
     }
 }
 impl crate::rt::Fit for Resource {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10776,7 +10966,7 @@ pub struct ResourceContents {
     ///
     /// Optional: `None` is left out of the JSON.
     pub mime_type: ::std::option::Option<::std::string::String>,
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -10813,6 +11003,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceContents;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10853,6 +11044,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
     }
 }
 impl crate::rt::Fit for ResourceContents {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10926,7 +11118,7 @@ pub struct ResourceLink {
     ///
     /// Optional: `None` is left out of the JSON.
     pub size: ::std::option::Option<i64>,
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -10985,6 +11177,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceLink;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11056,6 +11249,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
     }
 }
 impl crate::rt::Fit for ResourceLink {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11164,6 +11358,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceListChangedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11210,6 +11405,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
     }
 }
 impl crate::rt::Fit for ResourceListChangedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11268,7 +11464,7 @@ pub struct ResourceTemplate {
     ///
     /// Optional: `None` is left out of the JSON.
     pub annotations: ::std::option::Option<Annotations>,
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -11319,6 +11515,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceTemplate;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11377,6 +11574,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
     }
 }
 impl crate::rt::Fit for ResourceTemplate {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11471,6 +11669,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplateReference {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceTemplateReference;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11513,6 +11712,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplateReference {
     }
 }
 impl crate::rt::Fit for ResourceTemplateReference {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11573,6 +11773,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceUpdatedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11617,6 +11818,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
     }
 }
 impl crate::rt::Fit for ResourceUpdatedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11669,6 +11871,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceUpdatedNotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11699,6 +11902,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
     }
 }
 impl crate::rt::Fit for ResourceUpdatedNotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11715,7 +11919,7 @@ impl crate::rt::Fit for ResourceUpdatedNotificationParams {
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct Result {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -11748,6 +11952,7 @@ impl<'de> ::serde::Deserialize<'de> for Result {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Result;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11777,6 +11982,7 @@ impl<'de> ::serde::Deserialize<'de> for Result {
     }
 }
 impl crate::rt::Fit for Result {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11827,6 +12033,7 @@ impl<'de> ::serde::Deserialize<'de> for Role {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = Role;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11855,6 +12062,7 @@ impl<'de> ::serde::Deserialize<'de> for Role {
     }
 }
 impl crate::rt::Fit for Role {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["user", "assistant"];
         let _ = VALUES;
@@ -11878,7 +12086,7 @@ pub struct Root {
     ///
     /// Optional: `None` is left out of the JSON.
     pub name: ::std::option::Option<::std::string::String>,
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -11915,6 +12123,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Root;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11953,6 +12162,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
     }
 }
 impl crate::rt::Fit for Root {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12027,6 +12237,7 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = RootsListChangedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12071,6 +12282,7 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
     }
 }
 impl crate::rt::Fit for RootsListChangedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12124,6 +12336,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SamplingMessage;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12159,6 +12372,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
     }
 }
 impl crate::rt::Fit for SamplingMessage {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12190,6 +12404,7 @@ pub enum SamplingMessageContent {
 }
 impl SamplingMessageContent {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -12221,6 +12436,7 @@ impl SamplingMessageContent {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -12266,6 +12482,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
     }
 }
 impl crate::rt::Fit for SamplingMessageContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -12368,6 +12585,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ServerCapabilities;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12432,6 +12650,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
     }
 }
 impl crate::rt::Fit for ServerCapabilities {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12519,6 +12738,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ServerCapabilitiesPrompts;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12551,6 +12771,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
     }
 }
 impl crate::rt::Fit for ServerCapabilitiesPrompts {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12606,6 +12827,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ServerCapabilitiesResources;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12643,6 +12865,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
     }
 }
 impl crate::rt::Fit for ServerCapabilitiesResources {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12697,6 +12920,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ServerCapabilitiesTools;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12729,6 +12953,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
     }
 }
 impl crate::rt::Fit for ServerCapabilitiesTools {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12760,6 +12985,7 @@ pub enum ServerNotification {
 }
 impl ServerNotification {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -12836,6 +13062,7 @@ impl ServerNotification {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -12911,6 +13138,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     }
 }
 impl crate::rt::Fit for ServerNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -12957,6 +13185,7 @@ pub enum ServerRequest {
 }
 impl ServerRequest {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -12998,6 +13227,7 @@ impl ServerRequest {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -13051,6 +13281,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
     }
 }
 impl crate::rt::Fit for ServerRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -13093,6 +13324,7 @@ pub enum ServerResult {
 }
 impl ServerResult {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -13225,6 +13457,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
     }
 }
 impl crate::rt::Fit for ServerResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -13285,6 +13518,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SetLevelRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -13329,6 +13563,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
     }
 }
 impl crate::rt::Fit for SetLevelRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -13379,6 +13614,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SetLevelRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -13409,6 +13645,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
     }
 }
 impl crate::rt::Fit for SetLevelRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -13486,6 +13723,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = StringSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -13548,6 +13786,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchema {
     }
 }
 impl crate::rt::Fit for StringSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -13631,6 +13870,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchemaFormat {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = StringSchemaFormat;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -13661,6 +13901,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchemaFormat {
     }
 }
 impl crate::rt::Fit for StringSchemaFormat {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["email", "uri", "date", "date-time"];
         let _ = VALUES;
@@ -13707,6 +13948,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SubscribeRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -13751,6 +13993,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
     }
 }
 impl crate::rt::Fit for SubscribeRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -13803,6 +14046,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SubscribeRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -13833,6 +14077,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
     }
 }
 impl crate::rt::Fit for SubscribeRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -13858,7 +14103,7 @@ pub struct TextContent {
     ///
     /// Optional: `None` is left out of the JSON.
     pub annotations: ::std::option::Option<Annotations>,
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -13904,6 +14149,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = TextContent;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -13956,6 +14202,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
     }
 }
 impl crate::rt::Fit for TextContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -14003,7 +14250,7 @@ pub struct TextResourceContents {
     ///
     /// Optional: `None` is left out of the JSON.
     pub mime_type: ::std::option::Option<::std::string::String>,
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -14043,6 +14290,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = TextResourceContents;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -14086,6 +14334,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
     }
 }
 impl crate::rt::Fit for TextResourceContents {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -14158,7 +14407,7 @@ pub struct Tool {
     ///
     /// Optional: `None` is left out of the JSON.
     pub annotations: ::std::option::Option<ToolAnnotations>,
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -14213,6 +14462,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Tool;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -14271,6 +14521,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
     }
 }
 impl crate::rt::Fit for Tool {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -14432,6 +14683,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ToolAnnotations;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -14490,6 +14742,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
     }
 }
 impl crate::rt::Fit for ToolAnnotations {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -14583,6 +14836,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ToolInputSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -14639,6 +14893,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
     }
 }
 impl crate::rt::Fit for ToolInputSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -14709,6 +14964,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ToolListChangedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -14753,6 +15009,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
     }
 }
 impl crate::rt::Fit for ToolListChangedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -14830,6 +15087,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ToolOutputSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -14886,6 +15144,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
     }
 }
 impl crate::rt::Fit for ToolOutputSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -14955,6 +15214,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = UnsubscribeRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -14999,6 +15259,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
     }
 }
 impl crate::rt::Fit for UnsubscribeRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -15051,6 +15312,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = UnsubscribeRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -15081,6 +15343,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
     }
 }
 impl crate::rt::Fit for UnsubscribeRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -15491,8 +15754,11 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
 ];
 /// Every type of this revision by its schema name (inline types by their
-/// generated name), with a function that reads JSON text into the type and
-/// writes it back: for tests and tools that handle messages by type name.
+/// generated name), with functions that read JSON text into the type and
+/// write it back: for tests and tools that handle messages by type name.
+/// Behind the `type-table` feature: it instantiates the serde code of every
+/// type, which a crate that names its types does not need to compile.
+#[cfg(feature = "type-table")]
 pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     crate::rt::TypeEntry {
         name: "Annotations",

@@ -119,6 +119,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Annotations;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -161,6 +162,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
     }
 }
 impl crate::rt::Fit for Annotations {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -204,7 +206,7 @@ pub struct AudioContent {
     ///
     /// Optional: `None` is left out of the JSON.
     pub annotations: ::std::option::Option<Annotations>,
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -255,6 +257,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = AudioContent;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -312,6 +315,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
     }
 }
 impl crate::rt::Fit for AudioContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -395,6 +399,7 @@ impl<'de> ::serde::Deserialize<'de> for BaseMetadata {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = BaseMetadata;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -428,6 +433,7 @@ impl<'de> ::serde::Deserialize<'de> for BaseMetadata {
     }
 }
 impl crate::rt::Fit for BaseMetadata {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -460,7 +466,7 @@ pub struct BlobResourceContents {
     ///
     /// Optional: `None` is left out of the JSON.
     pub mime_type: ::std::option::Option<::std::string::String>,
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -502,6 +508,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = BlobResourceContents;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -545,6 +552,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
     }
 }
 impl crate::rt::Fit for BlobResourceContents {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -629,6 +637,7 @@ impl<'de> ::serde::Deserialize<'de> for BooleanSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = BooleanSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -681,6 +690,7 @@ impl<'de> ::serde::Deserialize<'de> for BooleanSchema {
     }
 }
 impl crate::rt::Fit for BooleanSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -760,6 +770,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CallToolRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -819,6 +830,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
     }
 }
 impl crate::rt::Fit for CallToolRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -856,7 +868,7 @@ impl crate::rt::Fit for CallToolRequest {
 /// Parameters for a `tools/call` request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallToolRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -911,6 +923,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CallToolRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -954,6 +967,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
     }
 }
 impl crate::rt::Fit for CallToolRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -992,7 +1006,7 @@ impl crate::rt::Fit for CallToolRequestParams {
 /// The server's response to a tool call.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallToolResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -1063,6 +1077,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CallToolResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1116,6 +1131,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
     }
 }
 impl crate::rt::Fit for CallToolResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1203,6 +1219,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CancelTaskRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1262,6 +1279,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskRequest {
     }
 }
 impl crate::rt::Fit for CancelTaskRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1326,6 +1344,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CancelTaskRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1358,6 +1377,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskRequestParams {
     }
 }
 impl crate::rt::Fit for CancelTaskRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1377,7 +1397,7 @@ impl crate::rt::Fit for CancelTaskRequestParams {
 /// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CancelTaskResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -1471,6 +1491,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CancelTaskResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1537,6 +1558,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskResult {
     }
 }
 impl crate::rt::Fit for CancelTaskResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1649,6 +1671,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CancelledNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1705,6 +1728,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
     }
 }
 impl crate::rt::Fit for CancelledNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1736,7 +1760,7 @@ impl crate::rt::Fit for CancelledNotification {
 /// Parameters for a `notifications/cancelled` notification.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CancelledNotificationParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -1789,6 +1813,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CancelledNotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1831,6 +1856,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
     }
 }
 impl crate::rt::Fit for CancelledNotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1935,6 +1961,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ClientCapabilities;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1988,6 +2015,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
     }
 }
 impl crate::rt::Fit for ClientCapabilities {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2068,6 +2096,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesElicitation {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ClientCapabilitiesElicitation;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2105,6 +2134,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesElicitation {
     }
 }
 impl crate::rt::Fit for ClientCapabilitiesElicitation {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2167,6 +2197,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ClientCapabilitiesRoots;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2199,6 +2230,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
     }
 }
 impl crate::rt::Fit for ClientCapabilitiesRoots {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2257,6 +2289,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesSampling {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ClientCapabilitiesSampling;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2296,6 +2329,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesSampling {
     }
 }
 impl crate::rt::Fit for ClientCapabilitiesSampling {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2372,6 +2406,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasks {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ClientCapabilitiesTasks;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2416,6 +2451,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasks {
     }
 }
 impl crate::rt::Fit for ClientCapabilitiesTasks {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2487,6 +2523,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasksRequests {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ClientCapabilitiesTasksRequests;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2528,6 +2565,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasksRequests {
     }
 }
 impl crate::rt::Fit for ClientCapabilitiesTasksRequests {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2582,6 +2620,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsElicitati
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ClientCapabilitiesTasksRequestsElicitation;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2621,6 +2660,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsElicitati
     }
 }
 impl crate::rt::Fit for ClientCapabilitiesTasksRequestsElicitation {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2678,6 +2718,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsSampling 
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ClientCapabilitiesTasksRequestsSampling;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2715,6 +2756,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsSampling 
     }
 }
 impl crate::rt::Fit for ClientCapabilitiesTasksRequestsSampling {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2747,6 +2789,7 @@ pub enum ClientNotification {
 }
 impl ClientNotification {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -2805,6 +2848,7 @@ impl ClientNotification {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -2864,6 +2908,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     }
 }
 impl crate::rt::Fit for ClientNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -2917,6 +2962,7 @@ pub enum ClientRequest {
 }
 impl ClientRequest {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -3027,6 +3073,7 @@ impl ClientRequest {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -3134,6 +3181,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     }
 }
 impl crate::rt::Fit for ClientRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -3200,6 +3248,7 @@ pub enum ClientResult {
 }
 impl ClientResult {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -3314,6 +3363,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
     }
 }
 impl crate::rt::Fit for ClientResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -3379,6 +3429,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3438,6 +3489,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
     }
 }
 impl crate::rt::Fit for CompleteRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3475,7 +3527,7 @@ impl crate::rt::Fit for CompleteRequest {
 /// Parameters for a `completion/complete` request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -3522,6 +3574,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3565,6 +3618,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
     }
 }
 impl crate::rt::Fit for CompleteRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3628,6 +3682,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteRequestParamsArgument;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3661,6 +3716,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
     }
 }
 impl crate::rt::Fit for CompleteRequestParamsArgument {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3715,6 +3771,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsContext {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteRequestParamsContext;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3752,6 +3809,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsContext {
     }
 }
 impl crate::rt::Fit for CompleteRequestParamsContext {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3779,6 +3837,7 @@ pub enum CompleteRequestParamsRef {
 }
 impl CompleteRequestParamsRef {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -3809,6 +3868,7 @@ impl CompleteRequestParamsRef {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -3852,6 +3912,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
     }
 }
 impl crate::rt::Fit for CompleteRequestParamsRef {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -3873,7 +3934,7 @@ impl crate::rt::Fit for CompleteRequestParamsRef {
 /// The server's response to a completion/complete request
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -3912,6 +3973,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3949,6 +4011,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
     }
 }
 impl crate::rt::Fit for CompleteResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4016,6 +4079,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteResultCompletion;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4058,6 +4122,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
     }
 }
 impl crate::rt::Fit for CompleteResultCompletion {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4095,6 +4160,7 @@ pub enum ContentBlock {
 }
 impl ContentBlock {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -4136,6 +4202,7 @@ impl ContentBlock {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -4189,6 +4256,7 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
     }
 }
 impl crate::rt::Fit for ContentBlock {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -4262,6 +4330,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CreateMessageRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4321,6 +4390,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
     }
 }
 impl crate::rt::Fit for CreateMessageRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4360,7 +4430,7 @@ impl crate::rt::Fit for CreateMessageRequest {
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreateMessageRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -4511,6 +4581,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CreateMessageRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4606,6 +4677,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
     }
 }
 impl crate::rt::Fit for CreateMessageRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4729,6 +4801,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = CreateMessageRequestParamsIncludeContext;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4762,6 +4835,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext
     }
 }
 impl crate::rt::Fit for CreateMessageRequestParamsIncludeContext {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["none", "thisServer", "allServers"];
         let _ = VALUES;
@@ -4775,7 +4849,7 @@ impl crate::rt::Fit for CreateMessageRequestParamsIncludeContext {
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreateMessageResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -4832,6 +4906,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CreateMessageResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4880,6 +4955,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
     }
 }
 impl crate::rt::Fit for CreateMessageResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4965,6 +5041,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultStopReason {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = CreateMessageResultStopReason;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4991,6 +5068,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultStopReason {
     }
 }
 impl crate::rt::Fit for CreateMessageResultStopReason {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["endTurn", "stopSequence", "maxTokens", "toolUse"];
         let _ = VALUES;
@@ -5002,7 +5080,7 @@ impl crate::rt::Fit for CreateMessageResultStopReason {
 /// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreateTaskResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -5037,6 +5115,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateTaskResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CreateTaskResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5072,6 +5151,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateTaskResult {
     }
 }
 impl crate::rt::Fit for CreateTaskResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5144,6 +5224,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ElicitRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5203,6 +5284,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequest {
     }
 }
 impl crate::rt::Fit for ElicitRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5240,7 +5322,7 @@ impl crate::rt::Fit for ElicitRequest {
 /// The parameters for a request to elicit non-sensitive information from the user via a form in the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElicitRequestFormParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -5303,6 +5385,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ElicitRequestFormParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5356,6 +5439,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParams {
     }
 }
 impl crate::rt::Fit for ElicitRequestFormParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5451,6 +5535,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ElicitRequestFormParamsRequestedSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5515,6 +5600,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
     }
 }
 impl crate::rt::Fit for ElicitRequestFormParamsRequestedSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5560,6 +5646,7 @@ pub enum ElicitRequestParams {
 }
 impl ElicitRequestParams {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -5624,6 +5711,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
     }
 }
 impl crate::rt::Fit for ElicitRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -5641,7 +5729,7 @@ impl crate::rt::Fit for ElicitRequestParams {
 /// Fixed members, always written and checked when read (no Rust field): `mode`: `"url"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElicitRequestURLParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -5713,6 +5801,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestURLParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ElicitRequestURLParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5772,6 +5861,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestURLParams {
     }
 }
 impl crate::rt::Fit for ElicitRequestURLParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5819,7 +5909,7 @@ impl crate::rt::Fit for ElicitRequestURLParams {
 /// The client's response to an elicitation request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElicitResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -5869,6 +5959,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ElicitResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5916,6 +6007,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResult {
     }
 }
 impl crate::rt::Fit for ElicitResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5984,6 +6076,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultAction {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = ElicitResultAction;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6013,6 +6106,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultAction {
     }
 }
 impl crate::rt::Fit for ElicitResultAction {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["accept", "decline", "cancel"];
         let _ = VALUES;
@@ -6031,6 +6125,7 @@ pub enum ElicitResultContentValue {
 }
 impl ElicitResultContentValue {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -6109,6 +6204,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
     }
 }
 impl crate::rt::Fit for ElicitResultContentValue {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -6170,6 +6266,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCompleteNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ElicitationCompleteNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6228,6 +6325,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCompleteNotification {
     }
 }
 impl crate::rt::Fit for ElicitationCompleteNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6290,6 +6388,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCompleteNotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ElicitationCompleteNotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6323,6 +6422,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCompleteNotificationParams {
     }
 }
 impl crate::rt::Fit for ElicitationCompleteNotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6350,7 +6450,7 @@ pub struct EmbeddedResource {
     ///
     /// Optional: `None` is left out of the JSON.
     pub annotations: ::std::option::Option<Annotations>,
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -6400,6 +6500,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = EmbeddedResource;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6454,6 +6555,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
     }
 }
 impl crate::rt::Fit for EmbeddedResource {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6499,6 +6601,7 @@ pub enum EmbeddedResourceResource {
 }
 impl EmbeddedResourceResource {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -6567,6 +6670,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
     }
 }
 impl crate::rt::Fit for EmbeddedResourceResource {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -6590,6 +6694,7 @@ pub enum EnumSchema {
 }
 impl EnumSchema {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -6659,6 +6764,7 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
     }
 }
 impl crate::rt::Fit for EnumSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -6709,6 +6815,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Error;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6747,6 +6854,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
     }
 }
 impl crate::rt::Fit for Error {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6820,6 +6928,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = GetPromptRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6879,6 +6988,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
     }
 }
 impl crate::rt::Fit for GetPromptRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6916,7 +7026,7 @@ impl crate::rt::Fit for GetPromptRequest {
 /// Parameters for a `prompts/get` request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetPromptRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -6959,6 +7069,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = GetPromptRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7002,6 +7113,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
     }
 }
 impl crate::rt::Fit for GetPromptRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7034,7 +7146,7 @@ impl crate::rt::Fit for GetPromptRequestParams {
 /// The server's response to a prompts/get request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetPromptResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -7080,6 +7192,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = GetPromptResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7122,6 +7235,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
     }
 }
 impl crate::rt::Fit for GetPromptResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7200,6 +7314,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPayloadRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = GetTaskPayloadRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7259,6 +7374,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPayloadRequest {
     }
 }
 impl crate::rt::Fit for GetTaskPayloadRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7323,6 +7439,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPayloadRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = GetTaskPayloadRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7355,6 +7472,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPayloadRequestParams {
     }
 }
 impl crate::rt::Fit for GetTaskPayloadRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7376,7 +7494,7 @@ impl crate::rt::Fit for GetTaskPayloadRequestParams {
 /// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetTaskPayloadResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -7409,6 +7527,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPayloadResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = GetTaskPayloadResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7441,6 +7560,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPayloadResult {
     }
 }
 impl crate::rt::Fit for GetTaskPayloadResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7507,6 +7627,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = GetTaskRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7566,6 +7687,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskRequest {
     }
 }
 impl crate::rt::Fit for GetTaskRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7630,6 +7752,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = GetTaskRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7662,6 +7785,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskRequestParams {
     }
 }
 impl crate::rt::Fit for GetTaskRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7681,7 +7805,7 @@ impl crate::rt::Fit for GetTaskRequestParams {
 /// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetTaskResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -7775,6 +7899,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = GetTaskResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7841,6 +7966,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskResult {
     }
 }
 impl crate::rt::Fit for GetTaskResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7971,6 +8097,7 @@ impl<'de> ::serde::Deserialize<'de> for Icon {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Icon;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8014,6 +8141,7 @@ impl<'de> ::serde::Deserialize<'de> for Icon {
     }
 }
 impl crate::rt::Fit for Icon {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8079,6 +8207,7 @@ impl<'de> ::serde::Deserialize<'de> for IconTheme {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = IconTheme;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8107,6 +8236,7 @@ impl<'de> ::serde::Deserialize<'de> for IconTheme {
     }
 }
 impl crate::rt::Fit for IconTheme {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["light", "dark"];
         let _ = VALUES;
@@ -8155,6 +8285,7 @@ impl<'de> ::serde::Deserialize<'de> for Icons {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Icons;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8182,6 +8313,7 @@ impl<'de> ::serde::Deserialize<'de> for Icons {
     }
 }
 impl crate::rt::Fit for Icons {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8213,7 +8345,7 @@ pub struct ImageContent {
     ///
     /// Optional: `None` is left out of the JSON.
     pub annotations: ::std::option::Option<Annotations>,
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -8264,6 +8396,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ImageContent;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8321,6 +8454,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
     }
 }
 impl crate::rt::Fit for ImageContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8441,6 +8575,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Implementation;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8492,6 +8627,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
     }
 }
 impl crate::rt::Fit for Implementation {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8585,6 +8721,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = InitializeRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8644,6 +8781,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
     }
 }
 impl crate::rt::Fit for InitializeRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8683,7 +8821,7 @@ impl crate::rt::Fit for InitializeRequest {
 /// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializeRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -8736,6 +8874,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = InitializeRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8786,6 +8925,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
     }
 }
 impl crate::rt::Fit for InitializeRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8823,7 +8963,7 @@ impl crate::rt::Fit for InitializeRequestParams {
 /// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializeResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -8891,6 +9031,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = InitializeResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8948,6 +9089,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
     }
 }
 impl crate::rt::Fit for InitializeResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9039,6 +9181,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = InitializedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9095,6 +9238,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
     }
 }
 impl crate::rt::Fit for InitializedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9166,6 +9310,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorResponse {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = JSONRPCErrorResponse;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9211,6 +9356,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorResponse {
     }
 }
 impl crate::rt::Fit for JSONRPCErrorResponse {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9248,6 +9394,7 @@ pub enum JSONRPCMessage {
 }
 impl JSONRPCMessage {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -9317,6 +9464,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
     }
 }
 impl crate::rt::Fit for JSONRPCMessage {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -9375,6 +9523,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = JSONRPCNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9426,6 +9575,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
     }
 }
 impl crate::rt::Fit for JSONRPCNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9502,6 +9652,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = JSONRPCRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9556,6 +9707,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
     }
 }
 impl crate::rt::Fit for JSONRPCRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9601,6 +9753,7 @@ pub enum JSONRPCResponse {
 }
 impl JSONRPCResponse {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -9661,6 +9814,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
     }
 }
 impl crate::rt::Fit for JSONRPCResponse {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -9713,6 +9867,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResultResponse {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = JSONRPCResultResponse;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9760,6 +9915,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResultResponse {
     }
 }
 impl crate::rt::Fit for JSONRPCResultResponse {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9854,6 +10010,7 @@ impl<'de> ::serde::Deserialize<'de> for LegacyTitledEnumSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = LegacyTitledEnumSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9918,6 +10075,7 @@ impl<'de> ::serde::Deserialize<'de> for LegacyTitledEnumSchema {
     }
 }
 impl crate::rt::Fit for LegacyTitledEnumSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10012,6 +10170,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListPromptsRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10071,6 +10230,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
     }
 }
 impl crate::rt::Fit for ListPromptsRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10108,7 +10268,7 @@ impl crate::rt::Fit for ListPromptsRequest {
 /// The server's response to a prompts/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListPromptsResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -10153,6 +10313,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListPromptsResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10195,6 +10356,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
     }
 }
 impl crate::rt::Fit for ListPromptsResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10274,6 +10436,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListResourceTemplatesRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10333,6 +10496,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
     }
 }
 impl crate::rt::Fit for ListResourceTemplatesRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10370,7 +10534,7 @@ impl crate::rt::Fit for ListResourceTemplatesRequest {
 /// The server's response to a resources/templates/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourceTemplatesResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -10420,6 +10584,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListResourceTemplatesResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10467,6 +10632,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
     }
 }
 impl crate::rt::Fit for ListResourceTemplatesResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10546,6 +10712,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListResourcesRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10605,6 +10772,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
     }
 }
 impl crate::rt::Fit for ListResourcesRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10642,7 +10810,7 @@ impl crate::rt::Fit for ListResourcesRequest {
 /// The server's response to a resources/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourcesResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -10691,6 +10859,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListResourcesResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10733,6 +10902,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
     }
 }
 impl crate::rt::Fit for ListResourcesResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10820,6 +10990,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListRootsRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10879,6 +11050,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
     }
 }
 impl crate::rt::Fit for ListRootsRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10920,7 +11092,7 @@ impl crate::rt::Fit for ListRootsRequest {
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListRootsResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -10955,6 +11127,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListRootsResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10990,6 +11163,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
     }
 }
 impl crate::rt::Fit for ListRootsResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11065,6 +11239,7 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListTasksRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11124,6 +11299,7 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksRequest {
     }
 }
 impl crate::rt::Fit for ListTasksRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11163,7 +11339,7 @@ impl crate::rt::Fit for ListTasksRequest {
 /// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListTasksResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -11208,6 +11384,7 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListTasksResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11248,6 +11425,7 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksResult {
     }
 }
 impl crate::rt::Fit for ListTasksResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11327,6 +11505,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListToolsRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11386,6 +11565,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
     }
 }
 impl crate::rt::Fit for ListToolsRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11423,7 +11603,7 @@ impl crate::rt::Fit for ListToolsRequest {
 /// The server's response to a tools/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListToolsResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -11468,6 +11648,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListToolsResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11508,6 +11689,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
     }
 }
 impl crate::rt::Fit for ListToolsResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11602,6 +11784,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingLevel {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = LoggingLevel;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11636,6 +11819,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingLevel {
     }
 }
 impl crate::rt::Fit for LoggingLevel {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &[
             "debug",
@@ -11698,6 +11882,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = LoggingMessageNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11754,6 +11939,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
     }
 }
 impl crate::rt::Fit for LoggingMessageNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11787,7 +11973,7 @@ impl crate::rt::Fit for LoggingMessageNotification {
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoggingMessageNotificationParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -11833,6 +12019,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = LoggingMessageNotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11876,6 +12063,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
     }
 }
 impl crate::rt::Fit for LoggingMessageNotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11957,6 +12145,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ModelHint;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11984,6 +12173,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
     }
 }
 impl crate::rt::Fit for ModelHint {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12105,6 +12295,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ModelPreferences;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12154,6 +12345,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
     }
 }
 impl crate::rt::Fit for ModelPreferences {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12194,6 +12386,7 @@ pub enum MultiSelectEnumSchema {
 }
 impl MultiSelectEnumSchema {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -12266,6 +12459,7 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
     }
 }
 impl crate::rt::Fit for MultiSelectEnumSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -12312,6 +12506,7 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Notification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12351,6 +12546,7 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
     }
 }
 impl crate::rt::Fit for Notification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12377,7 +12573,7 @@ impl crate::rt::Fit for Notification {
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NotificationParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -12410,6 +12606,7 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = NotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12442,6 +12639,7 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
     }
 }
 impl crate::rt::Fit for NotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12522,6 +12720,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = NumberSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12575,6 +12774,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberSchema {
     }
 }
 impl crate::rt::Fit for NumberSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12652,6 +12852,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberSchemaType {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = NumberSchemaType;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12680,6 +12881,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberSchemaType {
     }
 }
 impl crate::rt::Fit for NumberSchemaType {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["number", "integer"];
         let _ = VALUES;
@@ -12732,6 +12934,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PaginatedRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12784,6 +12987,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
     }
 }
 impl crate::rt::Fit for PaginatedRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12821,7 +13025,7 @@ impl crate::rt::Fit for PaginatedRequest {
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -12860,6 +13064,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PaginatedRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12895,6 +13100,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
     }
 }
 impl crate::rt::Fit for PaginatedRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12918,7 +13124,7 @@ impl crate::rt::Fit for PaginatedRequestParams {
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -12961,6 +13167,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PaginatedResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12998,6 +13205,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
     }
 }
 impl crate::rt::Fit for PaginatedResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -13073,6 +13281,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PingRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -13132,6 +13341,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequest {
     }
 }
 impl crate::rt::Fit for PingRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -13177,6 +13387,7 @@ pub enum PrimitiveSchemaDefinition {
 }
 impl PrimitiveSchemaDefinition {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -13255,6 +13466,7 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     }
 }
 impl crate::rt::Fit for PrimitiveSchemaDefinition {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -13314,6 +13526,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ProgressNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -13370,6 +13583,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
     }
 }
 impl crate::rt::Fit for ProgressNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -13401,7 +13615,7 @@ impl crate::rt::Fit for ProgressNotification {
 /// Parameters for a `notifications/progress` notification.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProgressNotificationParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -13468,6 +13682,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ProgressNotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -13519,6 +13734,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
     }
 }
 impl crate::rt::Fit for ProgressNotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -13570,6 +13786,7 @@ pub enum ProgressToken {
 }
 impl ProgressToken {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -13630,6 +13847,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
     }
 }
 impl crate::rt::Fit for ProgressToken {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -13676,7 +13894,7 @@ pub struct Prompt {
     ///
     /// Optional: `None` is left out of the JSON.
     pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -13722,6 +13940,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Prompt;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -13773,6 +13992,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
     }
 }
 impl crate::rt::Fit for Prompt {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -13874,6 +14094,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PromptArgument;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -13917,6 +14138,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
     }
 }
 impl crate::rt::Fit for PromptArgument {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -13997,6 +14219,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PromptListChangedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -14053,6 +14276,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
     }
 }
 impl crate::rt::Fit for PromptListChangedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -14113,6 +14337,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PromptMessage;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -14148,6 +14373,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
     }
 }
 impl crate::rt::Fit for PromptMessage {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -14219,6 +14445,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PromptReference;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -14264,6 +14491,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
     }
 }
 impl crate::rt::Fit for PromptReference {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -14339,6 +14567,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ReadResourceRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -14398,6 +14627,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
     }
 }
 impl crate::rt::Fit for ReadResourceRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -14435,7 +14665,7 @@ impl crate::rt::Fit for ReadResourceRequest {
 /// Parameters for a `resources/read` request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReadResourceRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -14471,6 +14701,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ReadResourceRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -14504,6 +14735,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
     }
 }
 impl crate::rt::Fit for ReadResourceRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -14527,7 +14759,7 @@ impl crate::rt::Fit for ReadResourceRequestParams {
 /// The server's response to a resources/read request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReadResourceResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -14566,6 +14798,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ReadResourceResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -14605,6 +14838,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
     }
 }
 impl crate::rt::Fit for ReadResourceResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -14640,6 +14874,7 @@ pub enum ReadResourceResultContentsItem {
 }
 impl ReadResourceResultContentsItem {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -14716,6 +14951,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
     }
 }
 impl crate::rt::Fit for ReadResourceResultContentsItem {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -14761,6 +14997,7 @@ impl<'de> ::serde::Deserialize<'de> for RelatedTaskMetadata {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = RelatedTaskMetadata;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -14793,6 +15030,7 @@ impl<'de> ::serde::Deserialize<'de> for RelatedTaskMetadata {
     }
 }
 impl crate::rt::Fit for RelatedTaskMetadata {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -14841,6 +15079,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Request;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -14880,6 +15119,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
     }
 }
 impl crate::rt::Fit for Request {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -14913,6 +15153,7 @@ pub enum RequestId {
 }
 impl RequestId {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -14967,6 +15208,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
     }
 }
 impl crate::rt::Fit for RequestId {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -14984,7 +15226,7 @@ impl crate::rt::Fit for RequestId {
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -15015,6 +15257,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = RequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -15042,6 +15285,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
     }
 }
 impl crate::rt::Fit for RequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -15094,6 +15338,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = RequestParamsMeta;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -15126,6 +15371,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
     }
 }
 impl crate::rt::Fit for RequestParamsMeta {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -15192,7 +15438,7 @@ pub struct Resource {
     ///
     /// Optional: `None` is left out of the JSON.
     pub size: ::std::option::Option<i64>,
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -15245,6 +15491,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Resource;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -15307,6 +15554,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
     }
 }
 impl crate::rt::Fit for Resource {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -15387,7 +15635,7 @@ pub struct ResourceContents {
     ///
     /// Optional: `None` is left out of the JSON.
     pub mime_type: ::std::option::Option<::std::string::String>,
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -15424,6 +15672,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceContents;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -15464,6 +15713,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
     }
 }
 impl crate::rt::Fit for ResourceContents {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -15549,7 +15799,7 @@ pub struct ResourceLink {
     ///
     /// Optional: `None` is left out of the JSON.
     pub size: ::std::option::Option<i64>,
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -15611,6 +15861,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceLink;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -15685,6 +15936,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
     }
 }
 impl crate::rt::Fit for ResourceLink {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -15806,6 +16058,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceListChangedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -15864,6 +16117,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
     }
 }
 impl crate::rt::Fit for ResourceListChangedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -15897,7 +16151,7 @@ impl crate::rt::Fit for ResourceListChangedNotification {
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -15933,6 +16187,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -15966,6 +16221,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceRequestParams {
     }
 }
 impl crate::rt::Fit for ResourceRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -16034,7 +16290,7 @@ pub struct ResourceTemplate {
     ///
     /// Optional: `None` is left out of the JSON.
     pub annotations: ::std::option::Option<Annotations>,
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -16088,6 +16344,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceTemplate;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -16149,6 +16406,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
     }
 }
 impl crate::rt::Fit for ResourceTemplate {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -16249,6 +16507,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplateReference {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceTemplateReference;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -16291,6 +16550,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplateReference {
     }
 }
 impl crate::rt::Fit for ResourceTemplateReference {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -16358,6 +16618,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceUpdatedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -16414,6 +16675,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
     }
 }
 impl crate::rt::Fit for ResourceUpdatedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -16445,7 +16707,7 @@ impl crate::rt::Fit for ResourceUpdatedNotification {
 /// Parameters for a `notifications/resources/updated` notification.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceUpdatedNotificationParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -16483,6 +16745,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceUpdatedNotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -16518,6 +16781,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
     }
 }
 impl crate::rt::Fit for ResourceUpdatedNotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -16543,7 +16807,7 @@ impl crate::rt::Fit for ResourceUpdatedNotificationParams {
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct Result {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -16576,6 +16840,7 @@ impl<'de> ::serde::Deserialize<'de> for Result {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Result;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -16605,6 +16870,7 @@ impl<'de> ::serde::Deserialize<'de> for Result {
     }
 }
 impl crate::rt::Fit for Result {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -16655,6 +16921,7 @@ impl<'de> ::serde::Deserialize<'de> for Role {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = Role;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -16683,6 +16950,7 @@ impl<'de> ::serde::Deserialize<'de> for Role {
     }
 }
 impl crate::rt::Fit for Role {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["user", "assistant"];
         let _ = VALUES;
@@ -16706,7 +16974,7 @@ pub struct Root {
     ///
     /// Optional: `None` is left out of the JSON.
     pub name: ::std::option::Option<::std::string::String>,
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -16743,6 +17011,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Root;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -16781,6 +17050,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
     }
 }
 impl crate::rt::Fit for Root {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -16862,6 +17132,7 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = RootsListChangedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -16918,6 +17189,7 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
     }
 }
 impl crate::rt::Fit for RootsListChangedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -16953,7 +17225,7 @@ impl crate::rt::Fit for RootsListChangedNotification {
 pub struct SamplingMessage {
     pub role: Role,
     pub content: SamplingMessageContent,
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -16988,6 +17260,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SamplingMessage;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -17028,6 +17301,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
     }
 }
 impl crate::rt::Fit for SamplingMessage {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -17067,6 +17341,7 @@ pub enum SamplingMessageContent {
 }
 impl SamplingMessageContent {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -17139,6 +17414,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
     }
 }
 impl crate::rt::Fit for SamplingMessageContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -17164,6 +17440,7 @@ pub enum SamplingMessageContentBlock {
 }
 impl SamplingMessageContentBlock {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -17213,6 +17490,7 @@ impl SamplingMessageContentBlock {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -17266,6 +17544,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
     }
 }
 impl crate::rt::Fit for SamplingMessageContentBlock {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -17381,6 +17660,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ServerCapabilities;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -17448,6 +17728,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
     }
 }
 impl crate::rt::Fit for ServerCapabilities {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -17541,6 +17822,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ServerCapabilitiesPrompts;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -17573,6 +17855,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
     }
 }
 impl crate::rt::Fit for ServerCapabilitiesPrompts {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -17628,6 +17911,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ServerCapabilitiesResources;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -17665,6 +17949,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
     }
 }
 impl crate::rt::Fit for ServerCapabilitiesResources {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -17735,6 +18020,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasks {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ServerCapabilitiesTasks;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -17779,6 +18065,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasks {
     }
 }
 impl crate::rt::Fit for ServerCapabilitiesTasks {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -17843,6 +18130,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasksRequests {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ServerCapabilitiesTasksRequests;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -17875,6 +18163,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasksRequests {
     }
 }
 impl crate::rt::Fit for ServerCapabilitiesTasksRequests {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -17923,6 +18212,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasksRequestsTools {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ServerCapabilitiesTasksRequestsTools;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -17955,6 +18245,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasksRequestsTools {
     }
 }
 impl crate::rt::Fit for ServerCapabilitiesTasksRequestsTools {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -18006,6 +18297,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ServerCapabilitiesTools;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -18038,6 +18330,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
     }
 }
 impl crate::rt::Fit for ServerCapabilitiesTools {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -18071,6 +18364,7 @@ pub enum ServerNotification {
 }
 impl ServerNotification {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -18165,6 +18459,7 @@ impl ServerNotification {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -18250,6 +18545,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     }
 }
 impl crate::rt::Fit for ServerNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -18304,6 +18600,7 @@ pub enum ServerRequest {
 }
 impl ServerRequest {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -18365,6 +18662,7 @@ impl ServerRequest {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -18434,6 +18732,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
     }
 }
 impl crate::rt::Fit for ServerRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -18488,6 +18787,7 @@ pub enum ServerResult {
 }
 impl ServerResult {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -18656,6 +18956,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
     }
 }
 impl crate::rt::Fit for ServerResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -18729,6 +19030,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SetLevelRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -18788,6 +19090,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
     }
 }
 impl crate::rt::Fit for SetLevelRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -18827,7 +19130,7 @@ impl crate::rt::Fit for SetLevelRequest {
 /// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SetLevelRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -18861,6 +19164,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SetLevelRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -18894,6 +19198,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
     }
 }
 impl crate::rt::Fit for SetLevelRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -18922,6 +19227,7 @@ pub enum SingleSelectEnumSchema {
 }
 impl SingleSelectEnumSchema {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -18994,6 +19300,7 @@ impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
     }
 }
 impl crate::rt::Fit for SingleSelectEnumSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -19074,6 +19381,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = StringSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -19141,6 +19449,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchema {
     }
 }
 impl crate::rt::Fit for StringSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -19230,6 +19539,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchemaFormat {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = StringSchemaFormat;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -19260,6 +19570,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchemaFormat {
     }
 }
 impl crate::rt::Fit for StringSchemaFormat {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["email", "uri", "date", "date-time"];
         let _ = VALUES;
@@ -19315,6 +19626,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SubscribeRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -19374,6 +19686,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
     }
 }
 impl crate::rt::Fit for SubscribeRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -19413,7 +19726,7 @@ impl crate::rt::Fit for SubscribeRequest {
 /// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SubscribeRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -19449,6 +19762,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SubscribeRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -19482,6 +19796,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
     }
 }
 impl crate::rt::Fit for SubscribeRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -19590,6 +19905,7 @@ impl<'de> ::serde::Deserialize<'de> for Task {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Task;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -19651,6 +19967,7 @@ impl<'de> ::serde::Deserialize<'de> for Task {
     }
 }
 impl crate::rt::Fit for Task {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -19708,7 +20025,7 @@ impl crate::rt::Fit for Task {
 /// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TaskAugmentedRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -19751,6 +20068,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskAugmentedRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = TaskAugmentedRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -19784,6 +20102,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskAugmentedRequestParams {
     }
 }
 impl crate::rt::Fit for TaskAugmentedRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -19839,6 +20158,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskMetadata {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = TaskMetadata;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -19866,6 +20186,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskMetadata {
     }
 }
 impl crate::rt::Fit for TaskMetadata {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -19930,6 +20251,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatus {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = TaskStatus;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -19961,6 +20283,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatus {
     }
 }
 impl crate::rt::Fit for TaskStatus {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &[
             "working",
@@ -20020,6 +20343,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = TaskStatusNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -20076,6 +20400,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusNotification {
     }
 }
 impl crate::rt::Fit for TaskStatusNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -20109,7 +20434,7 @@ impl crate::rt::Fit for TaskStatusNotification {
 /// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TaskStatusNotificationParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -20203,6 +20528,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusNotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = TaskStatusNotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -20269,6 +20595,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusNotificationParams {
     }
 }
 impl crate::rt::Fit for TaskStatusNotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -20339,7 +20666,7 @@ pub struct TextContent {
     ///
     /// Optional: `None` is left out of the JSON.
     pub annotations: ::std::option::Option<Annotations>,
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -20385,6 +20712,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = TextContent;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -20437,6 +20765,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
     }
 }
 impl crate::rt::Fit for TextContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -20484,7 +20813,7 @@ pub struct TextResourceContents {
     ///
     /// Optional: `None` is left out of the JSON.
     pub mime_type: ::std::option::Option<::std::string::String>,
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -20524,6 +20853,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = TextResourceContents;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -20567,6 +20897,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
     }
 }
 impl crate::rt::Fit for TextResourceContents {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -20680,6 +21011,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = TitledMultiSelectEnumSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -20747,6 +21079,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
     }
 }
 impl crate::rt::Fit for TitledMultiSelectEnumSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -20827,6 +21160,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = TitledMultiSelectEnumSchemaItems;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -20859,6 +21193,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
     }
 }
 impl crate::rt::Fit for TitledMultiSelectEnumSchemaItems {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -20906,6 +21241,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfIte
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = TitledMultiSelectEnumSchemaItemsAnyOfItem;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -20944,6 +21280,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfIte
     }
 }
 impl crate::rt::Fit for TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -21026,6 +21363,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = TitledSingleSelectEnumSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -21083,6 +21421,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
     }
 }
 impl crate::rt::Fit for TitledSingleSelectEnumSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -21154,6 +21493,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = TitledSingleSelectEnumSchemaOneOfItem;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -21187,6 +21527,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
     }
 }
 impl crate::rt::Fit for TitledSingleSelectEnumSchemaOneOfItem {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -21265,7 +21606,7 @@ pub struct Tool {
     ///
     /// Optional: `None` is left out of the JSON.
     pub annotations: ::std::option::Option<ToolAnnotations>,
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -21326,6 +21667,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Tool;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -21392,6 +21734,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
     }
 }
 impl crate::rt::Fit for Tool {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -21565,6 +21908,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ToolAnnotations;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -21623,6 +21967,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
     }
 }
 impl crate::rt::Fit for ToolAnnotations {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -21698,6 +22043,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolChoice {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ToolChoice;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -21725,6 +22071,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolChoice {
     }
 }
 impl crate::rt::Fit for ToolChoice {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -21775,6 +22122,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolChoiceMode {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = ToolChoiceMode;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -21804,6 +22152,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolChoiceMode {
     }
 }
 impl crate::rt::Fit for ToolChoiceMode {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["auto", "required", "none"];
         let _ = VALUES;
@@ -21854,6 +22203,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolExecution {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ToolExecution;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -21886,6 +22236,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolExecution {
     }
 }
 impl crate::rt::Fit for ToolExecution {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -21936,6 +22287,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolExecutionTaskSupport {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = ToolExecutionTaskSupport;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -21965,6 +22317,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolExecutionTaskSupport {
     }
 }
 impl crate::rt::Fit for ToolExecutionTaskSupport {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["forbidden", "optional", "required"];
         let _ = VALUES;
@@ -22033,6 +22386,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ToolInputSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -22094,6 +22448,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
     }
 }
 impl crate::rt::Fit for ToolInputSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -22177,6 +22532,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ToolListChangedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -22233,6 +22589,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
     }
 }
 impl crate::rt::Fit for ToolListChangedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -22323,6 +22680,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ToolOutputSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -22384,6 +22742,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
     }
 }
 impl crate::rt::Fit for ToolOutputSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -22459,7 +22818,7 @@ pub struct ToolResultContent {
     /// Optional metadata about the tool result. Clients SHOULD preserve this field when
     /// including tool results in subsequent sampling requests to enable caching optimizations.
     ///
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -22517,6 +22876,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolResultContent {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ToolResultContent;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -22587,6 +22947,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolResultContent {
     }
 }
 impl crate::rt::Fit for ToolResultContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -22657,7 +23018,7 @@ pub struct ToolUseContent {
     /// Optional metadata about the tool use. Clients SHOULD preserve this field when
     /// including tool uses in subsequent sampling requests to enable caching optimizations.
     ///
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -22702,6 +23063,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolUseContent {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ToolUseContent;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -22757,6 +23119,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolUseContent {
     }
 }
 impl crate::rt::Fit for ToolUseContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -22848,6 +23211,7 @@ impl<'de> ::serde::Deserialize<'de> for URLElicitationRequiredError {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = URLElicitationRequiredError;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -22893,6 +23257,7 @@ impl<'de> ::serde::Deserialize<'de> for URLElicitationRequiredError {
     }
 }
 impl crate::rt::Fit for URLElicitationRequiredError {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -22961,6 +23326,7 @@ impl<'de> ::serde::Deserialize<'de> for URLElicitationRequiredErrorError {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = URLElicitationRequiredErrorError;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -23010,6 +23376,7 @@ impl<'de> ::serde::Deserialize<'de> for URLElicitationRequiredErrorError {
     }
 }
 impl crate::rt::Fit for URLElicitationRequiredErrorError {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -23067,6 +23434,7 @@ impl<'de> ::serde::Deserialize<'de> for URLElicitationRequiredErrorErrorData {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = URLElicitationRequiredErrorErrorData;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -23101,6 +23469,7 @@ impl<'de> ::serde::Deserialize<'de> for URLElicitationRequiredErrorErrorData {
     }
 }
 impl crate::rt::Fit for URLElicitationRequiredErrorErrorData {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -23170,6 +23539,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = UnsubscribeRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -23229,6 +23599,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
     }
 }
 impl crate::rt::Fit for UnsubscribeRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -23268,7 +23639,7 @@ impl crate::rt::Fit for UnsubscribeRequest {
 /// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
 pub struct UnsubscribeRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
@@ -23304,6 +23675,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = UnsubscribeRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -23337,6 +23709,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
     }
 }
 impl crate::rt::Fit for UnsubscribeRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -23435,6 +23808,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = UntitledMultiSelectEnumSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -23502,6 +23876,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
     }
 }
 impl crate::rt::Fit for UntitledMultiSelectEnumSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -23591,6 +23966,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = UntitledMultiSelectEnumSchemaItems;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -23635,6 +24011,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
     }
 }
 impl crate::rt::Fit for UntitledMultiSelectEnumSchemaItems {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -23715,6 +24092,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = UntitledSingleSelectEnumSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -23772,6 +24150,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
     }
 }
 impl crate::rt::Fit for UntitledSingleSelectEnumSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -24300,8 +24679,11 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
 ];
 /// Every type of this revision by its schema name (inline types by their
-/// generated name), with a function that reads JSON text into the type and
-/// writes it back: for tests and tools that handle messages by type name.
+/// generated name), with functions that read JSON text into the type and
+/// write it back: for tests and tools that handle messages by type name.
+/// Behind the `type-table` feature: it instantiates the serde code of every
+/// type, which a crate that names its types does not need to compile.
+#[cfg(feature = "type-table")]
 pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     crate::rt::TypeEntry {
         name: "Annotations",

@@ -110,6 +110,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Annotations;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -152,6 +153,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
     }
 }
 impl crate::rt::Fit for Annotations {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -252,6 +254,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = AudioContent;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -307,6 +310,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
     }
 }
 impl crate::rt::Fit for AudioContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -387,6 +391,7 @@ impl<'de> ::serde::Deserialize<'de> for BaseMetadata {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = BaseMetadata;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -420,6 +425,7 @@ impl<'de> ::serde::Deserialize<'de> for BaseMetadata {
     }
 }
 impl crate::rt::Fit for BaseMetadata {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -499,6 +505,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = BlobResourceContents;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -540,6 +547,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
     }
 }
 impl crate::rt::Fit for BlobResourceContents {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -632,6 +640,7 @@ impl<'de> ::serde::Deserialize<'de> for BooleanSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = BooleanSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -684,6 +693,7 @@ impl<'de> ::serde::Deserialize<'de> for BooleanSchema {
     }
 }
 impl crate::rt::Fit for BooleanSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -799,6 +809,7 @@ impl<'de> ::serde::Deserialize<'de> for CacheableResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CacheableResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -842,6 +853,7 @@ impl<'de> ::serde::Deserialize<'de> for CacheableResult {
     }
 }
 impl crate::rt::Fit for CacheableResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -907,6 +919,7 @@ impl<'de> ::serde::Deserialize<'de> for CacheableResultCacheScope {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = CacheableResultCacheScope;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -935,6 +948,7 @@ impl<'de> ::serde::Deserialize<'de> for CacheableResultCacheScope {
     }
 }
 impl crate::rt::Fit for CacheableResultCacheScope {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["public", "private"];
         let _ = VALUES;
@@ -1012,6 +1026,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CallToolRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1071,6 +1086,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
     }
 }
 impl crate::rt::Fit for CallToolRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1212,6 +1228,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CallToolRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1266,6 +1283,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
     }
 }
 impl crate::rt::Fit for CallToolRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1444,6 +1462,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CallToolResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1498,6 +1517,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
     }
 }
 impl crate::rt::Fit for CallToolResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1595,6 +1615,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultResponse {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CallToolResultResponse;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1642,6 +1663,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultResponse {
     }
 }
 impl crate::rt::Fit for CallToolResultResponse {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1680,6 +1702,7 @@ pub enum CallToolResultResponseResult {
 }
 impl CallToolResultResponseResult {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -1755,6 +1778,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultResponseResult {
     }
 }
 impl crate::rt::Fit for CallToolResultResponseResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -1834,6 +1858,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CancelledNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -1890,6 +1915,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
     }
 }
 impl crate::rt::Fit for CancelledNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -1977,6 +2003,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CancelledNotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2017,6 +2044,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
     }
 }
 impl crate::rt::Fit for CancelledNotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2191,6 +2219,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ClientCapabilities;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2245,6 +2274,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
     }
 }
 impl crate::rt::Fit for ClientCapabilities {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2324,6 +2354,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesElicitation {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ClientCapabilitiesElicitation;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2357,6 +2388,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesElicitation {
     }
 }
 impl crate::rt::Fit for ClientCapabilitiesElicitation {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2402,6 +2434,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ClientCapabilitiesRoots;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2425,6 +2458,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
     }
 }
 impl crate::rt::Fit for ClientCapabilitiesRoots {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(value, &[])
     }
@@ -2469,6 +2503,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesSampling {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ClientCapabilitiesSampling;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2504,6 +2539,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesSampling {
     }
 }
 impl crate::rt::Fit for ClientCapabilitiesSampling {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -2546,6 +2582,7 @@ pub enum ClientRequest {
 }
 impl ClientRequest {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -2621,6 +2658,7 @@ impl ClientRequest {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -2700,6 +2738,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     }
 }
 impl crate::rt::Fit for ClientRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -2813,6 +2852,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -2872,6 +2912,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
     }
 }
 impl crate::rt::Fit for CompleteRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3001,6 +3042,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3044,6 +3086,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
     }
 }
 impl crate::rt::Fit for CompleteRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3107,6 +3150,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteRequestParamsArgument;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3140,6 +3184,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
     }
 }
 impl crate::rt::Fit for CompleteRequestParamsArgument {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3194,6 +3239,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsContext {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteRequestParamsContext;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3231,6 +3277,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsContext {
     }
 }
 impl crate::rt::Fit for CompleteRequestParamsContext {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3258,6 +3305,7 @@ pub enum CompleteRequestParamsRef {
 }
 impl CompleteRequestParamsRef {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -3288,6 +3336,7 @@ impl CompleteRequestParamsRef {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -3331,6 +3380,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
     }
 }
 impl crate::rt::Fit for CompleteRequestParamsRef {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -3430,6 +3480,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3470,6 +3521,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
     }
 }
 impl crate::rt::Fit for CompleteResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3542,6 +3594,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteResultCompletion;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3584,6 +3637,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
     }
 }
 impl crate::rt::Fit for CompleteResultCompletion {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3667,6 +3721,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultResponse {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CompleteResultResponse;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3714,6 +3769,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultResponse {
     }
 }
 impl crate::rt::Fit for CompleteResultResponse {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -3751,6 +3807,7 @@ pub enum ContentBlock {
 }
 impl ContentBlock {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -3792,6 +3849,7 @@ impl ContentBlock {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -3845,6 +3903,7 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
     }
 }
 impl crate::rt::Fit for ContentBlock {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -3941,6 +4000,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CreateMessageRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -3985,6 +4045,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
     }
 }
 impl crate::rt::Fit for CreateMessageRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4278,6 +4339,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CreateMessageRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4365,6 +4427,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
     }
 }
 impl crate::rt::Fit for CreateMessageRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4477,6 +4540,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = CreateMessageRequestParamsIncludeContext;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4510,6 +4574,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext
     }
 }
 impl crate::rt::Fit for CreateMessageRequestParamsIncludeContext {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["none", "thisServer", "allServers"];
         let _ = VALUES;
@@ -4634,6 +4699,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = CreateMessageResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4680,6 +4746,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
     }
 }
 impl crate::rt::Fit for CreateMessageResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -4762,6 +4829,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultStopReason {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = CreateMessageResultStopReason;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4788,6 +4856,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultStopReason {
     }
 }
 impl crate::rt::Fit for CreateMessageResultStopReason {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["endTurn", "stopSequence", "maxTokens", "toolUse"];
         let _ = VALUES;
@@ -4866,6 +4935,7 @@ impl<'de> ::serde::Deserialize<'de> for DiscoverRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = DiscoverRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -4925,6 +4995,7 @@ impl<'de> ::serde::Deserialize<'de> for DiscoverRequest {
     }
 }
 impl crate::rt::Fit for DiscoverRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5095,6 +5166,7 @@ impl<'de> ::serde::Deserialize<'de> for DiscoverResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = DiscoverResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5160,6 +5232,7 @@ impl<'de> ::serde::Deserialize<'de> for DiscoverResult {
     }
 }
 impl crate::rt::Fit for DiscoverResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5275,6 +5348,7 @@ impl<'de> ::serde::Deserialize<'de> for DiscoverResultResponse {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = DiscoverResultResponse;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5322,6 +5396,7 @@ impl<'de> ::serde::Deserialize<'de> for DiscoverResultResponse {
     }
 }
 impl crate::rt::Fit for DiscoverResultResponse {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5409,6 +5484,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ElicitRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5453,6 +5529,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequest {
     }
 }
 impl crate::rt::Fit for ElicitRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5567,6 +5644,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ElicitRequestFormParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5614,6 +5692,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParams {
     }
 }
 impl crate::rt::Fit for ElicitRequestFormParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5697,6 +5776,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ElicitRequestFormParamsRequestedSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5761,6 +5841,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
     }
 }
 impl crate::rt::Fit for ElicitRequestFormParamsRequestedSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -5806,6 +5887,7 @@ pub enum ElicitRequestParams {
 }
 impl ElicitRequestParams {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -5870,6 +5952,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
     }
 }
 impl crate::rt::Fit for ElicitRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -5936,6 +6019,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestURLParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ElicitRequestURLParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -5983,6 +6067,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestURLParams {
     }
 }
 impl crate::rt::Fit for ElicitRequestURLParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6083,6 +6168,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ElicitResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6125,6 +6211,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResult {
     }
 }
 impl crate::rt::Fit for ElicitResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6184,6 +6271,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultAction {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = ElicitResultAction;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6213,6 +6301,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultAction {
     }
 }
 impl crate::rt::Fit for ElicitResultAction {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["accept", "decline", "cancel"];
         let _ = VALUES;
@@ -6231,6 +6320,7 @@ pub enum ElicitResultContentValue {
 }
 impl ElicitResultContentValue {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -6309,6 +6399,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
     }
 }
 impl crate::rt::Fit for ElicitResultContentValue {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -6400,6 +6491,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = EmbeddedResource;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6452,6 +6544,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
     }
 }
 impl crate::rt::Fit for EmbeddedResource {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6494,6 +6587,7 @@ pub enum EmbeddedResourceResource {
 }
 impl EmbeddedResourceResource {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -6562,6 +6656,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
     }
 }
 impl crate::rt::Fit for EmbeddedResourceResource {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -6585,6 +6680,7 @@ pub enum EnumSchema {
 }
 impl EnumSchema {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -6654,6 +6750,7 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
     }
 }
 impl crate::rt::Fit for EnumSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -6704,6 +6801,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Error;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6742,6 +6840,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
     }
 }
 impl crate::rt::Fit for Error {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -6839,6 +6938,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = GetPromptRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -6898,6 +6998,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
     }
 }
 impl crate::rt::Fit for GetPromptRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7019,6 +7120,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = GetPromptRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7076,6 +7178,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
     }
 }
 impl crate::rt::Fit for GetPromptRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7197,6 +7300,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = GetPromptResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7242,6 +7346,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
     }
 }
 impl crate::rt::Fit for GetPromptResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7336,6 +7441,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResultResponse {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = GetPromptResultResponse;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7383,6 +7489,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResultResponse {
     }
 }
 impl crate::rt::Fit for GetPromptResultResponse {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7421,6 +7528,7 @@ pub enum GetPromptResultResponseResult {
 }
 impl GetPromptResultResponseResult {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -7498,6 +7606,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResultResponseResult {
     }
 }
 impl crate::rt::Fit for GetPromptResultResponseResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -7576,6 +7685,7 @@ impl<'de> ::serde::Deserialize<'de> for HeaderMismatchError {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = HeaderMismatchError;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7621,6 +7731,7 @@ impl<'de> ::serde::Deserialize<'de> for HeaderMismatchError {
     }
 }
 impl crate::rt::Fit for HeaderMismatchError {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7693,6 +7804,7 @@ impl<'de> ::serde::Deserialize<'de> for HeaderMismatchErrorError {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = HeaderMismatchErrorError;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7740,6 +7852,7 @@ impl<'de> ::serde::Deserialize<'de> for HeaderMismatchErrorError {
     }
 }
 impl crate::rt::Fit for HeaderMismatchErrorError {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7837,6 +7950,7 @@ impl<'de> ::serde::Deserialize<'de> for Icon {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Icon;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7880,6 +7994,7 @@ impl<'de> ::serde::Deserialize<'de> for Icon {
     }
 }
 impl crate::rt::Fit for Icon {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -7945,6 +8060,7 @@ impl<'de> ::serde::Deserialize<'de> for IconTheme {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = IconTheme;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -7973,6 +8089,7 @@ impl<'de> ::serde::Deserialize<'de> for IconTheme {
     }
 }
 impl crate::rt::Fit for IconTheme {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["light", "dark"];
         let _ = VALUES;
@@ -8021,6 +8138,7 @@ impl<'de> ::serde::Deserialize<'de> for Icons {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Icons;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8048,6 +8166,7 @@ impl<'de> ::serde::Deserialize<'de> for Icons {
     }
 }
 impl crate::rt::Fit for Icons {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8140,6 +8259,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ImageContent;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8195,6 +8315,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
     }
 }
 impl crate::rt::Fit for ImageContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8313,6 +8434,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Implementation;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8364,6 +8486,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
     }
 }
 impl crate::rt::Fit for Implementation {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8419,6 +8542,7 @@ pub enum InputRequest {
 }
 impl InputRequest {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -8450,6 +8574,7 @@ impl InputRequest {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -8495,6 +8620,7 @@ impl<'de> ::serde::Deserialize<'de> for InputRequest {
     }
 }
 impl crate::rt::Fit for InputRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -8691,6 +8817,7 @@ impl<'de> ::serde::Deserialize<'de> for InputRequiredResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = InputRequiredResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8736,6 +8863,7 @@ impl<'de> ::serde::Deserialize<'de> for InputRequiredResult {
     }
 }
 impl crate::rt::Fit for InputRequiredResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -8779,6 +8907,7 @@ pub enum InputResponse {
 }
 impl InputResponse {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -8848,6 +8977,7 @@ impl<'de> ::serde::Deserialize<'de> for InputResponse {
     }
 }
 impl crate::rt::Fit for InputResponse {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -8918,6 +9048,7 @@ impl<'de> ::serde::Deserialize<'de> for InputResponseRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = InputResponseRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -8962,6 +9093,7 @@ impl<'de> ::serde::Deserialize<'de> for InputResponseRequestParams {
     }
 }
 impl crate::rt::Fit for InputResponseRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9074,6 +9206,7 @@ impl<'de> ::serde::Deserialize<'de> for InternalError {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = InternalError;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9121,6 +9254,7 @@ impl<'de> ::serde::Deserialize<'de> for InternalError {
     }
 }
 impl crate::rt::Fit for InternalError {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9240,6 +9374,7 @@ impl<'de> ::serde::Deserialize<'de> for InvalidParamsError {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = InvalidParamsError;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9287,6 +9422,7 @@ impl<'de> ::serde::Deserialize<'de> for InvalidParamsError {
     }
 }
 impl crate::rt::Fit for InvalidParamsError {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9361,6 +9497,7 @@ impl<'de> ::serde::Deserialize<'de> for InvalidRequestError {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = InvalidRequestError;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9408,6 +9545,7 @@ impl<'de> ::serde::Deserialize<'de> for InvalidRequestError {
     }
 }
 impl crate::rt::Fit for InvalidRequestError {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9479,6 +9617,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorResponse {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = JSONRPCErrorResponse;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9524,6 +9663,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorResponse {
     }
 }
 impl crate::rt::Fit for JSONRPCErrorResponse {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9561,6 +9701,7 @@ pub enum JSONRPCMessage {
 }
 impl JSONRPCMessage {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -9630,6 +9771,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
     }
 }
 impl crate::rt::Fit for JSONRPCMessage {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -9688,6 +9830,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = JSONRPCNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9739,6 +9882,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
     }
 }
 impl crate::rt::Fit for JSONRPCNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9815,6 +9959,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = JSONRPCRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -9869,6 +10014,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
     }
 }
 impl crate::rt::Fit for JSONRPCRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -9914,6 +10060,7 @@ pub enum JSONRPCResponse {
 }
 impl JSONRPCResponse {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -9974,6 +10121,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
     }
 }
 impl crate::rt::Fit for JSONRPCResponse {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -10026,6 +10174,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResultResponse {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = JSONRPCResultResponse;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10073,6 +10222,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResultResponse {
     }
 }
 impl crate::rt::Fit for JSONRPCResultResponse {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10168,6 +10318,7 @@ impl<'de> ::serde::Deserialize<'de> for LegacyTitledEnumSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = LegacyTitledEnumSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10232,6 +10383,7 @@ impl<'de> ::serde::Deserialize<'de> for LegacyTitledEnumSchema {
     }
 }
 impl crate::rt::Fit for LegacyTitledEnumSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10343,6 +10495,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListPromptsRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10402,6 +10555,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
     }
 }
 impl crate::rt::Fit for ListPromptsRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10561,6 +10715,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListPromptsResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10614,6 +10769,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
     }
 }
 impl crate::rt::Fit for ListPromptsResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10734,6 +10890,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResultResponse {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListPromptsResultResponse;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10781,6 +10938,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResultResponse {
     }
 }
 impl crate::rt::Fit for ListPromptsResultResponse {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -10874,6 +11032,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListResourceTemplatesRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -10933,6 +11092,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
     }
 }
 impl crate::rt::Fit for ListResourceTemplatesRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11092,6 +11252,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListResourceTemplatesResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11150,6 +11311,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
     }
 }
 impl crate::rt::Fit for ListResourceTemplatesResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11264,6 +11426,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResultResponse {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListResourceTemplatesResultResponse;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11311,6 +11474,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResultResponse {
     }
 }
 impl crate::rt::Fit for ListResourceTemplatesResultResponse {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11404,6 +11568,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListResourcesRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11463,6 +11628,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
     }
 }
 impl crate::rt::Fit for ListResourcesRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11621,6 +11787,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListResourcesResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11674,6 +11841,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
     }
 }
 impl crate::rt::Fit for ListResourcesResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11789,6 +11957,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResultResponse {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListResourcesResultResponse;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11836,6 +12005,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResultResponse {
     }
 }
 impl crate::rt::Fit for ListResourcesResultResponse {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -11922,6 +12092,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListRootsRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -11966,6 +12137,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
     }
 }
 impl crate::rt::Fit for ListRootsRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12020,6 +12192,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListRootsRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12050,6 +12223,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParams {
     }
 }
 impl crate::rt::Fit for ListRootsRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12127,6 +12301,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListRootsResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12157,6 +12332,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
     }
 }
 impl crate::rt::Fit for ListRootsResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12238,6 +12414,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListToolsRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12297,6 +12474,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
     }
 }
 impl crate::rt::Fit for ListToolsRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12459,6 +12637,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListToolsResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12510,6 +12689,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
     }
 }
 impl crate::rt::Fit for ListToolsResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12633,6 +12813,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResultResponse {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ListToolsResultResponse;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12680,6 +12861,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResultResponse {
     }
 }
 impl crate::rt::Fit for ListToolsResultResponse {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -12773,6 +12955,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingLevel {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = LoggingLevel;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12807,6 +12990,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingLevel {
     }
 }
 impl crate::rt::Fit for LoggingLevel {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &[
             "debug",
@@ -12891,6 +13075,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = LoggingMessageNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -12947,6 +13132,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
     }
 }
 impl crate::rt::Fit for LoggingMessageNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -13040,6 +13226,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = LoggingMessageNotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -13081,6 +13268,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
     }
 }
 impl crate::rt::Fit for LoggingMessageNotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -13133,7 +13321,7 @@ pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021i64;
 /// - Unless empty, MUST start and end with an alphanumeric character (`[a-z0-9A-Z]`).
 /// - Interior characters may be alphanumeric, hyphens (`-`), underscores (`_`), or dots (`.`).
 ///
-/// See also: \[General fields: `_meta`\](/specification/2026-07-28/basic/index#meta) for more details.
+/// See also: [General fields: `_meta`](https://modelcontextprotocol.io/specification/2026-07-28/basic/index#meta) for more details.
 pub type MetaObject = ::serde_json::Map<::std::string::String, ::serde_json::Value>;
 /// A JSON-RPC error indicating that the requested method does not exist or is not available.
 ///
@@ -13199,6 +13387,7 @@ impl<'de> ::serde::Deserialize<'de> for MethodNotFoundError {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = MethodNotFoundError;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -13246,6 +13435,7 @@ impl<'de> ::serde::Deserialize<'de> for MethodNotFoundError {
     }
 }
 impl crate::rt::Fit for MethodNotFoundError {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -13335,6 +13525,7 @@ impl<'de> ::serde::Deserialize<'de> for MissingRequiredClientCapabilityError {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = MissingRequiredClientCapabilityError;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -13382,6 +13573,7 @@ impl<'de> ::serde::Deserialize<'de> for MissingRequiredClientCapabilityError {
     }
 }
 impl crate::rt::Fit for MissingRequiredClientCapabilityError {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -13450,6 +13642,7 @@ impl<'de> ::serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorErro
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = MissingRequiredClientCapabilityErrorError;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -13504,6 +13697,7 @@ impl<'de> ::serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorErro
     }
 }
 impl crate::rt::Fit for MissingRequiredClientCapabilityErrorError {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -13564,6 +13758,7 @@ impl<'de> ::serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorErro
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = MissingRequiredClientCapabilityErrorErrorData;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -13606,6 +13801,7 @@ impl<'de> ::serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorErro
     }
 }
 impl crate::rt::Fit for MissingRequiredClientCapabilityErrorErrorData {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -13667,6 +13863,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ModelHint;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -13694,6 +13891,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
     }
 }
 impl crate::rt::Fit for ModelHint {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -13831,6 +14029,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ModelPreferences;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -13880,6 +14079,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
     }
 }
 impl crate::rt::Fit for ModelPreferences {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -13920,6 +14120,7 @@ pub enum MultiSelectEnumSchema {
 }
 impl MultiSelectEnumSchema {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -13992,6 +14193,7 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
     }
 }
 impl crate::rt::Fit for MultiSelectEnumSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -14038,6 +14240,7 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Notification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -14077,6 +14280,7 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
     }
 }
 impl crate::rt::Fit for Notification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -14104,7 +14308,7 @@ impl crate::rt::Fit for Notification {
 ///
 /// See also: [`MetaObject`] for key naming rules and reserved prefixes.
 ///
-/// See also: \[General fields: `_meta`\](/specification/2026-07-28/basic/index#meta) for more details.
+/// See also: [General fields: `_meta`](https://modelcontextprotocol.io/specification/2026-07-28/basic/index#meta) for more details.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NotificationMetaObject {
     /// Identifies the subscription stream a notification was delivered on. The
@@ -14153,6 +14357,7 @@ impl<'de> ::serde::Deserialize<'de> for NotificationMetaObject {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = NotificationMetaObject;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -14189,6 +14394,7 @@ impl<'de> ::serde::Deserialize<'de> for NotificationMetaObject {
     }
 }
 impl crate::rt::Fit for NotificationMetaObject {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -14235,6 +14441,7 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = NotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -14265,6 +14472,7 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
     }
 }
 impl crate::rt::Fit for NotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -14354,6 +14562,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = NumberSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -14407,6 +14616,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberSchema {
     }
 }
 impl crate::rt::Fit for NumberSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -14484,6 +14694,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberSchemaType {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = NumberSchemaType;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -14512,6 +14723,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberSchemaType {
     }
 }
 impl crate::rt::Fit for NumberSchemaType {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["number", "integer"];
         let _ = VALUES;
@@ -14561,6 +14773,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PaginatedRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -14613,6 +14826,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
     }
 }
 impl crate::rt::Fit for PaginatedRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -14697,6 +14911,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PaginatedRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -14732,6 +14947,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
     }
 }
 impl crate::rt::Fit for PaginatedRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -14811,6 +15027,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PaginatedResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -14851,6 +15068,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
     }
 }
 impl crate::rt::Fit for PaginatedResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -14934,6 +15152,7 @@ impl<'de> ::serde::Deserialize<'de> for ParseError {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ParseError;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -14981,6 +15200,7 @@ impl<'de> ::serde::Deserialize<'de> for ParseError {
     }
 }
 impl crate::rt::Fit for ParseError {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -15020,6 +15240,7 @@ pub enum PrimitiveSchemaDefinition {
 }
 impl PrimitiveSchemaDefinition {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -15098,6 +15319,7 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     }
 }
 impl crate::rt::Fit for PrimitiveSchemaDefinition {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -15172,6 +15394,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ProgressNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -15228,6 +15451,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
     }
 }
 impl crate::rt::Fit for ProgressNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -15333,6 +15557,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ProgressNotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -15382,6 +15607,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
     }
 }
 impl crate::rt::Fit for ProgressNotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -15430,6 +15656,7 @@ pub enum ProgressToken {
 }
 impl ProgressToken {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -15490,6 +15717,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
     }
 }
 impl crate::rt::Fit for ProgressToken {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -15578,6 +15806,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Prompt;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -15627,6 +15856,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
     }
 }
 impl crate::rt::Fit for Prompt {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -15725,6 +15955,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PromptArgument;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -15768,6 +15999,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
     }
 }
 impl crate::rt::Fit for PromptArgument {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -15862,6 +16094,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PromptListChangedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -15918,6 +16151,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
     }
 }
 impl crate::rt::Fit for PromptListChangedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -15978,6 +16212,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PromptMessage;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -16013,6 +16248,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
     }
 }
 impl crate::rt::Fit for PromptMessage {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -16084,6 +16320,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = PromptReference;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -16129,6 +16366,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
     }
 }
 impl crate::rt::Fit for PromptReference {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -16225,6 +16463,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ReadResourceRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -16284,6 +16523,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
     }
 }
 impl crate::rt::Fit for ReadResourceRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -16379,6 +16619,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ReadResourceRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -16426,6 +16667,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
     }
 }
 impl crate::rt::Fit for ReadResourceRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -16562,6 +16804,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ReadResourceResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -16612,6 +16855,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
     }
 }
 impl crate::rt::Fit for ReadResourceResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -16662,6 +16906,7 @@ pub enum ReadResourceResultContentsItem {
 }
 impl ReadResourceResultContentsItem {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -16738,6 +16983,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
     }
 }
 impl crate::rt::Fit for ReadResourceResultContentsItem {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -16830,6 +17076,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultResponse {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ReadResourceResultResponse;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -16877,6 +17124,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultResponse {
     }
 }
 impl crate::rt::Fit for ReadResourceResultResponse {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -16915,6 +17163,7 @@ pub enum ReadResourceResultResponseResult {
 }
 impl ReadResourceResultResponseResult {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -16994,6 +17243,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultResponseResult {
     }
 }
 impl crate::rt::Fit for ReadResourceResultResponseResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -17043,6 +17293,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Request;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -17082,6 +17333,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
     }
 }
 impl crate::rt::Fit for Request {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -17115,6 +17367,7 @@ pub enum RequestId {
 }
 impl RequestId {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -17169,6 +17422,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
     }
 }
 impl crate::rt::Fit for RequestId {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -17185,7 +17439,7 @@ impl crate::rt::Fit for RequestId {
 ///
 /// See also: [`MetaObject`] for key naming rules and reserved prefixes.
 ///
-/// See also: \[General fields: `_meta`\](/specification/2026-07-28/basic/index#meta) for more details.
+/// See also: [General fields: `_meta`](https://modelcontextprotocol.io/specification/2026-07-28/basic/index#meta) for more details.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RequestMetaObject {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by [notifications/progress](ProgressNotification)). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -17298,6 +17552,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestMetaObject {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = RequestMetaObject;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -17372,6 +17627,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestMetaObject {
     }
 }
 impl crate::rt::Fit for RequestMetaObject {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -17438,6 +17694,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = RequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -17468,6 +17725,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
     }
 }
 impl crate::rt::Fit for RequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -17599,6 +17857,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Resource;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -17659,6 +17918,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
     }
 }
 impl crate::rt::Fit for Resource {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -17769,6 +18029,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceContents;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -17807,6 +18068,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
     }
 }
 impl crate::rt::Fit for ResourceContents {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -17959,6 +18221,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceLink;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -18031,6 +18294,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
     }
 }
 impl crate::rt::Fit for ResourceLink {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -18163,6 +18427,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceListChangedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -18221,6 +18486,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
     }
 }
 impl crate::rt::Fit for ResourceListChangedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -18284,6 +18550,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -18317,6 +18584,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceRequestParams {
     }
 }
 impl crate::rt::Fit for ResourceRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -18435,6 +18703,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceTemplate;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -18494,6 +18763,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
     }
 }
 impl crate::rt::Fit for ResourceTemplate {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -18591,6 +18861,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplateReference {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceTemplateReference;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -18633,6 +18904,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplateReference {
     }
 }
 impl crate::rt::Fit for ResourceTemplateReference {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -18715,6 +18987,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceUpdatedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -18771,6 +19044,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
     }
 }
 impl crate::rt::Fit for ResourceUpdatedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -18844,6 +19118,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResourceUpdatedNotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -18877,6 +19152,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
     }
 }
 impl crate::rt::Fit for ResourceUpdatedNotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -18946,6 +19222,7 @@ impl<'de> ::serde::Deserialize<'de> for Result {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Result;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -18981,6 +19258,7 @@ impl<'de> ::serde::Deserialize<'de> for Result {
     }
 }
 impl crate::rt::Fit for Result {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -19005,7 +19283,7 @@ impl crate::rt::Fit for Result {
 ///
 /// See also: [`MetaObject`] for key naming rules and reserved prefixes.
 ///
-/// See also: \[General fields: `_meta`\](/specification/2026-07-28/basic/index#meta) for more details.
+/// See also: [General fields: `_meta`](https://modelcontextprotocol.io/specification/2026-07-28/basic/index#meta) for more details.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResultMetaObject {
     /// Identifies the server software producing the response. Servers SHOULD
@@ -19055,6 +19333,7 @@ impl<'de> ::serde::Deserialize<'de> for ResultMetaObject {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ResultMetaObject;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -19091,6 +19370,7 @@ impl<'de> ::serde::Deserialize<'de> for ResultMetaObject {
     }
 }
 impl crate::rt::Fit for ResultMetaObject {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -19147,6 +19427,7 @@ impl<'de> ::serde::Deserialize<'de> for ResultType {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = ResultType;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -19171,6 +19452,7 @@ impl<'de> ::serde::Deserialize<'de> for ResultType {
     }
 }
 impl crate::rt::Fit for ResultType {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["complete", "input_required"];
         let _ = VALUES;
@@ -19210,6 +19492,7 @@ impl<'de> ::serde::Deserialize<'de> for Role {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = Role;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -19238,6 +19521,7 @@ impl<'de> ::serde::Deserialize<'de> for Role {
     }
 }
 impl crate::rt::Fit for Role {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["user", "assistant"];
         let _ = VALUES;
@@ -19305,6 +19589,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Root;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -19341,6 +19626,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
     }
 }
 impl crate::rt::Fit for Root {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -19439,6 +19725,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SamplingMessage;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -19477,6 +19764,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
     }
 }
 impl crate::rt::Fit for SamplingMessage {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -19513,6 +19801,7 @@ pub enum SamplingMessageContent {
 }
 impl SamplingMessageContent {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -19585,6 +19874,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
     }
 }
 impl crate::rt::Fit for SamplingMessageContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -19612,6 +19902,7 @@ pub enum SamplingMessageContentBlock {
 }
 impl SamplingMessageContentBlock {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -19661,6 +19952,7 @@ impl SamplingMessageContentBlock {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -19714,6 +20006,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
     }
 }
 impl crate::rt::Fit for SamplingMessageContentBlock {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -19930,6 +20223,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ServerCapabilities;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -19994,6 +20288,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
     }
 }
 impl crate::rt::Fit for ServerCapabilities {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -20084,6 +20379,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ServerCapabilitiesPrompts;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -20116,6 +20412,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
     }
 }
 impl crate::rt::Fit for ServerCapabilitiesPrompts {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -20171,6 +20468,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ServerCapabilitiesResources;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -20208,6 +20506,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
     }
 }
 impl crate::rt::Fit for ServerCapabilitiesResources {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -20262,6 +20561,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ServerCapabilitiesTools;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -20294,6 +20594,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
     }
 }
 impl crate::rt::Fit for ServerCapabilitiesTools {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -20326,6 +20627,7 @@ pub enum ServerNotification {
 }
 impl ServerNotification {
     /// Reads the union's input as JSON text, choosing the member as described above.
+    #[inline]
     pub fn from_raw(
         raw: &::serde_json::value::RawValue,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -20411,6 +20713,7 @@ impl ServerNotification {
         }
     }
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -20492,6 +20795,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     }
 }
 impl crate::rt::Fit for ServerNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         let which = crate::rt::by_tag(
                 value,
@@ -20546,6 +20850,7 @@ pub enum ServerResult {
 }
 impl ServerResult {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -20699,6 +21004,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
     }
 }
 impl crate::rt::Fit for ServerResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -20732,6 +21038,7 @@ pub enum SingleSelectEnumSchema {
 }
 impl SingleSelectEnumSchema {
     /// Reads a value already parsed into JSON, choosing the member as described above.
+    #[inline]
     pub fn from_json(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::std::string::String> {
@@ -20804,6 +21111,7 @@ impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
     }
 }
 impl crate::rt::Fit for SingleSelectEnumSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::pick(
                 value,
@@ -20898,6 +21206,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = StringSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -20965,6 +21274,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchema {
     }
 }
 impl crate::rt::Fit for StringSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -21054,6 +21364,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchemaFormat {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = StringSchemaFormat;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -21084,6 +21395,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchemaFormat {
     }
 }
 impl crate::rt::Fit for StringSchemaFormat {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["email", "uri", "date", "date-time"];
         let _ = VALUES;
@@ -21174,6 +21486,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionFilter {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SubscriptionFilter;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -21239,6 +21552,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionFilter {
     }
 }
 impl crate::rt::Fit for SubscriptionFilter {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -21343,6 +21657,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsAcknowledgedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SubscriptionsAcknowledgedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -21403,6 +21718,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsAcknowledgedNotification {
     }
 }
 impl crate::rt::Fit for SubscriptionsAcknowledgedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -21473,6 +21789,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsAcknowledgedNotificationPar
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SubscriptionsAcknowledgedNotificationParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -21514,6 +21831,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsAcknowledgedNotificationPar
     }
 }
 impl crate::rt::Fit for SubscriptionsAcknowledgedNotificationParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -21607,6 +21925,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenRequest {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SubscriptionsListenRequest;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -21666,6 +21985,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenRequest {
     }
 }
 impl crate::rt::Fit for SubscriptionsListenRequest {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -21737,6 +22057,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenRequestParams {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SubscriptionsListenRequestParams;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -21773,6 +22094,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenRequestParams {
     }
 }
 impl crate::rt::Fit for SubscriptionsListenRequestParams {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -21853,6 +22175,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenResult {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SubscriptionsListenResult;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -21888,6 +22211,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenResult {
     }
 }
 impl crate::rt::Fit for SubscriptionsListenResult {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -21974,6 +22298,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenResultMetaObject {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SubscriptionsListenResultMetaObject;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -22022,6 +22347,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenResultMetaObject {
     }
 }
 impl crate::rt::Fit for SubscriptionsListenResultMetaObject {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -22098,6 +22424,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenResultResponse {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = SubscriptionsListenResultResponse;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -22145,6 +22472,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenResultResponse {
     }
 }
 impl crate::rt::Fit for SubscriptionsListenResultResponse {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -22233,6 +22561,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = TextContent;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -22283,6 +22612,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
     }
 }
 impl crate::rt::Fit for TextContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -22372,6 +22702,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = TextResourceContents;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -22413,6 +22744,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
     }
 }
 impl crate::rt::Fit for TextResourceContents {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -22543,6 +22875,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = TitledMultiSelectEnumSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -22610,6 +22943,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
     }
 }
 impl crate::rt::Fit for TitledMultiSelectEnumSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -22690,6 +23024,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = TitledMultiSelectEnumSchemaItems;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -22722,6 +23057,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
     }
 }
 impl crate::rt::Fit for TitledMultiSelectEnumSchemaItems {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -22769,6 +23105,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfIte
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = TitledMultiSelectEnumSchemaItemsAnyOfItem;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -22807,6 +23144,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfIte
     }
 }
 impl crate::rt::Fit for TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -22905,6 +23243,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = TitledSingleSelectEnumSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -22962,6 +23301,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
     }
 }
 impl crate::rt::Fit for TitledSingleSelectEnumSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -23033,6 +23373,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = TitledSingleSelectEnumSchemaOneOfItem;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -23066,6 +23407,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
     }
 }
 impl crate::rt::Fit for TitledSingleSelectEnumSchemaOneOfItem {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -23290,6 +23632,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = Tool;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -23349,6 +23692,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
     }
 }
 impl crate::rt::Fit for Tool {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -23513,6 +23857,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ToolAnnotations;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -23571,6 +23916,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
     }
 }
 impl crate::rt::Fit for ToolAnnotations {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -23648,6 +23994,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolChoice {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ToolChoice;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -23675,6 +24022,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolChoice {
     }
 }
 impl crate::rt::Fit for ToolChoice {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -23725,6 +24073,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolChoiceMode {
         struct EnumVisitor;
         impl ::serde::de::Visitor<'_> for EnumVisitor {
             type Value = ToolChoiceMode;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -23754,6 +24103,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolChoiceMode {
     }
 }
 impl crate::rt::Fit for ToolChoiceMode {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         const VALUES: &[&str] = &["auto", "required", "none"];
         let _ = VALUES;
@@ -23803,6 +24153,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ToolInputSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -23847,6 +24198,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
     }
 }
 impl crate::rt::Fit for ToolInputSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -23929,6 +24281,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ToolListChangedNotification;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -23985,6 +24338,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
     }
 }
 impl crate::rt::Fit for ToolListChangedNotification {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -24045,6 +24399,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ToolOutputSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -24077,6 +24432,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
     }
 }
 impl crate::rt::Fit for ToolOutputSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -24201,6 +24557,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolResultContent {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ToolResultContent;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -24267,6 +24624,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolResultContent {
     }
 }
 impl crate::rt::Fit for ToolResultContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -24387,6 +24745,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolUseContent {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = ToolUseContent;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -24440,6 +24799,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolUseContent {
     }
 }
 impl crate::rt::Fit for ToolUseContent {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -24550,6 +24910,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionError {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = UnsupportedProtocolVersionError;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -24597,6 +24958,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionError {
     }
 }
 impl crate::rt::Fit for UnsupportedProtocolVersionError {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -24665,6 +25027,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorError {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = UnsupportedProtocolVersionErrorError;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -24714,6 +25077,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorError {
     }
 }
 impl crate::rt::Fit for UnsupportedProtocolVersionErrorError {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -24780,6 +25144,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorErrorData
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = UnsupportedProtocolVersionErrorErrorData;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -24822,6 +25187,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorErrorData
     }
 }
 impl crate::rt::Fit for UnsupportedProtocolVersionErrorErrorData {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -24937,6 +25303,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = UntitledMultiSelectEnumSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -25004,6 +25371,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
     }
 }
 impl crate::rt::Fit for UntitledMultiSelectEnumSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -25093,6 +25461,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = UntitledMultiSelectEnumSchemaItems;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -25137,6 +25506,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
     }
 }
 impl crate::rt::Fit for UntitledMultiSelectEnumSchemaItems {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -25229,6 +25599,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
         struct ObjectVisitor;
         impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
             type Value = UntitledSingleSelectEnumSchema;
+            #[inline]
             fn expecting(
                 &self,
                 f: &mut ::std::fmt::Formatter<'_>,
@@ -25286,6 +25657,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
     }
 }
 impl crate::rt::Fit for UntitledSingleSelectEnumSchema {
+    #[inline]
     fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
         crate::rt::fit_object(
             value,
@@ -25689,8 +26061,11 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
 ];
 /// Every type of this revision by its schema name (inline types by their
-/// generated name), with a function that reads JSON text into the type and
-/// writes it back: for tests and tools that handle messages by type name.
+/// generated name), with functions that read JSON text into the type and
+/// write it back: for tests and tools that handle messages by type name.
+/// Behind the `type-table` feature: it instantiates the serde code of every
+/// type, which a crate that names its types does not need to compile.
+#[cfg(feature = "type-table")]
 pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
     crate::rt::TypeEntry {
         name: "Annotations",

@@ -134,6 +134,18 @@ enum Seg {
 
 /// Converts one line outside code fences.
 pub fn convert_line(line: &str, links: &Links<'_>) -> String {
+    // Markdown links whose label holds a code span (`[the `_meta` field](/specification/...)`)
+    // are found on the whole line first: splitting at code spans would cut them.
+    if let Some((start, end, target)) = md_link_with_code(line) {
+        let label = &line[start + 1..end - target.len() - 3];
+        return format!(
+            "{}[{}]({}){}",
+            convert_line(&line[..start], links),
+            convert_line(label, links),
+            absolute(target),
+            convert_line(&line[end..], links)
+        );
+    }
     let mut segs = Vec::new();
     let mut rest = line;
     // Code spans first: nothing inside them is touched.
@@ -198,6 +210,33 @@ fn convert_text(text: &str, links: &Links<'_>) -> String {
         }
     }
     out
+}
+
+/// The first `[label](target)` whose label contains a code span, with its `[`
+/// outside any code span: (start, end, target).
+fn md_link_with_code(line: &str) -> Option<(usize, usize, &str)> {
+    let bytes = line.as_bytes();
+    let mut in_code = false;
+    for (i, b) in bytes.iter().enumerate() {
+        match b {
+            b'`' => in_code = !in_code,
+            b'[' if !in_code => {
+                let close = line[i..].find("](")? + i;
+                let label = &line[i + 1..close];
+                if !label.contains('`') || label.contains('[') || !label.matches('`').count().is_multiple_of(2) {
+                    continue;
+                }
+                let target_end = line[close + 2..].find(')')? + close + 2;
+                let target = &line[close + 2..target_end];
+                if target.is_empty() || target.contains(' ') {
+                    continue;
+                }
+                return Some((i, target_end + 1, target));
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// `[label](target)`: (start, end, rendered) with spec-relative targets made absolute.
@@ -342,5 +381,9 @@ mod tests {
         assert_eq!(convert_line("[General](/specification/2026-07-28/basic)", &l), "[General](https://modelcontextprotocol.io/specification/2026-07-28/basic)");
         assert_eq!(convert_line("{@link Missing}", &l), "`Missing`");
         assert_eq!(convert_line("{@link https://a.b/c | JSON-RPC}", &l), "[JSON-RPC](https://a.b/c)");
+        assert_eq!(
+            convert_line("See [General fields: `_meta`](/specification/x#meta) for <notes>.", &l),
+            "See [General fields: `_meta`](https://modelcontextprotocol.io/specification/x#meta) for \\<notes\\>."
+        );
     }
 }

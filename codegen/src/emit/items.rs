@@ -1,6 +1,10 @@
 //! Model items → Rust tokens: one emitter per shape (struct, string enum, union,
 //! alias, const), each with hand-written serde impls (no derive, no `flatten`
 //! buffering) and a `Fit` impl (see `codegen/runtime/rt.rs`) used to decide unions.
+//!
+//! The non-generic functions (`fit`, a union's `from_json`) are `#[inline]`: they
+//! instantiate the serde code of every member, and inline functions are compiled
+//! only in the crates that use them, so the types crate itself stays quick to build.
 
 use std::collections::BTreeMap;
 
@@ -430,6 +434,7 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
                 struct ObjectVisitor;
                 impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
                     type Value = #name;
+                    #[inline]
                     fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                         f.write_str(#expecting)
                     }
@@ -448,6 +453,7 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
         }
 
         impl crate::rt::Fit for #name {
+            #[inline]
             fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
                 crate::rt::fit_object(value, &[#(#shapes)*])
             }
@@ -539,6 +545,7 @@ fn emit_enum(item: &Item, e: &StringEnum, mut lines: Vec<String>, cx: &Cx<'_>) -
                 struct EnumVisitor;
                 impl ::serde::de::Visitor<'_> for EnumVisitor {
                     type Value = #name;
+                    #[inline]
                     fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                         f.write_str(#expecting)
                     }
@@ -555,6 +562,7 @@ fn emit_enum(item: &Item, e: &StringEnum, mut lines: Vec<String>, cx: &Cx<'_>) -
         }
 
         impl crate::rt::Fit for #name {
+            #[inline]
             fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
                 const VALUES: &[&str] = &[#(#values),*];
                 let _ = VALUES;
@@ -702,6 +710,7 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
             quote! {
                 impl #name {
                     /// Reads the union's input as JSON text, choosing the member as described above.
+                    #[inline]
                     pub fn from_raw(raw: &::serde_json::value::RawValue) -> ::std::result::Result<Self, ::std::string::String> {
                         #choose
                         match which {
@@ -711,6 +720,7 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
                     }
 
                     /// Reads a value already parsed into JSON, choosing the member as described above.
+                    #[inline]
                     pub fn from_json(value: ::serde_json::Value) -> ::std::result::Result<Self, ::std::string::String> {
                         #name::from_raw(&crate::rt::to_raw(&value)?)
                     }
@@ -726,6 +736,7 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
             quote! {
                 impl #name {
                     /// Reads a value already parsed into JSON, choosing the member as described above.
+                    #[inline]
                     pub fn from_json(value: ::serde_json::Value) -> ::std::result::Result<Self, ::std::string::String> {
                         #choose
                         match which {
@@ -780,6 +791,7 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
         }
 
         impl crate::rt::Fit for #name {
+            #[inline]
             fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
                 #fit_body
             }

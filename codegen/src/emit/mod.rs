@@ -41,10 +41,17 @@ pub fn emit_crate(spec: &Spec, registry: &Registry, notes: &RevisionNotes) -> Re
     files.insert("src/registry.rs".into(), format!("{}{}
 {data}", lib_header(spec), registry::API));
     let empty = Notes::new();
-    for rev in &spec.revisions {
+    // The revisions are independent: emitted and formatted on every core.
+    let modules = crate::par::map(&spec.revisions, |rev| {
         let path = format!("src/{}.rs", rev.module);
         let tokens = revision_module(rev, notes.get(&rev.module).unwrap_or(&empty));
-        files.insert(path.clone().into(), format_file(&tokens, &revision_header(rev), &path, &mut diags));
+        let mut d = Diagnostics::default();
+        let text = format_file(&tokens, &revision_header(rev), &path, &mut d);
+        (path, text, d)
+    });
+    for (path, text, d) in modules {
+        files.insert(path.into(), text);
+        diags.extend(d);
     }
     if diags.has_errors() { Err(diags) } else { Ok(files) }
 }
@@ -171,6 +178,7 @@ all-features = true
     );
     let default: Vec<String> = spec.latest_dated().map(|r| format!("\"{}\"", r.module)).into_iter().collect();
     s.push_str(&format!("default = [{}]\n", default.join(", ")));
+    s.push_str("# Each module's SCHEMA_TYPES: every type by name, for tests and tools.\ntype-table = []\n");
     for r in &spec.revisions {
         s.push_str(&format!("{} = []\n", r.module));
     }
@@ -377,8 +385,11 @@ pub fn revision_module(rev: &Revision, notes: &Notes) -> TokenStream {
         pub const METHODS: &[crate::MethodInfo] = &[#(#infos)*];
 
         /// Every type of this revision by its schema name (inline types by their
-        /// generated name), with a function that reads JSON text into the type and
-        /// writes it back: for tests and tools that handle messages by type name.
+        /// generated name), with functions that read JSON text into the type and
+        /// write it back: for tests and tools that handle messages by type name.
+        /// Behind the `type-table` feature: it instantiates the serde code of every
+        /// type, which a crate that names its types does not need to compile.
+        #[cfg(feature = "type-table")]
         pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[#(#entries)*];
     }
 }

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Generation time and compile time, ours and theirs side by side in one run,
+# with ratios; and the size of what we generate. Prints a report for BENCHMARKS.md.
+#
+#   bash tests/bench/compare.sh            # ROUNDS=5 by default
+#
+# Installs cargo-typify 0.8 (the peer for generation) under target/bench-tools
+# and builds scratch crates under target/bench-compile. Needs the spec inputs
+# (MCP_SPEC_DIR, else ../shared/mcp-spec).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+spec="${MCP_SPEC_DIR:-$root/../shared/mcp-spec}"
+[ -d "$spec/schema" ] || { echo "error: the MCP spec inputs are missing: looked for $spec/schema (set MCP_SPEC_DIR)" >&2; exit 1; }
+spec=$(cd "$spec" && pwd)
+rounds="${ROUNDS:-5}"
+work="$root/target/bench-compile"
+tools="$root/target/bench-tools"
+mkdir -p "$work" "$tools"
+
+now() { date +%s%N; }
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+ms() { awk -v n="$1" 'BEGIN {printf "%.0f", n/1e6}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a/b}'; }
+
+echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(rustc --version)"
+echo "rounds: $rounds (medians; contenders interleaved round by round)"
+
+# --- generation -------------------------------------------------------------
+echo; echo "== generation: all six revisions, whole process, release build, writing to a temporary folder"
+cargo build --quiet --release -p xtask
+if [ ! -x "$tools/bin/cargo-typify" ]; then
+  cargo install --quiet --locked --version 0.8.0 --root "$tools" cargo-typify || echo "note: cargo-typify could not be installed; compare with the absolute figures in the issue"
+fi
+revs=$(ls "$spec/schema")
+ours_gen=(); typify_gen=()
+typify_failed=""
+for r in $(seq "$rounds"); do
+  out=$(mktemp -d)
+  t0=$(now); "$root/target/release/xtask" codegen --spec-dir "$spec" --out "$out/generated" 2>/dev/null; t1=$(now)
+  ours_gen+=($((t1 - t0)))
+  if [ -x "$tools/bin/cargo-typify" ]; then
+    t0=$(now)
+    for rev in $revs; do
+      "$tools/bin/cargo-typify" typify "$spec/schema/$rev/schema.json" --output "$out/$rev.rs" >/dev/null 2>&1 || typify_failed="$typify_failed $rev"
+    done
+    t1=$(now)
+    typify_gen+=($((t1 - t0)))
+  fi
+  rm -rf "$out"
+done
+og=$(printf '%s\n' "${ours_gen[@]}" | median)
+echo "mcp-spec (cargo xtask codegen):  $(ms "$og") ms"
+if [ ${#typify_gen[@]} -gt 0 ]; then
+  tg=$(printf '%s\n' "${typify_gen[@]}" | median)
+  echo "typify 0.8 (six schema.json):    $(ms "$tg") ms$( [ -n "$typify_failed" ] && echo "  (failed on:$(echo "$typify_failed" | tr ' ' '\n' | sort -u | tr '\n' ' '))")"
+  echo "ratio ours / typify:             $(ratio "$og" "$tg")  (goal: at most 0.100)"
+fi
+
+# --- compile time -----------------------------------------------------------
+echo; echo "== compile time: the types crate alone, debug, dependencies already built"
+mk() { # name, dependency line
+  mkdir -p "$work/$1/src"
+  printf '[package]\nname = "%s"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[dependencies]\n%s\n\n[workspace]\n' "$1" "$2" > "$work/$1/Cargo.toml"
+  echo "" > "$work/$1/src/lib.rs"
+  cp "$root/Cargo.lock" "$work/$1/Cargo.lock" 2>/dev/null || true
+}
+mk ours-one "mcp-spec-types = { path = \"$root/generated\", default-features = false, features = [\"v2025_11_25\"] }"
+mk ours-all "mcp-spec-types = { path = \"$root/generated\", default-features = false, features = [\"v2024_11_05\", \"v2025_03_26\", \"v2025_06_18\", \"v2025_11_25\", \"v2026_07_28\", \"draft\"] }"
+mk theirs-one 'rust-mcp-schema = { version = "=2.0.0", default-features = false, features = ["2025_11_25"] }'
+build() { # crate, package to rebuild
+  (cd "$work/$1" && cargo build --quiet 2>/dev/null && cargo clean --quiet -p "$2" && t0=$(now) && cargo build --quiet && t1=$(now) && echo $((t1 - t0)))
+}
+for c in ours-one ours-all theirs-one; do (cd "$work/$c" && cargo build --quiet); done
+o1=(); oa=(); t1s=()
+for r in $(seq "$rounds"); do
+  o1+=($(build ours-one mcp-spec-types)); t1s+=($(build theirs-one rust-mcp-schema)); oa+=($(build ours-all mcp-spec-types))
+done
+m_o1=$(printf '%s\n' "${o1[@]}" | median); m_oa=$(printf '%s\n' "${oa[@]}" | median); m_t1=$(printf '%s\n' "${t1s[@]}" | median)
+echo "mcp-spec-types, v2025_11_25:            $(ms "$m_o1") ms"
+echo "rust-mcp-schema 2.0.0, 2025_11_25:      $(ms "$m_t1") ms"
+echo "mcp-spec-types, all six revisions:      $(ms "$m_oa") ms"
+echo "ratio ours / rust-mcp-schema (one):     $(ratio "$m_o1" "$m_t1")  (goal: at most 1)"
+echo "ratio all six / one (ours):             $(ratio "$m_oa" "$m_o1")  (goal: under 4)"
+
+# --- size -------------------------------------------------------------------
+echo; echo "== size"
+for f in "$root"/generated/src/*.rs; do printf '  %-16s %7d lines\n' "$(basename "$f")" "$(wc -l < "$f")"; done
+for c in ours-one ours-all; do
+  rlib=$(ls -S "$work/$c/target/debug/deps/"libmcp_spec_types-*.rlib | head -1)
+  printf '  rlib (%s, debug): %s KiB\n' "$c" "$(( $(stat -c %s "$rlib") / 1024 ))"
+done
