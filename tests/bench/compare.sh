@@ -65,28 +65,35 @@ mk() { # name, dependency line
   echo "" > "$work/$1/src/lib.rs"
   cp "$root/Cargo.lock" "$work/$1/Cargo.lock" 2>/dev/null || true
 }
-mk ours-one "mcp-spec-types = { path = \"$root/generated\", default-features = false, features = [\"v2025_11_25\"] }"
 mk ours-all "mcp-spec-types = { path = \"$root/generated\", default-features = false, features = [\"v2024_11_05\", \"v2025_03_26\", \"v2025_06_18\", \"v2025_11_25\", \"v2026_07_28\", \"draft\"] }"
-mk theirs-one 'rust-mcp-schema = { version = "=2.0.0", default-features = false, features = ["2025_11_25"] }'
+for rev in v2025_11_25 v2026_07_28; do
+  mk "ours-$rev" "mcp-spec-types = { path = \"$root/generated\", default-features = false, features = [\"$rev\"] }"
+  mk "theirs-$rev" "rust-mcp-schema = { version = \"=2.0.0\", default-features = false, features = [\"${rev#v}\"] }"
+done
 build() { # crate, package to rebuild
   (cd "$work/$1" && cargo build --quiet 2>/dev/null && cargo clean --quiet -p "$2" && t0=$(now) && cargo build --quiet && t1=$(now) && echo $((t1 - t0)))
 }
-for c in ours-one ours-all theirs-one; do (cd "$work/$c" && cargo build --quiet); done
-o1=(); oa=(); t1s=()
+crates="ours-v2025_11_25 theirs-v2025_11_25 ours-v2026_07_28 theirs-v2026_07_28 ours-all"
+for c in $crates; do (cd "$work/$c" && cargo build --quiet); done
+declare -A times
 for r in $(seq "$rounds"); do
-  o1+=($(build ours-one mcp-spec-types)); t1s+=($(build theirs-one rust-mcp-schema)); oa+=($(build ours-all mcp-spec-types))
+  for c in $crates; do
+    case $c in ours-*) p=mcp-spec-types ;; *) p=rust-mcp-schema ;; esac
+    times[$c]="${times[$c]:-} $(build "$c" "$p")"
+  done
 done
-m_o1=$(printf '%s\n' "${o1[@]}" | median); m_oa=$(printf '%s\n' "${oa[@]}" | median); m_t1=$(printf '%s\n' "${t1s[@]}" | median)
-echo "mcp-spec-types, v2025_11_25:            $(ms "$m_o1") ms"
-echo "rust-mcp-schema 2.0.0, 2025_11_25:      $(ms "$m_t1") ms"
-echo "mcp-spec-types, all six revisions:      $(ms "$m_oa") ms"
-echo "ratio ours / rust-mcp-schema (one):     $(ratio "$m_o1" "$m_t1")  (goal: at most 1)"
-echo "ratio all six / one (ours):             $(ratio "$m_oa" "$m_o1")  (goal: under 4)"
+med() { printf '%s\n' ${times[$1]} | median; }
+for rev in v2025_11_25 v2026_07_28; do
+  o=$(med "ours-$rev"); t=$(med "theirs-$rev")
+  echo "$rev: mcp-spec-types $(ms "$o") ms, rust-mcp-schema 2.0.0 $(ms "$t") ms, ratio $(ratio "$o" "$t")  (goal: at most 1)"
+done
+a=$(med ours-all)
+echo "all six revisions: $(ms "$a") ms; over v2025_11_25 alone $(ratio "$a" "$(med ours-v2025_11_25)"), over v2026_07_28 (the default) alone $(ratio "$a" "$(med ours-v2026_07_28)")  (goal: under 4)"
 
 # --- size -------------------------------------------------------------------
 echo; echo "== size"
 for f in "$root"/generated/src/*.rs; do printf '  %-16s %7d lines\n' "$(basename "$f")" "$(wc -l < "$f")"; done
-for c in ours-one ours-all; do
+for c in ours-v2026_07_28 ours-all; do
   rlib=$(ls -S "$work/$c/target/debug/deps/"libmcp_spec_types-*.rlib | head -1)
   printf '  rlib (%s, debug): %s KiB\n' "$c" "$(( $(stat -c %s "$rlib") / 1024 ))"
 done
