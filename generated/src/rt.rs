@@ -673,3 +673,335 @@ pub fn roundtrip<T: de::DeserializeOwned + Serialize>(json: &str) -> Result<Valu
     let value: T = serde_json::from_str(json).map_err(|e| e.to_string())?;
     serde_json::to_value(&value).map_err(|e| e.to_string())
 }
+
+/// The serde and `Fit` impls of one generated object type. The generator writes
+/// the type and one invocation per type listing its members in schema order:
+///
+/// - `[fixed "wire" slot (Fixed::...)]`: a member fixed by a literal (no Rust field);
+/// - `[required "wire" slot (Type) wrap field]`, `[optional ...]`: a member and its field;
+/// - `[defaulted "wire" slot (Type) wrap field (default)]`: required, read as `default` when absent;
+///
+/// where `wrap` says how the value is written (`plain`, or `float`, `nullable_float`,
+/// `float_seq` for floats that keep `50` as `50`). `inits` maps each Rust field to its slot.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __mcp_object {
+    ($name:ident, $expecting:literal, $extra:ident,
+     fields: [ $( [$kind:ident $wire:literal $slot:ident $($rest:tt)*] )* ],
+     inits: [ $( $field:ident: $init:ident ),* ]) => {
+        impl ::serde::Serialize for $name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                let mut map = serializer.serialize_map(::std::option::Option::None)?;
+                $( $crate::__mcp_member!(@write self map $kind $wire $($rest)*); )*
+                for (key, value) in self.$extra.members() {
+                    ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
+                }
+                ::serde::ser::SerializeMap::end(map)
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                struct ObjectVisitor;
+                impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
+                    type Value = $name;
+                    #[inline]
+                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.write_str($expecting)
+                    }
+                    fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut access: A) -> ::std::result::Result<$name, A::Error> {
+                        $( $crate::__mcp_member!(@slot $kind $slot $($rest)*); )*
+                        let mut $extra = $crate::rt::Extra::new();
+                        while let ::std::option::Option::Some(key) = access.next_key::<$crate::rt::Key<'de>>()? {
+                            $crate::__mcp_object!(@match access key $extra [ $( [$kind $wire $slot $($rest)*] )* ]);
+                        }
+                        $( $crate::__mcp_member!(@finish $kind $wire $slot $($rest)*); )*
+                        ::std::result::Result::Ok($name { $( $field: $init, )* $extra })
+                    }
+                }
+                deserializer.deserialize_map(ObjectVisitor)
+            }
+        }
+
+        impl $crate::rt::Fit for $name {
+            #[inline]
+            fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
+                $crate::rt::fit_object(value, &[ $( $crate::__mcp_member!(@shape $kind $wire $($rest)*), )* ])
+            }
+        }
+    };
+    // A type without members keeps everything; with members, a key is matched first.
+    (@match $access:ident $key:ident $extra:ident []) => {
+        $crate::rt::read_extra(&mut $access, $key, &mut $extra)?
+    };
+    (@match $access:ident $key:ident $extra:ident [ $( [$kind:ident $wire:literal $slot:ident $($rest:tt)*] )+ ]) => {
+        match &*$key.0 {
+            $( $wire => $crate::__mcp_member!(@read $access $kind $wire $slot $($rest)*), )+
+            _ => $crate::rt::read_extra(&mut $access, $key, &mut $extra)?,
+        }
+    };
+}
+
+/// One member's part of [`__mcp_object`]'s impls.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __mcp_member {
+    (@write $s:ident $map:ident fixed $wire:literal ($fx:expr)) => {
+        ::serde::ser::SerializeMap::serialize_entry(&mut $map, $wire, &$fx)?
+    };
+    (@write $s:ident $map:ident optional $wire:literal ($ty:ty) $wrap:ident $field:ident) => {
+        if let ::std::option::Option::Some(value) = &$s.$field {
+            ::serde::ser::SerializeMap::serialize_entry(&mut $map, $wire, $crate::__mcp_member!(@wrap $wrap value))?;
+        }
+    };
+    (@write $s:ident $map:ident $kind:ident $wire:literal ($ty:ty) $wrap:ident $field:ident $($default:tt)*) => {
+        ::serde::ser::SerializeMap::serialize_entry(&mut $map, $wire, $crate::__mcp_member!(@wrap $wrap &$s.$field))?
+    };
+    (@wrap plain $v:expr) => { $v };
+    (@wrap float $v:expr) => { &$crate::rt::Float(*$v) };
+    (@wrap nullable_float $v:expr) => { &$crate::rt::NullableFloat(*$v) };
+    (@wrap float_seq $v:expr) => { &$crate::rt::FloatSeq($v) };
+
+    (@slot fixed $slot:ident $($rest:tt)*) => {
+        let mut $slot = false;
+    };
+    (@slot $kind:ident $slot:ident ($ty:ty) $($rest:tt)*) => {
+        let mut $slot: ::std::option::Option<$ty> = ::std::option::Option::None;
+    };
+
+    (@read $access:ident fixed $wire:literal $slot:ident ($fx:expr)) => {
+        $crate::rt::read_fixed(&mut $access, $wire, $fx, &mut $slot)?
+    };
+    (@read $access:ident $kind:ident $wire:literal $slot:ident $($rest:tt)*) => {
+        $crate::rt::read_field(&mut $access, $wire, &mut $slot)?
+    };
+
+    (@finish fixed $wire:literal $slot:ident $($rest:tt)*) => {
+        if !$slot {
+            return ::std::result::Result::Err($crate::rt::missing($wire));
+        }
+    };
+    (@finish required $wire:literal $slot:ident $($rest:tt)*) => {
+        let ::std::option::Option::Some($slot) = $slot else {
+            return ::std::result::Result::Err($crate::rt::missing($wire));
+        };
+    };
+    (@finish optional $wire:literal $slot:ident $($rest:tt)*) => {};
+    (@finish defaulted $wire:literal $slot:ident ($ty:ty) $wrap:ident $field:ident ($default:expr)) => {
+        let $slot = $crate::rt::or_default($slot, || $default);
+    };
+
+    (@shape fixed $wire:literal ($fx:expr)) => {
+        $crate::rt::FieldShape { name: $wire, required: true, fit: <::serde_json::Value as $crate::rt::Fit>::fit, fixed: ::std::option::Option::Some($fx) }
+    };
+    (@shape required $wire:literal ($ty:ty) $($rest:tt)*) => {
+        $crate::rt::FieldShape { name: $wire, required: true, fit: <$ty as $crate::rt::Fit>::fit, fixed: ::std::option::Option::None }
+    };
+    (@shape $kind:ident $wire:literal ($ty:ty) $($rest:tt)*) => {
+        $crate::rt::FieldShape { name: $wire, required: false, fit: <$ty as $crate::rt::Fit>::fit, fixed: ::std::option::Option::None }
+    };
+}
+
+pub use crate::__mcp_object as object;
+
+/// A read slot, or its default when the member was absent.
+#[inline]
+pub fn or_default<T>(slot: Option<T>, default: impl FnOnce() -> T) -> T {
+    slot.unwrap_or_else(default)
+}
+
+/// `as_str`, the serde impls and `Fit` of one generated string enum:
+/// `string_enum! { Name, "a Name value", closed | open, [Variant "value" ...] }`.
+/// An open enum has the variant `Other(String)` for any other value.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __mcp_string_enum {
+    ($name:ident, $expecting:literal, closed, [ $( $variant:ident $value:literal )* ]) => {
+        impl $name {
+            /// The value as it appears on the wire.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $( $name::$variant => $value, )*
+                }
+            }
+        }
+        $crate::__mcp_string_enum!(@serde $name, $expecting, [ $( $value )* ], |value| match value {
+            $( $value => $name::$variant, )*
+            other => return ::std::result::Result::Err(::serde::de::Error::unknown_variant(other, VALUES)),
+        });
+        impl $crate::rt::Fit for $name {
+            #[inline]
+            fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
+                const VALUES: &[&str] = &[ $( $value ),* ];
+                value.as_str().filter(|s| VALUES.contains(s)).map(|_| 0)
+            }
+        }
+    };
+    ($name:ident, $expecting:literal, open, [ $( $variant:ident $value:literal )* ]) => {
+        impl $name {
+            /// The value as it appears on the wire.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $( $name::$variant => $value, )*
+                    $name::Other(s) => s,
+                }
+            }
+        }
+        $crate::__mcp_string_enum!(@serde $name, $expecting, [ $( $value )* ], |value| match value {
+            $( $value => $name::$variant, )*
+            other => $name::Other(::std::borrow::ToOwned::to_owned(other)),
+        });
+        impl $crate::rt::Fit for $name {
+            #[inline]
+            fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
+                value.is_string().then_some(0)
+            }
+        }
+    };
+    (@serde $name:ident, $expecting:literal, [ $( $value:literal )* ], |$v:ident| $read:expr) => {
+        impl ::serde::Serialize for $name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                struct EnumVisitor;
+                impl ::serde::de::Visitor<'_> for EnumVisitor {
+                    type Value = $name;
+                    #[inline]
+                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.write_str($expecting)
+                    }
+                    #[allow(unused)]
+                    fn visit_str<E: ::serde::de::Error>(self, $v: &str) -> ::std::result::Result<$name, E> {
+                        const VALUES: &[&str] = &[ $( $value ),* ];
+                        ::std::result::Result::Ok($read)
+                    }
+                }
+                deserializer.deserialize_str(EnumVisitor)
+            }
+        }
+    };
+}
+
+pub use crate::__mcp_string_enum as string_enum;
+
+/// The impls of one generated union: `member_name`, how it is read (see each
+/// union's docs for the rule) and written, and `Fit`:
+///
+/// `union! { Name, "Name", [ [0usize Variant (Type) wrap] ... ], CHOICE }` where
+/// CHOICE is `tag text "field" [ [tags...] ... ] (fallback)` (read as text, choosing by
+/// the tag alone), `tag value "field" [...] (fallback)`, or `shape (selector)`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __mcp_union {
+    ($name:ident, $uname:literal, [ $( [$i:literal $variant:ident ($ty:ty) $wrap:ident] )* ], $($choice:tt)*) => {
+        impl $name {
+            /// The name of the member this value holds.
+            pub fn member_name(&self) -> &'static str {
+                match self {
+                    $( $name::$variant(_) => stringify!($variant), )*
+                }
+            }
+        }
+
+        impl ::serde::Serialize for $name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                match self {
+                    $( $name::$variant(value) => ::serde::Serialize::serialize($crate::__mcp_member!(@wrap $wrap value), serializer), )*
+                }
+            }
+        }
+
+        $crate::__mcp_union!(@read $name $uname [ $( [$i $variant ($ty)] )* ] $($choice)*);
+    };
+    (@read $name:ident $uname:literal [ $( [$i:literal $variant:ident ($ty:ty)] )* ]
+        tag text $field:literal [ $( [ $($tag:expr),* ] )* ] ($fallback:expr)) => {
+        impl $name {
+            /// Reads the union's input as JSON text, choosing the member as described above.
+            #[inline]
+            pub fn from_raw(raw: &::serde_json::value::RawValue) -> ::std::result::Result<Self, ::std::string::String> {
+                let which = $crate::rt::by_tag_raw(raw, $field, &[ $( &[ $($tag),* ] ),* ], $fallback)
+                    .map_err(|e| $crate::rt::in_union($uname, e))?;
+                match which {
+                    $( $i => $crate::rt::member_raw(raw, $uname, stringify!($variant)).map($name::$variant), )*
+                    _ => ::std::unreachable!("no member {which} in {}", $uname),
+                }
+            }
+
+            /// Reads a value already parsed into JSON, choosing the member as described above.
+            #[inline]
+            pub fn from_json(value: ::serde_json::Value) -> ::std::result::Result<Self, ::std::string::String> {
+                $name::from_raw(&$crate::rt::to_raw(&value)?)
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                let raw = <::std::boxed::Box<::serde_json::value::RawValue> as ::serde::Deserialize>::deserialize(deserializer)?;
+                $name::from_raw(&raw).map_err(::serde::de::Error::custom)
+            }
+        }
+
+        $crate::__mcp_union!(@fit_tag $name [ $( ($ty) )* ] $field [ $( [ $($tag),* ] )* ] ($fallback));
+    };
+    (@read $name:ident $uname:literal [ $( [$i:literal $variant:ident ($ty:ty)] )* ]
+        tag value $field:literal [ $( [ $($tag:expr),* ] )* ] ($fallback:expr)) => {
+        impl $name {
+            /// Reads a value already parsed into JSON, choosing the member as described above.
+            #[inline]
+            pub fn from_json(value: ::serde_json::Value) -> ::std::result::Result<Self, ::std::string::String> {
+                let which = $crate::rt::by_tag(&value, $field, &[ $( &[ $($tag),* ] ),* ], $fallback)
+                    .map_err(|e| $crate::rt::in_union($uname, e))?;
+                match which {
+                    $( $i => $crate::rt::member(value, $uname, stringify!($variant)).map($name::$variant), )*
+                    _ => ::std::unreachable!("no member {which} in {}", $uname),
+                }
+            }
+        }
+        $crate::__mcp_union!(@deserialize_value $name);
+        $crate::__mcp_union!(@fit_tag $name [ $( ($ty) )* ] $field [ $( [ $($tag),* ] )* ] ($fallback));
+    };
+    (@read $name:ident $uname:literal [ $( [$i:literal $variant:ident ($ty:ty)] )* ] shape ($selector:expr)) => {
+        impl $name {
+            /// Reads a value already parsed into JSON, choosing the member as described above.
+            #[inline]
+            pub fn from_json(value: ::serde_json::Value) -> ::std::result::Result<Self, ::std::string::String> {
+                let (which, _) = $crate::rt::pick(&value, &[ $( <$ty as $crate::rt::Fit>::fit ),* ], $selector)
+                    .ok_or_else(|| $crate::rt::fits_none($uname, &value))?;
+                match which {
+                    $( $i => $crate::rt::member(value, $uname, stringify!($variant)).map($name::$variant), )*
+                    _ => ::std::unreachable!("no member {which} in {}", $uname),
+                }
+            }
+        }
+        $crate::__mcp_union!(@deserialize_value $name);
+        impl $crate::rt::Fit for $name {
+            #[inline]
+            fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
+                $crate::rt::pick(value, &[ $( <$ty as $crate::rt::Fit>::fit ),* ], $selector).map(|(_, score)| score)
+            }
+        }
+    };
+    (@deserialize_value $name:ident) => {
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                $name::from_json(value).map_err(::serde::de::Error::custom)
+            }
+        }
+    };
+    (@fit_tag $name:ident [ $( ($ty:ty) )* ] $field:literal [ $( [ $($tag:expr),* ] )* ] ($fallback:expr)) => {
+        impl $crate::rt::Fit for $name {
+            #[inline]
+            fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
+                let which = $crate::rt::by_tag(value, $field, &[ $( &[ $($tag),* ] ),* ], $fallback).ok()?;
+                let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[ $( <$ty as $crate::rt::Fit>::fit ),* ];
+                fits[which](value)
+            }
+        }
+    };
+}
+
+pub use crate::__mcp_union as union;

@@ -74,113 +74,13 @@ pub struct Annotations {
     /// Optional: `None` is left out of the JSON.
     pub last_modified: ::std::option::Option<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for Annotations {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.audience {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "audience", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.priority {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "priority",
-                &crate::rt::Float(*value),
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.last_modified {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "lastModified",
-                value,
-            )?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Annotations {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = Annotations;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type Annotations")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<Annotations, A::Error> {
-                let mut f0: ::std::option::Option<::std::vec::Vec<Role>> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "audience" => {
-                            crate::rt::read_field(&mut access, "audience", &mut f0)?
-                        }
-                        "priority" => {
-                            crate::rt::read_field(&mut access, "priority", &mut f1)?
-                        }
-                        "lastModified" => {
-                            crate::rt::read_field(&mut access, "lastModified", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(Annotations {
-                    audience: f0,
-                    priority: f1,
-                    last_modified: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for Annotations {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "audience",
-                    required: false,
-                    fit: <::std::vec::Vec<Role> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "priority",
-                    required: false,
-                    fit: <f64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "lastModified",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    Annotations, "an object of type Annotations", extra, fields : [[optional "audience"
+    f0(::std::vec::Vec < Role >) plain audience] [optional "priority" f1(f64) float
+    priority] [optional "lastModified" f2(::std::string::String) plain last_modified]],
+    inits : [audience : f0, priority : f1, last_modified : f2]
 }
 /// Audio provided to or from an LLM.
 ///
@@ -208,147 +108,19 @@ pub struct AudioContent {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl AudioContent {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "audio";
 }
-impl ::serde::Serialize for AudioContent {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("audio"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", &self.data)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "mimeType",
-            &self.mime_type,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.annotations {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "annotations", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AudioContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = AudioContent;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type AudioContent")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<AudioContent, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<Annotations> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("audio"),
-                                &mut f0,
-                            )?
-                        }
-                        "data" => crate::rt::read_field(&mut access, "data", &mut f1)?,
-                        "mimeType" => {
-                            crate::rt::read_field(&mut access, "mimeType", &mut f2)?
-                        }
-                        "annotations" => {
-                            crate::rt::read_field(&mut access, "annotations", &mut f3)?
-                        }
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f4)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(AudioContent {
-                    data: f1.ok_or_else(|| crate::rt::missing("data"))?,
-                    mime_type: f2.ok_or_else(|| crate::rt::missing("mimeType"))?,
-                    annotations: f3,
-                    meta: f4,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for AudioContent {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("audio")),
-                },
-                crate::rt::FieldShape {
-                    name: "data",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "mimeType",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "annotations",
-                    required: false,
-                    fit: <Annotations as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    AudioContent, "an object of type AudioContent", extra, fields : [[fixed "type"
+    f0(crate ::rt::Fixed::Str("audio"))] [required "data" f1(::std::string::String) plain
+    data] [required "mimeType" f2(::std::string::String) plain mime_type] [optional
+    "annotations" f3(Annotations) plain annotations] [optional "_meta"
+    f4(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]],
+    inits : [data : f1, mime_type : f2, annotations : f3, meta : f4]
 }
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 ///
@@ -367,85 +139,12 @@ pub struct BaseMetadata {
     /// Optional: `None` is left out of the JSON.
     pub title: ::std::option::Option<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for BaseMetadata {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for BaseMetadata {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = BaseMetadata;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type BaseMetadata")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<BaseMetadata, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f0)?,
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(BaseMetadata {
-                    name: f0.ok_or_else(|| crate::rt::missing("name"))?,
-                    title: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for BaseMetadata {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    BaseMetadata, "an object of type BaseMetadata", extra, fields : [[required "name"
+    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
+    plain title]], inits : [name : f0, title : f1]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct BlobResourceContents {
@@ -472,114 +171,15 @@ pub struct BlobResourceContents {
     /// Format: `byte`
     pub blob: ::std::string::String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for BlobResourceContents {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        if let ::std::option::Option::Some(value) = &self.mime_type {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "mimeType", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "blob", &self.blob)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = BlobResourceContents;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type BlobResourceContents")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<BlobResourceContents, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "uri" => crate::rt::read_field(&mut access, "uri", &mut f0)?,
-                        "mimeType" => {
-                            crate::rt::read_field(&mut access, "mimeType", &mut f1)?
-                        }
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f2)?,
-                        "blob" => crate::rt::read_field(&mut access, "blob", &mut f3)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(BlobResourceContents {
-                    uri: f0.ok_or_else(|| crate::rt::missing("uri"))?,
-                    mime_type: f1,
-                    meta: f2,
-                    blob: f3.ok_or_else(|| crate::rt::missing("blob"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for BlobResourceContents {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "uri",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "mimeType",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "blob",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    BlobResourceContents, "an object of type BlobResourceContents", extra, fields :
+    [[required "uri" f0(::std::string::String) plain uri] [optional "mimeType"
+    f1(::std::string::String) plain mime_type] [optional "_meta" f2(::serde_json::Map <
+    ::std::string::String, ::serde_json::Value >) plain meta] [required "blob"
+    f3(::std::string::String) plain blob]], inits : [uri : f0, mime_type : f1, meta : f2,
+    blob : f3]
 }
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"boolean"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -591,130 +191,18 @@ pub struct BooleanSchema {
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl BooleanSchema {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "boolean";
 }
-impl ::serde::Serialize for BooleanSchema {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("boolean"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.default {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "default", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for BooleanSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = BooleanSchema;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type BooleanSchema")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<BooleanSchema, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("boolean"),
-                                &mut f0,
-                            )?
-                        }
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f2)?
-                        }
-                        "default" => {
-                            crate::rt::read_field(&mut access, "default", &mut f3)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(BooleanSchema {
-                    title: f1,
-                    description: f2,
-                    default: f3,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for BooleanSchema {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("boolean")),
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "default",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    BooleanSchema, "an object of type BooleanSchema", extra, fields : [[fixed "type"
+    f0(crate ::rt::Fixed::Str("boolean"))] [optional "title" f1(::std::string::String)
+    plain title] [optional "description" f2(::std::string::String) plain description]
+    [optional "default" f3(bool) plain default]], inits : [title : f1, description : f2,
+    default : f3]
 }
 /// Used by the client to invoke a tool provided by the server.
 ///
@@ -723,104 +211,16 @@ impl crate::rt::Fit for BooleanSchema {
 pub struct CallToolRequest {
     pub params: CallToolRequestParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl CallToolRequest {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "tools/call";
 }
-impl ::serde::Serialize for CallToolRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("tools/call"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CallToolRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CallToolRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CallToolRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<CallToolRequestParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("tools/call"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(CallToolRequest {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CallToolRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("tools/call"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <CallToolRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CallToolRequest, "an object of type CallToolRequest", extra, fields : [[fixed
+    "method" f0(crate ::rt::Fixed::Str("tools/call"))] [required "params"
+    f1(CallToolRequestParams) plain params]], inits : [params : f1]
 }
 /// The inline object type of `CallToolRequest.params` in the schema (named from its parent and field; see [`CallToolRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -831,92 +231,13 @@ pub struct CallToolRequestParams {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for CallToolRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        if let ::std::option::Option::Some(value) = &self.arguments {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "arguments", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CallToolRequestParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CallToolRequestParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CallToolRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f0)?,
-                        "arguments" => {
-                            crate::rt::read_field(&mut access, "arguments", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(CallToolRequestParams {
-                    name: f0.ok_or_else(|| crate::rt::missing("name"))?,
-                    arguments: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CallToolRequestParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "arguments",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CallToolRequestParams, "an object of type CallToolRequestParams", extra, fields :
+    [[required "name" f0(::std::string::String) plain name] [optional "arguments"
+    f1(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
+    arguments]], inits : [name : f0, arguments : f1]
 }
 /// The server's response to a tool call.
 #[derive(Clone, Debug, PartialEq)]
@@ -957,133 +278,15 @@ pub struct CallToolResult {
     /// Optional: `None` is left out of the JSON.
     pub is_error: ::std::option::Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for CallToolResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "content", &self.content)?;
-        if let ::std::option::Option::Some(value) = &self.structured_content {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "structuredContent",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.is_error {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "isError", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CallToolResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CallToolResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CallToolResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CallToolResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::vec::Vec<ContentBlock>> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "content" => {
-                            crate::rt::read_field(&mut access, "content", &mut f1)?
-                        }
-                        "structuredContent" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "structuredContent",
-                                &mut f2,
-                            )?
-                        }
-                        "isError" => {
-                            crate::rt::read_field(&mut access, "isError", &mut f3)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(CallToolResult {
-                    meta: f0,
-                    content: f1.ok_or_else(|| crate::rt::missing("content"))?,
-                    structured_content: f2,
-                    is_error: f3,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CallToolResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "content",
-                    required: true,
-                    fit: <::std::vec::Vec<ContentBlock> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "structuredContent",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "isError",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CallToolResult, "an object of type CallToolResult", extra, fields : [[optional
+    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
+    meta] [required "content" f1(::std::vec::Vec < ContentBlock >) plain content]
+    [optional "structuredContent" f2(::serde_json::Map < ::std::string::String,
+    ::serde_json::Value >) plain structured_content] [optional "isError" f3(bool) plain
+    is_error]], inits : [meta : f0, content : f1, structured_content : f2, is_error : f3]
 }
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
 ///
@@ -1098,104 +301,16 @@ impl crate::rt::Fit for CallToolResult {
 pub struct CancelledNotification {
     pub params: CancelledNotificationParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl CancelledNotification {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "notifications/cancelled";
 }
-impl ::serde::Serialize for CancelledNotification {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("notifications/cancelled"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CancelledNotification;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CancelledNotification")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CancelledNotification, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<CancelledNotificationParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("notifications/cancelled"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(CancelledNotification {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CancelledNotification {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("notifications/cancelled"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <CancelledNotificationParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CancelledNotification, "an object of type CancelledNotification", extra, fields :
+    [[fixed "method" f0(crate ::rt::Fixed::Str("notifications/cancelled"))] [required
+    "params" f1(CancelledNotificationParams) plain params]], inits : [params : f1]
 }
 /// The inline object type of `CancelledNotification.params` in the schema (named from its parent and field; see [`CancelledNotification`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1211,93 +326,12 @@ pub struct CancelledNotificationParams {
     /// Optional: `None` is left out of the JSON.
     pub reason: ::std::option::Option<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for CancelledNotificationParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "requestId",
-            &self.request_id,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.reason {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "reason", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CancelledNotificationParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CancelledNotificationParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CancelledNotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "requestId" => {
-                            crate::rt::read_field(&mut access, "requestId", &mut f0)?
-                        }
-                        "reason" => {
-                            crate::rt::read_field(&mut access, "reason", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(CancelledNotificationParams {
-                    request_id: f0.ok_or_else(|| crate::rt::missing("requestId"))?,
-                    reason: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CancelledNotificationParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "requestId",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "reason",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CancelledNotificationParams, "an object of type CancelledNotificationParams", extra,
+    fields : [[required "requestId" f0(RequestId) plain request_id] [optional "reason"
+    f1(::std::string::String) plain reason]], inits : [request_id : f0, reason : f1]
 }
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
 #[derive(Clone, Debug, PartialEq)]
@@ -1332,139 +366,17 @@ pub struct ClientCapabilities {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ClientCapabilities {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.experimental {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "experimental",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.roots {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "roots", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.sampling {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "sampling", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.elicitation {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "elicitation", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ClientCapabilities;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ClientCapabilities")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ClientCapabilities, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                    >,
-                > = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<ClientCapabilitiesRoots> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "experimental" => {
-                            crate::rt::read_field(&mut access, "experimental", &mut f0)?
-                        }
-                        "roots" => crate::rt::read_field(&mut access, "roots", &mut f1)?,
-                        "sampling" => {
-                            crate::rt::read_field(&mut access, "sampling", &mut f2)?
-                        }
-                        "elicitation" => {
-                            crate::rt::read_field(&mut access, "elicitation", &mut f3)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ClientCapabilities {
-                    experimental: f0,
-                    roots: f1,
-                    sampling: f2,
-                    elicitation: f3,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ClientCapabilities {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "experimental",
-                    required: false,
-                    fit: <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "roots",
-                    required: false,
-                    fit: <ClientCapabilitiesRoots as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "sampling",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "elicitation",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ClientCapabilities, "an object of type ClientCapabilities", extra, fields :
+    [[optional "experimental" f0(::std::collections::BTreeMap < ::std::string::String,
+    ::serde_json::Map < ::std::string::String, ::serde_json::Value > >) plain
+    experimental] [optional "roots" f1(ClientCapabilitiesRoots) plain roots] [optional
+    "sampling" f2(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
+    sampling] [optional "elicitation" f3(::serde_json::Map < ::std::string::String,
+    ::serde_json::Value >) plain elicitation]], inits : [experimental : f0, roots : f1,
+    sampling : f2, elicitation : f3]
 }
 /// The inline object type of `ClientCapabilities.roots` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1478,77 +390,11 @@ pub struct ClientCapabilitiesRoots {
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ClientCapabilitiesRoots {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.list_changed {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ClientCapabilitiesRoots;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ClientCapabilitiesRoots")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ClientCapabilitiesRoots, A::Error> {
-                let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "listChanged" => {
-                            crate::rt::read_field(&mut access, "listChanged", &mut f0)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ClientCapabilitiesRoots {
-                    list_changed: f0,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ClientCapabilitiesRoots {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "listChanged",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ClientCapabilitiesRoots, "an object of type ClientCapabilitiesRoots", extra, fields :
+    [[optional "listChanged" f0(bool) plain list_changed]], inits : [list_changed : f0]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -1562,138 +408,18 @@ pub enum ClientNotification {
     /// A message with any other value: kept whole, as the generic type.
     Other(Notification),
 }
-impl ClientNotification {
-    /// Reads the union's input as JSON text, choosing the member as described above.
-    #[inline]
-    pub fn from_raw(
-        raw: &::serde_json::value::RawValue,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag_raw(
-                raw,
-                "method",
-                &[
-                    &[crate::rt::Fixed::Str("notifications/cancelled")],
-                    &[crate::rt::Fixed::Str("notifications/progress")],
-                    &[crate::rt::Fixed::Str("notifications/initialized")],
-                    &[crate::rt::Fixed::Str("notifications/roots/list_changed")],
-                    &[],
-                ],
-                ::std::option::Option::Some(4usize),
-            )
-            .map_err(|e| crate::rt::in_union("ClientNotification", e))?;
-        match which {
-            0usize => {
-                crate::rt::member_raw(raw, "ClientNotification", "CancelledNotification")
-                    .map(ClientNotification::CancelledNotification)
-            }
-            1usize => {
-                crate::rt::member_raw(raw, "ClientNotification", "ProgressNotification")
-                    .map(ClientNotification::ProgressNotification)
-            }
-            2usize => {
-                crate::rt::member_raw(
-                        raw,
-                        "ClientNotification",
-                        "InitializedNotification",
-                    )
-                    .map(ClientNotification::InitializedNotification)
-            }
-            3usize => {
-                crate::rt::member_raw(
-                        raw,
-                        "ClientNotification",
-                        "RootsListChangedNotification",
-                    )
-                    .map(ClientNotification::RootsListChangedNotification)
-            }
-            4usize => {
-                crate::rt::member_raw(raw, "ClientNotification", "Other")
-                    .map(ClientNotification::Other)
-            }
-            _ => unreachable!("a union of {} members", 5usize),
-        }
-    }
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        ClientNotification::from_raw(&crate::rt::to_raw(&value)?)
-    }
-}
-impl ClientNotification {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            ClientNotification::CancelledNotification(_) => "CancelledNotification",
-            ClientNotification::ProgressNotification(_) => "ProgressNotification",
-            ClientNotification::InitializedNotification(_) => "InitializedNotification",
-            ClientNotification::RootsListChangedNotification(_) => {
-                "RootsListChangedNotification"
-            }
-            ClientNotification::Other(_) => "Other",
-        }
-    }
-}
-impl ::serde::Serialize for ClientNotification {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            ClientNotification::CancelledNotification(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientNotification::ProgressNotification(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientNotification::InitializedNotification(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientNotification::RootsListChangedNotification(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientNotification::Other(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ClientNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::std::boxed::Box<
-            ::serde_json::value::RawValue,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        ClientNotification::from_raw(&raw).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for ClientNotification {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        let which = crate::rt::by_tag(
-                value,
-                "method",
-                &[
-                    &[crate::rt::Fixed::Str("notifications/cancelled")],
-                    &[crate::rt::Fixed::Str("notifications/progress")],
-                    &[crate::rt::Fixed::Str("notifications/initialized")],
-                    &[crate::rt::Fixed::Str("notifications/roots/list_changed")],
-                    &[],
-                ],
-                ::std::option::Option::Some(4usize),
-            )
-            .ok()?;
-        let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
-            <CancelledNotification as crate::rt::Fit>::fit,
-            <ProgressNotification as crate::rt::Fit>::fit,
-            <InitializedNotification as crate::rt::Fit>::fit,
-            <RootsListChangedNotification as crate::rt::Fit>::fit,
-            <Notification as crate::rt::Fit>::fit,
-        ];
-        fits[which](value)
-    }
+crate::rt::union! {
+    ClientNotification, "ClientNotification", [[0usize
+    CancelledNotification(CancelledNotification) plain] [1usize
+    ProgressNotification(ProgressNotification) plain] [2usize
+    InitializedNotification(InitializedNotification) plain] [3usize
+    RootsListChangedNotification(RootsListChangedNotification) plain] [4usize
+    Other(Notification) plain]], tag text "method"[[crate
+    ::rt::Fixed::Str("notifications/cancelled")] [crate
+    ::rt::Fixed::Str("notifications/progress")] [crate
+    ::rt::Fixed::Str("notifications/initialized")] [crate
+    ::rt::Fixed::Str("notifications/roots/list_changed")] []]
+    (::std::option::Option::Some(4usize))
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -1716,233 +442,28 @@ pub enum ClientRequest {
     /// A message with any other value: kept whole, as the generic type.
     Other(Request),
 }
-impl ClientRequest {
-    /// Reads the union's input as JSON text, choosing the member as described above.
-    #[inline]
-    pub fn from_raw(
-        raw: &::serde_json::value::RawValue,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag_raw(
-                raw,
-                "method",
-                &[
-                    &[crate::rt::Fixed::Str("ping")],
-                    &[crate::rt::Fixed::Str("initialize")],
-                    &[crate::rt::Fixed::Str("completion/complete")],
-                    &[crate::rt::Fixed::Str("logging/setLevel")],
-                    &[crate::rt::Fixed::Str("prompts/get")],
-                    &[crate::rt::Fixed::Str("prompts/list")],
-                    &[crate::rt::Fixed::Str("resources/list")],
-                    &[crate::rt::Fixed::Str("resources/templates/list")],
-                    &[crate::rt::Fixed::Str("resources/read")],
-                    &[crate::rt::Fixed::Str("resources/subscribe")],
-                    &[crate::rt::Fixed::Str("resources/unsubscribe")],
-                    &[crate::rt::Fixed::Str("tools/call")],
-                    &[crate::rt::Fixed::Str("tools/list")],
-                    &[],
-                ],
-                ::std::option::Option::Some(13usize),
-            )
-            .map_err(|e| crate::rt::in_union("ClientRequest", e))?;
-        match which {
-            0usize => {
-                crate::rt::member_raw(raw, "ClientRequest", "PingRequest")
-                    .map(ClientRequest::PingRequest)
-            }
-            1usize => {
-                crate::rt::member_raw(raw, "ClientRequest", "InitializeRequest")
-                    .map(ClientRequest::InitializeRequest)
-            }
-            2usize => {
-                crate::rt::member_raw(raw, "ClientRequest", "CompleteRequest")
-                    .map(ClientRequest::CompleteRequest)
-            }
-            3usize => {
-                crate::rt::member_raw(raw, "ClientRequest", "SetLevelRequest")
-                    .map(ClientRequest::SetLevelRequest)
-            }
-            4usize => {
-                crate::rt::member_raw(raw, "ClientRequest", "GetPromptRequest")
-                    .map(ClientRequest::GetPromptRequest)
-            }
-            5usize => {
-                crate::rt::member_raw(raw, "ClientRequest", "ListPromptsRequest")
-                    .map(ClientRequest::ListPromptsRequest)
-            }
-            6usize => {
-                crate::rt::member_raw(raw, "ClientRequest", "ListResourcesRequest")
-                    .map(ClientRequest::ListResourcesRequest)
-            }
-            7usize => {
-                crate::rt::member_raw(
-                        raw,
-                        "ClientRequest",
-                        "ListResourceTemplatesRequest",
-                    )
-                    .map(ClientRequest::ListResourceTemplatesRequest)
-            }
-            8usize => {
-                crate::rt::member_raw(raw, "ClientRequest", "ReadResourceRequest")
-                    .map(ClientRequest::ReadResourceRequest)
-            }
-            9usize => {
-                crate::rt::member_raw(raw, "ClientRequest", "SubscribeRequest")
-                    .map(ClientRequest::SubscribeRequest)
-            }
-            10usize => {
-                crate::rt::member_raw(raw, "ClientRequest", "UnsubscribeRequest")
-                    .map(ClientRequest::UnsubscribeRequest)
-            }
-            11usize => {
-                crate::rt::member_raw(raw, "ClientRequest", "CallToolRequest")
-                    .map(ClientRequest::CallToolRequest)
-            }
-            12usize => {
-                crate::rt::member_raw(raw, "ClientRequest", "ListToolsRequest")
-                    .map(ClientRequest::ListToolsRequest)
-            }
-            13usize => {
-                crate::rt::member_raw(raw, "ClientRequest", "Other")
-                    .map(ClientRequest::Other)
-            }
-            _ => unreachable!("a union of {} members", 14usize),
-        }
-    }
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        ClientRequest::from_raw(&crate::rt::to_raw(&value)?)
-    }
-}
-impl ClientRequest {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            ClientRequest::PingRequest(_) => "PingRequest",
-            ClientRequest::InitializeRequest(_) => "InitializeRequest",
-            ClientRequest::CompleteRequest(_) => "CompleteRequest",
-            ClientRequest::SetLevelRequest(_) => "SetLevelRequest",
-            ClientRequest::GetPromptRequest(_) => "GetPromptRequest",
-            ClientRequest::ListPromptsRequest(_) => "ListPromptsRequest",
-            ClientRequest::ListResourcesRequest(_) => "ListResourcesRequest",
-            ClientRequest::ListResourceTemplatesRequest(_) => {
-                "ListResourceTemplatesRequest"
-            }
-            ClientRequest::ReadResourceRequest(_) => "ReadResourceRequest",
-            ClientRequest::SubscribeRequest(_) => "SubscribeRequest",
-            ClientRequest::UnsubscribeRequest(_) => "UnsubscribeRequest",
-            ClientRequest::CallToolRequest(_) => "CallToolRequest",
-            ClientRequest::ListToolsRequest(_) => "ListToolsRequest",
-            ClientRequest::Other(_) => "Other",
-        }
-    }
-}
-impl ::serde::Serialize for ClientRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            ClientRequest::PingRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientRequest::InitializeRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientRequest::CompleteRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientRequest::SetLevelRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientRequest::GetPromptRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientRequest::ListPromptsRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientRequest::ListResourcesRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientRequest::ListResourceTemplatesRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientRequest::ReadResourceRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientRequest::SubscribeRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientRequest::UnsubscribeRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientRequest::CallToolRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientRequest::ListToolsRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientRequest::Other(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ClientRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::std::boxed::Box<
-            ::serde_json::value::RawValue,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        ClientRequest::from_raw(&raw).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for ClientRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        let which = crate::rt::by_tag(
-                value,
-                "method",
-                &[
-                    &[crate::rt::Fixed::Str("ping")],
-                    &[crate::rt::Fixed::Str("initialize")],
-                    &[crate::rt::Fixed::Str("completion/complete")],
-                    &[crate::rt::Fixed::Str("logging/setLevel")],
-                    &[crate::rt::Fixed::Str("prompts/get")],
-                    &[crate::rt::Fixed::Str("prompts/list")],
-                    &[crate::rt::Fixed::Str("resources/list")],
-                    &[crate::rt::Fixed::Str("resources/templates/list")],
-                    &[crate::rt::Fixed::Str("resources/read")],
-                    &[crate::rt::Fixed::Str("resources/subscribe")],
-                    &[crate::rt::Fixed::Str("resources/unsubscribe")],
-                    &[crate::rt::Fixed::Str("tools/call")],
-                    &[crate::rt::Fixed::Str("tools/list")],
-                    &[],
-                ],
-                ::std::option::Option::Some(13usize),
-            )
-            .ok()?;
-        let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
-            <PingRequest as crate::rt::Fit>::fit,
-            <InitializeRequest as crate::rt::Fit>::fit,
-            <CompleteRequest as crate::rt::Fit>::fit,
-            <SetLevelRequest as crate::rt::Fit>::fit,
-            <GetPromptRequest as crate::rt::Fit>::fit,
-            <ListPromptsRequest as crate::rt::Fit>::fit,
-            <ListResourcesRequest as crate::rt::Fit>::fit,
-            <ListResourceTemplatesRequest as crate::rt::Fit>::fit,
-            <ReadResourceRequest as crate::rt::Fit>::fit,
-            <SubscribeRequest as crate::rt::Fit>::fit,
-            <UnsubscribeRequest as crate::rt::Fit>::fit,
-            <CallToolRequest as crate::rt::Fit>::fit,
-            <ListToolsRequest as crate::rt::Fit>::fit,
-            <Request as crate::rt::Fit>::fit,
-        ];
-        fits[which](value)
-    }
+crate::rt::union! {
+    ClientRequest, "ClientRequest", [[0usize PingRequest(PingRequest) plain] [1usize
+    InitializeRequest(InitializeRequest) plain] [2usize CompleteRequest(CompleteRequest)
+    plain] [3usize SetLevelRequest(SetLevelRequest) plain] [4usize
+    GetPromptRequest(GetPromptRequest) plain] [5usize
+    ListPromptsRequest(ListPromptsRequest) plain] [6usize
+    ListResourcesRequest(ListResourcesRequest) plain] [7usize
+    ListResourceTemplatesRequest(ListResourceTemplatesRequest) plain] [8usize
+    ReadResourceRequest(ReadResourceRequest) plain] [9usize
+    SubscribeRequest(SubscribeRequest) plain] [10usize
+    UnsubscribeRequest(UnsubscribeRequest) plain] [11usize
+    CallToolRequest(CallToolRequest) plain] [12usize ListToolsRequest(ListToolsRequest)
+    plain] [13usize Other(Request) plain]], tag text "method"[[crate
+    ::rt::Fixed::Str("ping")] [crate ::rt::Fixed::Str("initialize")] [crate
+    ::rt::Fixed::Str("completion/complete")] [crate ::rt::Fixed::Str("logging/setLevel")]
+    [crate ::rt::Fixed::Str("prompts/get")] [crate ::rt::Fixed::Str("prompts/list")]
+    [crate ::rt::Fixed::Str("resources/list")] [crate
+    ::rt::Fixed::Str("resources/templates/list")] [crate
+    ::rt::Fixed::Str("resources/read")] [crate ::rt::Fixed::Str("resources/subscribe")]
+    [crate ::rt::Fixed::Str("resources/unsubscribe")] [crate
+    ::rt::Fixed::Str("tools/call")] [crate ::rt::Fixed::Str("tools/list")] []]
+    (::std::option::Option::Some(13usize))
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -1954,101 +475,11 @@ pub enum ClientResult {
     ListRootsResult(ListRootsResult),
     ElicitResult(ElicitResult),
 }
-impl ClientResult {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <EmptyResult as crate::rt::Fit>::fit,
-                    <CreateMessageResult as crate::rt::Fit>::fit,
-                    <ListRootsResult as crate::rt::Fit>::fit,
-                    <ElicitResult as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .ok_or_else(|| crate::rt::fits_none("ClientResult", &value))?;
-        match which {
-            0usize => {
-                crate::rt::member(value, "ClientResult", "EmptyResult")
-                    .map(ClientResult::EmptyResult)
-            }
-            1usize => {
-                crate::rt::member(value, "ClientResult", "CreateMessageResult")
-                    .map(ClientResult::CreateMessageResult)
-            }
-            2usize => {
-                crate::rt::member(value, "ClientResult", "ListRootsResult")
-                    .map(ClientResult::ListRootsResult)
-            }
-            3usize => {
-                crate::rt::member(value, "ClientResult", "ElicitResult")
-                    .map(ClientResult::ElicitResult)
-            }
-            _ => unreachable!("a union of {} members", 4usize),
-        }
-    }
-}
-impl ClientResult {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            ClientResult::EmptyResult(_) => "EmptyResult",
-            ClientResult::CreateMessageResult(_) => "CreateMessageResult",
-            ClientResult::ListRootsResult(_) => "ListRootsResult",
-            ClientResult::ElicitResult(_) => "ElicitResult",
-        }
-    }
-}
-impl ::serde::Serialize for ClientResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            ClientResult::EmptyResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientResult::CreateMessageResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientResult::ListRootsResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientResult::ElicitResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ClientResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ClientResult::from_json(value).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for ClientResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <EmptyResult as crate::rt::Fit>::fit,
-                    <CreateMessageResult as crate::rt::Fit>::fit,
-                    <ListRootsResult as crate::rt::Fit>::fit,
-                    <ElicitResult as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    ClientResult, "ClientResult", [[0usize EmptyResult(EmptyResult) plain] [1usize
+    CreateMessageResult(CreateMessageResult) plain] [2usize
+    ListRootsResult(ListRootsResult) plain] [3usize ElicitResult(ElicitResult) plain]],
+    shape(::std::option::Option::None)
 }
 /// A request from the client to the server, to ask for completion options.
 ///
@@ -2057,104 +488,16 @@ impl crate::rt::Fit for ClientResult {
 pub struct CompleteRequest {
     pub params: CompleteRequestParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl CompleteRequest {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "completion/complete";
 }
-impl ::serde::Serialize for CompleteRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("completion/complete"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CompleteRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CompleteRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CompleteRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<CompleteRequestParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("completion/complete"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(CompleteRequest {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CompleteRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("completion/complete"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <CompleteRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CompleteRequest, "an object of type CompleteRequest", extra, fields : [[fixed
+    "method" f0(crate ::rt::Fixed::Str("completion/complete"))] [required "params"
+    f1(CompleteRequestParams) plain params]], inits : [params : f1]
 }
 /// The inline object type of `CompleteRequest.params` in the schema (named from its parent and field; see [`CompleteRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -2167,103 +510,14 @@ pub struct CompleteRequestParams {
     /// Optional: `None` is left out of the JSON.
     pub context: ::std::option::Option<CompleteRequestParamsContext>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for CompleteRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "ref", &self.r#ref)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "argument",
-            &self.argument,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.context {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "context", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CompleteRequestParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CompleteRequestParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CompleteRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<CompleteRequestParamsRef> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<CompleteRequestParamsArgument> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<CompleteRequestParamsContext> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "ref" => crate::rt::read_field(&mut access, "ref", &mut f0)?,
-                        "argument" => {
-                            crate::rt::read_field(&mut access, "argument", &mut f1)?
-                        }
-                        "context" => {
-                            crate::rt::read_field(&mut access, "context", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(CompleteRequestParams {
-                    r#ref: f0.ok_or_else(|| crate::rt::missing("ref"))?,
-                    argument: f1.ok_or_else(|| crate::rt::missing("argument"))?,
-                    context: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CompleteRequestParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "ref",
-                    required: true,
-                    fit: <CompleteRequestParamsRef as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "argument",
-                    required: true,
-                    fit: <CompleteRequestParamsArgument as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "context",
-                    required: false,
-                    fit: <CompleteRequestParamsContext as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CompleteRequestParams, "an object of type CompleteRequestParams", extra, fields :
+    [[required "ref" f0(CompleteRequestParamsRef) plain r#ref] [required "argument"
+    f1(CompleteRequestParamsArgument) plain argument] [optional "context"
+    f2(CompleteRequestParamsContext) plain context]], inits : [r#ref : f0, argument : f1,
+    context : f2]
 }
 /// The inline object type of `CompleteRequestParams.argument` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -2273,83 +527,12 @@ pub struct CompleteRequestParamsArgument {
     /// The value of the argument to use for completion matching.
     pub value: ::std::string::String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for CompleteRequestParamsArgument {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "value", &self.value)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CompleteRequestParamsArgument;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CompleteRequestParamsArgument")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CompleteRequestParamsArgument, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f0)?,
-                        "value" => crate::rt::read_field(&mut access, "value", &mut f1)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(CompleteRequestParamsArgument {
-                    name: f0.ok_or_else(|| crate::rt::missing("name"))?,
-                    value: f1.ok_or_else(|| crate::rt::missing("value"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CompleteRequestParamsArgument {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "value",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CompleteRequestParamsArgument, "an object of type CompleteRequestParamsArgument",
+    extra, fields : [[required "name" f0(::std::string::String) plain name] [required
+    "value" f1(::std::string::String) plain value]], inits : [name : f0, value : f1]
 }
 /// The inline object type of `CompleteRequestParams.context` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -2361,85 +544,13 @@ pub struct CompleteRequestParamsContext {
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for CompleteRequestParamsContext {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.arguments {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "arguments", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsContext {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CompleteRequestParamsContext;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CompleteRequestParamsContext")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CompleteRequestParamsContext, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    >,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "arguments" => {
-                            crate::rt::read_field(&mut access, "arguments", &mut f0)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(CompleteRequestParamsContext {
-                    arguments: f0,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CompleteRequestParamsContext {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "arguments",
-                    required: false,
-                    fit: <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CompleteRequestParamsContext, "an object of type CompleteRequestParamsContext",
+    extra, fields : [[optional "arguments" f0(::std::collections::BTreeMap <
+    ::std::string::String, ::std::string::String >) plain arguments]], inits : [arguments
+    : f0]
 }
 /// The inline union type of `CompleteRequestParams.ref` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 ///
@@ -2449,101 +560,12 @@ pub enum CompleteRequestParamsRef {
     PromptReference(PromptReference),
     ResourceTemplateReference(ResourceTemplateReference),
 }
-impl CompleteRequestParamsRef {
-    /// Reads the union's input as JSON text, choosing the member as described above.
-    #[inline]
-    pub fn from_raw(
-        raw: &::serde_json::value::RawValue,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag_raw(
-                raw,
-                "type",
-                &[
-                    &[crate::rt::Fixed::Str("ref/prompt")],
-                    &[crate::rt::Fixed::Str("ref/resource")],
-                ],
-                ::std::option::Option::None,
-            )
-            .map_err(|e| crate::rt::in_union("CompleteRequestParamsRef", e))?;
-        match which {
-            0usize => {
-                crate::rt::member_raw(raw, "CompleteRequestParamsRef", "PromptReference")
-                    .map(CompleteRequestParamsRef::PromptReference)
-            }
-            1usize => {
-                crate::rt::member_raw(
-                        raw,
-                        "CompleteRequestParamsRef",
-                        "ResourceTemplateReference",
-                    )
-                    .map(CompleteRequestParamsRef::ResourceTemplateReference)
-            }
-            _ => unreachable!("a union of {} members", 2usize),
-        }
-    }
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        CompleteRequestParamsRef::from_raw(&crate::rt::to_raw(&value)?)
-    }
-}
-impl CompleteRequestParamsRef {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            CompleteRequestParamsRef::PromptReference(_) => "PromptReference",
-            CompleteRequestParamsRef::ResourceTemplateReference(_) => {
-                "ResourceTemplateReference"
-            }
-        }
-    }
-}
-impl ::serde::Serialize for CompleteRequestParamsRef {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            CompleteRequestParamsRef::PromptReference(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            CompleteRequestParamsRef::ResourceTemplateReference(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::std::boxed::Box<
-            ::serde_json::value::RawValue,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        CompleteRequestParamsRef::from_raw(&raw).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for CompleteRequestParamsRef {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        let which = crate::rt::by_tag(
-                value,
-                "type",
-                &[
-                    &[crate::rt::Fixed::Str("ref/prompt")],
-                    &[crate::rt::Fixed::Str("ref/resource")],
-                ],
-                ::std::option::Option::None,
-            )
-            .ok()?;
-        let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
-            <PromptReference as crate::rt::Fit>::fit,
-            <ResourceTemplateReference as crate::rt::Fit>::fit,
-        ];
-        fits[which](value)
-    }
+crate::rt::union! {
+    CompleteRequestParamsRef, "CompleteRequestParamsRef", [[0usize
+    PromptReference(PromptReference) plain] [1usize
+    ResourceTemplateReference(ResourceTemplateReference) plain]], tag text "type"[[crate
+    ::rt::Fixed::Str("ref/prompt")] [crate ::rt::Fixed::Str("ref/resource")]]
+    (::std::option::Option::None)
 }
 /// The server's response to a completion/complete request
 #[derive(Clone, Debug, PartialEq)]
@@ -2558,96 +580,13 @@ pub struct CompleteResult {
     >,
     pub completion: CompleteResultCompletion,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for CompleteResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "completion",
-            &self.completion,
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CompleteResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CompleteResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CompleteResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CompleteResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<CompleteResultCompletion> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "completion" => {
-                            crate::rt::read_field(&mut access, "completion", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(CompleteResult {
-                    meta: f0,
-                    completion: f1.ok_or_else(|| crate::rt::missing("completion"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CompleteResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "completion",
-                    required: true,
-                    fit: <CompleteResultCompletion as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CompleteResult, "an object of type CompleteResult", extra, fields : [[optional
+    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
+    meta] [required "completion" f1(CompleteResultCompletion) plain completion]], inits :
+    [meta : f0, completion : f1]
 }
 /// The inline object type of `CompleteResult.completion` in the schema (named from its parent and field; see [`CompleteResult`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -2665,103 +604,13 @@ pub struct CompleteResultCompletion {
     /// Optional: `None` is left out of the JSON.
     pub has_more: ::std::option::Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for CompleteResultCompletion {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "values", &self.values)?;
-        if let ::std::option::Option::Some(value) = &self.total {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "total", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.has_more {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "hasMore", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CompleteResultCompletion;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CompleteResultCompletion")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CompleteResultCompletion, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "values" => {
-                            crate::rt::read_field(&mut access, "values", &mut f0)?
-                        }
-                        "total" => crate::rt::read_field(&mut access, "total", &mut f1)?,
-                        "hasMore" => {
-                            crate::rt::read_field(&mut access, "hasMore", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(CompleteResultCompletion {
-                    values: f0.ok_or_else(|| crate::rt::missing("values"))?,
-                    total: f1,
-                    has_more: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CompleteResultCompletion {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "values",
-                    required: true,
-                    fit: <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "total",
-                    required: false,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "hasMore",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CompleteResultCompletion, "an object of type CompleteResultCompletion", extra, fields
+    : [[required "values" f0(::std::vec::Vec < ::std::string::String >) plain values]
+    [optional "total" f1(i64) plain total] [optional "hasMore" f2(bool) plain has_more]],
+    inits : [values : f0, total : f1, has_more : f2]
 }
 /// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
 #[derive(Clone, Debug, PartialEq)]
@@ -2772,128 +621,13 @@ pub enum ContentBlock {
     ResourceLink(ResourceLink),
     EmbeddedResource(EmbeddedResource),
 }
-impl ContentBlock {
-    /// Reads the union's input as JSON text, choosing the member as described above.
-    #[inline]
-    pub fn from_raw(
-        raw: &::serde_json::value::RawValue,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag_raw(
-                raw,
-                "type",
-                &[
-                    &[crate::rt::Fixed::Str("text")],
-                    &[crate::rt::Fixed::Str("image")],
-                    &[crate::rt::Fixed::Str("audio")],
-                    &[crate::rt::Fixed::Str("resource_link")],
-                    &[crate::rt::Fixed::Str("resource")],
-                ],
-                ::std::option::Option::None,
-            )
-            .map_err(|e| crate::rt::in_union("ContentBlock", e))?;
-        match which {
-            0usize => {
-                crate::rt::member_raw(raw, "ContentBlock", "TextContent")
-                    .map(ContentBlock::TextContent)
-            }
-            1usize => {
-                crate::rt::member_raw(raw, "ContentBlock", "ImageContent")
-                    .map(ContentBlock::ImageContent)
-            }
-            2usize => {
-                crate::rt::member_raw(raw, "ContentBlock", "AudioContent")
-                    .map(ContentBlock::AudioContent)
-            }
-            3usize => {
-                crate::rt::member_raw(raw, "ContentBlock", "ResourceLink")
-                    .map(ContentBlock::ResourceLink)
-            }
-            4usize => {
-                crate::rt::member_raw(raw, "ContentBlock", "EmbeddedResource")
-                    .map(ContentBlock::EmbeddedResource)
-            }
-            _ => unreachable!("a union of {} members", 5usize),
-        }
-    }
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        ContentBlock::from_raw(&crate::rt::to_raw(&value)?)
-    }
-}
-impl ContentBlock {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            ContentBlock::TextContent(_) => "TextContent",
-            ContentBlock::ImageContent(_) => "ImageContent",
-            ContentBlock::AudioContent(_) => "AudioContent",
-            ContentBlock::ResourceLink(_) => "ResourceLink",
-            ContentBlock::EmbeddedResource(_) => "EmbeddedResource",
-        }
-    }
-}
-impl ::serde::Serialize for ContentBlock {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            ContentBlock::TextContent(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ContentBlock::ImageContent(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ContentBlock::AudioContent(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ContentBlock::ResourceLink(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ContentBlock::EmbeddedResource(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ContentBlock {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::std::boxed::Box<
-            ::serde_json::value::RawValue,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        ContentBlock::from_raw(&raw).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for ContentBlock {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        let which = crate::rt::by_tag(
-                value,
-                "type",
-                &[
-                    &[crate::rt::Fixed::Str("text")],
-                    &[crate::rt::Fixed::Str("image")],
-                    &[crate::rt::Fixed::Str("audio")],
-                    &[crate::rt::Fixed::Str("resource_link")],
-                    &[crate::rt::Fixed::Str("resource")],
-                ],
-                ::std::option::Option::None,
-            )
-            .ok()?;
-        let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
-            <TextContent as crate::rt::Fit>::fit,
-            <ImageContent as crate::rt::Fit>::fit,
-            <AudioContent as crate::rt::Fit>::fit,
-            <ResourceLink as crate::rt::Fit>::fit,
-            <EmbeddedResource as crate::rt::Fit>::fit,
-        ];
-        fits[which](value)
-    }
+crate::rt::union! {
+    ContentBlock, "ContentBlock", [[0usize TextContent(TextContent) plain] [1usize
+    ImageContent(ImageContent) plain] [2usize AudioContent(AudioContent) plain] [3usize
+    ResourceLink(ResourceLink) plain] [4usize EmbeddedResource(EmbeddedResource) plain]],
+    tag text "type"[[crate ::rt::Fixed::Str("text")] [crate ::rt::Fixed::Str("image")]
+    [crate ::rt::Fixed::Str("audio")] [crate ::rt::Fixed::Str("resource_link")] [crate
+    ::rt::Fixed::Str("resource")]] (::std::option::Option::None)
 }
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 ///
@@ -2904,104 +638,16 @@ impl crate::rt::Fit for ContentBlock {
 pub struct CreateMessageRequest {
     pub params: CreateMessageRequestParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl CreateMessageRequest {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "sampling/createMessage";
 }
-impl ::serde::Serialize for CreateMessageRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("sampling/createMessage"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CreateMessageRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CreateMessageRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CreateMessageRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<CreateMessageRequestParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("sampling/createMessage"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(CreateMessageRequest {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CreateMessageRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("sampling/createMessage"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <CreateMessageRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CreateMessageRequest, "an object of type CreateMessageRequest", extra, fields :
+    [[fixed "method" f0(crate ::rt::Fixed::Str("sampling/createMessage"))] [required
+    "params" f1(CreateMessageRequestParams) plain params]], inits : [params : f1]
 }
 /// The inline object type of `CreateMessageRequest.params` in the schema (named from its parent and field; see [`CreateMessageRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -3044,216 +690,21 @@ pub struct CreateMessageRequestParams {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for CreateMessageRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "messages",
-            &self.messages,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.model_preferences {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "modelPreferences",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.system_prompt {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "systemPrompt",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.include_context {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "includeContext",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.temperature {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "temperature",
-                &crate::rt::Float(*value),
-            )?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "maxTokens",
-            &self.max_tokens,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.stop_sequences {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "stopSequences",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.metadata {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "metadata", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CreateMessageRequestParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CreateMessageRequestParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CreateMessageRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::vec::Vec<SamplingMessage>> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<ModelPreferences> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<
-                    CreateMessageRequestParamsIncludeContext,
-                > = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f6: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::std::option::Option::None;
-                let mut f7: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "messages" => {
-                            crate::rt::read_field(&mut access, "messages", &mut f0)?
-                        }
-                        "modelPreferences" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "modelPreferences",
-                                &mut f1,
-                            )?
-                        }
-                        "systemPrompt" => {
-                            crate::rt::read_field(&mut access, "systemPrompt", &mut f2)?
-                        }
-                        "includeContext" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "includeContext",
-                                &mut f3,
-                            )?
-                        }
-                        "temperature" => {
-                            crate::rt::read_field(&mut access, "temperature", &mut f4)?
-                        }
-                        "maxTokens" => {
-                            crate::rt::read_field(&mut access, "maxTokens", &mut f5)?
-                        }
-                        "stopSequences" => {
-                            crate::rt::read_field(&mut access, "stopSequences", &mut f6)?
-                        }
-                        "metadata" => {
-                            crate::rt::read_field(&mut access, "metadata", &mut f7)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(CreateMessageRequestParams {
-                    messages: f0.ok_or_else(|| crate::rt::missing("messages"))?,
-                    model_preferences: f1,
-                    system_prompt: f2,
-                    include_context: f3,
-                    temperature: f4,
-                    max_tokens: f5.ok_or_else(|| crate::rt::missing("maxTokens"))?,
-                    stop_sequences: f6,
-                    metadata: f7,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CreateMessageRequestParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "messages",
-                    required: true,
-                    fit: <::std::vec::Vec<SamplingMessage> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "modelPreferences",
-                    required: false,
-                    fit: <ModelPreferences as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "systemPrompt",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "includeContext",
-                    required: false,
-                    fit: <CreateMessageRequestParamsIncludeContext as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "temperature",
-                    required: false,
-                    fit: <f64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "maxTokens",
-                    required: true,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "stopSequences",
-                    required: false,
-                    fit: <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "metadata",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CreateMessageRequestParams, "an object of type CreateMessageRequestParams", extra,
+    fields : [[required "messages" f0(::std::vec::Vec < SamplingMessage >) plain
+    messages] [optional "modelPreferences" f1(ModelPreferences) plain model_preferences]
+    [optional "systemPrompt" f2(::std::string::String) plain system_prompt] [optional
+    "includeContext" f3(CreateMessageRequestParamsIncludeContext) plain include_context]
+    [optional "temperature" f4(f64) float temperature] [required "maxTokens" f5(i64)
+    plain max_tokens] [optional "stopSequences" f6(::std::vec::Vec <
+    ::std::string::String >) plain stop_sequences] [optional "metadata"
+    f7(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
+    metadata]], inits : [messages : f0, model_preferences : f1, system_prompt : f2,
+    include_context : f3, temperature : f4, max_tokens : f5, stop_sequences : f6,
+    metadata : f7]
 }
 /// The inline enum type of `CreateMessageRequestParams.includeContext` in the schema (named from its parent and field; see [`CreateMessageRequestParams`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -3269,72 +720,10 @@ pub enum CreateMessageRequestParamsIncludeContext {
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2596), where the tag dates it to 2025-11-25.
     AllServers,
 }
-impl CreateMessageRequestParamsIncludeContext {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            CreateMessageRequestParamsIncludeContext::None => "none",
-            CreateMessageRequestParamsIncludeContext::ThisServer => "thisServer",
-            CreateMessageRequestParamsIncludeContext::AllServers => "allServers",
-        }
-    }
-}
-impl ::serde::Serialize for CreateMessageRequestParamsIncludeContext {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const VALUES: &[&str] = &["none", "thisServer", "allServers"];
-        struct EnumVisitor;
-        impl ::serde::de::Visitor<'_> for EnumVisitor {
-            type Value = CreateMessageRequestParamsIncludeContext;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("a CreateMessageRequestParamsIncludeContext value")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<CreateMessageRequestParamsIncludeContext, E> {
-                ::std::result::Result::Ok(
-                    match value {
-                        "none" => CreateMessageRequestParamsIncludeContext::None,
-                        "thisServer" => {
-                            CreateMessageRequestParamsIncludeContext::ThisServer
-                        }
-                        "allServers" => {
-                            CreateMessageRequestParamsIncludeContext::AllServers
-                        }
-                        other => {
-                            return ::std::result::Result::Err(
-                                E::unknown_variant(other, VALUES),
-                            );
-                        }
-                    },
-                )
-            }
-        }
-        let _ = VALUES;
-        deserializer.deserialize_str(EnumVisitor)
-    }
-}
-impl crate::rt::Fit for CreateMessageRequestParamsIncludeContext {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        const VALUES: &[&str] = &["none", "thisServer", "allServers"];
-        let _ = VALUES;
-        value.as_str().filter(|s| VALUES.contains(s)).map(|_| 0)
-    }
+crate::rt::string_enum! {
+    CreateMessageRequestParamsIncludeContext,
+    "a CreateMessageRequestParamsIncludeContext value", closed, [None "none" ThisServer
+    "thisServer" AllServers "allServers"]
 }
 /// The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
 ///
@@ -3360,126 +749,16 @@ pub struct CreateMessageResult {
     /// Optional: `None` is left out of the JSON.
     pub stop_reason: ::std::option::Option<CreateMessageResultStopReason>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for CreateMessageResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "role", &self.role)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "content", &self.content)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "model", &self.model)?;
-        if let ::std::option::Option::Some(value) = &self.stop_reason {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "stopReason", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CreateMessageResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CreateMessageResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CreateMessageResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<Role> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<SamplingMessageContent> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<CreateMessageResultStopReason> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "role" => crate::rt::read_field(&mut access, "role", &mut f1)?,
-                        "content" => {
-                            crate::rt::read_field(&mut access, "content", &mut f2)?
-                        }
-                        "model" => crate::rt::read_field(&mut access, "model", &mut f3)?,
-                        "stopReason" => {
-                            crate::rt::read_field(&mut access, "stopReason", &mut f4)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(CreateMessageResult {
-                    meta: f0,
-                    role: f1.ok_or_else(|| crate::rt::missing("role"))?,
-                    content: f2.ok_or_else(|| crate::rt::missing("content"))?,
-                    model: f3.ok_or_else(|| crate::rt::missing("model"))?,
-                    stop_reason: f4,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CreateMessageResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "role",
-                    required: true,
-                    fit: <Role as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "content",
-                    required: true,
-                    fit: <SamplingMessageContent as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "model",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "stopReason",
-                    required: false,
-                    fit: <CreateMessageResultStopReason as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CreateMessageResult, "an object of type CreateMessageResult", extra, fields :
+    [[optional "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value
+    >) plain meta] [required "role" f1(Role) plain role] [required "content"
+    f2(SamplingMessageContent) plain content] [required "model" f3(::std::string::String)
+    plain model] [optional "stopReason" f4(CreateMessageResultStopReason) plain
+    stop_reason]], inits : [meta : f0, role : f1, content : f2, model : f3, stop_reason :
+    f4]
 }
 /// The inline open enum type of `CreateMessageResult.stopReason` in the schema (named from its parent and field; see [`CreateMessageResult`]).
 ///
@@ -3495,65 +774,9 @@ pub enum CreateMessageResultStopReason {
     /// Any other value.
     Other(::std::string::String),
 }
-impl CreateMessageResultStopReason {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            CreateMessageResultStopReason::EndTurn => "endTurn",
-            CreateMessageResultStopReason::StopSequence => "stopSequence",
-            CreateMessageResultStopReason::MaxTokens => "maxTokens",
-            CreateMessageResultStopReason::Other(s) => s,
-        }
-    }
-}
-impl ::serde::Serialize for CreateMessageResultStopReason {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CreateMessageResultStopReason {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const VALUES: &[&str] = &["endTurn", "stopSequence", "maxTokens"];
-        struct EnumVisitor;
-        impl ::serde::de::Visitor<'_> for EnumVisitor {
-            type Value = CreateMessageResultStopReason;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("a CreateMessageResultStopReason value")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<CreateMessageResultStopReason, E> {
-                ::std::result::Result::Ok(
-                    match value {
-                        "endTurn" => CreateMessageResultStopReason::EndTurn,
-                        "stopSequence" => CreateMessageResultStopReason::StopSequence,
-                        "maxTokens" => CreateMessageResultStopReason::MaxTokens,
-                        other => CreateMessageResultStopReason::Other(other.to_owned()),
-                    },
-                )
-            }
-        }
-        let _ = VALUES;
-        deserializer.deserialize_str(EnumVisitor)
-    }
-}
-impl crate::rt::Fit for CreateMessageResultStopReason {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        const VALUES: &[&str] = &["endTurn", "stopSequence", "maxTokens"];
-        let _ = VALUES;
-        value.is_string().then_some(0)
-    }
+crate::rt::string_enum! {
+    CreateMessageResultStopReason, "a CreateMessageResultStopReason value", open,
+    [EndTurn "endTurn" StopSequence "stopSequence" MaxTokens "maxTokens"]
 }
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = ::std::string::String;
@@ -3564,104 +787,16 @@ pub type Cursor = ::std::string::String;
 pub struct ElicitRequest {
     pub params: ElicitRequestParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ElicitRequest {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "elicitation/create";
 }
-impl ::serde::Serialize for ElicitRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("elicitation/create"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ElicitRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ElicitRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ElicitRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<ElicitRequestParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("elicitation/create"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(ElicitRequest {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ElicitRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("elicitation/create"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <ElicitRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ElicitRequest, "an object of type ElicitRequest", extra, fields : [[fixed "method"
+    f0(crate ::rt::Fixed::Str("elicitation/create"))] [required "params"
+    f1(ElicitRequestParams) plain params]], inits : [params : f1]
 }
 /// The inline object type of `ElicitRequest.params` in the schema (named from its parent and field; see [`ElicitRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -3678,96 +813,13 @@ pub struct ElicitRequestParams {
     /// Wire name: `requestedSchema`.
     pub requested_schema: ElicitRequestParamsRequestedSchema,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ElicitRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "message", &self.message)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "requestedSchema",
-            &self.requested_schema,
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ElicitRequestParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ElicitRequestParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ElicitRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<ElicitRequestParamsRequestedSchema> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "message" => {
-                            crate::rt::read_field(&mut access, "message", &mut f0)?
-                        }
-                        "requestedSchema" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "requestedSchema",
-                                &mut f1,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ElicitRequestParams {
-                    message: f0.ok_or_else(|| crate::rt::missing("message"))?,
-                    requested_schema: f1
-                        .ok_or_else(|| crate::rt::missing("requestedSchema"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ElicitRequestParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "message",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "requestedSchema",
-                    required: true,
-                    fit: <ElicitRequestParamsRequestedSchema as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ElicitRequestParams, "an object of type ElicitRequestParams", extra, fields :
+    [[required "message" f0(::std::string::String) plain message] [required
+    "requestedSchema" f1(ElicitRequestParamsRequestedSchema) plain requested_schema]],
+    inits : [message : f0, requested_schema : f1]
 }
 /// The inline object type of `ElicitRequestParams.requestedSchema` in the schema (named from its parent and field; see [`ElicitRequestParams`]).
 ///
@@ -3781,130 +833,19 @@ pub struct ElicitRequestParamsRequestedSchema {
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ElicitRequestParamsRequestedSchema {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "object";
 }
-impl ::serde::Serialize for ElicitRequestParamsRequestedSchema {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("object"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "properties",
-            &self.properties,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.required {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "required", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitRequestParamsRequestedSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ElicitRequestParamsRequestedSchema;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ElicitRequestParamsRequestedSchema")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ElicitRequestParamsRequestedSchema, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        PrimitiveSchemaDefinition,
-                    >,
-                > = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("object"),
-                                &mut f0,
-                            )?
-                        }
-                        "properties" => {
-                            crate::rt::read_field(&mut access, "properties", &mut f1)?
-                        }
-                        "required" => {
-                            crate::rt::read_field(&mut access, "required", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(ElicitRequestParamsRequestedSchema {
-                    properties: f1.ok_or_else(|| crate::rt::missing("properties"))?,
-                    required: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ElicitRequestParamsRequestedSchema {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("object")),
-                },
-                crate::rt::FieldShape {
-                    name: "properties",
-                    required: true,
-                    fit: <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        PrimitiveSchemaDefinition,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "required",
-                    required: false,
-                    fit: <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ElicitRequestParamsRequestedSchema,
+    "an object of type ElicitRequestParamsRequestedSchema", extra, fields : [[fixed
+    "type" f0(crate ::rt::Fixed::Str("object"))] [required "properties"
+    f1(::std::collections::BTreeMap < ::std::string::String, PrimitiveSchemaDefinition >)
+    plain properties] [optional "required" f2(::std::vec::Vec < ::std::string::String >)
+    plain required]], inits : [properties : f1, required : f2]
 }
 /// The client's response to an elicitation request.
 #[derive(Clone, Debug, PartialEq)]
@@ -3930,114 +871,14 @@ pub struct ElicitResult {
         ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ElicitResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "action", &self.action)?;
-        if let ::std::option::Option::Some(value) = &self.content {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "content", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ElicitResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ElicitResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ElicitResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<ElicitResultAction> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ElicitResultContentValue,
-                    >,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "action" => {
-                            crate::rt::read_field(&mut access, "action", &mut f1)?
-                        }
-                        "content" => {
-                            crate::rt::read_field(&mut access, "content", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ElicitResult {
-                    meta: f0,
-                    action: f1.ok_or_else(|| crate::rt::missing("action"))?,
-                    content: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ElicitResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "action",
-                    required: true,
-                    fit: <ElicitResultAction as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "content",
-                    required: false,
-                    fit: <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ElicitResultContentValue,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ElicitResult, "an object of type ElicitResult", extra, fields : [[optional "_meta"
+    f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]
+    [required "action" f1(ElicitResultAction) plain action] [optional "content"
+    f2(::std::collections::BTreeMap < ::std::string::String, ElicitResultContentValue >)
+    plain content]], inits : [meta : f0, action : f1, content : f2]
 }
 /// The inline enum type of `ElicitResult.action` in the schema (named from its parent and field; see [`ElicitResult`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -4049,68 +890,9 @@ pub enum ElicitResultAction {
     /// `"cancel"`
     Cancel,
 }
-impl ElicitResultAction {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            ElicitResultAction::Accept => "accept",
-            ElicitResultAction::Decline => "decline",
-            ElicitResultAction::Cancel => "cancel",
-        }
-    }
-}
-impl ::serde::Serialize for ElicitResultAction {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitResultAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const VALUES: &[&str] = &["accept", "decline", "cancel"];
-        struct EnumVisitor;
-        impl ::serde::de::Visitor<'_> for EnumVisitor {
-            type Value = ElicitResultAction;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("a ElicitResultAction value")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<ElicitResultAction, E> {
-                ::std::result::Result::Ok(
-                    match value {
-                        "accept" => ElicitResultAction::Accept,
-                        "decline" => ElicitResultAction::Decline,
-                        "cancel" => ElicitResultAction::Cancel,
-                        other => {
-                            return ::std::result::Result::Err(
-                                E::unknown_variant(other, VALUES),
-                            );
-                        }
-                    },
-                )
-            }
-        }
-        let _ = VALUES;
-        deserializer.deserialize_str(EnumVisitor)
-    }
-}
-impl crate::rt::Fit for ElicitResultAction {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        const VALUES: &[&str] = &["accept", "decline", "cancel"];
-        let _ = VALUES;
-        value.as_str().filter(|s| VALUES.contains(s)).map(|_| 0)
-    }
+crate::rt::string_enum! {
+    ElicitResultAction, "a ElicitResultAction value", closed, [Accept "accept" Decline
+    "decline" Cancel "cancel"]
 }
 /// The inline union type of the values of `ElicitResult.content` in the schema (see [`ElicitResult`]).
 ///
@@ -4121,91 +903,10 @@ pub enum ElicitResultContentValue {
     Integer(i64),
     Boolean(bool),
 }
-impl ElicitResultContentValue {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <::std::string::String as crate::rt::Fit>::fit,
-                    <i64 as crate::rt::Fit>::fit,
-                    <bool as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .ok_or_else(|| crate::rt::fits_none("ElicitResultContentValue", &value))?;
-        match which {
-            0usize => {
-                crate::rt::member(value, "ElicitResultContentValue", "String")
-                    .map(ElicitResultContentValue::String)
-            }
-            1usize => {
-                crate::rt::member(value, "ElicitResultContentValue", "Integer")
-                    .map(ElicitResultContentValue::Integer)
-            }
-            2usize => {
-                crate::rt::member(value, "ElicitResultContentValue", "Boolean")
-                    .map(ElicitResultContentValue::Boolean)
-            }
-            _ => unreachable!("a union of {} members", 3usize),
-        }
-    }
-}
-impl ElicitResultContentValue {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            ElicitResultContentValue::String(_) => "String",
-            ElicitResultContentValue::Integer(_) => "Integer",
-            ElicitResultContentValue::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::serde::Serialize for ElicitResultContentValue {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            ElicitResultContentValue::String(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ElicitResultContentValue::Integer(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ElicitResultContentValue::Boolean(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ElicitResultContentValue::from_json(value).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for ElicitResultContentValue {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <::std::string::String as crate::rt::Fit>::fit,
-                    <i64 as crate::rt::Fit>::fit,
-                    <bool as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    ElicitResultContentValue, "ElicitResultContentValue", [[0usize
+    String(::std::string::String) plain] [1usize Integer(i64) plain] [2usize
+    Boolean(bool) plain]], shape(::std::option::Option::None)
 }
 /// The contents of a resource, embedded into a prompt or tool call result.
 ///
@@ -4229,137 +930,19 @@ pub struct EmbeddedResource {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl EmbeddedResource {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "resource";
 }
-impl ::serde::Serialize for EmbeddedResource {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("resource"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "resource",
-            &self.resource,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.annotations {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "annotations", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = EmbeddedResource;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type EmbeddedResource")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<EmbeddedResource, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<EmbeddedResourceResource> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<Annotations> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("resource"),
-                                &mut f0,
-                            )?
-                        }
-                        "resource" => {
-                            crate::rt::read_field(&mut access, "resource", &mut f1)?
-                        }
-                        "annotations" => {
-                            crate::rt::read_field(&mut access, "annotations", &mut f2)?
-                        }
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f3)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(EmbeddedResource {
-                    resource: f1.ok_or_else(|| crate::rt::missing("resource"))?,
-                    annotations: f2,
-                    meta: f3,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for EmbeddedResource {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("resource")),
-                },
-                crate::rt::FieldShape {
-                    name: "resource",
-                    required: true,
-                    fit: <EmbeddedResourceResource as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "annotations",
-                    required: false,
-                    fit: <Annotations as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    EmbeddedResource, "an object of type EmbeddedResource", extra, fields : [[fixed
+    "type" f0(crate ::rt::Fixed::Str("resource"))] [required "resource"
+    f1(EmbeddedResourceResource) plain resource] [optional "annotations" f2(Annotations)
+    plain annotations] [optional "_meta" f3(::serde_json::Map < ::std::string::String,
+    ::serde_json::Value >) plain meta]], inits : [resource : f1, annotations : f2, meta :
+    f3]
 }
 /// The inline union type of `EmbeddedResource.resource` in the schema (named from its parent and field; see [`EmbeddedResource`]).
 ///
@@ -4369,89 +952,11 @@ pub enum EmbeddedResourceResource {
     TextResourceContents(TextResourceContents),
     BlobResourceContents(BlobResourceContents),
 }
-impl EmbeddedResourceResource {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <TextResourceContents as crate::rt::Fit>::fit,
-                    <BlobResourceContents as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .ok_or_else(|| crate::rt::fits_none("EmbeddedResourceResource", &value))?;
-        match which {
-            0usize => {
-                crate::rt::member(
-                        value,
-                        "EmbeddedResourceResource",
-                        "TextResourceContents",
-                    )
-                    .map(EmbeddedResourceResource::TextResourceContents)
-            }
-            1usize => {
-                crate::rt::member(
-                        value,
-                        "EmbeddedResourceResource",
-                        "BlobResourceContents",
-                    )
-                    .map(EmbeddedResourceResource::BlobResourceContents)
-            }
-            _ => unreachable!("a union of {} members", 2usize),
-        }
-    }
-}
-impl EmbeddedResourceResource {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            EmbeddedResourceResource::TextResourceContents(_) => "TextResourceContents",
-            EmbeddedResourceResource::BlobResourceContents(_) => "BlobResourceContents",
-        }
-    }
-}
-impl ::serde::Serialize for EmbeddedResourceResource {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            EmbeddedResourceResource::TextResourceContents(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            EmbeddedResourceResource::BlobResourceContents(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        EmbeddedResourceResource::from_json(value).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for EmbeddedResourceResource {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <TextResourceContents as crate::rt::Fit>::fit,
-                    <BlobResourceContents as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    EmbeddedResourceResource, "EmbeddedResourceResource", [[0usize
+    TextResourceContents(TextResourceContents) plain] [1usize
+    BlobResourceContents(BlobResourceContents) plain]],
+    shape(::std::option::Option::None)
 }
 /// A response that indicates success but carries no data.
 pub type EmptyResult = Result;
@@ -4475,144 +980,19 @@ pub struct EnumSchema {
     /// Optional: `None` is left out of the JSON.
     pub enum_names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl EnumSchema {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "string";
 }
-impl ::serde::Serialize for EnumSchema {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("string"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "enum", &self.r#enum)?;
-        if let ::std::option::Option::Some(value) = &self.enum_names {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "enumNames", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for EnumSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = EnumSchema;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type EnumSchema")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<EnumSchema, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("string"),
-                                &mut f0,
-                            )?
-                        }
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f2)?
-                        }
-                        "enum" => crate::rt::read_field(&mut access, "enum", &mut f3)?,
-                        "enumNames" => {
-                            crate::rt::read_field(&mut access, "enumNames", &mut f4)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(EnumSchema {
-                    title: f1,
-                    description: f2,
-                    r#enum: f3.ok_or_else(|| crate::rt::missing("enum"))?,
-                    enum_names: f4,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for EnumSchema {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("string")),
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "enum",
-                    required: true,
-                    fit: <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "enumNames",
-                    required: false,
-                    fit: <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    EnumSchema, "an object of type EnumSchema", extra, fields : [[fixed "type" f0(crate
+    ::rt::Fixed::Str("string"))] [optional "title" f1(::std::string::String) plain title]
+    [optional "description" f2(::std::string::String) plain description] [required "enum"
+    f3(::std::vec::Vec < ::std::string::String >) plain r#enum] [optional "enumNames"
+    f4(::std::vec::Vec < ::std::string::String >) plain enum_names]], inits : [title :
+    f1, description : f2, r#enum : f3, enum_names : f4]
 }
 /// Used by the client to get a prompt provided by the server.
 ///
@@ -4621,104 +1001,16 @@ impl crate::rt::Fit for EnumSchema {
 pub struct GetPromptRequest {
     pub params: GetPromptRequestParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl GetPromptRequest {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "prompts/get";
 }
-impl ::serde::Serialize for GetPromptRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("prompts/get"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = GetPromptRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type GetPromptRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<GetPromptRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<GetPromptRequestParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("prompts/get"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(GetPromptRequest {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for GetPromptRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("prompts/get"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <GetPromptRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    GetPromptRequest, "an object of type GetPromptRequest", extra, fields : [[fixed
+    "method" f0(crate ::rt::Fixed::Str("prompts/get"))] [required "params"
+    f1(GetPromptRequestParams) plain params]], inits : [params : f1]
 }
 /// The inline object type of `GetPromptRequest.params` in the schema (named from its parent and field; see [`GetPromptRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -4732,95 +1024,13 @@ pub struct GetPromptRequestParams {
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for GetPromptRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        if let ::std::option::Option::Some(value) = &self.arguments {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "arguments", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = GetPromptRequestParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type GetPromptRequestParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<GetPromptRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    >,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f0)?,
-                        "arguments" => {
-                            crate::rt::read_field(&mut access, "arguments", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(GetPromptRequestParams {
-                    name: f0.ok_or_else(|| crate::rt::missing("name"))?,
-                    arguments: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for GetPromptRequestParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "arguments",
-                    required: false,
-                    fit: <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    GetPromptRequestParams, "an object of type GetPromptRequestParams", extra, fields :
+    [[required "name" f0(::std::string::String) plain name] [optional "arguments"
+    f1(::std::collections::BTreeMap < ::std::string::String, ::std::string::String >)
+    plain arguments]], inits : [name : f0, arguments : f1]
 }
 /// The server's response to a prompts/get request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -4839,110 +1049,14 @@ pub struct GetPromptResult {
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for GetPromptResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "messages",
-            &self.messages,
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = GetPromptResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type GetPromptResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<GetPromptResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<PromptMessage>> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f1)?
-                        }
-                        "messages" => {
-                            crate::rt::read_field(&mut access, "messages", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(GetPromptResult {
-                    meta: f0,
-                    description: f1,
-                    messages: f2.ok_or_else(|| crate::rt::missing("messages"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for GetPromptResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "messages",
-                    required: true,
-                    fit: <::std::vec::Vec<PromptMessage> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    GetPromptResult, "an object of type GetPromptResult", extra, fields : [[optional
+    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
+    meta] [optional "description" f1(::std::string::String) plain description] [required
+    "messages" f2(::std::vec::Vec < PromptMessage >) plain messages]], inits : [meta :
+    f0, description : f1, messages : f2]
 }
 pub const INTERNAL_ERROR: i64 = -32603i64;
 pub const INVALID_PARAMS: i64 = -32602i64;
@@ -4973,147 +1087,19 @@ pub struct ImageContent {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ImageContent {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "image";
 }
-impl ::serde::Serialize for ImageContent {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("image"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", &self.data)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "mimeType",
-            &self.mime_type,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.annotations {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "annotations", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ImageContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ImageContent;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ImageContent")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ImageContent, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<Annotations> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("image"),
-                                &mut f0,
-                            )?
-                        }
-                        "data" => crate::rt::read_field(&mut access, "data", &mut f1)?,
-                        "mimeType" => {
-                            crate::rt::read_field(&mut access, "mimeType", &mut f2)?
-                        }
-                        "annotations" => {
-                            crate::rt::read_field(&mut access, "annotations", &mut f3)?
-                        }
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f4)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(ImageContent {
-                    data: f1.ok_or_else(|| crate::rt::missing("data"))?,
-                    mime_type: f2.ok_or_else(|| crate::rt::missing("mimeType"))?,
-                    annotations: f3,
-                    meta: f4,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ImageContent {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("image")),
-                },
-                crate::rt::FieldShape {
-                    name: "data",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "mimeType",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "annotations",
-                    required: false,
-                    fit: <Annotations as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ImageContent, "an object of type ImageContent", extra, fields : [[fixed "type"
+    f0(crate ::rt::Fixed::Str("image"))] [required "data" f1(::std::string::String) plain
+    data] [required "mimeType" f2(::std::string::String) plain mime_type] [optional
+    "annotations" f3(Annotations) plain annotations] [optional "_meta"
+    f4(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]],
+    inits : [data : f1, mime_type : f2, annotations : f3, meta : f4]
 }
 /// Describes the name and version of an MCP implementation, with an optional title for UI representation.
 #[derive(Clone, Debug, PartialEq)]
@@ -5131,97 +1117,13 @@ pub struct Implementation {
     pub title: ::std::option::Option<::std::string::String>,
     pub version: ::std::string::String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for Implementation {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "version", &self.version)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Implementation {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = Implementation;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type Implementation")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<Implementation, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f0)?,
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "version" => {
-                            crate::rt::read_field(&mut access, "version", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(Implementation {
-                    name: f0.ok_or_else(|| crate::rt::missing("name"))?,
-                    title: f1,
-                    version: f2.ok_or_else(|| crate::rt::missing("version"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for Implementation {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "version",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    Implementation, "an object of type Implementation", extra, fields : [[required "name"
+    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
+    plain title] [required "version" f2(::std::string::String) plain version]], inits :
+    [name : f0, title : f1, version : f2]
 }
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
 ///
@@ -5232,104 +1134,16 @@ impl crate::rt::Fit for Implementation {
 pub struct InitializeRequest {
     pub params: InitializeRequestParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl InitializeRequest {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "initialize";
 }
-impl ::serde::Serialize for InitializeRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("initialize"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = InitializeRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type InitializeRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<InitializeRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<InitializeRequestParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("initialize"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(InitializeRequest {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for InitializeRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("initialize"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <InitializeRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    InitializeRequest, "an object of type InitializeRequest", extra, fields : [[fixed
+    "method" f0(crate ::rt::Fixed::Str("initialize"))] [required "params"
+    f1(InitializeRequestParams) plain params]], inits : [params : f1]
 }
 /// The inline object type of `InitializeRequest.params` in the schema (named from its parent and field; see [`InitializeRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -5342,116 +1156,14 @@ pub struct InitializeRequestParams {
     /// Wire name: `clientInfo`.
     pub client_info: Implementation,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for InitializeRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "protocolVersion",
-            &self.protocol_version,
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "capabilities",
-            &self.capabilities,
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "clientInfo",
-            &self.client_info,
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = InitializeRequestParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type InitializeRequestParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<InitializeRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<ClientCapabilities> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<Implementation> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "protocolVersion" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "protocolVersion",
-                                &mut f0,
-                            )?
-                        }
-                        "capabilities" => {
-                            crate::rt::read_field(&mut access, "capabilities", &mut f1)?
-                        }
-                        "clientInfo" => {
-                            crate::rt::read_field(&mut access, "clientInfo", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(InitializeRequestParams {
-                    protocol_version: f0
-                        .ok_or_else(|| crate::rt::missing("protocolVersion"))?,
-                    capabilities: f1.ok_or_else(|| crate::rt::missing("capabilities"))?,
-                    client_info: f2.ok_or_else(|| crate::rt::missing("clientInfo"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for InitializeRequestParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "protocolVersion",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "capabilities",
-                    required: true,
-                    fit: <ClientCapabilities as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "clientInfo",
-                    required: true,
-                    fit: <Implementation as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    InitializeRequestParams, "an object of type InitializeRequestParams", extra, fields :
+    [[required "protocolVersion" f0(::std::string::String) plain protocol_version]
+    [required "capabilities" f1(ClientCapabilities) plain capabilities] [required
+    "clientInfo" f2(Implementation) plain client_info]], inits : [protocol_version : f0,
+    capabilities : f1, client_info : f2]
 }
 /// After receiving an initialize request from the client, the server sends this response.
 ///
@@ -5480,151 +1192,16 @@ pub struct InitializeResult {
     /// Optional: `None` is left out of the JSON.
     pub instructions: ::std::option::Option<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for InitializeResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "protocolVersion",
-            &self.protocol_version,
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "capabilities",
-            &self.capabilities,
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "serverInfo",
-            &self.server_info,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.instructions {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "instructions",
-                value,
-            )?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for InitializeResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = InitializeResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type InitializeResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<InitializeResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<ServerCapabilities> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<Implementation> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "protocolVersion" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "protocolVersion",
-                                &mut f1,
-                            )?
-                        }
-                        "capabilities" => {
-                            crate::rt::read_field(&mut access, "capabilities", &mut f2)?
-                        }
-                        "serverInfo" => {
-                            crate::rt::read_field(&mut access, "serverInfo", &mut f3)?
-                        }
-                        "instructions" => {
-                            crate::rt::read_field(&mut access, "instructions", &mut f4)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(InitializeResult {
-                    meta: f0,
-                    protocol_version: f1
-                        .ok_or_else(|| crate::rt::missing("protocolVersion"))?,
-                    capabilities: f2.ok_or_else(|| crate::rt::missing("capabilities"))?,
-                    server_info: f3.ok_or_else(|| crate::rt::missing("serverInfo"))?,
-                    instructions: f4,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for InitializeResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "protocolVersion",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "capabilities",
-                    required: true,
-                    fit: <ServerCapabilities as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "serverInfo",
-                    required: true,
-                    fit: <Implementation as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "instructions",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    InitializeResult, "an object of type InitializeResult", extra, fields : [[optional
+    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
+    meta] [required "protocolVersion" f1(::std::string::String) plain protocol_version]
+    [required "capabilities" f2(ServerCapabilities) plain capabilities] [required
+    "serverInfo" f3(Implementation) plain server_info] [optional "instructions"
+    f4(::std::string::String) plain instructions]], inits : [meta : f0, protocol_version
+    : f1, capabilities : f2, server_info : f3, instructions : f4]
 }
 /// This notification is sent from the client to the server after initialization has finished.
 ///
@@ -5636,106 +1213,16 @@ pub struct InitializedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl InitializedNotification {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "notifications/initialized";
 }
-impl ::serde::Serialize for InitializedNotification {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("notifications/initialized"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.params {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = InitializedNotification;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type InitializedNotification")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<InitializedNotification, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("notifications/initialized"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(InitializedNotification {
-                    params: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for InitializedNotification {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("notifications/initialized"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: false,
-                    fit: <NotificationParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    InitializedNotification, "an object of type InitializedNotification", extra, fields :
+    [[fixed "method" f0(crate ::rt::Fixed::Str("notifications/initialized"))] [optional
+    "params" f1(NotificationParams) plain params]], inits : [params : f1]
 }
 /// A response to a request that indicates an error occurred.
 ///
@@ -5747,110 +1234,16 @@ pub struct JSONRPCError {
     pub id: RequestId,
     pub error: JSONRPCErrorError,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl JSONRPCError {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for JSONRPCError {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "error", &self.error)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for JSONRPCError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = JSONRPCError;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type JSONRPCError")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<JSONRPCError, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<JSONRPCErrorError> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f0,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f1)?,
-                        "error" => crate::rt::read_field(&mut access, "error", &mut f2)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(JSONRPCError {
-                    id: f1.ok_or_else(|| crate::rt::missing("id"))?,
-                    error: f2.ok_or_else(|| crate::rt::missing("error"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for JSONRPCError {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "error",
-                    required: true,
-                    fit: <JSONRPCErrorError as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    JSONRPCError, "an object of type JSONRPCError", extra, fields : [[fixed "jsonrpc"
+    f0(crate ::rt::Fixed::Str("2.0"))] [required "id" f1(RequestId) plain id] [required
+    "error" f2(JSONRPCErrorError) plain error]], inits : [id : f1, error : f2]
 }
 /// The inline object type of `JSONRPCError.error` in the schema (named from its parent and field; see [`JSONRPCError`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -5864,97 +1257,13 @@ pub struct JSONRPCErrorError {
     /// Optional: `None` is left out of the JSON.
     pub data: ::std::option::Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for JSONRPCErrorError {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "code", &self.code)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "message", &self.message)?;
-        if let ::std::option::Option::Some(value) = &self.data {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = JSONRPCErrorError;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type JSONRPCErrorError")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<JSONRPCErrorError, A::Error> {
-                let mut f0: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "code" => crate::rt::read_field(&mut access, "code", &mut f0)?,
-                        "message" => {
-                            crate::rt::read_field(&mut access, "message", &mut f1)?
-                        }
-                        "data" => crate::rt::read_field(&mut access, "data", &mut f2)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(JSONRPCErrorError {
-                    code: f0.ok_or_else(|| crate::rt::missing("code"))?,
-                    message: f1.ok_or_else(|| crate::rt::missing("message"))?,
-                    data: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for JSONRPCErrorError {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "code",
-                    required: true,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "message",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "data",
-                    required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    JSONRPCErrorError, "an object of type JSONRPCErrorError", extra, fields : [[required
+    "code" f0(i64) plain code] [required "message" f1(::std::string::String) plain
+    message] [optional "data" f2(::serde_json::Value) plain data]], inits : [code : f0,
+    message : f1, data : f2]
 }
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
@@ -5966,101 +1275,11 @@ pub enum JSONRPCMessage {
     JSONRPCResponse(JSONRPCResponse),
     JSONRPCError(JSONRPCError),
 }
-impl JSONRPCMessage {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <JSONRPCRequest as crate::rt::Fit>::fit,
-                    <JSONRPCNotification as crate::rt::Fit>::fit,
-                    <JSONRPCResponse as crate::rt::Fit>::fit,
-                    <JSONRPCError as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .ok_or_else(|| crate::rt::fits_none("JSONRPCMessage", &value))?;
-        match which {
-            0usize => {
-                crate::rt::member(value, "JSONRPCMessage", "JSONRPCRequest")
-                    .map(JSONRPCMessage::JSONRPCRequest)
-            }
-            1usize => {
-                crate::rt::member(value, "JSONRPCMessage", "JSONRPCNotification")
-                    .map(JSONRPCMessage::JSONRPCNotification)
-            }
-            2usize => {
-                crate::rt::member(value, "JSONRPCMessage", "JSONRPCResponse")
-                    .map(JSONRPCMessage::JSONRPCResponse)
-            }
-            3usize => {
-                crate::rt::member(value, "JSONRPCMessage", "JSONRPCError")
-                    .map(JSONRPCMessage::JSONRPCError)
-            }
-            _ => unreachable!("a union of {} members", 4usize),
-        }
-    }
-}
-impl JSONRPCMessage {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            JSONRPCMessage::JSONRPCRequest(_) => "JSONRPCRequest",
-            JSONRPCMessage::JSONRPCNotification(_) => "JSONRPCNotification",
-            JSONRPCMessage::JSONRPCResponse(_) => "JSONRPCResponse",
-            JSONRPCMessage::JSONRPCError(_) => "JSONRPCError",
-        }
-    }
-}
-impl ::serde::Serialize for JSONRPCMessage {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            JSONRPCMessage::JSONRPCRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            JSONRPCMessage::JSONRPCNotification(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            JSONRPCMessage::JSONRPCResponse(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            JSONRPCMessage::JSONRPCError(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        JSONRPCMessage::from_json(value).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for JSONRPCMessage {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <JSONRPCRequest as crate::rt::Fit>::fit,
-                    <JSONRPCNotification as crate::rt::Fit>::fit,
-                    <JSONRPCResponse as crate::rt::Fit>::fit,
-                    <JSONRPCError as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    JSONRPCMessage, "JSONRPCMessage", [[0usize JSONRPCRequest(JSONRPCRequest) plain]
+    [1usize JSONRPCNotification(JSONRPCNotification) plain] [2usize
+    JSONRPCResponse(JSONRPCResponse) plain] [3usize JSONRPCError(JSONRPCError) plain]],
+    shape(::std::option::Option::None)
 }
 /// A notification which does not expect a response.
 ///
@@ -6071,116 +1290,17 @@ pub struct JSONRPCNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl JSONRPCNotification {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for JSONRPCNotification {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "method", &self.method)?;
-        if let ::std::option::Option::Some(value) = &self.params {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = JSONRPCNotification;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type JSONRPCNotification")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<JSONRPCNotification, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_field(&mut access, "method", &mut f0)?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f2,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(JSONRPCNotification {
-                    method: f0.ok_or_else(|| crate::rt::missing("method"))?,
-                    params: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for JSONRPCNotification {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: false,
-                    fit: <NotificationParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    JSONRPCNotification, "an object of type JSONRPCNotification", extra, fields :
+    [[required "method" f0(::std::string::String) plain method] [optional "params"
+    f1(NotificationParams) plain params] [fixed "jsonrpc" f2(crate
+    ::rt::Fixed::Str("2.0"))]], inits : [method : f0, params : f1]
 }
 /// A request that expects a response.
 ///
@@ -6192,126 +1312,17 @@ pub struct JSONRPCRequest {
     pub params: ::std::option::Option<RequestParams>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl JSONRPCRequest {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for JSONRPCRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "method", &self.method)?;
-        if let ::std::option::Option::Some(value) = &self.params {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = JSONRPCRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type JSONRPCRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<JSONRPCRequest, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<RequestParams> = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_field(&mut access, "method", &mut f0)?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f2,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f3)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(JSONRPCRequest {
-                    method: f0.ok_or_else(|| crate::rt::missing("method"))?,
-                    params: f1,
-                    id: f3.ok_or_else(|| crate::rt::missing("id"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for JSONRPCRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: false,
-                    fit: <RequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    JSONRPCRequest, "an object of type JSONRPCRequest", extra, fields : [[required
+    "method" f0(::std::string::String) plain method] [optional "params" f1(RequestParams)
+    plain params] [fixed "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))] [required "id"
+    f3(RequestId) plain id]], inits : [method : f0, params : f1, id : f3]
 }
 /// A successful (non-error) response to a request.
 ///
@@ -6323,112 +1334,16 @@ pub struct JSONRPCResponse {
     /// **Later revisions:** Removed in 2025-11-25.
     pub result: Result,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl JSONRPCResponse {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for JSONRPCResponse {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = JSONRPCResponse;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type JSONRPCResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<JSONRPCResponse, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<Result> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f0,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f1)?,
-                        "result" => {
-                            crate::rt::read_field(&mut access, "result", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(JSONRPCResponse {
-                    id: f1.ok_or_else(|| crate::rt::missing("id"))?,
-                    result: f2.ok_or_else(|| crate::rt::missing("result"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for JSONRPCResponse {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "result",
-                    required: true,
-                    fit: <Result as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    JSONRPCResponse, "an object of type JSONRPCResponse", extra, fields : [[fixed
+    "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id" f1(RequestId) plain id]
+    [required "result" f2(Result) plain result]], inits : [id : f1, result : f2]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 pub const JSONRPC_VERSION: &str = "2.0";
@@ -6442,106 +1357,16 @@ pub struct ListPromptsRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ListPromptsRequest {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "prompts/list";
 }
-impl ::serde::Serialize for ListPromptsRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("prompts/list"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.params {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListPromptsRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListPromptsRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListPromptsRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("prompts/list"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(ListPromptsRequest {
-                    params: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListPromptsRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("prompts/list"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: false,
-                    fit: <PaginatedRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListPromptsRequest, "an object of type ListPromptsRequest", extra, fields : [[fixed
+    "method" f0(crate ::rt::Fixed::Str("prompts/list"))] [optional "params"
+    f1(PaginatedRequestParams) plain params]], inits : [params : f1]
 }
 /// The server's response to a prompts/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -6563,106 +1388,14 @@ pub struct ListPromptsResult {
     pub next_cursor: ::std::option::Option<Cursor>,
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ListPromptsResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.next_cursor {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "nextCursor", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "prompts", &self.prompts)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListPromptsResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListPromptsResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListPromptsResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<Prompt>> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "nextCursor" => {
-                            crate::rt::read_field(&mut access, "nextCursor", &mut f1)?
-                        }
-                        "prompts" => {
-                            crate::rt::read_field(&mut access, "prompts", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ListPromptsResult {
-                    meta: f0,
-                    next_cursor: f1,
-                    prompts: f2.ok_or_else(|| crate::rt::missing("prompts"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListPromptsResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "nextCursor",
-                    required: false,
-                    fit: <Cursor as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "prompts",
-                    required: true,
-                    fit: <::std::vec::Vec<Prompt> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListPromptsResult, "an object of type ListPromptsResult", extra, fields : [[optional
+    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
+    meta] [optional "nextCursor" f1(Cursor) plain next_cursor] [required "prompts"
+    f2(::std::vec::Vec < Prompt >) plain prompts]], inits : [meta : f0, next_cursor : f1,
+    prompts : f2]
 }
 /// Sent from the client to request a list of resource templates the server has.
 ///
@@ -6672,106 +1405,17 @@ pub struct ListResourceTemplatesRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ListResourceTemplatesRequest {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "resources/templates/list";
 }
-impl ::serde::Serialize for ListResourceTemplatesRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("resources/templates/list"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.params {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListResourceTemplatesRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListResourceTemplatesRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListResourceTemplatesRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("resources/templates/list"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(ListResourceTemplatesRequest {
-                    params: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListResourceTemplatesRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("resources/templates/list"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: false,
-                    fit: <PaginatedRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListResourceTemplatesRequest, "an object of type ListResourceTemplatesRequest",
+    extra, fields : [[fixed "method" f0(crate
+    ::rt::Fixed::Str("resources/templates/list"))] [optional "params"
+    f1(PaginatedRequestParams) plain params]], inits : [params : f1]
 }
 /// The server's response to a resources/templates/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -6794,115 +1438,15 @@ pub struct ListResourceTemplatesResult {
     /// Wire name: `resourceTemplates`.
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ListResourceTemplatesResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.next_cursor {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "nextCursor", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "resourceTemplates",
-            &self.resource_templates,
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListResourceTemplatesResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListResourceTemplatesResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListResourceTemplatesResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<ResourceTemplate>> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "nextCursor" => {
-                            crate::rt::read_field(&mut access, "nextCursor", &mut f1)?
-                        }
-                        "resourceTemplates" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "resourceTemplates",
-                                &mut f2,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ListResourceTemplatesResult {
-                    meta: f0,
-                    next_cursor: f1,
-                    resource_templates: f2
-                        .ok_or_else(|| crate::rt::missing("resourceTemplates"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListResourceTemplatesResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "nextCursor",
-                    required: false,
-                    fit: <Cursor as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "resourceTemplates",
-                    required: true,
-                    fit: <::std::vec::Vec<ResourceTemplate> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListResourceTemplatesResult, "an object of type ListResourceTemplatesResult", extra,
+    fields : [[optional "_meta" f0(::serde_json::Map < ::std::string::String,
+    ::serde_json::Value >) plain meta] [optional "nextCursor" f1(Cursor) plain
+    next_cursor] [required "resourceTemplates" f2(::std::vec::Vec < ResourceTemplate >)
+    plain resource_templates]], inits : [meta : f0, next_cursor : f1, resource_templates
+    : f2]
 }
 /// Sent from the client to request a list of resources the server has.
 ///
@@ -6912,106 +1456,16 @@ pub struct ListResourcesRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ListResourcesRequest {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "resources/list";
 }
-impl ::serde::Serialize for ListResourcesRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("resources/list"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.params {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListResourcesRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListResourcesRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListResourcesRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("resources/list"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(ListResourcesRequest {
-                    params: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListResourcesRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("resources/list"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: false,
-                    fit: <PaginatedRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListResourcesRequest, "an object of type ListResourcesRequest", extra, fields :
+    [[fixed "method" f0(crate ::rt::Fixed::Str("resources/list"))] [optional "params"
+    f1(PaginatedRequestParams) plain params]], inits : [params : f1]
 }
 /// The server's response to a resources/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -7033,110 +1487,14 @@ pub struct ListResourcesResult {
     pub next_cursor: ::std::option::Option<Cursor>,
     pub resources: ::std::vec::Vec<Resource>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ListResourcesResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.next_cursor {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "nextCursor", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "resources",
-            &self.resources,
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListResourcesResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListResourcesResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListResourcesResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<Resource>> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "nextCursor" => {
-                            crate::rt::read_field(&mut access, "nextCursor", &mut f1)?
-                        }
-                        "resources" => {
-                            crate::rt::read_field(&mut access, "resources", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ListResourcesResult {
-                    meta: f0,
-                    next_cursor: f1,
-                    resources: f2.ok_or_else(|| crate::rt::missing("resources"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListResourcesResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "nextCursor",
-                    required: false,
-                    fit: <Cursor as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "resources",
-                    required: true,
-                    fit: <::std::vec::Vec<Resource> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListResourcesResult, "an object of type ListResourcesResult", extra, fields :
+    [[optional "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value
+    >) plain meta] [optional "nextCursor" f1(Cursor) plain next_cursor] [required
+    "resources" f2(::std::vec::Vec < Resource >) plain resources]], inits : [meta : f0,
+    next_cursor : f1, resources : f2]
 }
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
@@ -7154,106 +1512,16 @@ pub struct ListRootsRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<RequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ListRootsRequest {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "roots/list";
 }
-impl ::serde::Serialize for ListRootsRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("roots/list"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.params {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListRootsRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListRootsRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListRootsRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<RequestParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("roots/list"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(ListRootsRequest {
-                    params: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListRootsRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("roots/list"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: false,
-                    fit: <RequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListRootsRequest, "an object of type ListRootsRequest", extra, fields : [[fixed
+    "method" f0(crate ::rt::Fixed::Str("roots/list"))] [optional "params"
+    f1(RequestParams) plain params]], inits : [params : f1]
 }
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
@@ -7272,90 +1540,13 @@ pub struct ListRootsResult {
     >,
     pub roots: ::std::vec::Vec<Root>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ListRootsResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "roots", &self.roots)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListRootsResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListRootsResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListRootsResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::vec::Vec<Root>> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "roots" => crate::rt::read_field(&mut access, "roots", &mut f1)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ListRootsResult {
-                    meta: f0,
-                    roots: f1.ok_or_else(|| crate::rt::missing("roots"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListRootsResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "roots",
-                    required: true,
-                    fit: <::std::vec::Vec<Root> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListRootsResult, "an object of type ListRootsResult", extra, fields : [[optional
+    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
+    meta] [required "roots" f1(::std::vec::Vec < Root >) plain roots]], inits : [meta :
+    f0, roots : f1]
 }
 /// Sent from the client to request a list of tools the server has.
 ///
@@ -7365,106 +1556,16 @@ pub struct ListToolsRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ListToolsRequest {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "tools/list";
 }
-impl ::serde::Serialize for ListToolsRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("tools/list"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.params {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListToolsRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListToolsRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListToolsRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("tools/list"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(ListToolsRequest {
-                    params: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListToolsRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("tools/list"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: false,
-                    fit: <PaginatedRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListToolsRequest, "an object of type ListToolsRequest", extra, fields : [[fixed
+    "method" f0(crate ::rt::Fixed::Str("tools/list"))] [optional "params"
+    f1(PaginatedRequestParams) plain params]], inits : [params : f1]
 }
 /// The server's response to a tools/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -7486,104 +1587,14 @@ pub struct ListToolsResult {
     pub next_cursor: ::std::option::Option<Cursor>,
     pub tools: ::std::vec::Vec<Tool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ListToolsResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.next_cursor {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "nextCursor", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "tools", &self.tools)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListToolsResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListToolsResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListToolsResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<Tool>> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "nextCursor" => {
-                            crate::rt::read_field(&mut access, "nextCursor", &mut f1)?
-                        }
-                        "tools" => crate::rt::read_field(&mut access, "tools", &mut f2)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ListToolsResult {
-                    meta: f0,
-                    next_cursor: f1,
-                    tools: f2.ok_or_else(|| crate::rt::missing("tools"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListToolsResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "nextCursor",
-                    required: false,
-                    fit: <Cursor as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "tools",
-                    required: true,
-                    fit: <::std::vec::Vec<Tool> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListToolsResult, "an object of type ListToolsResult", extra, fields : [[optional
+    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
+    meta] [optional "nextCursor" f1(Cursor) plain next_cursor] [required "tools"
+    f2(::std::vec::Vec < Tool >) plain tools]], inits : [meta : f0, next_cursor : f1,
+    tools : f2]
 }
 /// The severity of a log message.
 ///
@@ -7610,96 +1621,10 @@ pub enum LoggingLevel {
     /// `"emergency"`
     Emergency,
 }
-impl LoggingLevel {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            LoggingLevel::Debug => "debug",
-            LoggingLevel::Info => "info",
-            LoggingLevel::Notice => "notice",
-            LoggingLevel::Warning => "warning",
-            LoggingLevel::Error => "error",
-            LoggingLevel::Critical => "critical",
-            LoggingLevel::Alert => "alert",
-            LoggingLevel::Emergency => "emergency",
-        }
-    }
-}
-impl ::serde::Serialize for LoggingLevel {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for LoggingLevel {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const VALUES: &[&str] = &[
-            "debug",
-            "info",
-            "notice",
-            "warning",
-            "error",
-            "critical",
-            "alert",
-            "emergency",
-        ];
-        struct EnumVisitor;
-        impl ::serde::de::Visitor<'_> for EnumVisitor {
-            type Value = LoggingLevel;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("a LoggingLevel value")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<LoggingLevel, E> {
-                ::std::result::Result::Ok(
-                    match value {
-                        "debug" => LoggingLevel::Debug,
-                        "info" => LoggingLevel::Info,
-                        "notice" => LoggingLevel::Notice,
-                        "warning" => LoggingLevel::Warning,
-                        "error" => LoggingLevel::Error,
-                        "critical" => LoggingLevel::Critical,
-                        "alert" => LoggingLevel::Alert,
-                        "emergency" => LoggingLevel::Emergency,
-                        other => {
-                            return ::std::result::Result::Err(
-                                E::unknown_variant(other, VALUES),
-                            );
-                        }
-                    },
-                )
-            }
-        }
-        let _ = VALUES;
-        deserializer.deserialize_str(EnumVisitor)
-    }
-}
-impl crate::rt::Fit for LoggingLevel {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        const VALUES: &[&str] = &[
-            "debug",
-            "info",
-            "notice",
-            "warning",
-            "error",
-            "critical",
-            "alert",
-            "emergency",
-        ];
-        let _ = VALUES;
-        value.as_str().filter(|s| VALUES.contains(s)).map(|_| 0)
-    }
+crate::rt::string_enum! {
+    LoggingLevel, "a LoggingLevel value", closed, [Debug "debug" Info "info" Notice
+    "notice" Warning "warning" Error "error" Critical "critical" Alert "alert" Emergency
+    "emergency"]
 }
 /// Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
 ///
@@ -7710,104 +1635,17 @@ impl crate::rt::Fit for LoggingLevel {
 pub struct LoggingMessageNotification {
     pub params: LoggingMessageNotificationParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl LoggingMessageNotification {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "notifications/message";
 }
-impl ::serde::Serialize for LoggingMessageNotification {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("notifications/message"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = LoggingMessageNotification;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type LoggingMessageNotification")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<LoggingMessageNotification, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<LoggingMessageNotificationParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("notifications/message"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(LoggingMessageNotification {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for LoggingMessageNotification {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("notifications/message"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <LoggingMessageNotificationParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    LoggingMessageNotification, "an object of type LoggingMessageNotification", extra,
+    fields : [[fixed "method" f0(crate ::rt::Fixed::Str("notifications/message"))]
+    [required "params" f1(LoggingMessageNotificationParams) plain params]], inits :
+    [params : f1]
 }
 /// The inline object type of `LoggingMessageNotification.params` in the schema (named from its parent and field; see [`LoggingMessageNotification`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -7821,97 +1659,14 @@ pub struct LoggingMessageNotificationParams {
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: ::serde_json::Value,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for LoggingMessageNotificationParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "level", &self.level)?;
-        if let ::std::option::Option::Some(value) = &self.logger {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "logger", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", &self.data)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = LoggingMessageNotificationParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type LoggingMessageNotificationParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<LoggingMessageNotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<LoggingLevel> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "level" => crate::rt::read_field(&mut access, "level", &mut f0)?,
-                        "logger" => {
-                            crate::rt::read_field(&mut access, "logger", &mut f1)?
-                        }
-                        "data" => crate::rt::read_field(&mut access, "data", &mut f2)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(LoggingMessageNotificationParams {
-                    level: f0.ok_or_else(|| crate::rt::missing("level"))?,
-                    logger: f1,
-                    data: f2.ok_or_else(|| crate::rt::missing("data"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for LoggingMessageNotificationParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "level",
-                    required: true,
-                    fit: <LoggingLevel as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "logger",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "data",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    LoggingMessageNotificationParams,
+    "an object of type LoggingMessageNotificationParams", extra, fields : [[required
+    "level" f0(LoggingLevel) plain level] [optional "logger" f1(::std::string::String)
+    plain logger] [required "data" f2(::serde_json::Value) plain data]], inits : [level :
+    f0, logger : f1, data : f2]
 }
 pub const METHOD_NOT_FOUND: i64 = -32601i64;
 /// Hints to use for model selection.
@@ -7935,72 +1690,11 @@ pub struct ModelHint {
     /// Optional: `None` is left out of the JSON.
     pub name: ::std::option::Option<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ModelHint {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.name {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ModelHint {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ModelHint;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ModelHint")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ModelHint, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f0)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ModelHint { name: f0, extra })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ModelHint {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ModelHint, "an object of type ModelHint", extra, fields : [[optional "name"
+    f0(::std::string::String) plain name]], inits : [name : f0]
 }
 /// The server's preferences for model selection, requested of the client during sampling.
 ///
@@ -8064,133 +1758,14 @@ pub struct ModelPreferences {
     /// Optional: `None` is left out of the JSON.
     pub intelligence_priority: ::std::option::Option<f64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ModelPreferences {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.hints {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "hints", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.cost_priority {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "costPriority",
-                &crate::rt::Float(*value),
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.speed_priority {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "speedPriority",
-                &crate::rt::Float(*value),
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.intelligence_priority {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "intelligencePriority",
-                &crate::rt::Float(*value),
-            )?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ModelPreferences;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ModelPreferences")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ModelPreferences, A::Error> {
-                let mut f0: ::std::option::Option<::std::vec::Vec<ModelHint>> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "hints" => crate::rt::read_field(&mut access, "hints", &mut f0)?,
-                        "costPriority" => {
-                            crate::rt::read_field(&mut access, "costPriority", &mut f1)?
-                        }
-                        "speedPriority" => {
-                            crate::rt::read_field(&mut access, "speedPriority", &mut f2)?
-                        }
-                        "intelligencePriority" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "intelligencePriority",
-                                &mut f3,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ModelPreferences {
-                    hints: f0,
-                    cost_priority: f1,
-                    speed_priority: f2,
-                    intelligence_priority: f3,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ModelPreferences {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "hints",
-                    required: false,
-                    fit: <::std::vec::Vec<ModelHint> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "costPriority",
-                    required: false,
-                    fit: <f64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "speedPriority",
-                    required: false,
-                    fit: <f64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "intelligencePriority",
-                    required: false,
-                    fit: <f64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ModelPreferences, "an object of type ModelPreferences", extra, fields : [[optional
+    "hints" f0(::std::vec::Vec < ModelHint >) plain hints] [optional "costPriority"
+    f1(f64) float cost_priority] [optional "speedPriority" f2(f64) float speed_priority]
+    [optional "intelligencePriority" f3(f64) float intelligence_priority]], inits :
+    [hints : f0, cost_priority : f1, speed_priority : f2, intelligence_priority : f3]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
@@ -8199,89 +1774,12 @@ pub struct Notification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for Notification {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "method", &self.method)?;
-        if let ::std::option::Option::Some(value) = &self.params {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Notification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = Notification;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type Notification")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<Notification, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_field(&mut access, "method", &mut f0)?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(Notification {
-                    method: f0.ok_or_else(|| crate::rt::missing("method"))?,
-                    params: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for Notification {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: false,
-                    fit: <NotificationParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    Notification, "an object of type Notification", extra, fields : [[required "method"
+    f0(::std::string::String) plain method] [optional "params" f1(NotificationParams)
+    plain params]], inits : [method : f0, params : f1]
 }
 /// The inline object type of `Notification.params` in the schema (named from its parent and field; see [`Notification`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -8297,80 +1795,12 @@ pub struct NotificationParams {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for NotificationParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for NotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = NotificationParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type NotificationParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<NotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(NotificationParams {
-                    meta: f0,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for NotificationParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    NotificationParams, "an object of type NotificationParams", extra, fields :
+    [[optional "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value
+    >) plain meta]], inits : [meta : f0]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct NumberSchema {
@@ -8384,135 +1814,14 @@ pub struct NumberSchema {
     /// Optional: `None` is left out of the JSON.
     pub maximum: ::std::option::Option<f64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for NumberSchema {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "type", &self.r#type)?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.minimum {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "minimum",
-                &crate::rt::Float(*value),
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.maximum {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "maximum",
-                &crate::rt::Float(*value),
-            )?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for NumberSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = NumberSchema;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type NumberSchema")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<NumberSchema, A::Error> {
-                let mut f0: ::std::option::Option<NumberSchemaType> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => crate::rt::read_field(&mut access, "type", &mut f0)?,
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f2)?
-                        }
-                        "minimum" => {
-                            crate::rt::read_field(&mut access, "minimum", &mut f3)?
-                        }
-                        "maximum" => {
-                            crate::rt::read_field(&mut access, "maximum", &mut f4)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(NumberSchema {
-                    r#type: f0.ok_or_else(|| crate::rt::missing("type"))?,
-                    title: f1,
-                    description: f2,
-                    minimum: f3,
-                    maximum: f4,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for NumberSchema {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <NumberSchemaType as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "minimum",
-                    required: false,
-                    fit: <f64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "maximum",
-                    required: false,
-                    fit: <f64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    NumberSchema, "an object of type NumberSchema", extra, fields : [[required "type"
+    f0(NumberSchemaType) plain r#type] [optional "title" f1(::std::string::String) plain
+    title] [optional "description" f2(::std::string::String) plain description] [optional
+    "minimum" f3(f64) float minimum] [optional "maximum" f4(f64) float maximum]], inits :
+    [r#type : f0, title : f1, description : f2, minimum : f3, maximum : f4]
 }
 /// The inline enum type of `NumberSchema.type` in the schema (named from its parent and field; see [`NumberSchema`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -8522,66 +1831,9 @@ pub enum NumberSchemaType {
     /// `"integer"`
     Integer,
 }
-impl NumberSchemaType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            NumberSchemaType::Number => "number",
-            NumberSchemaType::Integer => "integer",
-        }
-    }
-}
-impl ::serde::Serialize for NumberSchemaType {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for NumberSchemaType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const VALUES: &[&str] = &["number", "integer"];
-        struct EnumVisitor;
-        impl ::serde::de::Visitor<'_> for EnumVisitor {
-            type Value = NumberSchemaType;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("a NumberSchemaType value")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<NumberSchemaType, E> {
-                ::std::result::Result::Ok(
-                    match value {
-                        "number" => NumberSchemaType::Number,
-                        "integer" => NumberSchemaType::Integer,
-                        other => {
-                            return ::std::result::Result::Err(
-                                E::unknown_variant(other, VALUES),
-                            );
-                        }
-                    },
-                )
-            }
-        }
-        let _ = VALUES;
-        deserializer.deserialize_str(EnumVisitor)
-    }
-}
-impl crate::rt::Fit for NumberSchemaType {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        const VALUES: &[&str] = &["number", "integer"];
-        let _ = VALUES;
-        value.as_str().filter(|s| VALUES.contains(s)).map(|_| 0)
-    }
+crate::rt::string_enum! {
+    NumberSchemaType, "a NumberSchemaType value", closed, [Number "number" Integer
+    "integer"]
 }
 pub const PARSE_ERROR: i64 = -32700i64;
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
@@ -8591,89 +1843,12 @@ pub struct PaginatedRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for PaginatedRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "method", &self.method)?;
-        if let ::std::option::Option::Some(value) = &self.params {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = PaginatedRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type PaginatedRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<PaginatedRequest, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_field(&mut access, "method", &mut f0)?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(PaginatedRequest {
-                    method: f0.ok_or_else(|| crate::rt::missing("method"))?,
-                    params: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for PaginatedRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: false,
-                    fit: <PaginatedRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    PaginatedRequest, "an object of type PaginatedRequest", extra, fields : [[required
+    "method" f0(::std::string::String) plain method] [optional "params"
+    f1(PaginatedRequestParams) plain params]], inits : [method : f0, params : f1]
 }
 /// The inline object type of `PaginatedRequest.params` in the schema (named from its parent and field; see [`PaginatedRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -8684,77 +1859,11 @@ pub struct PaginatedRequestParams {
     /// Optional: `None` is left out of the JSON.
     pub cursor: ::std::option::Option<Cursor>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for PaginatedRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.cursor {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "cursor", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = PaginatedRequestParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type PaginatedRequestParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<PaginatedRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<Cursor> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "cursor" => {
-                            crate::rt::read_field(&mut access, "cursor", &mut f0)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(PaginatedRequestParams {
-                    cursor: f0,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for PaginatedRequestParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "cursor",
-                    required: false,
-                    fit: <Cursor as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    PaginatedRequestParams, "an object of type PaginatedRequestParams", extra, fields :
+    [[optional "cursor" f0(Cursor) plain cursor]], inits : [cursor : f0]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
@@ -8775,94 +1884,13 @@ pub struct PaginatedResult {
     /// Optional: `None` is left out of the JSON.
     pub next_cursor: ::std::option::Option<Cursor>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for PaginatedResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.next_cursor {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "nextCursor", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = PaginatedResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type PaginatedResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<PaginatedResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "nextCursor" => {
-                            crate::rt::read_field(&mut access, "nextCursor", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(PaginatedResult {
-                    meta: f0,
-                    next_cursor: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for PaginatedResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "nextCursor",
-                    required: false,
-                    fit: <Cursor as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    PaginatedResult, "an object of type PaginatedResult", extra, fields : [[optional
+    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
+    meta] [optional "nextCursor" f1(Cursor) plain next_cursor]], inits : [meta : f0,
+    next_cursor : f1]
 }
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 ///
@@ -8874,101 +1902,16 @@ pub struct PingRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<RequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl PingRequest {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "ping";
 }
-impl ::serde::Serialize for PingRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("ping"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.params {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PingRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = PingRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type PingRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<PingRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<RequestParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("ping"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(PingRequest { params: f1, extra })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for PingRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("ping")),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: false,
-                    fit: <RequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    PingRequest, "an object of type PingRequest", extra, fields : [[fixed "method"
+    f0(crate ::rt::Fixed::Str("ping"))] [optional "params" f1(RequestParams) plain
+    params]], inits : [params : f1]
 }
 /// Restricted schema definitions that only allow primitive types
 /// without nested objects or arrays.
@@ -8981,101 +1924,11 @@ pub enum PrimitiveSchemaDefinition {
     BooleanSchema(BooleanSchema),
     EnumSchema(EnumSchema),
 }
-impl PrimitiveSchemaDefinition {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <StringSchema as crate::rt::Fit>::fit,
-                    <NumberSchema as crate::rt::Fit>::fit,
-                    <BooleanSchema as crate::rt::Fit>::fit,
-                    <EnumSchema as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .ok_or_else(|| crate::rt::fits_none("PrimitiveSchemaDefinition", &value))?;
-        match which {
-            0usize => {
-                crate::rt::member(value, "PrimitiveSchemaDefinition", "StringSchema")
-                    .map(PrimitiveSchemaDefinition::StringSchema)
-            }
-            1usize => {
-                crate::rt::member(value, "PrimitiveSchemaDefinition", "NumberSchema")
-                    .map(PrimitiveSchemaDefinition::NumberSchema)
-            }
-            2usize => {
-                crate::rt::member(value, "PrimitiveSchemaDefinition", "BooleanSchema")
-                    .map(PrimitiveSchemaDefinition::BooleanSchema)
-            }
-            3usize => {
-                crate::rt::member(value, "PrimitiveSchemaDefinition", "EnumSchema")
-                    .map(PrimitiveSchemaDefinition::EnumSchema)
-            }
-            _ => unreachable!("a union of {} members", 4usize),
-        }
-    }
-}
-impl PrimitiveSchemaDefinition {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            PrimitiveSchemaDefinition::StringSchema(_) => "StringSchema",
-            PrimitiveSchemaDefinition::NumberSchema(_) => "NumberSchema",
-            PrimitiveSchemaDefinition::BooleanSchema(_) => "BooleanSchema",
-            PrimitiveSchemaDefinition::EnumSchema(_) => "EnumSchema",
-        }
-    }
-}
-impl ::serde::Serialize for PrimitiveSchemaDefinition {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            PrimitiveSchemaDefinition::StringSchema(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            PrimitiveSchemaDefinition::NumberSchema(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            PrimitiveSchemaDefinition::BooleanSchema(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            PrimitiveSchemaDefinition::EnumSchema(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        PrimitiveSchemaDefinition::from_json(value).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for PrimitiveSchemaDefinition {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <StringSchema as crate::rt::Fit>::fit,
-                    <NumberSchema as crate::rt::Fit>::fit,
-                    <BooleanSchema as crate::rt::Fit>::fit,
-                    <EnumSchema as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    PrimitiveSchemaDefinition, "PrimitiveSchemaDefinition", [[0usize
+    StringSchema(StringSchema) plain] [1usize NumberSchema(NumberSchema) plain] [2usize
+    BooleanSchema(BooleanSchema) plain] [3usize EnumSchema(EnumSchema) plain]],
+    shape(::std::option::Option::None)
 }
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 ///
@@ -9084,104 +1937,16 @@ impl crate::rt::Fit for PrimitiveSchemaDefinition {
 pub struct ProgressNotification {
     pub params: ProgressNotificationParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ProgressNotification {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "notifications/progress";
 }
-impl ::serde::Serialize for ProgressNotification {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("notifications/progress"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ProgressNotification;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ProgressNotification")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ProgressNotification, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<ProgressNotificationParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("notifications/progress"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(ProgressNotification {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ProgressNotification {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("notifications/progress"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <ProgressNotificationParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ProgressNotification, "an object of type ProgressNotification", extra, fields :
+    [[fixed "method" f0(crate ::rt::Fixed::Str("notifications/progress"))] [required
+    "params" f1(ProgressNotificationParams) plain params]], inits : [params : f1]
 }
 /// The inline object type of `ProgressNotification.params` in the schema (named from its parent and field; see [`ProgressNotification`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -9201,126 +1966,14 @@ pub struct ProgressNotificationParams {
     /// Optional: `None` is left out of the JSON.
     pub message: ::std::option::Option<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ProgressNotificationParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "progressToken",
-            &self.progress_token,
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "progress",
-            &crate::rt::Float(self.progress),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.total {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "total",
-                &crate::rt::Float(*value),
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.message {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "message", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ProgressNotificationParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ProgressNotificationParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ProgressNotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<ProgressToken> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "progressToken" => {
-                            crate::rt::read_field(&mut access, "progressToken", &mut f0)?
-                        }
-                        "progress" => {
-                            crate::rt::read_field(&mut access, "progress", &mut f1)?
-                        }
-                        "total" => crate::rt::read_field(&mut access, "total", &mut f2)?,
-                        "message" => {
-                            crate::rt::read_field(&mut access, "message", &mut f3)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ProgressNotificationParams {
-                    progress_token: f0
-                        .ok_or_else(|| crate::rt::missing("progressToken"))?,
-                    progress: f1.ok_or_else(|| crate::rt::missing("progress"))?,
-                    total: f2,
-                    message: f3,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ProgressNotificationParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "progressToken",
-                    required: true,
-                    fit: <ProgressToken as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "progress",
-                    required: true,
-                    fit: <f64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "total",
-                    required: false,
-                    fit: <f64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "message",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ProgressNotificationParams, "an object of type ProgressNotificationParams", extra,
+    fields : [[required "progressToken" f0(ProgressToken) plain progress_token] [required
+    "progress" f1(f64) float progress] [optional "total" f2(f64) float total] [optional
+    "message" f3(::std::string::String) plain message]], inits : [progress_token : f0,
+    progress : f1, total : f2, message : f3]
 }
 /// A progress token, used to associate progress notifications with the original request.
 ///
@@ -9330,81 +1983,9 @@ pub enum ProgressToken {
     String(::std::string::String),
     Integer(i64),
 }
-impl ProgressToken {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <::std::string::String as crate::rt::Fit>::fit,
-                    <i64 as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .ok_or_else(|| crate::rt::fits_none("ProgressToken", &value))?;
-        match which {
-            0usize => {
-                crate::rt::member(value, "ProgressToken", "String")
-                    .map(ProgressToken::String)
-            }
-            1usize => {
-                crate::rt::member(value, "ProgressToken", "Integer")
-                    .map(ProgressToken::Integer)
-            }
-            _ => unreachable!("a union of {} members", 2usize),
-        }
-    }
-}
-impl ProgressToken {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            ProgressToken::String(_) => "String",
-            ProgressToken::Integer(_) => "Integer",
-        }
-    }
-}
-impl ::serde::Serialize for ProgressToken {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            ProgressToken::String(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ProgressToken::Integer(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ProgressToken {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ProgressToken::from_json(value).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for ProgressToken {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <::std::string::String as crate::rt::Fit>::fit,
-                    <i64 as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    ProgressToken, "ProgressToken", [[0usize String(::std::string::String) plain] [1usize
+    Integer(i64) plain]], shape(::std::option::Option::None)
 }
 /// A prompt or prompt template that the server offers.
 #[derive(Clone, Debug, PartialEq)]
@@ -9437,130 +2018,16 @@ pub struct Prompt {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for Prompt {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.arguments {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "arguments", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Prompt {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = Prompt;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type Prompt")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<Prompt, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::std::vec::Vec<PromptArgument>> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f0)?,
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f2)?
-                        }
-                        "arguments" => {
-                            crate::rt::read_field(&mut access, "arguments", &mut f3)?
-                        }
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f4)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(Prompt {
-                    name: f0.ok_or_else(|| crate::rt::missing("name"))?,
-                    title: f1,
-                    description: f2,
-                    arguments: f3,
-                    meta: f4,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for Prompt {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "arguments",
-                    required: false,
-                    fit: <::std::vec::Vec<PromptArgument> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    Prompt, "an object of type Prompt", extra, fields : [[required "name"
+    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
+    plain title] [optional "description" f2(::std::string::String) plain description]
+    [optional "arguments" f3(::std::vec::Vec < PromptArgument >) plain arguments]
+    [optional "_meta" f4(::serde_json::Map < ::std::string::String, ::serde_json::Value
+    >) plain meta]], inits : [name : f0, title : f1, description : f2, arguments : f3,
+    meta : f4]
 }
 /// Describes an argument that a prompt can accept.
 #[derive(Clone, Debug, PartialEq)]
@@ -9585,113 +2052,14 @@ pub struct PromptArgument {
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for PromptArgument {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.required {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "required", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PromptArgument {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = PromptArgument;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type PromptArgument")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<PromptArgument, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f0)?,
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f2)?
-                        }
-                        "required" => {
-                            crate::rt::read_field(&mut access, "required", &mut f3)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(PromptArgument {
-                    name: f0.ok_or_else(|| crate::rt::missing("name"))?,
-                    title: f1,
-                    description: f2,
-                    required: f3,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for PromptArgument {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "required",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    PromptArgument, "an object of type PromptArgument", extra, fields : [[required "name"
+    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
+    plain title] [optional "description" f2(::std::string::String) plain description]
+    [optional "required" f3(bool) plain required]], inits : [name : f0, title : f1,
+    description : f2, required : f3]
 }
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
@@ -9701,106 +2069,17 @@ pub struct PromptListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl PromptListChangedNotification {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "notifications/prompts/list_changed";
 }
-impl ::serde::Serialize for PromptListChangedNotification {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("notifications/prompts/list_changed"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.params {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = PromptListChangedNotification;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type PromptListChangedNotification")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<PromptListChangedNotification, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("notifications/prompts/list_changed"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(PromptListChangedNotification {
-                    params: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for PromptListChangedNotification {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("notifications/prompts/list_changed"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: false,
-                    fit: <NotificationParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    PromptListChangedNotification, "an object of type PromptListChangedNotification",
+    extra, fields : [[fixed "method" f0(crate
+    ::rt::Fixed::Str("notifications/prompts/list_changed"))] [optional "params"
+    f1(NotificationParams) plain params]], inits : [params : f1]
 }
 /// Describes a message returned as part of a prompt.
 ///
@@ -9811,85 +2090,12 @@ pub struct PromptMessage {
     pub role: Role,
     pub content: ContentBlock,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for PromptMessage {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "role", &self.role)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "content", &self.content)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PromptMessage {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = PromptMessage;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type PromptMessage")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<PromptMessage, A::Error> {
-                let mut f0: ::std::option::Option<Role> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<ContentBlock> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "role" => crate::rt::read_field(&mut access, "role", &mut f0)?,
-                        "content" => {
-                            crate::rt::read_field(&mut access, "content", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(PromptMessage {
-                    role: f0.ok_or_else(|| crate::rt::missing("role"))?,
-                    content: f1.ok_or_else(|| crate::rt::missing("content"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for PromptMessage {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "role",
-                    required: true,
-                    fit: <Role as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "content",
-                    required: true,
-                    fit: <ContentBlock as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    PromptMessage, "an object of type PromptMessage", extra, fields : [[required "role"
+    f0(Role) plain role] [required "content" f1(ContentBlock) plain content]], inits :
+    [role : f0, content : f1]
 }
 /// Identifies a prompt.
 ///
@@ -9908,114 +2114,17 @@ pub struct PromptReference {
     /// Optional: `None` is left out of the JSON.
     pub title: ::std::option::Option<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl PromptReference {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "ref/prompt";
 }
-impl ::serde::Serialize for PromptReference {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("ref/prompt"),
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PromptReference {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = PromptReference;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type PromptReference")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<PromptReference, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f0)?,
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("ref/prompt"),
-                                &mut f2,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(PromptReference {
-                    name: f0.ok_or_else(|| crate::rt::missing("name"))?,
-                    title: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for PromptReference {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("ref/prompt"),
-                    ),
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    PromptReference, "an object of type PromptReference", extra, fields : [[required
+    "name" f0(::std::string::String) plain name] [optional "title"
+    f1(::std::string::String) plain title] [fixed "type" f2(crate
+    ::rt::Fixed::Str("ref/prompt"))]], inits : [name : f0, title : f1]
 }
 /// Sent from the client to the server, to read a specific resource URI.
 ///
@@ -10024,104 +2133,16 @@ impl crate::rt::Fit for PromptReference {
 pub struct ReadResourceRequest {
     pub params: ReadResourceRequestParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ReadResourceRequest {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "resources/read";
 }
-impl ::serde::Serialize for ReadResourceRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("resources/read"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ReadResourceRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ReadResourceRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ReadResourceRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<ReadResourceRequestParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("resources/read"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(ReadResourceRequest {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ReadResourceRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("resources/read"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <ReadResourceRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ReadResourceRequest, "an object of type ReadResourceRequest", extra, fields : [[fixed
+    "method" f0(crate ::rt::Fixed::Str("resources/read"))] [required "params"
+    f1(ReadResourceRequestParams) plain params]], inits : [params : f1]
 }
 /// The inline object type of `ReadResourceRequest.params` in the schema (named from its parent and field; see [`ReadResourceRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -10131,73 +2152,11 @@ pub struct ReadResourceRequestParams {
     /// Format: `uri`
     pub uri: ::std::string::String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ReadResourceRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ReadResourceRequestParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ReadResourceRequestParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ReadResourceRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "uri" => crate::rt::read_field(&mut access, "uri", &mut f0)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ReadResourceRequestParams {
-                    uri: f0.ok_or_else(|| crate::rt::missing("uri"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ReadResourceRequestParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "uri",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ReadResourceRequestParams, "an object of type ReadResourceRequestParams", extra,
+    fields : [[required "uri" f0(::std::string::String) plain uri]], inits : [uri : f0]
 }
 /// The server's response to a resources/read request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -10212,100 +2171,14 @@ pub struct ReadResourceResult {
     >,
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ReadResourceResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "contents",
-            &self.contents,
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ReadResourceResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ReadResourceResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ReadResourceResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<
-                    ::std::vec::Vec<ReadResourceResultContentsItem>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "contents" => {
-                            crate::rt::read_field(&mut access, "contents", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ReadResourceResult {
-                    meta: f0,
-                    contents: f1.ok_or_else(|| crate::rt::missing("contents"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ReadResourceResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "contents",
-                    required: true,
-                    fit: <::std::vec::Vec<
-                        ReadResourceResultContentsItem,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ReadResourceResult, "an object of type ReadResourceResult", extra, fields :
+    [[optional "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value
+    >) plain meta] [required "contents" f1(::std::vec::Vec <
+    ReadResourceResultContentsItem >) plain contents]], inits : [meta : f0, contents :
+    f1]
 }
 /// The inline union type of the elements of `ReadResourceResult.contents` in the schema (see [`ReadResourceResult`]).
 ///
@@ -10315,97 +2188,11 @@ pub enum ReadResourceResultContentsItem {
     TextResourceContents(TextResourceContents),
     BlobResourceContents(BlobResourceContents),
 }
-impl ReadResourceResultContentsItem {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <TextResourceContents as crate::rt::Fit>::fit,
-                    <BlobResourceContents as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .ok_or_else(|| crate::rt::fits_none(
-                "ReadResourceResultContentsItem",
-                &value,
-            ))?;
-        match which {
-            0usize => {
-                crate::rt::member(
-                        value,
-                        "ReadResourceResultContentsItem",
-                        "TextResourceContents",
-                    )
-                    .map(ReadResourceResultContentsItem::TextResourceContents)
-            }
-            1usize => {
-                crate::rt::member(
-                        value,
-                        "ReadResourceResultContentsItem",
-                        "BlobResourceContents",
-                    )
-                    .map(ReadResourceResultContentsItem::BlobResourceContents)
-            }
-            _ => unreachable!("a union of {} members", 2usize),
-        }
-    }
-}
-impl ReadResourceResultContentsItem {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            ReadResourceResultContentsItem::TextResourceContents(_) => {
-                "TextResourceContents"
-            }
-            ReadResourceResultContentsItem::BlobResourceContents(_) => {
-                "BlobResourceContents"
-            }
-        }
-    }
-}
-impl ::serde::Serialize for ReadResourceResultContentsItem {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            ReadResourceResultContentsItem::TextResourceContents(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ReadResourceResultContentsItem::BlobResourceContents(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ReadResourceResultContentsItem::from_json(value)
-            .map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for ReadResourceResultContentsItem {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <TextResourceContents as crate::rt::Fit>::fit,
-                    <BlobResourceContents as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    ReadResourceResultContentsItem, "ReadResourceResultContentsItem", [[0usize
+    TextResourceContents(TextResourceContents) plain] [1usize
+    BlobResourceContents(BlobResourceContents) plain]],
+    shape(::std::option::Option::None)
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
@@ -10414,89 +2201,12 @@ pub struct Request {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<RequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for Request {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "method", &self.method)?;
-        if let ::std::option::Option::Some(value) = &self.params {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Request {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = Request;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type Request")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<Request, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<RequestParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_field(&mut access, "method", &mut f0)?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(Request {
-                    method: f0.ok_or_else(|| crate::rt::missing("method"))?,
-                    params: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for Request {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: false,
-                    fit: <RequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    Request, "an object of type Request", extra, fields : [[required "method"
+    f0(::std::string::String) plain method] [optional "params" f1(RequestParams) plain
+    params]], inits : [method : f0, params : f1]
 }
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
@@ -10506,75 +2216,9 @@ pub enum RequestId {
     String(::std::string::String),
     Integer(i64),
 }
-impl RequestId {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <::std::string::String as crate::rt::Fit>::fit,
-                    <i64 as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .ok_or_else(|| crate::rt::fits_none("RequestId", &value))?;
-        match which {
-            0usize => {
-                crate::rt::member(value, "RequestId", "String").map(RequestId::String)
-            }
-            1usize => {
-                crate::rt::member(value, "RequestId", "Integer").map(RequestId::Integer)
-            }
-            _ => unreachable!("a union of {} members", 2usize),
-        }
-    }
-}
-impl RequestId {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            RequestId::String(_) => "String",
-            RequestId::Integer(_) => "Integer",
-        }
-    }
-}
-impl ::serde::Serialize for RequestId {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            RequestId::String(value) => ::serde::Serialize::serialize(value, serializer),
-            RequestId::Integer(value) => ::serde::Serialize::serialize(value, serializer),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RequestId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        RequestId::from_json(value).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for RequestId {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <::std::string::String as crate::rt::Fit>::fit,
-                    <i64 as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    RequestId, "RequestId", [[0usize String(::std::string::String) plain] [1usize
+    Integer(i64) plain]], shape(::std::option::Option::None)
 }
 /// The inline object type of `Request.params` in the schema (named from its parent and field; see [`Request`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -10588,72 +2232,11 @@ pub struct RequestParams {
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<RequestParamsMeta>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for RequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = RequestParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type RequestParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<RequestParams, A::Error> {
-                let mut f0: ::std::option::Option<RequestParamsMeta> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(RequestParams { meta: f0, extra })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for RequestParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <RequestParamsMeta as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    RequestParams, "an object of type RequestParams", extra, fields : [[optional "_meta"
+    f0(RequestParamsMeta) plain meta]], inits : [meta : f0]
 }
 /// The inline object type of `RequestParams._meta` in the schema (named from its parent and field; see [`RequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -10665,81 +2248,12 @@ pub struct RequestParamsMeta {
     /// Optional: `None` is left out of the JSON.
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for RequestParamsMeta {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.progress_token {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "progressToken",
-                value,
-            )?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = RequestParamsMeta;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type RequestParamsMeta")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<RequestParamsMeta, A::Error> {
-                let mut f0: ::std::option::Option<ProgressToken> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "progressToken" => {
-                            crate::rt::read_field(&mut access, "progressToken", &mut f0)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(RequestParamsMeta {
-                    progress_token: f0,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for RequestParamsMeta {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "progressToken",
-                    required: false,
-                    fit: <ProgressToken as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    RequestParamsMeta, "an object of type RequestParamsMeta", extra, fields : [[optional
+    "progressToken" f0(ProgressToken) plain progress_token]], inits : [progress_token :
+    f0]
 }
 /// A known resource that the server is capable of reading.
 #[derive(Clone, Debug, PartialEq)]
@@ -10790,166 +2304,18 @@ pub struct Resource {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for Resource {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.mime_type {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "mimeType", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.annotations {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "annotations", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.size {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "size", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Resource {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = Resource;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type Resource")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<Resource, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<Annotations> = ::std::option::Option::None;
-                let mut f6: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f7: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f0)?,
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "uri" => crate::rt::read_field(&mut access, "uri", &mut f2)?,
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f3)?
-                        }
-                        "mimeType" => {
-                            crate::rt::read_field(&mut access, "mimeType", &mut f4)?
-                        }
-                        "annotations" => {
-                            crate::rt::read_field(&mut access, "annotations", &mut f5)?
-                        }
-                        "size" => crate::rt::read_field(&mut access, "size", &mut f6)?,
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f7)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(Resource {
-                    name: f0.ok_or_else(|| crate::rt::missing("name"))?,
-                    title: f1,
-                    uri: f2.ok_or_else(|| crate::rt::missing("uri"))?,
-                    description: f3,
-                    mime_type: f4,
-                    annotations: f5,
-                    size: f6,
-                    meta: f7,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for Resource {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "uri",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "mimeType",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "annotations",
-                    required: false,
-                    fit: <Annotations as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "size",
-                    required: false,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    Resource, "an object of type Resource", extra, fields : [[required "name"
+    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
+    plain title] [required "uri" f2(::std::string::String) plain uri] [optional
+    "description" f3(::std::string::String) plain description] [optional "mimeType"
+    f4(::std::string::String) plain mime_type] [optional "annotations" f5(Annotations)
+    plain annotations] [optional "size" f6(i64) plain size] [optional "_meta"
+    f7(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]],
+    inits : [name : f0, title : f1, uri : f2, description : f3, mime_type : f4,
+    annotations : f5, size : f6, meta : f7]
 }
 /// The contents of a specific resource or sub-resource.
 ///
@@ -10975,104 +2341,14 @@ pub struct ResourceContents {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ResourceContents {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        if let ::std::option::Option::Some(value) = &self.mime_type {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "mimeType", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ResourceContents;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ResourceContents")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ResourceContents, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "uri" => crate::rt::read_field(&mut access, "uri", &mut f0)?,
-                        "mimeType" => {
-                            crate::rt::read_field(&mut access, "mimeType", &mut f1)?
-                        }
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f2)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ResourceContents {
-                    uri: f0.ok_or_else(|| crate::rt::missing("uri"))?,
-                    mime_type: f1,
-                    meta: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ResourceContents {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "uri",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "mimeType",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ResourceContents, "an object of type ResourceContents", extra, fields : [[required
+    "uri" f0(::std::string::String) plain uri] [optional "mimeType"
+    f1(::std::string::String) plain mime_type] [optional "_meta" f2(::serde_json::Map <
+    ::std::string::String, ::serde_json::Value >) plain meta]], inits : [uri : f0,
+    mime_type : f1, meta : f2]
 }
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 ///
@@ -11127,195 +2403,23 @@ pub struct ResourceLink {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ResourceLink {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "resource_link";
 }
-impl ::serde::Serialize for ResourceLink {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.mime_type {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "mimeType", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.annotations {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "annotations", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.size {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "size", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("resource_link"),
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ResourceLink {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ResourceLink;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ResourceLink")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ResourceLink, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<Annotations> = ::std::option::Option::None;
-                let mut f6: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f7: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut f8 = false;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f0)?,
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "uri" => crate::rt::read_field(&mut access, "uri", &mut f2)?,
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f3)?
-                        }
-                        "mimeType" => {
-                            crate::rt::read_field(&mut access, "mimeType", &mut f4)?
-                        }
-                        "annotations" => {
-                            crate::rt::read_field(&mut access, "annotations", &mut f5)?
-                        }
-                        "size" => crate::rt::read_field(&mut access, "size", &mut f6)?,
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f7)?,
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("resource_link"),
-                                &mut f8,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f8 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(ResourceLink {
-                    name: f0.ok_or_else(|| crate::rt::missing("name"))?,
-                    title: f1,
-                    uri: f2.ok_or_else(|| crate::rt::missing("uri"))?,
-                    description: f3,
-                    mime_type: f4,
-                    annotations: f5,
-                    size: f6,
-                    meta: f7,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ResourceLink {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "uri",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "mimeType",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "annotations",
-                    required: false,
-                    fit: <Annotations as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "size",
-                    required: false,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("resource_link"),
-                    ),
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ResourceLink, "an object of type ResourceLink", extra, fields : [[required "name"
+    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
+    plain title] [required "uri" f2(::std::string::String) plain uri] [optional
+    "description" f3(::std::string::String) plain description] [optional "mimeType"
+    f4(::std::string::String) plain mime_type] [optional "annotations" f5(Annotations)
+    plain annotations] [optional "size" f6(i64) plain size] [optional "_meta"
+    f7(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]
+    [fixed "type" f8(crate ::rt::Fixed::Str("resource_link"))]], inits : [name : f0,
+    title : f1, uri : f2, description : f3, mime_type : f4, annotations : f5, size : f6,
+    meta : f7]
 }
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 ///
@@ -11325,108 +2429,17 @@ pub struct ResourceListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ResourceListChangedNotification {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "notifications/resources/list_changed";
 }
-impl ::serde::Serialize for ResourceListChangedNotification {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("notifications/resources/list_changed"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.params {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ResourceListChangedNotification;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ResourceListChangedNotification")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ResourceListChangedNotification, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str(
-                                    "notifications/resources/list_changed",
-                                ),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(ResourceListChangedNotification {
-                    params: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ResourceListChangedNotification {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("notifications/resources/list_changed"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: false,
-                    fit: <NotificationParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ResourceListChangedNotification, "an object of type ResourceListChangedNotification",
+    extra, fields : [[fixed "method" f0(crate
+    ::rt::Fixed::Str("notifications/resources/list_changed"))] [optional "params"
+    f1(NotificationParams) plain params]], inits : [params : f1]
 }
 /// A template description for resources available on the server.
 #[derive(Clone, Debug, PartialEq)]
@@ -11473,160 +2486,18 @@ pub struct ResourceTemplate {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ResourceTemplate {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "uriTemplate",
-            &self.uri_template,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.mime_type {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "mimeType", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.annotations {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "annotations", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ResourceTemplate;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ResourceTemplate")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ResourceTemplate, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<Annotations> = ::std::option::Option::None;
-                let mut f6: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f0)?,
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "uriTemplate" => {
-                            crate::rt::read_field(&mut access, "uriTemplate", &mut f2)?
-                        }
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f3)?
-                        }
-                        "mimeType" => {
-                            crate::rt::read_field(&mut access, "mimeType", &mut f4)?
-                        }
-                        "annotations" => {
-                            crate::rt::read_field(&mut access, "annotations", &mut f5)?
-                        }
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f6)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ResourceTemplate {
-                    name: f0.ok_or_else(|| crate::rt::missing("name"))?,
-                    title: f1,
-                    uri_template: f2.ok_or_else(|| crate::rt::missing("uriTemplate"))?,
-                    description: f3,
-                    mime_type: f4,
-                    annotations: f5,
-                    meta: f6,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ResourceTemplate {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "uriTemplate",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "mimeType",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "annotations",
-                    required: false,
-                    fit: <Annotations as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ResourceTemplate, "an object of type ResourceTemplate", extra, fields : [[required
+    "name" f0(::std::string::String) plain name] [optional "title"
+    f1(::std::string::String) plain title] [required "uriTemplate"
+    f2(::std::string::String) plain uri_template] [optional "description"
+    f3(::std::string::String) plain description] [optional "mimeType"
+    f4(::std::string::String) plain mime_type] [optional "annotations" f5(Annotations)
+    plain annotations] [optional "_meta" f6(::serde_json::Map < ::std::string::String,
+    ::serde_json::Value >) plain meta]], inits : [name : f0, title : f1, uri_template :
+    f2, description : f3, mime_type : f4, annotations : f5, meta : f6]
 }
 /// A reference to a resource or resource template definition.
 ///
@@ -11638,102 +2509,16 @@ pub struct ResourceTemplateReference {
     /// Format: `uri-template`
     pub uri: ::std::string::String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ResourceTemplateReference {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "ref/resource";
 }
-impl ::serde::Serialize for ResourceTemplateReference {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("ref/resource"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ResourceTemplateReference {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ResourceTemplateReference;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ResourceTemplateReference")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ResourceTemplateReference, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("ref/resource"),
-                                &mut f0,
-                            )?
-                        }
-                        "uri" => crate::rt::read_field(&mut access, "uri", &mut f1)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(ResourceTemplateReference {
-                    uri: f1.ok_or_else(|| crate::rt::missing("uri"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ResourceTemplateReference {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("ref/resource"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "uri",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ResourceTemplateReference, "an object of type ResourceTemplateReference", extra,
+    fields : [[fixed "type" f0(crate ::rt::Fixed::Str("ref/resource"))] [required "uri"
+    f1(::std::string::String) plain uri]], inits : [uri : f1]
 }
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 ///
@@ -11742,104 +2527,17 @@ impl crate::rt::Fit for ResourceTemplateReference {
 pub struct ResourceUpdatedNotification {
     pub params: ResourceUpdatedNotificationParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ResourceUpdatedNotification {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "notifications/resources/updated";
 }
-impl ::serde::Serialize for ResourceUpdatedNotification {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("notifications/resources/updated"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ResourceUpdatedNotification;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ResourceUpdatedNotification")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ResourceUpdatedNotification, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<ResourceUpdatedNotificationParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("notifications/resources/updated"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(ResourceUpdatedNotification {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ResourceUpdatedNotification {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("notifications/resources/updated"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <ResourceUpdatedNotificationParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ResourceUpdatedNotification, "an object of type ResourceUpdatedNotification", extra,
+    fields : [[fixed "method" f0(crate
+    ::rt::Fixed::Str("notifications/resources/updated"))] [required "params"
+    f1(ResourceUpdatedNotificationParams) plain params]], inits : [params : f1]
 }
 /// The inline object type of `ResourceUpdatedNotification.params` in the schema (named from its parent and field; see [`ResourceUpdatedNotification`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -11849,73 +2547,12 @@ pub struct ResourceUpdatedNotificationParams {
     /// Format: `uri`
     pub uri: ::std::string::String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ResourceUpdatedNotificationParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ResourceUpdatedNotificationParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ResourceUpdatedNotificationParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ResourceUpdatedNotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "uri" => crate::rt::read_field(&mut access, "uri", &mut f0)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ResourceUpdatedNotificationParams {
-                    uri: f0.ok_or_else(|| crate::rt::missing("uri"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ResourceUpdatedNotificationParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "uri",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ResourceUpdatedNotificationParams,
+    "an object of type ResourceUpdatedNotificationParams", extra, fields : [[required
+    "uri" f0(::std::string::String) plain uri]], inits : [uri : f0]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct Result {
@@ -11928,77 +2565,12 @@ pub struct Result {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for Result {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Result {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = Result;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type Result")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<Result, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(Result { meta: f0, extra })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for Result {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    Result, "an object of type Result", extra, fields : [[optional "_meta"
+    f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]],
+    inits : [meta : f0]
 }
 /// The sender or recipient of messages and data in a conversation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -12008,66 +2580,8 @@ pub enum Role {
     /// `"assistant"`
     Assistant,
 }
-impl Role {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Role::User => "user",
-            Role::Assistant => "assistant",
-        }
-    }
-}
-impl ::serde::Serialize for Role {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Role {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const VALUES: &[&str] = &["user", "assistant"];
-        struct EnumVisitor;
-        impl ::serde::de::Visitor<'_> for EnumVisitor {
-            type Value = Role;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("a Role value")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<Role, E> {
-                ::std::result::Result::Ok(
-                    match value {
-                        "user" => Role::User,
-                        "assistant" => Role::Assistant,
-                        other => {
-                            return ::std::result::Result::Err(
-                                E::unknown_variant(other, VALUES),
-                            );
-                        }
-                    },
-                )
-            }
-        }
-        let _ = VALUES;
-        deserializer.deserialize_str(EnumVisitor)
-    }
-}
-impl crate::rt::Fit for Role {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        const VALUES: &[&str] = &["user", "assistant"];
-        let _ = VALUES;
-        value.as_str().filter(|s| VALUES.contains(s)).map(|_| 0)
-    }
+crate::rt::string_enum! {
+    Role, "a Role value", closed, [User "user" Assistant "assistant"]
 }
 /// Represents a root directory or file that the server can operate on.
 ///
@@ -12095,102 +2609,13 @@ pub struct Root {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for Root {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        if let ::std::option::Option::Some(value) = &self.name {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Root {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = Root;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type Root")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<Root, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "uri" => crate::rt::read_field(&mut access, "uri", &mut f0)?,
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f1)?,
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f2)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(Root {
-                    uri: f0.ok_or_else(|| crate::rt::missing("uri"))?,
-                    name: f1,
-                    meta: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for Root {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "uri",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    Root, "an object of type Root", extra, fields : [[required "uri"
+    f0(::std::string::String) plain uri] [optional "name" f1(::std::string::String) plain
+    name] [optional "_meta" f2(::serde_json::Map < ::std::string::String,
+    ::serde_json::Value >) plain meta]], inits : [uri : f0, name : f1, meta : f2]
 }
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
@@ -12204,106 +2629,17 @@ pub struct RootsListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl RootsListChangedNotification {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "notifications/roots/list_changed";
 }
-impl ::serde::Serialize for RootsListChangedNotification {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("notifications/roots/list_changed"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.params {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = RootsListChangedNotification;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type RootsListChangedNotification")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<RootsListChangedNotification, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("notifications/roots/list_changed"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(RootsListChangedNotification {
-                    params: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for RootsListChangedNotification {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("notifications/roots/list_changed"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: false,
-                    fit: <NotificationParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    RootsListChangedNotification, "an object of type RootsListChangedNotification",
+    extra, fields : [[fixed "method" f0(crate
+    ::rt::Fixed::Str("notifications/roots/list_changed"))] [optional "params"
+    f1(NotificationParams) plain params]], inits : [params : f1]
 }
 /// Describes a message issued to or received from an LLM API.
 ///
@@ -12313,85 +2649,12 @@ pub struct SamplingMessage {
     pub role: Role,
     pub content: SamplingMessageContent,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for SamplingMessage {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "role", &self.role)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "content", &self.content)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = SamplingMessage;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type SamplingMessage")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<SamplingMessage, A::Error> {
-                let mut f0: ::std::option::Option<Role> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<SamplingMessageContent> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "role" => crate::rt::read_field(&mut access, "role", &mut f0)?,
-                        "content" => {
-                            crate::rt::read_field(&mut access, "content", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(SamplingMessage {
-                    role: f0.ok_or_else(|| crate::rt::missing("role"))?,
-                    content: f1.ok_or_else(|| crate::rt::missing("content"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for SamplingMessage {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "role",
-                    required: true,
-                    fit: <Role as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "content",
-                    required: true,
-                    fit: <SamplingMessageContent as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    SamplingMessage, "an object of type SamplingMessage", extra, fields : [[required
+    "role" f0(Role) plain role] [required "content" f1(SamplingMessageContent) plain
+    content]], inits : [role : f0, content : f1]
 }
 /// The inline union type of `SamplingMessage.content` in the schema (named from its parent and field; see [`SamplingMessage`]).
 ///
@@ -12402,106 +2665,12 @@ pub enum SamplingMessageContent {
     ImageContent(ImageContent),
     AudioContent(AudioContent),
 }
-impl SamplingMessageContent {
-    /// Reads the union's input as JSON text, choosing the member as described above.
-    #[inline]
-    pub fn from_raw(
-        raw: &::serde_json::value::RawValue,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag_raw(
-                raw,
-                "type",
-                &[
-                    &[crate::rt::Fixed::Str("text")],
-                    &[crate::rt::Fixed::Str("image")],
-                    &[crate::rt::Fixed::Str("audio")],
-                ],
-                ::std::option::Option::None,
-            )
-            .map_err(|e| crate::rt::in_union("SamplingMessageContent", e))?;
-        match which {
-            0usize => {
-                crate::rt::member_raw(raw, "SamplingMessageContent", "TextContent")
-                    .map(SamplingMessageContent::TextContent)
-            }
-            1usize => {
-                crate::rt::member_raw(raw, "SamplingMessageContent", "ImageContent")
-                    .map(SamplingMessageContent::ImageContent)
-            }
-            2usize => {
-                crate::rt::member_raw(raw, "SamplingMessageContent", "AudioContent")
-                    .map(SamplingMessageContent::AudioContent)
-            }
-            _ => unreachable!("a union of {} members", 3usize),
-        }
-    }
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        SamplingMessageContent::from_raw(&crate::rt::to_raw(&value)?)
-    }
-}
-impl SamplingMessageContent {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            SamplingMessageContent::TextContent(_) => "TextContent",
-            SamplingMessageContent::ImageContent(_) => "ImageContent",
-            SamplingMessageContent::AudioContent(_) => "AudioContent",
-        }
-    }
-}
-impl ::serde::Serialize for SamplingMessageContent {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            SamplingMessageContent::TextContent(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            SamplingMessageContent::ImageContent(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            SamplingMessageContent::AudioContent(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::std::boxed::Box<
-            ::serde_json::value::RawValue,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        SamplingMessageContent::from_raw(&raw).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for SamplingMessageContent {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        let which = crate::rt::by_tag(
-                value,
-                "type",
-                &[
-                    &[crate::rt::Fixed::Str("text")],
-                    &[crate::rt::Fixed::Str("image")],
-                    &[crate::rt::Fixed::Str("audio")],
-                ],
-                ::std::option::Option::None,
-            )
-            .ok()?;
-        let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
-            <TextContent as crate::rt::Fit>::fit,
-            <ImageContent as crate::rt::Fit>::fit,
-            <AudioContent as crate::rt::Fit>::fit,
-        ];
-        fits[which](value)
-    }
+crate::rt::union! {
+    SamplingMessageContent, "SamplingMessageContent", [[0usize TextContent(TextContent)
+    plain] [1usize ImageContent(ImageContent) plain] [2usize AudioContent(AudioContent)
+    plain]], tag text "type"[[crate ::rt::Fixed::Str("text")] [crate
+    ::rt::Fixed::Str("image")] [crate ::rt::Fixed::Str("audio")]]
+    (::std::option::Option::None)
 }
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
 #[derive(Clone, Debug, PartialEq)]
@@ -12542,167 +2711,19 @@ pub struct ServerCapabilities {
     /// Optional: `None` is left out of the JSON.
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ServerCapabilities {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.experimental {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "experimental",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.logging {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "logging", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.completions {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "completions", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.prompts {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "prompts", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.resources {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "resources", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.tools {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "tools", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ServerCapabilities;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ServerCapabilities")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ServerCapabilities, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                    >,
-                > = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<ServerCapabilitiesPrompts> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<ServerCapabilitiesResources> = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<ServerCapabilitiesTools> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "experimental" => {
-                            crate::rt::read_field(&mut access, "experimental", &mut f0)?
-                        }
-                        "logging" => {
-                            crate::rt::read_field(&mut access, "logging", &mut f1)?
-                        }
-                        "completions" => {
-                            crate::rt::read_field(&mut access, "completions", &mut f2)?
-                        }
-                        "prompts" => {
-                            crate::rt::read_field(&mut access, "prompts", &mut f3)?
-                        }
-                        "resources" => {
-                            crate::rt::read_field(&mut access, "resources", &mut f4)?
-                        }
-                        "tools" => crate::rt::read_field(&mut access, "tools", &mut f5)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ServerCapabilities {
-                    experimental: f0,
-                    logging: f1,
-                    completions: f2,
-                    prompts: f3,
-                    resources: f4,
-                    tools: f5,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ServerCapabilities {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "experimental",
-                    required: false,
-                    fit: <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "logging",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "completions",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "prompts",
-                    required: false,
-                    fit: <ServerCapabilitiesPrompts as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "resources",
-                    required: false,
-                    fit: <ServerCapabilitiesResources as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "tools",
-                    required: false,
-                    fit: <ServerCapabilitiesTools as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ServerCapabilities, "an object of type ServerCapabilities", extra, fields :
+    [[optional "experimental" f0(::std::collections::BTreeMap < ::std::string::String,
+    ::serde_json::Map < ::std::string::String, ::serde_json::Value > >) plain
+    experimental] [optional "logging" f1(::serde_json::Map < ::std::string::String,
+    ::serde_json::Value >) plain logging] [optional "completions" f2(::serde_json::Map <
+    ::std::string::String, ::serde_json::Value >) plain completions] [optional "prompts"
+    f3(ServerCapabilitiesPrompts) plain prompts] [optional "resources"
+    f4(ServerCapabilitiesResources) plain resources] [optional "tools"
+    f5(ServerCapabilitiesTools) plain tools]], inits : [experimental : f0, logging : f1,
+    completions : f2, prompts : f3, resources : f4, tools : f5]
 }
 /// The inline object type of `ServerCapabilities.prompts` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -12714,77 +2735,12 @@ pub struct ServerCapabilitiesPrompts {
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ServerCapabilitiesPrompts {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.list_changed {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ServerCapabilitiesPrompts;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ServerCapabilitiesPrompts")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ServerCapabilitiesPrompts, A::Error> {
-                let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "listChanged" => {
-                            crate::rt::read_field(&mut access, "listChanged", &mut f0)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ServerCapabilitiesPrompts {
-                    list_changed: f0,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ServerCapabilitiesPrompts {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "listChanged",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ServerCapabilitiesPrompts, "an object of type ServerCapabilitiesPrompts", extra,
+    fields : [[optional "listChanged" f0(bool) plain list_changed]], inits :
+    [list_changed : f0]
 }
 /// The inline object type of `ServerCapabilities.resources` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -12800,91 +2756,12 @@ pub struct ServerCapabilitiesResources {
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ServerCapabilitiesResources {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.subscribe {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "subscribe", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.list_changed {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ServerCapabilitiesResources;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ServerCapabilitiesResources")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ServerCapabilitiesResources, A::Error> {
-                let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "subscribe" => {
-                            crate::rt::read_field(&mut access, "subscribe", &mut f0)?
-                        }
-                        "listChanged" => {
-                            crate::rt::read_field(&mut access, "listChanged", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ServerCapabilitiesResources {
-                    subscribe: f0,
-                    list_changed: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ServerCapabilitiesResources {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "subscribe",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "listChanged",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ServerCapabilitiesResources, "an object of type ServerCapabilitiesResources", extra,
+    fields : [[optional "subscribe" f0(bool) plain subscribe] [optional "listChanged"
+    f1(bool) plain list_changed]], inits : [subscribe : f0, list_changed : f1]
 }
 /// The inline object type of `ServerCapabilities.tools` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -12896,77 +2773,11 @@ pub struct ServerCapabilitiesTools {
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ServerCapabilitiesTools {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.list_changed {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ServerCapabilitiesTools;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ServerCapabilitiesTools")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ServerCapabilitiesTools, A::Error> {
-                let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "listChanged" => {
-                            crate::rt::read_field(&mut access, "listChanged", &mut f0)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ServerCapabilitiesTools {
-                    list_changed: f0,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ServerCapabilitiesTools {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "listChanged",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ServerCapabilitiesTools, "an object of type ServerCapabilitiesTools", extra, fields :
+    [[optional "listChanged" f0(bool) plain list_changed]], inits : [list_changed : f0]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -12983,191 +2794,24 @@ pub enum ServerNotification {
     /// A message with any other value: kept whole, as the generic type.
     Other(Notification),
 }
-impl ServerNotification {
-    /// Reads the union's input as JSON text, choosing the member as described above.
-    #[inline]
-    pub fn from_raw(
-        raw: &::serde_json::value::RawValue,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag_raw(
-                raw,
-                "method",
-                &[
-                    &[crate::rt::Fixed::Str("notifications/cancelled")],
-                    &[crate::rt::Fixed::Str("notifications/progress")],
-                    &[crate::rt::Fixed::Str("notifications/message")],
-                    &[crate::rt::Fixed::Str("notifications/resources/updated")],
-                    &[crate::rt::Fixed::Str("notifications/resources/list_changed")],
-                    &[crate::rt::Fixed::Str("notifications/tools/list_changed")],
-                    &[crate::rt::Fixed::Str("notifications/prompts/list_changed")],
-                    &[],
-                ],
-                ::std::option::Option::Some(7usize),
-            )
-            .map_err(|e| crate::rt::in_union("ServerNotification", e))?;
-        match which {
-            0usize => {
-                crate::rt::member_raw(raw, "ServerNotification", "CancelledNotification")
-                    .map(ServerNotification::CancelledNotification)
-            }
-            1usize => {
-                crate::rt::member_raw(raw, "ServerNotification", "ProgressNotification")
-                    .map(ServerNotification::ProgressNotification)
-            }
-            2usize => {
-                crate::rt::member_raw(
-                        raw,
-                        "ServerNotification",
-                        "LoggingMessageNotification",
-                    )
-                    .map(ServerNotification::LoggingMessageNotification)
-            }
-            3usize => {
-                crate::rt::member_raw(
-                        raw,
-                        "ServerNotification",
-                        "ResourceUpdatedNotification",
-                    )
-                    .map(ServerNotification::ResourceUpdatedNotification)
-            }
-            4usize => {
-                crate::rt::member_raw(
-                        raw,
-                        "ServerNotification",
-                        "ResourceListChangedNotification",
-                    )
-                    .map(ServerNotification::ResourceListChangedNotification)
-            }
-            5usize => {
-                crate::rt::member_raw(
-                        raw,
-                        "ServerNotification",
-                        "ToolListChangedNotification",
-                    )
-                    .map(ServerNotification::ToolListChangedNotification)
-            }
-            6usize => {
-                crate::rt::member_raw(
-                        raw,
-                        "ServerNotification",
-                        "PromptListChangedNotification",
-                    )
-                    .map(ServerNotification::PromptListChangedNotification)
-            }
-            7usize => {
-                crate::rt::member_raw(raw, "ServerNotification", "Other")
-                    .map(ServerNotification::Other)
-            }
-            _ => unreachable!("a union of {} members", 8usize),
-        }
-    }
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        ServerNotification::from_raw(&crate::rt::to_raw(&value)?)
-    }
-}
-impl ServerNotification {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            ServerNotification::CancelledNotification(_) => "CancelledNotification",
-            ServerNotification::ProgressNotification(_) => "ProgressNotification",
-            ServerNotification::LoggingMessageNotification(_) => {
-                "LoggingMessageNotification"
-            }
-            ServerNotification::ResourceUpdatedNotification(_) => {
-                "ResourceUpdatedNotification"
-            }
-            ServerNotification::ResourceListChangedNotification(_) => {
-                "ResourceListChangedNotification"
-            }
-            ServerNotification::ToolListChangedNotification(_) => {
-                "ToolListChangedNotification"
-            }
-            ServerNotification::PromptListChangedNotification(_) => {
-                "PromptListChangedNotification"
-            }
-            ServerNotification::Other(_) => "Other",
-        }
-    }
-}
-impl ::serde::Serialize for ServerNotification {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            ServerNotification::CancelledNotification(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerNotification::ProgressNotification(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerNotification::LoggingMessageNotification(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerNotification::ResourceUpdatedNotification(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerNotification::ResourceListChangedNotification(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerNotification::ToolListChangedNotification(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerNotification::PromptListChangedNotification(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerNotification::Other(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ServerNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::std::boxed::Box<
-            ::serde_json::value::RawValue,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        ServerNotification::from_raw(&raw).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for ServerNotification {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        let which = crate::rt::by_tag(
-                value,
-                "method",
-                &[
-                    &[crate::rt::Fixed::Str("notifications/cancelled")],
-                    &[crate::rt::Fixed::Str("notifications/progress")],
-                    &[crate::rt::Fixed::Str("notifications/message")],
-                    &[crate::rt::Fixed::Str("notifications/resources/updated")],
-                    &[crate::rt::Fixed::Str("notifications/resources/list_changed")],
-                    &[crate::rt::Fixed::Str("notifications/tools/list_changed")],
-                    &[crate::rt::Fixed::Str("notifications/prompts/list_changed")],
-                    &[],
-                ],
-                ::std::option::Option::Some(7usize),
-            )
-            .ok()?;
-        let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
-            <CancelledNotification as crate::rt::Fit>::fit,
-            <ProgressNotification as crate::rt::Fit>::fit,
-            <LoggingMessageNotification as crate::rt::Fit>::fit,
-            <ResourceUpdatedNotification as crate::rt::Fit>::fit,
-            <ResourceListChangedNotification as crate::rt::Fit>::fit,
-            <ToolListChangedNotification as crate::rt::Fit>::fit,
-            <PromptListChangedNotification as crate::rt::Fit>::fit,
-            <Notification as crate::rt::Fit>::fit,
-        ];
-        fits[which](value)
-    }
+crate::rt::union! {
+    ServerNotification, "ServerNotification", [[0usize
+    CancelledNotification(CancelledNotification) plain] [1usize
+    ProgressNotification(ProgressNotification) plain] [2usize
+    LoggingMessageNotification(LoggingMessageNotification) plain] [3usize
+    ResourceUpdatedNotification(ResourceUpdatedNotification) plain] [4usize
+    ResourceListChangedNotification(ResourceListChangedNotification) plain] [5usize
+    ToolListChangedNotification(ToolListChangedNotification) plain] [6usize
+    PromptListChangedNotification(PromptListChangedNotification) plain] [7usize
+    Other(Notification) plain]], tag text "method"[[crate
+    ::rt::Fixed::Str("notifications/cancelled")] [crate
+    ::rt::Fixed::Str("notifications/progress")] [crate
+    ::rt::Fixed::Str("notifications/message")] [crate
+    ::rt::Fixed::Str("notifications/resources/updated")] [crate
+    ::rt::Fixed::Str("notifications/resources/list_changed")] [crate
+    ::rt::Fixed::Str("notifications/tools/list_changed")] [crate
+    ::rt::Fixed::Str("notifications/prompts/list_changed")] []]
+    (::std::option::Option::Some(7usize))
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -13183,128 +2827,14 @@ pub enum ServerRequest {
     /// A message with any other value: kept whole, as the generic type.
     Other(Request),
 }
-impl ServerRequest {
-    /// Reads the union's input as JSON text, choosing the member as described above.
-    #[inline]
-    pub fn from_raw(
-        raw: &::serde_json::value::RawValue,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag_raw(
-                raw,
-                "method",
-                &[
-                    &[crate::rt::Fixed::Str("ping")],
-                    &[crate::rt::Fixed::Str("sampling/createMessage")],
-                    &[crate::rt::Fixed::Str("roots/list")],
-                    &[crate::rt::Fixed::Str("elicitation/create")],
-                    &[],
-                ],
-                ::std::option::Option::Some(4usize),
-            )
-            .map_err(|e| crate::rt::in_union("ServerRequest", e))?;
-        match which {
-            0usize => {
-                crate::rt::member_raw(raw, "ServerRequest", "PingRequest")
-                    .map(ServerRequest::PingRequest)
-            }
-            1usize => {
-                crate::rt::member_raw(raw, "ServerRequest", "CreateMessageRequest")
-                    .map(ServerRequest::CreateMessageRequest)
-            }
-            2usize => {
-                crate::rt::member_raw(raw, "ServerRequest", "ListRootsRequest")
-                    .map(ServerRequest::ListRootsRequest)
-            }
-            3usize => {
-                crate::rt::member_raw(raw, "ServerRequest", "ElicitRequest")
-                    .map(ServerRequest::ElicitRequest)
-            }
-            4usize => {
-                crate::rt::member_raw(raw, "ServerRequest", "Other")
-                    .map(ServerRequest::Other)
-            }
-            _ => unreachable!("a union of {} members", 5usize),
-        }
-    }
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        ServerRequest::from_raw(&crate::rt::to_raw(&value)?)
-    }
-}
-impl ServerRequest {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            ServerRequest::PingRequest(_) => "PingRequest",
-            ServerRequest::CreateMessageRequest(_) => "CreateMessageRequest",
-            ServerRequest::ListRootsRequest(_) => "ListRootsRequest",
-            ServerRequest::ElicitRequest(_) => "ElicitRequest",
-            ServerRequest::Other(_) => "Other",
-        }
-    }
-}
-impl ::serde::Serialize for ServerRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            ServerRequest::PingRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerRequest::CreateMessageRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerRequest::ListRootsRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerRequest::ElicitRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerRequest::Other(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ServerRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::std::boxed::Box<
-            ::serde_json::value::RawValue,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        ServerRequest::from_raw(&raw).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for ServerRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        let which = crate::rt::by_tag(
-                value,
-                "method",
-                &[
-                    &[crate::rt::Fixed::Str("ping")],
-                    &[crate::rt::Fixed::Str("sampling/createMessage")],
-                    &[crate::rt::Fixed::Str("roots/list")],
-                    &[crate::rt::Fixed::Str("elicitation/create")],
-                    &[],
-                ],
-                ::std::option::Option::Some(4usize),
-            )
-            .ok()?;
-        let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
-            <PingRequest as crate::rt::Fit>::fit,
-            <CreateMessageRequest as crate::rt::Fit>::fit,
-            <ListRootsRequest as crate::rt::Fit>::fit,
-            <ElicitRequest as crate::rt::Fit>::fit,
-            <Request as crate::rt::Fit>::fit,
-        ];
-        fits[which](value)
-    }
+crate::rt::union! {
+    ServerRequest, "ServerRequest", [[0usize PingRequest(PingRequest) plain] [1usize
+    CreateMessageRequest(CreateMessageRequest) plain] [2usize
+    ListRootsRequest(ListRootsRequest) plain] [3usize ElicitRequest(ElicitRequest) plain]
+    [4usize Other(Request) plain]], tag text "method"[[crate ::rt::Fixed::Str("ping")]
+    [crate ::rt::Fixed::Str("sampling/createMessage")] [crate
+    ::rt::Fixed::Str("roots/list")] [crate ::rt::Fixed::Str("elicitation/create")] []]
+    (::std::option::Option::Some(4usize))
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -13322,161 +2852,16 @@ pub enum ServerResult {
     CallToolResult(CallToolResult),
     ListToolsResult(ListToolsResult),
 }
-impl ServerResult {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <EmptyResult as crate::rt::Fit>::fit,
-                    <InitializeResult as crate::rt::Fit>::fit,
-                    <CompleteResult as crate::rt::Fit>::fit,
-                    <GetPromptResult as crate::rt::Fit>::fit,
-                    <ListPromptsResult as crate::rt::Fit>::fit,
-                    <ListResourceTemplatesResult as crate::rt::Fit>::fit,
-                    <ListResourcesResult as crate::rt::Fit>::fit,
-                    <ReadResourceResult as crate::rt::Fit>::fit,
-                    <CallToolResult as crate::rt::Fit>::fit,
-                    <ListToolsResult as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .ok_or_else(|| crate::rt::fits_none("ServerResult", &value))?;
-        match which {
-            0usize => {
-                crate::rt::member(value, "ServerResult", "EmptyResult")
-                    .map(ServerResult::EmptyResult)
-            }
-            1usize => {
-                crate::rt::member(value, "ServerResult", "InitializeResult")
-                    .map(ServerResult::InitializeResult)
-            }
-            2usize => {
-                crate::rt::member(value, "ServerResult", "CompleteResult")
-                    .map(ServerResult::CompleteResult)
-            }
-            3usize => {
-                crate::rt::member(value, "ServerResult", "GetPromptResult")
-                    .map(ServerResult::GetPromptResult)
-            }
-            4usize => {
-                crate::rt::member(value, "ServerResult", "ListPromptsResult")
-                    .map(ServerResult::ListPromptsResult)
-            }
-            5usize => {
-                crate::rt::member(value, "ServerResult", "ListResourceTemplatesResult")
-                    .map(ServerResult::ListResourceTemplatesResult)
-            }
-            6usize => {
-                crate::rt::member(value, "ServerResult", "ListResourcesResult")
-                    .map(ServerResult::ListResourcesResult)
-            }
-            7usize => {
-                crate::rt::member(value, "ServerResult", "ReadResourceResult")
-                    .map(ServerResult::ReadResourceResult)
-            }
-            8usize => {
-                crate::rt::member(value, "ServerResult", "CallToolResult")
-                    .map(ServerResult::CallToolResult)
-            }
-            9usize => {
-                crate::rt::member(value, "ServerResult", "ListToolsResult")
-                    .map(ServerResult::ListToolsResult)
-            }
-            _ => unreachable!("a union of {} members", 10usize),
-        }
-    }
-}
-impl ServerResult {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            ServerResult::EmptyResult(_) => "EmptyResult",
-            ServerResult::InitializeResult(_) => "InitializeResult",
-            ServerResult::CompleteResult(_) => "CompleteResult",
-            ServerResult::GetPromptResult(_) => "GetPromptResult",
-            ServerResult::ListPromptsResult(_) => "ListPromptsResult",
-            ServerResult::ListResourceTemplatesResult(_) => "ListResourceTemplatesResult",
-            ServerResult::ListResourcesResult(_) => "ListResourcesResult",
-            ServerResult::ReadResourceResult(_) => "ReadResourceResult",
-            ServerResult::CallToolResult(_) => "CallToolResult",
-            ServerResult::ListToolsResult(_) => "ListToolsResult",
-        }
-    }
-}
-impl ::serde::Serialize for ServerResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            ServerResult::EmptyResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerResult::InitializeResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerResult::CompleteResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerResult::GetPromptResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerResult::ListPromptsResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerResult::ListResourceTemplatesResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerResult::ListResourcesResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerResult::ReadResourceResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerResult::CallToolResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerResult::ListToolsResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ServerResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ServerResult::from_json(value).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for ServerResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <EmptyResult as crate::rt::Fit>::fit,
-                    <InitializeResult as crate::rt::Fit>::fit,
-                    <CompleteResult as crate::rt::Fit>::fit,
-                    <GetPromptResult as crate::rt::Fit>::fit,
-                    <ListPromptsResult as crate::rt::Fit>::fit,
-                    <ListResourceTemplatesResult as crate::rt::Fit>::fit,
-                    <ListResourcesResult as crate::rt::Fit>::fit,
-                    <ReadResourceResult as crate::rt::Fit>::fit,
-                    <CallToolResult as crate::rt::Fit>::fit,
-                    <ListToolsResult as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    ServerResult, "ServerResult", [[0usize EmptyResult(EmptyResult) plain] [1usize
+    InitializeResult(InitializeResult) plain] [2usize CompleteResult(CompleteResult)
+    plain] [3usize GetPromptResult(GetPromptResult) plain] [4usize
+    ListPromptsResult(ListPromptsResult) plain] [5usize
+    ListResourceTemplatesResult(ListResourceTemplatesResult) plain] [6usize
+    ListResourcesResult(ListResourcesResult) plain] [7usize
+    ReadResourceResult(ReadResourceResult) plain] [8usize CallToolResult(CallToolResult)
+    plain] [9usize ListToolsResult(ListToolsResult) plain]],
+    shape(::std::option::Option::None)
 }
 /// A request from the client to the server, to enable or adjust logging.
 ///
@@ -13487,104 +2872,16 @@ impl crate::rt::Fit for ServerResult {
 pub struct SetLevelRequest {
     pub params: SetLevelRequestParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl SetLevelRequest {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "logging/setLevel";
 }
-impl ::serde::Serialize for SetLevelRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("logging/setLevel"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = SetLevelRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type SetLevelRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<SetLevelRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<SetLevelRequestParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("logging/setLevel"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(SetLevelRequest {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for SetLevelRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("logging/setLevel"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <SetLevelRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    SetLevelRequest, "an object of type SetLevelRequest", extra, fields : [[fixed
+    "method" f0(crate ::rt::Fixed::Str("logging/setLevel"))] [required "params"
+    f1(SetLevelRequestParams) plain params]], inits : [params : f1]
 }
 /// The inline object type of `SetLevelRequest.params` in the schema (named from its parent and field; see [`SetLevelRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -13592,73 +2889,11 @@ pub struct SetLevelRequestParams {
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
     pub level: LoggingLevel,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for SetLevelRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "level", &self.level)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = SetLevelRequestParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type SetLevelRequestParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<SetLevelRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<LoggingLevel> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "level" => crate::rt::read_field(&mut access, "level", &mut f0)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(SetLevelRequestParams {
-                    level: f0.ok_or_else(|| crate::rt::missing("level"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for SetLevelRequestParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "level",
-                    required: true,
-                    fit: <LoggingLevel as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    SetLevelRequestParams, "an object of type SetLevelRequestParams", extra, fields :
+    [[required "level" f0(LoggingLevel) plain level]], inits : [level : f0]
 }
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"string"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -13678,158 +2913,19 @@ pub struct StringSchema {
     /// Optional: `None` is left out of the JSON.
     pub format: ::std::option::Option<StringSchemaFormat>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl StringSchema {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "string";
 }
-impl ::serde::Serialize for StringSchema {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("string"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.min_length {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "minLength", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.max_length {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "maxLength", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.format {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "format", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for StringSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = StringSchema;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type StringSchema")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<StringSchema, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<StringSchemaFormat> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("string"),
-                                &mut f0,
-                            )?
-                        }
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f2)?
-                        }
-                        "minLength" => {
-                            crate::rt::read_field(&mut access, "minLength", &mut f3)?
-                        }
-                        "maxLength" => {
-                            crate::rt::read_field(&mut access, "maxLength", &mut f4)?
-                        }
-                        "format" => {
-                            crate::rt::read_field(&mut access, "format", &mut f5)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(StringSchema {
-                    title: f1,
-                    description: f2,
-                    min_length: f3,
-                    max_length: f4,
-                    format: f5,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for StringSchema {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("string")),
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "minLength",
-                    required: false,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "maxLength",
-                    required: false,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "format",
-                    required: false,
-                    fit: <StringSchemaFormat as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    StringSchema, "an object of type StringSchema", extra, fields : [[fixed "type"
+    f0(crate ::rt::Fixed::Str("string"))] [optional "title" f1(::std::string::String)
+    plain title] [optional "description" f2(::std::string::String) plain description]
+    [optional "minLength" f3(i64) plain min_length] [optional "maxLength" f4(i64) plain
+    max_length] [optional "format" f5(StringSchemaFormat) plain format]], inits : [title
+    : f1, description : f2, min_length : f3, max_length : f4, format : f5]
 }
 /// The inline enum type of `StringSchema.format` in the schema (named from its parent and field; see [`StringSchema`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -13843,70 +2939,9 @@ pub enum StringSchemaFormat {
     /// `"date-time"`
     DateTime,
 }
-impl StringSchemaFormat {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            StringSchemaFormat::Email => "email",
-            StringSchemaFormat::Uri => "uri",
-            StringSchemaFormat::Date => "date",
-            StringSchemaFormat::DateTime => "date-time",
-        }
-    }
-}
-impl ::serde::Serialize for StringSchemaFormat {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for StringSchemaFormat {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const VALUES: &[&str] = &["email", "uri", "date", "date-time"];
-        struct EnumVisitor;
-        impl ::serde::de::Visitor<'_> for EnumVisitor {
-            type Value = StringSchemaFormat;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("a StringSchemaFormat value")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<StringSchemaFormat, E> {
-                ::std::result::Result::Ok(
-                    match value {
-                        "email" => StringSchemaFormat::Email,
-                        "uri" => StringSchemaFormat::Uri,
-                        "date" => StringSchemaFormat::Date,
-                        "date-time" => StringSchemaFormat::DateTime,
-                        other => {
-                            return ::std::result::Result::Err(
-                                E::unknown_variant(other, VALUES),
-                            );
-                        }
-                    },
-                )
-            }
-        }
-        let _ = VALUES;
-        deserializer.deserialize_str(EnumVisitor)
-    }
-}
-impl crate::rt::Fit for StringSchemaFormat {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        const VALUES: &[&str] = &["email", "uri", "date", "date-time"];
-        let _ = VALUES;
-        value.as_str().filter(|s| VALUES.contains(s)).map(|_| 0)
-    }
+crate::rt::string_enum! {
+    StringSchemaFormat, "a StringSchemaFormat value", closed, [Email "email" Uri "uri"
+    Date "date" DateTime "date-time"]
 }
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
 ///
@@ -13917,104 +2952,16 @@ impl crate::rt::Fit for StringSchemaFormat {
 pub struct SubscribeRequest {
     pub params: SubscribeRequestParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl SubscribeRequest {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "resources/subscribe";
 }
-impl ::serde::Serialize for SubscribeRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("resources/subscribe"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = SubscribeRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type SubscribeRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<SubscribeRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<SubscribeRequestParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("resources/subscribe"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(SubscribeRequest {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for SubscribeRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("resources/subscribe"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <SubscribeRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    SubscribeRequest, "an object of type SubscribeRequest", extra, fields : [[fixed
+    "method" f0(crate ::rt::Fixed::Str("resources/subscribe"))] [required "params"
+    f1(SubscribeRequestParams) plain params]], inits : [params : f1]
 }
 /// The inline object type of `SubscribeRequest.params` in the schema (named from its parent and field; see [`SubscribeRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -14024,73 +2971,11 @@ pub struct SubscribeRequestParams {
     /// Format: `uri`
     pub uri: ::std::string::String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for SubscribeRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = SubscribeRequestParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type SubscribeRequestParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<SubscribeRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "uri" => crate::rt::read_field(&mut access, "uri", &mut f0)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(SubscribeRequestParams {
-                    uri: f0.ok_or_else(|| crate::rt::missing("uri"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for SubscribeRequestParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "uri",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    SubscribeRequestParams, "an object of type SubscribeRequestParams", extra, fields :
+    [[required "uri" f0(::std::string::String) plain uri]], inits : [uri : f0]
 }
 /// Text provided to or from an LLM.
 ///
@@ -14112,131 +2997,18 @@ pub struct TextContent {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl TextContent {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "text";
 }
-impl ::serde::Serialize for TextContent {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("text"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "text", &self.text)?;
-        if let ::std::option::Option::Some(value) = &self.annotations {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "annotations", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for TextContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = TextContent;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type TextContent")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<TextContent, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<Annotations> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("text"),
-                                &mut f0,
-                            )?
-                        }
-                        "text" => crate::rt::read_field(&mut access, "text", &mut f1)?,
-                        "annotations" => {
-                            crate::rt::read_field(&mut access, "annotations", &mut f2)?
-                        }
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f3)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(TextContent {
-                    text: f1.ok_or_else(|| crate::rt::missing("text"))?,
-                    annotations: f2,
-                    meta: f3,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for TextContent {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("text")),
-                },
-                crate::rt::FieldShape {
-                    name: "text",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "annotations",
-                    required: false,
-                    fit: <Annotations as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    TextContent, "an object of type TextContent", extra, fields : [[fixed "type" f0(crate
+    ::rt::Fixed::Str("text"))] [required "text" f1(::std::string::String) plain text]
+    [optional "annotations" f2(Annotations) plain annotations] [optional "_meta"
+    f3(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]],
+    inits : [text : f1, annotations : f2, meta : f3]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct TextResourceContents {
@@ -14261,114 +3033,15 @@ pub struct TextResourceContents {
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for TextResourceContents {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        if let ::std::option::Option::Some(value) = &self.mime_type {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "mimeType", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "text", &self.text)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = TextResourceContents;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type TextResourceContents")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<TextResourceContents, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "uri" => crate::rt::read_field(&mut access, "uri", &mut f0)?,
-                        "mimeType" => {
-                            crate::rt::read_field(&mut access, "mimeType", &mut f1)?
-                        }
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f2)?,
-                        "text" => crate::rt::read_field(&mut access, "text", &mut f3)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(TextResourceContents {
-                    uri: f0.ok_or_else(|| crate::rt::missing("uri"))?,
-                    mime_type: f1,
-                    meta: f2,
-                    text: f3.ok_or_else(|| crate::rt::missing("text"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for TextResourceContents {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "uri",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "mimeType",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "text",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    TextResourceContents, "an object of type TextResourceContents", extra, fields :
+    [[required "uri" f0(::std::string::String) plain uri] [optional "mimeType"
+    f1(::std::string::String) plain mime_type] [optional "_meta" f2(::serde_json::Map <
+    ::std::string::String, ::serde_json::Value >) plain meta] [required "text"
+    f3(::std::string::String) plain text]], inits : [uri : f0, mime_type : f1, meta : f2,
+    text : f3]
 }
 /// Definition for a tool the client can call.
 #[derive(Clone, Debug, PartialEq)]
@@ -14416,164 +3089,18 @@ pub struct Tool {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for Tool {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "inputSchema",
-            &self.input_schema,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.output_schema {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "outputSchema",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.annotations {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "annotations", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Tool {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = Tool;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type Tool")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<Tool, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<ToolInputSchema> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<ToolOutputSchema> = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<ToolAnnotations> = ::std::option::Option::None;
-                let mut f6: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f0)?,
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f2)?
-                        }
-                        "inputSchema" => {
-                            crate::rt::read_field(&mut access, "inputSchema", &mut f3)?
-                        }
-                        "outputSchema" => {
-                            crate::rt::read_field(&mut access, "outputSchema", &mut f4)?
-                        }
-                        "annotations" => {
-                            crate::rt::read_field(&mut access, "annotations", &mut f5)?
-                        }
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f6)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(Tool {
-                    name: f0.ok_or_else(|| crate::rt::missing("name"))?,
-                    title: f1,
-                    description: f2,
-                    input_schema: f3.ok_or_else(|| crate::rt::missing("inputSchema"))?,
-                    output_schema: f4,
-                    annotations: f5,
-                    meta: f6,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for Tool {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "inputSchema",
-                    required: true,
-                    fit: <ToolInputSchema as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "outputSchema",
-                    required: false,
-                    fit: <ToolOutputSchema as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "annotations",
-                    required: false,
-                    fit: <ToolAnnotations as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    Tool, "an object of type Tool", extra, fields : [[required "name"
+    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
+    plain title] [optional "description" f2(::std::string::String) plain description]
+    [required "inputSchema" f3(ToolInputSchema) plain input_schema] [optional
+    "outputSchema" f4(ToolOutputSchema) plain output_schema] [optional "annotations"
+    f5(ToolAnnotations) plain annotations] [optional "_meta" f6(::serde_json::Map <
+    ::std::string::String, ::serde_json::Value >) plain meta]], inits : [name : f0, title
+    : f1, description : f2, input_schema : f3, output_schema : f4, annotations : f5, meta
+    : f6]
 }
 /// Additional properties describing a Tool to clients.
 ///
@@ -14631,155 +3158,15 @@ pub struct ToolAnnotations {
     /// Optional: `None` is left out of the JSON.
     pub open_world_hint: ::std::option::Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ToolAnnotations {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.read_only_hint {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "readOnlyHint",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.destructive_hint {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "destructiveHint",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.idempotent_hint {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "idempotentHint",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.open_world_hint {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "openWorldHint",
-                value,
-            )?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ToolAnnotations;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ToolAnnotations")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ToolAnnotations, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f0)?,
-                        "readOnlyHint" => {
-                            crate::rt::read_field(&mut access, "readOnlyHint", &mut f1)?
-                        }
-                        "destructiveHint" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "destructiveHint",
-                                &mut f2,
-                            )?
-                        }
-                        "idempotentHint" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "idempotentHint",
-                                &mut f3,
-                            )?
-                        }
-                        "openWorldHint" => {
-                            crate::rt::read_field(&mut access, "openWorldHint", &mut f4)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ToolAnnotations {
-                    title: f0,
-                    read_only_hint: f1,
-                    destructive_hint: f2,
-                    idempotent_hint: f3,
-                    open_world_hint: f4,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ToolAnnotations {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "readOnlyHint",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "destructiveHint",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "idempotentHint",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "openWorldHint",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ToolAnnotations, "an object of type ToolAnnotations", extra, fields : [[optional
+    "title" f0(::std::string::String) plain title] [optional "readOnlyHint" f1(bool)
+    plain read_only_hint] [optional "destructiveHint" f2(bool) plain destructive_hint]
+    [optional "idempotentHint" f3(bool) plain idempotent_hint] [optional "openWorldHint"
+    f4(bool) plain open_world_hint]], inits : [title : f0, read_only_hint : f1,
+    destructive_hint : f2, idempotent_hint : f3, open_world_hint : f4]
 }
 /// The inline object type of `Tool.inputSchema` in the schema (named from its parent and field; see [`Tool`]).
 ///
@@ -14800,128 +3187,19 @@ pub struct ToolInputSchema {
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ToolInputSchema {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "object";
 }
-impl ::serde::Serialize for ToolInputSchema {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("object"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.properties {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "properties", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.required {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "required", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ToolInputSchema;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ToolInputSchema")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ToolInputSchema, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                    >,
-                > = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("object"),
-                                &mut f0,
-                            )?
-                        }
-                        "properties" => {
-                            crate::rt::read_field(&mut access, "properties", &mut f1)?
-                        }
-                        "required" => {
-                            crate::rt::read_field(&mut access, "required", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(ToolInputSchema {
-                    properties: f1,
-                    required: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ToolInputSchema {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("object")),
-                },
-                crate::rt::FieldShape {
-                    name: "properties",
-                    required: false,
-                    fit: <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "required",
-                    required: false,
-                    fit: <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ToolInputSchema, "an object of type ToolInputSchema", extra, fields : [[fixed "type"
+    f0(crate ::rt::Fixed::Str("object"))] [optional "properties"
+    f1(::std::collections::BTreeMap < ::std::string::String, ::serde_json::Map <
+    ::std::string::String, ::serde_json::Value > >) plain properties] [optional
+    "required" f2(::std::vec::Vec < ::std::string::String >) plain required]], inits :
+    [properties : f1, required : f2]
 }
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
@@ -14931,106 +3209,17 @@ pub struct ToolListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ToolListChangedNotification {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "notifications/tools/list_changed";
 }
-impl ::serde::Serialize for ToolListChangedNotification {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("notifications/tools/list_changed"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.params {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ToolListChangedNotification;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ToolListChangedNotification")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ToolListChangedNotification, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("notifications/tools/list_changed"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(ToolListChangedNotification {
-                    params: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ToolListChangedNotification {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("notifications/tools/list_changed"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: false,
-                    fit: <NotificationParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ToolListChangedNotification, "an object of type ToolListChangedNotification", extra,
+    fields : [[fixed "method" f0(crate
+    ::rt::Fixed::Str("notifications/tools/list_changed"))] [optional "params"
+    f1(NotificationParams) plain params]], inits : [params : f1]
 }
 /// The inline object type of `Tool.outputSchema` in the schema (named from its parent and field; see [`Tool`]).
 ///
@@ -15051,128 +3240,19 @@ pub struct ToolOutputSchema {
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ToolOutputSchema {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "object";
 }
-impl ::serde::Serialize for ToolOutputSchema {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("object"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.properties {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "properties", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.required {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "required", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ToolOutputSchema;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ToolOutputSchema")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ToolOutputSchema, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                    >,
-                > = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("object"),
-                                &mut f0,
-                            )?
-                        }
-                        "properties" => {
-                            crate::rt::read_field(&mut access, "properties", &mut f1)?
-                        }
-                        "required" => {
-                            crate::rt::read_field(&mut access, "required", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(ToolOutputSchema {
-                    properties: f1,
-                    required: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ToolOutputSchema {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("object")),
-                },
-                crate::rt::FieldShape {
-                    name: "properties",
-                    required: false,
-                    fit: <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "required",
-                    required: false,
-                    fit: <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ToolOutputSchema, "an object of type ToolOutputSchema", extra, fields : [[fixed
+    "type" f0(crate ::rt::Fixed::Str("object"))] [optional "properties"
+    f1(::std::collections::BTreeMap < ::std::string::String, ::serde_json::Map <
+    ::std::string::String, ::serde_json::Value > >) plain properties] [optional
+    "required" f2(::std::vec::Vec < ::std::string::String >) plain required]], inits :
+    [properties : f1, required : f2]
 }
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
 ///
@@ -15183,104 +3263,16 @@ impl crate::rt::Fit for ToolOutputSchema {
 pub struct UnsubscribeRequest {
     pub params: UnsubscribeRequestParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl UnsubscribeRequest {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "resources/unsubscribe";
 }
-impl ::serde::Serialize for UnsubscribeRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("resources/unsubscribe"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = UnsubscribeRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type UnsubscribeRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<UnsubscribeRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<UnsubscribeRequestParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("resources/unsubscribe"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(UnsubscribeRequest {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for UnsubscribeRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("resources/unsubscribe"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <UnsubscribeRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    UnsubscribeRequest, "an object of type UnsubscribeRequest", extra, fields : [[fixed
+    "method" f0(crate ::rt::Fixed::Str("resources/unsubscribe"))] [required "params"
+    f1(UnsubscribeRequestParams) plain params]], inits : [params : f1]
 }
 /// The inline object type of `UnsubscribeRequest.params` in the schema (named from its parent and field; see [`UnsubscribeRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -15290,73 +3282,11 @@ pub struct UnsubscribeRequestParams {
     /// Format: `uri`
     pub uri: ::std::string::String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for UnsubscribeRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = UnsubscribeRequestParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type UnsubscribeRequestParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<UnsubscribeRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "uri" => crate::rt::read_field(&mut access, "uri", &mut f0)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(UnsubscribeRequestParams {
-                    uri: f0.ok_or_else(|| crate::rt::missing("uri"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for UnsubscribeRequestParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "uri",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    UnsubscribeRequestParams, "an object of type UnsubscribeRequestParams", extra, fields
+    : [[required "uri" f0(::std::string::String) plain uri]], inits : [uri : f0]
 }
 impl crate::Request for CompleteRequest {
     const METHOD: &'static str = "completion/complete";

@@ -72,113 +72,13 @@ pub struct Annotations {
     /// Optional: `None` is left out of the JSON.
     pub last_modified: ::std::option::Option<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for Annotations {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.audience {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "audience", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.priority {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "priority",
-                &crate::rt::Float(*value),
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.last_modified {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "lastModified",
-                value,
-            )?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Annotations {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = Annotations;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type Annotations")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<Annotations, A::Error> {
-                let mut f0: ::std::option::Option<::std::vec::Vec<Role>> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "audience" => {
-                            crate::rt::read_field(&mut access, "audience", &mut f0)?
-                        }
-                        "priority" => {
-                            crate::rt::read_field(&mut access, "priority", &mut f1)?
-                        }
-                        "lastModified" => {
-                            crate::rt::read_field(&mut access, "lastModified", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(Annotations {
-                    audience: f0,
-                    priority: f1,
-                    last_modified: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for Annotations {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "audience",
-                    required: false,
-                    fit: <::std::vec::Vec<Role> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "priority",
-                    required: false,
-                    fit: <f64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "lastModified",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    Annotations, "an object of type Annotations", extra, fields : [[optional "audience"
+    f0(::std::vec::Vec < Role >) plain audience] [optional "priority" f1(f64) float
+    priority] [optional "lastModified" f2(::std::string::String) plain last_modified]],
+    inits : [audience : f0, priority : f1, last_modified : f2]
 }
 /// Audio provided to or from an LLM.
 ///
@@ -212,142 +112,18 @@ pub struct AudioContent {
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl AudioContent {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "audio";
 }
-impl ::serde::Serialize for AudioContent {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("audio"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", &self.data)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "mimeType",
-            &self.mime_type,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.annotations {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "annotations", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AudioContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = AudioContent;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type AudioContent")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<AudioContent, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<Annotations> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("audio"),
-                                &mut f0,
-                            )?
-                        }
-                        "data" => crate::rt::read_field(&mut access, "data", &mut f1)?,
-                        "mimeType" => {
-                            crate::rt::read_field(&mut access, "mimeType", &mut f2)?
-                        }
-                        "annotations" => {
-                            crate::rt::read_field(&mut access, "annotations", &mut f3)?
-                        }
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f4)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(AudioContent {
-                    data: f1.ok_or_else(|| crate::rt::missing("data"))?,
-                    mime_type: f2.ok_or_else(|| crate::rt::missing("mimeType"))?,
-                    annotations: f3,
-                    meta: f4,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for AudioContent {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("audio")),
-                },
-                crate::rt::FieldShape {
-                    name: "data",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "mimeType",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "annotations",
-                    required: false,
-                    fit: <Annotations as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <MetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    AudioContent, "an object of type AudioContent", extra, fields : [[fixed "type"
+    f0(crate ::rt::Fixed::Str("audio"))] [required "data" f1(::std::string::String) plain
+    data] [required "mimeType" f2(::std::string::String) plain mime_type] [optional
+    "annotations" f3(Annotations) plain annotations] [optional "_meta" f4(MetaObject)
+    plain meta]], inits : [data : f1, mime_type : f2, annotations : f3, meta : f4]
 }
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 ///
@@ -366,85 +142,12 @@ pub struct BaseMetadata {
     /// Optional: `None` is left out of the JSON.
     pub title: ::std::option::Option<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for BaseMetadata {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for BaseMetadata {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = BaseMetadata;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type BaseMetadata")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<BaseMetadata, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f0)?,
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(BaseMetadata {
-                    name: f0.ok_or_else(|| crate::rt::missing("name"))?,
-                    title: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for BaseMetadata {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    BaseMetadata, "an object of type BaseMetadata", extra, fields : [[required "name"
+    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
+    plain title]], inits : [name : f0, title : f1]
 }
 /// **Example: Image file contents**
 ///
@@ -476,109 +179,14 @@ pub struct BlobResourceContents {
     /// Format: `byte`
     pub blob: ::std::string::String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for BlobResourceContents {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        if let ::std::option::Option::Some(value) = &self.mime_type {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "mimeType", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "blob", &self.blob)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = BlobResourceContents;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type BlobResourceContents")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<BlobResourceContents, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "uri" => crate::rt::read_field(&mut access, "uri", &mut f0)?,
-                        "mimeType" => {
-                            crate::rt::read_field(&mut access, "mimeType", &mut f1)?
-                        }
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f2)?,
-                        "blob" => crate::rt::read_field(&mut access, "blob", &mut f3)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(BlobResourceContents {
-                    uri: f0.ok_or_else(|| crate::rt::missing("uri"))?,
-                    mime_type: f1,
-                    meta: f2,
-                    blob: f3.ok_or_else(|| crate::rt::missing("blob"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for BlobResourceContents {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "uri",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "mimeType",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <MetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "blob",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    BlobResourceContents, "an object of type BlobResourceContents", extra, fields :
+    [[required "uri" f0(::std::string::String) plain uri] [optional "mimeType"
+    f1(::std::string::String) plain mime_type] [optional "_meta" f2(MetaObject) plain
+    meta] [required "blob" f3(::std::string::String) plain blob]], inits : [uri : f0,
+    mime_type : f1, meta : f2, blob : f3]
 }
 /// **Example: Boolean input schema**
 ///
@@ -601,130 +209,18 @@ pub struct BooleanSchema {
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl BooleanSchema {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "boolean";
 }
-impl ::serde::Serialize for BooleanSchema {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("boolean"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.default {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "default", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for BooleanSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = BooleanSchema;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type BooleanSchema")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<BooleanSchema, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("boolean"),
-                                &mut f0,
-                            )?
-                        }
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f2)?
-                        }
-                        "default" => {
-                            crate::rt::read_field(&mut access, "default", &mut f3)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(BooleanSchema {
-                    title: f1,
-                    description: f2,
-                    default: f3,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for BooleanSchema {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("boolean")),
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "default",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    BooleanSchema, "an object of type BooleanSchema", extra, fields : [[fixed "type"
+    f0(crate ::rt::Fixed::Str("boolean"))] [optional "title" f1(::std::string::String)
+    plain title] [optional "description" f2(::std::string::String) plain description]
+    [optional "default" f3(bool) plain default]], inits : [title : f1, description : f2,
+    default : f3]
 }
 /// A result that supports a time-to-live (TTL) hint for client-side caching.
 ///
@@ -774,117 +270,14 @@ pub struct CacheableResult {
     /// Wire name: `cacheScope`.
     pub cache_scope: CacheableResultCacheScope,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for CacheableResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "resultType",
-            &self.result_type,
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "ttlMs", &self.ttl_ms)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "cacheScope",
-            &self.cache_scope,
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CacheableResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CacheableResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CacheableResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CacheableResult, A::Error> {
-                let mut f0: ::std::option::Option<ResultMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<ResultType> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<CacheableResultCacheScope> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "resultType" => {
-                            crate::rt::read_field(&mut access, "resultType", &mut f1)?
-                        }
-                        "ttlMs" => crate::rt::read_field(&mut access, "ttlMs", &mut f2)?,
-                        "cacheScope" => {
-                            crate::rt::read_field(&mut access, "cacheScope", &mut f3)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(CacheableResult {
-                    meta: f0,
-                    result_type: f1.unwrap_or(ResultType::Complete),
-                    ttl_ms: f2.ok_or_else(|| crate::rt::missing("ttlMs"))?,
-                    cache_scope: f3.ok_or_else(|| crate::rt::missing("cacheScope"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CacheableResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <ResultMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "resultType",
-                    required: false,
-                    fit: <ResultType as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "ttlMs",
-                    required: true,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "cacheScope",
-                    required: true,
-                    fit: <CacheableResultCacheScope as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CacheableResult, "an object of type CacheableResult", extra, fields : [[optional
+    "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType" f1(ResultType) plain
+    result_type(ResultType::Complete)] [required "ttlMs" f2(i64) plain ttl_ms] [required
+    "cacheScope" f3(CacheableResultCacheScope) plain cache_scope]], inits : [meta : f0,
+    result_type : f1, ttl_ms : f2, cache_scope : f3]
 }
 /// The inline enum type of `CacheableResult.cacheScope` in the schema (named from its parent and field; see [`CacheableResult`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -894,66 +287,9 @@ pub enum CacheableResultCacheScope {
     /// `"private"`
     Private,
 }
-impl CacheableResultCacheScope {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            CacheableResultCacheScope::Public => "public",
-            CacheableResultCacheScope::Private => "private",
-        }
-    }
-}
-impl ::serde::Serialize for CacheableResultCacheScope {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CacheableResultCacheScope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const VALUES: &[&str] = &["public", "private"];
-        struct EnumVisitor;
-        impl ::serde::de::Visitor<'_> for EnumVisitor {
-            type Value = CacheableResultCacheScope;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("a CacheableResultCacheScope value")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<CacheableResultCacheScope, E> {
-                ::std::result::Result::Ok(
-                    match value {
-                        "public" => CacheableResultCacheScope::Public,
-                        "private" => CacheableResultCacheScope::Private,
-                        other => {
-                            return ::std::result::Result::Err(
-                                E::unknown_variant(other, VALUES),
-                            );
-                        }
-                    },
-                )
-            }
-        }
-        let _ = VALUES;
-        deserializer.deserialize_str(EnumVisitor)
-    }
-}
-impl crate::rt::Fit for CacheableResultCacheScope {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        const VALUES: &[&str] = &["public", "private"];
-        let _ = VALUES;
-        value.as_str().filter(|s| VALUES.contains(s)).map(|_| 0)
-    }
+crate::rt::string_enum! {
+    CacheableResultCacheScope, "a CacheableResultCacheScope value", closed, [Public
+    "public" Private "private"]
 }
 /// Used by the client to invoke a tool provided by the server.
 ///
@@ -987,7 +323,7 @@ pub struct CallToolRequest {
     pub params: CallToolRequestParams,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl CallToolRequest {
     /// The fixed value of `method`.
@@ -995,131 +331,12 @@ impl CallToolRequest {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for CallToolRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("tools/call"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CallToolRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CallToolRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CallToolRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<CallToolRequestParams> = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("tools/call"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f2,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f3)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(CallToolRequest {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    id: f3.ok_or_else(|| crate::rt::missing("id"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CallToolRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("tools/call"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <CallToolRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CallToolRequest, "an object of type CallToolRequest", extra, fields : [[fixed
+    "method" f0(crate ::rt::Fixed::Str("tools/call"))] [required "params"
+    f1(CallToolRequestParams) plain params] [fixed "jsonrpc" f2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
+    f1, id : f3]
 }
 /// Parameters for a `tools/call` request.
 ///
@@ -1188,142 +405,16 @@ pub struct CallToolRequestParams {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for CallToolRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", &self.meta)?;
-        if let ::std::option::Option::Some(value) = &self.input_responses {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "inputResponses",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.request_state {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "requestState",
-                value,
-            )?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        if let ::std::option::Option::Some(value) = &self.arguments {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "arguments", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CallToolRequestParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CallToolRequestParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CallToolRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<RequestMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<InputResponses> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "inputResponses" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "inputResponses",
-                                &mut f1,
-                            )?
-                        }
-                        "requestState" => {
-                            crate::rt::read_field(&mut access, "requestState", &mut f2)?
-                        }
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f3)?,
-                        "arguments" => {
-                            crate::rt::read_field(&mut access, "arguments", &mut f4)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(CallToolRequestParams {
-                    meta: f0.ok_or_else(|| crate::rt::missing("_meta"))?,
-                    input_responses: f1,
-                    request_state: f2,
-                    name: f3.ok_or_else(|| crate::rt::missing("name"))?,
-                    arguments: f4,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CallToolRequestParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: true,
-                    fit: <RequestMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "inputResponses",
-                    required: false,
-                    fit: <InputResponses as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "requestState",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "arguments",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CallToolRequestParams, "an object of type CallToolRequestParams", extra, fields :
+    [[required "_meta" f0(RequestMetaObject) plain meta] [optional "inputResponses"
+    f1(InputResponses) plain input_responses] [optional "requestState"
+    f2(::std::string::String) plain request_state] [required "name"
+    f3(::std::string::String) plain name] [optional "arguments" f4(::serde_json::Map <
+    ::std::string::String, ::serde_json::Value >) plain arguments]], inits : [meta : f0,
+    input_responses : f1, request_state : f2, name : f3, arguments : f4]
 }
 /// The result returned by the server for a [tools/call](CallToolRequest) request.
 ///
@@ -1422,139 +513,15 @@ pub struct CallToolResult {
     /// Optional: `None` is left out of the JSON.
     pub is_error: ::std::option::Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for CallToolResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "resultType",
-            &self.result_type,
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "content", &self.content)?;
-        if let ::std::option::Option::Some(value) = &self.structured_content {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "structuredContent",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.is_error {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "isError", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CallToolResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CallToolResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CallToolResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CallToolResult, A::Error> {
-                let mut f0: ::std::option::Option<ResultMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<ResultType> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<ContentBlock>> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "resultType" => {
-                            crate::rt::read_field(&mut access, "resultType", &mut f1)?
-                        }
-                        "content" => {
-                            crate::rt::read_field(&mut access, "content", &mut f2)?
-                        }
-                        "structuredContent" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "structuredContent",
-                                &mut f3,
-                            )?
-                        }
-                        "isError" => {
-                            crate::rt::read_field(&mut access, "isError", &mut f4)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(CallToolResult {
-                    meta: f0,
-                    result_type: f1.unwrap_or(ResultType::Complete),
-                    content: f2.ok_or_else(|| crate::rt::missing("content"))?,
-                    structured_content: f3,
-                    is_error: f4,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CallToolResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <ResultMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "resultType",
-                    required: false,
-                    fit: <ResultType as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "content",
-                    required: true,
-                    fit: <::std::vec::Vec<ContentBlock> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "structuredContent",
-                    required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "isError",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CallToolResult, "an object of type CallToolResult", extra, fields : [[optional
+    "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType" f1(ResultType) plain
+    result_type(ResultType::Complete)] [required "content" f2(::std::vec::Vec <
+    ContentBlock >) plain content] [optional "structuredContent" f3(::serde_json::Value)
+    plain structured_content] [optional "isError" f4(bool) plain is_error]], inits :
+    [meta : f0, result_type : f1, content : f2, structured_content : f3, is_error : f4]
 }
 /// A successful response from the server for a [tools/call](CallToolRequest) request.
 ///
@@ -1583,112 +550,17 @@ pub struct CallToolResultResponse {
     pub id: RequestId,
     pub result: CallToolResultResponseResult,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl CallToolResultResponse {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for CallToolResultResponse {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CallToolResultResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CallToolResultResponse;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CallToolResultResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CallToolResultResponse, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<CallToolResultResponseResult> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f0,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f1)?,
-                        "result" => {
-                            crate::rt::read_field(&mut access, "result", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(CallToolResultResponse {
-                    id: f1.ok_or_else(|| crate::rt::missing("id"))?,
-                    result: f2.ok_or_else(|| crate::rt::missing("result"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CallToolResultResponse {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "result",
-                    required: true,
-                    fit: <CallToolResultResponseResult as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CallToolResultResponse, "an object of type CallToolResultResponse", extra, fields :
+    [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id" f1(RequestId)
+    plain id] [required "result" f2(CallToolResultResponseResult) plain result]], inits :
+    [id : f1, result : f2]
 }
 /// The inline union type of `CallToolResultResponse.result` in the schema (named from its parent and field; see [`CallToolResultResponse`]).
 ///
@@ -1700,99 +572,11 @@ pub enum CallToolResultResponseResult {
     CallToolResult(CallToolResult),
     InputRequiredResult(InputRequiredResult),
 }
-impl CallToolResultResponseResult {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <CallToolResult as crate::rt::Fit>::fit,
-                    <InputRequiredResult as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::Some((
-                    "resultType",
-                    &[("input_required", 1usize)],
-                )),
-            )
-            .ok_or_else(|| crate::rt::fits_none(
-                "CallToolResultResponseResult",
-                &value,
-            ))?;
-        match which {
-            0usize => {
-                crate::rt::member(
-                        value,
-                        "CallToolResultResponseResult",
-                        "CallToolResult",
-                    )
-                    .map(CallToolResultResponseResult::CallToolResult)
-            }
-            1usize => {
-                crate::rt::member(
-                        value,
-                        "CallToolResultResponseResult",
-                        "InputRequiredResult",
-                    )
-                    .map(CallToolResultResponseResult::InputRequiredResult)
-            }
-            _ => unreachable!("a union of {} members", 2usize),
-        }
-    }
-}
-impl CallToolResultResponseResult {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            CallToolResultResponseResult::CallToolResult(_) => "CallToolResult",
-            CallToolResultResponseResult::InputRequiredResult(_) => "InputRequiredResult",
-        }
-    }
-}
-impl ::serde::Serialize for CallToolResultResponseResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            CallToolResultResponseResult::CallToolResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            CallToolResultResponseResult::InputRequiredResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CallToolResultResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        CallToolResultResponseResult::from_json(value)
-            .map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for CallToolResultResponseResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <CallToolResult as crate::rt::Fit>::fit,
-                    <InputRequiredResult as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::Some((
-                    "resultType",
-                    &[("input_required", 1usize)],
-                )),
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    CallToolResultResponseResult, "CallToolResultResponseResult", [[0usize
+    CallToolResult(CallToolResult) plain] [1usize
+    InputRequiredResult(InputRequiredResult) plain]],
+    shape(::std::option::Option::Some(("resultType", & [("input_required", 1usize)])))
 }
 /// This notification is sent by the client to indicate that it is cancelling a request it previously issued.
 ///
@@ -1820,7 +604,7 @@ impl crate::rt::Fit for CallToolResultResponseResult {
 pub struct CancelledNotification {
     pub params: CancelledNotificationParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl CancelledNotification {
     /// The fixed value of `method`.
@@ -1828,121 +612,11 @@ impl CancelledNotification {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for CancelledNotification {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("notifications/cancelled"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CancelledNotification;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CancelledNotification")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CancelledNotification, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<CancelledNotificationParams> = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("notifications/cancelled"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f2,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(CancelledNotification {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CancelledNotification {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("notifications/cancelled"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <CancelledNotificationParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CancelledNotification, "an object of type CancelledNotification", extra, fields :
+    [[fixed "method" f0(crate ::rt::Fixed::Str("notifications/cancelled"))] [required
+    "params" f1(CancelledNotificationParams) plain params] [fixed "jsonrpc" f2(crate
+    ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
 }
 /// Parameters for a `notifications/cancelled` notification.
 ///
@@ -1971,105 +645,14 @@ pub struct CancelledNotificationParams {
     /// Optional: `None` is left out of the JSON.
     pub reason: ::std::option::Option<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for CancelledNotificationParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "requestId",
-            &self.request_id,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.reason {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "reason", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CancelledNotificationParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CancelledNotificationParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CancelledNotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<NotificationMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "requestId" => {
-                            crate::rt::read_field(&mut access, "requestId", &mut f1)?
-                        }
-                        "reason" => {
-                            crate::rt::read_field(&mut access, "reason", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(CancelledNotificationParams {
-                    meta: f0,
-                    request_id: f1.ok_or_else(|| crate::rt::missing("requestId"))?,
-                    reason: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CancelledNotificationParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <NotificationMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "requestId",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "reason",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CancelledNotificationParams, "an object of type CancelledNotificationParams", extra,
+    fields : [[optional "_meta" f0(NotificationMetaObject) plain meta] [required
+    "requestId" f1(RequestId) plain request_id] [optional "reason"
+    f2(::std::string::String) plain reason]], inits : [meta : f0, request_id : f1, reason
+    : f2]
 }
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
 #[derive(Clone, Debug, PartialEq)]
@@ -2179,145 +762,17 @@ pub struct ClientCapabilities {
         ::std::collections::BTreeMap<::std::string::String, JSONObject>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ClientCapabilities {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.experimental {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "experimental",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.roots {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "roots", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.sampling {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "sampling", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.elicitation {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "elicitation", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.extensions {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "extensions", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ClientCapabilities;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ClientCapabilities")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ClientCapabilities, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::collections::BTreeMap<::std::string::String, JSONObject>,
-                > = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<ClientCapabilitiesRoots> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<ClientCapabilitiesSampling> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<ClientCapabilitiesElicitation> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<
-                    ::std::collections::BTreeMap<::std::string::String, JSONObject>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "experimental" => {
-                            crate::rt::read_field(&mut access, "experimental", &mut f0)?
-                        }
-                        "roots" => crate::rt::read_field(&mut access, "roots", &mut f1)?,
-                        "sampling" => {
-                            crate::rt::read_field(&mut access, "sampling", &mut f2)?
-                        }
-                        "elicitation" => {
-                            crate::rt::read_field(&mut access, "elicitation", &mut f3)?
-                        }
-                        "extensions" => {
-                            crate::rt::read_field(&mut access, "extensions", &mut f4)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ClientCapabilities {
-                    experimental: f0,
-                    roots: f1,
-                    sampling: f2,
-                    elicitation: f3,
-                    extensions: f4,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ClientCapabilities {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "experimental",
-                    required: false,
-                    fit: <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        JSONObject,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "roots",
-                    required: false,
-                    fit: <ClientCapabilitiesRoots as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "sampling",
-                    required: false,
-                    fit: <ClientCapabilitiesSampling as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "elicitation",
-                    required: false,
-                    fit: <ClientCapabilitiesElicitation as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "extensions",
-                    required: false,
-                    fit: <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        JSONObject,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ClientCapabilities, "an object of type ClientCapabilities", extra, fields :
+    [[optional "experimental" f0(::std::collections::BTreeMap < ::std::string::String,
+    JSONObject >) plain experimental] [optional "roots" f1(ClientCapabilitiesRoots) plain
+    roots] [optional "sampling" f2(ClientCapabilitiesSampling) plain sampling] [optional
+    "elicitation" f3(ClientCapabilitiesElicitation) plain elicitation] [optional
+    "extensions" f4(::std::collections::BTreeMap < ::std::string::String, JSONObject >)
+    plain extensions]], inits : [experimental : f0, roots : f1, sampling : f2,
+    elicitation : f3, extensions : f4]
 }
 /// The inline object type of `ClientCapabilities.elicitation` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -2327,141 +782,22 @@ pub struct ClientCapabilitiesElicitation {
     /// Optional: `None` is left out of the JSON.
     pub url: ::std::option::Option<JSONObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ClientCapabilitiesElicitation {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.form {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "form", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.url {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "url", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesElicitation {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ClientCapabilitiesElicitation;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ClientCapabilitiesElicitation")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ClientCapabilitiesElicitation, A::Error> {
-                let mut f0: ::std::option::Option<JSONObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<JSONObject> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "form" => crate::rt::read_field(&mut access, "form", &mut f0)?,
-                        "url" => crate::rt::read_field(&mut access, "url", &mut f1)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ClientCapabilitiesElicitation {
-                    form: f0,
-                    url: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ClientCapabilitiesElicitation {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "form",
-                    required: false,
-                    fit: <JSONObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "url",
-                    required: false,
-                    fit: <JSONObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ClientCapabilitiesElicitation, "an object of type ClientCapabilitiesElicitation",
+    extra, fields : [[optional "form" f0(JSONObject) plain form] [optional "url"
+    f1(JSONObject) plain url]], inits : [form : f0, url : f1]
 }
 /// The inline object type of `ClientCapabilities.roots` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesRoots {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ClientCapabilitiesRoots {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ClientCapabilitiesRoots;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ClientCapabilitiesRoots")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ClientCapabilitiesRoots, A::Error> {
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    crate::rt::read_extra(&mut access, key, &mut extra)?;
-                }
-                ::std::result::Result::Ok(ClientCapabilitiesRoots { extra })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ClientCapabilitiesRoots {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(value, &[])
-    }
+crate::rt::object! {
+    ClientCapabilitiesRoots, "an object of type ClientCapabilitiesRoots", extra, fields :
+    [], inits : []
 }
 /// The inline object type of `ClientCapabilities.sampling` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -2476,89 +812,12 @@ pub struct ClientCapabilitiesSampling {
     /// Optional: `None` is left out of the JSON.
     pub tools: ::std::option::Option<JSONObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ClientCapabilitiesSampling {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.context {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "context", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.tools {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "tools", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesSampling {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ClientCapabilitiesSampling;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ClientCapabilitiesSampling")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ClientCapabilitiesSampling, A::Error> {
-                let mut f0: ::std::option::Option<JSONObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<JSONObject> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "context" => {
-                            crate::rt::read_field(&mut access, "context", &mut f0)?
-                        }
-                        "tools" => crate::rt::read_field(&mut access, "tools", &mut f1)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ClientCapabilitiesSampling {
-                    context: f0,
-                    tools: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ClientCapabilitiesSampling {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "context",
-                    required: false,
-                    fit: <JSONObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "tools",
-                    required: false,
-                    fit: <JSONObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ClientCapabilitiesSampling, "an object of type ClientCapabilitiesSampling", extra,
+    fields : [[optional "context" f0(JSONObject) plain context] [optional "tools"
+    f1(JSONObject) plain tools]], inits : [context : f0, tools : f1]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 pub type ClientNotification = CancelledNotification;
@@ -2580,200 +839,24 @@ pub enum ClientRequest {
     /// A message with any other value: kept whole, as the generic type.
     Other(JSONRPCRequest),
 }
-impl ClientRequest {
-    /// Reads the union's input as JSON text, choosing the member as described above.
-    #[inline]
-    pub fn from_raw(
-        raw: &::serde_json::value::RawValue,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag_raw(
-                raw,
-                "method",
-                &[
-                    &[crate::rt::Fixed::Str("server/discover")],
-                    &[crate::rt::Fixed::Str("completion/complete")],
-                    &[crate::rt::Fixed::Str("prompts/get")],
-                    &[crate::rt::Fixed::Str("prompts/list")],
-                    &[crate::rt::Fixed::Str("resources/list")],
-                    &[crate::rt::Fixed::Str("resources/templates/list")],
-                    &[crate::rt::Fixed::Str("resources/read")],
-                    &[crate::rt::Fixed::Str("subscriptions/listen")],
-                    &[crate::rt::Fixed::Str("tools/call")],
-                    &[crate::rt::Fixed::Str("tools/list")],
-                    &[],
-                ],
-                ::std::option::Option::Some(10usize),
-            )
-            .map_err(|e| crate::rt::in_union("ClientRequest", e))?;
-        match which {
-            0usize => {
-                crate::rt::member_raw(raw, "ClientRequest", "DiscoverRequest")
-                    .map(ClientRequest::DiscoverRequest)
-            }
-            1usize => {
-                crate::rt::member_raw(raw, "ClientRequest", "CompleteRequest")
-                    .map(ClientRequest::CompleteRequest)
-            }
-            2usize => {
-                crate::rt::member_raw(raw, "ClientRequest", "GetPromptRequest")
-                    .map(ClientRequest::GetPromptRequest)
-            }
-            3usize => {
-                crate::rt::member_raw(raw, "ClientRequest", "ListPromptsRequest")
-                    .map(ClientRequest::ListPromptsRequest)
-            }
-            4usize => {
-                crate::rt::member_raw(raw, "ClientRequest", "ListResourcesRequest")
-                    .map(ClientRequest::ListResourcesRequest)
-            }
-            5usize => {
-                crate::rt::member_raw(
-                        raw,
-                        "ClientRequest",
-                        "ListResourceTemplatesRequest",
-                    )
-                    .map(ClientRequest::ListResourceTemplatesRequest)
-            }
-            6usize => {
-                crate::rt::member_raw(raw, "ClientRequest", "ReadResourceRequest")
-                    .map(ClientRequest::ReadResourceRequest)
-            }
-            7usize => {
-                crate::rt::member_raw(raw, "ClientRequest", "SubscriptionsListenRequest")
-                    .map(ClientRequest::SubscriptionsListenRequest)
-            }
-            8usize => {
-                crate::rt::member_raw(raw, "ClientRequest", "CallToolRequest")
-                    .map(ClientRequest::CallToolRequest)
-            }
-            9usize => {
-                crate::rt::member_raw(raw, "ClientRequest", "ListToolsRequest")
-                    .map(ClientRequest::ListToolsRequest)
-            }
-            10usize => {
-                crate::rt::member_raw(raw, "ClientRequest", "Other")
-                    .map(ClientRequest::Other)
-            }
-            _ => unreachable!("a union of {} members", 11usize),
-        }
-    }
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        ClientRequest::from_raw(&crate::rt::to_raw(&value)?)
-    }
-}
-impl ClientRequest {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            ClientRequest::DiscoverRequest(_) => "DiscoverRequest",
-            ClientRequest::CompleteRequest(_) => "CompleteRequest",
-            ClientRequest::GetPromptRequest(_) => "GetPromptRequest",
-            ClientRequest::ListPromptsRequest(_) => "ListPromptsRequest",
-            ClientRequest::ListResourcesRequest(_) => "ListResourcesRequest",
-            ClientRequest::ListResourceTemplatesRequest(_) => {
-                "ListResourceTemplatesRequest"
-            }
-            ClientRequest::ReadResourceRequest(_) => "ReadResourceRequest",
-            ClientRequest::SubscriptionsListenRequest(_) => "SubscriptionsListenRequest",
-            ClientRequest::CallToolRequest(_) => "CallToolRequest",
-            ClientRequest::ListToolsRequest(_) => "ListToolsRequest",
-            ClientRequest::Other(_) => "Other",
-        }
-    }
-}
-impl ::serde::Serialize for ClientRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            ClientRequest::DiscoverRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientRequest::CompleteRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientRequest::GetPromptRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientRequest::ListPromptsRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientRequest::ListResourcesRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientRequest::ListResourceTemplatesRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientRequest::ReadResourceRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientRequest::SubscriptionsListenRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientRequest::CallToolRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientRequest::ListToolsRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ClientRequest::Other(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ClientRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::std::boxed::Box<
-            ::serde_json::value::RawValue,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        ClientRequest::from_raw(&raw).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for ClientRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        let which = crate::rt::by_tag(
-                value,
-                "method",
-                &[
-                    &[crate::rt::Fixed::Str("server/discover")],
-                    &[crate::rt::Fixed::Str("completion/complete")],
-                    &[crate::rt::Fixed::Str("prompts/get")],
-                    &[crate::rt::Fixed::Str("prompts/list")],
-                    &[crate::rt::Fixed::Str("resources/list")],
-                    &[crate::rt::Fixed::Str("resources/templates/list")],
-                    &[crate::rt::Fixed::Str("resources/read")],
-                    &[crate::rt::Fixed::Str("subscriptions/listen")],
-                    &[crate::rt::Fixed::Str("tools/call")],
-                    &[crate::rt::Fixed::Str("tools/list")],
-                    &[],
-                ],
-                ::std::option::Option::Some(10usize),
-            )
-            .ok()?;
-        let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
-            <DiscoverRequest as crate::rt::Fit>::fit,
-            <CompleteRequest as crate::rt::Fit>::fit,
-            <GetPromptRequest as crate::rt::Fit>::fit,
-            <ListPromptsRequest as crate::rt::Fit>::fit,
-            <ListResourcesRequest as crate::rt::Fit>::fit,
-            <ListResourceTemplatesRequest as crate::rt::Fit>::fit,
-            <ReadResourceRequest as crate::rt::Fit>::fit,
-            <SubscriptionsListenRequest as crate::rt::Fit>::fit,
-            <CallToolRequest as crate::rt::Fit>::fit,
-            <ListToolsRequest as crate::rt::Fit>::fit,
-            <JSONRPCRequest as crate::rt::Fit>::fit,
-        ];
-        fits[which](value)
-    }
+crate::rt::union! {
+    ClientRequest, "ClientRequest", [[0usize DiscoverRequest(DiscoverRequest) plain]
+    [1usize CompleteRequest(CompleteRequest) plain] [2usize
+    GetPromptRequest(GetPromptRequest) plain] [3usize
+    ListPromptsRequest(ListPromptsRequest) plain] [4usize
+    ListResourcesRequest(ListResourcesRequest) plain] [5usize
+    ListResourceTemplatesRequest(ListResourceTemplatesRequest) plain] [6usize
+    ReadResourceRequest(ReadResourceRequest) plain] [7usize
+    SubscriptionsListenRequest(SubscriptionsListenRequest) plain] [8usize
+    CallToolRequest(CallToolRequest) plain] [9usize ListToolsRequest(ListToolsRequest)
+    plain] [10usize Other(JSONRPCRequest) plain]], tag text "method"[[crate
+    ::rt::Fixed::Str("server/discover")] [crate ::rt::Fixed::Str("completion/complete")]
+    [crate ::rt::Fixed::Str("prompts/get")] [crate ::rt::Fixed::Str("prompts/list")]
+    [crate ::rt::Fixed::Str("resources/list")] [crate
+    ::rt::Fixed::Str("resources/templates/list")] [crate
+    ::rt::Fixed::Str("resources/read")] [crate ::rt::Fixed::Str("subscriptions/listen")]
+    [crate ::rt::Fixed::Str("tools/call")] [crate ::rt::Fixed::Str("tools/list")] []]
+    (::std::option::Option::Some(10usize))
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 pub type ClientResult = EmptyResult;
@@ -2813,7 +896,7 @@ pub struct CompleteRequest {
     pub params: CompleteRequestParams,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl CompleteRequest {
     /// The fixed value of `method`.
@@ -2821,131 +904,12 @@ impl CompleteRequest {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for CompleteRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("completion/complete"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CompleteRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CompleteRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CompleteRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<CompleteRequestParams> = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("completion/complete"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f2,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f3)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(CompleteRequest {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    id: f3.ok_or_else(|| crate::rt::missing("id"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CompleteRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("completion/complete"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <CompleteRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CompleteRequest, "an object of type CompleteRequest", extra, fields : [[fixed
+    "method" f0(crate ::rt::Fixed::Str("completion/complete"))] [required "params"
+    f1(CompleteRequestParams) plain params] [fixed "jsonrpc" f2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
+    f1, id : f3]
 }
 /// Parameters for a `completion/complete` request.
 ///
@@ -3011,113 +975,15 @@ pub struct CompleteRequestParams {
     /// Optional: `None` is left out of the JSON.
     pub context: ::std::option::Option<CompleteRequestParamsContext>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for CompleteRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", &self.meta)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "ref", &self.r#ref)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "argument",
-            &self.argument,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.context {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "context", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CompleteRequestParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CompleteRequestParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CompleteRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<RequestMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<CompleteRequestParamsRef> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<CompleteRequestParamsArgument> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<CompleteRequestParamsContext> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "ref" => crate::rt::read_field(&mut access, "ref", &mut f1)?,
-                        "argument" => {
-                            crate::rt::read_field(&mut access, "argument", &mut f2)?
-                        }
-                        "context" => {
-                            crate::rt::read_field(&mut access, "context", &mut f3)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(CompleteRequestParams {
-                    meta: f0.ok_or_else(|| crate::rt::missing("_meta"))?,
-                    r#ref: f1.ok_or_else(|| crate::rt::missing("ref"))?,
-                    argument: f2.ok_or_else(|| crate::rt::missing("argument"))?,
-                    context: f3,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CompleteRequestParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: true,
-                    fit: <RequestMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "ref",
-                    required: true,
-                    fit: <CompleteRequestParamsRef as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "argument",
-                    required: true,
-                    fit: <CompleteRequestParamsArgument as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "context",
-                    required: false,
-                    fit: <CompleteRequestParamsContext as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CompleteRequestParams, "an object of type CompleteRequestParams", extra, fields :
+    [[required "_meta" f0(RequestMetaObject) plain meta] [required "ref"
+    f1(CompleteRequestParamsRef) plain r#ref] [required "argument"
+    f2(CompleteRequestParamsArgument) plain argument] [optional "context"
+    f3(CompleteRequestParamsContext) plain context]], inits : [meta : f0, r#ref : f1,
+    argument : f2, context : f3]
 }
 /// The inline object type of `CompleteRequestParams.argument` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -3127,83 +993,12 @@ pub struct CompleteRequestParamsArgument {
     /// The value of the argument to use for completion matching.
     pub value: ::std::string::String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for CompleteRequestParamsArgument {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "value", &self.value)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CompleteRequestParamsArgument;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CompleteRequestParamsArgument")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CompleteRequestParamsArgument, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f0)?,
-                        "value" => crate::rt::read_field(&mut access, "value", &mut f1)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(CompleteRequestParamsArgument {
-                    name: f0.ok_or_else(|| crate::rt::missing("name"))?,
-                    value: f1.ok_or_else(|| crate::rt::missing("value"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CompleteRequestParamsArgument {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "value",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CompleteRequestParamsArgument, "an object of type CompleteRequestParamsArgument",
+    extra, fields : [[required "name" f0(::std::string::String) plain name] [required
+    "value" f1(::std::string::String) plain value]], inits : [name : f0, value : f1]
 }
 /// The inline object type of `CompleteRequestParams.context` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -3215,85 +1010,13 @@ pub struct CompleteRequestParamsContext {
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for CompleteRequestParamsContext {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.arguments {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "arguments", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsContext {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CompleteRequestParamsContext;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CompleteRequestParamsContext")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CompleteRequestParamsContext, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    >,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "arguments" => {
-                            crate::rt::read_field(&mut access, "arguments", &mut f0)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(CompleteRequestParamsContext {
-                    arguments: f0,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CompleteRequestParamsContext {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "arguments",
-                    required: false,
-                    fit: <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CompleteRequestParamsContext, "an object of type CompleteRequestParamsContext",
+    extra, fields : [[optional "arguments" f0(::std::collections::BTreeMap <
+    ::std::string::String, ::std::string::String >) plain arguments]], inits : [arguments
+    : f0]
 }
 /// The inline union type of `CompleteRequestParams.ref` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 ///
@@ -3303,101 +1026,12 @@ pub enum CompleteRequestParamsRef {
     PromptReference(PromptReference),
     ResourceTemplateReference(ResourceTemplateReference),
 }
-impl CompleteRequestParamsRef {
-    /// Reads the union's input as JSON text, choosing the member as described above.
-    #[inline]
-    pub fn from_raw(
-        raw: &::serde_json::value::RawValue,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag_raw(
-                raw,
-                "type",
-                &[
-                    &[crate::rt::Fixed::Str("ref/prompt")],
-                    &[crate::rt::Fixed::Str("ref/resource")],
-                ],
-                ::std::option::Option::None,
-            )
-            .map_err(|e| crate::rt::in_union("CompleteRequestParamsRef", e))?;
-        match which {
-            0usize => {
-                crate::rt::member_raw(raw, "CompleteRequestParamsRef", "PromptReference")
-                    .map(CompleteRequestParamsRef::PromptReference)
-            }
-            1usize => {
-                crate::rt::member_raw(
-                        raw,
-                        "CompleteRequestParamsRef",
-                        "ResourceTemplateReference",
-                    )
-                    .map(CompleteRequestParamsRef::ResourceTemplateReference)
-            }
-            _ => unreachable!("a union of {} members", 2usize),
-        }
-    }
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        CompleteRequestParamsRef::from_raw(&crate::rt::to_raw(&value)?)
-    }
-}
-impl CompleteRequestParamsRef {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            CompleteRequestParamsRef::PromptReference(_) => "PromptReference",
-            CompleteRequestParamsRef::ResourceTemplateReference(_) => {
-                "ResourceTemplateReference"
-            }
-        }
-    }
-}
-impl ::serde::Serialize for CompleteRequestParamsRef {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            CompleteRequestParamsRef::PromptReference(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            CompleteRequestParamsRef::ResourceTemplateReference(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::std::boxed::Box<
-            ::serde_json::value::RawValue,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        CompleteRequestParamsRef::from_raw(&raw).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for CompleteRequestParamsRef {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        let which = crate::rt::by_tag(
-                value,
-                "type",
-                &[
-                    &[crate::rt::Fixed::Str("ref/prompt")],
-                    &[crate::rt::Fixed::Str("ref/resource")],
-                ],
-                ::std::option::Option::None,
-            )
-            .ok()?;
-        let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
-            <PromptReference as crate::rt::Fit>::fit,
-            <ResourceTemplateReference as crate::rt::Fit>::fit,
-        ];
-        fits[which](value)
-    }
+crate::rt::union! {
+    CompleteRequestParamsRef, "CompleteRequestParamsRef", [[0usize
+    PromptReference(PromptReference) plain] [1usize
+    ResourceTemplateReference(ResourceTemplateReference) plain]], tag text "type"[[crate
+    ::rt::Fixed::Str("ref/prompt")] [crate ::rt::Fixed::Str("ref/resource")]]
+    (::std::option::Option::None)
 }
 /// The result returned by the server for a [completion/complete](CompleteRequest) request.
 ///
@@ -3446,107 +1080,14 @@ pub struct CompleteResult {
     pub result_type: ResultType,
     pub completion: CompleteResultCompletion,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for CompleteResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "resultType",
-            &self.result_type,
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "completion",
-            &self.completion,
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CompleteResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CompleteResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CompleteResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CompleteResult, A::Error> {
-                let mut f0: ::std::option::Option<ResultMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<ResultType> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<CompleteResultCompletion> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "resultType" => {
-                            crate::rt::read_field(&mut access, "resultType", &mut f1)?
-                        }
-                        "completion" => {
-                            crate::rt::read_field(&mut access, "completion", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(CompleteResult {
-                    meta: f0,
-                    result_type: f1.unwrap_or(ResultType::Complete),
-                    completion: f2.ok_or_else(|| crate::rt::missing("completion"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CompleteResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <ResultMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "resultType",
-                    required: false,
-                    fit: <ResultType as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "completion",
-                    required: true,
-                    fit: <CompleteResultCompletion as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CompleteResult, "an object of type CompleteResult", extra, fields : [[optional
+    "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType" f1(ResultType) plain
+    result_type(ResultType::Complete)] [required "completion"
+    f2(CompleteResultCompletion) plain completion]], inits : [meta : f0, result_type :
+    f1, completion : f2]
 }
 /// The inline object type of `CompleteResult.completion` in the schema (named from its parent and field; see [`CompleteResult`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -3566,103 +1107,13 @@ pub struct CompleteResultCompletion {
     /// Optional: `None` is left out of the JSON.
     pub has_more: ::std::option::Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for CompleteResultCompletion {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "values", &self.values)?;
-        if let ::std::option::Option::Some(value) = &self.total {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "total", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.has_more {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "hasMore", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CompleteResultCompletion;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CompleteResultCompletion")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CompleteResultCompletion, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "values" => {
-                            crate::rt::read_field(&mut access, "values", &mut f0)?
-                        }
-                        "total" => crate::rt::read_field(&mut access, "total", &mut f1)?,
-                        "hasMore" => {
-                            crate::rt::read_field(&mut access, "hasMore", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(CompleteResultCompletion {
-                    values: f0.ok_or_else(|| crate::rt::missing("values"))?,
-                    total: f1,
-                    has_more: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CompleteResultCompletion {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "values",
-                    required: true,
-                    fit: <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "total",
-                    required: false,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "hasMore",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CompleteResultCompletion, "an object of type CompleteResultCompletion", extra, fields
+    : [[required "values" f0(::std::vec::Vec < ::std::string::String >) plain values]
+    [optional "total" f1(i64) plain total] [optional "hasMore" f2(bool) plain has_more]],
+    inits : [values : f0, total : f1, has_more : f2]
 }
 /// A successful response from the server for a [completion/complete](CompleteRequest) request.
 ///
@@ -3689,112 +1140,17 @@ pub struct CompleteResultResponse {
     pub id: RequestId,
     pub result: CompleteResult,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl CompleteResultResponse {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for CompleteResultResponse {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CompleteResultResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CompleteResultResponse;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CompleteResultResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CompleteResultResponse, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<CompleteResult> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f0,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f1)?,
-                        "result" => {
-                            crate::rt::read_field(&mut access, "result", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(CompleteResultResponse {
-                    id: f1.ok_or_else(|| crate::rt::missing("id"))?,
-                    result: f2.ok_or_else(|| crate::rt::missing("result"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CompleteResultResponse {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "result",
-                    required: true,
-                    fit: <CompleteResult as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CompleteResultResponse, "an object of type CompleteResultResponse", extra, fields :
+    [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id" f1(RequestId)
+    plain id] [required "result" f2(CompleteResult) plain result]], inits : [id : f1,
+    result : f2]
 }
 /// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
 #[derive(Clone, Debug, PartialEq)]
@@ -3805,128 +1161,13 @@ pub enum ContentBlock {
     ResourceLink(ResourceLink),
     EmbeddedResource(EmbeddedResource),
 }
-impl ContentBlock {
-    /// Reads the union's input as JSON text, choosing the member as described above.
-    #[inline]
-    pub fn from_raw(
-        raw: &::serde_json::value::RawValue,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag_raw(
-                raw,
-                "type",
-                &[
-                    &[crate::rt::Fixed::Str("text")],
-                    &[crate::rt::Fixed::Str("image")],
-                    &[crate::rt::Fixed::Str("audio")],
-                    &[crate::rt::Fixed::Str("resource_link")],
-                    &[crate::rt::Fixed::Str("resource")],
-                ],
-                ::std::option::Option::None,
-            )
-            .map_err(|e| crate::rt::in_union("ContentBlock", e))?;
-        match which {
-            0usize => {
-                crate::rt::member_raw(raw, "ContentBlock", "TextContent")
-                    .map(ContentBlock::TextContent)
-            }
-            1usize => {
-                crate::rt::member_raw(raw, "ContentBlock", "ImageContent")
-                    .map(ContentBlock::ImageContent)
-            }
-            2usize => {
-                crate::rt::member_raw(raw, "ContentBlock", "AudioContent")
-                    .map(ContentBlock::AudioContent)
-            }
-            3usize => {
-                crate::rt::member_raw(raw, "ContentBlock", "ResourceLink")
-                    .map(ContentBlock::ResourceLink)
-            }
-            4usize => {
-                crate::rt::member_raw(raw, "ContentBlock", "EmbeddedResource")
-                    .map(ContentBlock::EmbeddedResource)
-            }
-            _ => unreachable!("a union of {} members", 5usize),
-        }
-    }
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        ContentBlock::from_raw(&crate::rt::to_raw(&value)?)
-    }
-}
-impl ContentBlock {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            ContentBlock::TextContent(_) => "TextContent",
-            ContentBlock::ImageContent(_) => "ImageContent",
-            ContentBlock::AudioContent(_) => "AudioContent",
-            ContentBlock::ResourceLink(_) => "ResourceLink",
-            ContentBlock::EmbeddedResource(_) => "EmbeddedResource",
-        }
-    }
-}
-impl ::serde::Serialize for ContentBlock {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            ContentBlock::TextContent(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ContentBlock::ImageContent(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ContentBlock::AudioContent(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ContentBlock::ResourceLink(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ContentBlock::EmbeddedResource(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ContentBlock {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::std::boxed::Box<
-            ::serde_json::value::RawValue,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        ContentBlock::from_raw(&raw).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for ContentBlock {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        let which = crate::rt::by_tag(
-                value,
-                "type",
-                &[
-                    &[crate::rt::Fixed::Str("text")],
-                    &[crate::rt::Fixed::Str("image")],
-                    &[crate::rt::Fixed::Str("audio")],
-                    &[crate::rt::Fixed::Str("resource_link")],
-                    &[crate::rt::Fixed::Str("resource")],
-                ],
-                ::std::option::Option::None,
-            )
-            .ok()?;
-        let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
-            <TextContent as crate::rt::Fit>::fit,
-            <ImageContent as crate::rt::Fit>::fit,
-            <AudioContent as crate::rt::Fit>::fit,
-            <ResourceLink as crate::rt::Fit>::fit,
-            <EmbeddedResource as crate::rt::Fit>::fit,
-        ];
-        fits[which](value)
-    }
+crate::rt::union! {
+    ContentBlock, "ContentBlock", [[0usize TextContent(TextContent) plain] [1usize
+    ImageContent(ImageContent) plain] [2usize AudioContent(AudioContent) plain] [3usize
+    ResourceLink(ResourceLink) plain] [4usize EmbeddedResource(EmbeddedResource) plain]],
+    tag text "type"[[crate ::rt::Fixed::Str("text")] [crate ::rt::Fixed::Str("image")]
+    [crate ::rt::Fixed::Str("audio")] [crate ::rt::Fixed::Str("resource_link")] [crate
+    ::rt::Fixed::Str("resource")]] (::std::option::Option::None)
 }
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 ///
@@ -3969,104 +1210,16 @@ impl crate::rt::Fit for ContentBlock {
 pub struct CreateMessageRequest {
     pub params: CreateMessageRequestParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl CreateMessageRequest {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "sampling/createMessage";
 }
-impl ::serde::Serialize for CreateMessageRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("sampling/createMessage"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CreateMessageRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CreateMessageRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CreateMessageRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<CreateMessageRequestParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("sampling/createMessage"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(CreateMessageRequest {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CreateMessageRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("sampling/createMessage"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <CreateMessageRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CreateMessageRequest, "an object of type CreateMessageRequest", extra, fields :
+    [[fixed "method" f0(crate ::rt::Fixed::Str("sampling/createMessage"))] [required
+    "params" f1(CreateMessageRequestParams) plain params]], inits : [params : f1]
 }
 /// Parameters for a `sampling/createMessage` request.
 ///
@@ -4264,237 +1417,21 @@ pub struct CreateMessageRequestParams {
     /// Optional: `None` is left out of the JSON.
     pub tool_choice: ::std::option::Option<ToolChoice>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for CreateMessageRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "messages",
-            &self.messages,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.model_preferences {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "modelPreferences",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.system_prompt {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "systemPrompt",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.include_context {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "includeContext",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.temperature {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "temperature",
-                &crate::rt::Float(*value),
-            )?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "maxTokens",
-            &self.max_tokens,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.stop_sequences {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "stopSequences",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.metadata {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "metadata", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.tools {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "tools", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.tool_choice {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "toolChoice", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CreateMessageRequestParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CreateMessageRequestParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CreateMessageRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::vec::Vec<SamplingMessage>> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<ModelPreferences> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<
-                    CreateMessageRequestParamsIncludeContext,
-                > = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f6: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::std::option::Option::None;
-                let mut f7: ::std::option::Option<JSONObject> = ::std::option::Option::None;
-                let mut f8: ::std::option::Option<::std::vec::Vec<Tool>> = ::std::option::Option::None;
-                let mut f9: ::std::option::Option<ToolChoice> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "messages" => {
-                            crate::rt::read_field(&mut access, "messages", &mut f0)?
-                        }
-                        "modelPreferences" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "modelPreferences",
-                                &mut f1,
-                            )?
-                        }
-                        "systemPrompt" => {
-                            crate::rt::read_field(&mut access, "systemPrompt", &mut f2)?
-                        }
-                        "includeContext" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "includeContext",
-                                &mut f3,
-                            )?
-                        }
-                        "temperature" => {
-                            crate::rt::read_field(&mut access, "temperature", &mut f4)?
-                        }
-                        "maxTokens" => {
-                            crate::rt::read_field(&mut access, "maxTokens", &mut f5)?
-                        }
-                        "stopSequences" => {
-                            crate::rt::read_field(&mut access, "stopSequences", &mut f6)?
-                        }
-                        "metadata" => {
-                            crate::rt::read_field(&mut access, "metadata", &mut f7)?
-                        }
-                        "tools" => crate::rt::read_field(&mut access, "tools", &mut f8)?,
-                        "toolChoice" => {
-                            crate::rt::read_field(&mut access, "toolChoice", &mut f9)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(CreateMessageRequestParams {
-                    messages: f0.ok_or_else(|| crate::rt::missing("messages"))?,
-                    model_preferences: f1,
-                    system_prompt: f2,
-                    include_context: f3,
-                    temperature: f4,
-                    max_tokens: f5.ok_or_else(|| crate::rt::missing("maxTokens"))?,
-                    stop_sequences: f6,
-                    metadata: f7,
-                    tools: f8,
-                    tool_choice: f9,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CreateMessageRequestParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "messages",
-                    required: true,
-                    fit: <::std::vec::Vec<SamplingMessage> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "modelPreferences",
-                    required: false,
-                    fit: <ModelPreferences as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "systemPrompt",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "includeContext",
-                    required: false,
-                    fit: <CreateMessageRequestParamsIncludeContext as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "temperature",
-                    required: false,
-                    fit: <f64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "maxTokens",
-                    required: true,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "stopSequences",
-                    required: false,
-                    fit: <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "metadata",
-                    required: false,
-                    fit: <JSONObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "tools",
-                    required: false,
-                    fit: <::std::vec::Vec<Tool> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "toolChoice",
-                    required: false,
-                    fit: <ToolChoice as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CreateMessageRequestParams, "an object of type CreateMessageRequestParams", extra,
+    fields : [[required "messages" f0(::std::vec::Vec < SamplingMessage >) plain
+    messages] [optional "modelPreferences" f1(ModelPreferences) plain model_preferences]
+    [optional "systemPrompt" f2(::std::string::String) plain system_prompt] [optional
+    "includeContext" f3(CreateMessageRequestParamsIncludeContext) plain include_context]
+    [optional "temperature" f4(f64) float temperature] [required "maxTokens" f5(i64)
+    plain max_tokens] [optional "stopSequences" f6(::std::vec::Vec <
+    ::std::string::String >) plain stop_sequences] [optional "metadata" f7(JSONObject)
+    plain metadata] [optional "tools" f8(::std::vec::Vec < Tool >) plain tools] [optional
+    "toolChoice" f9(ToolChoice) plain tool_choice]], inits : [messages : f0,
+    model_preferences : f1, system_prompt : f2, include_context : f3, temperature : f4,
+    max_tokens : f5, stop_sequences : f6, metadata : f7, tools : f8, tool_choice : f9]
 }
 /// The inline enum type of `CreateMessageRequestParams.includeContext` in the schema (named from its parent and field; see [`CreateMessageRequestParams`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -4514,72 +1451,10 @@ pub enum CreateMessageRequestParamsIncludeContext {
     )]
     AllServers,
 }
-impl CreateMessageRequestParamsIncludeContext {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            CreateMessageRequestParamsIncludeContext::None => "none",
-            CreateMessageRequestParamsIncludeContext::ThisServer => "thisServer",
-            CreateMessageRequestParamsIncludeContext::AllServers => "allServers",
-        }
-    }
-}
-impl ::serde::Serialize for CreateMessageRequestParamsIncludeContext {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const VALUES: &[&str] = &["none", "thisServer", "allServers"];
-        struct EnumVisitor;
-        impl ::serde::de::Visitor<'_> for EnumVisitor {
-            type Value = CreateMessageRequestParamsIncludeContext;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("a CreateMessageRequestParamsIncludeContext value")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<CreateMessageRequestParamsIncludeContext, E> {
-                ::std::result::Result::Ok(
-                    match value {
-                        "none" => CreateMessageRequestParamsIncludeContext::None,
-                        "thisServer" => {
-                            CreateMessageRequestParamsIncludeContext::ThisServer
-                        }
-                        "allServers" => {
-                            CreateMessageRequestParamsIncludeContext::AllServers
-                        }
-                        other => {
-                            return ::std::result::Result::Err(
-                                E::unknown_variant(other, VALUES),
-                            );
-                        }
-                    },
-                )
-            }
-        }
-        let _ = VALUES;
-        deserializer.deserialize_str(EnumVisitor)
-    }
-}
-impl crate::rt::Fit for CreateMessageRequestParamsIncludeContext {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        const VALUES: &[&str] = &["none", "thisServer", "allServers"];
-        let _ = VALUES;
-        value.as_str().filter(|s| VALUES.contains(s)).map(|_| 0)
-    }
+crate::rt::string_enum! {
+    CreateMessageRequestParamsIncludeContext,
+    "a CreateMessageRequestParamsIncludeContext value", closed, [None "none" ThisServer
+    "thisServer" AllServers "allServers"]
 }
 /// The result returned by the client for a [sampling/createMessage](CreateMessageRequest) request.
 /// The client should inform the user before returning the sampled message, to allow them
@@ -4669,121 +1544,15 @@ pub struct CreateMessageResult {
     /// Optional: `None` is left out of the JSON.
     pub stop_reason: ::std::option::Option<CreateMessageResultStopReason>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for CreateMessageResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "role", &self.role)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "content", &self.content)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "model", &self.model)?;
-        if let ::std::option::Option::Some(value) = &self.stop_reason {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "stopReason", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = CreateMessageResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type CreateMessageResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<CreateMessageResult, A::Error> {
-                let mut f0: ::std::option::Option<Role> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<SamplingMessageContent> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<CreateMessageResultStopReason> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "role" => crate::rt::read_field(&mut access, "role", &mut f0)?,
-                        "content" => {
-                            crate::rt::read_field(&mut access, "content", &mut f1)?
-                        }
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f2)?,
-                        "model" => crate::rt::read_field(&mut access, "model", &mut f3)?,
-                        "stopReason" => {
-                            crate::rt::read_field(&mut access, "stopReason", &mut f4)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(CreateMessageResult {
-                    role: f0.ok_or_else(|| crate::rt::missing("role"))?,
-                    content: f1.ok_or_else(|| crate::rt::missing("content"))?,
-                    meta: f2,
-                    model: f3.ok_or_else(|| crate::rt::missing("model"))?,
-                    stop_reason: f4,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for CreateMessageResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "role",
-                    required: true,
-                    fit: <Role as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "content",
-                    required: true,
-                    fit: <SamplingMessageContent as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <MetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "model",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "stopReason",
-                    required: false,
-                    fit: <CreateMessageResultStopReason as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    CreateMessageResult, "an object of type CreateMessageResult", extra, fields :
+    [[required "role" f0(Role) plain role] [required "content" f1(SamplingMessageContent)
+    plain content] [optional "_meta" f2(MetaObject) plain meta] [required "model"
+    f3(::std::string::String) plain model] [optional "stopReason"
+    f4(CreateMessageResultStopReason) plain stop_reason]], inits : [role : f0, content :
+    f1, meta : f2, model : f3, stop_reason : f4]
 }
 /// The inline open enum type of `CreateMessageResult.stopReason` in the schema (named from its parent and field; see [`CreateMessageResult`]).
 ///
@@ -4801,67 +1570,10 @@ pub enum CreateMessageResultStopReason {
     /// Any other value.
     Other(::std::string::String),
 }
-impl CreateMessageResultStopReason {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            CreateMessageResultStopReason::EndTurn => "endTurn",
-            CreateMessageResultStopReason::StopSequence => "stopSequence",
-            CreateMessageResultStopReason::MaxTokens => "maxTokens",
-            CreateMessageResultStopReason::ToolUse => "toolUse",
-            CreateMessageResultStopReason::Other(s) => s,
-        }
-    }
-}
-impl ::serde::Serialize for CreateMessageResultStopReason {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CreateMessageResultStopReason {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const VALUES: &[&str] = &["endTurn", "stopSequence", "maxTokens", "toolUse"];
-        struct EnumVisitor;
-        impl ::serde::de::Visitor<'_> for EnumVisitor {
-            type Value = CreateMessageResultStopReason;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("a CreateMessageResultStopReason value")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<CreateMessageResultStopReason, E> {
-                ::std::result::Result::Ok(
-                    match value {
-                        "endTurn" => CreateMessageResultStopReason::EndTurn,
-                        "stopSequence" => CreateMessageResultStopReason::StopSequence,
-                        "maxTokens" => CreateMessageResultStopReason::MaxTokens,
-                        "toolUse" => CreateMessageResultStopReason::ToolUse,
-                        other => CreateMessageResultStopReason::Other(other.to_owned()),
-                    },
-                )
-            }
-        }
-        let _ = VALUES;
-        deserializer.deserialize_str(EnumVisitor)
-    }
-}
-impl crate::rt::Fit for CreateMessageResultStopReason {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        const VALUES: &[&str] = &["endTurn", "stopSequence", "maxTokens", "toolUse"];
-        let _ = VALUES;
-        value.is_string().then_some(0)
-    }
+crate::rt::string_enum! {
+    CreateMessageResultStopReason, "a CreateMessageResultStopReason value", open,
+    [EndTurn "endTurn" StopSequence "stopSequence" MaxTokens "maxTokens" ToolUse
+    "toolUse"]
 }
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = ::std::string::String;
@@ -4896,7 +1608,7 @@ pub struct DiscoverRequest {
     pub params: RequestParams,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl DiscoverRequest {
     /// The fixed value of `method`.
@@ -4904,131 +1616,11 @@ impl DiscoverRequest {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for DiscoverRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("server/discover"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for DiscoverRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = DiscoverRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type DiscoverRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<DiscoverRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<RequestParams> = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("server/discover"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f2,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f3)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(DiscoverRequest {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    id: f3.ok_or_else(|| crate::rt::missing("id"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for DiscoverRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("server/discover"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <RequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    DiscoverRequest, "an object of type DiscoverRequest", extra, fields : [[fixed
+    "method" f0(crate ::rt::Fixed::Str("server/discover"))] [required "params"
+    f1(RequestParams) plain params] [fixed "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))]
+    [required "id" f3(RequestId) plain id]], inits : [params : f1, id : f3]
 }
 /// The result returned by the server for a [server/discover](DiscoverRequest) request.
 ///
@@ -5114,174 +1706,18 @@ pub struct DiscoverResult {
     /// Optional: `None` is left out of the JSON.
     pub instructions: ::std::option::Option<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for DiscoverResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "resultType",
-            &self.result_type,
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "ttlMs", &self.ttl_ms)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "cacheScope",
-            &self.cache_scope,
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "supportedVersions",
-            &self.supported_versions,
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "capabilities",
-            &self.capabilities,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.instructions {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "instructions",
-                value,
-            )?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for DiscoverResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = DiscoverResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type DiscoverResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<DiscoverResult, A::Error> {
-                let mut f0: ::std::option::Option<ResultMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<ResultType> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<CacheableResultCacheScope> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<ServerCapabilities> = ::std::option::Option::None;
-                let mut f6: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "resultType" => {
-                            crate::rt::read_field(&mut access, "resultType", &mut f1)?
-                        }
-                        "ttlMs" => crate::rt::read_field(&mut access, "ttlMs", &mut f2)?,
-                        "cacheScope" => {
-                            crate::rt::read_field(&mut access, "cacheScope", &mut f3)?
-                        }
-                        "supportedVersions" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "supportedVersions",
-                                &mut f4,
-                            )?
-                        }
-                        "capabilities" => {
-                            crate::rt::read_field(&mut access, "capabilities", &mut f5)?
-                        }
-                        "instructions" => {
-                            crate::rt::read_field(&mut access, "instructions", &mut f6)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(DiscoverResult {
-                    meta: f0,
-                    result_type: f1.unwrap_or(ResultType::Complete),
-                    ttl_ms: f2.ok_or_else(|| crate::rt::missing("ttlMs"))?,
-                    cache_scope: f3.ok_or_else(|| crate::rt::missing("cacheScope"))?,
-                    supported_versions: f4
-                        .ok_or_else(|| crate::rt::missing("supportedVersions"))?,
-                    capabilities: f5.ok_or_else(|| crate::rt::missing("capabilities"))?,
-                    instructions: f6,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for DiscoverResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <ResultMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "resultType",
-                    required: false,
-                    fit: <ResultType as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "ttlMs",
-                    required: true,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "cacheScope",
-                    required: true,
-                    fit: <CacheableResultCacheScope as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "supportedVersions",
-                    required: true,
-                    fit: <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "capabilities",
-                    required: true,
-                    fit: <ServerCapabilities as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "instructions",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    DiscoverResult, "an object of type DiscoverResult", extra, fields : [[optional
+    "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType" f1(ResultType) plain
+    result_type(ResultType::Complete)] [required "ttlMs" f2(i64) plain ttl_ms] [required
+    "cacheScope" f3(CacheableResultCacheScope) plain cache_scope] [required
+    "supportedVersions" f4(::std::vec::Vec < ::std::string::String >) plain
+    supported_versions] [required "capabilities" f5(ServerCapabilities) plain
+    capabilities] [optional "instructions" f6(::std::string::String) plain
+    instructions]], inits : [meta : f0, result_type : f1, ttl_ms : f2, cache_scope : f3,
+    supported_versions : f4, capabilities : f5, instructions : f6]
 }
 /// A successful response from the server for a [server/discover](DiscoverRequest) request.
 ///
@@ -5316,112 +1752,17 @@ pub struct DiscoverResultResponse {
     pub id: RequestId,
     pub result: DiscoverResult,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl DiscoverResultResponse {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for DiscoverResultResponse {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for DiscoverResultResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = DiscoverResultResponse;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type DiscoverResultResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<DiscoverResultResponse, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<DiscoverResult> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f0,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f1)?,
-                        "result" => {
-                            crate::rt::read_field(&mut access, "result", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(DiscoverResultResponse {
-                    id: f1.ok_or_else(|| crate::rt::missing("id"))?,
-                    result: f2.ok_or_else(|| crate::rt::missing("result"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for DiscoverResultResponse {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "result",
-                    required: true,
-                    fit: <DiscoverResult as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    DiscoverResultResponse, "an object of type DiscoverResultResponse", extra, fields :
+    [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id" f1(RequestId)
+    plain id] [required "result" f2(DiscoverResult) plain result]], inits : [id : f1,
+    result : f2]
 }
 /// A request from the server to elicit additional information from the user via the client.
 ///
@@ -5453,104 +1794,16 @@ impl crate::rt::Fit for DiscoverResultResponse {
 pub struct ElicitRequest {
     pub params: ElicitRequestParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ElicitRequest {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "elicitation/create";
 }
-impl ::serde::Serialize for ElicitRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("elicitation/create"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ElicitRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ElicitRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ElicitRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<ElicitRequestParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("elicitation/create"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(ElicitRequest {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ElicitRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("elicitation/create"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <ElicitRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ElicitRequest, "an object of type ElicitRequest", extra, fields : [[fixed "method"
+    f0(crate ::rt::Fixed::Str("elicitation/create"))] [required "params"
+    f1(ElicitRequestParams) plain params]], inits : [params : f1]
 }
 /// The parameters for a request to elicit non-sensitive information from the user via a form in the client.
 ///
@@ -5614,110 +1867,14 @@ pub struct ElicitRequestFormParams {
     /// Wire name: `requestedSchema`.
     pub requested_schema: ElicitRequestFormParamsRequestedSchema,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ElicitRequestFormParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.mode {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "mode", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "message", &self.message)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "requestedSchema",
-            &self.requested_schema,
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ElicitRequestFormParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ElicitRequestFormParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ElicitRequestFormParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<
-                    ElicitRequestFormParamsRequestedSchema,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "mode" => crate::rt::read_field(&mut access, "mode", &mut f0)?,
-                        "message" => {
-                            crate::rt::read_field(&mut access, "message", &mut f1)?
-                        }
-                        "requestedSchema" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "requestedSchema",
-                                &mut f2,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ElicitRequestFormParams {
-                    mode: f0,
-                    message: f1.ok_or_else(|| crate::rt::missing("message"))?,
-                    requested_schema: f2
-                        .ok_or_else(|| crate::rt::missing("requestedSchema"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ElicitRequestFormParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "mode",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "message",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "requestedSchema",
-                    required: true,
-                    fit: <ElicitRequestFormParamsRequestedSchema as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ElicitRequestFormParams, "an object of type ElicitRequestFormParams", extra, fields :
+    [[optional "mode" f0(::std::string::String) plain mode] [required "message"
+    f1(::std::string::String) plain message] [required "requestedSchema"
+    f2(ElicitRequestFormParamsRequestedSchema) plain requested_schema]], inits : [mode :
+    f0, message : f1, requested_schema : f2]
 }
 /// The inline object type of `ElicitRequestFormParams.requestedSchema` in the schema (named from its parent and field; see [`ElicitRequestFormParams`]).
 ///
@@ -5735,147 +1892,20 @@ pub struct ElicitRequestFormParamsRequestedSchema {
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ElicitRequestFormParamsRequestedSchema {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "object";
 }
-impl ::serde::Serialize for ElicitRequestFormParamsRequestedSchema {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.schema {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "$schema", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("object"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "properties",
-            &self.properties,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.required {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "required", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ElicitRequestFormParamsRequestedSchema;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ElicitRequestFormParamsRequestedSchema")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<
-                ElicitRequestFormParamsRequestedSchema,
-                A::Error,
-            > {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1 = false;
-                let mut f2: ::std::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        PrimitiveSchemaDefinition,
-                    >,
-                > = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "$schema" => {
-                            crate::rt::read_field(&mut access, "$schema", &mut f0)?
-                        }
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("object"),
-                                &mut f1,
-                            )?
-                        }
-                        "properties" => {
-                            crate::rt::read_field(&mut access, "properties", &mut f2)?
-                        }
-                        "required" => {
-                            crate::rt::read_field(&mut access, "required", &mut f3)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f1 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(ElicitRequestFormParamsRequestedSchema {
-                    schema: f0,
-                    properties: f2.ok_or_else(|| crate::rt::missing("properties"))?,
-                    required: f3,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ElicitRequestFormParamsRequestedSchema {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "$schema",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("object")),
-                },
-                crate::rt::FieldShape {
-                    name: "properties",
-                    required: true,
-                    fit: <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        PrimitiveSchemaDefinition,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "required",
-                    required: false,
-                    fit: <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ElicitRequestFormParamsRequestedSchema,
+    "an object of type ElicitRequestFormParamsRequestedSchema", extra, fields :
+    [[optional "$schema" f0(::std::string::String) plain schema] [fixed "type" f1(crate
+    ::rt::Fixed::Str("object"))] [required "properties" f2(::std::collections::BTreeMap <
+    ::std::string::String, PrimitiveSchemaDefinition >) plain properties] [optional
+    "required" f3(::std::vec::Vec < ::std::string::String >) plain required]], inits :
+    [schema : f0, properties : f2, required : f3]
 }
 /// The parameters for a request to elicit additional information from the user via the client.
 ///
@@ -5885,85 +1915,11 @@ pub enum ElicitRequestParams {
     ElicitRequestFormParams(ElicitRequestFormParams),
     ElicitRequestURLParams(ElicitRequestURLParams),
 }
-impl ElicitRequestParams {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <ElicitRequestFormParams as crate::rt::Fit>::fit,
-                    <ElicitRequestURLParams as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .ok_or_else(|| crate::rt::fits_none("ElicitRequestParams", &value))?;
-        match which {
-            0usize => {
-                crate::rt::member(
-                        value,
-                        "ElicitRequestParams",
-                        "ElicitRequestFormParams",
-                    )
-                    .map(ElicitRequestParams::ElicitRequestFormParams)
-            }
-            1usize => {
-                crate::rt::member(value, "ElicitRequestParams", "ElicitRequestURLParams")
-                    .map(ElicitRequestParams::ElicitRequestURLParams)
-            }
-            _ => unreachable!("a union of {} members", 2usize),
-        }
-    }
-}
-impl ElicitRequestParams {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            ElicitRequestParams::ElicitRequestFormParams(_) => "ElicitRequestFormParams",
-            ElicitRequestParams::ElicitRequestURLParams(_) => "ElicitRequestURLParams",
-        }
-    }
-}
-impl ::serde::Serialize for ElicitRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            ElicitRequestParams::ElicitRequestFormParams(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ElicitRequestParams::ElicitRequestURLParams(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ElicitRequestParams::from_json(value).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for ElicitRequestParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <ElicitRequestFormParams as crate::rt::Fit>::fit,
-                    <ElicitRequestURLParams as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    ElicitRequestParams, "ElicitRequestParams", [[0usize
+    ElicitRequestFormParams(ElicitRequestFormParams) plain] [1usize
+    ElicitRequestURLParams(ElicitRequestURLParams) plain]],
+    shape(::std::option::Option::None)
 }
 /// The parameters for a request to elicit information from the user via a URL in the client.
 ///
@@ -5987,112 +1943,17 @@ pub struct ElicitRequestURLParams {
     /// Format: `uri`
     pub url: ::std::string::String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ElicitRequestURLParams {
     /// The fixed value of `mode`.
     pub const MODE: &'static str = "url";
 }
-impl ::serde::Serialize for ElicitRequestURLParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "mode",
-            &crate::rt::Fixed::Str("url"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "message", &self.message)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "url", &self.url)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitRequestURLParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ElicitRequestURLParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ElicitRequestURLParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ElicitRequestURLParams, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "mode" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "mode",
-                                crate::rt::Fixed::Str("url"),
-                                &mut f0,
-                            )?
-                        }
-                        "message" => {
-                            crate::rt::read_field(&mut access, "message", &mut f1)?
-                        }
-                        "url" => crate::rt::read_field(&mut access, "url", &mut f2)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("mode"));
-                }
-                ::std::result::Result::Ok(ElicitRequestURLParams {
-                    message: f1.ok_or_else(|| crate::rt::missing("message"))?,
-                    url: f2.ok_or_else(|| crate::rt::missing("url"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ElicitRequestURLParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "mode",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("url")),
-                },
-                crate::rt::FieldShape {
-                    name: "message",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "url",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ElicitRequestURLParams, "an object of type ElicitRequestURLParams", extra, fields :
+    [[fixed "mode" f0(crate ::rt::Fixed::Str("url"))] [required "message"
+    f1(::std::string::String) plain message] [required "url" f2(::std::string::String)
+    plain url]], inits : [message : f1, url : f2]
 }
 /// The result returned by the client for an [elicitation/create](ElicitRequest) request.
 ///
@@ -6143,97 +2004,13 @@ pub struct ElicitResult {
         ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ElicitResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "action", &self.action)?;
-        if let ::std::option::Option::Some(value) = &self.content {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "content", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ElicitResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ElicitResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ElicitResult, A::Error> {
-                let mut f0: ::std::option::Option<ElicitResultAction> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ElicitResultContentValue,
-                    >,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "action" => {
-                            crate::rt::read_field(&mut access, "action", &mut f0)?
-                        }
-                        "content" => {
-                            crate::rt::read_field(&mut access, "content", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ElicitResult {
-                    action: f0.ok_or_else(|| crate::rt::missing("action"))?,
-                    content: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ElicitResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "action",
-                    required: true,
-                    fit: <ElicitResultAction as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "content",
-                    required: false,
-                    fit: <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ElicitResultContentValue,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ElicitResult, "an object of type ElicitResult", extra, fields : [[required "action"
+    f0(ElicitResultAction) plain action] [optional "content"
+    f1(::std::collections::BTreeMap < ::std::string::String, ElicitResultContentValue >)
+    plain content]], inits : [action : f0, content : f1]
 }
 /// The inline enum type of `ElicitResult.action` in the schema (named from its parent and field; see [`ElicitResult`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -6245,68 +2022,9 @@ pub enum ElicitResultAction {
     /// `"cancel"`
     Cancel,
 }
-impl ElicitResultAction {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            ElicitResultAction::Accept => "accept",
-            ElicitResultAction::Decline => "decline",
-            ElicitResultAction::Cancel => "cancel",
-        }
-    }
-}
-impl ::serde::Serialize for ElicitResultAction {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitResultAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const VALUES: &[&str] = &["accept", "decline", "cancel"];
-        struct EnumVisitor;
-        impl ::serde::de::Visitor<'_> for EnumVisitor {
-            type Value = ElicitResultAction;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("a ElicitResultAction value")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<ElicitResultAction, E> {
-                ::std::result::Result::Ok(
-                    match value {
-                        "accept" => ElicitResultAction::Accept,
-                        "decline" => ElicitResultAction::Decline,
-                        "cancel" => ElicitResultAction::Cancel,
-                        other => {
-                            return ::std::result::Result::Err(
-                                E::unknown_variant(other, VALUES),
-                            );
-                        }
-                    },
-                )
-            }
-        }
-        let _ = VALUES;
-        deserializer.deserialize_str(EnumVisitor)
-    }
-}
-impl crate::rt::Fit for ElicitResultAction {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        const VALUES: &[&str] = &["accept", "decline", "cancel"];
-        let _ = VALUES;
-        value.as_str().filter(|s| VALUES.contains(s)).map(|_| 0)
-    }
+crate::rt::string_enum! {
+    ElicitResultAction, "a ElicitResultAction value", closed, [Accept "accept" Decline
+    "decline" Cancel "cancel"]
 }
 /// The inline union type of the values of `ElicitResult.content` in the schema (see [`ElicitResult`]).
 ///
@@ -6318,101 +2036,11 @@ pub enum ElicitResultContentValue {
     Boolean(bool),
     StringArray(::std::vec::Vec<::std::string::String>),
 }
-impl ElicitResultContentValue {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <::std::string::String as crate::rt::Fit>::fit,
-                    <i64 as crate::rt::Fit>::fit,
-                    <bool as crate::rt::Fit>::fit,
-                    <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .ok_or_else(|| crate::rt::fits_none("ElicitResultContentValue", &value))?;
-        match which {
-            0usize => {
-                crate::rt::member(value, "ElicitResultContentValue", "String")
-                    .map(ElicitResultContentValue::String)
-            }
-            1usize => {
-                crate::rt::member(value, "ElicitResultContentValue", "Integer")
-                    .map(ElicitResultContentValue::Integer)
-            }
-            2usize => {
-                crate::rt::member(value, "ElicitResultContentValue", "Boolean")
-                    .map(ElicitResultContentValue::Boolean)
-            }
-            3usize => {
-                crate::rt::member(value, "ElicitResultContentValue", "StringArray")
-                    .map(ElicitResultContentValue::StringArray)
-            }
-            _ => unreachable!("a union of {} members", 4usize),
-        }
-    }
-}
-impl ElicitResultContentValue {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            ElicitResultContentValue::String(_) => "String",
-            ElicitResultContentValue::Integer(_) => "Integer",
-            ElicitResultContentValue::Boolean(_) => "Boolean",
-            ElicitResultContentValue::StringArray(_) => "StringArray",
-        }
-    }
-}
-impl ::serde::Serialize for ElicitResultContentValue {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            ElicitResultContentValue::String(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ElicitResultContentValue::Integer(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ElicitResultContentValue::Boolean(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ElicitResultContentValue::StringArray(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ElicitResultContentValue::from_json(value).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for ElicitResultContentValue {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <::std::string::String as crate::rt::Fit>::fit,
-                    <i64 as crate::rt::Fit>::fit,
-                    <bool as crate::rt::Fit>::fit,
-                    <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    ElicitResultContentValue, "ElicitResultContentValue", [[0usize
+    String(::std::string::String) plain] [1usize Integer(i64) plain] [2usize
+    Boolean(bool) plain] [3usize StringArray(::std::vec::Vec < ::std::string::String >)
+    plain]], shape(::std::option::Option::None)
 }
 /// The contents of a resource, embedded into a prompt or tool call result.
 ///
@@ -6450,132 +2078,18 @@ pub struct EmbeddedResource {
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl EmbeddedResource {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "resource";
 }
-impl ::serde::Serialize for EmbeddedResource {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("resource"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "resource",
-            &self.resource,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.annotations {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "annotations", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = EmbeddedResource;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type EmbeddedResource")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<EmbeddedResource, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<EmbeddedResourceResource> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<Annotations> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("resource"),
-                                &mut f0,
-                            )?
-                        }
-                        "resource" => {
-                            crate::rt::read_field(&mut access, "resource", &mut f1)?
-                        }
-                        "annotations" => {
-                            crate::rt::read_field(&mut access, "annotations", &mut f2)?
-                        }
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f3)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(EmbeddedResource {
-                    resource: f1.ok_or_else(|| crate::rt::missing("resource"))?,
-                    annotations: f2,
-                    meta: f3,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for EmbeddedResource {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("resource")),
-                },
-                crate::rt::FieldShape {
-                    name: "resource",
-                    required: true,
-                    fit: <EmbeddedResourceResource as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "annotations",
-                    required: false,
-                    fit: <Annotations as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <MetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    EmbeddedResource, "an object of type EmbeddedResource", extra, fields : [[fixed
+    "type" f0(crate ::rt::Fixed::Str("resource"))] [required "resource"
+    f1(EmbeddedResourceResource) plain resource] [optional "annotations" f2(Annotations)
+    plain annotations] [optional "_meta" f3(MetaObject) plain meta]], inits : [resource :
+    f1, annotations : f2, meta : f3]
 }
 /// The inline union type of `EmbeddedResource.resource` in the schema (named from its parent and field; see [`EmbeddedResource`]).
 ///
@@ -6585,89 +2099,11 @@ pub enum EmbeddedResourceResource {
     TextResourceContents(TextResourceContents),
     BlobResourceContents(BlobResourceContents),
 }
-impl EmbeddedResourceResource {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <TextResourceContents as crate::rt::Fit>::fit,
-                    <BlobResourceContents as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .ok_or_else(|| crate::rt::fits_none("EmbeddedResourceResource", &value))?;
-        match which {
-            0usize => {
-                crate::rt::member(
-                        value,
-                        "EmbeddedResourceResource",
-                        "TextResourceContents",
-                    )
-                    .map(EmbeddedResourceResource::TextResourceContents)
-            }
-            1usize => {
-                crate::rt::member(
-                        value,
-                        "EmbeddedResourceResource",
-                        "BlobResourceContents",
-                    )
-                    .map(EmbeddedResourceResource::BlobResourceContents)
-            }
-            _ => unreachable!("a union of {} members", 2usize),
-        }
-    }
-}
-impl EmbeddedResourceResource {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            EmbeddedResourceResource::TextResourceContents(_) => "TextResourceContents",
-            EmbeddedResourceResource::BlobResourceContents(_) => "BlobResourceContents",
-        }
-    }
-}
-impl ::serde::Serialize for EmbeddedResourceResource {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            EmbeddedResourceResource::TextResourceContents(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            EmbeddedResourceResource::BlobResourceContents(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        EmbeddedResourceResource::from_json(value).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for EmbeddedResourceResource {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <TextResourceContents as crate::rt::Fit>::fit,
-                    <BlobResourceContents as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    EmbeddedResourceResource, "EmbeddedResourceResource", [[0usize
+    TextResourceContents(TextResourceContents) plain] [1usize
+    BlobResourceContents(BlobResourceContents) plain]],
+    shape(::std::option::Option::None)
 }
 /// A result that indicates success but carries no data.
 pub type EmptyResult = Result;
@@ -6678,91 +2114,11 @@ pub enum EnumSchema {
     MultiSelectEnumSchema(MultiSelectEnumSchema),
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
 }
-impl EnumSchema {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <SingleSelectEnumSchema as crate::rt::Fit>::fit,
-                    <MultiSelectEnumSchema as crate::rt::Fit>::fit,
-                    <LegacyTitledEnumSchema as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .ok_or_else(|| crate::rt::fits_none("EnumSchema", &value))?;
-        match which {
-            0usize => {
-                crate::rt::member(value, "EnumSchema", "SingleSelectEnumSchema")
-                    .map(EnumSchema::SingleSelectEnumSchema)
-            }
-            1usize => {
-                crate::rt::member(value, "EnumSchema", "MultiSelectEnumSchema")
-                    .map(EnumSchema::MultiSelectEnumSchema)
-            }
-            2usize => {
-                crate::rt::member(value, "EnumSchema", "LegacyTitledEnumSchema")
-                    .map(EnumSchema::LegacyTitledEnumSchema)
-            }
-            _ => unreachable!("a union of {} members", 3usize),
-        }
-    }
-}
-impl EnumSchema {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            EnumSchema::SingleSelectEnumSchema(_) => "SingleSelectEnumSchema",
-            EnumSchema::MultiSelectEnumSchema(_) => "MultiSelectEnumSchema",
-            EnumSchema::LegacyTitledEnumSchema(_) => "LegacyTitledEnumSchema",
-        }
-    }
-}
-impl ::serde::Serialize for EnumSchema {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            EnumSchema::SingleSelectEnumSchema(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            EnumSchema::MultiSelectEnumSchema(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            EnumSchema::LegacyTitledEnumSchema(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for EnumSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        EnumSchema::from_json(value).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for EnumSchema {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <SingleSelectEnumSchema as crate::rt::Fit>::fit,
-                    <MultiSelectEnumSchema as crate::rt::Fit>::fit,
-                    <LegacyTitledEnumSchema as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    EnumSchema, "EnumSchema", [[0usize SingleSelectEnumSchema(SingleSelectEnumSchema)
+    plain] [1usize MultiSelectEnumSchema(MultiSelectEnumSchema) plain] [2usize
+    LegacyTitledEnumSchema(LegacyTitledEnumSchema) plain]],
+    shape(::std::option::Option::None)
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct Error {
@@ -6775,97 +2131,12 @@ pub struct Error {
     /// Optional: `None` is left out of the JSON.
     pub data: ::std::option::Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for Error {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "code", &self.code)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "message", &self.message)?;
-        if let ::std::option::Option::Some(value) = &self.data {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Error {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = Error;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type Error")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<Error, A::Error> {
-                let mut f0: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "code" => crate::rt::read_field(&mut access, "code", &mut f0)?,
-                        "message" => {
-                            crate::rt::read_field(&mut access, "message", &mut f1)?
-                        }
-                        "data" => crate::rt::read_field(&mut access, "data", &mut f2)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(Error {
-                    code: f0.ok_or_else(|| crate::rt::missing("code"))?,
-                    message: f1.ok_or_else(|| crate::rt::missing("message"))?,
-                    data: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for Error {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "code",
-                    required: true,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "message",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "data",
-                    required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    Error, "an object of type Error", extra, fields : [[required "code" f0(i64) plain
+    code] [required "message" f1(::std::string::String) plain message] [optional "data"
+    f2(::serde_json::Value) plain data]], inits : [code : f0, message : f1, data : f2]
 }
 /// Used by the client to get a prompt provided by the server.
 ///
@@ -6899,7 +2170,7 @@ pub struct GetPromptRequest {
     pub params: GetPromptRequestParams,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl GetPromptRequest {
     /// The fixed value of `method`.
@@ -6907,131 +2178,12 @@ impl GetPromptRequest {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for GetPromptRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("prompts/get"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = GetPromptRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type GetPromptRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<GetPromptRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<GetPromptRequestParams> = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("prompts/get"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f2,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f3)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(GetPromptRequest {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    id: f3.ok_or_else(|| crate::rt::missing("id"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for GetPromptRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("prompts/get"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <GetPromptRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    GetPromptRequest, "an object of type GetPromptRequest", extra, fields : [[fixed
+    "method" f0(crate ::rt::Fixed::Str("prompts/get"))] [required "params"
+    f1(GetPromptRequestParams) plain params] [fixed "jsonrpc" f2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
+    f1, id : f3]
 }
 /// Parameters for a `prompts/get` request.
 ///
@@ -7080,145 +2232,17 @@ pub struct GetPromptRequestParams {
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for GetPromptRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", &self.meta)?;
-        if let ::std::option::Option::Some(value) = &self.input_responses {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "inputResponses",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.request_state {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "requestState",
-                value,
-            )?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        if let ::std::option::Option::Some(value) = &self.arguments {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "arguments", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = GetPromptRequestParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type GetPromptRequestParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<GetPromptRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<RequestMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<InputResponses> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    >,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "inputResponses" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "inputResponses",
-                                &mut f1,
-                            )?
-                        }
-                        "requestState" => {
-                            crate::rt::read_field(&mut access, "requestState", &mut f2)?
-                        }
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f3)?,
-                        "arguments" => {
-                            crate::rt::read_field(&mut access, "arguments", &mut f4)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(GetPromptRequestParams {
-                    meta: f0.ok_or_else(|| crate::rt::missing("_meta"))?,
-                    input_responses: f1,
-                    request_state: f2,
-                    name: f3.ok_or_else(|| crate::rt::missing("name"))?,
-                    arguments: f4,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for GetPromptRequestParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: true,
-                    fit: <RequestMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "inputResponses",
-                    required: false,
-                    fit: <InputResponses as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "requestState",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "arguments",
-                    required: false,
-                    fit: <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    GetPromptRequestParams, "an object of type GetPromptRequestParams", extra, fields :
+    [[required "_meta" f0(RequestMetaObject) plain meta] [optional "inputResponses"
+    f1(InputResponses) plain input_responses] [optional "requestState"
+    f2(::std::string::String) plain request_state] [required "name"
+    f3(::std::string::String) plain name] [optional "arguments"
+    f4(::std::collections::BTreeMap < ::std::string::String, ::std::string::String >)
+    plain arguments]], inits : [meta : f0, input_responses : f1, request_state : f2, name
+    : f3, arguments : f4]
 }
 /// The result returned by the server for a [prompts/get](GetPromptRequest) request.
 ///
@@ -7263,121 +2287,14 @@ pub struct GetPromptResult {
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for GetPromptResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "resultType",
-            &self.result_type,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "messages",
-            &self.messages,
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = GetPromptResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type GetPromptResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<GetPromptResult, A::Error> {
-                let mut f0: ::std::option::Option<ResultMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<ResultType> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::std::vec::Vec<PromptMessage>> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "resultType" => {
-                            crate::rt::read_field(&mut access, "resultType", &mut f1)?
-                        }
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f2)?
-                        }
-                        "messages" => {
-                            crate::rt::read_field(&mut access, "messages", &mut f3)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(GetPromptResult {
-                    meta: f0,
-                    result_type: f1.unwrap_or(ResultType::Complete),
-                    description: f2,
-                    messages: f3.ok_or_else(|| crate::rt::missing("messages"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for GetPromptResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <ResultMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "resultType",
-                    required: false,
-                    fit: <ResultType as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "messages",
-                    required: true,
-                    fit: <::std::vec::Vec<PromptMessage> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    GetPromptResult, "an object of type GetPromptResult", extra, fields : [[optional
+    "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType" f1(ResultType) plain
+    result_type(ResultType::Complete)] [optional "description" f2(::std::string::String)
+    plain description] [required "messages" f3(::std::vec::Vec < PromptMessage >) plain
+    messages]], inits : [meta : f0, result_type : f1, description : f2, messages : f3]
 }
 /// A successful response from the server for a [prompts/get](GetPromptRequest) request.
 ///
@@ -7409,112 +2326,17 @@ pub struct GetPromptResultResponse {
     pub id: RequestId,
     pub result: GetPromptResultResponseResult,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl GetPromptResultResponse {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for GetPromptResultResponse {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for GetPromptResultResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = GetPromptResultResponse;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type GetPromptResultResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<GetPromptResultResponse, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<GetPromptResultResponseResult> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f0,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f1)?,
-                        "result" => {
-                            crate::rt::read_field(&mut access, "result", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(GetPromptResultResponse {
-                    id: f1.ok_or_else(|| crate::rt::missing("id"))?,
-                    result: f2.ok_or_else(|| crate::rt::missing("result"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for GetPromptResultResponse {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "result",
-                    required: true,
-                    fit: <GetPromptResultResponseResult as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    GetPromptResultResponse, "an object of type GetPromptResultResponse", extra, fields :
+    [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id" f1(RequestId)
+    plain id] [required "result" f2(GetPromptResultResponseResult) plain result]], inits
+    : [id : f1, result : f2]
 }
 /// The inline union type of `GetPromptResultResponse.result` in the schema (named from its parent and field; see [`GetPromptResultResponse`]).
 ///
@@ -7526,101 +2348,11 @@ pub enum GetPromptResultResponseResult {
     GetPromptResult(GetPromptResult),
     InputRequiredResult(InputRequiredResult),
 }
-impl GetPromptResultResponseResult {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <GetPromptResult as crate::rt::Fit>::fit,
-                    <InputRequiredResult as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::Some((
-                    "resultType",
-                    &[("input_required", 1usize)],
-                )),
-            )
-            .ok_or_else(|| crate::rt::fits_none(
-                "GetPromptResultResponseResult",
-                &value,
-            ))?;
-        match which {
-            0usize => {
-                crate::rt::member(
-                        value,
-                        "GetPromptResultResponseResult",
-                        "GetPromptResult",
-                    )
-                    .map(GetPromptResultResponseResult::GetPromptResult)
-            }
-            1usize => {
-                crate::rt::member(
-                        value,
-                        "GetPromptResultResponseResult",
-                        "InputRequiredResult",
-                    )
-                    .map(GetPromptResultResponseResult::InputRequiredResult)
-            }
-            _ => unreachable!("a union of {} members", 2usize),
-        }
-    }
-}
-impl GetPromptResultResponseResult {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            GetPromptResultResponseResult::GetPromptResult(_) => "GetPromptResult",
-            GetPromptResultResponseResult::InputRequiredResult(_) => {
-                "InputRequiredResult"
-            }
-        }
-    }
-}
-impl ::serde::Serialize for GetPromptResultResponseResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            GetPromptResultResponseResult::GetPromptResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            GetPromptResultResponseResult::InputRequiredResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for GetPromptResultResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        GetPromptResultResponseResult::from_json(value)
-            .map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for GetPromptResultResponseResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <GetPromptResult as crate::rt::Fit>::fit,
-                    <InputRequiredResult as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::Some((
-                    "resultType",
-                    &[("input_required", 1usize)],
-                )),
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    GetPromptResultResponseResult, "GetPromptResultResponseResult", [[0usize
+    GetPromptResult(GetPromptResult) plain] [1usize
+    InputRequiredResult(InputRequiredResult) plain]],
+    shape(::std::option::Option::Some(("resultType", & [("input_required", 1usize)])))
 }
 /// Error code returned when the HTTP headers of a request do not match the
 /// corresponding values in the request body, or required headers are
@@ -7651,112 +2383,17 @@ pub struct HeaderMismatchError {
     pub id: ::std::option::Option<RequestId>,
     pub error: HeaderMismatchErrorError,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl HeaderMismatchError {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for HeaderMismatchError {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.id {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "error", &self.error)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for HeaderMismatchError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = HeaderMismatchError;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type HeaderMismatchError")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<HeaderMismatchError, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<HeaderMismatchErrorError> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f0,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f1)?,
-                        "error" => crate::rt::read_field(&mut access, "error", &mut f2)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(HeaderMismatchError {
-                    id: f1,
-                    error: f2.ok_or_else(|| crate::rt::missing("error"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for HeaderMismatchError {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: false,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "error",
-                    required: true,
-                    fit: <HeaderMismatchErrorError as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    HeaderMismatchError, "an object of type HeaderMismatchError", extra, fields : [[fixed
+    "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [optional "id" f1(RequestId) plain id]
+    [required "error" f2(HeaderMismatchErrorError) plain error]], inits : [id : f1, error
+    : f2]
 }
 /// The inline object type of `HeaderMismatchError.error` in the schema (named from its parent and field; see [`HeaderMismatchError`]).
 ///
@@ -7770,114 +2407,17 @@ pub struct HeaderMismatchErrorError {
     /// Optional: `None` is left out of the JSON.
     pub data: ::std::option::Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl HeaderMismatchErrorError {
     /// The fixed value of `code`.
     pub const CODE: i64 = -32020i64;
 }
-impl ::serde::Serialize for HeaderMismatchErrorError {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "code",
-            &crate::rt::Fixed::Int(-32020i64),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "message", &self.message)?;
-        if let ::std::option::Option::Some(value) = &self.data {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for HeaderMismatchErrorError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = HeaderMismatchErrorError;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type HeaderMismatchErrorError")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<HeaderMismatchErrorError, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "code" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "code",
-                                crate::rt::Fixed::Int(-32020i64),
-                                &mut f0,
-                            )?
-                        }
-                        "message" => {
-                            crate::rt::read_field(&mut access, "message", &mut f1)?
-                        }
-                        "data" => crate::rt::read_field(&mut access, "data", &mut f2)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("code"));
-                }
-                ::std::result::Result::Ok(HeaderMismatchErrorError {
-                    message: f1.ok_or_else(|| crate::rt::missing("message"))?,
-                    data: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for HeaderMismatchErrorError {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "code",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Int(-32020i64)),
-                },
-                crate::rt::FieldShape {
-                    name: "message",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "data",
-                    required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    HeaderMismatchErrorError, "an object of type HeaderMismatchErrorError", extra, fields
+    : [[fixed "code" f0(crate ::rt::Fixed::Int(- 32020i64))] [required "message"
+    f1(::std::string::String) plain message] [optional "data" f2(::serde_json::Value)
+    plain data]], inits : [message : f1, data : f2]
 }
 pub const INTERNAL_ERROR: i64 = -32603i64;
 pub const INVALID_PARAMS: i64 = -32602i64;
@@ -7919,113 +2459,14 @@ pub struct Icon {
     /// Optional: `None` is left out of the JSON.
     pub theme: ::std::option::Option<IconTheme>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for Icon {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "src", &self.src)?;
-        if let ::std::option::Option::Some(value) = &self.mime_type {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "mimeType", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.sizes {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "sizes", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.theme {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "theme", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Icon {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = Icon;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type Icon")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<Icon, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<IconTheme> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "src" => crate::rt::read_field(&mut access, "src", &mut f0)?,
-                        "mimeType" => {
-                            crate::rt::read_field(&mut access, "mimeType", &mut f1)?
-                        }
-                        "sizes" => crate::rt::read_field(&mut access, "sizes", &mut f2)?,
-                        "theme" => crate::rt::read_field(&mut access, "theme", &mut f3)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(Icon {
-                    src: f0.ok_or_else(|| crate::rt::missing("src"))?,
-                    mime_type: f1,
-                    sizes: f2,
-                    theme: f3,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for Icon {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "src",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "mimeType",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "sizes",
-                    required: false,
-                    fit: <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "theme",
-                    required: false,
-                    fit: <IconTheme as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    Icon, "an object of type Icon", extra, fields : [[required "src"
+    f0(::std::string::String) plain src] [optional "mimeType" f1(::std::string::String)
+    plain mime_type] [optional "sizes" f2(::std::vec::Vec < ::std::string::String >)
+    plain sizes] [optional "theme" f3(IconTheme) plain theme]], inits : [src : f0,
+    mime_type : f1, sizes : f2, theme : f3]
 }
 /// The inline enum type of `Icon.theme` in the schema (named from its parent and field; see [`Icon`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -8035,66 +2476,8 @@ pub enum IconTheme {
     /// `"dark"`
     Dark,
 }
-impl IconTheme {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            IconTheme::Light => "light",
-            IconTheme::Dark => "dark",
-        }
-    }
-}
-impl ::serde::Serialize for IconTheme {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for IconTheme {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const VALUES: &[&str] = &["light", "dark"];
-        struct EnumVisitor;
-        impl ::serde::de::Visitor<'_> for EnumVisitor {
-            type Value = IconTheme;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("a IconTheme value")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<IconTheme, E> {
-                ::std::result::Result::Ok(
-                    match value {
-                        "light" => IconTheme::Light,
-                        "dark" => IconTheme::Dark,
-                        other => {
-                            return ::std::result::Result::Err(
-                                E::unknown_variant(other, VALUES),
-                            );
-                        }
-                    },
-                )
-            }
-        }
-        let _ = VALUES;
-        deserializer.deserialize_str(EnumVisitor)
-    }
-}
-impl crate::rt::Fit for IconTheme {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        const VALUES: &[&str] = &["light", "dark"];
-        let _ = VALUES;
-        value.as_str().filter(|s| VALUES.contains(s)).map(|_| 0)
-    }
+crate::rt::string_enum! {
+    IconTheme, "a IconTheme value", closed, [Light "light" Dark "dark"]
 }
 /// Base interface to add `icons` property.
 ///
@@ -8114,72 +2497,11 @@ pub struct Icons {
     /// Optional: `None` is left out of the JSON.
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for Icons {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.icons {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "icons", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Icons {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = Icons;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type Icons")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<Icons, A::Error> {
-                let mut f0: ::std::option::Option<::std::vec::Vec<Icon>> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "icons" => crate::rt::read_field(&mut access, "icons", &mut f0)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(Icons { icons: f0, extra })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for Icons {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "icons",
-                    required: false,
-                    fit: <::std::vec::Vec<Icon> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    Icons, "an object of type Icons", extra, fields : [[optional "icons"
+    f0(::std::vec::Vec < Icon >) plain icons]], inits : [icons : f0]
 }
 /// An image provided to or from an LLM.
 ///
@@ -8217,142 +2539,18 @@ pub struct ImageContent {
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ImageContent {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "image";
 }
-impl ::serde::Serialize for ImageContent {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("image"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", &self.data)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "mimeType",
-            &self.mime_type,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.annotations {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "annotations", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ImageContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ImageContent;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ImageContent")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ImageContent, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<Annotations> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("image"),
-                                &mut f0,
-                            )?
-                        }
-                        "data" => crate::rt::read_field(&mut access, "data", &mut f1)?,
-                        "mimeType" => {
-                            crate::rt::read_field(&mut access, "mimeType", &mut f2)?
-                        }
-                        "annotations" => {
-                            crate::rt::read_field(&mut access, "annotations", &mut f3)?
-                        }
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f4)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(ImageContent {
-                    data: f1.ok_or_else(|| crate::rt::missing("data"))?,
-                    mime_type: f2.ok_or_else(|| crate::rt::missing("mimeType"))?,
-                    annotations: f3,
-                    meta: f4,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ImageContent {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("image")),
-                },
-                crate::rt::FieldShape {
-                    name: "data",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "mimeType",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "annotations",
-                    required: false,
-                    fit: <Annotations as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <MetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ImageContent, "an object of type ImageContent", extra, fields : [[fixed "type"
+    f0(crate ::rt::Fixed::Str("image"))] [required "data" f1(::std::string::String) plain
+    data] [required "mimeType" f2(::std::string::String) plain mime_type] [optional
+    "annotations" f3(Annotations) plain annotations] [optional "_meta" f4(MetaObject)
+    plain meta]], inits : [data : f1, mime_type : f2, annotations : f3, meta : f4]
 }
 /// Describes the MCP implementation.
 #[derive(Clone, Debug, PartialEq)]
@@ -8399,137 +2597,16 @@ pub struct Implementation {
     /// Optional: `None` is left out of the JSON.
     pub website_url: ::std::option::Option<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for Implementation {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.icons {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "icons", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "version", &self.version)?;
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.website_url {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "websiteUrl", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Implementation {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = Implementation;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type Implementation")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<Implementation, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<Icon>> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f0)?,
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "icons" => crate::rt::read_field(&mut access, "icons", &mut f2)?,
-                        "version" => {
-                            crate::rt::read_field(&mut access, "version", &mut f3)?
-                        }
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f4)?
-                        }
-                        "websiteUrl" => {
-                            crate::rt::read_field(&mut access, "websiteUrl", &mut f5)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(Implementation {
-                    name: f0.ok_or_else(|| crate::rt::missing("name"))?,
-                    title: f1,
-                    icons: f2,
-                    version: f3.ok_or_else(|| crate::rt::missing("version"))?,
-                    description: f4,
-                    website_url: f5,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for Implementation {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "icons",
-                    required: false,
-                    fit: <::std::vec::Vec<Icon> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "version",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "websiteUrl",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    Implementation, "an object of type Implementation", extra, fields : [[required "name"
+    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
+    plain title] [optional "icons" f2(::std::vec::Vec < Icon >) plain icons] [required
+    "version" f3(::std::string::String) plain version] [optional "description"
+    f4(::std::string::String) plain description] [optional "websiteUrl"
+    f5(::std::string::String) plain website_url]], inits : [name : f0, title : f1, icons
+    : f2, version : f3, description : f4, website_url : f5]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -8540,106 +2617,12 @@ pub enum InputRequest {
     ListRootsRequest(ListRootsRequest),
     ElicitRequest(ElicitRequest),
 }
-impl InputRequest {
-    /// Reads the union's input as JSON text, choosing the member as described above.
-    #[inline]
-    pub fn from_raw(
-        raw: &::serde_json::value::RawValue,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag_raw(
-                raw,
-                "method",
-                &[
-                    &[crate::rt::Fixed::Str("sampling/createMessage")],
-                    &[crate::rt::Fixed::Str("roots/list")],
-                    &[crate::rt::Fixed::Str("elicitation/create")],
-                ],
-                ::std::option::Option::None,
-            )
-            .map_err(|e| crate::rt::in_union("InputRequest", e))?;
-        match which {
-            0usize => {
-                crate::rt::member_raw(raw, "InputRequest", "CreateMessageRequest")
-                    .map(InputRequest::CreateMessageRequest)
-            }
-            1usize => {
-                crate::rt::member_raw(raw, "InputRequest", "ListRootsRequest")
-                    .map(InputRequest::ListRootsRequest)
-            }
-            2usize => {
-                crate::rt::member_raw(raw, "InputRequest", "ElicitRequest")
-                    .map(InputRequest::ElicitRequest)
-            }
-            _ => unreachable!("a union of {} members", 3usize),
-        }
-    }
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        InputRequest::from_raw(&crate::rt::to_raw(&value)?)
-    }
-}
-impl InputRequest {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            InputRequest::CreateMessageRequest(_) => "CreateMessageRequest",
-            InputRequest::ListRootsRequest(_) => "ListRootsRequest",
-            InputRequest::ElicitRequest(_) => "ElicitRequest",
-        }
-    }
-}
-impl ::serde::Serialize for InputRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            InputRequest::CreateMessageRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            InputRequest::ListRootsRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            InputRequest::ElicitRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for InputRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::std::boxed::Box<
-            ::serde_json::value::RawValue,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        InputRequest::from_raw(&raw).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for InputRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        let which = crate::rt::by_tag(
-                value,
-                "method",
-                &[
-                    &[crate::rt::Fixed::Str("sampling/createMessage")],
-                    &[crate::rt::Fixed::Str("roots/list")],
-                    &[crate::rt::Fixed::Str("elicitation/create")],
-                ],
-                ::std::option::Option::None,
-            )
-            .ok()?;
-        let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
-            <CreateMessageRequest as crate::rt::Fit>::fit,
-            <ListRootsRequest as crate::rt::Fit>::fit,
-            <ElicitRequest as crate::rt::Fit>::fit,
-        ];
-        fits[which](value)
-    }
+crate::rt::union! {
+    InputRequest, "InputRequest", [[0usize CreateMessageRequest(CreateMessageRequest)
+    plain] [1usize ListRootsRequest(ListRootsRequest) plain] [2usize
+    ElicitRequest(ElicitRequest) plain]], tag text "method"[[crate
+    ::rt::Fixed::Str("sampling/createMessage")] [crate ::rt::Fixed::Str("roots/list")]
+    [crate ::rt::Fixed::Str("elicitation/create")]] (::std::option::Option::None)
 }
 /// A map of server-initiated requests that the client must fulfill.
 /// Keys are server-assigned identifiers; values are the request objects.
@@ -8774,127 +2757,15 @@ pub struct InputRequiredResult {
     /// Optional: `None` is left out of the JSON.
     pub request_state: ::std::option::Option<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for InputRequiredResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "resultType",
-            &self.result_type,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.input_requests {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "inputRequests",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.request_state {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "requestState",
-                value,
-            )?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for InputRequiredResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = InputRequiredResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type InputRequiredResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<InputRequiredResult, A::Error> {
-                let mut f0: ::std::option::Option<ResultMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<ResultType> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<InputRequests> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "resultType" => {
-                            crate::rt::read_field(&mut access, "resultType", &mut f1)?
-                        }
-                        "inputRequests" => {
-                            crate::rt::read_field(&mut access, "inputRequests", &mut f2)?
-                        }
-                        "requestState" => {
-                            crate::rt::read_field(&mut access, "requestState", &mut f3)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(InputRequiredResult {
-                    meta: f0,
-                    result_type: f1.unwrap_or(ResultType::Complete),
-                    input_requests: f2,
-                    request_state: f3,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for InputRequiredResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <ResultMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "resultType",
-                    required: false,
-                    fit: <ResultType as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "inputRequests",
-                    required: false,
-                    fit: <InputRequests as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "requestState",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    InputRequiredResult, "an object of type InputRequiredResult", extra, fields :
+    [[optional "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType"
+    f1(ResultType) plain result_type(ResultType::Complete)] [optional "inputRequests"
+    f2(InputRequests) plain input_requests] [optional "requestState"
+    f3(::std::string::String) plain request_state]], inits : [meta : f0, result_type :
+    f1, input_requests : f2, request_state : f3]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -8905,91 +2776,10 @@ pub enum InputResponse {
     ListRootsResult(ListRootsResult),
     ElicitResult(ElicitResult),
 }
-impl InputResponse {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <CreateMessageResult as crate::rt::Fit>::fit,
-                    <ListRootsResult as crate::rt::Fit>::fit,
-                    <ElicitResult as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .ok_or_else(|| crate::rt::fits_none("InputResponse", &value))?;
-        match which {
-            0usize => {
-                crate::rt::member(value, "InputResponse", "CreateMessageResult")
-                    .map(InputResponse::CreateMessageResult)
-            }
-            1usize => {
-                crate::rt::member(value, "InputResponse", "ListRootsResult")
-                    .map(InputResponse::ListRootsResult)
-            }
-            2usize => {
-                crate::rt::member(value, "InputResponse", "ElicitResult")
-                    .map(InputResponse::ElicitResult)
-            }
-            _ => unreachable!("a union of {} members", 3usize),
-        }
-    }
-}
-impl InputResponse {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            InputResponse::CreateMessageResult(_) => "CreateMessageResult",
-            InputResponse::ListRootsResult(_) => "ListRootsResult",
-            InputResponse::ElicitResult(_) => "ElicitResult",
-        }
-    }
-}
-impl ::serde::Serialize for InputResponse {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            InputResponse::CreateMessageResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            InputResponse::ListRootsResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            InputResponse::ElicitResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for InputResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        InputResponse::from_json(value).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for InputResponse {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <CreateMessageResult as crate::rt::Fit>::fit,
-                    <ListRootsResult as crate::rt::Fit>::fit,
-                    <ElicitResult as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    InputResponse, "InputResponse", [[0usize CreateMessageResult(CreateMessageResult)
+    plain] [1usize ListRootsResult(ListRootsResult) plain] [2usize
+    ElicitResult(ElicitResult) plain]], shape(::std::option::Option::None)
 }
 /// Request parameter type that includes input responses and request state.
 /// These parameters may be included in any client-initiated request.
@@ -9012,113 +2802,14 @@ pub struct InputResponseRequestParams {
     /// Optional: `None` is left out of the JSON.
     pub request_state: ::std::option::Option<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for InputResponseRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", &self.meta)?;
-        if let ::std::option::Option::Some(value) = &self.input_responses {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "inputResponses",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.request_state {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "requestState",
-                value,
-            )?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for InputResponseRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = InputResponseRequestParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type InputResponseRequestParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<InputResponseRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<RequestMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<InputResponses> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "inputResponses" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "inputResponses",
-                                &mut f1,
-                            )?
-                        }
-                        "requestState" => {
-                            crate::rt::read_field(&mut access, "requestState", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(InputResponseRequestParams {
-                    meta: f0.ok_or_else(|| crate::rt::missing("_meta"))?,
-                    input_responses: f1,
-                    request_state: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for InputResponseRequestParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: true,
-                    fit: <RequestMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "inputResponses",
-                    required: false,
-                    fit: <InputResponses as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "requestState",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    InputResponseRequestParams, "an object of type InputResponseRequestParams", extra,
+    fields : [[required "_meta" f0(RequestMetaObject) plain meta] [optional
+    "inputResponses" f1(InputResponses) plain input_responses] [optional "requestState"
+    f2(::std::string::String) plain request_state]], inits : [meta : f0, input_responses
+    : f1, request_state : f2]
 }
 /// A map of client responses to server-initiated requests.
 /// Keys correspond to the keys in the [`InputRequests`] map;
@@ -9172,114 +2863,17 @@ pub struct InternalError {
     /// Optional: `None` is left out of the JSON.
     pub data: ::std::option::Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl InternalError {
     /// The fixed value of `code`.
     pub const CODE: i64 = -32603i64;
 }
-impl ::serde::Serialize for InternalError {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "code",
-            &crate::rt::Fixed::Int(-32603i64),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "message", &self.message)?;
-        if let ::std::option::Option::Some(value) = &self.data {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for InternalError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = InternalError;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type InternalError")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<InternalError, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "code" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "code",
-                                crate::rt::Fixed::Int(-32603i64),
-                                &mut f0,
-                            )?
-                        }
-                        "message" => {
-                            crate::rt::read_field(&mut access, "message", &mut f1)?
-                        }
-                        "data" => crate::rt::read_field(&mut access, "data", &mut f2)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("code"));
-                }
-                ::std::result::Result::Ok(InternalError {
-                    message: f1.ok_or_else(|| crate::rt::missing("message"))?,
-                    data: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for InternalError {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "code",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Int(-32603i64)),
-                },
-                crate::rt::FieldShape {
-                    name: "message",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "data",
-                    required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    InternalError, "an object of type InternalError", extra, fields : [[fixed "code"
+    f0(crate ::rt::Fixed::Int(- 32603i64))] [required "message" f1(::std::string::String)
+    plain message] [optional "data" f2(::serde_json::Value) plain data]], inits :
+    [message : f1, data : f2]
 }
 /// A JSON-RPC error indicating that the method parameters are invalid or malformed.
 ///
@@ -9340,114 +2934,17 @@ pub struct InvalidParamsError {
     /// Optional: `None` is left out of the JSON.
     pub data: ::std::option::Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl InvalidParamsError {
     /// The fixed value of `code`.
     pub const CODE: i64 = -32602i64;
 }
-impl ::serde::Serialize for InvalidParamsError {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "code",
-            &crate::rt::Fixed::Int(-32602i64),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "message", &self.message)?;
-        if let ::std::option::Option::Some(value) = &self.data {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for InvalidParamsError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = InvalidParamsError;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type InvalidParamsError")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<InvalidParamsError, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "code" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "code",
-                                crate::rt::Fixed::Int(-32602i64),
-                                &mut f0,
-                            )?
-                        }
-                        "message" => {
-                            crate::rt::read_field(&mut access, "message", &mut f1)?
-                        }
-                        "data" => crate::rt::read_field(&mut access, "data", &mut f2)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("code"));
-                }
-                ::std::result::Result::Ok(InvalidParamsError {
-                    message: f1.ok_or_else(|| crate::rt::missing("message"))?,
-                    data: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for InvalidParamsError {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "code",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Int(-32602i64)),
-                },
-                crate::rt::FieldShape {
-                    name: "message",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "data",
-                    required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    InvalidParamsError, "an object of type InvalidParamsError", extra, fields : [[fixed
+    "code" f0(crate ::rt::Fixed::Int(- 32602i64))] [required "message"
+    f1(::std::string::String) plain message] [optional "data" f2(::serde_json::Value)
+    plain data]], inits : [message : f1, data : f2]
 }
 /// A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields).
 ///
@@ -9463,114 +2960,17 @@ pub struct InvalidRequestError {
     /// Optional: `None` is left out of the JSON.
     pub data: ::std::option::Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl InvalidRequestError {
     /// The fixed value of `code`.
     pub const CODE: i64 = -32600i64;
 }
-impl ::serde::Serialize for InvalidRequestError {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "code",
-            &crate::rt::Fixed::Int(-32600i64),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "message", &self.message)?;
-        if let ::std::option::Option::Some(value) = &self.data {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for InvalidRequestError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = InvalidRequestError;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type InvalidRequestError")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<InvalidRequestError, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "code" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "code",
-                                crate::rt::Fixed::Int(-32600i64),
-                                &mut f0,
-                            )?
-                        }
-                        "message" => {
-                            crate::rt::read_field(&mut access, "message", &mut f1)?
-                        }
-                        "data" => crate::rt::read_field(&mut access, "data", &mut f2)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("code"));
-                }
-                ::std::result::Result::Ok(InvalidRequestError {
-                    message: f1.ok_or_else(|| crate::rt::missing("message"))?,
-                    data: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for InvalidRequestError {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "code",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Int(-32600i64)),
-                },
-                crate::rt::FieldShape {
-                    name: "message",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "data",
-                    required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    InvalidRequestError, "an object of type InvalidRequestError", extra, fields : [[fixed
+    "code" f0(crate ::rt::Fixed::Int(- 32600i64))] [required "message"
+    f1(::std::string::String) plain message] [optional "data" f2(::serde_json::Value)
+    plain data]], inits : [message : f1, data : f2]
 }
 pub type JSONArray = ::std::vec::Vec<JSONValue>;
 pub type JSONObject = ::serde_json::Map<::std::string::String, ::serde_json::Value>;
@@ -9583,112 +2983,16 @@ pub struct JSONRPCErrorResponse {
     pub id: ::std::option::Option<RequestId>,
     pub error: Error,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl JSONRPCErrorResponse {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for JSONRPCErrorResponse {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.id {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "error", &self.error)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = JSONRPCErrorResponse;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type JSONRPCErrorResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<JSONRPCErrorResponse, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<Error> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f0,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f1)?,
-                        "error" => crate::rt::read_field(&mut access, "error", &mut f2)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(JSONRPCErrorResponse {
-                    id: f1,
-                    error: f2.ok_or_else(|| crate::rt::missing("error"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for JSONRPCErrorResponse {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: false,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "error",
-                    required: true,
-                    fit: <Error as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    JSONRPCErrorResponse, "an object of type JSONRPCErrorResponse", extra, fields :
+    [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [optional "id" f1(RequestId)
+    plain id] [required "error" f2(Error) plain error]], inits : [id : f1, error : f2]
 }
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
@@ -9699,91 +3003,10 @@ pub enum JSONRPCMessage {
     JSONRPCNotification(JSONRPCNotification),
     JSONRPCResponse(JSONRPCResponse),
 }
-impl JSONRPCMessage {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <JSONRPCRequest as crate::rt::Fit>::fit,
-                    <JSONRPCNotification as crate::rt::Fit>::fit,
-                    <JSONRPCResponse as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .ok_or_else(|| crate::rt::fits_none("JSONRPCMessage", &value))?;
-        match which {
-            0usize => {
-                crate::rt::member(value, "JSONRPCMessage", "JSONRPCRequest")
-                    .map(JSONRPCMessage::JSONRPCRequest)
-            }
-            1usize => {
-                crate::rt::member(value, "JSONRPCMessage", "JSONRPCNotification")
-                    .map(JSONRPCMessage::JSONRPCNotification)
-            }
-            2usize => {
-                crate::rt::member(value, "JSONRPCMessage", "JSONRPCResponse")
-                    .map(JSONRPCMessage::JSONRPCResponse)
-            }
-            _ => unreachable!("a union of {} members", 3usize),
-        }
-    }
-}
-impl JSONRPCMessage {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            JSONRPCMessage::JSONRPCRequest(_) => "JSONRPCRequest",
-            JSONRPCMessage::JSONRPCNotification(_) => "JSONRPCNotification",
-            JSONRPCMessage::JSONRPCResponse(_) => "JSONRPCResponse",
-        }
-    }
-}
-impl ::serde::Serialize for JSONRPCMessage {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            JSONRPCMessage::JSONRPCRequest(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            JSONRPCMessage::JSONRPCNotification(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            JSONRPCMessage::JSONRPCResponse(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        JSONRPCMessage::from_json(value).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for JSONRPCMessage {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <JSONRPCRequest as crate::rt::Fit>::fit,
-                    <JSONRPCNotification as crate::rt::Fit>::fit,
-                    <JSONRPCResponse as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    JSONRPCMessage, "JSONRPCMessage", [[0usize JSONRPCRequest(JSONRPCRequest) plain]
+    [1usize JSONRPCNotification(JSONRPCNotification) plain] [2usize
+    JSONRPCResponse(JSONRPCResponse) plain]], shape(::std::option::Option::None)
 }
 /// A notification which does not expect a response.
 ///
@@ -9796,121 +3019,18 @@ pub struct JSONRPCNotification {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl JSONRPCNotification {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for JSONRPCNotification {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "method", &self.method)?;
-        if let ::std::option::Option::Some(value) = &self.params {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = JSONRPCNotification;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type JSONRPCNotification")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<JSONRPCNotification, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_field(&mut access, "method", &mut f0)?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f2,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(JSONRPCNotification {
-                    method: f0.ok_or_else(|| crate::rt::missing("method"))?,
-                    params: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for JSONRPCNotification {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    JSONRPCNotification, "an object of type JSONRPCNotification", extra, fields :
+    [[required "method" f0(::std::string::String) plain method] [optional "params"
+    f1(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain params]
+    [fixed "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))]], inits : [method : f0, params :
+    f1]
 }
 /// A request that expects a response.
 ///
@@ -9924,131 +3044,18 @@ pub struct JSONRPCRequest {
     >,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl JSONRPCRequest {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for JSONRPCRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "method", &self.method)?;
-        if let ::std::option::Option::Some(value) = &self.params {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = JSONRPCRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type JSONRPCRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<JSONRPCRequest, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_field(&mut access, "method", &mut f0)?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f2,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f3)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(JSONRPCRequest {
-                    method: f0.ok_or_else(|| crate::rt::missing("method"))?,
-                    params: f1,
-                    id: f3.ok_or_else(|| crate::rt::missing("id"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for JSONRPCRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    JSONRPCRequest, "an object of type JSONRPCRequest", extra, fields : [[required
+    "method" f0(::std::string::String) plain method] [optional "params"
+    f1(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain params]
+    [fixed "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId)
+    plain id]], inits : [method : f0, params : f1, id : f3]
 }
 /// A response to a request, containing either the result or error.
 ///
@@ -10058,81 +3065,11 @@ pub enum JSONRPCResponse {
     JSONRPCResultResponse(JSONRPCResultResponse),
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
-impl JSONRPCResponse {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <JSONRPCResultResponse as crate::rt::Fit>::fit,
-                    <JSONRPCErrorResponse as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .ok_or_else(|| crate::rt::fits_none("JSONRPCResponse", &value))?;
-        match which {
-            0usize => {
-                crate::rt::member(value, "JSONRPCResponse", "JSONRPCResultResponse")
-                    .map(JSONRPCResponse::JSONRPCResultResponse)
-            }
-            1usize => {
-                crate::rt::member(value, "JSONRPCResponse", "JSONRPCErrorResponse")
-                    .map(JSONRPCResponse::JSONRPCErrorResponse)
-            }
-            _ => unreachable!("a union of {} members", 2usize),
-        }
-    }
-}
-impl JSONRPCResponse {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            JSONRPCResponse::JSONRPCResultResponse(_) => "JSONRPCResultResponse",
-            JSONRPCResponse::JSONRPCErrorResponse(_) => "JSONRPCErrorResponse",
-        }
-    }
-}
-impl ::serde::Serialize for JSONRPCResponse {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            JSONRPCResponse::JSONRPCResultResponse(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            JSONRPCResponse::JSONRPCErrorResponse(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        JSONRPCResponse::from_json(value).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for JSONRPCResponse {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <JSONRPCResultResponse as crate::rt::Fit>::fit,
-                    <JSONRPCErrorResponse as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    JSONRPCResponse, "JSONRPCResponse", [[0usize
+    JSONRPCResultResponse(JSONRPCResultResponse) plain] [1usize
+    JSONRPCErrorResponse(JSONRPCErrorResponse) plain]],
+    shape(::std::option::Option::None)
 }
 /// A successful (non-error) response to a request.
 ///
@@ -10142,112 +3079,17 @@ pub struct JSONRPCResultResponse {
     pub id: RequestId,
     pub result: Result,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl JSONRPCResultResponse {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for JSONRPCResultResponse {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for JSONRPCResultResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = JSONRPCResultResponse;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type JSONRPCResultResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<JSONRPCResultResponse, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<Result> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f0,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f1)?,
-                        "result" => {
-                            crate::rt::read_field(&mut access, "result", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(JSONRPCResultResponse {
-                    id: f1.ok_or_else(|| crate::rt::missing("id"))?,
-                    result: f2.ok_or_else(|| crate::rt::missing("result"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for JSONRPCResultResponse {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "result",
-                    required: true,
-                    fit: <Result as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    JSONRPCResultResponse, "an object of type JSONRPCResultResponse", extra, fields :
+    [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id" f1(RequestId)
+    plain id] [required "result" f2(Result) plain result]], inits : [id : f1, result :
+    f2]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 pub const JSONRPC_VERSION: &str = "2.0";
@@ -10275,158 +3117,21 @@ pub struct LegacyTitledEnumSchema {
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl LegacyTitledEnumSchema {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "string";
 }
-impl ::serde::Serialize for LegacyTitledEnumSchema {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("string"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "enum", &self.r#enum)?;
-        if let ::std::option::Option::Some(value) = &self.enum_names {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "enumNames", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.default {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "default", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for LegacyTitledEnumSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = LegacyTitledEnumSchema;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type LegacyTitledEnumSchema")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<LegacyTitledEnumSchema, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("string"),
-                                &mut f0,
-                            )?
-                        }
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f2)?
-                        }
-                        "enum" => crate::rt::read_field(&mut access, "enum", &mut f3)?,
-                        "enumNames" => {
-                            crate::rt::read_field(&mut access, "enumNames", &mut f4)?
-                        }
-                        "default" => {
-                            crate::rt::read_field(&mut access, "default", &mut f5)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(LegacyTitledEnumSchema {
-                    title: f1,
-                    description: f2,
-                    r#enum: f3.ok_or_else(|| crate::rt::missing("enum"))?,
-                    enum_names: f4,
-                    default: f5,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for LegacyTitledEnumSchema {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("string")),
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "enum",
-                    required: true,
-                    fit: <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "enumNames",
-                    required: false,
-                    fit: <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "default",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    LegacyTitledEnumSchema, "an object of type LegacyTitledEnumSchema", extra, fields :
+    [[fixed "type" f0(crate ::rt::Fixed::Str("string"))] [optional "title"
+    f1(::std::string::String) plain title] [optional "description"
+    f2(::std::string::String) plain description] [required "enum" f3(::std::vec::Vec <
+    ::std::string::String >) plain r#enum] [optional "enumNames" f4(::std::vec::Vec <
+    ::std::string::String >) plain enum_names] [optional "default"
+    f5(::std::string::String) plain default]], inits : [title : f1, description : f2,
+    r#enum : f3, enum_names : f4, default : f5]
 }
 /// Sent from the client to request a list of prompts and prompt templates the server has.
 ///
@@ -10456,7 +3161,7 @@ pub struct ListPromptsRequest {
     pub params: PaginatedRequestParams,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ListPromptsRequest {
     /// The fixed value of `method`.
@@ -10464,131 +3169,12 @@ impl ListPromptsRequest {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for ListPromptsRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("prompts/list"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListPromptsRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListPromptsRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListPromptsRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("prompts/list"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f2,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f3)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(ListPromptsRequest {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    id: f3.ok_or_else(|| crate::rt::missing("id"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListPromptsRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("prompts/list"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <PaginatedRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListPromptsRequest, "an object of type ListPromptsRequest", extra, fields : [[fixed
+    "method" f0(crate ::rt::Fixed::Str("prompts/list"))] [required "params"
+    f1(PaginatedRequestParams) plain params] [fixed "jsonrpc" f2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
+    f1, id : f3]
 }
 /// The result returned by the server for a [prompts/list](ListPromptsRequest) request.
 ///
@@ -10676,143 +3262,16 @@ pub struct ListPromptsResult {
     pub cache_scope: CacheableResultCacheScope,
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ListPromptsResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "resultType",
-            &self.result_type,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.next_cursor {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "nextCursor", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "ttlMs", &self.ttl_ms)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "cacheScope",
-            &self.cache_scope,
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "prompts", &self.prompts)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListPromptsResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListPromptsResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListPromptsResult, A::Error> {
-                let mut f0: ::std::option::Option<ResultMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<ResultType> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<Cursor> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<CacheableResultCacheScope> = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<::std::vec::Vec<Prompt>> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "resultType" => {
-                            crate::rt::read_field(&mut access, "resultType", &mut f1)?
-                        }
-                        "nextCursor" => {
-                            crate::rt::read_field(&mut access, "nextCursor", &mut f2)?
-                        }
-                        "ttlMs" => crate::rt::read_field(&mut access, "ttlMs", &mut f3)?,
-                        "cacheScope" => {
-                            crate::rt::read_field(&mut access, "cacheScope", &mut f4)?
-                        }
-                        "prompts" => {
-                            crate::rt::read_field(&mut access, "prompts", &mut f5)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ListPromptsResult {
-                    meta: f0,
-                    result_type: f1.unwrap_or(ResultType::Complete),
-                    next_cursor: f2,
-                    ttl_ms: f3.ok_or_else(|| crate::rt::missing("ttlMs"))?,
-                    cache_scope: f4.ok_or_else(|| crate::rt::missing("cacheScope"))?,
-                    prompts: f5.ok_or_else(|| crate::rt::missing("prompts"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListPromptsResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <ResultMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "resultType",
-                    required: false,
-                    fit: <ResultType as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "nextCursor",
-                    required: false,
-                    fit: <Cursor as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "ttlMs",
-                    required: true,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "cacheScope",
-                    required: true,
-                    fit: <CacheableResultCacheScope as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "prompts",
-                    required: true,
-                    fit: <::std::vec::Vec<Prompt> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListPromptsResult, "an object of type ListPromptsResult", extra, fields : [[optional
+    "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType" f1(ResultType) plain
+    result_type(ResultType::Complete)] [optional "nextCursor" f2(Cursor) plain
+    next_cursor] [required "ttlMs" f3(i64) plain ttl_ms] [required "cacheScope"
+    f4(CacheableResultCacheScope) plain cache_scope] [required "prompts"
+    f5(::std::vec::Vec < Prompt >) plain prompts]], inits : [meta : f0, result_type : f1,
+    next_cursor : f2, ttl_ms : f3, cache_scope : f4, prompts : f5]
 }
 /// A successful response from the server for a [prompts/list](ListPromptsRequest) request.
 ///
@@ -10858,112 +3317,17 @@ pub struct ListPromptsResultResponse {
     pub id: RequestId,
     pub result: ListPromptsResult,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ListPromptsResultResponse {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for ListPromptsResultResponse {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListPromptsResultResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListPromptsResultResponse;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListPromptsResultResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListPromptsResultResponse, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<ListPromptsResult> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f0,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f1)?,
-                        "result" => {
-                            crate::rt::read_field(&mut access, "result", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(ListPromptsResultResponse {
-                    id: f1.ok_or_else(|| crate::rt::missing("id"))?,
-                    result: f2.ok_or_else(|| crate::rt::missing("result"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListPromptsResultResponse {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "result",
-                    required: true,
-                    fit: <ListPromptsResult as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListPromptsResultResponse, "an object of type ListPromptsResultResponse", extra,
+    fields : [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id"
+    f1(RequestId) plain id] [required "result" f2(ListPromptsResult) plain result]],
+    inits : [id : f1, result : f2]
 }
 /// Sent from the client to request a list of resource templates the server has.
 ///
@@ -10993,7 +3357,7 @@ pub struct ListResourceTemplatesRequest {
     pub params: PaginatedRequestParams,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ListResourceTemplatesRequest {
     /// The fixed value of `method`.
@@ -11001,131 +3365,13 @@ impl ListResourceTemplatesRequest {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for ListResourceTemplatesRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("resources/templates/list"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListResourceTemplatesRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListResourceTemplatesRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListResourceTemplatesRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("resources/templates/list"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f2,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f3)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(ListResourceTemplatesRequest {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    id: f3.ok_or_else(|| crate::rt::missing("id"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListResourceTemplatesRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("resources/templates/list"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <PaginatedRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListResourceTemplatesRequest, "an object of type ListResourceTemplatesRequest",
+    extra, fields : [[fixed "method" f0(crate
+    ::rt::Fixed::Str("resources/templates/list"))] [required "params"
+    f1(PaginatedRequestParams) plain params] [fixed "jsonrpc" f2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
+    f1, id : f3]
 }
 /// The result returned by the server for a [resources/templates/list](ListResourceTemplatesRequest) request.
 ///
@@ -11209,152 +3455,17 @@ pub struct ListResourceTemplatesResult {
     /// Wire name: `resourceTemplates`.
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ListResourceTemplatesResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "resultType",
-            &self.result_type,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.next_cursor {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "nextCursor", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "ttlMs", &self.ttl_ms)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "cacheScope",
-            &self.cache_scope,
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "resourceTemplates",
-            &self.resource_templates,
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListResourceTemplatesResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListResourceTemplatesResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListResourceTemplatesResult, A::Error> {
-                let mut f0: ::std::option::Option<ResultMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<ResultType> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<Cursor> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<CacheableResultCacheScope> = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<::std::vec::Vec<ResourceTemplate>> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "resultType" => {
-                            crate::rt::read_field(&mut access, "resultType", &mut f1)?
-                        }
-                        "nextCursor" => {
-                            crate::rt::read_field(&mut access, "nextCursor", &mut f2)?
-                        }
-                        "ttlMs" => crate::rt::read_field(&mut access, "ttlMs", &mut f3)?,
-                        "cacheScope" => {
-                            crate::rt::read_field(&mut access, "cacheScope", &mut f4)?
-                        }
-                        "resourceTemplates" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "resourceTemplates",
-                                &mut f5,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ListResourceTemplatesResult {
-                    meta: f0,
-                    result_type: f1.unwrap_or(ResultType::Complete),
-                    next_cursor: f2,
-                    ttl_ms: f3.ok_or_else(|| crate::rt::missing("ttlMs"))?,
-                    cache_scope: f4.ok_or_else(|| crate::rt::missing("cacheScope"))?,
-                    resource_templates: f5
-                        .ok_or_else(|| crate::rt::missing("resourceTemplates"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListResourceTemplatesResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <ResultMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "resultType",
-                    required: false,
-                    fit: <ResultType as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "nextCursor",
-                    required: false,
-                    fit: <Cursor as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "ttlMs",
-                    required: true,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "cacheScope",
-                    required: true,
-                    fit: <CacheableResultCacheScope as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "resourceTemplates",
-                    required: true,
-                    fit: <::std::vec::Vec<ResourceTemplate> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListResourceTemplatesResult, "an object of type ListResourceTemplatesResult", extra,
+    fields : [[optional "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType"
+    f1(ResultType) plain result_type(ResultType::Complete)] [optional "nextCursor"
+    f2(Cursor) plain next_cursor] [required "ttlMs" f3(i64) plain ttl_ms] [required
+    "cacheScope" f4(CacheableResultCacheScope) plain cache_scope] [required
+    "resourceTemplates" f5(::std::vec::Vec < ResourceTemplate >) plain
+    resource_templates]], inits : [meta : f0, result_type : f1, next_cursor : f2, ttl_ms
+    : f3, cache_scope : f4, resource_templates : f5]
 }
 /// A successful response from the server for a [resources/templates/list](ListResourceTemplatesRequest) request.
 ///
@@ -11394,112 +3505,18 @@ pub struct ListResourceTemplatesResultResponse {
     pub id: RequestId,
     pub result: ListResourceTemplatesResult,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ListResourceTemplatesResultResponse {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for ListResourceTemplatesResultResponse {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResultResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListResourceTemplatesResultResponse;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListResourceTemplatesResultResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListResourceTemplatesResultResponse, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<ListResourceTemplatesResult> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f0,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f1)?,
-                        "result" => {
-                            crate::rt::read_field(&mut access, "result", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(ListResourceTemplatesResultResponse {
-                    id: f1.ok_or_else(|| crate::rt::missing("id"))?,
-                    result: f2.ok_or_else(|| crate::rt::missing("result"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListResourceTemplatesResultResponse {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "result",
-                    required: true,
-                    fit: <ListResourceTemplatesResult as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListResourceTemplatesResultResponse,
+    "an object of type ListResourceTemplatesResultResponse", extra, fields : [[fixed
+    "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id" f1(RequestId) plain id]
+    [required "result" f2(ListResourceTemplatesResult) plain result]], inits : [id : f1,
+    result : f2]
 }
 /// Sent from the client to request a list of resources the server has.
 ///
@@ -11529,7 +3546,7 @@ pub struct ListResourcesRequest {
     pub params: PaginatedRequestParams,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ListResourcesRequest {
     /// The fixed value of `method`.
@@ -11537,131 +3554,12 @@ impl ListResourcesRequest {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for ListResourcesRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("resources/list"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListResourcesRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListResourcesRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListResourcesRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("resources/list"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f2,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f3)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(ListResourcesRequest {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    id: f3.ok_or_else(|| crate::rt::missing("id"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListResourcesRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("resources/list"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <PaginatedRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListResourcesRequest, "an object of type ListResourcesRequest", extra, fields :
+    [[fixed "method" f0(crate ::rt::Fixed::Str("resources/list"))] [required "params"
+    f1(PaginatedRequestParams) plain params] [fixed "jsonrpc" f2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
+    f1, id : f3]
 }
 /// The result returned by the server for a [resources/list](ListResourcesRequest) request.
 ///
@@ -11744,147 +3642,16 @@ pub struct ListResourcesResult {
     pub cache_scope: CacheableResultCacheScope,
     pub resources: ::std::vec::Vec<Resource>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ListResourcesResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "resultType",
-            &self.result_type,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.next_cursor {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "nextCursor", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "ttlMs", &self.ttl_ms)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "cacheScope",
-            &self.cache_scope,
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "resources",
-            &self.resources,
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListResourcesResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListResourcesResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListResourcesResult, A::Error> {
-                let mut f0: ::std::option::Option<ResultMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<ResultType> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<Cursor> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<CacheableResultCacheScope> = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<::std::vec::Vec<Resource>> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "resultType" => {
-                            crate::rt::read_field(&mut access, "resultType", &mut f1)?
-                        }
-                        "nextCursor" => {
-                            crate::rt::read_field(&mut access, "nextCursor", &mut f2)?
-                        }
-                        "ttlMs" => crate::rt::read_field(&mut access, "ttlMs", &mut f3)?,
-                        "cacheScope" => {
-                            crate::rt::read_field(&mut access, "cacheScope", &mut f4)?
-                        }
-                        "resources" => {
-                            crate::rt::read_field(&mut access, "resources", &mut f5)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ListResourcesResult {
-                    meta: f0,
-                    result_type: f1.unwrap_or(ResultType::Complete),
-                    next_cursor: f2,
-                    ttl_ms: f3.ok_or_else(|| crate::rt::missing("ttlMs"))?,
-                    cache_scope: f4.ok_or_else(|| crate::rt::missing("cacheScope"))?,
-                    resources: f5.ok_or_else(|| crate::rt::missing("resources"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListResourcesResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <ResultMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "resultType",
-                    required: false,
-                    fit: <ResultType as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "nextCursor",
-                    required: false,
-                    fit: <Cursor as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "ttlMs",
-                    required: true,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "cacheScope",
-                    required: true,
-                    fit: <CacheableResultCacheScope as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "resources",
-                    required: true,
-                    fit: <::std::vec::Vec<Resource> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListResourcesResult, "an object of type ListResourcesResult", extra, fields :
+    [[optional "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType"
+    f1(ResultType) plain result_type(ResultType::Complete)] [optional "nextCursor"
+    f2(Cursor) plain next_cursor] [required "ttlMs" f3(i64) plain ttl_ms] [required
+    "cacheScope" f4(CacheableResultCacheScope) plain cache_scope] [required "resources"
+    f5(::std::vec::Vec < Resource >) plain resources]], inits : [meta : f0, result_type :
+    f1, next_cursor : f2, ttl_ms : f3, cache_scope : f4, resources : f5]
 }
 /// A successful response from the server for a [resources/list](ListResourcesRequest) request.
 ///
@@ -11925,112 +3692,17 @@ pub struct ListResourcesResultResponse {
     pub id: RequestId,
     pub result: ListResourcesResult,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ListResourcesResultResponse {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for ListResourcesResultResponse {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListResourcesResultResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListResourcesResultResponse;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListResourcesResultResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListResourcesResultResponse, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<ListResourcesResult> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f0,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f1)?,
-                        "result" => {
-                            crate::rt::read_field(&mut access, "result", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(ListResourcesResultResponse {
-                    id: f1.ok_or_else(|| crate::rt::missing("id"))?,
-                    result: f2.ok_or_else(|| crate::rt::missing("result"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListResourcesResultResponse {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "result",
-                    required: true,
-                    fit: <ListResourcesResult as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListResourcesResultResponse, "an object of type ListResourcesResultResponse", extra,
+    fields : [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id"
+    f1(RequestId) plain id] [required "result" f2(ListResourcesResult) plain result]],
+    inits : [id : f1, result : f2]
 }
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
@@ -12059,106 +3731,16 @@ pub struct ListRootsRequest {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<ListRootsRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ListRootsRequest {
     /// The fixed value of `method`.
     pub const METHOD: &'static str = "roots/list";
 }
-impl ::serde::Serialize for ListRootsRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("roots/list"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.params {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListRootsRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListRootsRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListRootsRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<ListRootsRequestParams> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("roots/list"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                ::std::result::Result::Ok(ListRootsRequest {
-                    params: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListRootsRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("roots/list"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: false,
-                    fit: <ListRootsRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListRootsRequest, "an object of type ListRootsRequest", extra, fields : [[fixed
+    "method" f0(crate ::rt::Fixed::Str("roots/list"))] [optional "params"
+    f1(ListRootsRequestParams) plain params]], inits : [params : f1]
 }
 /// The inline object type of `ListRootsRequest.params` in the schema (named from its parent and field; see [`ListRootsRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -12168,75 +3750,11 @@ pub struct ListRootsRequestParams {
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ListRootsRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListRootsRequestParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListRootsRequestParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListRootsRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ListRootsRequestParams {
-                    meta: f0,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListRootsRequestParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <MetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListRootsRequestParams, "an object of type ListRootsRequestParams", extra, fields :
+    [[optional "_meta" f0(MetaObject) plain meta]], inits : [meta : f0]
 }
 /// The result returned by the client for a [roots/list](ListRootsRequest) request.
 /// This result contains an array of [`Root`] objects, each representing a root directory
@@ -12279,73 +3797,11 @@ impl crate::rt::Fit for ListRootsRequestParams {
 pub struct ListRootsResult {
     pub roots: ::std::vec::Vec<Root>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ListRootsResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "roots", &self.roots)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListRootsResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListRootsResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListRootsResult, A::Error> {
-                let mut f0: ::std::option::Option<::std::vec::Vec<Root>> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "roots" => crate::rt::read_field(&mut access, "roots", &mut f0)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ListRootsResult {
-                    roots: f0.ok_or_else(|| crate::rt::missing("roots"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListRootsResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "roots",
-                    required: true,
-                    fit: <::std::vec::Vec<Root> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListRootsResult, "an object of type ListRootsResult", extra, fields : [[required
+    "roots" f0(::std::vec::Vec < Root >) plain roots]], inits : [roots : f0]
 }
 /// Sent from the client to request a list of tools the server has.
 ///
@@ -12375,7 +3831,7 @@ pub struct ListToolsRequest {
     pub params: PaginatedRequestParams,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ListToolsRequest {
     /// The fixed value of `method`.
@@ -12383,131 +3839,12 @@ impl ListToolsRequest {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for ListToolsRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("tools/list"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListToolsRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListToolsRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListToolsRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("tools/list"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f2,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f3)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(ListToolsRequest {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    id: f3.ok_or_else(|| crate::rt::missing("id"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListToolsRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("tools/list"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <PaginatedRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListToolsRequest, "an object of type ListToolsRequest", extra, fields : [[fixed
+    "method" f0(crate ::rt::Fixed::Str("tools/list"))] [required "params"
+    f1(PaginatedRequestParams) plain params] [fixed "jsonrpc" f2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
+    f1, id : f3]
 }
 /// The result returned by the server for a [tools/list](ListToolsRequest) request.
 ///
@@ -12598,141 +3935,16 @@ pub struct ListToolsResult {
     pub cache_scope: CacheableResultCacheScope,
     pub tools: ::std::vec::Vec<Tool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ListToolsResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "resultType",
-            &self.result_type,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.next_cursor {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "nextCursor", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "ttlMs", &self.ttl_ms)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "cacheScope",
-            &self.cache_scope,
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "tools", &self.tools)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListToolsResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListToolsResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListToolsResult, A::Error> {
-                let mut f0: ::std::option::Option<ResultMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<ResultType> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<Cursor> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<CacheableResultCacheScope> = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<::std::vec::Vec<Tool>> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "resultType" => {
-                            crate::rt::read_field(&mut access, "resultType", &mut f1)?
-                        }
-                        "nextCursor" => {
-                            crate::rt::read_field(&mut access, "nextCursor", &mut f2)?
-                        }
-                        "ttlMs" => crate::rt::read_field(&mut access, "ttlMs", &mut f3)?,
-                        "cacheScope" => {
-                            crate::rt::read_field(&mut access, "cacheScope", &mut f4)?
-                        }
-                        "tools" => crate::rt::read_field(&mut access, "tools", &mut f5)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ListToolsResult {
-                    meta: f0,
-                    result_type: f1.unwrap_or(ResultType::Complete),
-                    next_cursor: f2,
-                    ttl_ms: f3.ok_or_else(|| crate::rt::missing("ttlMs"))?,
-                    cache_scope: f4.ok_or_else(|| crate::rt::missing("cacheScope"))?,
-                    tools: f5.ok_or_else(|| crate::rt::missing("tools"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListToolsResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <ResultMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "resultType",
-                    required: false,
-                    fit: <ResultType as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "nextCursor",
-                    required: false,
-                    fit: <Cursor as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "ttlMs",
-                    required: true,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "cacheScope",
-                    required: true,
-                    fit: <CacheableResultCacheScope as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "tools",
-                    required: true,
-                    fit: <::std::vec::Vec<Tool> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListToolsResult, "an object of type ListToolsResult", extra, fields : [[optional
+    "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType" f1(ResultType) plain
+    result_type(ResultType::Complete)] [optional "nextCursor" f2(Cursor) plain
+    next_cursor] [required "ttlMs" f3(i64) plain ttl_ms] [required "cacheScope"
+    f4(CacheableResultCacheScope) plain cache_scope] [required "tools" f5(::std::vec::Vec
+    < Tool >) plain tools]], inits : [meta : f0, result_type : f1, next_cursor : f2,
+    ttl_ms : f3, cache_scope : f4, tools : f5]
 }
 /// A successful response from the server for a [tools/list](ListToolsRequest) request.
 ///
@@ -12781,112 +3993,17 @@ pub struct ListToolsResultResponse {
     pub id: RequestId,
     pub result: ListToolsResult,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ListToolsResultResponse {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for ListToolsResultResponse {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ListToolsResultResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ListToolsResultResponse;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ListToolsResultResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ListToolsResultResponse, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<ListToolsResult> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f0,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f1)?,
-                        "result" => {
-                            crate::rt::read_field(&mut access, "result", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(ListToolsResultResponse {
-                    id: f1.ok_or_else(|| crate::rt::missing("id"))?,
-                    result: f2.ok_or_else(|| crate::rt::missing("result"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ListToolsResultResponse {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "result",
-                    required: true,
-                    fit: <ListToolsResult as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ListToolsResultResponse, "an object of type ListToolsResultResponse", extra, fields :
+    [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id" f1(RequestId)
+    plain id] [required "result" f2(ListToolsResult) plain result]], inits : [id : f1,
+    result : f2]
 }
 /// The severity of a log message.
 ///
@@ -12915,96 +4032,10 @@ pub enum LoggingLevel {
     /// `"emergency"`
     Emergency,
 }
-impl LoggingLevel {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            LoggingLevel::Debug => "debug",
-            LoggingLevel::Info => "info",
-            LoggingLevel::Notice => "notice",
-            LoggingLevel::Warning => "warning",
-            LoggingLevel::Error => "error",
-            LoggingLevel::Critical => "critical",
-            LoggingLevel::Alert => "alert",
-            LoggingLevel::Emergency => "emergency",
-        }
-    }
-}
-impl ::serde::Serialize for LoggingLevel {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for LoggingLevel {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const VALUES: &[&str] = &[
-            "debug",
-            "info",
-            "notice",
-            "warning",
-            "error",
-            "critical",
-            "alert",
-            "emergency",
-        ];
-        struct EnumVisitor;
-        impl ::serde::de::Visitor<'_> for EnumVisitor {
-            type Value = LoggingLevel;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("a LoggingLevel value")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<LoggingLevel, E> {
-                ::std::result::Result::Ok(
-                    match value {
-                        "debug" => LoggingLevel::Debug,
-                        "info" => LoggingLevel::Info,
-                        "notice" => LoggingLevel::Notice,
-                        "warning" => LoggingLevel::Warning,
-                        "error" => LoggingLevel::Error,
-                        "critical" => LoggingLevel::Critical,
-                        "alert" => LoggingLevel::Alert,
-                        "emergency" => LoggingLevel::Emergency,
-                        other => {
-                            return ::std::result::Result::Err(
-                                E::unknown_variant(other, VALUES),
-                            );
-                        }
-                    },
-                )
-            }
-        }
-        let _ = VALUES;
-        deserializer.deserialize_str(EnumVisitor)
-    }
-}
-impl crate::rt::Fit for LoggingLevel {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        const VALUES: &[&str] = &[
-            "debug",
-            "info",
-            "notice",
-            "warning",
-            "error",
-            "critical",
-            "alert",
-            "emergency",
-        ];
-        let _ = VALUES;
-        value.as_str().filter(|s| VALUES.contains(s)).map(|_| 0)
-    }
+crate::rt::string_enum! {
+    LoggingLevel, "a LoggingLevel value", closed, [Debug "debug" Info "info" Notice
+    "notice" Warning "warning" Error "error" Critical "critical" Alert "alert" Emergency
+    "emergency"]
 }
 /// JSONRPCNotification of a log message passed from server to client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
 ///
@@ -13037,7 +4068,7 @@ impl crate::rt::Fit for LoggingLevel {
 pub struct LoggingMessageNotification {
     pub params: LoggingMessageNotificationParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl LoggingMessageNotification {
     /// The fixed value of `method`.
@@ -13045,121 +4076,11 @@ impl LoggingMessageNotification {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for LoggingMessageNotification {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("notifications/message"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = LoggingMessageNotification;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type LoggingMessageNotification")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<LoggingMessageNotification, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<LoggingMessageNotificationParams> = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("notifications/message"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f2,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(LoggingMessageNotification {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for LoggingMessageNotification {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("notifications/message"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <LoggingMessageNotificationParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    LoggingMessageNotification, "an object of type LoggingMessageNotification", extra,
+    fields : [[fixed "method" f0(crate ::rt::Fixed::Str("notifications/message"))]
+    [required "params" f1(LoggingMessageNotificationParams) plain params] [fixed
+    "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
 }
 /// Parameters for a `notifications/message` notification.
 ///
@@ -13197,109 +4118,15 @@ pub struct LoggingMessageNotificationParams {
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: ::serde_json::Value,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for LoggingMessageNotificationParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "level", &self.level)?;
-        if let ::std::option::Option::Some(value) = &self.logger {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "logger", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", &self.data)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = LoggingMessageNotificationParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type LoggingMessageNotificationParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<LoggingMessageNotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<NotificationMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<LoggingLevel> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "level" => crate::rt::read_field(&mut access, "level", &mut f1)?,
-                        "logger" => {
-                            crate::rt::read_field(&mut access, "logger", &mut f2)?
-                        }
-                        "data" => crate::rt::read_field(&mut access, "data", &mut f3)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(LoggingMessageNotificationParams {
-                    meta: f0,
-                    level: f1.ok_or_else(|| crate::rt::missing("level"))?,
-                    logger: f2,
-                    data: f3.ok_or_else(|| crate::rt::missing("data"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for LoggingMessageNotificationParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <NotificationMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "level",
-                    required: true,
-                    fit: <LoggingLevel as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "logger",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "data",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    LoggingMessageNotificationParams,
+    "an object of type LoggingMessageNotificationParams", extra, fields : [[optional
+    "_meta" f0(NotificationMetaObject) plain meta] [required "level" f1(LoggingLevel)
+    plain level] [optional "logger" f2(::std::string::String) plain logger] [required
+    "data" f3(::serde_json::Value) plain data]], inits : [meta : f0, level : f1, logger :
+    f2, data : f3]
 }
 pub const METHOD_NOT_FOUND: i64 = -32601i64;
 /// Error code returned when a server requires a client capability that was
@@ -13353,114 +4180,17 @@ pub struct MethodNotFoundError {
     /// Optional: `None` is left out of the JSON.
     pub data: ::std::option::Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl MethodNotFoundError {
     /// The fixed value of `code`.
     pub const CODE: i64 = -32601i64;
 }
-impl ::serde::Serialize for MethodNotFoundError {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "code",
-            &crate::rt::Fixed::Int(-32601i64),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "message", &self.message)?;
-        if let ::std::option::Option::Some(value) = &self.data {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for MethodNotFoundError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = MethodNotFoundError;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type MethodNotFoundError")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<MethodNotFoundError, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "code" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "code",
-                                crate::rt::Fixed::Int(-32601i64),
-                                &mut f0,
-                            )?
-                        }
-                        "message" => {
-                            crate::rt::read_field(&mut access, "message", &mut f1)?
-                        }
-                        "data" => crate::rt::read_field(&mut access, "data", &mut f2)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("code"));
-                }
-                ::std::result::Result::Ok(MethodNotFoundError {
-                    message: f1.ok_or_else(|| crate::rt::missing("message"))?,
-                    data: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for MethodNotFoundError {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "code",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Int(-32601i64)),
-                },
-                crate::rt::FieldShape {
-                    name: "message",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "data",
-                    required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    MethodNotFoundError, "an object of type MethodNotFoundError", extra, fields : [[fixed
+    "code" f0(crate ::rt::Fixed::Int(- 32601i64))] [required "message"
+    f1(::std::string::String) plain message] [optional "data" f2(::serde_json::Value)
+    plain data]], inits : [message : f1, data : f2]
 }
 /// Returned when processing a request requires a capability the client did not
 /// declare in `clientCapabilities`. For HTTP, the response status code MUST be
@@ -13491,114 +4221,18 @@ pub struct MissingRequiredClientCapabilityError {
     pub id: ::std::option::Option<RequestId>,
     pub error: MissingRequiredClientCapabilityErrorError,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl MissingRequiredClientCapabilityError {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for MissingRequiredClientCapabilityError {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.id {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "error", &self.error)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for MissingRequiredClientCapabilityError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = MissingRequiredClientCapabilityError;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type MissingRequiredClientCapabilityError")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<MissingRequiredClientCapabilityError, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<
-                    MissingRequiredClientCapabilityErrorError,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f0,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f1)?,
-                        "error" => crate::rt::read_field(&mut access, "error", &mut f2)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(MissingRequiredClientCapabilityError {
-                    id: f1,
-                    error: f2.ok_or_else(|| crate::rt::missing("error"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for MissingRequiredClientCapabilityError {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: false,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "error",
-                    required: true,
-                    fit: <MissingRequiredClientCapabilityErrorError as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    MissingRequiredClientCapabilityError,
+    "an object of type MissingRequiredClientCapabilityError", extra, fields : [[fixed
+    "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [optional "id" f1(RequestId) plain id]
+    [required "error" f2(MissingRequiredClientCapabilityErrorError) plain error]], inits
+    : [id : f1, error : f2]
 }
 /// The inline object type of `MissingRequiredClientCapabilityError.error` in the schema (named from its parent and field; see [`MissingRequiredClientCapabilityError`]).
 ///
@@ -13610,119 +4244,19 @@ pub struct MissingRequiredClientCapabilityErrorError {
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     pub data: MissingRequiredClientCapabilityErrorErrorData,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl MissingRequiredClientCapabilityErrorError {
     /// The fixed value of `code`.
     pub const CODE: i64 = -32021i64;
 }
-impl ::serde::Serialize for MissingRequiredClientCapabilityErrorError {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "code",
-            &crate::rt::Fixed::Int(-32021i64),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "message", &self.message)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", &self.data)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = MissingRequiredClientCapabilityErrorError;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str(
-                    "an object of type MissingRequiredClientCapabilityErrorError",
-                )
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<
-                MissingRequiredClientCapabilityErrorError,
-                A::Error,
-            > {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<
-                    MissingRequiredClientCapabilityErrorErrorData,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "code" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "code",
-                                crate::rt::Fixed::Int(-32021i64),
-                                &mut f0,
-                            )?
-                        }
-                        "message" => {
-                            crate::rt::read_field(&mut access, "message", &mut f1)?
-                        }
-                        "data" => crate::rt::read_field(&mut access, "data", &mut f2)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("code"));
-                }
-                ::std::result::Result::Ok(MissingRequiredClientCapabilityErrorError {
-                    message: f1.ok_or_else(|| crate::rt::missing("message"))?,
-                    data: f2.ok_or_else(|| crate::rt::missing("data"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for MissingRequiredClientCapabilityErrorError {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "code",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Int(-32021i64)),
-                },
-                crate::rt::FieldShape {
-                    name: "message",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "data",
-                    required: true,
-                    fit: <MissingRequiredClientCapabilityErrorErrorData as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    MissingRequiredClientCapabilityErrorError,
+    "an object of type MissingRequiredClientCapabilityErrorError", extra, fields :
+    [[fixed "code" f0(crate ::rt::Fixed::Int(- 32021i64))] [required "message"
+    f1(::std::string::String) plain message] [required "data"
+    f2(MissingRequiredClientCapabilityErrorErrorData) plain data]], inits : [message :
+    f1, data : f2]
 }
 /// The inline object type of `MissingRequiredClientCapabilityErrorError.data` in the schema (named from its parent and field; see [`MissingRequiredClientCapabilityErrorError`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -13732,89 +4266,13 @@ pub struct MissingRequiredClientCapabilityErrorErrorData {
     /// Wire name: `requiredCapabilities`.
     pub required_capabilities: ClientCapabilities,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for MissingRequiredClientCapabilityErrorErrorData {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "requiredCapabilities",
-            &self.required_capabilities,
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorErrorData {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = MissingRequiredClientCapabilityErrorErrorData;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str(
-                    "an object of type MissingRequiredClientCapabilityErrorErrorData",
-                )
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<
-                MissingRequiredClientCapabilityErrorErrorData,
-                A::Error,
-            > {
-                let mut f0: ::std::option::Option<ClientCapabilities> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "requiredCapabilities" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "requiredCapabilities",
-                                &mut f0,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(MissingRequiredClientCapabilityErrorErrorData {
-                    required_capabilities: f0
-                        .ok_or_else(|| crate::rt::missing("requiredCapabilities"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for MissingRequiredClientCapabilityErrorErrorData {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "requiredCapabilities",
-                    required: true,
-                    fit: <ClientCapabilities as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    MissingRequiredClientCapabilityErrorErrorData,
+    "an object of type MissingRequiredClientCapabilityErrorErrorData", extra, fields :
+    [[required "requiredCapabilities" f0(ClientCapabilities) plain
+    required_capabilities]], inits : [required_capabilities : f0]
 }
 /// Hints to use for model selection.
 ///
@@ -13839,72 +4297,11 @@ pub struct ModelHint {
     /// Optional: `None` is left out of the JSON.
     pub name: ::std::option::Option<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ModelHint {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.name {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ModelHint {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ModelHint;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ModelHint")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ModelHint, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f0)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ModelHint { name: f0, extra })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ModelHint {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ModelHint, "an object of type ModelHint", extra, fields : [[optional "name"
+    f0(::std::string::String) plain name]], inits : [name : f0]
 }
 /// The server's preferences for model selection, requested of the client during sampling.
 ///
@@ -13984,133 +4381,14 @@ pub struct ModelPreferences {
     /// Optional: `None` is left out of the JSON.
     pub intelligence_priority: ::std::option::Option<f64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ModelPreferences {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.hints {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "hints", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.cost_priority {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "costPriority",
-                &crate::rt::Float(*value),
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.speed_priority {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "speedPriority",
-                &crate::rt::Float(*value),
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.intelligence_priority {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "intelligencePriority",
-                &crate::rt::Float(*value),
-            )?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ModelPreferences;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ModelPreferences")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ModelPreferences, A::Error> {
-                let mut f0: ::std::option::Option<::std::vec::Vec<ModelHint>> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "hints" => crate::rt::read_field(&mut access, "hints", &mut f0)?,
-                        "costPriority" => {
-                            crate::rt::read_field(&mut access, "costPriority", &mut f1)?
-                        }
-                        "speedPriority" => {
-                            crate::rt::read_field(&mut access, "speedPriority", &mut f2)?
-                        }
-                        "intelligencePriority" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "intelligencePriority",
-                                &mut f3,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ModelPreferences {
-                    hints: f0,
-                    cost_priority: f1,
-                    speed_priority: f2,
-                    intelligence_priority: f3,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ModelPreferences {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "hints",
-                    required: false,
-                    fit: <::std::vec::Vec<ModelHint> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "costPriority",
-                    required: false,
-                    fit: <f64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "speedPriority",
-                    required: false,
-                    fit: <f64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "intelligencePriority",
-                    required: false,
-                    fit: <f64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ModelPreferences, "an object of type ModelPreferences", extra, fields : [[optional
+    "hints" f0(::std::vec::Vec < ModelHint >) plain hints] [optional "costPriority"
+    f1(f64) float cost_priority] [optional "speedPriority" f2(f64) float speed_priority]
+    [optional "intelligencePriority" f3(f64) float intelligence_priority]], inits :
+    [hints : f0, cost_priority : f1, speed_priority : f2, intelligence_priority : f3]
 }
 /// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
 #[derive(Clone, Debug, PartialEq)]
@@ -14118,93 +4396,11 @@ pub enum MultiSelectEnumSchema {
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
 }
-impl MultiSelectEnumSchema {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <UntitledMultiSelectEnumSchema as crate::rt::Fit>::fit,
-                    <TitledMultiSelectEnumSchema as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .ok_or_else(|| crate::rt::fits_none("MultiSelectEnumSchema", &value))?;
-        match which {
-            0usize => {
-                crate::rt::member(
-                        value,
-                        "MultiSelectEnumSchema",
-                        "UntitledMultiSelectEnumSchema",
-                    )
-                    .map(MultiSelectEnumSchema::UntitledMultiSelectEnumSchema)
-            }
-            1usize => {
-                crate::rt::member(
-                        value,
-                        "MultiSelectEnumSchema",
-                        "TitledMultiSelectEnumSchema",
-                    )
-                    .map(MultiSelectEnumSchema::TitledMultiSelectEnumSchema)
-            }
-            _ => unreachable!("a union of {} members", 2usize),
-        }
-    }
-}
-impl MultiSelectEnumSchema {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            MultiSelectEnumSchema::UntitledMultiSelectEnumSchema(_) => {
-                "UntitledMultiSelectEnumSchema"
-            }
-            MultiSelectEnumSchema::TitledMultiSelectEnumSchema(_) => {
-                "TitledMultiSelectEnumSchema"
-            }
-        }
-    }
-}
-impl ::serde::Serialize for MultiSelectEnumSchema {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            MultiSelectEnumSchema::UntitledMultiSelectEnumSchema(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            MultiSelectEnumSchema::TitledMultiSelectEnumSchema(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        MultiSelectEnumSchema::from_json(value).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for MultiSelectEnumSchema {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <UntitledMultiSelectEnumSchema as crate::rt::Fit>::fit,
-                    <TitledMultiSelectEnumSchema as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    MultiSelectEnumSchema, "MultiSelectEnumSchema", [[0usize
+    UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema) plain] [1usize
+    TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema) plain]],
+    shape(::std::option::Option::None)
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
@@ -14215,94 +4411,13 @@ pub struct Notification {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for Notification {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "method", &self.method)?;
-        if let ::std::option::Option::Some(value) = &self.params {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Notification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = Notification;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type Notification")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<Notification, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_field(&mut access, "method", &mut f0)?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(Notification {
-                    method: f0.ok_or_else(|| crate::rt::missing("method"))?,
-                    params: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for Notification {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    Notification, "an object of type Notification", extra, fields : [[required "method"
+    f0(::std::string::String) plain method] [optional "params" f1(::serde_json::Map <
+    ::std::string::String, ::serde_json::Value >) plain params]], inits : [method : f0,
+    params : f1]
 }
 /// Extends [`MetaObject`] with additional notification-specific fields. All key naming rules from `MetaObject` apply.
 ///
@@ -14327,87 +4442,13 @@ pub struct NotificationMetaObject {
     /// Optional: `None` is left out of the JSON.
     pub io_modelcontextprotocol_subscription_id: ::std::option::Option<RequestId>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for NotificationMetaObject {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self
-            .io_modelcontextprotocol_subscription_id
-        {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "io.modelcontextprotocol/subscriptionId",
-                value,
-            )?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for NotificationMetaObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = NotificationMetaObject;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type NotificationMetaObject")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<NotificationMetaObject, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "io.modelcontextprotocol/subscriptionId" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "io.modelcontextprotocol/subscriptionId",
-                                &mut f0,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(NotificationMetaObject {
-                    io_modelcontextprotocol_subscription_id: f0,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for NotificationMetaObject {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "io.modelcontextprotocol/subscriptionId",
-                    required: false,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    NotificationMetaObject, "an object of type NotificationMetaObject", extra, fields :
+    [[optional "io.modelcontextprotocol/subscriptionId" f0(RequestId) plain
+    io_modelcontextprotocol_subscription_id]], inits :
+    [io_modelcontextprotocol_subscription_id : f0]
 }
 /// Common params for any notification.
 #[derive(Clone, Debug, PartialEq)]
@@ -14417,75 +4458,11 @@ pub struct NotificationParams {
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for NotificationParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for NotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = NotificationParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type NotificationParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<NotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<NotificationMetaObject> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(NotificationParams {
-                    meta: f0,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for NotificationParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <NotificationMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    NotificationParams, "an object of type NotificationParams", extra, fields :
+    [[optional "_meta" f0(NotificationMetaObject) plain meta]], inits : [meta : f0]
 }
 /// **Example: Number input schema**
 ///
@@ -14513,153 +4490,15 @@ pub struct NumberSchema {
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<f64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for NumberSchema {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "type", &self.r#type)?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.minimum {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "minimum",
-                &crate::rt::Float(*value),
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.maximum {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "maximum",
-                &crate::rt::Float(*value),
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.default {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "default",
-                &crate::rt::Float(*value),
-            )?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for NumberSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = NumberSchema;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type NumberSchema")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<NumberSchema, A::Error> {
-                let mut f0: ::std::option::Option<NumberSchemaType> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => crate::rt::read_field(&mut access, "type", &mut f0)?,
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f2)?
-                        }
-                        "minimum" => {
-                            crate::rt::read_field(&mut access, "minimum", &mut f3)?
-                        }
-                        "maximum" => {
-                            crate::rt::read_field(&mut access, "maximum", &mut f4)?
-                        }
-                        "default" => {
-                            crate::rt::read_field(&mut access, "default", &mut f5)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(NumberSchema {
-                    r#type: f0.ok_or_else(|| crate::rt::missing("type"))?,
-                    title: f1,
-                    description: f2,
-                    minimum: f3,
-                    maximum: f4,
-                    default: f5,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for NumberSchema {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <NumberSchemaType as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "minimum",
-                    required: false,
-                    fit: <f64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "maximum",
-                    required: false,
-                    fit: <f64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "default",
-                    required: false,
-                    fit: <f64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    NumberSchema, "an object of type NumberSchema", extra, fields : [[required "type"
+    f0(NumberSchemaType) plain r#type] [optional "title" f1(::std::string::String) plain
+    title] [optional "description" f2(::std::string::String) plain description] [optional
+    "minimum" f3(f64) float minimum] [optional "maximum" f4(f64) float maximum] [optional
+    "default" f5(f64) float default]], inits : [r#type : f0, title : f1, description :
+    f2, minimum : f3, maximum : f4, default : f5]
 }
 /// The inline enum type of `NumberSchema.type` in the schema (named from its parent and field; see [`NumberSchema`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -14669,66 +4508,9 @@ pub enum NumberSchemaType {
     /// `"integer"`
     Integer,
 }
-impl NumberSchemaType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            NumberSchemaType::Number => "number",
-            NumberSchemaType::Integer => "integer",
-        }
-    }
-}
-impl ::serde::Serialize for NumberSchemaType {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for NumberSchemaType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const VALUES: &[&str] = &["number", "integer"];
-        struct EnumVisitor;
-        impl ::serde::de::Visitor<'_> for EnumVisitor {
-            type Value = NumberSchemaType;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("a NumberSchemaType value")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<NumberSchemaType, E> {
-                ::std::result::Result::Ok(
-                    match value {
-                        "number" => NumberSchemaType::Number,
-                        "integer" => NumberSchemaType::Integer,
-                        other => {
-                            return ::std::result::Result::Err(
-                                E::unknown_variant(other, VALUES),
-                            );
-                        }
-                    },
-                )
-            }
-        }
-        let _ = VALUES;
-        deserializer.deserialize_str(EnumVisitor)
-    }
-}
-impl crate::rt::Fit for NumberSchemaType {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        const VALUES: &[&str] = &["number", "integer"];
-        let _ = VALUES;
-        value.as_str().filter(|s| VALUES.contains(s)).map(|_| 0)
-    }
+crate::rt::string_enum! {
+    NumberSchemaType, "a NumberSchemaType value", closed, [Number "number" Integer
+    "integer"]
 }
 pub const PARSE_ERROR: i64 = -32700i64;
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
@@ -14740,124 +4522,18 @@ pub struct PaginatedRequest {
     pub params: PaginatedRequestParams,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl PaginatedRequest {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for PaginatedRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "method", &self.method)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = PaginatedRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type PaginatedRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<PaginatedRequest, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<PaginatedRequestParams> = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_field(&mut access, "method", &mut f0)?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f2,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f3)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(PaginatedRequest {
-                    method: f0.ok_or_else(|| crate::rt::missing("method"))?,
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    id: f3.ok_or_else(|| crate::rt::missing("id"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for PaginatedRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <PaginatedRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    PaginatedRequest, "an object of type PaginatedRequest", extra, fields : [[required
+    "method" f0(::std::string::String) plain method] [required "params"
+    f1(PaginatedRequestParams) plain params] [fixed "jsonrpc" f2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [method :
+    f0, params : f1, id : f3]
 }
 /// Common params for paginated requests.
 ///
@@ -14886,87 +4562,12 @@ pub struct PaginatedRequestParams {
     /// Optional: `None` is left out of the JSON.
     pub cursor: ::std::option::Option<Cursor>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for PaginatedRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", &self.meta)?;
-        if let ::std::option::Option::Some(value) = &self.cursor {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "cursor", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = PaginatedRequestParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type PaginatedRequestParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<PaginatedRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<RequestMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<Cursor> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "cursor" => {
-                            crate::rt::read_field(&mut access, "cursor", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(PaginatedRequestParams {
-                    meta: f0.ok_or_else(|| crate::rt::missing("_meta"))?,
-                    cursor: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for PaginatedRequestParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: true,
-                    fit: <RequestMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "cursor",
-                    required: false,
-                    fit: <Cursor as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    PaginatedRequestParams, "an object of type PaginatedRequestParams", extra, fields :
+    [[required "_meta" f0(RequestMetaObject) plain meta] [optional "cursor" f1(Cursor)
+    plain cursor]], inits : [meta : f0, cursor : f1]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
@@ -14995,105 +4596,13 @@ pub struct PaginatedResult {
     /// Optional: `None` is left out of the JSON.
     pub next_cursor: ::std::option::Option<Cursor>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for PaginatedResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "resultType",
-            &self.result_type,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.next_cursor {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "nextCursor", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = PaginatedResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type PaginatedResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<PaginatedResult, A::Error> {
-                let mut f0: ::std::option::Option<ResultMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<ResultType> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<Cursor> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "resultType" => {
-                            crate::rt::read_field(&mut access, "resultType", &mut f1)?
-                        }
-                        "nextCursor" => {
-                            crate::rt::read_field(&mut access, "nextCursor", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(PaginatedResult {
-                    meta: f0,
-                    result_type: f1.unwrap_or(ResultType::Complete),
-                    next_cursor: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for PaginatedResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <ResultMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "resultType",
-                    required: false,
-                    fit: <ResultType as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "nextCursor",
-                    required: false,
-                    fit: <Cursor as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    PaginatedResult, "an object of type PaginatedResult", extra, fields : [[optional
+    "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType" f1(ResultType) plain
+    result_type(ResultType::Complete)] [optional "nextCursor" f2(Cursor) plain
+    next_cursor]], inits : [meta : f0, result_type : f1, next_cursor : f2]
 }
 /// A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message.
 ///
@@ -15118,114 +4627,17 @@ pub struct ParseError {
     /// Optional: `None` is left out of the JSON.
     pub data: ::std::option::Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ParseError {
     /// The fixed value of `code`.
     pub const CODE: i64 = -32700i64;
 }
-impl ::serde::Serialize for ParseError {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "code",
-            &crate::rt::Fixed::Int(-32700i64),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "message", &self.message)?;
-        if let ::std::option::Option::Some(value) = &self.data {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ParseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ParseError;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ParseError")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ParseError, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "code" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "code",
-                                crate::rt::Fixed::Int(-32700i64),
-                                &mut f0,
-                            )?
-                        }
-                        "message" => {
-                            crate::rt::read_field(&mut access, "message", &mut f1)?
-                        }
-                        "data" => crate::rt::read_field(&mut access, "data", &mut f2)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("code"));
-                }
-                ::std::result::Result::Ok(ParseError {
-                    message: f1.ok_or_else(|| crate::rt::missing("message"))?,
-                    data: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ParseError {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "code",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Int(-32700i64)),
-                },
-                crate::rt::FieldShape {
-                    name: "message",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "data",
-                    required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ParseError, "an object of type ParseError", extra, fields : [[fixed "code" f0(crate
+    ::rt::Fixed::Int(- 32700i64))] [required "message" f1(::std::string::String) plain
+    message] [optional "data" f2(::serde_json::Value) plain data]], inits : [message :
+    f1, data : f2]
 }
 /// Restricted schema definitions that only allow primitive types
 /// without nested objects or arrays.
@@ -15238,101 +4650,11 @@ pub enum PrimitiveSchemaDefinition {
     BooleanSchema(BooleanSchema),
     EnumSchema(EnumSchema),
 }
-impl PrimitiveSchemaDefinition {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <StringSchema as crate::rt::Fit>::fit,
-                    <NumberSchema as crate::rt::Fit>::fit,
-                    <BooleanSchema as crate::rt::Fit>::fit,
-                    <EnumSchema as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .ok_or_else(|| crate::rt::fits_none("PrimitiveSchemaDefinition", &value))?;
-        match which {
-            0usize => {
-                crate::rt::member(value, "PrimitiveSchemaDefinition", "StringSchema")
-                    .map(PrimitiveSchemaDefinition::StringSchema)
-            }
-            1usize => {
-                crate::rt::member(value, "PrimitiveSchemaDefinition", "NumberSchema")
-                    .map(PrimitiveSchemaDefinition::NumberSchema)
-            }
-            2usize => {
-                crate::rt::member(value, "PrimitiveSchemaDefinition", "BooleanSchema")
-                    .map(PrimitiveSchemaDefinition::BooleanSchema)
-            }
-            3usize => {
-                crate::rt::member(value, "PrimitiveSchemaDefinition", "EnumSchema")
-                    .map(PrimitiveSchemaDefinition::EnumSchema)
-            }
-            _ => unreachable!("a union of {} members", 4usize),
-        }
-    }
-}
-impl PrimitiveSchemaDefinition {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            PrimitiveSchemaDefinition::StringSchema(_) => "StringSchema",
-            PrimitiveSchemaDefinition::NumberSchema(_) => "NumberSchema",
-            PrimitiveSchemaDefinition::BooleanSchema(_) => "BooleanSchema",
-            PrimitiveSchemaDefinition::EnumSchema(_) => "EnumSchema",
-        }
-    }
-}
-impl ::serde::Serialize for PrimitiveSchemaDefinition {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            PrimitiveSchemaDefinition::StringSchema(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            PrimitiveSchemaDefinition::NumberSchema(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            PrimitiveSchemaDefinition::BooleanSchema(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            PrimitiveSchemaDefinition::EnumSchema(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        PrimitiveSchemaDefinition::from_json(value).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for PrimitiveSchemaDefinition {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <StringSchema as crate::rt::Fit>::fit,
-                    <NumberSchema as crate::rt::Fit>::fit,
-                    <BooleanSchema as crate::rt::Fit>::fit,
-                    <EnumSchema as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    PrimitiveSchemaDefinition, "PrimitiveSchemaDefinition", [[0usize
+    StringSchema(StringSchema) plain] [1usize NumberSchema(NumberSchema) plain] [2usize
+    BooleanSchema(BooleanSchema) plain] [3usize EnumSchema(EnumSchema) plain]],
+    shape(::std::option::Option::None)
 }
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 ///
@@ -15356,7 +4678,7 @@ impl crate::rt::Fit for PrimitiveSchemaDefinition {
 pub struct ProgressNotification {
     pub params: ProgressNotificationParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ProgressNotification {
     /// The fixed value of `method`.
@@ -15364,121 +4686,11 @@ impl ProgressNotification {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for ProgressNotification {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("notifications/progress"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ProgressNotification;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ProgressNotification")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ProgressNotification, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<ProgressNotificationParams> = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("notifications/progress"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f2,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(ProgressNotification {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ProgressNotification {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("notifications/progress"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <ProgressNotificationParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ProgressNotification, "an object of type ProgressNotification", extra, fields :
+    [[fixed "method" f0(crate ::rt::Fixed::Str("notifications/progress"))] [required
+    "params" f1(ProgressNotificationParams) plain params] [fixed "jsonrpc" f2(crate
+    ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
 }
 /// Parameters for a [notifications/progress](ProgressNotification) notification.
 ///
@@ -15513,138 +4725,15 @@ pub struct ProgressNotificationParams {
     /// Optional: `None` is left out of the JSON.
     pub message: ::std::option::Option<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ProgressNotificationParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "progressToken",
-            &self.progress_token,
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "progress",
-            &crate::rt::Float(self.progress),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.total {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "total",
-                &crate::rt::Float(*value),
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.message {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "message", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ProgressNotificationParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ProgressNotificationParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ProgressNotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<NotificationMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<ProgressToken> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<f64> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "progressToken" => {
-                            crate::rt::read_field(&mut access, "progressToken", &mut f1)?
-                        }
-                        "progress" => {
-                            crate::rt::read_field(&mut access, "progress", &mut f2)?
-                        }
-                        "total" => crate::rt::read_field(&mut access, "total", &mut f3)?,
-                        "message" => {
-                            crate::rt::read_field(&mut access, "message", &mut f4)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ProgressNotificationParams {
-                    meta: f0,
-                    progress_token: f1
-                        .ok_or_else(|| crate::rt::missing("progressToken"))?,
-                    progress: f2.ok_or_else(|| crate::rt::missing("progress"))?,
-                    total: f3,
-                    message: f4,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ProgressNotificationParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <NotificationMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "progressToken",
-                    required: true,
-                    fit: <ProgressToken as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "progress",
-                    required: true,
-                    fit: <f64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "total",
-                    required: false,
-                    fit: <f64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "message",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ProgressNotificationParams, "an object of type ProgressNotificationParams", extra,
+    fields : [[optional "_meta" f0(NotificationMetaObject) plain meta] [required
+    "progressToken" f1(ProgressToken) plain progress_token] [required "progress" f2(f64)
+    float progress] [optional "total" f3(f64) float total] [optional "message"
+    f4(::std::string::String) plain message]], inits : [meta : f0, progress_token : f1,
+    progress : f2, total : f3, message : f4]
 }
 /// A progress token, used to associate progress notifications with the original request.
 ///
@@ -15654,81 +4743,9 @@ pub enum ProgressToken {
     String(::std::string::String),
     Integer(i64),
 }
-impl ProgressToken {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <::std::string::String as crate::rt::Fit>::fit,
-                    <i64 as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .ok_or_else(|| crate::rt::fits_none("ProgressToken", &value))?;
-        match which {
-            0usize => {
-                crate::rt::member(value, "ProgressToken", "String")
-                    .map(ProgressToken::String)
-            }
-            1usize => {
-                crate::rt::member(value, "ProgressToken", "Integer")
-                    .map(ProgressToken::Integer)
-            }
-            _ => unreachable!("a union of {} members", 2usize),
-        }
-    }
-}
-impl ProgressToken {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            ProgressToken::String(_) => "String",
-            ProgressToken::Integer(_) => "Integer",
-        }
-    }
-}
-impl ::serde::Serialize for ProgressToken {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            ProgressToken::String(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ProgressToken::Integer(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ProgressToken {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ProgressToken::from_json(value).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for ProgressToken {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <::std::string::String as crate::rt::Fit>::fit,
-                    <i64 as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    ProgressToken, "ProgressToken", [[0usize String(::std::string::String) plain] [1usize
+    Integer(i64) plain]], shape(::std::option::Option::None)
 }
 /// A prompt or prompt template that the server offers.
 #[derive(Clone, Debug, PartialEq)]
@@ -15769,137 +4786,16 @@ pub struct Prompt {
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for Prompt {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.icons {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "icons", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.arguments {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "arguments", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Prompt {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = Prompt;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type Prompt")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<Prompt, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<Icon>> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<::std::vec::Vec<PromptArgument>> = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f0)?,
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "icons" => crate::rt::read_field(&mut access, "icons", &mut f2)?,
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f3)?
-                        }
-                        "arguments" => {
-                            crate::rt::read_field(&mut access, "arguments", &mut f4)?
-                        }
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f5)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(Prompt {
-                    name: f0.ok_or_else(|| crate::rt::missing("name"))?,
-                    title: f1,
-                    icons: f2,
-                    description: f3,
-                    arguments: f4,
-                    meta: f5,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for Prompt {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "icons",
-                    required: false,
-                    fit: <::std::vec::Vec<Icon> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "arguments",
-                    required: false,
-                    fit: <::std::vec::Vec<PromptArgument> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <MetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    Prompt, "an object of type Prompt", extra, fields : [[required "name"
+    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
+    plain title] [optional "icons" f2(::std::vec::Vec < Icon >) plain icons] [optional
+    "description" f3(::std::string::String) plain description] [optional "arguments"
+    f4(::std::vec::Vec < PromptArgument >) plain arguments] [optional "_meta"
+    f5(MetaObject) plain meta]], inits : [name : f0, title : f1, icons : f2, description
+    : f3, arguments : f4, meta : f5]
 }
 /// Describes an argument that a prompt can accept.
 #[derive(Clone, Debug, PartialEq)]
@@ -15924,113 +4820,14 @@ pub struct PromptArgument {
     /// Optional: `None` is left out of the JSON.
     pub required: ::std::option::Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for PromptArgument {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.required {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "required", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PromptArgument {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = PromptArgument;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type PromptArgument")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<PromptArgument, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f0)?,
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f2)?
-                        }
-                        "required" => {
-                            crate::rt::read_field(&mut access, "required", &mut f3)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(PromptArgument {
-                    name: f0.ok_or_else(|| crate::rt::missing("name"))?,
-                    title: f1,
-                    description: f2,
-                    required: f3,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for PromptArgument {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "required",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    PromptArgument, "an object of type PromptArgument", extra, fields : [[required "name"
+    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
+    plain title] [optional "description" f2(::std::string::String) plain description]
+    [optional "required" f3(bool) plain required]], inits : [name : f0, title : f1,
+    description : f2, required : f3]
 }
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a [subscriptions/listen](SubscriptionsListenRequest) stream when the client requested it via the `promptsListChanged` filter field.
 ///
@@ -16054,7 +4851,7 @@ pub struct PromptListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl PromptListChangedNotification {
     /// The fixed value of `method`.
@@ -16062,123 +4859,12 @@ impl PromptListChangedNotification {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for PromptListChangedNotification {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("notifications/prompts/list_changed"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.params {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = PromptListChangedNotification;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type PromptListChangedNotification")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<PromptListChangedNotification, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("notifications/prompts/list_changed"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f2,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(PromptListChangedNotification {
-                    params: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for PromptListChangedNotification {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("notifications/prompts/list_changed"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: false,
-                    fit: <NotificationParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    PromptListChangedNotification, "an object of type PromptListChangedNotification",
+    extra, fields : [[fixed "method" f0(crate
+    ::rt::Fixed::Str("notifications/prompts/list_changed"))] [optional "params"
+    f1(NotificationParams) plain params] [fixed "jsonrpc" f2(crate
+    ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
 }
 /// Describes a message returned as part of a prompt.
 ///
@@ -16189,85 +4875,12 @@ pub struct PromptMessage {
     pub role: Role,
     pub content: ContentBlock,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for PromptMessage {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "role", &self.role)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "content", &self.content)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PromptMessage {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = PromptMessage;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type PromptMessage")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<PromptMessage, A::Error> {
-                let mut f0: ::std::option::Option<Role> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<ContentBlock> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "role" => crate::rt::read_field(&mut access, "role", &mut f0)?,
-                        "content" => {
-                            crate::rt::read_field(&mut access, "content", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(PromptMessage {
-                    role: f0.ok_or_else(|| crate::rt::missing("role"))?,
-                    content: f1.ok_or_else(|| crate::rt::missing("content"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for PromptMessage {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "role",
-                    required: true,
-                    fit: <Role as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "content",
-                    required: true,
-                    fit: <ContentBlock as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    PromptMessage, "an object of type PromptMessage", extra, fields : [[required "role"
+    f0(Role) plain role] [required "content" f1(ContentBlock) plain content]], inits :
+    [role : f0, content : f1]
 }
 /// Identifies a prompt.
 ///
@@ -16286,114 +4899,17 @@ pub struct PromptReference {
     /// Optional: `None` is left out of the JSON.
     pub title: ::std::option::Option<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl PromptReference {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "ref/prompt";
 }
-impl ::serde::Serialize for PromptReference {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("ref/prompt"),
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PromptReference {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = PromptReference;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type PromptReference")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<PromptReference, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f0)?,
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("ref/prompt"),
-                                &mut f2,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(PromptReference {
-                    name: f0.ok_or_else(|| crate::rt::missing("name"))?,
-                    title: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for PromptReference {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("ref/prompt"),
-                    ),
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    PromptReference, "an object of type PromptReference", extra, fields : [[required
+    "name" f0(::std::string::String) plain name] [optional "title"
+    f1(::std::string::String) plain title] [fixed "type" f2(crate
+    ::rt::Fixed::Str("ref/prompt"))]], inits : [name : f0, title : f1]
 }
 /// Sent from the client to the server, to read a specific resource URI.
 ///
@@ -16424,7 +4940,7 @@ pub struct ReadResourceRequest {
     pub params: ReadResourceRequestParams,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ReadResourceRequest {
     /// The fixed value of `method`.
@@ -16432,131 +4948,12 @@ impl ReadResourceRequest {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for ReadResourceRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("resources/read"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ReadResourceRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ReadResourceRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ReadResourceRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<ReadResourceRequestParams> = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("resources/read"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f2,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f3)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(ReadResourceRequest {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    id: f3.ok_or_else(|| crate::rt::missing("id"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ReadResourceRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("resources/read"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <ReadResourceRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ReadResourceRequest, "an object of type ReadResourceRequest", extra, fields : [[fixed
+    "method" f0(crate ::rt::Fixed::Str("resources/read"))] [required "params"
+    f1(ReadResourceRequestParams) plain params] [fixed "jsonrpc" f2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
+    f1, id : f3]
 }
 /// Parameters for a `resources/read` request.
 #[derive(Clone, Debug, PartialEq)]
@@ -16582,123 +4979,15 @@ pub struct ReadResourceRequestParams {
     /// Optional: `None` is left out of the JSON.
     pub request_state: ::std::option::Option<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ReadResourceRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", &self.meta)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        if let ::std::option::Option::Some(value) = &self.input_responses {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "inputResponses",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.request_state {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "requestState",
-                value,
-            )?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ReadResourceRequestParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ReadResourceRequestParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ReadResourceRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<RequestMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<InputResponses> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "uri" => crate::rt::read_field(&mut access, "uri", &mut f1)?,
-                        "inputResponses" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "inputResponses",
-                                &mut f2,
-                            )?
-                        }
-                        "requestState" => {
-                            crate::rt::read_field(&mut access, "requestState", &mut f3)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ReadResourceRequestParams {
-                    meta: f0.ok_or_else(|| crate::rt::missing("_meta"))?,
-                    uri: f1.ok_or_else(|| crate::rt::missing("uri"))?,
-                    input_responses: f2,
-                    request_state: f3,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ReadResourceRequestParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: true,
-                    fit: <RequestMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "uri",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "inputResponses",
-                    required: false,
-                    fit: <InputResponses as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "requestState",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ReadResourceRequestParams, "an object of type ReadResourceRequestParams", extra,
+    fields : [[required "_meta" f0(RequestMetaObject) plain meta] [required "uri"
+    f1(::std::string::String) plain uri] [optional "inputResponses" f2(InputResponses)
+    plain input_responses] [optional "requestState" f3(::std::string::String) plain
+    request_state]], inits : [meta : f0, uri : f1, input_responses : f2, request_state :
+    f3]
 }
 /// The result returned by the server for a [resources/read](ReadResourceRequest) request.
 ///
@@ -16764,137 +5053,16 @@ pub struct ReadResourceResult {
     pub cache_scope: CacheableResultCacheScope,
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ReadResourceResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "resultType",
-            &self.result_type,
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "ttlMs", &self.ttl_ms)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "cacheScope",
-            &self.cache_scope,
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "contents",
-            &self.contents,
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ReadResourceResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ReadResourceResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ReadResourceResult, A::Error> {
-                let mut f0: ::std::option::Option<ResultMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<ResultType> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<CacheableResultCacheScope> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<
-                    ::std::vec::Vec<ReadResourceResultContentsItem>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "resultType" => {
-                            crate::rt::read_field(&mut access, "resultType", &mut f1)?
-                        }
-                        "ttlMs" => crate::rt::read_field(&mut access, "ttlMs", &mut f2)?,
-                        "cacheScope" => {
-                            crate::rt::read_field(&mut access, "cacheScope", &mut f3)?
-                        }
-                        "contents" => {
-                            crate::rt::read_field(&mut access, "contents", &mut f4)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ReadResourceResult {
-                    meta: f0,
-                    result_type: f1.unwrap_or(ResultType::Complete),
-                    ttl_ms: f2.ok_or_else(|| crate::rt::missing("ttlMs"))?,
-                    cache_scope: f3.ok_or_else(|| crate::rt::missing("cacheScope"))?,
-                    contents: f4.ok_or_else(|| crate::rt::missing("contents"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ReadResourceResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <ResultMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "resultType",
-                    required: false,
-                    fit: <ResultType as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "ttlMs",
-                    required: true,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "cacheScope",
-                    required: true,
-                    fit: <CacheableResultCacheScope as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "contents",
-                    required: true,
-                    fit: <::std::vec::Vec<
-                        ReadResourceResultContentsItem,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ReadResourceResult, "an object of type ReadResourceResult", extra, fields :
+    [[optional "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType"
+    f1(ResultType) plain result_type(ResultType::Complete)] [required "ttlMs" f2(i64)
+    plain ttl_ms] [required "cacheScope" f3(CacheableResultCacheScope) plain cache_scope]
+    [required "contents" f4(::std::vec::Vec < ReadResourceResultContentsItem >) plain
+    contents]], inits : [meta : f0, result_type : f1, ttl_ms : f2, cache_scope : f3,
+    contents : f4]
 }
 /// The inline union type of the elements of `ReadResourceResult.contents` in the schema (see [`ReadResourceResult`]).
 ///
@@ -16904,97 +5072,11 @@ pub enum ReadResourceResultContentsItem {
     TextResourceContents(TextResourceContents),
     BlobResourceContents(BlobResourceContents),
 }
-impl ReadResourceResultContentsItem {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <TextResourceContents as crate::rt::Fit>::fit,
-                    <BlobResourceContents as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .ok_or_else(|| crate::rt::fits_none(
-                "ReadResourceResultContentsItem",
-                &value,
-            ))?;
-        match which {
-            0usize => {
-                crate::rt::member(
-                        value,
-                        "ReadResourceResultContentsItem",
-                        "TextResourceContents",
-                    )
-                    .map(ReadResourceResultContentsItem::TextResourceContents)
-            }
-            1usize => {
-                crate::rt::member(
-                        value,
-                        "ReadResourceResultContentsItem",
-                        "BlobResourceContents",
-                    )
-                    .map(ReadResourceResultContentsItem::BlobResourceContents)
-            }
-            _ => unreachable!("a union of {} members", 2usize),
-        }
-    }
-}
-impl ReadResourceResultContentsItem {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            ReadResourceResultContentsItem::TextResourceContents(_) => {
-                "TextResourceContents"
-            }
-            ReadResourceResultContentsItem::BlobResourceContents(_) => {
-                "BlobResourceContents"
-            }
-        }
-    }
-}
-impl ::serde::Serialize for ReadResourceResultContentsItem {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            ReadResourceResultContentsItem::TextResourceContents(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ReadResourceResultContentsItem::BlobResourceContents(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ReadResourceResultContentsItem::from_json(value)
-            .map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for ReadResourceResultContentsItem {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <TextResourceContents as crate::rt::Fit>::fit,
-                    <BlobResourceContents as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    ReadResourceResultContentsItem, "ReadResourceResultContentsItem", [[0usize
+    TextResourceContents(TextResourceContents) plain] [1usize
+    BlobResourceContents(BlobResourceContents) plain]],
+    shape(::std::option::Option::None)
 }
 /// A successful response from the server for a [resources/read](ReadResourceRequest) request.
 ///
@@ -17044,112 +5126,17 @@ pub struct ReadResourceResultResponse {
     pub id: RequestId,
     pub result: ReadResourceResultResponseResult,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ReadResourceResultResponse {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for ReadResourceResultResponse {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ReadResourceResultResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ReadResourceResultResponse;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ReadResourceResultResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ReadResourceResultResponse, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<ReadResourceResultResponseResult> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f0,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f1)?,
-                        "result" => {
-                            crate::rt::read_field(&mut access, "result", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(ReadResourceResultResponse {
-                    id: f1.ok_or_else(|| crate::rt::missing("id"))?,
-                    result: f2.ok_or_else(|| crate::rt::missing("result"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ReadResourceResultResponse {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "result",
-                    required: true,
-                    fit: <ReadResourceResultResponseResult as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ReadResourceResultResponse, "an object of type ReadResourceResultResponse", extra,
+    fields : [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id"
+    f1(RequestId) plain id] [required "result" f2(ReadResourceResultResponseResult) plain
+    result]], inits : [id : f1, result : f2]
 }
 /// The inline union type of `ReadResourceResultResponse.result` in the schema (named from its parent and field; see [`ReadResourceResultResponse`]).
 ///
@@ -17161,103 +5148,11 @@ pub enum ReadResourceResultResponseResult {
     ReadResourceResult(ReadResourceResult),
     InputRequiredResult(InputRequiredResult),
 }
-impl ReadResourceResultResponseResult {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <ReadResourceResult as crate::rt::Fit>::fit,
-                    <InputRequiredResult as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::Some((
-                    "resultType",
-                    &[("input_required", 1usize)],
-                )),
-            )
-            .ok_or_else(|| crate::rt::fits_none(
-                "ReadResourceResultResponseResult",
-                &value,
-            ))?;
-        match which {
-            0usize => {
-                crate::rt::member(
-                        value,
-                        "ReadResourceResultResponseResult",
-                        "ReadResourceResult",
-                    )
-                    .map(ReadResourceResultResponseResult::ReadResourceResult)
-            }
-            1usize => {
-                crate::rt::member(
-                        value,
-                        "ReadResourceResultResponseResult",
-                        "InputRequiredResult",
-                    )
-                    .map(ReadResourceResultResponseResult::InputRequiredResult)
-            }
-            _ => unreachable!("a union of {} members", 2usize),
-        }
-    }
-}
-impl ReadResourceResultResponseResult {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            ReadResourceResultResponseResult::ReadResourceResult(_) => {
-                "ReadResourceResult"
-            }
-            ReadResourceResultResponseResult::InputRequiredResult(_) => {
-                "InputRequiredResult"
-            }
-        }
-    }
-}
-impl ::serde::Serialize for ReadResourceResultResponseResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            ReadResourceResultResponseResult::ReadResourceResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ReadResourceResultResponseResult::InputRequiredResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ReadResourceResultResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ReadResourceResultResponseResult::from_json(value)
-            .map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for ReadResourceResultResponseResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <ReadResourceResult as crate::rt::Fit>::fit,
-                    <InputRequiredResult as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::Some((
-                    "resultType",
-                    &[("input_required", 1usize)],
-                )),
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    ReadResourceResultResponseResult, "ReadResourceResultResponseResult", [[0usize
+    ReadResourceResult(ReadResourceResult) plain] [1usize
+    InputRequiredResult(InputRequiredResult) plain]],
+    shape(::std::option::Option::Some(("resultType", & [("input_required", 1usize)])))
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
@@ -17268,94 +5163,13 @@ pub struct Request {
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for Request {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "method", &self.method)?;
-        if let ::std::option::Option::Some(value) = &self.params {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Request {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = Request;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type Request")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<Request, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_field(&mut access, "method", &mut f0)?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(Request {
-                    method: f0.ok_or_else(|| crate::rt::missing("method"))?,
-                    params: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for Request {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: false,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    Request, "an object of type Request", extra, fields : [[required "method"
+    f0(::std::string::String) plain method] [optional "params" f1(::serde_json::Map <
+    ::std::string::String, ::serde_json::Value >) plain params]], inits : [method : f0,
+    params : f1]
 }
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
@@ -17365,75 +5179,9 @@ pub enum RequestId {
     String(::std::string::String),
     Integer(i64),
 }
-impl RequestId {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <::std::string::String as crate::rt::Fit>::fit,
-                    <i64 as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .ok_or_else(|| crate::rt::fits_none("RequestId", &value))?;
-        match which {
-            0usize => {
-                crate::rt::member(value, "RequestId", "String").map(RequestId::String)
-            }
-            1usize => {
-                crate::rt::member(value, "RequestId", "Integer").map(RequestId::Integer)
-            }
-            _ => unreachable!("a union of {} members", 2usize),
-        }
-    }
-}
-impl RequestId {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            RequestId::String(_) => "String",
-            RequestId::Integer(_) => "Integer",
-        }
-    }
-}
-impl ::serde::Serialize for RequestId {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            RequestId::String(value) => ::serde::Serialize::serialize(value, serializer),
-            RequestId::Integer(value) => ::serde::Serialize::serialize(value, serializer),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RequestId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        RequestId::from_json(value).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for RequestId {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <::std::string::String as crate::rt::Fit>::fit,
-                    <i64 as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    RequestId, "RequestId", [[0usize String(::std::string::String) plain] [1usize
+    Integer(i64) plain]], shape(::std::option::Option::None)
 }
 /// Extends [`MetaObject`] with additional request-specific fields. All key naming rules from `MetaObject` apply.
 ///
@@ -17496,175 +5244,22 @@ pub struct RequestMetaObject {
     )]
     pub io_modelcontextprotocol_log_level: ::std::option::Option<LoggingLevel>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for RequestMetaObject {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.progress_token {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "progressToken",
-                value,
-            )?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "io.modelcontextprotocol/protocolVersion",
-            &self.io_modelcontextprotocol_protocol_version,
-        )?;
-        if let ::std::option::Option::Some(value) = &self
-            .io_modelcontextprotocol_client_info
-        {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "io.modelcontextprotocol/clientInfo",
-                value,
-            )?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "io.modelcontextprotocol/clientCapabilities",
-            &self.io_modelcontextprotocol_client_capabilities,
-        )?;
-        if let ::std::option::Option::Some(value) = &self
-            .io_modelcontextprotocol_log_level
-        {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "io.modelcontextprotocol/logLevel",
-                value,
-            )?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RequestMetaObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = RequestMetaObject;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type RequestMetaObject")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<RequestMetaObject, A::Error> {
-                let mut f0: ::std::option::Option<ProgressToken> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<Implementation> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<ClientCapabilities> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<LoggingLevel> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "progressToken" => {
-                            crate::rt::read_field(&mut access, "progressToken", &mut f0)?
-                        }
-                        "io.modelcontextprotocol/protocolVersion" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "io.modelcontextprotocol/protocolVersion",
-                                &mut f1,
-                            )?
-                        }
-                        "io.modelcontextprotocol/clientInfo" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "io.modelcontextprotocol/clientInfo",
-                                &mut f2,
-                            )?
-                        }
-                        "io.modelcontextprotocol/clientCapabilities" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "io.modelcontextprotocol/clientCapabilities",
-                                &mut f3,
-                            )?
-                        }
-                        "io.modelcontextprotocol/logLevel" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "io.modelcontextprotocol/logLevel",
-                                &mut f4,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(RequestMetaObject {
-                    progress_token: f0,
-                    io_modelcontextprotocol_protocol_version: f1
-                        .ok_or_else(|| crate::rt::missing(
-                            "io.modelcontextprotocol/protocolVersion",
-                        ))?,
-                    io_modelcontextprotocol_client_info: f2,
-                    io_modelcontextprotocol_client_capabilities: f3
-                        .ok_or_else(|| crate::rt::missing(
-                            "io.modelcontextprotocol/clientCapabilities",
-                        ))?,
-                    io_modelcontextprotocol_log_level: f4,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for RequestMetaObject {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "progressToken",
-                    required: false,
-                    fit: <ProgressToken as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "io.modelcontextprotocol/protocolVersion",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "io.modelcontextprotocol/clientInfo",
-                    required: false,
-                    fit: <Implementation as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "io.modelcontextprotocol/clientCapabilities",
-                    required: true,
-                    fit: <ClientCapabilities as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "io.modelcontextprotocol/logLevel",
-                    required: false,
-                    fit: <LoggingLevel as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    RequestMetaObject, "an object of type RequestMetaObject", extra, fields : [[optional
+    "progressToken" f0(ProgressToken) plain progress_token] [required
+    "io.modelcontextprotocol/protocolVersion" f1(::std::string::String) plain
+    io_modelcontextprotocol_protocol_version] [optional
+    "io.modelcontextprotocol/clientInfo" f2(Implementation) plain
+    io_modelcontextprotocol_client_info] [required
+    "io.modelcontextprotocol/clientCapabilities" f3(ClientCapabilities) plain
+    io_modelcontextprotocol_client_capabilities] [optional
+    "io.modelcontextprotocol/logLevel" f4(LoggingLevel) plain
+    io_modelcontextprotocol_log_level]], inits : [progress_token : f0,
+    io_modelcontextprotocol_protocol_version : f1, io_modelcontextprotocol_client_info :
+    f2, io_modelcontextprotocol_client_capabilities : f3,
+    io_modelcontextprotocol_log_level : f4]
 }
 /// Common params for any request.
 #[derive(Clone, Debug, PartialEq)]
@@ -17672,73 +5267,11 @@ pub struct RequestParams {
     /// Wire name: `_meta`.
     pub meta: RequestMetaObject,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for RequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", &self.meta)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = RequestParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type RequestParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<RequestParams, A::Error> {
-                let mut f0: ::std::option::Option<RequestMetaObject> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(RequestParams {
-                    meta: f0.ok_or_else(|| crate::rt::missing("_meta"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for RequestParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: true,
-                    fit: <RequestMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    RequestParams, "an object of type RequestParams", extra, fields : [[required "_meta"
+    f0(RequestMetaObject) plain meta]], inits : [meta : f0]
 }
 /// A known resource that the server is capable of reading.
 ///
@@ -17813,173 +5346,18 @@ pub struct Resource {
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for Resource {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.icons {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "icons", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.mime_type {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "mimeType", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.annotations {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "annotations", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.size {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "size", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Resource {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = Resource;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type Resource")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<Resource, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<Icon>> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f6: ::std::option::Option<Annotations> = ::std::option::Option::None;
-                let mut f7: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f8: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f0)?,
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "icons" => crate::rt::read_field(&mut access, "icons", &mut f2)?,
-                        "uri" => crate::rt::read_field(&mut access, "uri", &mut f3)?,
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f4)?
-                        }
-                        "mimeType" => {
-                            crate::rt::read_field(&mut access, "mimeType", &mut f5)?
-                        }
-                        "annotations" => {
-                            crate::rt::read_field(&mut access, "annotations", &mut f6)?
-                        }
-                        "size" => crate::rt::read_field(&mut access, "size", &mut f7)?,
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f8)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(Resource {
-                    name: f0.ok_or_else(|| crate::rt::missing("name"))?,
-                    title: f1,
-                    icons: f2,
-                    uri: f3.ok_or_else(|| crate::rt::missing("uri"))?,
-                    description: f4,
-                    mime_type: f5,
-                    annotations: f6,
-                    size: f7,
-                    meta: f8,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for Resource {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "icons",
-                    required: false,
-                    fit: <::std::vec::Vec<Icon> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "uri",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "mimeType",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "annotations",
-                    required: false,
-                    fit: <Annotations as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "size",
-                    required: false,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <MetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    Resource, "an object of type Resource", extra, fields : [[required "name"
+    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
+    plain title] [optional "icons" f2(::std::vec::Vec < Icon >) plain icons] [required
+    "uri" f3(::std::string::String) plain uri] [optional "description"
+    f4(::std::string::String) plain description] [optional "mimeType"
+    f5(::std::string::String) plain mime_type] [optional "annotations" f6(Annotations)
+    plain annotations] [optional "size" f7(i64) plain size] [optional "_meta"
+    f8(MetaObject) plain meta]], inits : [name : f0, title : f1, icons : f2, uri : f3,
+    description : f4, mime_type : f5, annotations : f6, size : f7, meta : f8]
 }
 /// The contents of a specific resource or sub-resource.
 ///
@@ -18001,99 +5379,13 @@ pub struct ResourceContents {
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ResourceContents {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        if let ::std::option::Option::Some(value) = &self.mime_type {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "mimeType", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ResourceContents;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ResourceContents")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ResourceContents, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "uri" => crate::rt::read_field(&mut access, "uri", &mut f0)?,
-                        "mimeType" => {
-                            crate::rt::read_field(&mut access, "mimeType", &mut f1)?
-                        }
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f2)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ResourceContents {
-                    uri: f0.ok_or_else(|| crate::rt::missing("uri"))?,
-                    mime_type: f1,
-                    meta: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ResourceContents {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "uri",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "mimeType",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <MetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ResourceContents, "an object of type ResourceContents", extra, fields : [[required
+    "uri" f0(::std::string::String) plain uri] [optional "mimeType"
+    f1(::std::string::String) plain mime_type] [optional "_meta" f2(MetaObject) plain
+    meta]], inits : [uri : f0, mime_type : f1, meta : f2]
 }
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 ///
@@ -18168,202 +5460,23 @@ pub struct ResourceLink {
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ResourceLink {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "resource_link";
 }
-impl ::serde::Serialize for ResourceLink {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.icons {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "icons", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.mime_type {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "mimeType", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.annotations {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "annotations", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.size {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "size", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("resource_link"),
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ResourceLink {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ResourceLink;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ResourceLink")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ResourceLink, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<Icon>> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f6: ::std::option::Option<Annotations> = ::std::option::Option::None;
-                let mut f7: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f8: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut f9 = false;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f0)?,
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "icons" => crate::rt::read_field(&mut access, "icons", &mut f2)?,
-                        "uri" => crate::rt::read_field(&mut access, "uri", &mut f3)?,
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f4)?
-                        }
-                        "mimeType" => {
-                            crate::rt::read_field(&mut access, "mimeType", &mut f5)?
-                        }
-                        "annotations" => {
-                            crate::rt::read_field(&mut access, "annotations", &mut f6)?
-                        }
-                        "size" => crate::rt::read_field(&mut access, "size", &mut f7)?,
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f8)?,
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("resource_link"),
-                                &mut f9,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f9 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(ResourceLink {
-                    name: f0.ok_or_else(|| crate::rt::missing("name"))?,
-                    title: f1,
-                    icons: f2,
-                    uri: f3.ok_or_else(|| crate::rt::missing("uri"))?,
-                    description: f4,
-                    mime_type: f5,
-                    annotations: f6,
-                    size: f7,
-                    meta: f8,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ResourceLink {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "icons",
-                    required: false,
-                    fit: <::std::vec::Vec<Icon> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "uri",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "mimeType",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "annotations",
-                    required: false,
-                    fit: <Annotations as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "size",
-                    required: false,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <MetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("resource_link"),
-                    ),
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ResourceLink, "an object of type ResourceLink", extra, fields : [[required "name"
+    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
+    plain title] [optional "icons" f2(::std::vec::Vec < Icon >) plain icons] [required
+    "uri" f3(::std::string::String) plain uri] [optional "description"
+    f4(::std::string::String) plain description] [optional "mimeType"
+    f5(::std::string::String) plain mime_type] [optional "annotations" f6(Annotations)
+    plain annotations] [optional "size" f7(i64) plain size] [optional "_meta"
+    f8(MetaObject) plain meta] [fixed "type" f9(crate
+    ::rt::Fixed::Str("resource_link"))]], inits : [name : f0, title : f1, icons : f2, uri
+    : f3, description : f4, mime_type : f5, annotations : f6, size : f7, meta : f8]
 }
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a [subscriptions/listen](SubscriptionsListenRequest) stream when the client requested it via the `resourcesListChanged` filter field.
 ///
@@ -18387,7 +5500,7 @@ pub struct ResourceListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ResourceListChangedNotification {
     /// The fixed value of `method`.
@@ -18395,125 +5508,12 @@ impl ResourceListChangedNotification {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for ResourceListChangedNotification {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("notifications/resources/list_changed"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.params {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ResourceListChangedNotification;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ResourceListChangedNotification")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ResourceListChangedNotification, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str(
-                                    "notifications/resources/list_changed",
-                                ),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f2,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(ResourceListChangedNotification {
-                    params: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ResourceListChangedNotification {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("notifications/resources/list_changed"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: false,
-                    fit: <NotificationParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ResourceListChangedNotification, "an object of type ResourceListChangedNotification",
+    extra, fields : [[fixed "method" f0(crate
+    ::rt::Fixed::Str("notifications/resources/list_changed"))] [optional "params"
+    f1(NotificationParams) plain params] [fixed "jsonrpc" f2(crate
+    ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
 }
 /// Common params for resource-related requests.
 ///
@@ -18527,83 +5527,12 @@ pub struct ResourceRequestParams {
     /// Format: `uri`
     pub uri: ::std::string::String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ResourceRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", &self.meta)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ResourceRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ResourceRequestParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ResourceRequestParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ResourceRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<RequestMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "uri" => crate::rt::read_field(&mut access, "uri", &mut f1)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ResourceRequestParams {
-                    meta: f0.ok_or_else(|| crate::rt::missing("_meta"))?,
-                    uri: f1.ok_or_else(|| crate::rt::missing("uri"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ResourceRequestParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: true,
-                    fit: <RequestMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "uri",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ResourceRequestParams, "an object of type ResourceRequestParams", extra, fields :
+    [[required "_meta" f0(RequestMetaObject) plain meta] [required "uri"
+    f1(::std::string::String) plain uri]], inits : [meta : f0, uri : f1]
 }
 /// A template description for resources available on the server.
 #[derive(Clone, Debug, PartialEq)]
@@ -18658,167 +5587,18 @@ pub struct ResourceTemplate {
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ResourceTemplate {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.icons {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "icons", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "uriTemplate",
-            &self.uri_template,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.mime_type {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "mimeType", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.annotations {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "annotations", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ResourceTemplate;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ResourceTemplate")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ResourceTemplate, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<Icon>> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f6: ::std::option::Option<Annotations> = ::std::option::Option::None;
-                let mut f7: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f0)?,
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "icons" => crate::rt::read_field(&mut access, "icons", &mut f2)?,
-                        "uriTemplate" => {
-                            crate::rt::read_field(&mut access, "uriTemplate", &mut f3)?
-                        }
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f4)?
-                        }
-                        "mimeType" => {
-                            crate::rt::read_field(&mut access, "mimeType", &mut f5)?
-                        }
-                        "annotations" => {
-                            crate::rt::read_field(&mut access, "annotations", &mut f6)?
-                        }
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f7)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ResourceTemplate {
-                    name: f0.ok_or_else(|| crate::rt::missing("name"))?,
-                    title: f1,
-                    icons: f2,
-                    uri_template: f3.ok_or_else(|| crate::rt::missing("uriTemplate"))?,
-                    description: f4,
-                    mime_type: f5,
-                    annotations: f6,
-                    meta: f7,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ResourceTemplate {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "icons",
-                    required: false,
-                    fit: <::std::vec::Vec<Icon> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "uriTemplate",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "mimeType",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "annotations",
-                    required: false,
-                    fit: <Annotations as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <MetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ResourceTemplate, "an object of type ResourceTemplate", extra, fields : [[required
+    "name" f0(::std::string::String) plain name] [optional "title"
+    f1(::std::string::String) plain title] [optional "icons" f2(::std::vec::Vec < Icon >)
+    plain icons] [required "uriTemplate" f3(::std::string::String) plain uri_template]
+    [optional "description" f4(::std::string::String) plain description] [optional
+    "mimeType" f5(::std::string::String) plain mime_type] [optional "annotations"
+    f6(Annotations) plain annotations] [optional "_meta" f7(MetaObject) plain meta]],
+    inits : [name : f0, title : f1, icons : f2, uri_template : f3, description : f4,
+    mime_type : f5, annotations : f6, meta : f7]
 }
 /// A reference to a resource or resource template definition.
 ///
@@ -18830,102 +5610,16 @@ pub struct ResourceTemplateReference {
     /// Format: `uri-template`
     pub uri: ::std::string::String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ResourceTemplateReference {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "ref/resource";
 }
-impl ::serde::Serialize for ResourceTemplateReference {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("ref/resource"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ResourceTemplateReference {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ResourceTemplateReference;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ResourceTemplateReference")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ResourceTemplateReference, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("ref/resource"),
-                                &mut f0,
-                            )?
-                        }
-                        "uri" => crate::rt::read_field(&mut access, "uri", &mut f1)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(ResourceTemplateReference {
-                    uri: f1.ok_or_else(|| crate::rt::missing("uri"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ResourceTemplateReference {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("ref/resource"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "uri",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ResourceTemplateReference, "an object of type ResourceTemplateReference", extra,
+    fields : [[fixed "type" f0(crate ::rt::Fixed::Str("ref/resource"))] [required "uri"
+    f1(::std::string::String) plain uri]], inits : [uri : f1]
 }
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a [subscriptions/listen](SubscriptionsListenRequest) request.
 ///
@@ -18949,7 +5643,7 @@ impl crate::rt::Fit for ResourceTemplateReference {
 pub struct ResourceUpdatedNotification {
     pub params: ResourceUpdatedNotificationParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ResourceUpdatedNotification {
     /// The fixed value of `method`.
@@ -18957,121 +5651,12 @@ impl ResourceUpdatedNotification {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for ResourceUpdatedNotification {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("notifications/resources/updated"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ResourceUpdatedNotification;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ResourceUpdatedNotification")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ResourceUpdatedNotification, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<ResourceUpdatedNotificationParams> = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("notifications/resources/updated"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f2,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(ResourceUpdatedNotification {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ResourceUpdatedNotification {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("notifications/resources/updated"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <ResourceUpdatedNotificationParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ResourceUpdatedNotification, "an object of type ResourceUpdatedNotification", extra,
+    fields : [[fixed "method" f0(crate
+    ::rt::Fixed::Str("notifications/resources/updated"))] [required "params"
+    f1(ResourceUpdatedNotificationParams) plain params] [fixed "jsonrpc" f2(crate
+    ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
 }
 /// Parameters for a `notifications/resources/updated` notification.
 ///
@@ -19093,85 +5678,13 @@ pub struct ResourceUpdatedNotificationParams {
     /// Format: `uri`
     pub uri: ::std::string::String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ResourceUpdatedNotificationParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ResourceUpdatedNotificationParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ResourceUpdatedNotificationParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ResourceUpdatedNotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<NotificationMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "uri" => crate::rt::read_field(&mut access, "uri", &mut f1)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ResourceUpdatedNotificationParams {
-                    meta: f0,
-                    uri: f1.ok_or_else(|| crate::rt::missing("uri"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ResourceUpdatedNotificationParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <NotificationMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "uri",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ResourceUpdatedNotificationParams,
+    "an object of type ResourceUpdatedNotificationParams", extra, fields : [[optional
+    "_meta" f0(NotificationMetaObject) plain meta] [required "uri"
+    f1(::std::string::String) plain uri]], inits : [meta : f0, uri : f1]
 }
 /// Common result fields.
 #[derive(Clone, Debug, PartialEq)]
@@ -19193,91 +5706,12 @@ pub struct Result {
     /// When absent on the wire it is read as `"complete"`; it is always written.
     pub result_type: ResultType,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for Result {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "resultType",
-            &self.result_type,
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Result {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = Result;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type Result")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<Result, A::Error> {
-                let mut f0: ::std::option::Option<ResultMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<ResultType> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "resultType" => {
-                            crate::rt::read_field(&mut access, "resultType", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(Result {
-                    meta: f0,
-                    result_type: f1.unwrap_or(ResultType::Complete),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for Result {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <ResultMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "resultType",
-                    required: false,
-                    fit: <ResultType as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    Result, "an object of type Result", extra, fields : [[optional "_meta"
+    f0(ResultMetaObject) plain meta] [defaulted "resultType" f1(ResultType) plain
+    result_type(ResultType::Complete)]], inits : [meta : f0, result_type : f1]
 }
 /// Extends [`MetaObject`] with additional result-specific fields. All key naming rules from `MetaObject` apply.
 ///
@@ -19303,87 +5737,13 @@ pub struct ResultMetaObject {
     /// Optional: `None` is left out of the JSON.
     pub io_modelcontextprotocol_server_info: ::std::option::Option<Implementation>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ResultMetaObject {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self
-            .io_modelcontextprotocol_server_info
-        {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "io.modelcontextprotocol/serverInfo",
-                value,
-            )?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ResultMetaObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ResultMetaObject;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ResultMetaObject")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ResultMetaObject, A::Error> {
-                let mut f0: ::std::option::Option<Implementation> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "io.modelcontextprotocol/serverInfo" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "io.modelcontextprotocol/serverInfo",
-                                &mut f0,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ResultMetaObject {
-                    io_modelcontextprotocol_server_info: f0,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ResultMetaObject {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "io.modelcontextprotocol/serverInfo",
-                    required: false,
-                    fit: <Implementation as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ResultMetaObject, "an object of type ResultMetaObject", extra, fields : [[optional
+    "io.modelcontextprotocol/serverInfo" f0(Implementation) plain
+    io_modelcontextprotocol_server_info]], inits : [io_modelcontextprotocol_server_info :
+    f0]
 }
 /// Indicates the type of a [`Result`] object, allowing the client to
 /// determine how to parse the response.
@@ -19401,63 +5761,9 @@ pub enum ResultType {
     /// Any other value.
     Other(::std::string::String),
 }
-impl ResultType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            ResultType::Complete => "complete",
-            ResultType::InputRequired => "input_required",
-            ResultType::Other(s) => s,
-        }
-    }
-}
-impl ::serde::Serialize for ResultType {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ResultType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const VALUES: &[&str] = &["complete", "input_required"];
-        struct EnumVisitor;
-        impl ::serde::de::Visitor<'_> for EnumVisitor {
-            type Value = ResultType;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("a ResultType value")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<ResultType, E> {
-                ::std::result::Result::Ok(
-                    match value {
-                        "complete" => ResultType::Complete,
-                        "input_required" => ResultType::InputRequired,
-                        other => ResultType::Other(other.to_owned()),
-                    },
-                )
-            }
-        }
-        let _ = VALUES;
-        deserializer.deserialize_str(EnumVisitor)
-    }
-}
-impl crate::rt::Fit for ResultType {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        const VALUES: &[&str] = &["complete", "input_required"];
-        let _ = VALUES;
-        value.is_string().then_some(0)
-    }
+crate::rt::string_enum! {
+    ResultType, "a ResultType value", open, [Complete "complete" InputRequired
+    "input_required"]
 }
 /// The sender or recipient of messages and data in a conversation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -19467,66 +5773,8 @@ pub enum Role {
     /// `"assistant"`
     Assistant,
 }
-impl Role {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Role::User => "user",
-            Role::Assistant => "assistant",
-        }
-    }
-}
-impl ::serde::Serialize for Role {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Role {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const VALUES: &[&str] = &["user", "assistant"];
-        struct EnumVisitor;
-        impl ::serde::de::Visitor<'_> for EnumVisitor {
-            type Value = Role;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("a Role value")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<Role, E> {
-                ::std::result::Result::Ok(
-                    match value {
-                        "user" => Role::User,
-                        "assistant" => Role::Assistant,
-                        other => {
-                            return ::std::result::Result::Err(
-                                E::unknown_variant(other, VALUES),
-                            );
-                        }
-                    },
-                )
-            }
-        }
-        let _ = VALUES;
-        deserializer.deserialize_str(EnumVisitor)
-    }
-}
-impl crate::rt::Fit for Role {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        const VALUES: &[&str] = &["user", "assistant"];
-        let _ = VALUES;
-        value.as_str().filter(|s| VALUES.contains(s)).map(|_| 0)
-    }
+crate::rt::string_enum! {
+    Role, "a Role value", closed, [User "user" Assistant "assistant"]
 }
 /// Represents a root directory or file that the server can operate on.
 ///
@@ -19561,97 +5809,13 @@ pub struct Root {
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for Root {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        if let ::std::option::Option::Some(value) = &self.name {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Root {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = Root;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type Root")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<Root, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "uri" => crate::rt::read_field(&mut access, "uri", &mut f0)?,
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f1)?,
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f2)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(Root {
-                    uri: f0.ok_or_else(|| crate::rt::missing("uri"))?,
-                    name: f1,
-                    meta: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for Root {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "uri",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <MetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    Root, "an object of type Root", extra, fields : [[required "uri"
+    f0(::std::string::String) plain uri] [optional "name" f1(::std::string::String) plain
+    name] [optional "_meta" f2(MetaObject) plain meta]], inits : [uri : f0, name : f1,
+    meta : f2]
 }
 /// Describes a message issued to or received from an LLM API.
 ///
@@ -19699,97 +5863,13 @@ pub struct SamplingMessage {
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for SamplingMessage {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "role", &self.role)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "content", &self.content)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = SamplingMessage;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type SamplingMessage")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<SamplingMessage, A::Error> {
-                let mut f0: ::std::option::Option<Role> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<SamplingMessageContent> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "role" => crate::rt::read_field(&mut access, "role", &mut f0)?,
-                        "content" => {
-                            crate::rt::read_field(&mut access, "content", &mut f1)?
-                        }
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f2)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(SamplingMessage {
-                    role: f0.ok_or_else(|| crate::rt::missing("role"))?,
-                    content: f1.ok_or_else(|| crate::rt::missing("content"))?,
-                    meta: f2,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for SamplingMessage {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "role",
-                    required: true,
-                    fit: <Role as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "content",
-                    required: true,
-                    fit: <SamplingMessageContent as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <MetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    SamplingMessage, "an object of type SamplingMessage", extra, fields : [[required
+    "role" f0(Role) plain role] [required "content" f1(SamplingMessageContent) plain
+    content] [optional "_meta" f2(MetaObject) plain meta]], inits : [role : f0, content :
+    f1, meta : f2]
 }
 /// The inline union type of `SamplingMessage.content` in the schema (named from its parent and field; see [`SamplingMessage`]).
 ///
@@ -19799,93 +5879,11 @@ pub enum SamplingMessageContent {
     SamplingMessageContentBlock(SamplingMessageContentBlock),
     SamplingMessageContentBlockArray(::std::vec::Vec<SamplingMessageContentBlock>),
 }
-impl SamplingMessageContent {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <SamplingMessageContentBlock as crate::rt::Fit>::fit,
-                    <::std::vec::Vec<SamplingMessageContentBlock> as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .ok_or_else(|| crate::rt::fits_none("SamplingMessageContent", &value))?;
-        match which {
-            0usize => {
-                crate::rt::member(
-                        value,
-                        "SamplingMessageContent",
-                        "SamplingMessageContentBlock",
-                    )
-                    .map(SamplingMessageContent::SamplingMessageContentBlock)
-            }
-            1usize => {
-                crate::rt::member(
-                        value,
-                        "SamplingMessageContent",
-                        "SamplingMessageContentBlockArray",
-                    )
-                    .map(SamplingMessageContent::SamplingMessageContentBlockArray)
-            }
-            _ => unreachable!("a union of {} members", 2usize),
-        }
-    }
-}
-impl SamplingMessageContent {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            SamplingMessageContent::SamplingMessageContentBlock(_) => {
-                "SamplingMessageContentBlock"
-            }
-            SamplingMessageContent::SamplingMessageContentBlockArray(_) => {
-                "SamplingMessageContentBlockArray"
-            }
-        }
-    }
-}
-impl ::serde::Serialize for SamplingMessageContent {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            SamplingMessageContent::SamplingMessageContentBlock(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            SamplingMessageContent::SamplingMessageContentBlockArray(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        SamplingMessageContent::from_json(value).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for SamplingMessageContent {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <SamplingMessageContentBlock as crate::rt::Fit>::fit,
-                    <::std::vec::Vec<SamplingMessageContentBlock> as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    SamplingMessageContent, "SamplingMessageContent", [[0usize
+    SamplingMessageContentBlock(SamplingMessageContentBlock) plain] [1usize
+    SamplingMessageContentBlockArray(::std::vec::Vec < SamplingMessageContentBlock >)
+    plain]], shape(::std::option::Option::None)
 }
 /// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
 #[deprecated(
@@ -19900,136 +5898,14 @@ pub enum SamplingMessageContentBlock {
     ToolUseContent(ToolUseContent),
     ToolResultContent(ToolResultContent),
 }
-impl SamplingMessageContentBlock {
-    /// Reads the union's input as JSON text, choosing the member as described above.
-    #[inline]
-    pub fn from_raw(
-        raw: &::serde_json::value::RawValue,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag_raw(
-                raw,
-                "type",
-                &[
-                    &[crate::rt::Fixed::Str("text")],
-                    &[crate::rt::Fixed::Str("image")],
-                    &[crate::rt::Fixed::Str("audio")],
-                    &[crate::rt::Fixed::Str("tool_use")],
-                    &[crate::rt::Fixed::Str("tool_result")],
-                ],
-                ::std::option::Option::None,
-            )
-            .map_err(|e| crate::rt::in_union("SamplingMessageContentBlock", e))?;
-        match which {
-            0usize => {
-                crate::rt::member_raw(raw, "SamplingMessageContentBlock", "TextContent")
-                    .map(SamplingMessageContentBlock::TextContent)
-            }
-            1usize => {
-                crate::rt::member_raw(raw, "SamplingMessageContentBlock", "ImageContent")
-                    .map(SamplingMessageContentBlock::ImageContent)
-            }
-            2usize => {
-                crate::rt::member_raw(raw, "SamplingMessageContentBlock", "AudioContent")
-                    .map(SamplingMessageContentBlock::AudioContent)
-            }
-            3usize => {
-                crate::rt::member_raw(
-                        raw,
-                        "SamplingMessageContentBlock",
-                        "ToolUseContent",
-                    )
-                    .map(SamplingMessageContentBlock::ToolUseContent)
-            }
-            4usize => {
-                crate::rt::member_raw(
-                        raw,
-                        "SamplingMessageContentBlock",
-                        "ToolResultContent",
-                    )
-                    .map(SamplingMessageContentBlock::ToolResultContent)
-            }
-            _ => unreachable!("a union of {} members", 5usize),
-        }
-    }
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        SamplingMessageContentBlock::from_raw(&crate::rt::to_raw(&value)?)
-    }
-}
-impl SamplingMessageContentBlock {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            SamplingMessageContentBlock::TextContent(_) => "TextContent",
-            SamplingMessageContentBlock::ImageContent(_) => "ImageContent",
-            SamplingMessageContentBlock::AudioContent(_) => "AudioContent",
-            SamplingMessageContentBlock::ToolUseContent(_) => "ToolUseContent",
-            SamplingMessageContentBlock::ToolResultContent(_) => "ToolResultContent",
-        }
-    }
-}
-impl ::serde::Serialize for SamplingMessageContentBlock {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            SamplingMessageContentBlock::TextContent(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            SamplingMessageContentBlock::ImageContent(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            SamplingMessageContentBlock::AudioContent(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            SamplingMessageContentBlock::ToolUseContent(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            SamplingMessageContentBlock::ToolResultContent(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::std::boxed::Box<
-            ::serde_json::value::RawValue,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        SamplingMessageContentBlock::from_raw(&raw).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for SamplingMessageContentBlock {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        let which = crate::rt::by_tag(
-                value,
-                "type",
-                &[
-                    &[crate::rt::Fixed::Str("text")],
-                    &[crate::rt::Fixed::Str("image")],
-                    &[crate::rt::Fixed::Str("audio")],
-                    &[crate::rt::Fixed::Str("tool_use")],
-                    &[crate::rt::Fixed::Str("tool_result")],
-                ],
-                ::std::option::Option::None,
-            )
-            .ok()?;
-        let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
-            <TextContent as crate::rt::Fit>::fit,
-            <ImageContent as crate::rt::Fit>::fit,
-            <AudioContent as crate::rt::Fit>::fit,
-            <ToolUseContent as crate::rt::Fit>::fit,
-            <ToolResultContent as crate::rt::Fit>::fit,
-        ];
-        fits[which](value)
-    }
+crate::rt::union! {
+    SamplingMessageContentBlock, "SamplingMessageContentBlock", [[0usize
+    TextContent(TextContent) plain] [1usize ImageContent(ImageContent) plain] [2usize
+    AudioContent(AudioContent) plain] [3usize ToolUseContent(ToolUseContent) plain]
+    [4usize ToolResultContent(ToolResultContent) plain]], tag text "type"[[crate
+    ::rt::Fixed::Str("text")] [crate ::rt::Fixed::Str("image")] [crate
+    ::rt::Fixed::Str("audio")] [crate ::rt::Fixed::Str("tool_use")] [crate
+    ::rt::Fixed::Str("tool_result")]] (::std::option::Option::None)
 }
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
 #[derive(Clone, Debug, PartialEq)]
@@ -20177,173 +6053,19 @@ pub struct ServerCapabilities {
         ::std::collections::BTreeMap<::std::string::String, JSONObject>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ServerCapabilities {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.experimental {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "experimental",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.logging {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "logging", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.completions {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "completions", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.prompts {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "prompts", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.resources {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "resources", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.tools {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "tools", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.extensions {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "extensions", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ServerCapabilities;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ServerCapabilities")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ServerCapabilities, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::collections::BTreeMap<::std::string::String, JSONObject>,
-                > = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<JSONObject> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<JSONObject> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<ServerCapabilitiesPrompts> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<ServerCapabilitiesResources> = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<ServerCapabilitiesTools> = ::std::option::Option::None;
-                let mut f6: ::std::option::Option<
-                    ::std::collections::BTreeMap<::std::string::String, JSONObject>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "experimental" => {
-                            crate::rt::read_field(&mut access, "experimental", &mut f0)?
-                        }
-                        "logging" => {
-                            crate::rt::read_field(&mut access, "logging", &mut f1)?
-                        }
-                        "completions" => {
-                            crate::rt::read_field(&mut access, "completions", &mut f2)?
-                        }
-                        "prompts" => {
-                            crate::rt::read_field(&mut access, "prompts", &mut f3)?
-                        }
-                        "resources" => {
-                            crate::rt::read_field(&mut access, "resources", &mut f4)?
-                        }
-                        "tools" => crate::rt::read_field(&mut access, "tools", &mut f5)?,
-                        "extensions" => {
-                            crate::rt::read_field(&mut access, "extensions", &mut f6)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ServerCapabilities {
-                    experimental: f0,
-                    logging: f1,
-                    completions: f2,
-                    prompts: f3,
-                    resources: f4,
-                    tools: f5,
-                    extensions: f6,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ServerCapabilities {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "experimental",
-                    required: false,
-                    fit: <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        JSONObject,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "logging",
-                    required: false,
-                    fit: <JSONObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "completions",
-                    required: false,
-                    fit: <JSONObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "prompts",
-                    required: false,
-                    fit: <ServerCapabilitiesPrompts as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "resources",
-                    required: false,
-                    fit: <ServerCapabilitiesResources as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "tools",
-                    required: false,
-                    fit: <ServerCapabilitiesTools as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "extensions",
-                    required: false,
-                    fit: <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        JSONObject,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ServerCapabilities, "an object of type ServerCapabilities", extra, fields :
+    [[optional "experimental" f0(::std::collections::BTreeMap < ::std::string::String,
+    JSONObject >) plain experimental] [optional "logging" f1(JSONObject) plain logging]
+    [optional "completions" f2(JSONObject) plain completions] [optional "prompts"
+    f3(ServerCapabilitiesPrompts) plain prompts] [optional "resources"
+    f4(ServerCapabilitiesResources) plain resources] [optional "tools"
+    f5(ServerCapabilitiesTools) plain tools] [optional "extensions"
+    f6(::std::collections::BTreeMap < ::std::string::String, JSONObject >) plain
+    extensions]], inits : [experimental : f0, logging : f1, completions : f2, prompts :
+    f3, resources : f4, tools : f5, extensions : f6]
 }
 /// The inline object type of `ServerCapabilities.prompts` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -20355,77 +6077,12 @@ pub struct ServerCapabilitiesPrompts {
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ServerCapabilitiesPrompts {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.list_changed {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ServerCapabilitiesPrompts;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ServerCapabilitiesPrompts")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ServerCapabilitiesPrompts, A::Error> {
-                let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "listChanged" => {
-                            crate::rt::read_field(&mut access, "listChanged", &mut f0)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ServerCapabilitiesPrompts {
-                    list_changed: f0,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ServerCapabilitiesPrompts {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "listChanged",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ServerCapabilitiesPrompts, "an object of type ServerCapabilitiesPrompts", extra,
+    fields : [[optional "listChanged" f0(bool) plain list_changed]], inits :
+    [list_changed : f0]
 }
 /// The inline object type of `ServerCapabilities.resources` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -20441,91 +6098,12 @@ pub struct ServerCapabilitiesResources {
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ServerCapabilitiesResources {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.subscribe {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "subscribe", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.list_changed {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ServerCapabilitiesResources;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ServerCapabilitiesResources")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ServerCapabilitiesResources, A::Error> {
-                let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "subscribe" => {
-                            crate::rt::read_field(&mut access, "subscribe", &mut f0)?
-                        }
-                        "listChanged" => {
-                            crate::rt::read_field(&mut access, "listChanged", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ServerCapabilitiesResources {
-                    subscribe: f0,
-                    list_changed: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ServerCapabilitiesResources {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "subscribe",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "listChanged",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ServerCapabilitiesResources, "an object of type ServerCapabilitiesResources", extra,
+    fields : [[optional "subscribe" f0(bool) plain subscribe] [optional "listChanged"
+    f1(bool) plain list_changed]], inits : [subscribe : f0, list_changed : f1]
 }
 /// The inline object type of `ServerCapabilities.tools` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -20537,77 +6115,11 @@ pub struct ServerCapabilitiesTools {
     /// Optional: `None` is left out of the JSON.
     pub list_changed: ::std::option::Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ServerCapabilitiesTools {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.list_changed {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "listChanged", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ServerCapabilitiesTools;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ServerCapabilitiesTools")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ServerCapabilitiesTools, A::Error> {
-                let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "listChanged" => {
-                            crate::rt::read_field(&mut access, "listChanged", &mut f0)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ServerCapabilitiesTools {
-                    list_changed: f0,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ServerCapabilitiesTools {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "listChanged",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ServerCapabilitiesTools, "an object of type ServerCapabilitiesTools", extra, fields :
+    [[optional "listChanged" f0(bool) plain list_changed]], inits : [list_changed : f0]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -20625,208 +6137,26 @@ pub enum ServerNotification {
     /// A message with any other value: kept whole, as the generic type.
     Other(JSONRPCNotification),
 }
-impl ServerNotification {
-    /// Reads the union's input as JSON text, choosing the member as described above.
-    #[inline]
-    pub fn from_raw(
-        raw: &::serde_json::value::RawValue,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let which = crate::rt::by_tag_raw(
-                raw,
-                "method",
-                &[
-                    &[crate::rt::Fixed::Str("notifications/cancelled")],
-                    &[crate::rt::Fixed::Str("notifications/progress")],
-                    &[crate::rt::Fixed::Str("notifications/message")],
-                    &[crate::rt::Fixed::Str("notifications/resources/updated")],
-                    &[crate::rt::Fixed::Str("notifications/resources/list_changed")],
-                    &[crate::rt::Fixed::Str("notifications/tools/list_changed")],
-                    &[crate::rt::Fixed::Str("notifications/prompts/list_changed")],
-                    &[crate::rt::Fixed::Str("notifications/subscriptions/acknowledged")],
-                    &[],
-                ],
-                ::std::option::Option::Some(8usize),
-            )
-            .map_err(|e| crate::rt::in_union("ServerNotification", e))?;
-        match which {
-            0usize => {
-                crate::rt::member_raw(raw, "ServerNotification", "CancelledNotification")
-                    .map(ServerNotification::CancelledNotification)
-            }
-            1usize => {
-                crate::rt::member_raw(raw, "ServerNotification", "ProgressNotification")
-                    .map(ServerNotification::ProgressNotification)
-            }
-            2usize => {
-                crate::rt::member_raw(
-                        raw,
-                        "ServerNotification",
-                        "LoggingMessageNotification",
-                    )
-                    .map(ServerNotification::LoggingMessageNotification)
-            }
-            3usize => {
-                crate::rt::member_raw(
-                        raw,
-                        "ServerNotification",
-                        "ResourceUpdatedNotification",
-                    )
-                    .map(ServerNotification::ResourceUpdatedNotification)
-            }
-            4usize => {
-                crate::rt::member_raw(
-                        raw,
-                        "ServerNotification",
-                        "ResourceListChangedNotification",
-                    )
-                    .map(ServerNotification::ResourceListChangedNotification)
-            }
-            5usize => {
-                crate::rt::member_raw(
-                        raw,
-                        "ServerNotification",
-                        "ToolListChangedNotification",
-                    )
-                    .map(ServerNotification::ToolListChangedNotification)
-            }
-            6usize => {
-                crate::rt::member_raw(
-                        raw,
-                        "ServerNotification",
-                        "PromptListChangedNotification",
-                    )
-                    .map(ServerNotification::PromptListChangedNotification)
-            }
-            7usize => {
-                crate::rt::member_raw(
-                        raw,
-                        "ServerNotification",
-                        "SubscriptionsAcknowledgedNotification",
-                    )
-                    .map(ServerNotification::SubscriptionsAcknowledgedNotification)
-            }
-            8usize => {
-                crate::rt::member_raw(raw, "ServerNotification", "Other")
-                    .map(ServerNotification::Other)
-            }
-            _ => unreachable!("a union of {} members", 9usize),
-        }
-    }
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        ServerNotification::from_raw(&crate::rt::to_raw(&value)?)
-    }
-}
-impl ServerNotification {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            ServerNotification::CancelledNotification(_) => "CancelledNotification",
-            ServerNotification::ProgressNotification(_) => "ProgressNotification",
-            ServerNotification::LoggingMessageNotification(_) => {
-                "LoggingMessageNotification"
-            }
-            ServerNotification::ResourceUpdatedNotification(_) => {
-                "ResourceUpdatedNotification"
-            }
-            ServerNotification::ResourceListChangedNotification(_) => {
-                "ResourceListChangedNotification"
-            }
-            ServerNotification::ToolListChangedNotification(_) => {
-                "ToolListChangedNotification"
-            }
-            ServerNotification::PromptListChangedNotification(_) => {
-                "PromptListChangedNotification"
-            }
-            ServerNotification::SubscriptionsAcknowledgedNotification(_) => {
-                "SubscriptionsAcknowledgedNotification"
-            }
-            ServerNotification::Other(_) => "Other",
-        }
-    }
-}
-impl ::serde::Serialize for ServerNotification {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            ServerNotification::CancelledNotification(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerNotification::ProgressNotification(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerNotification::LoggingMessageNotification(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerNotification::ResourceUpdatedNotification(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerNotification::ResourceListChangedNotification(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerNotification::ToolListChangedNotification(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerNotification::PromptListChangedNotification(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerNotification::SubscriptionsAcknowledgedNotification(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerNotification::Other(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ServerNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::std::boxed::Box<
-            ::serde_json::value::RawValue,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        ServerNotification::from_raw(&raw).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for ServerNotification {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        let which = crate::rt::by_tag(
-                value,
-                "method",
-                &[
-                    &[crate::rt::Fixed::Str("notifications/cancelled")],
-                    &[crate::rt::Fixed::Str("notifications/progress")],
-                    &[crate::rt::Fixed::Str("notifications/message")],
-                    &[crate::rt::Fixed::Str("notifications/resources/updated")],
-                    &[crate::rt::Fixed::Str("notifications/resources/list_changed")],
-                    &[crate::rt::Fixed::Str("notifications/tools/list_changed")],
-                    &[crate::rt::Fixed::Str("notifications/prompts/list_changed")],
-                    &[crate::rt::Fixed::Str("notifications/subscriptions/acknowledged")],
-                    &[],
-                ],
-                ::std::option::Option::Some(8usize),
-            )
-            .ok()?;
-        let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[
-            <CancelledNotification as crate::rt::Fit>::fit,
-            <ProgressNotification as crate::rt::Fit>::fit,
-            <LoggingMessageNotification as crate::rt::Fit>::fit,
-            <ResourceUpdatedNotification as crate::rt::Fit>::fit,
-            <ResourceListChangedNotification as crate::rt::Fit>::fit,
-            <ToolListChangedNotification as crate::rt::Fit>::fit,
-            <PromptListChangedNotification as crate::rt::Fit>::fit,
-            <SubscriptionsAcknowledgedNotification as crate::rt::Fit>::fit,
-            <JSONRPCNotification as crate::rt::Fit>::fit,
-        ];
-        fits[which](value)
-    }
+crate::rt::union! {
+    ServerNotification, "ServerNotification", [[0usize
+    CancelledNotification(CancelledNotification) plain] [1usize
+    ProgressNotification(ProgressNotification) plain] [2usize
+    LoggingMessageNotification(LoggingMessageNotification) plain] [3usize
+    ResourceUpdatedNotification(ResourceUpdatedNotification) plain] [4usize
+    ResourceListChangedNotification(ResourceListChangedNotification) plain] [5usize
+    ToolListChangedNotification(ToolListChangedNotification) plain] [6usize
+    PromptListChangedNotification(PromptListChangedNotification) plain] [7usize
+    SubscriptionsAcknowledgedNotification(SubscriptionsAcknowledgedNotification) plain]
+    [8usize Other(JSONRPCNotification) plain]], tag text "method"[[crate
+    ::rt::Fixed::Str("notifications/cancelled")] [crate
+    ::rt::Fixed::Str("notifications/progress")] [crate
+    ::rt::Fixed::Str("notifications/message")] [crate
+    ::rt::Fixed::Str("notifications/resources/updated")] [crate
+    ::rt::Fixed::Str("notifications/resources/list_changed")] [crate
+    ::rt::Fixed::Str("notifications/tools/list_changed")] [crate
+    ::rt::Fixed::Str("notifications/prompts/list_changed")] [crate
+    ::rt::Fixed::Str("notifications/subscriptions/acknowledged")] []]
+    (::std::option::Option::Some(8usize))
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -20848,187 +6178,18 @@ pub enum ServerResult {
     ListToolsResult(ListToolsResult),
     InputRequiredResult(InputRequiredResult),
 }
-impl ServerResult {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <EmptyResult as crate::rt::Fit>::fit,
-                    <DiscoverResult as crate::rt::Fit>::fit,
-                    <CompleteResult as crate::rt::Fit>::fit,
-                    <GetPromptResult as crate::rt::Fit>::fit,
-                    <ListPromptsResult as crate::rt::Fit>::fit,
-                    <ListResourceTemplatesResult as crate::rt::Fit>::fit,
-                    <ListResourcesResult as crate::rt::Fit>::fit,
-                    <ReadResourceResult as crate::rt::Fit>::fit,
-                    <SubscriptionsListenResult as crate::rt::Fit>::fit,
-                    <CallToolResult as crate::rt::Fit>::fit,
-                    <ListToolsResult as crate::rt::Fit>::fit,
-                    <InputRequiredResult as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::Some((
-                    "resultType",
-                    &[("input_required", 11usize)],
-                )),
-            )
-            .ok_or_else(|| crate::rt::fits_none("ServerResult", &value))?;
-        match which {
-            0usize => {
-                crate::rt::member(value, "ServerResult", "EmptyResult")
-                    .map(ServerResult::EmptyResult)
-            }
-            1usize => {
-                crate::rt::member(value, "ServerResult", "DiscoverResult")
-                    .map(ServerResult::DiscoverResult)
-            }
-            2usize => {
-                crate::rt::member(value, "ServerResult", "CompleteResult")
-                    .map(ServerResult::CompleteResult)
-            }
-            3usize => {
-                crate::rt::member(value, "ServerResult", "GetPromptResult")
-                    .map(ServerResult::GetPromptResult)
-            }
-            4usize => {
-                crate::rt::member(value, "ServerResult", "ListPromptsResult")
-                    .map(ServerResult::ListPromptsResult)
-            }
-            5usize => {
-                crate::rt::member(value, "ServerResult", "ListResourceTemplatesResult")
-                    .map(ServerResult::ListResourceTemplatesResult)
-            }
-            6usize => {
-                crate::rt::member(value, "ServerResult", "ListResourcesResult")
-                    .map(ServerResult::ListResourcesResult)
-            }
-            7usize => {
-                crate::rt::member(value, "ServerResult", "ReadResourceResult")
-                    .map(ServerResult::ReadResourceResult)
-            }
-            8usize => {
-                crate::rt::member(value, "ServerResult", "SubscriptionsListenResult")
-                    .map(ServerResult::SubscriptionsListenResult)
-            }
-            9usize => {
-                crate::rt::member(value, "ServerResult", "CallToolResult")
-                    .map(ServerResult::CallToolResult)
-            }
-            10usize => {
-                crate::rt::member(value, "ServerResult", "ListToolsResult")
-                    .map(ServerResult::ListToolsResult)
-            }
-            11usize => {
-                crate::rt::member(value, "ServerResult", "InputRequiredResult")
-                    .map(ServerResult::InputRequiredResult)
-            }
-            _ => unreachable!("a union of {} members", 12usize),
-        }
-    }
-}
-impl ServerResult {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            ServerResult::EmptyResult(_) => "EmptyResult",
-            ServerResult::DiscoverResult(_) => "DiscoverResult",
-            ServerResult::CompleteResult(_) => "CompleteResult",
-            ServerResult::GetPromptResult(_) => "GetPromptResult",
-            ServerResult::ListPromptsResult(_) => "ListPromptsResult",
-            ServerResult::ListResourceTemplatesResult(_) => "ListResourceTemplatesResult",
-            ServerResult::ListResourcesResult(_) => "ListResourcesResult",
-            ServerResult::ReadResourceResult(_) => "ReadResourceResult",
-            ServerResult::SubscriptionsListenResult(_) => "SubscriptionsListenResult",
-            ServerResult::CallToolResult(_) => "CallToolResult",
-            ServerResult::ListToolsResult(_) => "ListToolsResult",
-            ServerResult::InputRequiredResult(_) => "InputRequiredResult",
-        }
-    }
-}
-impl ::serde::Serialize for ServerResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            ServerResult::EmptyResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerResult::DiscoverResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerResult::CompleteResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerResult::GetPromptResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerResult::ListPromptsResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerResult::ListResourceTemplatesResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerResult::ListResourcesResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerResult::ReadResourceResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerResult::SubscriptionsListenResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerResult::CallToolResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerResult::ListToolsResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            ServerResult::InputRequiredResult(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ServerResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ServerResult::from_json(value).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for ServerResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <EmptyResult as crate::rt::Fit>::fit,
-                    <DiscoverResult as crate::rt::Fit>::fit,
-                    <CompleteResult as crate::rt::Fit>::fit,
-                    <GetPromptResult as crate::rt::Fit>::fit,
-                    <ListPromptsResult as crate::rt::Fit>::fit,
-                    <ListResourceTemplatesResult as crate::rt::Fit>::fit,
-                    <ListResourcesResult as crate::rt::Fit>::fit,
-                    <ReadResourceResult as crate::rt::Fit>::fit,
-                    <SubscriptionsListenResult as crate::rt::Fit>::fit,
-                    <CallToolResult as crate::rt::Fit>::fit,
-                    <ListToolsResult as crate::rt::Fit>::fit,
-                    <InputRequiredResult as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::Some((
-                    "resultType",
-                    &[("input_required", 11usize)],
-                )),
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    ServerResult, "ServerResult", [[0usize EmptyResult(EmptyResult) plain] [1usize
+    DiscoverResult(DiscoverResult) plain] [2usize CompleteResult(CompleteResult) plain]
+    [3usize GetPromptResult(GetPromptResult) plain] [4usize
+    ListPromptsResult(ListPromptsResult) plain] [5usize
+    ListResourceTemplatesResult(ListResourceTemplatesResult) plain] [6usize
+    ListResourcesResult(ListResourcesResult) plain] [7usize
+    ReadResourceResult(ReadResourceResult) plain] [8usize
+    SubscriptionsListenResult(SubscriptionsListenResult) plain] [9usize
+    CallToolResult(CallToolResult) plain] [10usize ListToolsResult(ListToolsResult)
+    plain] [11usize InputRequiredResult(InputRequiredResult) plain]],
+    shape(::std::option::Option::Some(("resultType", & [("input_required", 11usize)])))
 }
 /// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
 #[derive(Clone, Debug, PartialEq)]
@@ -21036,93 +6197,11 @@ pub enum SingleSelectEnumSchema {
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
     TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
 }
-impl SingleSelectEnumSchema {
-    /// Reads a value already parsed into JSON, choosing the member as described above.
-    #[inline]
-    pub fn from_json(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        let (which, _) = crate::rt::pick(
-                &value,
-                &[
-                    <UntitledSingleSelectEnumSchema as crate::rt::Fit>::fit,
-                    <TitledSingleSelectEnumSchema as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .ok_or_else(|| crate::rt::fits_none("SingleSelectEnumSchema", &value))?;
-        match which {
-            0usize => {
-                crate::rt::member(
-                        value,
-                        "SingleSelectEnumSchema",
-                        "UntitledSingleSelectEnumSchema",
-                    )
-                    .map(SingleSelectEnumSchema::UntitledSingleSelectEnumSchema)
-            }
-            1usize => {
-                crate::rt::member(
-                        value,
-                        "SingleSelectEnumSchema",
-                        "TitledSingleSelectEnumSchema",
-                    )
-                    .map(SingleSelectEnumSchema::TitledSingleSelectEnumSchema)
-            }
-            _ => unreachable!("a union of {} members", 2usize),
-        }
-    }
-}
-impl SingleSelectEnumSchema {
-    /// The name of the member this value holds.
-    pub fn member_name(&self) -> &'static str {
-        match self {
-            SingleSelectEnumSchema::UntitledSingleSelectEnumSchema(_) => {
-                "UntitledSingleSelectEnumSchema"
-            }
-            SingleSelectEnumSchema::TitledSingleSelectEnumSchema(_) => {
-                "TitledSingleSelectEnumSchema"
-            }
-        }
-    }
-}
-impl ::serde::Serialize for SingleSelectEnumSchema {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        match self {
-            SingleSelectEnumSchema::UntitledSingleSelectEnumSchema(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-            SingleSelectEnumSchema::TitledSingleSelectEnumSchema(value) => {
-                ::serde::Serialize::serialize(value, serializer)
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        SingleSelectEnumSchema::from_json(value).map_err(::serde::de::Error::custom)
-    }
-}
-impl crate::rt::Fit for SingleSelectEnumSchema {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::pick(
-                value,
-                &[
-                    <UntitledSingleSelectEnumSchema as crate::rt::Fit>::fit,
-                    <TitledSingleSelectEnumSchema as crate::rt::Fit>::fit,
-                ],
-                ::std::option::Option::None,
-            )
-            .map(|(_, score)| score)
-    }
+crate::rt::union! {
+    SingleSelectEnumSchema, "SingleSelectEnumSchema", [[0usize
+    UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema) plain] [1usize
+    TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema) plain]],
+    shape(::std::option::Option::None)
 }
 /// **Example: Email input schema**
 ///
@@ -21158,172 +6237,20 @@ pub struct StringSchema {
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl StringSchema {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "string";
 }
-impl ::serde::Serialize for StringSchema {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("string"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.min_length {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "minLength", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.max_length {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "maxLength", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.format {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "format", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.default {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "default", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for StringSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = StringSchema;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type StringSchema")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<StringSchema, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<StringSchemaFormat> = ::std::option::Option::None;
-                let mut f6: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("string"),
-                                &mut f0,
-                            )?
-                        }
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f2)?
-                        }
-                        "minLength" => {
-                            crate::rt::read_field(&mut access, "minLength", &mut f3)?
-                        }
-                        "maxLength" => {
-                            crate::rt::read_field(&mut access, "maxLength", &mut f4)?
-                        }
-                        "format" => {
-                            crate::rt::read_field(&mut access, "format", &mut f5)?
-                        }
-                        "default" => {
-                            crate::rt::read_field(&mut access, "default", &mut f6)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(StringSchema {
-                    title: f1,
-                    description: f2,
-                    min_length: f3,
-                    max_length: f4,
-                    format: f5,
-                    default: f6,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for StringSchema {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("string")),
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "minLength",
-                    required: false,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "maxLength",
-                    required: false,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "format",
-                    required: false,
-                    fit: <StringSchemaFormat as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "default",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    StringSchema, "an object of type StringSchema", extra, fields : [[fixed "type"
+    f0(crate ::rt::Fixed::Str("string"))] [optional "title" f1(::std::string::String)
+    plain title] [optional "description" f2(::std::string::String) plain description]
+    [optional "minLength" f3(i64) plain min_length] [optional "maxLength" f4(i64) plain
+    max_length] [optional "format" f5(StringSchemaFormat) plain format] [optional
+    "default" f6(::std::string::String) plain default]], inits : [title : f1, description
+    : f2, min_length : f3, max_length : f4, format : f5, default : f6]
 }
 /// The inline enum type of `StringSchema.format` in the schema (named from its parent and field; see [`StringSchema`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -21337,70 +6264,9 @@ pub enum StringSchemaFormat {
     /// `"date-time"`
     DateTime,
 }
-impl StringSchemaFormat {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            StringSchemaFormat::Email => "email",
-            StringSchemaFormat::Uri => "uri",
-            StringSchemaFormat::Date => "date",
-            StringSchemaFormat::DateTime => "date-time",
-        }
-    }
-}
-impl ::serde::Serialize for StringSchemaFormat {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for StringSchemaFormat {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const VALUES: &[&str] = &["email", "uri", "date", "date-time"];
-        struct EnumVisitor;
-        impl ::serde::de::Visitor<'_> for EnumVisitor {
-            type Value = StringSchemaFormat;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("a StringSchemaFormat value")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<StringSchemaFormat, E> {
-                ::std::result::Result::Ok(
-                    match value {
-                        "email" => StringSchemaFormat::Email,
-                        "uri" => StringSchemaFormat::Uri,
-                        "date" => StringSchemaFormat::Date,
-                        "date-time" => StringSchemaFormat::DateTime,
-                        other => {
-                            return ::std::result::Result::Err(
-                                E::unknown_variant(other, VALUES),
-                            );
-                        }
-                    },
-                )
-            }
-        }
-        let _ = VALUES;
-        deserializer.deserialize_str(EnumVisitor)
-    }
-}
-impl crate::rt::Fit for StringSchemaFormat {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        const VALUES: &[&str] = &["email", "uri", "date", "date-time"];
-        let _ = VALUES;
-        value.as_str().filter(|s| VALUES.contains(s)).map(|_| 0)
-    }
+crate::rt::string_enum! {
+    StringSchemaFormat, "a StringSchemaFormat value", closed, [Email "email" Uri "uri"
+    Date "date" DateTime "date-time"]
 }
 /// The set of notification types a client may opt in to on a
 /// [subscriptions/listen](SubscriptionsListenRequest) request.
@@ -21437,153 +6303,16 @@ pub struct SubscriptionFilter {
         ::std::vec::Vec<::std::string::String>,
     >,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for SubscriptionFilter {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.tools_list_changed {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "toolsListChanged",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.prompts_list_changed {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "promptsListChanged",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.resources_list_changed {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "resourcesListChanged",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.resource_subscriptions {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "resourceSubscriptions",
-                value,
-            )?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SubscriptionFilter {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = SubscriptionFilter;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type SubscriptionFilter")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<SubscriptionFilter, A::Error> {
-                let mut f0: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "toolsListChanged" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "toolsListChanged",
-                                &mut f0,
-                            )?
-                        }
-                        "promptsListChanged" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "promptsListChanged",
-                                &mut f1,
-                            )?
-                        }
-                        "resourcesListChanged" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "resourcesListChanged",
-                                &mut f2,
-                            )?
-                        }
-                        "resourceSubscriptions" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "resourceSubscriptions",
-                                &mut f3,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(SubscriptionFilter {
-                    tools_list_changed: f0,
-                    prompts_list_changed: f1,
-                    resources_list_changed: f2,
-                    resource_subscriptions: f3,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for SubscriptionFilter {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "toolsListChanged",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "promptsListChanged",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "resourcesListChanged",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "resourceSubscriptions",
-                    required: false,
-                    fit: <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    SubscriptionFilter, "an object of type SubscriptionFilter", extra, fields :
+    [[optional "toolsListChanged" f0(bool) plain tools_list_changed] [optional
+    "promptsListChanged" f1(bool) plain prompts_list_changed] [optional
+    "resourcesListChanged" f2(bool) plain resources_list_changed] [optional
+    "resourceSubscriptions" f3(::std::vec::Vec < ::std::string::String >) plain
+    resource_subscriptions]], inits : [tools_list_changed : f0, prompts_list_changed :
+    f1, resources_list_changed : f2, resource_subscriptions : f3]
 }
 /// Sent by the server to acknowledge that a
 /// [subscriptions/listen](SubscriptionsListenRequest) subscription has been
@@ -21619,7 +6348,7 @@ impl crate::rt::Fit for SubscriptionFilter {
 pub struct SubscriptionsAcknowledgedNotification {
     pub params: SubscriptionsAcknowledgedNotificationParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl SubscriptionsAcknowledgedNotification {
     /// The fixed value of `method`.
@@ -21627,125 +6356,12 @@ impl SubscriptionsAcknowledgedNotification {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for SubscriptionsAcknowledgedNotification {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("notifications/subscriptions/acknowledged"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SubscriptionsAcknowledgedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = SubscriptionsAcknowledgedNotification;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type SubscriptionsAcknowledgedNotification")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<SubscriptionsAcknowledgedNotification, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<
-                    SubscriptionsAcknowledgedNotificationParams,
-                > = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str(
-                                    "notifications/subscriptions/acknowledged",
-                                ),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f2,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(SubscriptionsAcknowledgedNotification {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for SubscriptionsAcknowledgedNotification {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("notifications/subscriptions/acknowledged"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <SubscriptionsAcknowledgedNotificationParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    SubscriptionsAcknowledgedNotification,
+    "an object of type SubscriptionsAcknowledgedNotification", extra, fields : [[fixed
+    "method" f0(crate ::rt::Fixed::Str("notifications/subscriptions/acknowledged"))]
+    [required "params" f1(SubscriptionsAcknowledgedNotificationParams) plain params]
+    [fixed "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
 }
 /// Parameters for a [notifications/subscriptions/acknowledged](SubscriptionsAcknowledgedNotification) notification.
 #[derive(Clone, Debug, PartialEq)]
@@ -21760,97 +6376,13 @@ pub struct SubscriptionsAcknowledgedNotificationParams {
     /// the server has no prompts), it is omitted from this set.
     pub notifications: SubscriptionFilter,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for SubscriptionsAcknowledgedNotificationParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "notifications",
-            &self.notifications,
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SubscriptionsAcknowledgedNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = SubscriptionsAcknowledgedNotificationParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str(
-                    "an object of type SubscriptionsAcknowledgedNotificationParams",
-                )
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<
-                SubscriptionsAcknowledgedNotificationParams,
-                A::Error,
-            > {
-                let mut f0: ::std::option::Option<NotificationMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<SubscriptionFilter> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "notifications" => {
-                            crate::rt::read_field(&mut access, "notifications", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(SubscriptionsAcknowledgedNotificationParams {
-                    meta: f0,
-                    notifications: f1
-                        .ok_or_else(|| crate::rt::missing("notifications"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for SubscriptionsAcknowledgedNotificationParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <NotificationMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "notifications",
-                    required: true,
-                    fit: <SubscriptionFilter as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    SubscriptionsAcknowledgedNotificationParams,
+    "an object of type SubscriptionsAcknowledgedNotificationParams", extra, fields :
+    [[optional "_meta" f0(NotificationMetaObject) plain meta] [required "notifications"
+    f1(SubscriptionFilter) plain notifications]], inits : [meta : f0, notifications : f1]
 }
 /// Sent from the client to open a long-lived channel for receiving notifications
 /// outside the context of a specific request. Replaces the previous HTTP GET
@@ -21886,7 +6418,7 @@ pub struct SubscriptionsListenRequest {
     pub params: SubscriptionsListenRequestParams,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl SubscriptionsListenRequest {
     /// The fixed value of `method`.
@@ -21894,131 +6426,12 @@ impl SubscriptionsListenRequest {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for SubscriptionsListenRequest {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("subscriptions/listen"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", &self.params)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = SubscriptionsListenRequest;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type SubscriptionsListenRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<SubscriptionsListenRequest, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<SubscriptionsListenRequestParams> = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut f3: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("subscriptions/listen"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f2,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f3)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(SubscriptionsListenRequest {
-                    params: f1.ok_or_else(|| crate::rt::missing("params"))?,
-                    id: f3.ok_or_else(|| crate::rt::missing("id"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for SubscriptionsListenRequest {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("subscriptions/listen"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: true,
-                    fit: <SubscriptionsListenRequestParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    SubscriptionsListenRequest, "an object of type SubscriptionsListenRequest", extra,
+    fields : [[fixed "method" f0(crate ::rt::Fixed::Str("subscriptions/listen"))]
+    [required "params" f1(SubscriptionsListenRequestParams) plain params] [fixed
+    "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]],
+    inits : [params : f1, id : f3]
 }
 /// Parameters for a [subscriptions/listen](SubscriptionsListenRequest) request.
 #[derive(Clone, Debug, PartialEq)]
@@ -22030,90 +6443,13 @@ pub struct SubscriptionsListenRequestParams {
     /// requested.
     pub notifications: SubscriptionFilter,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for SubscriptionsListenRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", &self.meta)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "notifications",
-            &self.notifications,
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = SubscriptionsListenRequestParams;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type SubscriptionsListenRequestParams")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<SubscriptionsListenRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<RequestMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<SubscriptionFilter> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "notifications" => {
-                            crate::rt::read_field(&mut access, "notifications", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(SubscriptionsListenRequestParams {
-                    meta: f0.ok_or_else(|| crate::rt::missing("_meta"))?,
-                    notifications: f1
-                        .ok_or_else(|| crate::rt::missing("notifications"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for SubscriptionsListenRequestParams {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: true,
-                    fit: <RequestMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "notifications",
-                    required: true,
-                    fit: <SubscriptionFilter as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    SubscriptionsListenRequestParams,
+    "an object of type SubscriptionsListenRequestParams", extra, fields : [[required
+    "_meta" f0(RequestMetaObject) plain meta] [required "notifications"
+    f1(SubscriptionFilter) plain notifications]], inits : [meta : f0, notifications : f1]
 }
 /// The response to a [subscriptions/listen](SubscriptionsListenRequest)
 /// request, signalling that the subscription has ended gracefully (for example,
@@ -22148,89 +6484,13 @@ pub struct SubscriptionsListenResult {
     /// When absent on the wire it is read as `"complete"`; it is always written.
     pub result_type: ResultType,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for SubscriptionsListenResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", &self.meta)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "resultType",
-            &self.result_type,
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = SubscriptionsListenResult;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type SubscriptionsListenResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<SubscriptionsListenResult, A::Error> {
-                let mut f0: ::std::option::Option<SubscriptionsListenResultMetaObject> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<ResultType> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f0)?,
-                        "resultType" => {
-                            crate::rt::read_field(&mut access, "resultType", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(SubscriptionsListenResult {
-                    meta: f0.ok_or_else(|| crate::rt::missing("_meta"))?,
-                    result_type: f1.unwrap_or(ResultType::Complete),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for SubscriptionsListenResult {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: true,
-                    fit: <SubscriptionsListenResultMetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "resultType",
-                    required: false,
-                    fit: <ResultType as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    SubscriptionsListenResult, "an object of type SubscriptionsListenResult", extra,
+    fields : [[required "_meta" f0(SubscriptionsListenResultMetaObject) plain meta]
+    [defaulted "resultType" f1(ResultType) plain result_type(ResultType::Complete)]],
+    inits : [meta : f0, result_type : f1]
 }
 /// Extends [`ResultMetaObject`] with the subscription-stream identifier carried by a
 /// [`SubscriptionsListenResult`]. All key naming rules from `MetaObject` apply.
@@ -22263,110 +6523,17 @@ pub struct SubscriptionsListenResultMetaObject {
     /// Wire name: `io.modelcontextprotocol/subscriptionId`.
     pub io_modelcontextprotocol_subscription_id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for SubscriptionsListenResultMetaObject {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self
-            .io_modelcontextprotocol_server_info
-        {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "io.modelcontextprotocol/serverInfo",
-                value,
-            )?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "io.modelcontextprotocol/subscriptionId",
-            &self.io_modelcontextprotocol_subscription_id,
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenResultMetaObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = SubscriptionsListenResultMetaObject;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type SubscriptionsListenResultMetaObject")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<SubscriptionsListenResultMetaObject, A::Error> {
-                let mut f0: ::std::option::Option<Implementation> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "io.modelcontextprotocol/serverInfo" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "io.modelcontextprotocol/serverInfo",
-                                &mut f0,
-                            )?
-                        }
-                        "io.modelcontextprotocol/subscriptionId" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "io.modelcontextprotocol/subscriptionId",
-                                &mut f1,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(SubscriptionsListenResultMetaObject {
-                    io_modelcontextprotocol_server_info: f0,
-                    io_modelcontextprotocol_subscription_id: f1
-                        .ok_or_else(|| crate::rt::missing(
-                            "io.modelcontextprotocol/subscriptionId",
-                        ))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for SubscriptionsListenResultMetaObject {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "io.modelcontextprotocol/serverInfo",
-                    required: false,
-                    fit: <Implementation as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "io.modelcontextprotocol/subscriptionId",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    SubscriptionsListenResultMetaObject,
+    "an object of type SubscriptionsListenResultMetaObject", extra, fields : [[optional
+    "io.modelcontextprotocol/serverInfo" f0(Implementation) plain
+    io_modelcontextprotocol_server_info] [required
+    "io.modelcontextprotocol/subscriptionId" f1(RequestId) plain
+    io_modelcontextprotocol_subscription_id]], inits :
+    [io_modelcontextprotocol_server_info : f0, io_modelcontextprotocol_subscription_id :
+    f1]
 }
 /// A successful response from the server for a [subscriptions/listen](SubscriptionsListenRequest)
 /// request, sent when the server tears the subscription down gracefully.
@@ -22392,112 +6559,18 @@ pub struct SubscriptionsListenResultResponse {
     pub id: RequestId,
     pub result: SubscriptionsListenResult,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl SubscriptionsListenResultResponse {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for SubscriptionsListenResultResponse {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "result", &self.result)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenResultResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = SubscriptionsListenResultResponse;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type SubscriptionsListenResultResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<SubscriptionsListenResultResponse, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<SubscriptionsListenResult> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f0,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f1)?,
-                        "result" => {
-                            crate::rt::read_field(&mut access, "result", &mut f2)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(SubscriptionsListenResultResponse {
-                    id: f1.ok_or_else(|| crate::rt::missing("id"))?,
-                    result: f2.ok_or_else(|| crate::rt::missing("result"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for SubscriptionsListenResultResponse {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "result",
-                    required: true,
-                    fit: <SubscriptionsListenResult as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    SubscriptionsListenResultResponse,
+    "an object of type SubscriptionsListenResultResponse", extra, fields : [[fixed
+    "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id" f1(RequestId) plain id]
+    [required "result" f2(SubscriptionsListenResult) plain result]], inits : [id : f1,
+    result : f2]
 }
 /// Text provided to or from an LLM.
 ///
@@ -22524,126 +6597,17 @@ pub struct TextContent {
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl TextContent {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "text";
 }
-impl ::serde::Serialize for TextContent {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("text"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "text", &self.text)?;
-        if let ::std::option::Option::Some(value) = &self.annotations {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "annotations", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for TextContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = TextContent;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type TextContent")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<TextContent, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<Annotations> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("text"),
-                                &mut f0,
-                            )?
-                        }
-                        "text" => crate::rt::read_field(&mut access, "text", &mut f1)?,
-                        "annotations" => {
-                            crate::rt::read_field(&mut access, "annotations", &mut f2)?
-                        }
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f3)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(TextContent {
-                    text: f1.ok_or_else(|| crate::rt::missing("text"))?,
-                    annotations: f2,
-                    meta: f3,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for TextContent {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("text")),
-                },
-                crate::rt::FieldShape {
-                    name: "text",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "annotations",
-                    required: false,
-                    fit: <Annotations as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <MetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    TextContent, "an object of type TextContent", extra, fields : [[fixed "type" f0(crate
+    ::rt::Fixed::Str("text"))] [required "text" f1(::std::string::String) plain text]
+    [optional "annotations" f2(Annotations) plain annotations] [optional "_meta"
+    f3(MetaObject) plain meta]], inits : [text : f1, annotations : f2, meta : f3]
 }
 /// **Example: Text file contents**
 ///
@@ -22673,109 +6637,14 @@ pub struct TextResourceContents {
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for TextResourceContents {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "uri", &self.uri)?;
-        if let ::std::option::Option::Some(value) = &self.mime_type {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "mimeType", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "text", &self.text)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = TextResourceContents;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type TextResourceContents")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<TextResourceContents, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "uri" => crate::rt::read_field(&mut access, "uri", &mut f0)?,
-                        "mimeType" => {
-                            crate::rt::read_field(&mut access, "mimeType", &mut f1)?
-                        }
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f2)?,
-                        "text" => crate::rt::read_field(&mut access, "text", &mut f3)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(TextResourceContents {
-                    uri: f0.ok_or_else(|| crate::rt::missing("uri"))?,
-                    mime_type: f1,
-                    meta: f2,
-                    text: f3.ok_or_else(|| crate::rt::missing("text"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for TextResourceContents {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "uri",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "mimeType",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <MetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "text",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    TextResourceContents, "an object of type TextResourceContents", extra, fields :
+    [[required "uri" f0(::std::string::String) plain uri] [optional "mimeType"
+    f1(::std::string::String) plain mime_type] [optional "_meta" f2(MetaObject) plain
+    meta] [required "text" f3(::std::string::String) plain text]], inits : [uri : f0,
+    mime_type : f1, meta : f2, text : f3]
 }
 /// Schema for multiple-selection enumeration with display titles for each option.
 ///
@@ -22829,170 +6698,21 @@ pub struct TitledMultiSelectEnumSchema {
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl TitledMultiSelectEnumSchema {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "array";
 }
-impl ::serde::Serialize for TitledMultiSelectEnumSchema {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("array"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.min_items {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "minItems", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.max_items {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "maxItems", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "items", &self.items)?;
-        if let ::std::option::Option::Some(value) = &self.default {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "default", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = TitledMultiSelectEnumSchema;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type TitledMultiSelectEnumSchema")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<TitledMultiSelectEnumSchema, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<TitledMultiSelectEnumSchemaItems> = ::std::option::Option::None;
-                let mut f6: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("array"),
-                                &mut f0,
-                            )?
-                        }
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f2)?
-                        }
-                        "minItems" => {
-                            crate::rt::read_field(&mut access, "minItems", &mut f3)?
-                        }
-                        "maxItems" => {
-                            crate::rt::read_field(&mut access, "maxItems", &mut f4)?
-                        }
-                        "items" => crate::rt::read_field(&mut access, "items", &mut f5)?,
-                        "default" => {
-                            crate::rt::read_field(&mut access, "default", &mut f6)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(TitledMultiSelectEnumSchema {
-                    title: f1,
-                    description: f2,
-                    min_items: f3,
-                    max_items: f4,
-                    items: f5.ok_or_else(|| crate::rt::missing("items"))?,
-                    default: f6,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for TitledMultiSelectEnumSchema {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("array")),
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "minItems",
-                    required: false,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "maxItems",
-                    required: false,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "items",
-                    required: true,
-                    fit: <TitledMultiSelectEnumSchemaItems as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "default",
-                    required: false,
-                    fit: <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    TitledMultiSelectEnumSchema, "an object of type TitledMultiSelectEnumSchema", extra,
+    fields : [[fixed "type" f0(crate ::rt::Fixed::Str("array"))] [optional "title"
+    f1(::std::string::String) plain title] [optional "description"
+    f2(::std::string::String) plain description] [optional "minItems" f3(i64) plain
+    min_items] [optional "maxItems" f4(i64) plain max_items] [required "items"
+    f5(TitledMultiSelectEnumSchemaItems) plain items] [optional "default"
+    f6(::std::vec::Vec < ::std::string::String >) plain default]], inits : [title : f1,
+    description : f2, min_items : f3, max_items : f4, items : f5, default : f6]
 }
 /// The inline object type of `TitledMultiSelectEnumSchema.items` in the schema (named from its parent and field; see [`TitledMultiSelectEnumSchema`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -23002,77 +6722,13 @@ pub struct TitledMultiSelectEnumSchemaItems {
     /// Wire name: `anyOf`.
     pub any_of: ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for TitledMultiSelectEnumSchemaItems {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "anyOf", &self.any_of)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = TitledMultiSelectEnumSchemaItems;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type TitledMultiSelectEnumSchemaItems")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<TitledMultiSelectEnumSchemaItems, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "anyOf" => crate::rt::read_field(&mut access, "anyOf", &mut f0)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(TitledMultiSelectEnumSchemaItems {
-                    any_of: f0.ok_or_else(|| crate::rt::missing("anyOf"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for TitledMultiSelectEnumSchemaItems {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "anyOf",
-                    required: true,
-                    fit: <::std::vec::Vec<
-                        TitledMultiSelectEnumSchemaItemsAnyOfItem,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    TitledMultiSelectEnumSchemaItems,
+    "an object of type TitledMultiSelectEnumSchemaItems", extra, fields : [[required
+    "anyOf" f0(::std::vec::Vec < TitledMultiSelectEnumSchemaItemsAnyOfItem >) plain
+    any_of]], inits : [any_of : f0]
 }
 /// The inline object type of the elements of `TitledMultiSelectEnumSchemaItems.anyOf` in the schema (see [`TitledMultiSelectEnumSchemaItems`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -23082,88 +6738,13 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// Display title for this option.
     pub title: ::std::string::String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for TitledMultiSelectEnumSchemaItemsAnyOfItem {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "const", &self.r#const)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", &self.title)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = TitledMultiSelectEnumSchemaItemsAnyOfItem;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str(
-                    "an object of type TitledMultiSelectEnumSchemaItemsAnyOfItem",
-                )
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<
-                TitledMultiSelectEnumSchemaItemsAnyOfItem,
-                A::Error,
-            > {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "const" => crate::rt::read_field(&mut access, "const", &mut f0)?,
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(TitledMultiSelectEnumSchemaItemsAnyOfItem {
-                    r#const: f0.ok_or_else(|| crate::rt::missing("const"))?,
-                    title: f1.ok_or_else(|| crate::rt::missing("title"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for TitledMultiSelectEnumSchemaItemsAnyOfItem {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "const",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    TitledMultiSelectEnumSchemaItemsAnyOfItem,
+    "an object of type TitledMultiSelectEnumSchemaItemsAnyOfItem", extra, fields :
+    [[required "const" f0(::std::string::String) plain r#const] [required "title"
+    f1(::std::string::String) plain title]], inits : [r#const : f0, title : f1]
 }
 /// Schema for single-selection enumeration with display titles for each option.
 ///
@@ -23203,144 +6784,20 @@ pub struct TitledSingleSelectEnumSchema {
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl TitledSingleSelectEnumSchema {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "string";
 }
-impl ::serde::Serialize for TitledSingleSelectEnumSchema {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("string"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "oneOf", &self.one_of)?;
-        if let ::std::option::Option::Some(value) = &self.default {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "default", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = TitledSingleSelectEnumSchema;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type TitledSingleSelectEnumSchema")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<TitledSingleSelectEnumSchema, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<
-                    ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
-                > = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("string"),
-                                &mut f0,
-                            )?
-                        }
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f2)?
-                        }
-                        "oneOf" => crate::rt::read_field(&mut access, "oneOf", &mut f3)?,
-                        "default" => {
-                            crate::rt::read_field(&mut access, "default", &mut f4)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(TitledSingleSelectEnumSchema {
-                    title: f1,
-                    description: f2,
-                    one_of: f3.ok_or_else(|| crate::rt::missing("oneOf"))?,
-                    default: f4,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for TitledSingleSelectEnumSchema {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("string")),
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "oneOf",
-                    required: true,
-                    fit: <::std::vec::Vec<
-                        TitledSingleSelectEnumSchemaOneOfItem,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "default",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    TitledSingleSelectEnumSchema, "an object of type TitledSingleSelectEnumSchema",
+    extra, fields : [[fixed "type" f0(crate ::rt::Fixed::Str("string"))] [optional
+    "title" f1(::std::string::String) plain title] [optional "description"
+    f2(::std::string::String) plain description] [required "oneOf" f3(::std::vec::Vec <
+    TitledSingleSelectEnumSchemaOneOfItem >) plain one_of] [optional "default"
+    f4(::std::string::String) plain default]], inits : [title : f1, description : f2,
+    one_of : f3, default : f4]
 }
 /// The inline object type of the elements of `TitledSingleSelectEnumSchema.oneOf` in the schema (see [`TitledSingleSelectEnumSchema`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -23350,83 +6807,13 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
     /// Display label for this option.
     pub title: ::std::string::String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for TitledSingleSelectEnumSchemaOneOfItem {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "const", &self.r#const)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", &self.title)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = TitledSingleSelectEnumSchemaOneOfItem;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type TitledSingleSelectEnumSchemaOneOfItem")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<TitledSingleSelectEnumSchemaOneOfItem, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "const" => crate::rt::read_field(&mut access, "const", &mut f0)?,
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(TitledSingleSelectEnumSchemaOneOfItem {
-                    r#const: f0.ok_or_else(|| crate::rt::missing("const"))?,
-                    title: f1.ok_or_else(|| crate::rt::missing("title"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for TitledSingleSelectEnumSchemaOneOfItem {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "const",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    TitledSingleSelectEnumSchemaOneOfItem,
+    "an object of type TitledSingleSelectEnumSchemaOneOfItem", extra, fields : [[required
+    "const" f0(::std::string::String) plain r#const] [required "title"
+    f1(::std::string::String) plain title]], inits : [r#const : f0, title : f1]
 }
 /// Definition for a tool the client can call.
 ///
@@ -23583,171 +6970,18 @@ pub struct Tool {
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for Tool {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.icons {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "icons", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "inputSchema",
-            &self.input_schema,
-        )?;
-        if let ::std::option::Option::Some(value) = &self.output_schema {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "outputSchema",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.annotations {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "annotations", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Tool {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = Tool;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type Tool")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<Tool, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<Icon>> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<ToolInputSchema> = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<ToolOutputSchema> = ::std::option::Option::None;
-                let mut f6: ::std::option::Option<ToolAnnotations> = ::std::option::Option::None;
-                let mut f7: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f0)?,
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "icons" => crate::rt::read_field(&mut access, "icons", &mut f2)?,
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f3)?
-                        }
-                        "inputSchema" => {
-                            crate::rt::read_field(&mut access, "inputSchema", &mut f4)?
-                        }
-                        "outputSchema" => {
-                            crate::rt::read_field(&mut access, "outputSchema", &mut f5)?
-                        }
-                        "annotations" => {
-                            crate::rt::read_field(&mut access, "annotations", &mut f6)?
-                        }
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f7)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(Tool {
-                    name: f0.ok_or_else(|| crate::rt::missing("name"))?,
-                    title: f1,
-                    icons: f2,
-                    description: f3,
-                    input_schema: f4.ok_or_else(|| crate::rt::missing("inputSchema"))?,
-                    output_schema: f5,
-                    annotations: f6,
-                    meta: f7,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for Tool {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "icons",
-                    required: false,
-                    fit: <::std::vec::Vec<Icon> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "inputSchema",
-                    required: true,
-                    fit: <ToolInputSchema as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "outputSchema",
-                    required: false,
-                    fit: <ToolOutputSchema as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "annotations",
-                    required: false,
-                    fit: <ToolAnnotations as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <MetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    Tool, "an object of type Tool", extra, fields : [[required "name"
+    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
+    plain title] [optional "icons" f2(::std::vec::Vec < Icon >) plain icons] [optional
+    "description" f3(::std::string::String) plain description] [required "inputSchema"
+    f4(ToolInputSchema) plain input_schema] [optional "outputSchema" f5(ToolOutputSchema)
+    plain output_schema] [optional "annotations" f6(ToolAnnotations) plain annotations]
+    [optional "_meta" f7(MetaObject) plain meta]], inits : [name : f0, title : f1, icons
+    : f2, description : f3, input_schema : f4, output_schema : f5, annotations : f6, meta
+    : f7]
 }
 /// Additional properties describing a [`Tool`] to clients.
 ///
@@ -23805,155 +7039,15 @@ pub struct ToolAnnotations {
     /// Optional: `None` is left out of the JSON.
     pub open_world_hint: ::std::option::Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ToolAnnotations {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.read_only_hint {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "readOnlyHint",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.destructive_hint {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "destructiveHint",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.idempotent_hint {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "idempotentHint",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.open_world_hint {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "openWorldHint",
-                value,
-            )?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ToolAnnotations;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ToolAnnotations")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ToolAnnotations, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f0)?,
-                        "readOnlyHint" => {
-                            crate::rt::read_field(&mut access, "readOnlyHint", &mut f1)?
-                        }
-                        "destructiveHint" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "destructiveHint",
-                                &mut f2,
-                            )?
-                        }
-                        "idempotentHint" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "idempotentHint",
-                                &mut f3,
-                            )?
-                        }
-                        "openWorldHint" => {
-                            crate::rt::read_field(&mut access, "openWorldHint", &mut f4)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ToolAnnotations {
-                    title: f0,
-                    read_only_hint: f1,
-                    destructive_hint: f2,
-                    idempotent_hint: f3,
-                    open_world_hint: f4,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ToolAnnotations {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "readOnlyHint",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "destructiveHint",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "idempotentHint",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "openWorldHint",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ToolAnnotations, "an object of type ToolAnnotations", extra, fields : [[optional
+    "title" f0(::std::string::String) plain title] [optional "readOnlyHint" f1(bool)
+    plain read_only_hint] [optional "destructiveHint" f2(bool) plain destructive_hint]
+    [optional "idempotentHint" f3(bool) plain idempotent_hint] [optional "openWorldHint"
+    f4(bool) plain open_world_hint]], inits : [title : f0, read_only_hint : f1,
+    destructive_hint : f2, idempotent_hint : f3, open_world_hint : f4]
 }
 /// Controls tool selection behavior for sampling requests.
 #[deprecated(
@@ -23970,72 +7064,11 @@ pub struct ToolChoice {
     /// Optional: `None` is left out of the JSON.
     pub mode: ::std::option::Option<ToolChoiceMode>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ToolChoice {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.mode {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "mode", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ToolChoice {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ToolChoice;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ToolChoice")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ToolChoice, A::Error> {
-                let mut f0: ::std::option::Option<ToolChoiceMode> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "mode" => crate::rt::read_field(&mut access, "mode", &mut f0)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ToolChoice { mode: f0, extra })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ToolChoice {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "mode",
-                    required: false,
-                    fit: <ToolChoiceMode as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ToolChoice, "an object of type ToolChoice", extra, fields : [[optional "mode"
+    f0(ToolChoiceMode) plain mode]], inits : [mode : f0]
 }
 /// The inline enum type of `ToolChoice.mode` in the schema (named from its parent and field; see [`ToolChoice`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -24047,68 +7080,9 @@ pub enum ToolChoiceMode {
     /// `"none"`
     None,
 }
-impl ToolChoiceMode {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            ToolChoiceMode::Auto => "auto",
-            ToolChoiceMode::Required => "required",
-            ToolChoiceMode::None => "none",
-        }
-    }
-}
-impl ::serde::Serialize for ToolChoiceMode {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ToolChoiceMode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const VALUES: &[&str] = &["auto", "required", "none"];
-        struct EnumVisitor;
-        impl ::serde::de::Visitor<'_> for EnumVisitor {
-            type Value = ToolChoiceMode;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("a ToolChoiceMode value")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<ToolChoiceMode, E> {
-                ::std::result::Result::Ok(
-                    match value {
-                        "auto" => ToolChoiceMode::Auto,
-                        "required" => ToolChoiceMode::Required,
-                        "none" => ToolChoiceMode::None,
-                        other => {
-                            return ::std::result::Result::Err(
-                                E::unknown_variant(other, VALUES),
-                            );
-                        }
-                    },
-                )
-            }
-        }
-        let _ = VALUES;
-        deserializer.deserialize_str(EnumVisitor)
-    }
-}
-impl crate::rt::Fit for ToolChoiceMode {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        const VALUES: &[&str] = &["auto", "required", "none"];
-        let _ = VALUES;
-        value.as_str().filter(|s| VALUES.contains(s)).map(|_| 0)
-    }
+crate::rt::string_enum! {
+    ToolChoiceMode, "a ToolChoiceMode value", closed, [Auto "auto" Required "required"
+    None "none"]
 }
 /// The inline object type of `Tool.inputSchema` in the schema (named from its parent and field; see [`Tool`]).
 ///
@@ -24120,104 +7094,16 @@ pub struct ToolInputSchema {
     /// Optional: `None` is left out of the JSON.
     pub schema: ::std::option::Option<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ToolInputSchema {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "object";
 }
-impl ::serde::Serialize for ToolInputSchema {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.schema {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "$schema", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("object"),
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ToolInputSchema;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ToolInputSchema")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ToolInputSchema, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f1 = false;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "$schema" => {
-                            crate::rt::read_field(&mut access, "$schema", &mut f0)?
-                        }
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("object"),
-                                &mut f1,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f1 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(ToolInputSchema {
-                    schema: f0,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ToolInputSchema {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "$schema",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("object")),
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ToolInputSchema, "an object of type ToolInputSchema", extra, fields : [[optional
+    "$schema" f0(::std::string::String) plain schema] [fixed "type" f1(crate
+    ::rt::Fixed::Str("object"))]], inits : [schema : f0]
 }
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a [subscriptions/listen](SubscriptionsListenRequest) stream when the client requested it via the `toolsListChanged` filter field.
 ///
@@ -24241,7 +7127,7 @@ pub struct ToolListChangedNotification {
     /// Optional: `None` is left out of the JSON.
     pub params: ::std::option::Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ToolListChangedNotification {
     /// The fixed value of `method`.
@@ -24249,123 +7135,12 @@ impl ToolListChangedNotification {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for ToolListChangedNotification {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "method",
-            &crate::rt::Fixed::Str("notifications/tools/list_changed"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.params {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "params", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ToolListChangedNotification;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ToolListChangedNotification")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ToolListChangedNotification, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<NotificationParams> = ::std::option::Option::None;
-                let mut f2 = false;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "method" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "method",
-                                crate::rt::Fixed::Str("notifications/tools/list_changed"),
-                                &mut f0,
-                            )?
-                        }
-                        "params" => {
-                            crate::rt::read_field(&mut access, "params", &mut f1)?
-                        }
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f2,
-                            )?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("method"));
-                }
-                if !f2 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(ToolListChangedNotification {
-                    params: f1,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ToolListChangedNotification {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "method",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("notifications/tools/list_changed"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "params",
-                    required: false,
-                    fit: <NotificationParams as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ToolListChangedNotification, "an object of type ToolListChangedNotification", extra,
+    fields : [[fixed "method" f0(crate
+    ::rt::Fixed::Str("notifications/tools/list_changed"))] [optional "params"
+    f1(NotificationParams) plain params] [fixed "jsonrpc" f2(crate
+    ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
 }
 /// The inline object type of `Tool.outputSchema` in the schema (named from its parent and field; see [`Tool`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -24375,77 +7150,11 @@ pub struct ToolOutputSchema {
     /// Optional: `None` is left out of the JSON.
     pub schema: ::std::option::Option<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for ToolOutputSchema {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.schema {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "$schema", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ToolOutputSchema;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ToolOutputSchema")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ToolOutputSchema, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "$schema" => {
-                            crate::rt::read_field(&mut access, "$schema", &mut f0)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(ToolOutputSchema {
-                    schema: f0,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ToolOutputSchema {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "$schema",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ToolOutputSchema, "an object of type ToolOutputSchema", extra, fields : [[optional
+    "$schema" f0(::std::string::String) plain schema]], inits : [schema : f0]
 }
 /// The result of a tool use, provided by the user back to the assistant.
 ///
@@ -24508,168 +7217,20 @@ pub struct ToolResultContent {
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ToolResultContent {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "tool_result";
 }
-impl ::serde::Serialize for ToolResultContent {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("tool_result"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "toolUseId",
-            &self.tool_use_id,
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "content", &self.content)?;
-        if let ::std::option::Option::Some(value) = &self.structured_content {
-            ::serde::ser::SerializeMap::serialize_entry(
-                &mut map,
-                "structuredContent",
-                value,
-            )?;
-        }
-        if let ::std::option::Option::Some(value) = &self.is_error {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "isError", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ToolResultContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ToolResultContent;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ToolResultContent")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ToolResultContent, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<ContentBlock>> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<bool> = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("tool_result"),
-                                &mut f0,
-                            )?
-                        }
-                        "toolUseId" => {
-                            crate::rt::read_field(&mut access, "toolUseId", &mut f1)?
-                        }
-                        "content" => {
-                            crate::rt::read_field(&mut access, "content", &mut f2)?
-                        }
-                        "structuredContent" => {
-                            crate::rt::read_field(
-                                &mut access,
-                                "structuredContent",
-                                &mut f3,
-                            )?
-                        }
-                        "isError" => {
-                            crate::rt::read_field(&mut access, "isError", &mut f4)?
-                        }
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f5)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(ToolResultContent {
-                    tool_use_id: f1.ok_or_else(|| crate::rt::missing("toolUseId"))?,
-                    content: f2.ok_or_else(|| crate::rt::missing("content"))?,
-                    structured_content: f3,
-                    is_error: f4,
-                    meta: f5,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ToolResultContent {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(
-                        crate::rt::Fixed::Str("tool_result"),
-                    ),
-                },
-                crate::rt::FieldShape {
-                    name: "toolUseId",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "content",
-                    required: true,
-                    fit: <::std::vec::Vec<ContentBlock> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "structuredContent",
-                    required: false,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "isError",
-                    required: false,
-                    fit: <bool as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <MetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ToolResultContent, "an object of type ToolResultContent", extra, fields : [[fixed
+    "type" f0(crate ::rt::Fixed::Str("tool_result"))] [required "toolUseId"
+    f1(::std::string::String) plain tool_use_id] [required "content" f2(::std::vec::Vec <
+    ContentBlock >) plain content] [optional "structuredContent" f3(::serde_json::Value)
+    plain structured_content] [optional "isError" f4(bool) plain is_error] [optional
+    "_meta" f5(MetaObject) plain meta]], inits : [tool_use_id : f1, content : f2,
+    structured_content : f3, is_error : f4, meta : f5]
 }
 /// A request from the assistant to call a tool.
 ///
@@ -24709,137 +7270,19 @@ pub struct ToolUseContent {
     /// Optional: `None` is left out of the JSON.
     pub meta: ::std::option::Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl ToolUseContent {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "tool_use";
 }
-impl ::serde::Serialize for ToolUseContent {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("tool_use"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", &self.id)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "name", &self.name)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "input", &self.input)?;
-        if let ::std::option::Option::Some(value) = &self.meta {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "_meta", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ToolUseContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = ToolUseContent;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type ToolUseContent")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<ToolUseContent, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<MetaObject> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("tool_use"),
-                                &mut f0,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f1)?,
-                        "name" => crate::rt::read_field(&mut access, "name", &mut f2)?,
-                        "input" => crate::rt::read_field(&mut access, "input", &mut f3)?,
-                        "_meta" => crate::rt::read_field(&mut access, "_meta", &mut f4)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(ToolUseContent {
-                    id: f1.ok_or_else(|| crate::rt::missing("id"))?,
-                    name: f2.ok_or_else(|| crate::rt::missing("name"))?,
-                    input: f3.ok_or_else(|| crate::rt::missing("input"))?,
-                    meta: f4,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for ToolUseContent {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("tool_use")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "name",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "input",
-                    required: true,
-                    fit: <::serde_json::Map<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    > as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "_meta",
-                    required: false,
-                    fit: <MetaObject as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    ToolUseContent, "an object of type ToolUseContent", extra, fields : [[fixed "type"
+    f0(crate ::rt::Fixed::Str("tool_use"))] [required "id" f1(::std::string::String)
+    plain id] [required "name" f2(::std::string::String) plain name] [required "input"
+    f3(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain input]
+    [optional "_meta" f4(MetaObject) plain meta]], inits : [id : f1, name : f2, input :
+    f3, meta : f4]
 }
 /// Error code returned when the request's protocol version is not supported
 /// by the server.
@@ -24876,114 +7319,17 @@ pub struct UnsupportedProtocolVersionError {
     pub id: ::std::option::Option<RequestId>,
     pub error: UnsupportedProtocolVersionErrorError,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl UnsupportedProtocolVersionError {
     /// The fixed value of `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
-impl ::serde::Serialize for UnsupportedProtocolVersionError {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "jsonrpc",
-            &crate::rt::Fixed::Str("2.0"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.id {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "id", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "error", &self.error)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = UnsupportedProtocolVersionError;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type UnsupportedProtocolVersionError")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<UnsupportedProtocolVersionError, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<RequestId> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<
-                    UnsupportedProtocolVersionErrorError,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "jsonrpc" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "jsonrpc",
-                                crate::rt::Fixed::Str("2.0"),
-                                &mut f0,
-                            )?
-                        }
-                        "id" => crate::rt::read_field(&mut access, "id", &mut f1)?,
-                        "error" => crate::rt::read_field(&mut access, "error", &mut f2)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("jsonrpc"));
-                }
-                ::std::result::Result::Ok(UnsupportedProtocolVersionError {
-                    id: f1,
-                    error: f2.ok_or_else(|| crate::rt::missing("error"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for UnsupportedProtocolVersionError {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "jsonrpc",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("2.0")),
-                },
-                crate::rt::FieldShape {
-                    name: "id",
-                    required: false,
-                    fit: <RequestId as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "error",
-                    required: true,
-                    fit: <UnsupportedProtocolVersionErrorError as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    UnsupportedProtocolVersionError, "an object of type UnsupportedProtocolVersionError",
+    extra, fields : [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [optional "id"
+    f1(RequestId) plain id] [required "error" f2(UnsupportedProtocolVersionErrorError)
+    plain error]], inits : [id : f1, error : f2]
 }
 /// The inline object type of `UnsupportedProtocolVersionError.error` in the schema (named from its parent and field; see [`UnsupportedProtocolVersionError`]).
 ///
@@ -24995,114 +7341,19 @@ pub struct UnsupportedProtocolVersionErrorError {
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     pub data: UnsupportedProtocolVersionErrorErrorData,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl UnsupportedProtocolVersionErrorError {
     /// The fixed value of `code`.
     pub const CODE: i64 = -32022i64;
 }
-impl ::serde::Serialize for UnsupportedProtocolVersionErrorError {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "code",
-            &crate::rt::Fixed::Int(-32022i64),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "message", &self.message)?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "data", &self.data)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = UnsupportedProtocolVersionErrorError;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type UnsupportedProtocolVersionErrorError")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<UnsupportedProtocolVersionErrorError, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<
-                    UnsupportedProtocolVersionErrorErrorData,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "code" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "code",
-                                crate::rt::Fixed::Int(-32022i64),
-                                &mut f0,
-                            )?
-                        }
-                        "message" => {
-                            crate::rt::read_field(&mut access, "message", &mut f1)?
-                        }
-                        "data" => crate::rt::read_field(&mut access, "data", &mut f2)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("code"));
-                }
-                ::std::result::Result::Ok(UnsupportedProtocolVersionErrorError {
-                    message: f1.ok_or_else(|| crate::rt::missing("message"))?,
-                    data: f2.ok_or_else(|| crate::rt::missing("data"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for UnsupportedProtocolVersionErrorError {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "code",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Int(-32022i64)),
-                },
-                crate::rt::FieldShape {
-                    name: "message",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "data",
-                    required: true,
-                    fit: <UnsupportedProtocolVersionErrorErrorData as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    UnsupportedProtocolVersionErrorError,
+    "an object of type UnsupportedProtocolVersionErrorError", extra, fields : [[fixed
+    "code" f0(crate ::rt::Fixed::Int(- 32022i64))] [required "message"
+    f1(::std::string::String) plain message] [required "data"
+    f2(UnsupportedProtocolVersionErrorErrorData) plain data]], inits : [message : f1,
+    data : f2]
 }
 /// The inline object type of `UnsupportedProtocolVersionErrorError.data` in the schema (named from its parent and field; see [`UnsupportedProtocolVersionErrorError`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -25113,100 +7364,14 @@ pub struct UnsupportedProtocolVersionErrorErrorData {
     /// The protocol version that was requested by the client.
     pub requested: ::std::string::String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
-impl ::serde::Serialize for UnsupportedProtocolVersionErrorErrorData {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "supported",
-            &self.supported,
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "requested",
-            &self.requested,
-        )?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorErrorData {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = UnsupportedProtocolVersionErrorErrorData;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type UnsupportedProtocolVersionErrorErrorData")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<
-                UnsupportedProtocolVersionErrorErrorData,
-                A::Error,
-            > {
-                let mut f0: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::std::option::Option::None;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "supported" => {
-                            crate::rt::read_field(&mut access, "supported", &mut f0)?
-                        }
-                        "requested" => {
-                            crate::rt::read_field(&mut access, "requested", &mut f1)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                ::std::result::Result::Ok(UnsupportedProtocolVersionErrorErrorData {
-                    supported: f0.ok_or_else(|| crate::rt::missing("supported"))?,
-                    requested: f1.ok_or_else(|| crate::rt::missing("requested"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for UnsupportedProtocolVersionErrorErrorData {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "supported",
-                    required: true,
-                    fit: <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "requested",
-                    required: true,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    UnsupportedProtocolVersionErrorErrorData,
+    "an object of type UnsupportedProtocolVersionErrorErrorData", extra, fields :
+    [[required "supported" f0(::std::vec::Vec < ::std::string::String >) plain supported]
+    [required "requested" f1(::std::string::String) plain requested]], inits : [supported
+    : f0, requested : f1]
 }
 /// Schema for multiple-selection enumeration without display titles for options.
 ///
@@ -25257,170 +7422,21 @@ pub struct UntitledMultiSelectEnumSchema {
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl UntitledMultiSelectEnumSchema {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "array";
 }
-impl ::serde::Serialize for UntitledMultiSelectEnumSchema {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("array"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.min_items {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "minItems", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.max_items {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "maxItems", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "items", &self.items)?;
-        if let ::std::option::Option::Some(value) = &self.default {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "default", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = UntitledMultiSelectEnumSchema;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type UntitledMultiSelectEnumSchema")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<UntitledMultiSelectEnumSchema, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<i64> = ::std::option::Option::None;
-                let mut f5: ::std::option::Option<UntitledMultiSelectEnumSchemaItems> = ::std::option::Option::None;
-                let mut f6: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("array"),
-                                &mut f0,
-                            )?
-                        }
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f2)?
-                        }
-                        "minItems" => {
-                            crate::rt::read_field(&mut access, "minItems", &mut f3)?
-                        }
-                        "maxItems" => {
-                            crate::rt::read_field(&mut access, "maxItems", &mut f4)?
-                        }
-                        "items" => crate::rt::read_field(&mut access, "items", &mut f5)?,
-                        "default" => {
-                            crate::rt::read_field(&mut access, "default", &mut f6)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(UntitledMultiSelectEnumSchema {
-                    title: f1,
-                    description: f2,
-                    min_items: f3,
-                    max_items: f4,
-                    items: f5.ok_or_else(|| crate::rt::missing("items"))?,
-                    default: f6,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for UntitledMultiSelectEnumSchema {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("array")),
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "minItems",
-                    required: false,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "maxItems",
-                    required: false,
-                    fit: <i64 as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "items",
-                    required: true,
-                    fit: <UntitledMultiSelectEnumSchemaItems as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "default",
-                    required: false,
-                    fit: <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    UntitledMultiSelectEnumSchema, "an object of type UntitledMultiSelectEnumSchema",
+    extra, fields : [[fixed "type" f0(crate ::rt::Fixed::Str("array"))] [optional "title"
+    f1(::std::string::String) plain title] [optional "description"
+    f2(::std::string::String) plain description] [optional "minItems" f3(i64) plain
+    min_items] [optional "maxItems" f4(i64) plain max_items] [required "items"
+    f5(UntitledMultiSelectEnumSchemaItems) plain items] [optional "default"
+    f6(::std::vec::Vec < ::std::string::String >) plain default]], inits : [title : f1,
+    description : f2, min_items : f3, max_items : f4, items : f5, default : f6]
 }
 /// The inline object type of `UntitledMultiSelectEnumSchema.items` in the schema (named from its parent and field; see [`UntitledMultiSelectEnumSchema`]).
 ///
@@ -25430,102 +7446,17 @@ pub struct UntitledMultiSelectEnumSchemaItems {
     /// Array of enum values to choose from.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl UntitledMultiSelectEnumSchemaItems {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "string";
 }
-impl ::serde::Serialize for UntitledMultiSelectEnumSchemaItems {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("string"),
-        )?;
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "enum", &self.r#enum)?;
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = UntitledMultiSelectEnumSchemaItems;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type UntitledMultiSelectEnumSchemaItems")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<UntitledMultiSelectEnumSchemaItems, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("string"),
-                                &mut f0,
-                            )?
-                        }
-                        "enum" => crate::rt::read_field(&mut access, "enum", &mut f1)?,
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(UntitledMultiSelectEnumSchemaItems {
-                    r#enum: f1.ok_or_else(|| crate::rt::missing("enum"))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for UntitledMultiSelectEnumSchemaItems {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("string")),
-                },
-                crate::rt::FieldShape {
-                    name: "enum",
-                    required: true,
-                    fit: <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    UntitledMultiSelectEnumSchemaItems,
+    "an object of type UntitledMultiSelectEnumSchemaItems", extra, fields : [[fixed
+    "type" f0(crate ::rt::Fixed::Str("string"))] [required "enum" f1(::std::vec::Vec <
+    ::std::string::String >) plain r#enum]], inits : [r#enum : f1]
 }
 /// Schema for single-selection enumeration without display titles for options.
 ///
@@ -25559,142 +7490,19 @@ pub struct UntitledSingleSelectEnumSchema {
     /// Optional: `None` is left out of the JSON.
     pub default: ::std::option::Option<::std::string::String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::rt::Extra,
+    pub extra: crate::Extra,
 }
 impl UntitledSingleSelectEnumSchema {
     /// The fixed value of `type`.
     pub const TYPE: &'static str = "string";
 }
-impl ::serde::Serialize for UntitledSingleSelectEnumSchema {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        ::serde::ser::SerializeMap::serialize_entry(
-            &mut map,
-            "type",
-            &crate::rt::Fixed::Str("string"),
-        )?;
-        if let ::std::option::Option::Some(value) = &self.title {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "title", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.description {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "description", value)?;
-        }
-        ::serde::ser::SerializeMap::serialize_entry(&mut map, "enum", &self.r#enum)?;
-        if let ::std::option::Option::Some(value) = &self.default {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, "default", value)?;
-        }
-        for (key, value) in self.extra.members() {
-            ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        }
-        ::serde::ser::SerializeMap::end(map)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-            type Value = UntitledSingleSelectEnumSchema;
-            #[inline]
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object of type UntitledSingleSelectEnumSchema")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> ::std::result::Result<UntitledSingleSelectEnumSchema, A::Error> {
-                let mut f0 = false;
-                let mut f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut f3: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::std::option::Option::None;
-                let mut f4: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                let mut extra = crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access
-                    .next_key::<crate::rt::Key<'de>>()?
-                {
-                    match &*key.0 {
-                        "type" => {
-                            crate::rt::read_fixed(
-                                &mut access,
-                                "type",
-                                crate::rt::Fixed::Str("string"),
-                                &mut f0,
-                            )?
-                        }
-                        "title" => crate::rt::read_field(&mut access, "title", &mut f1)?,
-                        "description" => {
-                            crate::rt::read_field(&mut access, "description", &mut f2)?
-                        }
-                        "enum" => crate::rt::read_field(&mut access, "enum", &mut f3)?,
-                        "default" => {
-                            crate::rt::read_field(&mut access, "default", &mut f4)?
-                        }
-                        _ => crate::rt::read_extra(&mut access, key, &mut extra)?,
-                    }
-                }
-                if !f0 {
-                    return ::std::result::Result::Err(crate::rt::missing("type"));
-                }
-                ::std::result::Result::Ok(UntitledSingleSelectEnumSchema {
-                    title: f1,
-                    description: f2,
-                    r#enum: f3.ok_or_else(|| crate::rt::missing("enum"))?,
-                    default: f4,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-impl crate::rt::Fit for UntitledSingleSelectEnumSchema {
-    #[inline]
-    fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-        crate::rt::fit_object(
-            value,
-            &[
-                crate::rt::FieldShape {
-                    name: "type",
-                    required: true,
-                    fit: <::serde_json::Value as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::Some(crate::rt::Fixed::Str("string")),
-                },
-                crate::rt::FieldShape {
-                    name: "title",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "description",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "enum",
-                    required: true,
-                    fit: <::std::vec::Vec<::std::string::String> as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-                crate::rt::FieldShape {
-                    name: "default",
-                    required: false,
-                    fit: <::std::string::String as crate::rt::Fit>::fit,
-                    fixed: ::std::option::Option::None,
-                },
-            ],
-        )
-    }
+crate::rt::object! {
+    UntitledSingleSelectEnumSchema, "an object of type UntitledSingleSelectEnumSchema",
+    extra, fields : [[fixed "type" f0(crate ::rt::Fixed::Str("string"))] [optional
+    "title" f1(::std::string::String) plain title] [optional "description"
+    f2(::std::string::String) plain description] [required "enum" f3(::std::vec::Vec <
+    ::std::string::String >) plain r#enum] [optional "default" f4(::std::string::String)
+    plain default]], inits : [title : f1, description : f2, r#enum : f3, default : f4]
 }
 impl crate::Request for CompleteRequest {
     const METHOD: &'static str = "completion/complete";

@@ -186,16 +186,13 @@ fn fixed_expr(l: &Literal) -> TokenStream {
     }
 }
 
-/// Serialize expression for a value of type `t`: `place` is a place expression
-/// (`self.x`) or, with `is_ref`, a reference (`value`).
-fn ser_value(t: &Type, place: TokenStream, is_ref: bool) -> TokenStream {
-    let copied = if is_ref { quote!(*#place) } else { place.clone() };
-    let borrowed = if is_ref { place.clone() } else { quote!(&#place) };
+/// How the runtime's macros write a value of `t`: floats keep `50` as `50`.
+fn wrap_of(t: &Type) -> Ident {
     match t {
-        Type::Number => quote!(&crate::rt::Float(#copied)),
-        Type::Nullable(inner) if **inner == Type::Number => quote!(&crate::rt::NullableFloat(#copied)),
-        Type::Array(inner) if **inner == Type::Number => quote!(&crate::rt::FloatSeq(#borrowed)),
-        _ => borrowed,
+        Type::Number => format_ident!("float"),
+        Type::Nullable(inner) if **inner == Type::Number => format_ident!("nullable_float"),
+        Type::Array(inner) if **inner == Type::Number => format_ident!("float_seq"),
+        _ => format_ident!("plain"),
     }
 }
 
@@ -304,102 +301,29 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
         quote! { #[doc = #doc] pub const #cname: #ty = #value; }
     });
 
-    // Serialize: fields in schema order, then the kept members.
-    let ser_fields = s.fields.iter().map(|f| {
-        let wire = &f.wire;
-        match (&f.ty, f.required) {
-            (Type::Literal(l), true) => {
-                let fx = fixed_expr(l);
-                quote! { ::serde::ser::SerializeMap::serialize_entry(&mut map, #wire, &#fx)?; }
-            }
-            (ty, true) => {
-                let fname = ident(&field_ident(&f.rust));
-                let v = ser_value(ty, quote!(self.#fname), false);
-                quote! { ::serde::ser::SerializeMap::serialize_entry(&mut map, #wire, #v)?; }
-            }
-            (ty, false) => {
-                let fname = ident(&field_ident(&f.rust));
-                let v = ser_value(ty, quote!(value), true);
-                quote! {
-                    if let ::std::option::Option::Some(value) = &self.#fname {
-                        ::serde::ser::SerializeMap::serialize_entry(&mut map, #wire, #v)?;
-                    }
-                }
-            }
-        }
-    });
-
-    // Deserialize: one slot per field, a match on the key, kept members for the rest.
+    // The serde and `Fit` impls come from the runtime's `object!` macro: one line
+    // per member here, in schema order (`codegen/runtime/rt.rs` documents the form).
     let slots: Vec<Ident> = (0..s.fields.len()).map(|i| format_ident!("f{}", i)).collect();
-    let slot_decls = s.fields.iter().zip(&slots).map(|(f, slot)| match (&f.ty, f.required) {
-        (Type::Literal(_), true) => quote! { let mut #slot = false; },
-        (ty, _) => {
-            let t = cx.rust_type(ty);
-            quote! { let mut #slot: ::std::option::Option<#t> = ::std::option::Option::None; }
-        }
-    });
-    let arms = s.fields.iter().zip(&slots).map(|(f, slot)| {
+    let members = s.fields.iter().zip(&slots).map(|(f, slot)| {
         let wire = &f.wire;
-        match (&f.ty, f.required) {
-            (Type::Literal(l), true) => {
-                let fx = fixed_expr(l);
-                quote! { #wire => crate::rt::read_fixed(&mut access, #wire, #fx, &mut #slot)?, }
-            }
-            _ => quote! { #wire => crate::rt::read_field(&mut access, #wire, &mut #slot)?, },
+        if let (Type::Literal(l), true) = (&f.ty, f.required) {
+            let fx = fixed_expr(l);
+            return quote! { [fixed #wire #slot (#fx)] };
         }
-    });
-    let checks = s.fields.iter().zip(&slots).filter_map(|(f, slot)| {
-        let wire = &f.wire;
-        match (&f.ty, f.required) {
-            (Type::Literal(_), true) => Some(quote! {
-                if !#slot { return ::std::result::Result::Err(crate::rt::missing(#wire)); }
-            }),
-            _ => None,
-        }
-    });
-    let inits = s.fields.iter().zip(&slots).filter_map(|(f, slot)| {
-        let wire = &f.wire;
+        let t = cx.rust_type(&f.ty);
+        let wrap = wrap_of(&f.ty);
         let fname = ident(&field_ident(&f.rust));
-        match (&f.ty, f.required) {
-            (Type::Literal(_), true) => None,
-            (ty, true) => match f.default.as_ref().and_then(|d| cx.default_expr(ty, &d.value)) {
-                // A default that allocates is built only when needed.
-                Some(default) if default.to_string().contains("String :: from") => {
-                    Some(quote! { #fname: #slot.unwrap_or_else(|| #default), })
-                }
-                Some(default) => Some(quote! { #fname: #slot.unwrap_or(#default), }),
-                None => Some(quote! { #fname: #slot.ok_or_else(|| crate::rt::missing(#wire))?, }),
-            },
-            (_, false) => Some(quote! { #fname: #slot, }),
+        match (f.required, f.default.as_ref().and_then(|d| cx.default_expr(&f.ty, &d.value))) {
+            (false, _) => quote! { [optional #wire #slot (#t) #wrap #fname] },
+            (true, Some(default)) => quote! { [defaulted #wire #slot (#t) #wrap #fname (#default)] },
+            (true, None) => quote! { [required #wire #slot (#t) #wrap #fname] },
         }
+    });
+    let inits = s.fields.iter().zip(&slots).filter(|(f, _)| !(f.required && matches!(f.ty, Type::Literal(_)))).map(|(f, slot)| {
+        let fname = ident(&field_ident(&f.rust));
+        quote! { #fname: #slot }
     });
     let expecting = format!("an object of type {name_str}");
-    let has_fields = !s.fields.is_empty();
-    let match_keys = if has_fields {
-        quote! {
-            match &*key.0 {
-                #(#arms)*
-                _ => crate::rt::read_extra(&mut access, key, &mut #extra)?,
-            }
-        }
-    } else {
-        quote! { crate::rt::read_extra(&mut access, key, &mut #extra)?; }
-    };
-
-    let shapes = s.fields.iter().map(|f| {
-        let wire = &f.wire;
-        let required = f.must_be_present();
-        match (&f.ty, f.required) {
-            (Type::Literal(l), true) => {
-                let fx = fixed_expr(l);
-                quote! { crate::rt::FieldShape { name: #wire, required: #required, fit: <::serde_json::Value as crate::rt::Fit>::fit, fixed: ::std::option::Option::Some(#fx) }, }
-            }
-            (ty, _) => {
-                let t = cx.rust_type(ty);
-                quote! { crate::rt::FieldShape { name: #wire, required: #required, fit: <#t as crate::rt::Fit>::fit, fixed: ::std::option::Option::None }, }
-            }
-        }
-    });
     let consts_block = if fixed.is_empty() {
         TokenStream::new()
     } else {
@@ -413,50 +337,15 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
         pub struct #name {
             #(#field_defs)*
             #[doc = #extra_doc]
-            pub #extra: crate::rt::Extra,
+            pub #extra: crate::Extra,
         }
 
         #consts_block
 
-        impl ::serde::Serialize for #name {
-            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                let mut map = serializer.serialize_map(::std::option::Option::None)?;
-                #(#ser_fields)*
-                for (key, value) in self.#extra.members() {
-                    ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-                }
-                ::serde::ser::SerializeMap::end(map)
-            }
-        }
-
-        impl<'de> ::serde::Deserialize<'de> for #name {
-            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                struct ObjectVisitor;
-                impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
-                    type Value = #name;
-                    #[inline]
-                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                        f.write_str(#expecting)
-                    }
-                    fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut access: A) -> ::std::result::Result<#name, A::Error> {
-                        #(#slot_decls)*
-                        let mut #extra = crate::rt::Extra::new();
-                        while let ::std::option::Option::Some(key) = access.next_key::<crate::rt::Key<'de>>()? {
-                            #match_keys
-                        }
-                        #(#checks)*
-                        ::std::result::Result::Ok(#name { #(#inits)* #extra })
-                    }
-                }
-                deserializer.deserialize_map(ObjectVisitor)
-            }
-        }
-
-        impl crate::rt::Fit for #name {
-            #[inline]
-            fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-                crate::rt::fit_object(value, &[#(#shapes)*])
-            }
+        crate::rt::object! {
+            #name, #expecting, #extra,
+            fields: [ #(#members)* ],
+            inits: [ #(#inits),* ]
         }
     }
 }
@@ -490,28 +379,12 @@ fn emit_enum(item: &Item, e: &StringEnum, mut lines: Vec<String>, cx: &Cx<'_>) -
     } else {
         TokenStream::new()
     };
-    let as_str_arms = e.values.iter().map(|v| {
+    let pairs = e.values.iter().map(|v| {
         let vname = ident(&v.rust);
         let s = &v.value;
-        quote! { #name::#vname => #s, }
+        quote! { #vname #s }
     });
-    let as_str_other = if e.open { quote! { #name::Other(s) => s, } } else { TokenStream::new() };
-    let from_arms = e.values.iter().map(|v| {
-        let vname = ident(&v.rust);
-        let s = &v.value;
-        quote! { #s => #name::#vname, }
-    });
-    let values: Vec<&str> = e.values.iter().map(|v| v.value.as_str()).collect();
-    let fallback = if e.open {
-        quote! { other => #name::Other(other.to_owned()), }
-    } else {
-        quote! { other => return ::std::result::Result::Err(E::unknown_variant(other, VALUES)), }
-    };
-    let fit = if e.open {
-        quote! { value.is_string().then_some(0) }
-    } else {
-        quote! { value.as_str().filter(|s| VALUES.contains(s)).map(|_| 0) }
-    };
+    let openness = if e.open { format_ident!("open") } else { format_ident!("closed") };
     let expecting = format!("a {} value", item.name);
     let derives = quote!(#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]);
     quote! {
@@ -523,52 +396,7 @@ fn emit_enum(item: &Item, e: &StringEnum, mut lines: Vec<String>, cx: &Cx<'_>) -
             #other
         }
 
-        impl #name {
-            /// The value as it appears on the wire.
-            pub fn as_str(&self) -> &str {
-                match self {
-                    #(#as_str_arms)*
-                    #as_str_other
-                }
-            }
-        }
-
-        impl ::serde::Serialize for #name {
-            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                serializer.serialize_str(self.as_str())
-            }
-        }
-
-        impl<'de> ::serde::Deserialize<'de> for #name {
-            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                const VALUES: &[&str] = &[#(#values),*];
-                struct EnumVisitor;
-                impl ::serde::de::Visitor<'_> for EnumVisitor {
-                    type Value = #name;
-                    #[inline]
-                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                        f.write_str(#expecting)
-                    }
-                    fn visit_str<E: ::serde::de::Error>(self, value: &str) -> ::std::result::Result<#name, E> {
-                        ::std::result::Result::Ok(match value {
-                            #(#from_arms)*
-                            #fallback
-                        })
-                    }
-                }
-                let _ = VALUES;
-                deserializer.deserialize_str(EnumVisitor)
-            }
-        }
-
-        impl crate::rt::Fit for #name {
-            #[inline]
-            fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-                const VALUES: &[&str] = &[#(#values),*];
-                let _ = VALUES;
-                #fit
-            }
-        }
+        crate::rt::string_enum! { #name, #expecting, #openness, [ #(#pairs)* ] }
     }
 }
 
@@ -618,67 +446,29 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
             quote! { #vname(#t), }
         }
     });
-    let ser_arms = u.variants.iter().map(|v| {
-        let vname = ident(&v.name);
-        let value = ser_value(&v.ty, quote!(value), true);
-        quote! { #name::#vname(value) => ::serde::Serialize::serialize(#value, serializer), }
-    });
-    let fits: Vec<TokenStream> = u
-        .variants
-        .iter()
-        .map(|v| {
-            let t = cx.rust_type(&v.ty);
-            quote! { <#t as crate::rt::Fit>::fit }
-        })
-        .collect();
     // A discriminated union whose members hold objects is read from its input
     // as text: only the discriminator is parsed to choose, and the member is read
     // from the text, so the members it keeps stay text. Other unions need the
     // whole value for the shape rule, so they go through a `Value`.
     let as_text = u.discriminator.is_some() && u.variants.iter().any(|v| cx.holds_objects(&v.ty, 0));
-    let read_arms: Vec<TokenStream> = u
-        .variants
-        .iter()
-        .enumerate()
-        .map(|(i, v)| {
-            let vname = ident(&v.name);
-            let vstr = &v.name;
-            if as_text {
-                quote! { #i => crate::rt::member_raw(raw, #name_str, #vstr).map(#name::#vname), }
-            } else {
-                quote! { #i => crate::rt::member(value, #name_str, #vstr).map(#name::#vname), }
-            }
-        })
-        .collect();
-    let (choose, fit_body) = match &u.discriminator {
+    let members = u.variants.iter().enumerate().map(|(i, v)| {
+        let vname = ident(&v.name);
+        let t = cx.rust_type(&v.ty);
+        let wrap = wrap_of(&v.ty);
+        quote! { [#i #vname (#t) #wrap] }
+    });
+    let choice = match &u.discriminator {
         Some(field) => {
             let tags = u.variants.iter().map(|v| {
                 let fx = v.tags.iter().map(fixed_expr);
-                quote! { &[#(#fx),*] }
+                quote! { [#(#fx),*] }
             });
-            let tags: Vec<TokenStream> = tags.collect();
             let fallback = match u.fallback {
                 Some(k) => quote!(::std::option::Option::Some(#k)),
                 None => quote!(::std::option::Option::None),
             };
-            (
-                if as_text {
-                    quote! {
-                        let which = crate::rt::by_tag_raw(raw, #field, &[#(#tags),*], #fallback)
-                            .map_err(|e| crate::rt::in_union(#name_str, e))?;
-                    }
-                } else {
-                    quote! {
-                        let which = crate::rt::by_tag(&value, #field, &[#(#tags),*], #fallback)
-                            .map_err(|e| crate::rt::in_union(#name_str, e))?;
-                    }
-                },
-                quote! {
-                    let which = crate::rt::by_tag(value, #field, &[#(#tags),*], #fallback).ok()?;
-                    let fits: &[fn(&::serde_json::Value) -> ::std::option::Option<u32>] = &[#(#fits),*];
-                    fits[which](value)
-                },
-            )
+            let how = if as_text { format_ident!("text") } else { format_ident!("value") };
+            quote! { tag #how #field [ #(#tags)* ] (#fallback) }
         }
         None => {
             let selector = match &u.selector {
@@ -689,74 +479,9 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
                 }
                 None => quote!(::std::option::Option::None),
             };
-            let parse = if as_text {
-                quote! { let value = crate::rt::parse_raw(raw).map_err(|e| crate::rt::in_union(#name_str, e))?; }
-            } else {
-                TokenStream::new()
-            };
-            (
-                quote! {
-                    #parse
-                    let (which, _) = crate::rt::pick(&value, &[#(#fits),*], #selector)
-                        .ok_or_else(|| crate::rt::fits_none(#name_str, &value))?;
-                },
-                quote! { crate::rt::pick(value, &[#(#fits),*], #selector).map(|(_, score)| score) },
-            )
+            quote! { shape (#selector) }
         }
     };
-    let count = u.variants.len();
-    let (readers, deserialize_body) = if as_text {
-        (
-            quote! {
-                impl #name {
-                    /// Reads the union's input as JSON text, choosing the member as described above.
-                    #[inline]
-                    pub fn from_raw(raw: &::serde_json::value::RawValue) -> ::std::result::Result<Self, ::std::string::String> {
-                        #choose
-                        match which {
-                            #(#read_arms)*
-                            _ => unreachable!("a union of {} members", #count),
-                        }
-                    }
-
-                    /// Reads a value already parsed into JSON, choosing the member as described above.
-                    #[inline]
-                    pub fn from_json(value: ::serde_json::Value) -> ::std::result::Result<Self, ::std::string::String> {
-                        #name::from_raw(&crate::rt::to_raw(&value)?)
-                    }
-                }
-            },
-            quote! {
-                let raw = <::std::boxed::Box<::serde_json::value::RawValue> as ::serde::Deserialize>::deserialize(deserializer)?;
-                #name::from_raw(&raw).map_err(::serde::de::Error::custom)
-            },
-        )
-    } else {
-        (
-            quote! {
-                impl #name {
-                    /// Reads a value already parsed into JSON, choosing the member as described above.
-                    #[inline]
-                    pub fn from_json(value: ::serde_json::Value) -> ::std::result::Result<Self, ::std::string::String> {
-                        #choose
-                        match which {
-                            #(#read_arms)*
-                            _ => unreachable!("a union of {} members", #count),
-                        }
-                    }
-                }
-            },
-            quote! {
-                let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
-                #name::from_json(value).map_err(::serde::de::Error::custom)
-            },
-        )
-    };
-    let name_arms = u.variants.iter().map(|v| {
-        let vname = ident(&v.name);
-        let vstr = &v.name;
-        quote! { #name::#vname(_) => #vstr, }
-    });
     quote! {
         #docs
         #dep
@@ -765,36 +490,6 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
             #(#variants)*
         }
 
-        #readers
-
-        impl #name {
-            /// The name of the member this value holds.
-            pub fn member_name(&self) -> &'static str {
-                match self {
-                    #(#name_arms)*
-                }
-            }
-        }
-
-        impl ::serde::Serialize for #name {
-            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                match self {
-                    #(#ser_arms)*
-                }
-            }
-        }
-
-        impl<'de> ::serde::Deserialize<'de> for #name {
-            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                #deserialize_body
-            }
-        }
-
-        impl crate::rt::Fit for #name {
-            #[inline]
-            fn fit(value: &::serde_json::Value) -> ::std::option::Option<u32> {
-                #fit_body
-            }
-        }
+        crate::rt::union! { #name, #name_str, [ #(#members)* ], #choice }
     }
 }
