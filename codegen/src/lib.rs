@@ -33,13 +33,19 @@ pub struct Generated {
     pub spec: Spec,
     pub files: Files,
     pub warnings: Diagnostics,
+    /// How long each stage took: `load` (parse, lower, check), `emit` (registry,
+    /// tokens, formatting).
+    pub timings: Vec<(&'static str, std::time::Duration)>,
 }
 
 /// Loads a spec folder and generates the `mcp-spec-types` crate in memory.
 pub fn generate(spec_dir: &Path) -> Result<Generated, Diagnostics> {
+    let started = std::time::Instant::now();
     let (spec, warnings) = spec::load_spec(spec_dir)?;
+    let loaded = started.elapsed();
     let files = generate_from(&spec)?;
-    Ok(Generated { spec, files, warnings })
+    let timings = vec![("load", loaded), ("emit", started.elapsed() - loaded)];
+    Ok(Generated { spec, files, warnings, timings })
 }
 
 /// Generates the crate's files from a loaded spec: the types, the registry, and

@@ -15,7 +15,7 @@
 #[derive(Clone, Debug, PartialEq)]
 pub struct Annotated {
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<AnnotatedAnnotations>,
+    pub annotations: Option<AnnotatedAnnotations>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -31,7 +31,7 @@ pub struct AnnotatedAnnotations {
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
+    pub audience: Option<Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
@@ -43,39 +43,39 @@ pub struct AnnotatedAnnotations {
     /// Maximum: `1`
     ///
     /// Optional: `None` is left out of the JSON.
-    pub priority: ::std::option::Option<f64>,
+    pub priority: Option<f64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     AnnotatedAnnotations, "an object of type AnnotatedAnnotations", extra, fields :
-    [[optional "audience" f0(::std::vec::Vec < Role >) plain audience] [optional
-    "priority" f1(f64) float priority]], inits : [audience : f0, priority : f1]
+    [[optional "audience" f0(Vec < Role >) plain audience] [optional "priority" f1(f64)
+    float priority]], inits : [audience : f0, priority : f1]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct BlobResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// A base64-encoded string representing the binary data of the item.
     ///
     /// Format: `byte`
-    pub blob: ::std::string::String,
+    pub blob: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     BlobResourceContents, "an object of type BlobResourceContents", extra, fields :
-    [[required "uri" f0(::std::string::String) plain uri] [optional "mimeType"
-    f1(::std::string::String) plain mime_type] [required "blob" f2(::std::string::String)
-    plain blob]], inits : [uri : f0, mime_type : f1, blob : f2]
+    [[required "uri" f0(String) plain uri] [optional "mimeType" f1(String) plain
+    mime_type] [required "blob" f2(String) plain blob]], inits : [uri : f0, mime_type :
+    f1, blob : f2]
 }
 /// Used by the client to invoke a tool provided by the server.
 ///
@@ -98,19 +98,16 @@ crate::rt::object! {
 /// The inline object type of `CallToolRequest.params` in the schema (named from its parent and field; see [`CallToolRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallToolRequestParams {
-    pub name: ::std::string::String,
+    pub name: String,
     /// Optional: `None` is left out of the JSON.
-    pub arguments: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub arguments: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CallToolRequestParams, "an object of type CallToolRequestParams", extra, fields :
-    [[required "name" f0(::std::string::String) plain name] [optional "arguments"
-    f1(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    arguments]], inits : [name : f0, arguments : f1]
+    [[required "name" f0(String) plain name] [optional "arguments" f1(::serde_json::Map <
+    String, ::serde_json::Value >) plain arguments]], inits : [name : f0, arguments : f1]
 }
 /// The server's response to a tool call.
 ///
@@ -129,10 +126,8 @@ pub struct CallToolResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
-    pub content: ::std::vec::Vec<CallToolResultContentItem>,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub content: Vec<CallToolResultContentItem>,
     /// Whether the tool call ended in an error.
     ///
     /// If not set, this is assumed to be false (the call was successful).
@@ -140,16 +135,15 @@ pub struct CallToolResult {
     /// Wire name: `isError`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub is_error: ::std::option::Option<bool>,
+    pub is_error: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CallToolResult, "an object of type CallToolResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [required "content" f1(::std::vec::Vec < CallToolResultContentItem >) plain
-    content] [optional "isError" f2(bool) plain is_error]], inits : [meta : f0, content :
-    f1, is_error : f2]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "content" f1(Vec < CallToolResultContentItem >) plain content] [optional "isError"
+    f2(bool) plain is_error]], inits : [meta : f0, content : f1, is_error : f2]
 }
 /// The inline union type of the elements of `CallToolResult.content` in the schema (see [`CallToolResult`]).
 ///
@@ -203,14 +197,14 @@ pub struct CancelledNotificationParams {
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub reason: ::std::option::Option<::std::string::String>,
+    pub reason: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CancelledNotificationParams, "an object of type CancelledNotificationParams", extra,
     fields : [[required "requestId" f0(RequestId) plain request_id] [optional "reason"
-    f1(::std::string::String) plain reason]], inits : [request_id : f0, reason : f1]
+    f1(String) plain reason]], inits : [request_id : f0, reason : f1]
 }
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
 #[derive(Clone, Debug, PartialEq)]
@@ -218,10 +212,10 @@ pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub experimental: ::std::option::Option<
+    pub experimental: Option<
         ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+            String,
+            ::serde_json::Map<String, ::serde_json::Value>,
         >,
     >,
     /// Present if the client supports listing roots.
@@ -229,25 +223,23 @@ pub struct ClientCapabilities {
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub roots: ::std::option::Option<ClientCapabilitiesRoots>,
+    pub roots: Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
     ///
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub sampling: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub sampling: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ClientCapabilities, "an object of type ClientCapabilities", extra, fields :
-    [[optional "experimental" f0(::std::collections::BTreeMap < ::std::string::String,
-    ::serde_json::Map < ::std::string::String, ::serde_json::Value > >) plain
-    experimental] [optional "roots" f1(ClientCapabilitiesRoots) plain roots] [optional
-    "sampling" f2(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    sampling]], inits : [experimental : f0, roots : f1, sampling : f2]
+    [[optional "experimental" f0(::std::collections::BTreeMap < String, ::serde_json::Map
+    < String, ::serde_json::Value > >) plain experimental] [optional "roots"
+    f1(ClientCapabilitiesRoots) plain roots] [optional "sampling" f2(::serde_json::Map <
+    String, ::serde_json::Value >) plain sampling]], inits : [experimental : f0, roots :
+    f1, sampling : f2]
 }
 /// The inline object type of `ClientCapabilities.roots` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -259,7 +251,7 @@ pub struct ClientCapabilitiesRoots {
     /// Wire name: `listChanged`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub list_changed: ::std::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -383,16 +375,16 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteRequestParamsArgument {
     /// The name of the argument
-    pub name: ::std::string::String,
+    pub name: String,
     /// The value of the argument to use for completion matching.
-    pub value: ::std::string::String,
+    pub value: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CompleteRequestParamsArgument, "an object of type CompleteRequestParamsArgument",
-    extra, fields : [[required "name" f0(::std::string::String) plain name] [required
-    "value" f1(::std::string::String) plain value]], inits : [name : f0, value : f1]
+    extra, fields : [[required "name" f0(String) plain name] [required "value" f1(String)
+    plain value]], inits : [name : f0, value : f1]
 }
 /// The inline union type of `CompleteRequestParams.ref` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 ///
@@ -416,42 +408,40 @@ pub struct CompleteResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     pub completion: CompleteResultCompletion,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CompleteResult, "an object of type CompleteResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [required "completion" f1(CompleteResultCompletion) plain completion]], inits :
-    [meta : f0, completion : f1]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "completion" f1(CompleteResultCompletion) plain completion]], inits : [meta : f0,
+    completion : f1]
 }
 /// The inline object type of `CompleteResult.completion` in the schema (named from its parent and field; see [`CompleteResult`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteResultCompletion {
     /// An array of completion values. Must not exceed 100 items.
-    pub values: ::std::vec::Vec<::std::string::String>,
+    pub values: Vec<String>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub total: ::std::option::Option<i64>,
+    pub total: Option<i64>,
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
     ///
     /// Wire name: `hasMore`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub has_more: ::std::option::Option<bool>,
+    pub has_more: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CompleteResultCompletion, "an object of type CompleteResultCompletion", extra, fields
-    : [[required "values" f0(::std::vec::Vec < ::std::string::String >) plain values]
-    [optional "total" f1(i64) plain total] [optional "hasMore" f2(bool) plain has_more]],
-    inits : [values : f0, total : f1, has_more : f2]
+    : [[required "values" f0(Vec < String >) plain values] [optional "total" f1(i64)
+    plain total] [optional "hasMore" f2(bool) plain has_more]], inits : [values : f0,
+    total : f1, has_more : f2]
 }
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 ///
@@ -476,27 +466,27 @@ crate::rt::object! {
 /// The inline object type of `CreateMessageRequest.params` in the schema (named from its parent and field; see [`CreateMessageRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreateMessageRequestParams {
-    pub messages: ::std::vec::Vec<SamplingMessage>,
+    pub messages: Vec<SamplingMessage>,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
     ///
     /// Wire name: `modelPreferences`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub model_preferences: ::std::option::Option<ModelPreferences>,
+    pub model_preferences: Option<ModelPreferences>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     ///
     /// Wire name: `systemPrompt`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub system_prompt: ::std::option::Option<::std::string::String>,
+    pub system_prompt: Option<String>,
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
     ///
     /// Wire name: `includeContext`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub include_context: ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
+    pub include_context: Option<CreateMessageRequestParamsIncludeContext>,
     /// Optional: `None` is left out of the JSON.
-    pub temperature: ::std::option::Option<f64>,
+    pub temperature: Option<f64>,
     /// The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
     ///
     /// Wire name: `maxTokens`.
@@ -504,26 +494,23 @@ pub struct CreateMessageRequestParams {
     /// Wire name: `stopSequences`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub stop_sequences: Option<Vec<String>>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub metadata: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub metadata: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CreateMessageRequestParams, "an object of type CreateMessageRequestParams", extra,
-    fields : [[required "messages" f0(::std::vec::Vec < SamplingMessage >) plain
-    messages] [optional "modelPreferences" f1(ModelPreferences) plain model_preferences]
-    [optional "systemPrompt" f2(::std::string::String) plain system_prompt] [optional
-    "includeContext" f3(CreateMessageRequestParamsIncludeContext) plain include_context]
-    [optional "temperature" f4(f64) float temperature] [required "maxTokens" f5(i64)
-    plain max_tokens] [optional "stopSequences" f6(::std::vec::Vec <
-    ::std::string::String >) plain stop_sequences] [optional "metadata"
-    f7(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
+    fields : [[required "messages" f0(Vec < SamplingMessage >) plain messages] [optional
+    "modelPreferences" f1(ModelPreferences) plain model_preferences] [optional
+    "systemPrompt" f2(String) plain system_prompt] [optional "includeContext"
+    f3(CreateMessageRequestParamsIncludeContext) plain include_context] [optional
+    "temperature" f4(f64) float temperature] [required "maxTokens" f5(i64) plain
+    max_tokens] [optional "stopSequences" f6(Vec < String >) plain stop_sequences]
+    [optional "metadata" f7(::serde_json::Map < String, ::serde_json::Value >) plain
     metadata]], inits : [messages : f0, model_preferences : f1, system_prompt : f2,
     include_context : f3, temperature : f4, max_tokens : f5, stop_sequences : f6,
     metadata : f7]
@@ -557,30 +544,27 @@ pub struct CreateMessageResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     pub role: Role,
     pub content: SamplingMessageContent,
     /// The name of the model that generated the message.
-    pub model: ::std::string::String,
+    pub model: String,
     /// The reason why sampling stopped, if known.
     ///
     /// Wire name: `stopReason`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub stop_reason: ::std::option::Option<CreateMessageResultStopReason>,
+    pub stop_reason: Option<CreateMessageResultStopReason>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CreateMessageResult, "an object of type CreateMessageResult", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value
-    >) plain meta] [required "role" f1(Role) plain role] [required "content"
-    f2(SamplingMessageContent) plain content] [required "model" f3(::std::string::String)
-    plain model] [optional "stopReason" f4(CreateMessageResultStopReason) plain
-    stop_reason]], inits : [meta : f0, role : f1, content : f2, model : f3, stop_reason :
-    f4]
+    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta]
+    [required "role" f1(Role) plain role] [required "content" f2(SamplingMessageContent)
+    plain content] [required "model" f3(String) plain model] [optional "stopReason"
+    f4(CreateMessageResultStopReason) plain stop_reason]], inits : [meta : f0, role : f1,
+    content : f2, model : f3, stop_reason : f4]
 }
 /// The inline open enum type of `CreateMessageResult.stopReason` in the schema (named from its parent and field; see [`CreateMessageResult`]).
 ///
@@ -601,7 +585,7 @@ crate::rt::string_enum! {
     [EndTurn "endTurn" StopSequence "stopSequence" MaxTokens "maxTokens"]
 }
 /// An opaque token used to represent a cursor for pagination.
-pub type Cursor = ::std::string::String;
+pub type Cursor = String;
 /// The contents of a resource, embedded into a prompt or tool call result.
 ///
 /// It is up to the client how best to render embedded resources for the benefit
@@ -611,7 +595,7 @@ pub type Cursor = ::std::string::String;
 #[derive(Clone, Debug, PartialEq)]
 pub struct EmbeddedResource {
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<AnnotatedAnnotations>,
+    pub annotations: Option<AnnotatedAnnotations>,
     pub resource: EmbeddedResourceResource,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -664,21 +648,19 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetPromptRequestParams {
     /// The name of the prompt or prompt template.
-    pub name: ::std::string::String,
+    pub name: String,
     /// Arguments to use for templating the prompt.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub arguments: ::std::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    pub arguments: Option<::std::collections::BTreeMap<String, String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     GetPromptRequestParams, "an object of type GetPromptRequestParams", extra, fields :
-    [[required "name" f0(::std::string::String) plain name] [optional "arguments"
-    f1(::std::collections::BTreeMap < ::std::string::String, ::std::string::String >)
-    plain arguments]], inits : [name : f0, arguments : f1]
+    [[required "name" f0(String) plain name] [optional "arguments"
+    f1(::std::collections::BTreeMap < String, String >) plain arguments]], inits : [name
+    : f0, arguments : f1]
 }
 /// The server's response to a prompts/get request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -688,23 +670,21 @@ pub struct GetPromptResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// An optional description for the prompt.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
-    pub messages: ::std::vec::Vec<PromptMessage>,
+    pub description: Option<String>,
+    pub messages: Vec<PromptMessage>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     GetPromptResult, "an object of type GetPromptResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [optional "description" f1(::std::string::String) plain description] [required
-    "messages" f2(::std::vec::Vec < PromptMessage >) plain messages]], inits : [meta :
-    f0, description : f1, messages : f2]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "description" f1(String) plain description] [required "messages" f2(Vec <
+    PromptMessage >) plain messages]], inits : [meta : f0, description : f1, messages :
+    f2]
 }
 pub const INTERNAL_ERROR: i64 = -32603i64;
 pub const INVALID_PARAMS: i64 = -32602i64;
@@ -715,15 +695,15 @@ pub const INVALID_REQUEST: i64 = -32600i64;
 #[derive(Clone, Debug, PartialEq)]
 pub struct ImageContent {
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<AnnotatedAnnotations>,
+    pub annotations: Option<AnnotatedAnnotations>,
     /// The base64-encoded image data.
     ///
     /// Format: `byte`
-    pub data: ::std::string::String,
+    pub data: String,
     /// The MIME type of the image. Different providers may support different image types.
     ///
     /// Wire name: `mimeType`.
-    pub mime_type: ::std::string::String,
+    pub mime_type: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -734,22 +714,22 @@ impl ImageContent {
 crate::rt::object! {
     ImageContent, "an object of type ImageContent", extra, fields : [[optional
     "annotations" f0(AnnotatedAnnotations) plain annotations] [fixed "type" f1(crate
-    ::rt::Fixed::Str("image"))] [required "data" f2(::std::string::String) plain data]
-    [required "mimeType" f3(::std::string::String) plain mime_type]], inits :
-    [annotations : f0, data : f2, mime_type : f3]
+    ::rt::Fixed::Str("image"))] [required "data" f2(String) plain data] [required
+    "mimeType" f3(String) plain mime_type]], inits : [annotations : f0, data : f2,
+    mime_type : f3]
 }
 /// Describes the name and version of an MCP implementation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Implementation {
-    pub name: ::std::string::String,
-    pub version: ::std::string::String,
+    pub name: String,
+    pub version: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     Implementation, "an object of type Implementation", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [required "version" f1(::std::string::String)
-    plain version]], inits : [name : f0, version : f1]
+    f0(String) plain name] [required "version" f1(String) plain version]], inits : [name
+    : f0, version : f1]
 }
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
 ///
@@ -777,7 +757,7 @@ pub struct InitializeRequestParams {
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
     ///
     /// Wire name: `protocolVersion`.
-    pub protocol_version: ::std::string::String,
+    pub protocol_version: String,
     pub capabilities: ClientCapabilities,
     /// Wire name: `clientInfo`.
     pub client_info: Implementation,
@@ -786,10 +766,10 @@ pub struct InitializeRequestParams {
 }
 crate::rt::object! {
     InitializeRequestParams, "an object of type InitializeRequestParams", extra, fields :
-    [[required "protocolVersion" f0(::std::string::String) plain protocol_version]
-    [required "capabilities" f1(ClientCapabilities) plain capabilities] [required
-    "clientInfo" f2(Implementation) plain client_info]], inits : [protocol_version : f0,
-    capabilities : f1, client_info : f2]
+    [[required "protocolVersion" f0(String) plain protocol_version] [required
+    "capabilities" f1(ClientCapabilities) plain capabilities] [required "clientInfo"
+    f2(Implementation) plain client_info]], inits : [protocol_version : f0, capabilities
+    : f1, client_info : f2]
 }
 /// After receiving an initialize request from the client, the server sends this response.
 ///
@@ -801,13 +781,11 @@ pub struct InitializeResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     ///
     /// Wire name: `protocolVersion`.
-    pub protocol_version: ::std::string::String,
+    pub protocol_version: String,
     pub capabilities: ServerCapabilities,
     /// Wire name: `serverInfo`.
     pub server_info: Implementation,
@@ -816,18 +794,18 @@ pub struct InitializeResult {
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub instructions: ::std::option::Option<::std::string::String>,
+    pub instructions: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     InitializeResult, "an object of type InitializeResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [required "protocolVersion" f1(::std::string::String) plain protocol_version]
-    [required "capabilities" f2(ServerCapabilities) plain capabilities] [required
-    "serverInfo" f3(Implementation) plain server_info] [optional "instructions"
-    f4(::std::string::String) plain instructions]], inits : [meta : f0, protocol_version
-    : f1, capabilities : f2, server_info : f3, instructions : f4]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "protocolVersion" f1(String) plain protocol_version] [required "capabilities"
+    f2(ServerCapabilities) plain capabilities] [required "serverInfo" f3(Implementation)
+    plain server_info] [optional "instructions" f4(String) plain instructions]], inits :
+    [meta : f0, protocol_version : f1, capabilities : f2, server_info : f3, instructions
+    : f4]
 }
 /// This notification is sent from the client to the server after initialization has finished.
 ///
@@ -837,7 +815,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializedNotification {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -877,19 +855,19 @@ pub struct JSONRPCErrorError {
     /// The error type that occurred.
     pub code: i64,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub data: ::std::option::Option<::serde_json::Value>,
+    pub data: Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     JSONRPCErrorError, "an object of type JSONRPCErrorError", extra, fields : [[required
-    "code" f0(i64) plain code] [required "message" f1(::std::string::String) plain
-    message] [optional "data" f2(::serde_json::Value) plain data]], inits : [code : f0,
-    message : f1, data : f2]
+    "code" f0(i64) plain code] [required "message" f1(String) plain message] [optional
+    "data" f2(::serde_json::Value) plain data]], inits : [code : f0, message : f1, data :
+    f2]
 }
 /// JSON-RPC types
 ///
@@ -912,9 +890,9 @@ crate::rt::union! {
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCNotification {
-    pub method: ::std::string::String,
+    pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -924,7 +902,7 @@ impl JSONRPCNotification {
 }
 crate::rt::object! {
     JSONRPCNotification, "an object of type JSONRPCNotification", extra, fields :
-    [[required "method" f0(::std::string::String) plain method] [optional "params"
+    [[required "method" f0(String) plain method] [optional "params"
     f1(NotificationParams) plain params] [fixed "jsonrpc" f2(crate
     ::rt::Fixed::Str("2.0"))]], inits : [method : f0, params : f1]
 }
@@ -933,9 +911,9 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCRequest {
-    pub method: ::std::string::String,
+    pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<RequestParams>,
+    pub params: Option<RequestParams>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -946,9 +924,9 @@ impl JSONRPCRequest {
 }
 crate::rt::object! {
     JSONRPCRequest, "an object of type JSONRPCRequest", extra, fields : [[required
-    "method" f0(::std::string::String) plain method] [optional "params" f1(RequestParams)
-    plain params] [fixed "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))] [required "id"
-    f3(RequestId) plain id]], inits : [method : f0, params : f1, id : f3]
+    "method" f0(String) plain method] [optional "params" f1(RequestParams) plain params]
+    [fixed "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId)
+    plain id]], inits : [method : f0, params : f1, id : f3]
 }
 /// A successful (non-error) response to a request.
 ///
@@ -979,7 +957,7 @@ pub const LATEST_PROTOCOL_VERSION: &str = "2024-11-05";
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListPromptsRequest {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1000,26 +978,23 @@ pub struct ListPromptsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub next_cursor: ::std::option::Option<Cursor>,
-    pub prompts: ::std::vec::Vec<Prompt>,
+    pub next_cursor: Option<Cursor>,
+    pub prompts: Vec<Prompt>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ListPromptsResult, "an object of type ListPromptsResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [optional "nextCursor" f1(Cursor) plain next_cursor] [required "prompts"
-    f2(::std::vec::Vec < Prompt >) plain prompts]], inits : [meta : f0, next_cursor : f1,
-    prompts : f2]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "nextCursor" f1(Cursor) plain next_cursor] [required "prompts" f2(Vec < Prompt >)
+    plain prompts]], inits : [meta : f0, next_cursor : f1, prompts : f2]
 }
 /// Sent from the client to request a list of resource templates the server has.
 ///
@@ -1027,7 +1002,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourceTemplatesRequest {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1049,28 +1024,25 @@ pub struct ListResourceTemplatesResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub next_cursor: ::std::option::Option<Cursor>,
+    pub next_cursor: Option<Cursor>,
     /// Wire name: `resourceTemplates`.
-    pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
+    pub resource_templates: Vec<ResourceTemplate>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ListResourceTemplatesResult, "an object of type ListResourceTemplatesResult", extra,
-    fields : [[optional "_meta" f0(::serde_json::Map < ::std::string::String,
-    ::serde_json::Value >) plain meta] [optional "nextCursor" f1(Cursor) plain
-    next_cursor] [required "resourceTemplates" f2(::std::vec::Vec < ResourceTemplate >)
-    plain resource_templates]], inits : [meta : f0, next_cursor : f1, resource_templates
-    : f2]
+    fields : [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >)
+    plain meta] [optional "nextCursor" f1(Cursor) plain next_cursor] [required
+    "resourceTemplates" f2(Vec < ResourceTemplate >) plain resource_templates]], inits :
+    [meta : f0, next_cursor : f1, resource_templates : f2]
 }
 /// Sent from the client to request a list of resources the server has.
 ///
@@ -1078,7 +1050,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourcesRequest {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1099,26 +1071,23 @@ pub struct ListResourcesResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub next_cursor: ::std::option::Option<Cursor>,
-    pub resources: ::std::vec::Vec<Resource>,
+    pub next_cursor: Option<Cursor>,
+    pub resources: Vec<Resource>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ListResourcesResult, "an object of type ListResourcesResult", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value
-    >) plain meta] [optional "nextCursor" f1(Cursor) plain next_cursor] [required
-    "resources" f2(::std::vec::Vec < Resource >) plain resources]], inits : [meta : f0,
-    next_cursor : f1, resources : f2]
+    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta]
+    [optional "nextCursor" f1(Cursor) plain next_cursor] [required "resources" f2(Vec <
+    Resource >) plain resources]], inits : [meta : f0, next_cursor : f1, resources : f2]
 }
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
@@ -1134,7 +1103,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListRootsRequest {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<RequestParams>,
+    pub params: Option<RequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1159,18 +1128,15 @@ pub struct ListRootsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
-    pub roots: ::std::vec::Vec<Root>,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub roots: Vec<Root>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ListRootsResult, "an object of type ListRootsResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [required "roots" f1(::std::vec::Vec < Root >) plain roots]], inits : [meta :
-    f0, roots : f1]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "roots" f1(Vec < Root >) plain roots]], inits : [meta : f0, roots : f1]
 }
 /// Sent from the client to request a list of tools the server has.
 ///
@@ -1178,7 +1144,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListToolsRequest {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1199,26 +1165,23 @@ pub struct ListToolsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub next_cursor: ::std::option::Option<Cursor>,
-    pub tools: ::std::vec::Vec<Tool>,
+    pub next_cursor: Option<Cursor>,
+    pub tools: Vec<Tool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ListToolsResult, "an object of type ListToolsResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [optional "nextCursor" f1(Cursor) plain next_cursor] [required "tools"
-    f2(::std::vec::Vec < Tool >) plain tools]], inits : [meta : f0, next_cursor : f1,
-    tools : f2]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "nextCursor" f1(Cursor) plain next_cursor] [required "tools" f2(Vec < Tool >) plain
+    tools]], inits : [meta : f0, next_cursor : f1, tools : f2]
 }
 /// The severity of a log message.
 ///
@@ -1279,7 +1242,7 @@ pub struct LoggingMessageNotificationParams {
     /// An optional name of the logger issuing this message.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub logger: ::std::option::Option<::std::string::String>,
+    pub logger: Option<String>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: ::serde_json::Value,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -1288,9 +1251,9 @@ pub struct LoggingMessageNotificationParams {
 crate::rt::object! {
     LoggingMessageNotificationParams,
     "an object of type LoggingMessageNotificationParams", extra, fields : [[required
-    "level" f0(LoggingLevel) plain level] [optional "logger" f1(::std::string::String)
-    plain logger] [required "data" f2(::serde_json::Value) plain data]], inits : [level :
-    f0, logger : f1, data : f2]
+    "level" f0(LoggingLevel) plain level] [optional "logger" f1(String) plain logger]
+    [required "data" f2(::serde_json::Value) plain data]], inits : [level : f0, logger :
+    f1, data : f2]
 }
 pub const METHOD_NOT_FOUND: i64 = -32601i64;
 /// Hints to use for model selection.
@@ -1312,13 +1275,13 @@ pub struct ModelHint {
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
     ///
     /// Optional: `None` is left out of the JSON.
-    pub name: ::std::option::Option<::std::string::String>,
+    pub name: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ModelHint, "an object of type ModelHint", extra, fields : [[optional "name"
-    f0(::std::string::String) plain name]], inits : [name : f0]
+    f0(String) plain name]], inits : [name : f0]
 }
 /// The server's preferences for model selection, requested of the client during sampling.
 ///
@@ -1344,7 +1307,7 @@ pub struct ModelPreferences {
     /// MAY still use the priorities to select from ambiguous matches.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub hints: ::std::option::Option<::std::vec::Vec<ModelHint>>,
+    pub hints: Option<Vec<ModelHint>>,
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
@@ -1356,7 +1319,7 @@ pub struct ModelPreferences {
     /// Wire name: `costPriority`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub cost_priority: ::std::option::Option<f64>,
+    pub cost_priority: Option<f64>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
@@ -1368,7 +1331,7 @@ pub struct ModelPreferences {
     /// Wire name: `speedPriority`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub speed_priority: ::std::option::Option<f64>,
+    pub speed_priority: Option<f64>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
@@ -1380,29 +1343,29 @@ pub struct ModelPreferences {
     /// Wire name: `intelligencePriority`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub intelligence_priority: ::std::option::Option<f64>,
+    pub intelligence_priority: Option<f64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ModelPreferences, "an object of type ModelPreferences", extra, fields : [[optional
-    "hints" f0(::std::vec::Vec < ModelHint >) plain hints] [optional "costPriority"
-    f1(f64) float cost_priority] [optional "speedPriority" f2(f64) float speed_priority]
-    [optional "intelligencePriority" f3(f64) float intelligence_priority]], inits :
-    [hints : f0, cost_priority : f1, speed_priority : f2, intelligence_priority : f3]
+    "hints" f0(Vec < ModelHint >) plain hints] [optional "costPriority" f1(f64) float
+    cost_priority] [optional "speedPriority" f2(f64) float speed_priority] [optional
+    "intelligencePriority" f3(f64) float intelligence_priority]], inits : [hints : f0,
+    cost_priority : f1, speed_priority : f2, intelligence_priority : f3]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct Notification {
-    pub method: ::std::string::String,
+    pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     Notification, "an object of type Notification", extra, fields : [[required "method"
-    f0(::std::string::String) plain method] [optional "params" f1(NotificationParams)
-    plain params]], inits : [method : f0, params : f1]
+    f0(String) plain method] [optional "params" f1(NotificationParams) plain params]],
+    inits : [method : f0, params : f1]
 }
 /// The inline object type of `Notification.params` in the schema (named from its parent and field; see [`Notification`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1414,31 +1377,29 @@ pub struct NotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     NotificationParams, "an object of type NotificationParams", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value
-    >) plain meta]], inits : [meta : f0]
+    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain
+    meta]], inits : [meta : f0]
 }
 pub const PARSE_ERROR: i64 = -32700i64;
 /// Pagination
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedRequest {
-    pub method: ::std::string::String,
+    pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     PaginatedRequest, "an object of type PaginatedRequest", extra, fields : [[required
-    "method" f0(::std::string::String) plain method] [optional "params"
-    f1(PaginatedRequestParams) plain params]], inits : [method : f0, params : f1]
+    "method" f0(String) plain method] [optional "params" f1(PaginatedRequestParams) plain
+    params]], inits : [method : f0, params : f1]
 }
 /// The inline object type of `PaginatedRequest.params` in the schema (named from its parent and field; see [`PaginatedRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1447,7 +1408,7 @@ pub struct PaginatedRequestParams {
     /// If provided, the server should return results starting after this cursor.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub cursor: ::std::option::Option<Cursor>,
+    pub cursor: Option<Cursor>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1462,24 +1423,21 @@ pub struct PaginatedResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub next_cursor: ::std::option::Option<Cursor>,
+    pub next_cursor: Option<Cursor>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     PaginatedResult, "an object of type PaginatedResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [optional "nextCursor" f1(Cursor) plain next_cursor]], inits : [meta : f0,
-    next_cursor : f1]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "nextCursor" f1(Cursor) plain next_cursor]], inits : [meta : f0, next_cursor : f1]
 }
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 ///
@@ -1489,7 +1447,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PingRequest {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<RequestParams>,
+    pub params: Option<RequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1532,7 +1490,7 @@ pub struct ProgressNotificationParams {
     /// Total number of items to process (or total progress required), if known.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub total: ::std::option::Option<f64>,
+    pub total: Option<f64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1547,57 +1505,56 @@ crate::rt::object! {
 /// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ProgressToken {
-    String(::std::string::String),
+    String(String),
     Integer(i64),
 }
 crate::rt::union! {
-    ProgressToken, "ProgressToken", [[0usize String(::std::string::String) plain] [1usize
-    Integer(i64) plain]], shape(::std::option::Option::None)
+    ProgressToken, "ProgressToken", [[0usize String(String) plain] [1usize Integer(i64)
+    plain]], shape(::std::option::Option::None)
 }
 /// A prompt or prompt template that the server offers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Prompt {
     /// The name of the prompt or prompt template.
-    pub name: ::std::string::String,
+    pub name: String,
     /// An optional description of what this prompt provides
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// A list of arguments to use for templating the prompt.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
+    pub arguments: Option<Vec<PromptArgument>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Prompt, "an object of type Prompt", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [optional "description"
-    f1(::std::string::String) plain description] [optional "arguments" f2(::std::vec::Vec
-    < PromptArgument >) plain arguments]], inits : [name : f0, description : f1,
-    arguments : f2]
+    Prompt, "an object of type Prompt", extra, fields : [[required "name" f0(String)
+    plain name] [optional "description" f1(String) plain description] [optional
+    "arguments" f2(Vec < PromptArgument >) plain arguments]], inits : [name : f0,
+    description : f1, arguments : f2]
 }
 /// Describes an argument that a prompt can accept.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptArgument {
     /// The name of the argument.
-    pub name: ::std::string::String,
+    pub name: String,
     /// A human-readable description of the argument.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Whether this argument must be provided.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub required: ::std::option::Option<bool>,
+    pub required: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     PromptArgument, "an object of type PromptArgument", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [optional "description"
-    f1(::std::string::String) plain description] [optional "required" f2(bool) plain
-    required]], inits : [name : f0, description : f1, required : f2]
+    f0(String) plain name] [optional "description" f1(String) plain description]
+    [optional "required" f2(bool) plain required]], inits : [name : f0, description : f1,
+    required : f2]
 }
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
@@ -1605,7 +1562,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptListChangedNotification {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1657,7 +1614,7 @@ crate::rt::union! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptReference {
     /// The name of the prompt or prompt template
-    pub name: ::std::string::String,
+    pub name: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1667,8 +1624,8 @@ impl PromptReference {
 }
 crate::rt::object! {
     PromptReference, "an object of type PromptReference", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("ref/prompt"))] [required "name" f1(::std::string::String)
-    plain name]], inits : [name : f1]
+    f0(crate ::rt::Fixed::Str("ref/prompt"))] [required "name" f1(String) plain name]],
+    inits : [name : f1]
 }
 /// Sent from the client to the server, to read a specific resource URI.
 ///
@@ -1694,13 +1651,13 @@ pub struct ReadResourceRequestParams {
     /// The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ReadResourceRequestParams, "an object of type ReadResourceRequestParams", extra,
-    fields : [[required "uri" f0(::std::string::String) plain uri]], inits : [uri : f0]
+    fields : [[required "uri" f0(String) plain uri]], inits : [uri : f0]
 }
 /// The server's response to a resources/read request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -1710,19 +1667,16 @@ pub struct ReadResourceResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
-    pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub contents: Vec<ReadResourceResultContentsItem>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ReadResourceResult, "an object of type ReadResourceResult", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value
-    >) plain meta] [required "contents" f1(::std::vec::Vec <
-    ReadResourceResultContentsItem >) plain contents]], inits : [meta : f0, contents :
-    f1]
+    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta]
+    [required "contents" f1(Vec < ReadResourceResultContentsItem >) plain contents]],
+    inits : [meta : f0, contents : f1]
 }
 /// The inline union type of the elements of `ReadResourceResult.contents` in the schema (see [`ReadResourceResult`]).
 ///
@@ -1740,28 +1694,28 @@ crate::rt::union! {
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {
-    pub method: ::std::string::String,
+    pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<RequestParams>,
+    pub params: Option<RequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Request, "an object of type Request", extra, fields : [[required "method"
-    f0(::std::string::String) plain method] [optional "params" f1(RequestParams) plain
-    params]], inits : [method : f0, params : f1]
+    Request, "an object of type Request", extra, fields : [[required "method" f0(String)
+    plain method] [optional "params" f1(RequestParams) plain params]], inits : [method :
+    f0, params : f1]
 }
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
 /// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RequestId {
-    String(::std::string::String),
+    String(String),
     Integer(i64),
 }
 crate::rt::union! {
-    RequestId, "RequestId", [[0usize String(::std::string::String) plain] [1usize
-    Integer(i64) plain]], shape(::std::option::Option::None)
+    RequestId, "RequestId", [[0usize String(String) plain] [1usize Integer(i64) plain]],
+    shape(::std::option::Option::None)
 }
 /// The inline object type of `Request.params` in the schema (named from its parent and field; see [`Request`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1771,7 +1725,7 @@ pub struct RequestParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1787,7 +1741,7 @@ pub struct RequestParamsMeta {
     /// Wire name: `progressToken`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub progress_token: ::std::option::Option<ProgressToken>,
+    pub progress_token: Option<ProgressToken>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1800,44 +1754,43 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Resource {
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<AnnotatedAnnotations>,
+    pub annotations: Option<AnnotatedAnnotations>,
     /// The URI of this resource.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// A human-readable name for this resource.
     ///
     /// This can be used by clients to populate UI elements.
-    pub name: ::std::string::String,
+    pub name: String,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub size: ::std::option::Option<i64>,
+    pub size: Option<i64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     Resource, "an object of type Resource", extra, fields : [[optional "annotations"
-    f0(AnnotatedAnnotations) plain annotations] [required "uri" f1(::std::string::String)
-    plain uri] [required "name" f2(::std::string::String) plain name] [optional
-    "description" f3(::std::string::String) plain description] [optional "mimeType"
-    f4(::std::string::String) plain mime_type] [optional "size" f5(i64) plain size]],
-    inits : [annotations : f0, uri : f1, name : f2, description : f3, mime_type : f4,
-    size : f5]
+    f0(AnnotatedAnnotations) plain annotations] [required "uri" f1(String) plain uri]
+    [required "name" f2(String) plain name] [optional "description" f3(String) plain
+    description] [optional "mimeType" f4(String) plain mime_type] [optional "size"
+    f5(i64) plain size]], inits : [annotations : f0, uri : f1, name : f2, description :
+    f3, mime_type : f4, size : f5]
 }
 /// The contents of a specific resource or sub-resource.
 #[derive(Clone, Debug, PartialEq)]
@@ -1845,20 +1798,20 @@ pub struct ResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ResourceContents, "an object of type ResourceContents", extra, fields : [[required
-    "uri" f0(::std::string::String) plain uri] [optional "mimeType"
-    f1(::std::string::String) plain mime_type]], inits : [uri : f0, mime_type : f1]
+    "uri" f0(String) plain uri] [optional "mimeType" f1(String) plain mime_type]], inits
+    : [uri : f0, mime_type : f1]
 }
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 ///
@@ -1866,7 +1819,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceListChangedNotification {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1890,7 +1843,7 @@ pub struct ResourceReference {
     /// The URI or URI template of the resource.
     ///
     /// Format: `uri-template`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1900,47 +1853,46 @@ impl ResourceReference {
 }
 crate::rt::object! {
     ResourceReference, "an object of type ResourceReference", extra, fields : [[fixed
-    "type" f0(crate ::rt::Fixed::Str("ref/resource"))] [required "uri"
-    f1(::std::string::String) plain uri]], inits : [uri : f1]
+    "type" f0(crate ::rt::Fixed::Str("ref/resource"))] [required "uri" f1(String) plain
+    uri]], inits : [uri : f1]
 }
 /// A template description for resources available on the server.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceTemplate {
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<AnnotatedAnnotations>,
+    pub annotations: Option<AnnotatedAnnotations>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
     ///
     /// Format: `uri-template`
     ///
     /// Wire name: `uriTemplate`.
-    pub uri_template: ::std::string::String,
+    pub uri_template: String,
     /// A human-readable name for the type of resource this template refers to.
     ///
     /// This can be used by clients to populate UI elements.
-    pub name: ::std::string::String,
+    pub name: String,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ResourceTemplate, "an object of type ResourceTemplate", extra, fields : [[optional
     "annotations" f0(AnnotatedAnnotations) plain annotations] [required "uriTemplate"
-    f1(::std::string::String) plain uri_template] [required "name"
-    f2(::std::string::String) plain name] [optional "description"
-    f3(::std::string::String) plain description] [optional "mimeType"
-    f4(::std::string::String) plain mime_type]], inits : [annotations : f0, uri_template
-    : f1, name : f2, description : f3, mime_type : f4]
+    f1(String) plain uri_template] [required "name" f2(String) plain name] [optional
+    "description" f3(String) plain description] [optional "mimeType" f4(String) plain
+    mime_type]], inits : [annotations : f0, uri_template : f1, name : f2, description :
+    f3, mime_type : f4]
 }
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 ///
@@ -1967,14 +1919,14 @@ pub struct ResourceUpdatedNotificationParams {
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ResourceUpdatedNotificationParams,
     "an object of type ResourceUpdatedNotificationParams", extra, fields : [[required
-    "uri" f0(::std::string::String) plain uri]], inits : [uri : f0]
+    "uri" f0(String) plain uri]], inits : [uri : f0]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct Result {
@@ -1983,16 +1935,14 @@ pub struct Result {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     Result, "an object of type Result", extra, fields : [[optional "_meta"
-    f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]],
-    inits : [meta : f0]
+    f0(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [meta :
+    f0]
 }
 /// The sender or recipient of messages and data in a conversation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -2015,20 +1965,19 @@ pub struct Root {
     /// other URI schemes.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub name: ::std::option::Option<::std::string::String>,
+    pub name: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Root, "an object of type Root", extra, fields : [[required "uri"
-    f0(::std::string::String) plain uri] [optional "name" f1(::std::string::String) plain
-    name]], inits : [uri : f0, name : f1]
+    Root, "an object of type Root", extra, fields : [[required "uri" f0(String) plain
+    uri] [optional "name" f1(String) plain name]], inits : [uri : f0, name : f1]
 }
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
@@ -2040,7 +1989,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct RootsListChangedNotification {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2089,10 +2038,10 @@ pub struct ServerCapabilities {
     /// Experimental, non-standard capabilities that the server supports.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub experimental: ::std::option::Option<
+    pub experimental: Option<
         ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+            String,
+            ::serde_json::Map<String, ::serde_json::Value>,
         >,
     >,
     /// Present if the server supports sending log messages to the client.
@@ -2100,31 +2049,28 @@ pub struct ServerCapabilities {
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub logging: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub logging: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Present if the server offers any prompt templates.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub prompts: ::std::option::Option<ServerCapabilitiesPrompts>,
+    pub prompts: Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub resources: ::std::option::Option<ServerCapabilitiesResources>,
+    pub resources: Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub tools: ::std::option::Option<ServerCapabilitiesTools>,
+    pub tools: Option<ServerCapabilitiesTools>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ServerCapabilities, "an object of type ServerCapabilities", extra, fields :
-    [[optional "experimental" f0(::std::collections::BTreeMap < ::std::string::String,
-    ::serde_json::Map < ::std::string::String, ::serde_json::Value > >) plain
-    experimental] [optional "logging" f1(::serde_json::Map < ::std::string::String,
-    ::serde_json::Value >) plain logging] [optional "prompts"
-    f2(ServerCapabilitiesPrompts) plain prompts] [optional "resources"
+    [[optional "experimental" f0(::std::collections::BTreeMap < String, ::serde_json::Map
+    < String, ::serde_json::Value > >) plain experimental] [optional "logging"
+    f1(::serde_json::Map < String, ::serde_json::Value >) plain logging] [optional
+    "prompts" f2(ServerCapabilitiesPrompts) plain prompts] [optional "resources"
     f3(ServerCapabilitiesResources) plain resources] [optional "tools"
     f4(ServerCapabilitiesTools) plain tools]], inits : [experimental : f0, logging : f1,
     prompts : f2, resources : f3, tools : f4]
@@ -2137,7 +2083,7 @@ pub struct ServerCapabilitiesPrompts {
     /// Wire name: `listChanged`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub list_changed: ::std::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2152,13 +2098,13 @@ pub struct ServerCapabilitiesResources {
     /// Whether this server supports subscribing to resource updates.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub subscribe: ::std::option::Option<bool>,
+    pub subscribe: Option<bool>,
     /// Whether this server supports notifications for changes to the resource list.
     ///
     /// Wire name: `listChanged`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub list_changed: ::std::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2175,7 +2121,7 @@ pub struct ServerCapabilitiesTools {
     /// Wire name: `listChanged`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub list_changed: ::std::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2319,13 +2265,13 @@ pub struct SubscribeRequestParams {
     /// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     SubscribeRequestParams, "an object of type SubscribeRequestParams", extra, fields :
-    [[required "uri" f0(::std::string::String) plain uri]], inits : [uri : f0]
+    [[required "uri" f0(String) plain uri]], inits : [uri : f0]
 }
 /// Text provided to or from an LLM.
 ///
@@ -2333,9 +2279,9 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TextContent {
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<AnnotatedAnnotations>,
+    pub annotations: Option<AnnotatedAnnotations>,
     /// The text content of the message.
-    pub text: ::std::string::String,
+    pub text: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2346,41 +2292,41 @@ impl TextContent {
 crate::rt::object! {
     TextContent, "an object of type TextContent", extra, fields : [[optional
     "annotations" f0(AnnotatedAnnotations) plain annotations] [fixed "type" f1(crate
-    ::rt::Fixed::Str("text"))] [required "text" f2(::std::string::String) plain text]],
-    inits : [annotations : f0, text : f2]
+    ::rt::Fixed::Str("text"))] [required "text" f2(String) plain text]], inits :
+    [annotations : f0, text : f2]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct TextResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-    pub text: ::std::string::String,
+    pub text: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     TextResourceContents, "an object of type TextResourceContents", extra, fields :
-    [[required "uri" f0(::std::string::String) plain uri] [optional "mimeType"
-    f1(::std::string::String) plain mime_type] [required "text" f2(::std::string::String)
-    plain text]], inits : [uri : f0, mime_type : f1, text : f2]
+    [[required "uri" f0(String) plain uri] [optional "mimeType" f1(String) plain
+    mime_type] [required "text" f2(String) plain text]], inits : [uri : f0, mime_type :
+    f1, text : f2]
 }
 /// Definition for a tool the client can call.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tool {
     /// The name of the tool.
-    pub name: ::std::string::String,
+    pub name: String,
     /// A human-readable description of the tool.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// A JSON Schema object defining the expected parameters for the tool.
     ///
     /// Wire name: `inputSchema`.
@@ -2389,9 +2335,8 @@ pub struct Tool {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Tool, "an object of type Tool", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [optional "description"
-    f1(::std::string::String) plain description] [required "inputSchema"
+    Tool, "an object of type Tool", extra, fields : [[required "name" f0(String) plain
+    name] [optional "description" f1(String) plain description] [required "inputSchema"
     f2(ToolInputSchema) plain input_schema]], inits : [name : f0, description : f1,
     input_schema : f2]
 }
@@ -2403,16 +2348,16 @@ pub struct ToolInputSchema {
     /// **Later revisions:** Removed in 2026-07-28.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub properties: ::std::option::Option<
+    pub properties: Option<
         ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+            String,
+            ::serde_json::Map<String, ::serde_json::Value>,
         >,
     >,
     /// **Later revisions:** Removed in 2026-07-28.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub required: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2423,10 +2368,9 @@ impl ToolInputSchema {
 crate::rt::object! {
     ToolInputSchema, "an object of type ToolInputSchema", extra, fields : [[fixed "type"
     f0(crate ::rt::Fixed::Str("object"))] [optional "properties"
-    f1(::std::collections::BTreeMap < ::std::string::String, ::serde_json::Map <
-    ::std::string::String, ::serde_json::Value > >) plain properties] [optional
-    "required" f2(::std::vec::Vec < ::std::string::String >) plain required]], inits :
-    [properties : f1, required : f2]
+    f1(::std::collections::BTreeMap < String, ::serde_json::Map < String,
+    ::serde_json::Value > >) plain properties] [optional "required" f2(Vec < String >)
+    plain required]], inits : [properties : f1, required : f2]
 }
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
@@ -2434,7 +2378,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolListChangedNotification {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2474,13 +2418,13 @@ pub struct UnsubscribeRequestParams {
     /// The URI of the resource to unsubscribe from.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     UnsubscribeRequestParams, "an object of type UnsubscribeRequestParams", extra, fields
-    : [[required "uri" f0(::std::string::String) plain uri]], inits : [uri : f0]
+    : [[required "uri" f0(String) plain uri]], inits : [uri : f0]
 }
 impl crate::Request for CompleteRequest {
     const METHOD: &'static str = "completion/complete";
@@ -2515,7 +2459,7 @@ impl crate::Notification for CancelledNotification {
 }
 impl crate::Notification for InitializedNotification {
     const METHOD: &'static str = "notifications/initialized";
-    type Params = ::std::option::Option<NotificationParams>;
+    type Params = Option<NotificationParams>;
     fn params(&self) -> &Self::Params {
         &self.params
     }
@@ -2536,14 +2480,14 @@ impl crate::Notification for ProgressNotification {
 }
 impl crate::Notification for PromptListChangedNotification {
     const METHOD: &'static str = "notifications/prompts/list_changed";
-    type Params = ::std::option::Option<NotificationParams>;
+    type Params = Option<NotificationParams>;
     fn params(&self) -> &Self::Params {
         &self.params
     }
 }
 impl crate::Notification for ResourceListChangedNotification {
     const METHOD: &'static str = "notifications/resources/list_changed";
-    type Params = ::std::option::Option<NotificationParams>;
+    type Params = Option<NotificationParams>;
     fn params(&self) -> &Self::Params {
         &self.params
     }
@@ -2557,21 +2501,21 @@ impl crate::Notification for ResourceUpdatedNotification {
 }
 impl crate::Notification for RootsListChangedNotification {
     const METHOD: &'static str = "notifications/roots/list_changed";
-    type Params = ::std::option::Option<NotificationParams>;
+    type Params = Option<NotificationParams>;
     fn params(&self) -> &Self::Params {
         &self.params
     }
 }
 impl crate::Notification for ToolListChangedNotification {
     const METHOD: &'static str = "notifications/tools/list_changed";
-    type Params = ::std::option::Option<NotificationParams>;
+    type Params = Option<NotificationParams>;
     fn params(&self) -> &Self::Params {
         &self.params
     }
 }
 impl crate::Request for PingRequest {
     const METHOD: &'static str = "ping";
-    type Params = ::std::option::Option<RequestParams>;
+    type Params = Option<RequestParams>;
     type Result = EmptyResult;
     fn params(&self) -> &Self::Params {
         &self.params
@@ -2587,7 +2531,7 @@ impl crate::Request for GetPromptRequest {
 }
 impl crate::Request for ListPromptsRequest {
     const METHOD: &'static str = "prompts/list";
-    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Params = Option<PaginatedRequestParams>;
     type Result = ListPromptsResult;
     fn params(&self) -> &Self::Params {
         &self.params
@@ -2595,7 +2539,7 @@ impl crate::Request for ListPromptsRequest {
 }
 impl crate::Request for ListResourcesRequest {
     const METHOD: &'static str = "resources/list";
-    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Params = Option<PaginatedRequestParams>;
     type Result = ListResourcesResult;
     fn params(&self) -> &Self::Params {
         &self.params
@@ -2619,7 +2563,7 @@ impl crate::Request for SubscribeRequest {
 }
 impl crate::Request for ListResourceTemplatesRequest {
     const METHOD: &'static str = "resources/templates/list";
-    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Params = Option<PaginatedRequestParams>;
     type Result = ListResourceTemplatesResult;
     fn params(&self) -> &Self::Params {
         &self.params
@@ -2635,7 +2579,7 @@ impl crate::Request for UnsubscribeRequest {
 }
 impl crate::Request for ListRootsRequest {
     const METHOD: &'static str = "roots/list";
-    type Params = ::std::option::Option<RequestParams>;
+    type Params = Option<RequestParams>;
     type Result = ListRootsResult;
     fn params(&self) -> &Self::Params {
         &self.params
@@ -2659,7 +2603,7 @@ impl crate::Request for CallToolRequest {
 }
 impl crate::Request for ListToolsRequest {
     const METHOD: &'static str = "tools/list";
-    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Params = Option<PaginatedRequestParams>;
     type Result = ListToolsResult;
     fn params(&self) -> &Self::Params {
         &self.params

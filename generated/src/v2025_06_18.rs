@@ -49,7 +49,7 @@ pub struct Annotations {
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
+    pub audience: Option<Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
@@ -61,7 +61,7 @@ pub struct Annotations {
     /// Maximum: `1`
     ///
     /// Optional: `None` is left out of the JSON.
-    pub priority: ::std::option::Option<f64>,
+    pub priority: Option<f64>,
     /// The moment the resource was last modified, as an ISO 8601 formatted string.
     ///
     /// Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z").
@@ -72,15 +72,15 @@ pub struct Annotations {
     /// Wire name: `lastModified`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub last_modified: ::std::option::Option<::std::string::String>,
+    pub last_modified: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     Annotations, "an object of type Annotations", extra, fields : [[optional "audience"
-    f0(::std::vec::Vec < Role >) plain audience] [optional "priority" f1(f64) float
-    priority] [optional "lastModified" f2(::std::string::String) plain last_modified]],
-    inits : [audience : f0, priority : f1, last_modified : f2]
+    f0(Vec < Role >) plain audience] [optional "priority" f1(f64) float priority]
+    [optional "lastModified" f2(String) plain last_modified]], inits : [audience : f0,
+    priority : f1, last_modified : f2]
 }
 /// Audio provided to or from an LLM.
 ///
@@ -90,23 +90,21 @@ pub struct AudioContent {
     /// The base64-encoded audio data.
     ///
     /// Format: `byte`
-    pub data: ::std::string::String,
+    pub data: String,
     /// The MIME type of the audio. Different providers may support different audio types.
     ///
     /// Wire name: `mimeType`.
-    pub mime_type: ::std::string::String,
+    pub mime_type: String,
     /// Optional annotations for the client.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -116,11 +114,11 @@ impl AudioContent {
 }
 crate::rt::object! {
     AudioContent, "an object of type AudioContent", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("audio"))] [required "data" f1(::std::string::String) plain
-    data] [required "mimeType" f2(::std::string::String) plain mime_type] [optional
-    "annotations" f3(Annotations) plain annotations] [optional "_meta"
-    f4(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]],
-    inits : [data : f1, mime_type : f2, annotations : f3, meta : f4]
+    f0(crate ::rt::Fixed::Str("audio"))] [required "data" f1(String) plain data]
+    [required "mimeType" f2(String) plain mime_type] [optional "annotations"
+    f3(Annotations) plain annotations] [optional "_meta" f4(::serde_json::Map < String,
+    ::serde_json::Value >) plain meta]], inits : [data : f1, mime_type : f2, annotations
+    : f3, meta : f4]
 }
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 ///
@@ -128,7 +126,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct BaseMetadata {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -137,59 +135,56 @@ pub struct BaseMetadata {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     BaseMetadata, "an object of type BaseMetadata", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
-    plain title]], inits : [name : f0, title : f1]
+    f0(String) plain name] [optional "title" f1(String) plain title]], inits : [name :
+    f0, title : f1]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct BlobResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// A base64-encoded string representing the binary data of the item.
     ///
     /// Format: `byte`
-    pub blob: ::std::string::String,
+    pub blob: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     BlobResourceContents, "an object of type BlobResourceContents", extra, fields :
-    [[required "uri" f0(::std::string::String) plain uri] [optional "mimeType"
-    f1(::std::string::String) plain mime_type] [optional "_meta" f2(::serde_json::Map <
-    ::std::string::String, ::serde_json::Value >) plain meta] [required "blob"
-    f3(::std::string::String) plain blob]], inits : [uri : f0, mime_type : f1, meta : f2,
-    blob : f3]
+    [[required "uri" f0(String) plain uri] [optional "mimeType" f1(String) plain
+    mime_type] [optional "_meta" f2(::serde_json::Map < String, ::serde_json::Value >)
+    plain meta] [required "blob" f3(String) plain blob]], inits : [uri : f0, mime_type :
+    f1, meta : f2, blob : f3]
 }
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"boolean"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BooleanSchema {
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Optional: `None` is left out of the JSON.
-    pub default: ::std::option::Option<bool>,
+    pub default: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -199,10 +194,9 @@ impl BooleanSchema {
 }
 crate::rt::object! {
     BooleanSchema, "an object of type BooleanSchema", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("boolean"))] [optional "title" f1(::std::string::String)
-    plain title] [optional "description" f2(::std::string::String) plain description]
-    [optional "default" f3(bool) plain default]], inits : [title : f1, description : f2,
-    default : f3]
+    f0(crate ::rt::Fixed::Str("boolean"))] [optional "title" f1(String) plain title]
+    [optional "description" f2(String) plain description] [optional "default" f3(bool)
+    plain default]], inits : [title : f1, description : f2, default : f3]
 }
 /// Used by the client to invoke a tool provided by the server.
 ///
@@ -225,19 +219,16 @@ crate::rt::object! {
 /// The inline object type of `CallToolRequest.params` in the schema (named from its parent and field; see [`CallToolRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallToolRequestParams {
-    pub name: ::std::string::String,
+    pub name: String,
     /// Optional: `None` is left out of the JSON.
-    pub arguments: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub arguments: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CallToolRequestParams, "an object of type CallToolRequestParams", extra, fields :
-    [[required "name" f0(::std::string::String) plain name] [optional "arguments"
-    f1(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    arguments]], inits : [name : f0, arguments : f1]
+    [[required "name" f0(String) plain name] [optional "arguments" f1(::serde_json::Map <
+    String, ::serde_json::Value >) plain arguments]], inits : [name : f0, arguments : f1]
 }
 /// The server's response to a tool call.
 #[derive(Clone, Debug, PartialEq)]
@@ -247,19 +238,15 @@ pub struct CallToolResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// A list of content objects that represent the unstructured result of the tool call.
-    pub content: ::std::vec::Vec<ContentBlock>,
+    pub content: Vec<ContentBlock>,
     /// An optional JSON object that represents the structured result of the tool call.
     ///
     /// Wire name: `structuredContent`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub structured_content: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub structured_content: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Whether the tool call ended in an error.
     ///
     /// If not set, this is assumed to be false (the call was successful).
@@ -276,17 +263,17 @@ pub struct CallToolResult {
     /// Wire name: `isError`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub is_error: ::std::option::Option<bool>,
+    pub is_error: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CallToolResult, "an object of type CallToolResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [required "content" f1(::std::vec::Vec < ContentBlock >) plain content]
-    [optional "structuredContent" f2(::serde_json::Map < ::std::string::String,
-    ::serde_json::Value >) plain structured_content] [optional "isError" f3(bool) plain
-    is_error]], inits : [meta : f0, content : f1, structured_content : f2, is_error : f3]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "content" f1(Vec < ContentBlock >) plain content] [optional "structuredContent"
+    f2(::serde_json::Map < String, ::serde_json::Value >) plain structured_content]
+    [optional "isError" f3(bool) plain is_error]], inits : [meta : f0, content : f1,
+    structured_content : f2, is_error : f3]
 }
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
 ///
@@ -324,14 +311,14 @@ pub struct CancelledNotificationParams {
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub reason: ::std::option::Option<::std::string::String>,
+    pub reason: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CancelledNotificationParams, "an object of type CancelledNotificationParams", extra,
     fields : [[required "requestId" f0(RequestId) plain request_id] [optional "reason"
-    f1(::std::string::String) plain reason]], inits : [request_id : f0, reason : f1]
+    f1(String) plain reason]], inits : [request_id : f0, reason : f1]
 }
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
 #[derive(Clone, Debug, PartialEq)]
@@ -339,10 +326,10 @@ pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub experimental: ::std::option::Option<
+    pub experimental: Option<
         ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+            String,
+            ::serde_json::Map<String, ::serde_json::Value>,
         >,
     >,
     /// Present if the client supports listing roots.
@@ -350,33 +337,28 @@ pub struct ClientCapabilities {
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub roots: ::std::option::Option<ClientCapabilitiesRoots>,
+    pub roots: Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
     ///
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub sampling: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub sampling: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Present if the client supports elicitation from the server.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub elicitation: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub elicitation: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ClientCapabilities, "an object of type ClientCapabilities", extra, fields :
-    [[optional "experimental" f0(::std::collections::BTreeMap < ::std::string::String,
-    ::serde_json::Map < ::std::string::String, ::serde_json::Value > >) plain
-    experimental] [optional "roots" f1(ClientCapabilitiesRoots) plain roots] [optional
-    "sampling" f2(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    sampling] [optional "elicitation" f3(::serde_json::Map < ::std::string::String,
-    ::serde_json::Value >) plain elicitation]], inits : [experimental : f0, roots : f1,
-    sampling : f2, elicitation : f3]
+    [[optional "experimental" f0(::std::collections::BTreeMap < String, ::serde_json::Map
+    < String, ::serde_json::Value > >) plain experimental] [optional "roots"
+    f1(ClientCapabilitiesRoots) plain roots] [optional "sampling" f2(::serde_json::Map <
+    String, ::serde_json::Value >) plain sampling] [optional "elicitation"
+    f3(::serde_json::Map < String, ::serde_json::Value >) plain elicitation]], inits :
+    [experimental : f0, roots : f1, sampling : f2, elicitation : f3]
 }
 /// The inline object type of `ClientCapabilities.roots` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -388,7 +370,7 @@ pub struct ClientCapabilitiesRoots {
     /// Wire name: `listChanged`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub list_changed: ::std::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -508,7 +490,7 @@ pub struct CompleteRequestParams {
     /// Additional, optional context for completions
     ///
     /// Optional: `None` is left out of the JSON.
-    pub context: ::std::option::Option<CompleteRequestParamsContext>,
+    pub context: Option<CompleteRequestParamsContext>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -523,16 +505,16 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteRequestParamsArgument {
     /// The name of the argument
-    pub name: ::std::string::String,
+    pub name: String,
     /// The value of the argument to use for completion matching.
-    pub value: ::std::string::String,
+    pub value: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CompleteRequestParamsArgument, "an object of type CompleteRequestParamsArgument",
-    extra, fields : [[required "name" f0(::std::string::String) plain name] [required
-    "value" f1(::std::string::String) plain value]], inits : [name : f0, value : f1]
+    extra, fields : [[required "name" f0(String) plain name] [required "value" f1(String)
+    plain value]], inits : [name : f0, value : f1]
 }
 /// The inline object type of `CompleteRequestParams.context` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -540,17 +522,14 @@ pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub arguments: ::std::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    pub arguments: Option<::std::collections::BTreeMap<String, String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CompleteRequestParamsContext, "an object of type CompleteRequestParamsContext",
-    extra, fields : [[optional "arguments" f0(::std::collections::BTreeMap <
-    ::std::string::String, ::std::string::String >) plain arguments]], inits : [arguments
-    : f0]
+    extra, fields : [[optional "arguments" f0(::std::collections::BTreeMap < String,
+    String >) plain arguments]], inits : [arguments : f0]
 }
 /// The inline union type of `CompleteRequestParams.ref` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 ///
@@ -575,42 +554,40 @@ pub struct CompleteResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     pub completion: CompleteResultCompletion,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CompleteResult, "an object of type CompleteResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [required "completion" f1(CompleteResultCompletion) plain completion]], inits :
-    [meta : f0, completion : f1]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "completion" f1(CompleteResultCompletion) plain completion]], inits : [meta : f0,
+    completion : f1]
 }
 /// The inline object type of `CompleteResult.completion` in the schema (named from its parent and field; see [`CompleteResult`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteResultCompletion {
     /// An array of completion values. Must not exceed 100 items.
-    pub values: ::std::vec::Vec<::std::string::String>,
+    pub values: Vec<String>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub total: ::std::option::Option<i64>,
+    pub total: Option<i64>,
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
     ///
     /// Wire name: `hasMore`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub has_more: ::std::option::Option<bool>,
+    pub has_more: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CompleteResultCompletion, "an object of type CompleteResultCompletion", extra, fields
-    : [[required "values" f0(::std::vec::Vec < ::std::string::String >) plain values]
-    [optional "total" f1(i64) plain total] [optional "hasMore" f2(bool) plain has_more]],
-    inits : [values : f0, total : f1, has_more : f2]
+    : [[required "values" f0(Vec < String >) plain values] [optional "total" f1(i64)
+    plain total] [optional "hasMore" f2(bool) plain has_more]], inits : [values : f0,
+    total : f1, has_more : f2]
 }
 /// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
 #[derive(Clone, Debug, PartialEq)]
@@ -652,27 +629,27 @@ crate::rt::object! {
 /// The inline object type of `CreateMessageRequest.params` in the schema (named from its parent and field; see [`CreateMessageRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreateMessageRequestParams {
-    pub messages: ::std::vec::Vec<SamplingMessage>,
+    pub messages: Vec<SamplingMessage>,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
     ///
     /// Wire name: `modelPreferences`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub model_preferences: ::std::option::Option<ModelPreferences>,
+    pub model_preferences: Option<ModelPreferences>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     ///
     /// Wire name: `systemPrompt`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub system_prompt: ::std::option::Option<::std::string::String>,
+    pub system_prompt: Option<String>,
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
     ///
     /// Wire name: `includeContext`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub include_context: ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
+    pub include_context: Option<CreateMessageRequestParamsIncludeContext>,
     /// Optional: `None` is left out of the JSON.
-    pub temperature: ::std::option::Option<f64>,
+    pub temperature: Option<f64>,
     /// The requested maximum number of tokens to sample (to prevent runaway completions).
     ///
     /// The client MAY choose to sample fewer tokens than the requested maximum.
@@ -682,26 +659,23 @@ pub struct CreateMessageRequestParams {
     /// Wire name: `stopSequences`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub stop_sequences: Option<Vec<String>>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub metadata: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub metadata: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CreateMessageRequestParams, "an object of type CreateMessageRequestParams", extra,
-    fields : [[required "messages" f0(::std::vec::Vec < SamplingMessage >) plain
-    messages] [optional "modelPreferences" f1(ModelPreferences) plain model_preferences]
-    [optional "systemPrompt" f2(::std::string::String) plain system_prompt] [optional
-    "includeContext" f3(CreateMessageRequestParamsIncludeContext) plain include_context]
-    [optional "temperature" f4(f64) float temperature] [required "maxTokens" f5(i64)
-    plain max_tokens] [optional "stopSequences" f6(::std::vec::Vec <
-    ::std::string::String >) plain stop_sequences] [optional "metadata"
-    f7(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
+    fields : [[required "messages" f0(Vec < SamplingMessage >) plain messages] [optional
+    "modelPreferences" f1(ModelPreferences) plain model_preferences] [optional
+    "systemPrompt" f2(String) plain system_prompt] [optional "includeContext"
+    f3(CreateMessageRequestParamsIncludeContext) plain include_context] [optional
+    "temperature" f4(f64) float temperature] [required "maxTokens" f5(i64) plain
+    max_tokens] [optional "stopSequences" f6(Vec < String >) plain stop_sequences]
+    [optional "metadata" f7(::serde_json::Map < String, ::serde_json::Value >) plain
     metadata]], inits : [messages : f0, model_preferences : f1, system_prompt : f2,
     include_context : f3, temperature : f4, max_tokens : f5, stop_sequences : f6,
     metadata : f7]
@@ -735,30 +709,27 @@ pub struct CreateMessageResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     pub role: Role,
     pub content: SamplingMessageContent,
     /// The name of the model that generated the message.
-    pub model: ::std::string::String,
+    pub model: String,
     /// The reason why sampling stopped, if known.
     ///
     /// Wire name: `stopReason`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub stop_reason: ::std::option::Option<CreateMessageResultStopReason>,
+    pub stop_reason: Option<CreateMessageResultStopReason>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CreateMessageResult, "an object of type CreateMessageResult", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value
-    >) plain meta] [required "role" f1(Role) plain role] [required "content"
-    f2(SamplingMessageContent) plain content] [required "model" f3(::std::string::String)
-    plain model] [optional "stopReason" f4(CreateMessageResultStopReason) plain
-    stop_reason]], inits : [meta : f0, role : f1, content : f2, model : f3, stop_reason :
-    f4]
+    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta]
+    [required "role" f1(Role) plain role] [required "content" f2(SamplingMessageContent)
+    plain content] [required "model" f3(String) plain model] [optional "stopReason"
+    f4(CreateMessageResultStopReason) plain stop_reason]], inits : [meta : f0, role : f1,
+    content : f2, model : f3, stop_reason : f4]
 }
 /// The inline open enum type of `CreateMessageResult.stopReason` in the schema (named from its parent and field; see [`CreateMessageResult`]).
 ///
@@ -779,7 +750,7 @@ crate::rt::string_enum! {
     [EndTurn "endTurn" StopSequence "stopSequence" MaxTokens "maxTokens"]
 }
 /// An opaque token used to represent a cursor for pagination.
-pub type Cursor = ::std::string::String;
+pub type Cursor = String;
 /// A request from the server to elicit additional information from the user via the client.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"elicitation/create"`.
@@ -804,7 +775,7 @@ pub struct ElicitRequestParams {
     /// The message to present to the user.
     ///
     /// **Later revisions:** Removed in 2025-11-25.
-    pub message: ::std::string::String,
+    pub message: String,
     /// A restricted subset of JSON Schema.
     /// Only top-level properties are allowed, without nesting.
     ///
@@ -817,21 +788,18 @@ pub struct ElicitRequestParams {
 }
 crate::rt::object! {
     ElicitRequestParams, "an object of type ElicitRequestParams", extra, fields :
-    [[required "message" f0(::std::string::String) plain message] [required
-    "requestedSchema" f1(ElicitRequestParamsRequestedSchema) plain requested_schema]],
-    inits : [message : f0, requested_schema : f1]
+    [[required "message" f0(String) plain message] [required "requestedSchema"
+    f1(ElicitRequestParamsRequestedSchema) plain requested_schema]], inits : [message :
+    f0, requested_schema : f1]
 }
 /// The inline object type of `ElicitRequestParams.requestedSchema` in the schema (named from its parent and field; see [`ElicitRequestParams`]).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"object"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElicitRequestParamsRequestedSchema {
-    pub properties: ::std::collections::BTreeMap<
-        ::std::string::String,
-        PrimitiveSchemaDefinition,
-    >,
+    pub properties: ::std::collections::BTreeMap<String, PrimitiveSchemaDefinition>,
     /// Optional: `None` is left out of the JSON.
-    pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub required: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -843,9 +811,9 @@ crate::rt::object! {
     ElicitRequestParamsRequestedSchema,
     "an object of type ElicitRequestParamsRequestedSchema", extra, fields : [[fixed
     "type" f0(crate ::rt::Fixed::Str("object"))] [required "properties"
-    f1(::std::collections::BTreeMap < ::std::string::String, PrimitiveSchemaDefinition >)
-    plain properties] [optional "required" f2(::std::vec::Vec < ::std::string::String >)
-    plain required]], inits : [properties : f1, required : f2]
+    f1(::std::collections::BTreeMap < String, PrimitiveSchemaDefinition >) plain
+    properties] [optional "required" f2(Vec < String >) plain required]], inits :
+    [properties : f1, required : f2]
 }
 /// The client's response to an elicitation request.
 #[derive(Clone, Debug, PartialEq)]
@@ -855,9 +823,7 @@ pub struct ElicitResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// The user action in response to the elicitation.
     /// - "accept": User submitted the form/confirmed the action
     /// - "decline": User explicitly declined the action
@@ -867,18 +833,16 @@ pub struct ElicitResult {
     /// Contains values matching the requested schema.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub content: ::std::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
-    >,
+    pub content: Option<::std::collections::BTreeMap<String, ElicitResultContentValue>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ElicitResult, "an object of type ElicitResult", extra, fields : [[optional "_meta"
-    f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]
-    [required "action" f1(ElicitResultAction) plain action] [optional "content"
-    f2(::std::collections::BTreeMap < ::std::string::String, ElicitResultContentValue >)
-    plain content]], inits : [meta : f0, action : f1, content : f2]
+    f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required "action"
+    f1(ElicitResultAction) plain action] [optional "content"
+    f2(::std::collections::BTreeMap < String, ElicitResultContentValue >) plain
+    content]], inits : [meta : f0, action : f1, content : f2]
 }
 /// The inline enum type of `ElicitResult.action` in the schema (named from its parent and field; see [`ElicitResult`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -899,14 +863,14 @@ crate::rt::string_enum! {
 /// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ElicitResultContentValue {
-    String(::std::string::String),
+    String(String),
     Integer(i64),
     Boolean(bool),
 }
 crate::rt::union! {
-    ElicitResultContentValue, "ElicitResultContentValue", [[0usize
-    String(::std::string::String) plain] [1usize Integer(i64) plain] [2usize
-    Boolean(bool) plain]], shape(::std::option::Option::None)
+    ElicitResultContentValue, "ElicitResultContentValue", [[0usize String(String) plain]
+    [1usize Integer(i64) plain] [2usize Boolean(bool) plain]],
+    shape(::std::option::Option::None)
 }
 /// The contents of a resource, embedded into a prompt or tool call result.
 ///
@@ -920,15 +884,13 @@ pub struct EmbeddedResource {
     /// Optional annotations for the client.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -940,7 +902,7 @@ crate::rt::object! {
     EmbeddedResource, "an object of type EmbeddedResource", extra, fields : [[fixed
     "type" f0(crate ::rt::Fixed::Str("resource"))] [required "resource"
     f1(EmbeddedResourceResource) plain resource] [optional "annotations" f2(Annotations)
-    plain annotations] [optional "_meta" f3(::serde_json::Map < ::std::string::String,
+    plain annotations] [optional "_meta" f3(::serde_json::Map < String,
     ::serde_json::Value >) plain meta]], inits : [resource : f1, annotations : f2, meta :
     f3]
 }
@@ -966,19 +928,19 @@ pub struct EnumSchema {
     /// **Later revisions:** Removed in 2025-11-25.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// **Later revisions:** Removed in 2025-11-25.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// **Later revisions:** Removed in 2025-11-25.
-    pub r#enum: ::std::vec::Vec<::std::string::String>,
+    pub r#enum: Vec<String>,
     /// **Later revisions:** Removed in 2025-11-25.
     ///
     /// Wire name: `enumNames`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub enum_names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub enum_names: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -988,10 +950,9 @@ impl EnumSchema {
 }
 crate::rt::object! {
     EnumSchema, "an object of type EnumSchema", extra, fields : [[fixed "type" f0(crate
-    ::rt::Fixed::Str("string"))] [optional "title" f1(::std::string::String) plain title]
-    [optional "description" f2(::std::string::String) plain description] [required "enum"
-    f3(::std::vec::Vec < ::std::string::String >) plain r#enum] [optional "enumNames"
-    f4(::std::vec::Vec < ::std::string::String >) plain enum_names]], inits : [title :
+    ::rt::Fixed::Str("string"))] [optional "title" f1(String) plain title] [optional
+    "description" f2(String) plain description] [required "enum" f3(Vec < String >) plain
+    r#enum] [optional "enumNames" f4(Vec < String >) plain enum_names]], inits : [title :
     f1, description : f2, r#enum : f3, enum_names : f4]
 }
 /// Used by the client to get a prompt provided by the server.
@@ -1016,21 +977,19 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetPromptRequestParams {
     /// The name of the prompt or prompt template.
-    pub name: ::std::string::String,
+    pub name: String,
     /// Arguments to use for templating the prompt.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub arguments: ::std::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    pub arguments: Option<::std::collections::BTreeMap<String, String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     GetPromptRequestParams, "an object of type GetPromptRequestParams", extra, fields :
-    [[required "name" f0(::std::string::String) plain name] [optional "arguments"
-    f1(::std::collections::BTreeMap < ::std::string::String, ::std::string::String >)
-    plain arguments]], inits : [name : f0, arguments : f1]
+    [[required "name" f0(String) plain name] [optional "arguments"
+    f1(::std::collections::BTreeMap < String, String >) plain arguments]], inits : [name
+    : f0, arguments : f1]
 }
 /// The server's response to a prompts/get request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -1040,23 +999,21 @@ pub struct GetPromptResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// An optional description for the prompt.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
-    pub messages: ::std::vec::Vec<PromptMessage>,
+    pub description: Option<String>,
+    pub messages: Vec<PromptMessage>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     GetPromptResult, "an object of type GetPromptResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [optional "description" f1(::std::string::String) plain description] [required
-    "messages" f2(::std::vec::Vec < PromptMessage >) plain messages]], inits : [meta :
-    f0, description : f1, messages : f2]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "description" f1(String) plain description] [required "messages" f2(Vec <
+    PromptMessage >) plain messages]], inits : [meta : f0, description : f1, messages :
+    f2]
 }
 pub const INTERNAL_ERROR: i64 = -32603i64;
 pub const INVALID_PARAMS: i64 = -32602i64;
@@ -1069,23 +1026,21 @@ pub struct ImageContent {
     /// The base64-encoded image data.
     ///
     /// Format: `byte`
-    pub data: ::std::string::String,
+    pub data: String,
     /// The MIME type of the image. Different providers may support different image types.
     ///
     /// Wire name: `mimeType`.
-    pub mime_type: ::std::string::String,
+    pub mime_type: String,
     /// Optional annotations for the client.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1095,17 +1050,17 @@ impl ImageContent {
 }
 crate::rt::object! {
     ImageContent, "an object of type ImageContent", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("image"))] [required "data" f1(::std::string::String) plain
-    data] [required "mimeType" f2(::std::string::String) plain mime_type] [optional
-    "annotations" f3(Annotations) plain annotations] [optional "_meta"
-    f4(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]],
-    inits : [data : f1, mime_type : f2, annotations : f3, meta : f4]
+    f0(crate ::rt::Fixed::Str("image"))] [required "data" f1(String) plain data]
+    [required "mimeType" f2(String) plain mime_type] [optional "annotations"
+    f3(Annotations) plain annotations] [optional "_meta" f4(::serde_json::Map < String,
+    ::serde_json::Value >) plain meta]], inits : [data : f1, mime_type : f2, annotations
+    : f3, meta : f4]
 }
 /// Describes the name and version of an MCP implementation, with an optional title for UI representation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Implementation {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -1114,16 +1069,15 @@ pub struct Implementation {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
-    pub version: ::std::string::String,
+    pub title: Option<String>,
+    pub version: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     Implementation, "an object of type Implementation", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
-    plain title] [required "version" f2(::std::string::String) plain version]], inits :
-    [name : f0, title : f1, version : f2]
+    f0(String) plain name] [optional "title" f1(String) plain title] [required "version"
+    f2(String) plain version]], inits : [name : f0, title : f1, version : f2]
 }
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
 ///
@@ -1151,7 +1105,7 @@ pub struct InitializeRequestParams {
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
     ///
     /// Wire name: `protocolVersion`.
-    pub protocol_version: ::std::string::String,
+    pub protocol_version: String,
     pub capabilities: ClientCapabilities,
     /// Wire name: `clientInfo`.
     pub client_info: Implementation,
@@ -1160,10 +1114,10 @@ pub struct InitializeRequestParams {
 }
 crate::rt::object! {
     InitializeRequestParams, "an object of type InitializeRequestParams", extra, fields :
-    [[required "protocolVersion" f0(::std::string::String) plain protocol_version]
-    [required "capabilities" f1(ClientCapabilities) plain capabilities] [required
-    "clientInfo" f2(Implementation) plain client_info]], inits : [protocol_version : f0,
-    capabilities : f1, client_info : f2]
+    [[required "protocolVersion" f0(String) plain protocol_version] [required
+    "capabilities" f1(ClientCapabilities) plain capabilities] [required "clientInfo"
+    f2(Implementation) plain client_info]], inits : [protocol_version : f0, capabilities
+    : f1, client_info : f2]
 }
 /// After receiving an initialize request from the client, the server sends this response.
 ///
@@ -1175,13 +1129,11 @@ pub struct InitializeResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     ///
     /// Wire name: `protocolVersion`.
-    pub protocol_version: ::std::string::String,
+    pub protocol_version: String,
     pub capabilities: ServerCapabilities,
     /// Wire name: `serverInfo`.
     pub server_info: Implementation,
@@ -1190,18 +1142,18 @@ pub struct InitializeResult {
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub instructions: ::std::option::Option<::std::string::String>,
+    pub instructions: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     InitializeResult, "an object of type InitializeResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [required "protocolVersion" f1(::std::string::String) plain protocol_version]
-    [required "capabilities" f2(ServerCapabilities) plain capabilities] [required
-    "serverInfo" f3(Implementation) plain server_info] [optional "instructions"
-    f4(::std::string::String) plain instructions]], inits : [meta : f0, protocol_version
-    : f1, capabilities : f2, server_info : f3, instructions : f4]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "protocolVersion" f1(String) plain protocol_version] [required "capabilities"
+    f2(ServerCapabilities) plain capabilities] [required "serverInfo" f3(Implementation)
+    plain server_info] [optional "instructions" f4(String) plain instructions]], inits :
+    [meta : f0, protocol_version : f1, capabilities : f2, server_info : f3, instructions
+    : f4]
 }
 /// This notification is sent from the client to the server after initialization has finished.
 ///
@@ -1211,7 +1163,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializedNotification {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1251,19 +1203,19 @@ pub struct JSONRPCErrorError {
     /// The error type that occurred.
     pub code: i64,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub data: ::std::option::Option<::serde_json::Value>,
+    pub data: Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     JSONRPCErrorError, "an object of type JSONRPCErrorError", extra, fields : [[required
-    "code" f0(i64) plain code] [required "message" f1(::std::string::String) plain
-    message] [optional "data" f2(::serde_json::Value) plain data]], inits : [code : f0,
-    message : f1, data : f2]
+    "code" f0(i64) plain code] [required "message" f1(String) plain message] [optional
+    "data" f2(::serde_json::Value) plain data]], inits : [code : f0, message : f1, data :
+    f2]
 }
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
@@ -1286,9 +1238,9 @@ crate::rt::union! {
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCNotification {
-    pub method: ::std::string::String,
+    pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1298,7 +1250,7 @@ impl JSONRPCNotification {
 }
 crate::rt::object! {
     JSONRPCNotification, "an object of type JSONRPCNotification", extra, fields :
-    [[required "method" f0(::std::string::String) plain method] [optional "params"
+    [[required "method" f0(String) plain method] [optional "params"
     f1(NotificationParams) plain params] [fixed "jsonrpc" f2(crate
     ::rt::Fixed::Str("2.0"))]], inits : [method : f0, params : f1]
 }
@@ -1307,9 +1259,9 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCRequest {
-    pub method: ::std::string::String,
+    pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<RequestParams>,
+    pub params: Option<RequestParams>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1320,9 +1272,9 @@ impl JSONRPCRequest {
 }
 crate::rt::object! {
     JSONRPCRequest, "an object of type JSONRPCRequest", extra, fields : [[required
-    "method" f0(::std::string::String) plain method] [optional "params" f1(RequestParams)
-    plain params] [fixed "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))] [required "id"
-    f3(RequestId) plain id]], inits : [method : f0, params : f1, id : f3]
+    "method" f0(String) plain method] [optional "params" f1(RequestParams) plain params]
+    [fixed "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId)
+    plain id]], inits : [method : f0, params : f1, id : f3]
 }
 /// A successful (non-error) response to a request.
 ///
@@ -1355,7 +1307,7 @@ pub const LATEST_PROTOCOL_VERSION: &str = "2025-06-18";
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListPromptsRequest {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1376,26 +1328,23 @@ pub struct ListPromptsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub next_cursor: ::std::option::Option<Cursor>,
-    pub prompts: ::std::vec::Vec<Prompt>,
+    pub next_cursor: Option<Cursor>,
+    pub prompts: Vec<Prompt>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ListPromptsResult, "an object of type ListPromptsResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [optional "nextCursor" f1(Cursor) plain next_cursor] [required "prompts"
-    f2(::std::vec::Vec < Prompt >) plain prompts]], inits : [meta : f0, next_cursor : f1,
-    prompts : f2]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "nextCursor" f1(Cursor) plain next_cursor] [required "prompts" f2(Vec < Prompt >)
+    plain prompts]], inits : [meta : f0, next_cursor : f1, prompts : f2]
 }
 /// Sent from the client to request a list of resource templates the server has.
 ///
@@ -1403,7 +1352,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourceTemplatesRequest {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1425,28 +1374,25 @@ pub struct ListResourceTemplatesResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub next_cursor: ::std::option::Option<Cursor>,
+    pub next_cursor: Option<Cursor>,
     /// Wire name: `resourceTemplates`.
-    pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
+    pub resource_templates: Vec<ResourceTemplate>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ListResourceTemplatesResult, "an object of type ListResourceTemplatesResult", extra,
-    fields : [[optional "_meta" f0(::serde_json::Map < ::std::string::String,
-    ::serde_json::Value >) plain meta] [optional "nextCursor" f1(Cursor) plain
-    next_cursor] [required "resourceTemplates" f2(::std::vec::Vec < ResourceTemplate >)
-    plain resource_templates]], inits : [meta : f0, next_cursor : f1, resource_templates
-    : f2]
+    fields : [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >)
+    plain meta] [optional "nextCursor" f1(Cursor) plain next_cursor] [required
+    "resourceTemplates" f2(Vec < ResourceTemplate >) plain resource_templates]], inits :
+    [meta : f0, next_cursor : f1, resource_templates : f2]
 }
 /// Sent from the client to request a list of resources the server has.
 ///
@@ -1454,7 +1400,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourcesRequest {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1475,26 +1421,23 @@ pub struct ListResourcesResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub next_cursor: ::std::option::Option<Cursor>,
-    pub resources: ::std::vec::Vec<Resource>,
+    pub next_cursor: Option<Cursor>,
+    pub resources: Vec<Resource>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ListResourcesResult, "an object of type ListResourcesResult", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value
-    >) plain meta] [optional "nextCursor" f1(Cursor) plain next_cursor] [required
-    "resources" f2(::std::vec::Vec < Resource >) plain resources]], inits : [meta : f0,
-    next_cursor : f1, resources : f2]
+    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta]
+    [optional "nextCursor" f1(Cursor) plain next_cursor] [required "resources" f2(Vec <
+    Resource >) plain resources]], inits : [meta : f0, next_cursor : f1, resources : f2]
 }
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
@@ -1510,7 +1453,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListRootsRequest {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<RequestParams>,
+    pub params: Option<RequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1535,18 +1478,15 @@ pub struct ListRootsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
-    pub roots: ::std::vec::Vec<Root>,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub roots: Vec<Root>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ListRootsResult, "an object of type ListRootsResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [required "roots" f1(::std::vec::Vec < Root >) plain roots]], inits : [meta :
-    f0, roots : f1]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "roots" f1(Vec < Root >) plain roots]], inits : [meta : f0, roots : f1]
 }
 /// Sent from the client to request a list of tools the server has.
 ///
@@ -1554,7 +1494,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListToolsRequest {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1575,26 +1515,23 @@ pub struct ListToolsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub next_cursor: ::std::option::Option<Cursor>,
-    pub tools: ::std::vec::Vec<Tool>,
+    pub next_cursor: Option<Cursor>,
+    pub tools: Vec<Tool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ListToolsResult, "an object of type ListToolsResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [optional "nextCursor" f1(Cursor) plain next_cursor] [required "tools"
-    f2(::std::vec::Vec < Tool >) plain tools]], inits : [meta : f0, next_cursor : f1,
-    tools : f2]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "nextCursor" f1(Cursor) plain next_cursor] [required "tools" f2(Vec < Tool >) plain
+    tools]], inits : [meta : f0, next_cursor : f1, tools : f2]
 }
 /// The severity of a log message.
 ///
@@ -1655,7 +1592,7 @@ pub struct LoggingMessageNotificationParams {
     /// An optional name of the logger issuing this message.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub logger: ::std::option::Option<::std::string::String>,
+    pub logger: Option<String>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: ::serde_json::Value,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -1664,9 +1601,9 @@ pub struct LoggingMessageNotificationParams {
 crate::rt::object! {
     LoggingMessageNotificationParams,
     "an object of type LoggingMessageNotificationParams", extra, fields : [[required
-    "level" f0(LoggingLevel) plain level] [optional "logger" f1(::std::string::String)
-    plain logger] [required "data" f2(::serde_json::Value) plain data]], inits : [level :
-    f0, logger : f1, data : f2]
+    "level" f0(LoggingLevel) plain level] [optional "logger" f1(String) plain logger]
+    [required "data" f2(::serde_json::Value) plain data]], inits : [level : f0, logger :
+    f1, data : f2]
 }
 pub const METHOD_NOT_FOUND: i64 = -32601i64;
 /// Hints to use for model selection.
@@ -1688,13 +1625,13 @@ pub struct ModelHint {
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
     ///
     /// Optional: `None` is left out of the JSON.
-    pub name: ::std::option::Option<::std::string::String>,
+    pub name: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ModelHint, "an object of type ModelHint", extra, fields : [[optional "name"
-    f0(::std::string::String) plain name]], inits : [name : f0]
+    f0(String) plain name]], inits : [name : f0]
 }
 /// The server's preferences for model selection, requested of the client during sampling.
 ///
@@ -1720,7 +1657,7 @@ pub struct ModelPreferences {
     /// MAY still use the priorities to select from ambiguous matches.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub hints: ::std::option::Option<::std::vec::Vec<ModelHint>>,
+    pub hints: Option<Vec<ModelHint>>,
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
@@ -1732,7 +1669,7 @@ pub struct ModelPreferences {
     /// Wire name: `costPriority`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub cost_priority: ::std::option::Option<f64>,
+    pub cost_priority: Option<f64>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
@@ -1744,7 +1681,7 @@ pub struct ModelPreferences {
     /// Wire name: `speedPriority`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub speed_priority: ::std::option::Option<f64>,
+    pub speed_priority: Option<f64>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
@@ -1756,30 +1693,30 @@ pub struct ModelPreferences {
     /// Wire name: `intelligencePriority`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub intelligence_priority: ::std::option::Option<f64>,
+    pub intelligence_priority: Option<f64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ModelPreferences, "an object of type ModelPreferences", extra, fields : [[optional
-    "hints" f0(::std::vec::Vec < ModelHint >) plain hints] [optional "costPriority"
-    f1(f64) float cost_priority] [optional "speedPriority" f2(f64) float speed_priority]
-    [optional "intelligencePriority" f3(f64) float intelligence_priority]], inits :
-    [hints : f0, cost_priority : f1, speed_priority : f2, intelligence_priority : f3]
+    "hints" f0(Vec < ModelHint >) plain hints] [optional "costPriority" f1(f64) float
+    cost_priority] [optional "speedPriority" f2(f64) float speed_priority] [optional
+    "intelligencePriority" f3(f64) float intelligence_priority]], inits : [hints : f0,
+    cost_priority : f1, speed_priority : f2, intelligence_priority : f3]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Notification {
-    pub method: ::std::string::String,
+    pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     Notification, "an object of type Notification", extra, fields : [[required "method"
-    f0(::std::string::String) plain method] [optional "params" f1(NotificationParams)
-    plain params]], inits : [method : f0, params : f1]
+    f0(String) plain method] [optional "params" f1(NotificationParams) plain params]],
+    inits : [method : f0, params : f1]
 }
 /// The inline object type of `Notification.params` in the schema (named from its parent and field; see [`Notification`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1791,37 +1728,35 @@ pub struct NotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     NotificationParams, "an object of type NotificationParams", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value
-    >) plain meta]], inits : [meta : f0]
+    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain
+    meta]], inits : [meta : f0]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct NumberSchema {
     pub r#type: NumberSchemaType,
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Optional: `None` is left out of the JSON.
-    pub minimum: ::std::option::Option<f64>,
+    pub minimum: Option<f64>,
     /// Optional: `None` is left out of the JSON.
-    pub maximum: ::std::option::Option<f64>,
+    pub maximum: Option<f64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     NumberSchema, "an object of type NumberSchema", extra, fields : [[required "type"
-    f0(NumberSchemaType) plain r#type] [optional "title" f1(::std::string::String) plain
-    title] [optional "description" f2(::std::string::String) plain description] [optional
-    "minimum" f3(f64) float minimum] [optional "maximum" f4(f64) float maximum]], inits :
-    [r#type : f0, title : f1, description : f2, minimum : f3, maximum : f4]
+    f0(NumberSchemaType) plain r#type] [optional "title" f1(String) plain title]
+    [optional "description" f2(String) plain description] [optional "minimum" f3(f64)
+    float minimum] [optional "maximum" f4(f64) float maximum]], inits : [r#type : f0,
+    title : f1, description : f2, minimum : f3, maximum : f4]
 }
 /// The inline enum type of `NumberSchema.type` in the schema (named from its parent and field; see [`NumberSchema`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -1839,16 +1774,16 @@ pub const PARSE_ERROR: i64 = -32700i64;
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedRequest {
-    pub method: ::std::string::String,
+    pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     PaginatedRequest, "an object of type PaginatedRequest", extra, fields : [[required
-    "method" f0(::std::string::String) plain method] [optional "params"
-    f1(PaginatedRequestParams) plain params]], inits : [method : f0, params : f1]
+    "method" f0(String) plain method] [optional "params" f1(PaginatedRequestParams) plain
+    params]], inits : [method : f0, params : f1]
 }
 /// The inline object type of `PaginatedRequest.params` in the schema (named from its parent and field; see [`PaginatedRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1857,7 +1792,7 @@ pub struct PaginatedRequestParams {
     /// If provided, the server should return results starting after this cursor.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub cursor: ::std::option::Option<Cursor>,
+    pub cursor: Option<Cursor>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1873,24 +1808,21 @@ pub struct PaginatedResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub next_cursor: ::std::option::Option<Cursor>,
+    pub next_cursor: Option<Cursor>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     PaginatedResult, "an object of type PaginatedResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [optional "nextCursor" f1(Cursor) plain next_cursor]], inits : [meta : f0,
-    next_cursor : f1]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "nextCursor" f1(Cursor) plain next_cursor]], inits : [meta : f0, next_cursor : f1]
 }
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 ///
@@ -1900,7 +1832,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PingRequest {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<RequestParams>,
+    pub params: Option<RequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1960,11 +1892,11 @@ pub struct ProgressNotificationParams {
     /// Total number of items to process (or total progress required), if known.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub total: ::std::option::Option<f64>,
+    pub total: Option<f64>,
     /// An optional message describing the current progress.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub message: ::std::option::Option<::std::string::String>,
+    pub message: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1972,26 +1904,26 @@ crate::rt::object! {
     ProgressNotificationParams, "an object of type ProgressNotificationParams", extra,
     fields : [[required "progressToken" f0(ProgressToken) plain progress_token] [required
     "progress" f1(f64) float progress] [optional "total" f2(f64) float total] [optional
-    "message" f3(::std::string::String) plain message]], inits : [progress_token : f0,
-    progress : f1, total : f2, message : f3]
+    "message" f3(String) plain message]], inits : [progress_token : f0, progress : f1,
+    total : f2, message : f3]
 }
 /// A progress token, used to associate progress notifications with the original request.
 ///
 /// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ProgressToken {
-    String(::std::string::String),
+    String(String),
     Integer(i64),
 }
 crate::rt::union! {
-    ProgressToken, "ProgressToken", [[0usize String(::std::string::String) plain] [1usize
-    Integer(i64) plain]], shape(::std::option::Option::None)
+    ProgressToken, "ProgressToken", [[0usize String(String) plain] [1usize Integer(i64)
+    plain]], shape(::std::option::Option::None)
 }
 /// A prompt or prompt template that the server offers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Prompt {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -2000,40 +1932,37 @@ pub struct Prompt {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// An optional description of what this prompt provides
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// A list of arguments to use for templating the prompt.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
+    pub arguments: Option<Vec<PromptArgument>>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Prompt, "an object of type Prompt", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
-    plain title] [optional "description" f2(::std::string::String) plain description]
-    [optional "arguments" f3(::std::vec::Vec < PromptArgument >) plain arguments]
-    [optional "_meta" f4(::serde_json::Map < ::std::string::String, ::serde_json::Value
-    >) plain meta]], inits : [name : f0, title : f1, description : f2, arguments : f3,
-    meta : f4]
+    Prompt, "an object of type Prompt", extra, fields : [[required "name" f0(String)
+    plain name] [optional "title" f1(String) plain title] [optional "description"
+    f2(String) plain description] [optional "arguments" f3(Vec < PromptArgument >) plain
+    arguments] [optional "_meta" f4(::serde_json::Map < String, ::serde_json::Value >)
+    plain meta]], inits : [name : f0, title : f1, description : f2, arguments : f3, meta
+    : f4]
 }
 /// Describes an argument that a prompt can accept.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptArgument {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -2042,24 +1971,23 @@ pub struct PromptArgument {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// A human-readable description of the argument.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Whether this argument must be provided.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub required: ::std::option::Option<bool>,
+    pub required: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     PromptArgument, "an object of type PromptArgument", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
-    plain title] [optional "description" f2(::std::string::String) plain description]
-    [optional "required" f3(bool) plain required]], inits : [name : f0, title : f1,
-    description : f2, required : f3]
+    f0(String) plain name] [optional "title" f1(String) plain title] [optional
+    "description" f2(String) plain description] [optional "required" f3(bool) plain
+    required]], inits : [name : f0, title : f1, description : f2, required : f3]
 }
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
@@ -2067,7 +1995,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptListChangedNotification {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2103,7 +2031,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptReference {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -2112,7 +2040,7 @@ pub struct PromptReference {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2122,9 +2050,8 @@ impl PromptReference {
 }
 crate::rt::object! {
     PromptReference, "an object of type PromptReference", extra, fields : [[required
-    "name" f0(::std::string::String) plain name] [optional "title"
-    f1(::std::string::String) plain title] [fixed "type" f2(crate
-    ::rt::Fixed::Str("ref/prompt"))]], inits : [name : f0, title : f1]
+    "name" f0(String) plain name] [optional "title" f1(String) plain title] [fixed "type"
+    f2(crate ::rt::Fixed::Str("ref/prompt"))]], inits : [name : f0, title : f1]
 }
 /// Sent from the client to the server, to read a specific resource URI.
 ///
@@ -2150,13 +2077,13 @@ pub struct ReadResourceRequestParams {
     /// The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ReadResourceRequestParams, "an object of type ReadResourceRequestParams", extra,
-    fields : [[required "uri" f0(::std::string::String) plain uri]], inits : [uri : f0]
+    fields : [[required "uri" f0(String) plain uri]], inits : [uri : f0]
 }
 /// The server's response to a resources/read request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -2166,19 +2093,16 @@ pub struct ReadResourceResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
-    pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub contents: Vec<ReadResourceResultContentsItem>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ReadResourceResult, "an object of type ReadResourceResult", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value
-    >) plain meta] [required "contents" f1(::std::vec::Vec <
-    ReadResourceResultContentsItem >) plain contents]], inits : [meta : f0, contents :
-    f1]
+    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta]
+    [required "contents" f1(Vec < ReadResourceResultContentsItem >) plain contents]],
+    inits : [meta : f0, contents : f1]
 }
 /// The inline union type of the elements of `ReadResourceResult.contents` in the schema (see [`ReadResourceResult`]).
 ///
@@ -2197,28 +2121,28 @@ crate::rt::union! {
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {
-    pub method: ::std::string::String,
+    pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<RequestParams>,
+    pub params: Option<RequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Request, "an object of type Request", extra, fields : [[required "method"
-    f0(::std::string::String) plain method] [optional "params" f1(RequestParams) plain
-    params]], inits : [method : f0, params : f1]
+    Request, "an object of type Request", extra, fields : [[required "method" f0(String)
+    plain method] [optional "params" f1(RequestParams) plain params]], inits : [method :
+    f0, params : f1]
 }
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
 /// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RequestId {
-    String(::std::string::String),
+    String(String),
     Integer(i64),
 }
 crate::rt::union! {
-    RequestId, "RequestId", [[0usize String(::std::string::String) plain] [1usize
-    Integer(i64) plain]], shape(::std::option::Option::None)
+    RequestId, "RequestId", [[0usize String(String) plain] [1usize Integer(i64) plain]],
+    shape(::std::option::Option::None)
 }
 /// The inline object type of `Request.params` in the schema (named from its parent and field; see [`Request`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -2230,7 +2154,7 @@ pub struct RequestParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2246,7 +2170,7 @@ pub struct RequestParamsMeta {
     /// Wire name: `progressToken`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub progress_token: ::std::option::Option<ProgressToken>,
+    pub progress_token: Option<ProgressToken>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2259,7 +2183,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Resource {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -2268,54 +2192,51 @@ pub struct Resource {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// The URI of this resource.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Optional annotations for the client.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub size: ::std::option::Option<i64>,
+    pub size: Option<i64>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Resource, "an object of type Resource", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
-    plain title] [required "uri" f2(::std::string::String) plain uri] [optional
-    "description" f3(::std::string::String) plain description] [optional "mimeType"
-    f4(::std::string::String) plain mime_type] [optional "annotations" f5(Annotations)
-    plain annotations] [optional "size" f6(i64) plain size] [optional "_meta"
-    f7(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]],
-    inits : [name : f0, title : f1, uri : f2, description : f3, mime_type : f4,
-    annotations : f5, size : f6, meta : f7]
+    Resource, "an object of type Resource", extra, fields : [[required "name" f0(String)
+    plain name] [optional "title" f1(String) plain title] [required "uri" f2(String)
+    plain uri] [optional "description" f3(String) plain description] [optional "mimeType"
+    f4(String) plain mime_type] [optional "annotations" f5(Annotations) plain
+    annotations] [optional "size" f6(i64) plain size] [optional "_meta"
+    f7(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [name :
+    f0, title : f1, uri : f2, description : f3, mime_type : f4, annotations : f5, size :
+    f6, meta : f7]
 }
 /// The contents of a specific resource or sub-resource.
 ///
@@ -2325,30 +2246,27 @@ pub struct ResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ResourceContents, "an object of type ResourceContents", extra, fields : [[required
-    "uri" f0(::std::string::String) plain uri] [optional "mimeType"
-    f1(::std::string::String) plain mime_type] [optional "_meta" f2(::serde_json::Map <
-    ::std::string::String, ::serde_json::Value >) plain meta]], inits : [uri : f0,
-    mime_type : f1, meta : f2]
+    "uri" f0(String) plain uri] [optional "mimeType" f1(String) plain mime_type]
+    [optional "_meta" f2(::serde_json::Map < String, ::serde_json::Value >) plain meta]],
+    inits : [uri : f0, mime_type : f1, meta : f2]
 }
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 ///
@@ -2358,7 +2276,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceLink {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -2367,41 +2285,39 @@ pub struct ResourceLink {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// The URI of this resource.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Optional annotations for the client.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub size: ::std::option::Option<i64>,
+    pub size: Option<i64>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2411,15 +2327,13 @@ impl ResourceLink {
 }
 crate::rt::object! {
     ResourceLink, "an object of type ResourceLink", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
-    plain title] [required "uri" f2(::std::string::String) plain uri] [optional
-    "description" f3(::std::string::String) plain description] [optional "mimeType"
-    f4(::std::string::String) plain mime_type] [optional "annotations" f5(Annotations)
-    plain annotations] [optional "size" f6(i64) plain size] [optional "_meta"
-    f7(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]
-    [fixed "type" f8(crate ::rt::Fixed::Str("resource_link"))]], inits : [name : f0,
-    title : f1, uri : f2, description : f3, mime_type : f4, annotations : f5, size : f6,
-    meta : f7]
+    f0(String) plain name] [optional "title" f1(String) plain title] [required "uri"
+    f2(String) plain uri] [optional "description" f3(String) plain description] [optional
+    "mimeType" f4(String) plain mime_type] [optional "annotations" f5(Annotations) plain
+    annotations] [optional "size" f6(i64) plain size] [optional "_meta"
+    f7(::serde_json::Map < String, ::serde_json::Value >) plain meta] [fixed "type"
+    f8(crate ::rt::Fixed::Str("resource_link"))]], inits : [name : f0, title : f1, uri :
+    f2, description : f3, mime_type : f4, annotations : f5, size : f6, meta : f7]
 }
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 ///
@@ -2427,7 +2341,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceListChangedNotification {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2445,7 +2359,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceTemplate {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -2454,48 +2368,44 @@ pub struct ResourceTemplate {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
     ///
     /// Format: `uri-template`
     ///
     /// Wire name: `uriTemplate`.
-    pub uri_template: ::std::string::String,
+    pub uri_template: String,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Optional annotations for the client.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ResourceTemplate, "an object of type ResourceTemplate", extra, fields : [[required
-    "name" f0(::std::string::String) plain name] [optional "title"
-    f1(::std::string::String) plain title] [required "uriTemplate"
-    f2(::std::string::String) plain uri_template] [optional "description"
-    f3(::std::string::String) plain description] [optional "mimeType"
-    f4(::std::string::String) plain mime_type] [optional "annotations" f5(Annotations)
-    plain annotations] [optional "_meta" f6(::serde_json::Map < ::std::string::String,
+    "name" f0(String) plain name] [optional "title" f1(String) plain title] [required
+    "uriTemplate" f2(String) plain uri_template] [optional "description" f3(String) plain
+    description] [optional "mimeType" f4(String) plain mime_type] [optional "annotations"
+    f5(Annotations) plain annotations] [optional "_meta" f6(::serde_json::Map < String,
     ::serde_json::Value >) plain meta]], inits : [name : f0, title : f1, uri_template :
     f2, description : f3, mime_type : f4, annotations : f5, meta : f6]
 }
@@ -2507,7 +2417,7 @@ pub struct ResourceTemplateReference {
     /// The URI or URI template of the resource.
     ///
     /// Format: `uri-template`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2518,7 +2428,7 @@ impl ResourceTemplateReference {
 crate::rt::object! {
     ResourceTemplateReference, "an object of type ResourceTemplateReference", extra,
     fields : [[fixed "type" f0(crate ::rt::Fixed::Str("ref/resource"))] [required "uri"
-    f1(::std::string::String) plain uri]], inits : [uri : f1]
+    f1(String) plain uri]], inits : [uri : f1]
 }
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 ///
@@ -2545,14 +2455,14 @@ pub struct ResourceUpdatedNotificationParams {
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ResourceUpdatedNotificationParams,
     "an object of type ResourceUpdatedNotificationParams", extra, fields : [[required
-    "uri" f0(::std::string::String) plain uri]], inits : [uri : f0]
+    "uri" f0(String) plain uri]], inits : [uri : f0]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct Result {
@@ -2561,16 +2471,14 @@ pub struct Result {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     Result, "an object of type Result", extra, fields : [[optional "_meta"
-    f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]],
-    inits : [meta : f0]
+    f0(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [meta :
+    f0]
 }
 /// The sender or recipient of messages and data in a conversation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -2593,29 +2501,26 @@ pub struct Root {
     /// other URI schemes.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub name: ::std::option::Option<::std::string::String>,
+    pub name: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Root, "an object of type Root", extra, fields : [[required "uri"
-    f0(::std::string::String) plain uri] [optional "name" f1(::std::string::String) plain
-    name] [optional "_meta" f2(::serde_json::Map < ::std::string::String,
-    ::serde_json::Value >) plain meta]], inits : [uri : f0, name : f1, meta : f2]
+    Root, "an object of type Root", extra, fields : [[required "uri" f0(String) plain
+    uri] [optional "name" f1(String) plain name] [optional "_meta" f2(::serde_json::Map <
+    String, ::serde_json::Value >) plain meta]], inits : [uri : f0, name : f1, meta : f2]
 }
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
@@ -2627,7 +2532,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct RootsListChangedNotification {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2678,10 +2583,10 @@ pub struct ServerCapabilities {
     /// Experimental, non-standard capabilities that the server supports.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub experimental: ::std::option::Option<
+    pub experimental: Option<
         ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+            String,
+            ::serde_json::Map<String, ::serde_json::Value>,
         >,
     >,
     /// Present if the server supports sending log messages to the client.
@@ -2689,41 +2594,36 @@ pub struct ServerCapabilities {
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub logging: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub logging: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Present if the server supports argument autocompletion suggestions.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub completions: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub completions: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Present if the server offers any prompt templates.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub prompts: ::std::option::Option<ServerCapabilitiesPrompts>,
+    pub prompts: Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub resources: ::std::option::Option<ServerCapabilitiesResources>,
+    pub resources: Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub tools: ::std::option::Option<ServerCapabilitiesTools>,
+    pub tools: Option<ServerCapabilitiesTools>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ServerCapabilities, "an object of type ServerCapabilities", extra, fields :
-    [[optional "experimental" f0(::std::collections::BTreeMap < ::std::string::String,
-    ::serde_json::Map < ::std::string::String, ::serde_json::Value > >) plain
-    experimental] [optional "logging" f1(::serde_json::Map < ::std::string::String,
-    ::serde_json::Value >) plain logging] [optional "completions" f2(::serde_json::Map <
-    ::std::string::String, ::serde_json::Value >) plain completions] [optional "prompts"
-    f3(ServerCapabilitiesPrompts) plain prompts] [optional "resources"
-    f4(ServerCapabilitiesResources) plain resources] [optional "tools"
-    f5(ServerCapabilitiesTools) plain tools]], inits : [experimental : f0, logging : f1,
-    completions : f2, prompts : f3, resources : f4, tools : f5]
+    [[optional "experimental" f0(::std::collections::BTreeMap < String, ::serde_json::Map
+    < String, ::serde_json::Value > >) plain experimental] [optional "logging"
+    f1(::serde_json::Map < String, ::serde_json::Value >) plain logging] [optional
+    "completions" f2(::serde_json::Map < String, ::serde_json::Value >) plain
+    completions] [optional "prompts" f3(ServerCapabilitiesPrompts) plain prompts]
+    [optional "resources" f4(ServerCapabilitiesResources) plain resources] [optional
+    "tools" f5(ServerCapabilitiesTools) plain tools]], inits : [experimental : f0,
+    logging : f1, completions : f2, prompts : f3, resources : f4, tools : f5]
 }
 /// The inline object type of `ServerCapabilities.prompts` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -2733,7 +2633,7 @@ pub struct ServerCapabilitiesPrompts {
     /// Wire name: `listChanged`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub list_changed: ::std::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2748,13 +2648,13 @@ pub struct ServerCapabilitiesResources {
     /// Whether this server supports subscribing to resource updates.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub subscribe: ::std::option::Option<bool>,
+    pub subscribe: Option<bool>,
     /// Whether this server supports notifications for changes to the resource list.
     ///
     /// Wire name: `listChanged`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub list_changed: ::std::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2771,7 +2671,7 @@ pub struct ServerCapabilitiesTools {
     /// Wire name: `listChanged`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub list_changed: ::std::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2899,19 +2799,19 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct StringSchema {
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Wire name: `minLength`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub min_length: ::std::option::Option<i64>,
+    pub min_length: Option<i64>,
     /// Wire name: `maxLength`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub max_length: ::std::option::Option<i64>,
+    pub max_length: Option<i64>,
     /// Optional: `None` is left out of the JSON.
-    pub format: ::std::option::Option<StringSchemaFormat>,
+    pub format: Option<StringSchemaFormat>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2921,11 +2821,11 @@ impl StringSchema {
 }
 crate::rt::object! {
     StringSchema, "an object of type StringSchema", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("string"))] [optional "title" f1(::std::string::String)
-    plain title] [optional "description" f2(::std::string::String) plain description]
-    [optional "minLength" f3(i64) plain min_length] [optional "maxLength" f4(i64) plain
-    max_length] [optional "format" f5(StringSchemaFormat) plain format]], inits : [title
-    : f1, description : f2, min_length : f3, max_length : f4, format : f5]
+    f0(crate ::rt::Fixed::Str("string"))] [optional "title" f1(String) plain title]
+    [optional "description" f2(String) plain description] [optional "minLength" f3(i64)
+    plain min_length] [optional "maxLength" f4(i64) plain max_length] [optional "format"
+    f5(StringSchemaFormat) plain format]], inits : [title : f1, description : f2,
+    min_length : f3, max_length : f4, format : f5]
 }
 /// The inline enum type of `StringSchema.format` in the schema (named from its parent and field; see [`StringSchema`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -2969,13 +2869,13 @@ pub struct SubscribeRequestParams {
     /// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     SubscribeRequestParams, "an object of type SubscribeRequestParams", extra, fields :
-    [[required "uri" f0(::std::string::String) plain uri]], inits : [uri : f0]
+    [[required "uri" f0(String) plain uri]], inits : [uri : f0]
 }
 /// Text provided to or from an LLM.
 ///
@@ -2983,19 +2883,17 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TextContent {
     /// The text content of the message.
-    pub text: ::std::string::String,
+    pub text: String,
     /// Optional annotations for the client.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3005,49 +2903,46 @@ impl TextContent {
 }
 crate::rt::object! {
     TextContent, "an object of type TextContent", extra, fields : [[fixed "type" f0(crate
-    ::rt::Fixed::Str("text"))] [required "text" f1(::std::string::String) plain text]
-    [optional "annotations" f2(Annotations) plain annotations] [optional "_meta"
-    f3(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]],
-    inits : [text : f1, annotations : f2, meta : f3]
+    ::rt::Fixed::Str("text"))] [required "text" f1(String) plain text] [optional
+    "annotations" f2(Annotations) plain annotations] [optional "_meta"
+    f3(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [text :
+    f1, annotations : f2, meta : f3]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct TextResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-    pub text: ::std::string::String,
+    pub text: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     TextResourceContents, "an object of type TextResourceContents", extra, fields :
-    [[required "uri" f0(::std::string::String) plain uri] [optional "mimeType"
-    f1(::std::string::String) plain mime_type] [optional "_meta" f2(::serde_json::Map <
-    ::std::string::String, ::serde_json::Value >) plain meta] [required "text"
-    f3(::std::string::String) plain text]], inits : [uri : f0, mime_type : f1, meta : f2,
-    text : f3]
+    [[required "uri" f0(String) plain uri] [optional "mimeType" f1(String) plain
+    mime_type] [optional "_meta" f2(::serde_json::Map < String, ::serde_json::Value >)
+    plain meta] [required "text" f3(String) plain text]], inits : [uri : f0, mime_type :
+    f1, meta : f2, text : f3]
 }
 /// Definition for a tool the client can call.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tool {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -3056,13 +2951,13 @@ pub struct Tool {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// A JSON Schema object defining the expected parameters for the tool.
     ///
     /// Wire name: `inputSchema`.
@@ -3073,34 +2968,31 @@ pub struct Tool {
     /// Wire name: `outputSchema`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub output_schema: ::std::option::Option<ToolOutputSchema>,
+    pub output_schema: Option<ToolOutputSchema>,
     /// Optional additional tool information.
     ///
     /// Display name precedence order is: title, annotations.title, then name.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<ToolAnnotations>,
+    pub annotations: Option<ToolAnnotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Tool, "an object of type Tool", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
-    plain title] [optional "description" f2(::std::string::String) plain description]
-    [required "inputSchema" f3(ToolInputSchema) plain input_schema] [optional
-    "outputSchema" f4(ToolOutputSchema) plain output_schema] [optional "annotations"
-    f5(ToolAnnotations) plain annotations] [optional "_meta" f6(::serde_json::Map <
-    ::std::string::String, ::serde_json::Value >) plain meta]], inits : [name : f0, title
-    : f1, description : f2, input_schema : f3, output_schema : f4, annotations : f5, meta
-    : f6]
+    Tool, "an object of type Tool", extra, fields : [[required "name" f0(String) plain
+    name] [optional "title" f1(String) plain title] [optional "description" f2(String)
+    plain description] [required "inputSchema" f3(ToolInputSchema) plain input_schema]
+    [optional "outputSchema" f4(ToolOutputSchema) plain output_schema] [optional
+    "annotations" f5(ToolAnnotations) plain annotations] [optional "_meta"
+    f6(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [name :
+    f0, title : f1, description : f2, input_schema : f3, output_schema : f4, annotations
+    : f5, meta : f6]
 }
 /// Additional properties describing a Tool to clients.
 ///
@@ -3115,7 +3007,7 @@ pub struct ToolAnnotations {
     /// A human-readable title for the tool.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// If true, the tool does not modify its environment.
     ///
     /// Default: false
@@ -3123,7 +3015,7 @@ pub struct ToolAnnotations {
     /// Wire name: `readOnlyHint`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub read_only_hint: ::std::option::Option<bool>,
+    pub read_only_hint: Option<bool>,
     /// If true, the tool may perform destructive updates to its environment.
     /// If false, the tool performs only additive updates.
     ///
@@ -3134,7 +3026,7 @@ pub struct ToolAnnotations {
     /// Wire name: `destructiveHint`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub destructive_hint: ::std::option::Option<bool>,
+    pub destructive_hint: Option<bool>,
     /// If true, calling the tool repeatedly with the same arguments
     /// will have no additional effect on the its environment.
     ///
@@ -3145,7 +3037,7 @@ pub struct ToolAnnotations {
     /// Wire name: `idempotentHint`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub idempotent_hint: ::std::option::Option<bool>,
+    pub idempotent_hint: Option<bool>,
     /// If true, this tool may interact with an "open world" of external
     /// entities. If false, the tool's domain of interaction is closed.
     /// For example, the world of a web search tool is open, whereas that
@@ -3156,14 +3048,14 @@ pub struct ToolAnnotations {
     /// Wire name: `openWorldHint`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub open_world_hint: ::std::option::Option<bool>,
+    pub open_world_hint: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ToolAnnotations, "an object of type ToolAnnotations", extra, fields : [[optional
-    "title" f0(::std::string::String) plain title] [optional "readOnlyHint" f1(bool)
-    plain read_only_hint] [optional "destructiveHint" f2(bool) plain destructive_hint]
+    "title" f0(String) plain title] [optional "readOnlyHint" f1(bool) plain
+    read_only_hint] [optional "destructiveHint" f2(bool) plain destructive_hint]
     [optional "idempotentHint" f3(bool) plain idempotent_hint] [optional "openWorldHint"
     f4(bool) plain open_world_hint]], inits : [title : f0, read_only_hint : f1,
     destructive_hint : f2, idempotent_hint : f3, open_world_hint : f4]
@@ -3176,16 +3068,16 @@ pub struct ToolInputSchema {
     /// **Later revisions:** Removed in 2026-07-28.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub properties: ::std::option::Option<
+    pub properties: Option<
         ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+            String,
+            ::serde_json::Map<String, ::serde_json::Value>,
         >,
     >,
     /// **Later revisions:** Removed in 2026-07-28.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub required: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3196,10 +3088,9 @@ impl ToolInputSchema {
 crate::rt::object! {
     ToolInputSchema, "an object of type ToolInputSchema", extra, fields : [[fixed "type"
     f0(crate ::rt::Fixed::Str("object"))] [optional "properties"
-    f1(::std::collections::BTreeMap < ::std::string::String, ::serde_json::Map <
-    ::std::string::String, ::serde_json::Value > >) plain properties] [optional
-    "required" f2(::std::vec::Vec < ::std::string::String >) plain required]], inits :
-    [properties : f1, required : f2]
+    f1(::std::collections::BTreeMap < String, ::serde_json::Map < String,
+    ::serde_json::Value > >) plain properties] [optional "required" f2(Vec < String >)
+    plain required]], inits : [properties : f1, required : f2]
 }
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
@@ -3207,7 +3098,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolListChangedNotification {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3229,16 +3120,16 @@ pub struct ToolOutputSchema {
     /// **Later revisions:** Removed in 2026-07-28.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub properties: ::std::option::Option<
+    pub properties: Option<
         ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+            String,
+            ::serde_json::Map<String, ::serde_json::Value>,
         >,
     >,
     /// **Later revisions:** Removed in 2026-07-28.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub required: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3249,10 +3140,9 @@ impl ToolOutputSchema {
 crate::rt::object! {
     ToolOutputSchema, "an object of type ToolOutputSchema", extra, fields : [[fixed
     "type" f0(crate ::rt::Fixed::Str("object"))] [optional "properties"
-    f1(::std::collections::BTreeMap < ::std::string::String, ::serde_json::Map <
-    ::std::string::String, ::serde_json::Value > >) plain properties] [optional
-    "required" f2(::std::vec::Vec < ::std::string::String >) plain required]], inits :
-    [properties : f1, required : f2]
+    f1(::std::collections::BTreeMap < String, ::serde_json::Map < String,
+    ::serde_json::Value > >) plain properties] [optional "required" f2(Vec < String >)
+    plain required]], inits : [properties : f1, required : f2]
 }
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
 ///
@@ -3280,13 +3170,13 @@ pub struct UnsubscribeRequestParams {
     /// The URI of the resource to unsubscribe from.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     UnsubscribeRequestParams, "an object of type UnsubscribeRequestParams", extra, fields
-    : [[required "uri" f0(::std::string::String) plain uri]], inits : [uri : f0]
+    : [[required "uri" f0(String) plain uri]], inits : [uri : f0]
 }
 impl crate::Request for CompleteRequest {
     const METHOD: &'static str = "completion/complete";
@@ -3329,7 +3219,7 @@ impl crate::Notification for CancelledNotification {
 }
 impl crate::Notification for InitializedNotification {
     const METHOD: &'static str = "notifications/initialized";
-    type Params = ::std::option::Option<NotificationParams>;
+    type Params = Option<NotificationParams>;
     fn params(&self) -> &Self::Params {
         &self.params
     }
@@ -3350,14 +3240,14 @@ impl crate::Notification for ProgressNotification {
 }
 impl crate::Notification for PromptListChangedNotification {
     const METHOD: &'static str = "notifications/prompts/list_changed";
-    type Params = ::std::option::Option<NotificationParams>;
+    type Params = Option<NotificationParams>;
     fn params(&self) -> &Self::Params {
         &self.params
     }
 }
 impl crate::Notification for ResourceListChangedNotification {
     const METHOD: &'static str = "notifications/resources/list_changed";
-    type Params = ::std::option::Option<NotificationParams>;
+    type Params = Option<NotificationParams>;
     fn params(&self) -> &Self::Params {
         &self.params
     }
@@ -3371,21 +3261,21 @@ impl crate::Notification for ResourceUpdatedNotification {
 }
 impl crate::Notification for RootsListChangedNotification {
     const METHOD: &'static str = "notifications/roots/list_changed";
-    type Params = ::std::option::Option<NotificationParams>;
+    type Params = Option<NotificationParams>;
     fn params(&self) -> &Self::Params {
         &self.params
     }
 }
 impl crate::Notification for ToolListChangedNotification {
     const METHOD: &'static str = "notifications/tools/list_changed";
-    type Params = ::std::option::Option<NotificationParams>;
+    type Params = Option<NotificationParams>;
     fn params(&self) -> &Self::Params {
         &self.params
     }
 }
 impl crate::Request for PingRequest {
     const METHOD: &'static str = "ping";
-    type Params = ::std::option::Option<RequestParams>;
+    type Params = Option<RequestParams>;
     type Result = EmptyResult;
     fn params(&self) -> &Self::Params {
         &self.params
@@ -3401,7 +3291,7 @@ impl crate::Request for GetPromptRequest {
 }
 impl crate::Request for ListPromptsRequest {
     const METHOD: &'static str = "prompts/list";
-    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Params = Option<PaginatedRequestParams>;
     type Result = ListPromptsResult;
     fn params(&self) -> &Self::Params {
         &self.params
@@ -3409,7 +3299,7 @@ impl crate::Request for ListPromptsRequest {
 }
 impl crate::Request for ListResourcesRequest {
     const METHOD: &'static str = "resources/list";
-    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Params = Option<PaginatedRequestParams>;
     type Result = ListResourcesResult;
     fn params(&self) -> &Self::Params {
         &self.params
@@ -3433,7 +3323,7 @@ impl crate::Request for SubscribeRequest {
 }
 impl crate::Request for ListResourceTemplatesRequest {
     const METHOD: &'static str = "resources/templates/list";
-    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Params = Option<PaginatedRequestParams>;
     type Result = ListResourceTemplatesResult;
     fn params(&self) -> &Self::Params {
         &self.params
@@ -3449,7 +3339,7 @@ impl crate::Request for UnsubscribeRequest {
 }
 impl crate::Request for ListRootsRequest {
     const METHOD: &'static str = "roots/list";
-    type Params = ::std::option::Option<RequestParams>;
+    type Params = Option<RequestParams>;
     type Result = ListRootsResult;
     fn params(&self) -> &Self::Params {
         &self.params
@@ -3473,7 +3363,7 @@ impl crate::Request for CallToolRequest {
 }
 impl crate::Request for ListToolsRequest {
     const METHOD: &'static str = "tools/list";
-    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Params = Option<PaginatedRequestParams>;
     type Result = ListToolsResult;
     fn params(&self) -> &Self::Params {
         &self.params

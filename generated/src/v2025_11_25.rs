@@ -56,7 +56,7 @@ pub struct Annotations {
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
+    pub audience: Option<Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
@@ -68,7 +68,7 @@ pub struct Annotations {
     /// Maximum: `1`
     ///
     /// Optional: `None` is left out of the JSON.
-    pub priority: ::std::option::Option<f64>,
+    pub priority: Option<f64>,
     /// The moment the resource was last modified, as an ISO 8601 formatted string.
     ///
     /// Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z").
@@ -79,15 +79,15 @@ pub struct Annotations {
     /// Wire name: `lastModified`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub last_modified: ::std::option::Option<::std::string::String>,
+    pub last_modified: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     Annotations, "an object of type Annotations", extra, fields : [[optional "audience"
-    f0(::std::vec::Vec < Role >) plain audience] [optional "priority" f1(f64) float
-    priority] [optional "lastModified" f2(::std::string::String) plain last_modified]],
-    inits : [audience : f0, priority : f1, last_modified : f2]
+    f0(Vec < Role >) plain audience] [optional "priority" f1(f64) float priority]
+    [optional "lastModified" f2(String) plain last_modified]], inits : [audience : f0,
+    priority : f1, last_modified : f2]
 }
 /// Audio provided to or from an LLM.
 ///
@@ -97,23 +97,21 @@ pub struct AudioContent {
     /// The base64-encoded audio data.
     ///
     /// Format: `byte`
-    pub data: ::std::string::String,
+    pub data: String,
     /// The MIME type of the audio. Different providers may support different audio types.
     ///
     /// Wire name: `mimeType`.
-    pub mime_type: ::std::string::String,
+    pub mime_type: String,
     /// Optional annotations for the client.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -123,11 +121,11 @@ impl AudioContent {
 }
 crate::rt::object! {
     AudioContent, "an object of type AudioContent", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("audio"))] [required "data" f1(::std::string::String) plain
-    data] [required "mimeType" f2(::std::string::String) plain mime_type] [optional
-    "annotations" f3(Annotations) plain annotations] [optional "_meta"
-    f4(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]],
-    inits : [data : f1, mime_type : f2, annotations : f3, meta : f4]
+    f0(crate ::rt::Fixed::Str("audio"))] [required "data" f1(String) plain data]
+    [required "mimeType" f2(String) plain mime_type] [optional "annotations"
+    f3(Annotations) plain annotations] [optional "_meta" f4(::serde_json::Map < String,
+    ::serde_json::Value >) plain meta]], inits : [data : f1, mime_type : f2, annotations
+    : f3, meta : f4]
 }
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 ///
@@ -135,7 +133,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct BaseMetadata {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -144,59 +142,56 @@ pub struct BaseMetadata {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     BaseMetadata, "an object of type BaseMetadata", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
-    plain title]], inits : [name : f0, title : f1]
+    f0(String) plain name] [optional "title" f1(String) plain title]], inits : [name :
+    f0, title : f1]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct BlobResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// A base64-encoded string representing the binary data of the item.
     ///
     /// Format: `byte`
-    pub blob: ::std::string::String,
+    pub blob: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     BlobResourceContents, "an object of type BlobResourceContents", extra, fields :
-    [[required "uri" f0(::std::string::String) plain uri] [optional "mimeType"
-    f1(::std::string::String) plain mime_type] [optional "_meta" f2(::serde_json::Map <
-    ::std::string::String, ::serde_json::Value >) plain meta] [required "blob"
-    f3(::std::string::String) plain blob]], inits : [uri : f0, mime_type : f1, meta : f2,
-    blob : f3]
+    [[required "uri" f0(String) plain uri] [optional "mimeType" f1(String) plain
+    mime_type] [optional "_meta" f2(::serde_json::Map < String, ::serde_json::Value >)
+    plain meta] [required "blob" f3(String) plain blob]], inits : [uri : f0, mime_type :
+    f1, meta : f2, blob : f3]
 }
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"boolean"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BooleanSchema {
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Optional: `None` is left out of the JSON.
-    pub default: ::std::option::Option<bool>,
+    pub default: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -206,10 +201,9 @@ impl BooleanSchema {
 }
 crate::rt::object! {
     BooleanSchema, "an object of type BooleanSchema", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("boolean"))] [optional "title" f1(::std::string::String)
-    plain title] [optional "description" f2(::std::string::String) plain description]
-    [optional "default" f3(bool) plain default]], inits : [title : f1, description : f2,
-    default : f3]
+    f0(crate ::rt::Fixed::Str("boolean"))] [optional "title" f1(String) plain title]
+    [optional "description" f2(String) plain description] [optional "default" f3(bool)
+    plain default]], inits : [title : f1, description : f2, default : f3]
 }
 /// Used by the client to invoke a tool provided by the server.
 ///
@@ -242,7 +236,7 @@ pub struct CallToolRequestParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
     /// retrieved later via tasks/result.
@@ -251,25 +245,22 @@ pub struct CallToolRequestParams {
     /// for task augmentation of specific request types in their capabilities.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub task: ::std::option::Option<TaskMetadata>,
+    pub task: Option<TaskMetadata>,
     /// The name of the tool.
-    pub name: ::std::string::String,
+    pub name: String,
     /// Arguments to use for the tool call.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub arguments: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub arguments: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CallToolRequestParams, "an object of type CallToolRequestParams", extra, fields :
     [[optional "_meta" f0(RequestParamsMeta) plain meta] [optional "task"
-    f1(TaskMetadata) plain task] [required "name" f2(::std::string::String) plain name]
-    [optional "arguments" f3(::serde_json::Map < ::std::string::String,
-    ::serde_json::Value >) plain arguments]], inits : [meta : f0, task : f1, name : f2,
-    arguments : f3]
+    f1(TaskMetadata) plain task] [required "name" f2(String) plain name] [optional
+    "arguments" f3(::serde_json::Map < String, ::serde_json::Value >) plain arguments]],
+    inits : [meta : f0, task : f1, name : f2, arguments : f3]
 }
 /// The server's response to a tool call.
 #[derive(Clone, Debug, PartialEq)]
@@ -279,19 +270,15 @@ pub struct CallToolResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// A list of content objects that represent the unstructured result of the tool call.
-    pub content: ::std::vec::Vec<ContentBlock>,
+    pub content: Vec<ContentBlock>,
     /// An optional JSON object that represents the structured result of the tool call.
     ///
     /// Wire name: `structuredContent`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub structured_content: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub structured_content: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Whether the tool call ended in an error.
     ///
     /// If not set, this is assumed to be false (the call was successful).
@@ -308,17 +295,17 @@ pub struct CallToolResult {
     /// Wire name: `isError`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub is_error: ::std::option::Option<bool>,
+    pub is_error: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CallToolResult, "an object of type CallToolResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [required "content" f1(::std::vec::Vec < ContentBlock >) plain content]
-    [optional "structuredContent" f2(::serde_json::Map < ::std::string::String,
-    ::serde_json::Value >) plain structured_content] [optional "isError" f3(bool) plain
-    is_error]], inits : [meta : f0, content : f1, structured_content : f2, is_error : f3]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "content" f1(Vec < ContentBlock >) plain content] [optional "structuredContent"
+    f2(::serde_json::Map < String, ::serde_json::Value >) plain structured_content]
+    [optional "isError" f3(bool) plain is_error]], inits : [meta : f0, content : f1,
+    structured_content : f2, is_error : f3]
 }
 /// A request to cancel a task.
 ///
@@ -351,13 +338,13 @@ pub struct CancelTaskRequestParams {
     /// The task identifier to cancel.
     ///
     /// Wire name: `taskId`.
-    pub task_id: ::std::string::String,
+    pub task_id: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CancelTaskRequestParams, "an object of type CancelTaskRequestParams", extra, fields :
-    [[required "taskId" f0(::std::string::String) plain task_id]], inits : [task_id : f0]
+    [[required "taskId" f0(String) plain task_id]], inits : [task_id : f0]
 }
 /// The response to a tasks/cancel request.
 ///
@@ -369,13 +356,11 @@ pub struct CancelTaskResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// The task identifier.
     ///
     /// Wire name: `taskId`.
-    pub task_id: ::std::string::String,
+    pub task_id: String,
     /// Current task state.
     pub status: TaskStatus,
     /// Optional human-readable message describing the current task state.
@@ -387,39 +372,38 @@ pub struct CancelTaskResult {
     /// Wire name: `statusMessage`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub status_message: ::std::option::Option<::std::string::String>,
+    pub status_message: Option<String>,
     /// ISO 8601 timestamp when the task was created.
     ///
     /// Wire name: `createdAt`.
-    pub created_at: ::std::string::String,
+    pub created_at: String,
     /// ISO 8601 timestamp when the task was last updated.
     ///
     /// Wire name: `lastUpdatedAt`.
-    pub last_updated_at: ::std::string::String,
+    pub last_updated_at: String,
     /// Actual retention duration from creation in milliseconds, null for unlimited.
     ///
     /// Nullable.
-    pub ttl: ::std::option::Option<i64>,
+    pub ttl: Option<i64>,
     /// Suggested polling interval in milliseconds.
     ///
     /// Wire name: `pollInterval`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub poll_interval: ::std::option::Option<i64>,
+    pub poll_interval: Option<i64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CancelTaskResult, "an object of type CancelTaskResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [required "taskId" f1(::std::string::String) plain task_id] [required "status"
-    f2(TaskStatus) plain status] [optional "statusMessage" f3(::std::string::String)
-    plain status_message] [required "createdAt" f4(::std::string::String) plain
-    created_at] [required "lastUpdatedAt" f5(::std::string::String) plain
-    last_updated_at] [required "ttl" f6(::std::option::Option < i64 >) plain ttl]
-    [optional "pollInterval" f7(i64) plain poll_interval]], inits : [meta : f0, task_id :
-    f1, status : f2, status_message : f3, created_at : f4, last_updated_at : f5, ttl :
-    f6, poll_interval : f7]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "taskId" f1(String) plain task_id] [required "status" f2(TaskStatus) plain status]
+    [optional "statusMessage" f3(String) plain status_message] [required "createdAt"
+    f4(String) plain created_at] [required "lastUpdatedAt" f5(String) plain
+    last_updated_at] [required "ttl" f6(Option < i64 >) plain ttl] [optional
+    "pollInterval" f7(i64) plain poll_interval]], inits : [meta : f0, task_id : f1,
+    status : f2, status_message : f3, created_at : f4, last_updated_at : f5, ttl : f6,
+    poll_interval : f7]
 }
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
 ///
@@ -458,9 +442,7 @@ pub struct CancelledNotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// The ID of the request to cancel.
     ///
     /// This MUST correspond to the ID of a request previously issued in the same direction.
@@ -470,20 +452,19 @@ pub struct CancelledNotificationParams {
     /// Wire name: `requestId`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub request_id: ::std::option::Option<RequestId>,
+    pub request_id: Option<RequestId>,
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub reason: ::std::option::Option<::std::string::String>,
+    pub reason: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CancelledNotificationParams, "an object of type CancelledNotificationParams", extra,
-    fields : [[optional "_meta" f0(::serde_json::Map < ::std::string::String,
-    ::serde_json::Value >) plain meta] [optional "requestId" f1(RequestId) plain
-    request_id] [optional "reason" f2(::std::string::String) plain reason]], inits :
-    [meta : f0, request_id : f1, reason : f2]
+    fields : [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >)
+    plain meta] [optional "requestId" f1(RequestId) plain request_id] [optional "reason"
+    f2(String) plain reason]], inits : [meta : f0, request_id : f1, reason : f2]
 }
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
 #[derive(Clone, Debug, PartialEq)]
@@ -491,10 +472,10 @@ pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub experimental: ::std::option::Option<
+    pub experimental: Option<
         ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+            String,
+            ::serde_json::Map<String, ::serde_json::Value>,
         >,
     >,
     /// Present if the client supports listing roots.
@@ -502,32 +483,32 @@ pub struct ClientCapabilities {
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub roots: ::std::option::Option<ClientCapabilitiesRoots>,
+    pub roots: Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
     ///
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub sampling: ::std::option::Option<ClientCapabilitiesSampling>,
+    pub sampling: Option<ClientCapabilitiesSampling>,
     /// Present if the client supports elicitation from the server.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub elicitation: ::std::option::Option<ClientCapabilitiesElicitation>,
+    pub elicitation: Option<ClientCapabilitiesElicitation>,
     /// Present if the client supports task-augmented requests.
     ///
     /// **Later revisions:** Removed in 2026-07-28.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub tasks: ::std::option::Option<ClientCapabilitiesTasks>,
+    pub tasks: Option<ClientCapabilitiesTasks>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ClientCapabilities, "an object of type ClientCapabilities", extra, fields :
-    [[optional "experimental" f0(::std::collections::BTreeMap < ::std::string::String,
-    ::serde_json::Map < ::std::string::String, ::serde_json::Value > >) plain
-    experimental] [optional "roots" f1(ClientCapabilitiesRoots) plain roots] [optional
-    "sampling" f2(ClientCapabilitiesSampling) plain sampling] [optional "elicitation"
+    [[optional "experimental" f0(::std::collections::BTreeMap < String, ::serde_json::Map
+    < String, ::serde_json::Value > >) plain experimental] [optional "roots"
+    f1(ClientCapabilitiesRoots) plain roots] [optional "sampling"
+    f2(ClientCapabilitiesSampling) plain sampling] [optional "elicitation"
     f3(ClientCapabilitiesElicitation) plain elicitation] [optional "tasks"
     f4(ClientCapabilitiesTasks) plain tasks]], inits : [experimental : f0, roots : f1,
     sampling : f2, elicitation : f3, tasks : f4]
@@ -536,22 +517,17 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesElicitation {
     /// Optional: `None` is left out of the JSON.
-    pub form: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub form: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Optional: `None` is left out of the JSON.
-    pub url: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub url: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ClientCapabilitiesElicitation, "an object of type ClientCapabilitiesElicitation",
-    extra, fields : [[optional "form" f0(::serde_json::Map < ::std::string::String,
-    ::serde_json::Value >) plain form] [optional "url" f1(::serde_json::Map <
-    ::std::string::String, ::serde_json::Value >) plain url]], inits : [form : f0, url :
-    f1]
+    extra, fields : [[optional "form" f0(::serde_json::Map < String, ::serde_json::Value
+    >) plain form] [optional "url" f1(::serde_json::Map < String, ::serde_json::Value >)
+    plain url]], inits : [form : f0, url : f1]
 }
 /// The inline object type of `ClientCapabilities.roots` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -563,7 +539,7 @@ pub struct ClientCapabilitiesRoots {
     /// Wire name: `listChanged`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub list_changed: ::std::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -578,24 +554,19 @@ pub struct ClientCapabilitiesSampling {
     /// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub context: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub context: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Whether the client supports tool use via tools and toolChoice parameters.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub tools: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub tools: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ClientCapabilitiesSampling, "an object of type ClientCapabilitiesSampling", extra,
-    fields : [[optional "context" f0(::serde_json::Map < ::std::string::String,
-    ::serde_json::Value >) plain context] [optional "tools" f1(::serde_json::Map <
-    ::std::string::String, ::serde_json::Value >) plain tools]], inits : [context : f0,
-    tools : f1]
+    fields : [[optional "context" f0(::serde_json::Map < String, ::serde_json::Value >)
+    plain context] [optional "tools" f1(::serde_json::Map < String, ::serde_json::Value
+    >) plain tools]], inits : [context : f0, tools : f1]
 }
 /// The inline object type of `ClientCapabilities.tasks` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -603,29 +574,24 @@ pub struct ClientCapabilitiesTasks {
     /// Whether this client supports tasks/list.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub list: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub list: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Whether this client supports tasks/cancel.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub cancel: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub cancel: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Specifies which request types can be augmented with tasks.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub requests: ::std::option::Option<ClientCapabilitiesTasksRequests>,
+    pub requests: Option<ClientCapabilitiesTasksRequests>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ClientCapabilitiesTasks, "an object of type ClientCapabilitiesTasks", extra, fields :
-    [[optional "list" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value
-    >) plain list] [optional "cancel" f1(::serde_json::Map < ::std::string::String,
-    ::serde_json::Value >) plain cancel] [optional "requests"
-    f2(ClientCapabilitiesTasksRequests) plain requests]], inits : [list : f0, cancel :
-    f1, requests : f2]
+    [[optional "list" f0(::serde_json::Map < String, ::serde_json::Value >) plain list]
+    [optional "cancel" f1(::serde_json::Map < String, ::serde_json::Value >) plain
+    cancel] [optional "requests" f2(ClientCapabilitiesTasksRequests) plain requests]],
+    inits : [list : f0, cancel : f1, requests : f2]
 }
 /// The inline object type of `ClientCapabilitiesTasks.requests` in the schema (named from its parent and field; see [`ClientCapabilitiesTasks`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -633,11 +599,11 @@ pub struct ClientCapabilitiesTasksRequests {
     /// Task support for sampling-related requests.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub sampling: ::std::option::Option<ClientCapabilitiesTasksRequestsSampling>,
+    pub sampling: Option<ClientCapabilitiesTasksRequestsSampling>,
     /// Task support for elicitation-related requests.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub elicitation: ::std::option::Option<ClientCapabilitiesTasksRequestsElicitation>,
+    pub elicitation: Option<ClientCapabilitiesTasksRequestsElicitation>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -654,17 +620,15 @@ pub struct ClientCapabilitiesTasksRequestsElicitation {
     /// Whether the client supports task-augmented elicitation/create requests.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub create: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub create: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ClientCapabilitiesTasksRequestsElicitation,
     "an object of type ClientCapabilitiesTasksRequestsElicitation", extra, fields :
-    [[optional "create" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value
-    >) plain create]], inits : [create : f0]
+    [[optional "create" f0(::serde_json::Map < String, ::serde_json::Value >) plain
+    create]], inits : [create : f0]
 }
 /// The inline object type of `ClientCapabilitiesTasksRequests.sampling` in the schema (named from its parent and field; see [`ClientCapabilitiesTasksRequests`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -674,17 +638,15 @@ pub struct ClientCapabilitiesTasksRequestsSampling {
     /// Wire name: `createMessage`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub create_message: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub create_message: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ClientCapabilitiesTasksRequestsSampling,
     "an object of type ClientCapabilitiesTasksRequestsSampling", extra, fields :
-    [[optional "createMessage" f0(::serde_json::Map < ::std::string::String,
-    ::serde_json::Value >) plain create_message]], inits : [create_message : f0]
+    [[optional "createMessage" f0(::serde_json::Map < String, ::serde_json::Value >)
+    plain create_message]], inits : [create_message : f0]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -821,14 +783,14 @@ pub struct CompleteRequestParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     pub r#ref: CompleteRequestParamsRef,
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
     /// Additional, optional context for completions
     ///
     /// Optional: `None` is left out of the JSON.
-    pub context: ::std::option::Option<CompleteRequestParamsContext>,
+    pub context: Option<CompleteRequestParamsContext>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -844,16 +806,16 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteRequestParamsArgument {
     /// The name of the argument
-    pub name: ::std::string::String,
+    pub name: String,
     /// The value of the argument to use for completion matching.
-    pub value: ::std::string::String,
+    pub value: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CompleteRequestParamsArgument, "an object of type CompleteRequestParamsArgument",
-    extra, fields : [[required "name" f0(::std::string::String) plain name] [required
-    "value" f1(::std::string::String) plain value]], inits : [name : f0, value : f1]
+    extra, fields : [[required "name" f0(String) plain name] [required "value" f1(String)
+    plain value]], inits : [name : f0, value : f1]
 }
 /// The inline object type of `CompleteRequestParams.context` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -861,17 +823,14 @@ pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub arguments: ::std::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    pub arguments: Option<::std::collections::BTreeMap<String, String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CompleteRequestParamsContext, "an object of type CompleteRequestParamsContext",
-    extra, fields : [[optional "arguments" f0(::std::collections::BTreeMap <
-    ::std::string::String, ::std::string::String >) plain arguments]], inits : [arguments
-    : f0]
+    extra, fields : [[optional "arguments" f0(::std::collections::BTreeMap < String,
+    String >) plain arguments]], inits : [arguments : f0]
 }
 /// The inline union type of `CompleteRequestParams.ref` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 ///
@@ -896,42 +855,40 @@ pub struct CompleteResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     pub completion: CompleteResultCompletion,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CompleteResult, "an object of type CompleteResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [required "completion" f1(CompleteResultCompletion) plain completion]], inits :
-    [meta : f0, completion : f1]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "completion" f1(CompleteResultCompletion) plain completion]], inits : [meta : f0,
+    completion : f1]
 }
 /// The inline object type of `CompleteResult.completion` in the schema (named from its parent and field; see [`CompleteResult`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteResultCompletion {
     /// An array of completion values. Must not exceed 100 items.
-    pub values: ::std::vec::Vec<::std::string::String>,
+    pub values: Vec<String>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub total: ::std::option::Option<i64>,
+    pub total: Option<i64>,
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
     ///
     /// Wire name: `hasMore`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub has_more: ::std::option::Option<bool>,
+    pub has_more: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CompleteResultCompletion, "an object of type CompleteResultCompletion", extra, fields
-    : [[required "values" f0(::std::vec::Vec < ::std::string::String >) plain values]
-    [optional "total" f1(i64) plain total] [optional "hasMore" f2(bool) plain has_more]],
-    inits : [values : f0, total : f1, has_more : f2]
+    : [[required "values" f0(Vec < String >) plain values] [optional "total" f1(i64)
+    plain total] [optional "hasMore" f2(bool) plain has_more]], inits : [values : f0,
+    total : f1, has_more : f2]
 }
 /// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
 #[derive(Clone, Debug, PartialEq)]
@@ -985,7 +942,7 @@ pub struct CreateMessageRequestParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
     /// retrieved later via tasks/result.
@@ -994,20 +951,20 @@ pub struct CreateMessageRequestParams {
     /// for task augmentation of specific request types in their capabilities.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub task: ::std::option::Option<TaskMetadata>,
-    pub messages: ::std::vec::Vec<SamplingMessage>,
+    pub task: Option<TaskMetadata>,
+    pub messages: Vec<SamplingMessage>,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
     ///
     /// Wire name: `modelPreferences`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub model_preferences: ::std::option::Option<ModelPreferences>,
+    pub model_preferences: Option<ModelPreferences>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     ///
     /// Wire name: `systemPrompt`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub system_prompt: ::std::option::Option<::std::string::String>,
+    pub system_prompt: Option<String>,
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
     /// The client MAY ignore this request.
     ///
@@ -1017,9 +974,9 @@ pub struct CreateMessageRequestParams {
     /// Wire name: `includeContext`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub include_context: ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
+    pub include_context: Option<CreateMessageRequestParamsIncludeContext>,
     /// Optional: `None` is left out of the JSON.
-    pub temperature: ::std::option::Option<f64>,
+    pub temperature: Option<f64>,
     /// The requested maximum number of tokens to sample (to prevent runaway completions).
     ///
     /// The client MAY choose to sample fewer tokens than the requested maximum.
@@ -1029,18 +986,16 @@ pub struct CreateMessageRequestParams {
     /// Wire name: `stopSequences`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub stop_sequences: Option<Vec<String>>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub metadata: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub metadata: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Tools that the model may use during generation.
     /// The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub tools: ::std::option::Option<::std::vec::Vec<Tool>>,
+    pub tools: Option<Vec<Tool>>,
     /// Controls how the model uses tools.
     /// The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
     /// Default is `{ mode: "auto" }`.
@@ -1048,26 +1003,24 @@ pub struct CreateMessageRequestParams {
     /// Wire name: `toolChoice`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub tool_choice: ::std::option::Option<ToolChoice>,
+    pub tool_choice: Option<ToolChoice>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CreateMessageRequestParams, "an object of type CreateMessageRequestParams", extra,
     fields : [[optional "_meta" f0(RequestParamsMeta) plain meta] [optional "task"
-    f1(TaskMetadata) plain task] [required "messages" f2(::std::vec::Vec <
-    SamplingMessage >) plain messages] [optional "modelPreferences" f3(ModelPreferences)
-    plain model_preferences] [optional "systemPrompt" f4(::std::string::String) plain
-    system_prompt] [optional "includeContext"
+    f1(TaskMetadata) plain task] [required "messages" f2(Vec < SamplingMessage >) plain
+    messages] [optional "modelPreferences" f3(ModelPreferences) plain model_preferences]
+    [optional "systemPrompt" f4(String) plain system_prompt] [optional "includeContext"
     f5(CreateMessageRequestParamsIncludeContext) plain include_context] [optional
     "temperature" f6(f64) float temperature] [required "maxTokens" f7(i64) plain
-    max_tokens] [optional "stopSequences" f8(::std::vec::Vec < ::std::string::String >)
-    plain stop_sequences] [optional "metadata" f9(::serde_json::Map <
-    ::std::string::String, ::serde_json::Value >) plain metadata] [optional "tools"
-    f10(::std::vec::Vec < Tool >) plain tools] [optional "toolChoice" f11(ToolChoice)
-    plain tool_choice]], inits : [meta : f0, task : f1, messages : f2, model_preferences
-    : f3, system_prompt : f4, include_context : f5, temperature : f6, max_tokens : f7,
-    stop_sequences : f8, metadata : f9, tools : f10, tool_choice : f11]
+    max_tokens] [optional "stopSequences" f8(Vec < String >) plain stop_sequences]
+    [optional "metadata" f9(::serde_json::Map < String, ::serde_json::Value >) plain
+    metadata] [optional "tools" f10(Vec < Tool >) plain tools] [optional "toolChoice"
+    f11(ToolChoice) plain tool_choice]], inits : [meta : f0, task : f1, messages : f2,
+    model_preferences : f3, system_prompt : f4, include_context : f5, temperature : f6,
+    max_tokens : f7, stop_sequences : f8, metadata : f9, tools : f10, tool_choice : f11]
 }
 /// The inline enum type of `CreateMessageRequestParams.includeContext` in the schema (named from its parent and field; see [`CreateMessageRequestParams`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -1100,13 +1053,11 @@ pub struct CreateMessageResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     pub role: Role,
     pub content: SamplingMessageContent,
     /// The name of the model that generated the message.
-    pub model: ::std::string::String,
+    pub model: String,
     /// The reason why sampling stopped, if known.
     ///
     /// Standard values:
@@ -1120,18 +1071,17 @@ pub struct CreateMessageResult {
     /// Wire name: `stopReason`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub stop_reason: ::std::option::Option<CreateMessageResultStopReason>,
+    pub stop_reason: Option<CreateMessageResultStopReason>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CreateMessageResult, "an object of type CreateMessageResult", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value
-    >) plain meta] [required "role" f1(Role) plain role] [required "content"
-    f2(SamplingMessageContent) plain content] [required "model" f3(::std::string::String)
-    plain model] [optional "stopReason" f4(CreateMessageResultStopReason) plain
-    stop_reason]], inits : [meta : f0, role : f1, content : f2, model : f3, stop_reason :
-    f4]
+    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta]
+    [required "role" f1(Role) plain role] [required "content" f2(SamplingMessageContent)
+    plain content] [required "model" f3(String) plain model] [optional "stopReason"
+    f4(CreateMessageResultStopReason) plain stop_reason]], inits : [meta : f0, role : f1,
+    content : f2, model : f3, stop_reason : f4]
 }
 /// The inline open enum type of `CreateMessageResult.stopReason` in the schema (named from its parent and field; see [`CreateMessageResult`]).
 ///
@@ -1164,20 +1114,18 @@ pub struct CreateTaskResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     pub task: Task,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CreateTaskResult, "an object of type CreateTaskResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [required "task" f1(Task) plain task]], inits : [meta : f0, task : f1]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "task" f1(Task) plain task]], inits : [meta : f0, task : f1]
 }
 /// An opaque token used to represent a cursor for pagination.
-pub type Cursor = ::std::string::String;
+pub type Cursor = String;
 /// A request from the server to elicit additional information from the user via the client.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"elicitation/create"`, `jsonrpc`: `"2.0"`.
@@ -1209,7 +1157,7 @@ pub struct ElicitRequestFormParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
     /// retrieved later via tasks/result.
@@ -1218,13 +1166,13 @@ pub struct ElicitRequestFormParams {
     /// for task augmentation of specific request types in their capabilities.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub task: ::std::option::Option<TaskMetadata>,
+    pub task: Option<TaskMetadata>,
     /// The elicitation mode.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mode: ::std::option::Option<::std::string::String>,
+    pub mode: Option<String>,
     /// The message to present to the user describing what information is being requested.
-    pub message: ::std::string::String,
+    pub message: String,
     /// A restricted subset of JSON Schema.
     /// Only top-level properties are allowed, without nesting.
     ///
@@ -1236,11 +1184,10 @@ pub struct ElicitRequestFormParams {
 crate::rt::object! {
     ElicitRequestFormParams, "an object of type ElicitRequestFormParams", extra, fields :
     [[optional "_meta" f0(RequestParamsMeta) plain meta] [optional "task"
-    f1(TaskMetadata) plain task] [optional "mode" f2(::std::string::String) plain mode]
-    [required "message" f3(::std::string::String) plain message] [required
-    "requestedSchema" f4(ElicitRequestFormParamsRequestedSchema) plain
-    requested_schema]], inits : [meta : f0, task : f1, mode : f2, message : f3,
-    requested_schema : f4]
+    f1(TaskMetadata) plain task] [optional "mode" f2(String) plain mode] [required
+    "message" f3(String) plain message] [required "requestedSchema"
+    f4(ElicitRequestFormParamsRequestedSchema) plain requested_schema]], inits : [meta :
+    f0, task : f1, mode : f2, message : f3, requested_schema : f4]
 }
 /// The inline object type of `ElicitRequestFormParams.requestedSchema` in the schema (named from its parent and field; see [`ElicitRequestFormParams`]).
 ///
@@ -1250,13 +1197,10 @@ pub struct ElicitRequestFormParamsRequestedSchema {
     /// Wire name: `$schema`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub schema: ::std::option::Option<::std::string::String>,
-    pub properties: ::std::collections::BTreeMap<
-        ::std::string::String,
-        PrimitiveSchemaDefinition,
-    >,
+    pub schema: Option<String>,
+    pub properties: ::std::collections::BTreeMap<String, PrimitiveSchemaDefinition>,
     /// Optional: `None` is left out of the JSON.
-    pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub required: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1267,11 +1211,10 @@ impl ElicitRequestFormParamsRequestedSchema {
 crate::rt::object! {
     ElicitRequestFormParamsRequestedSchema,
     "an object of type ElicitRequestFormParamsRequestedSchema", extra, fields :
-    [[optional "$schema" f0(::std::string::String) plain schema] [fixed "type" f1(crate
+    [[optional "$schema" f0(String) plain schema] [fixed "type" f1(crate
     ::rt::Fixed::Str("object"))] [required "properties" f2(::std::collections::BTreeMap <
-    ::std::string::String, PrimitiveSchemaDefinition >) plain properties] [optional
-    "required" f3(::std::vec::Vec < ::std::string::String >) plain required]], inits :
-    [schema : f0, properties : f2, required : f3]
+    String, PrimitiveSchemaDefinition >) plain properties] [optional "required" f3(Vec <
+    String >) plain required]], inits : [schema : f0, properties : f2, required : f3]
 }
 /// The parameters for a request to elicit additional information from the user via the client.
 ///
@@ -1297,7 +1240,7 @@ pub struct ElicitRequestURLParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
     /// retrieved later via tasks/result.
@@ -1306,20 +1249,20 @@ pub struct ElicitRequestURLParams {
     /// for task augmentation of specific request types in their capabilities.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub task: ::std::option::Option<TaskMetadata>,
+    pub task: Option<TaskMetadata>,
     /// The message to present to the user explaining why the interaction is needed.
-    pub message: ::std::string::String,
+    pub message: String,
     /// The ID of the elicitation, which must be unique within the context of the server.
     /// The client MUST treat this ID as an opaque value.
     ///
     /// **Later revisions:** Removed in 2026-07-28.
     ///
     /// Wire name: `elicitationId`.
-    pub elicitation_id: ::std::string::String,
+    pub elicitation_id: String,
     /// The URL that the user should navigate to.
     ///
     /// Format: `uri`
-    pub url: ::std::string::String,
+    pub url: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1331,10 +1274,9 @@ crate::rt::object! {
     ElicitRequestURLParams, "an object of type ElicitRequestURLParams", extra, fields :
     [[optional "_meta" f0(RequestParamsMeta) plain meta] [optional "task"
     f1(TaskMetadata) plain task] [fixed "mode" f2(crate ::rt::Fixed::Str("url"))]
-    [required "message" f3(::std::string::String) plain message] [required
-    "elicitationId" f4(::std::string::String) plain elicitation_id] [required "url"
-    f5(::std::string::String) plain url]], inits : [meta : f0, task : f1, message : f3,
-    elicitation_id : f4, url : f5]
+    [required "message" f3(String) plain message] [required "elicitationId" f4(String)
+    plain elicitation_id] [required "url" f5(String) plain url]], inits : [meta : f0,
+    task : f1, message : f3, elicitation_id : f4, url : f5]
 }
 /// The client's response to an elicitation request.
 #[derive(Clone, Debug, PartialEq)]
@@ -1344,9 +1286,7 @@ pub struct ElicitResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// The user action in response to the elicitation.
     /// - "accept": User submitted the form/confirmed the action
     /// - "decline": User explicitly decline the action
@@ -1357,18 +1297,16 @@ pub struct ElicitResult {
     /// Omitted for out-of-band mode responses.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub content: ::std::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
-    >,
+    pub content: Option<::std::collections::BTreeMap<String, ElicitResultContentValue>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ElicitResult, "an object of type ElicitResult", extra, fields : [[optional "_meta"
-    f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]
-    [required "action" f1(ElicitResultAction) plain action] [optional "content"
-    f2(::std::collections::BTreeMap < ::std::string::String, ElicitResultContentValue >)
-    plain content]], inits : [meta : f0, action : f1, content : f2]
+    f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required "action"
+    f1(ElicitResultAction) plain action] [optional "content"
+    f2(::std::collections::BTreeMap < String, ElicitResultContentValue >) plain
+    content]], inits : [meta : f0, action : f1, content : f2]
 }
 /// The inline enum type of `ElicitResult.action` in the schema (named from its parent and field; see [`ElicitResult`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -1389,16 +1327,15 @@ crate::rt::string_enum! {
 /// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ElicitResultContentValue {
-    String(::std::string::String),
+    String(String),
     Integer(i64),
     Boolean(bool),
-    StringArray(::std::vec::Vec<::std::string::String>),
+    StringArray(Vec<String>),
 }
 crate::rt::union! {
-    ElicitResultContentValue, "ElicitResultContentValue", [[0usize
-    String(::std::string::String) plain] [1usize Integer(i64) plain] [2usize
-    Boolean(bool) plain] [3usize StringArray(::std::vec::Vec < ::std::string::String >)
-    plain]], shape(::std::option::Option::None)
+    ElicitResultContentValue, "ElicitResultContentValue", [[0usize String(String) plain]
+    [1usize Integer(i64) plain] [2usize Boolean(bool) plain] [3usize StringArray(Vec <
+    String >) plain]], shape(::std::option::Option::None)
 }
 /// An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request.
 ///
@@ -1430,15 +1367,14 @@ pub struct ElicitationCompleteNotificationParams {
     /// The ID of the elicitation that completed.
     ///
     /// Wire name: `elicitationId`.
-    pub elicitation_id: ::std::string::String,
+    pub elicitation_id: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ElicitationCompleteNotificationParams,
     "an object of type ElicitationCompleteNotificationParams", extra, fields : [[required
-    "elicitationId" f0(::std::string::String) plain elicitation_id]], inits :
-    [elicitation_id : f0]
+    "elicitationId" f0(String) plain elicitation_id]], inits : [elicitation_id : f0]
 }
 /// The contents of a resource, embedded into a prompt or tool call result.
 ///
@@ -1452,15 +1388,13 @@ pub struct EmbeddedResource {
     /// Optional annotations for the client.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1472,7 +1406,7 @@ crate::rt::object! {
     EmbeddedResource, "an object of type EmbeddedResource", extra, fields : [[fixed
     "type" f0(crate ::rt::Fixed::Str("resource"))] [required "resource"
     f1(EmbeddedResourceResource) plain resource] [optional "annotations" f2(Annotations)
-    plain annotations] [optional "_meta" f3(::serde_json::Map < ::std::string::String,
+    plain annotations] [optional "_meta" f3(::serde_json::Map < String,
     ::serde_json::Value >) plain meta]], inits : [resource : f1, annotations : f2, meta :
     f3]
 }
@@ -1510,17 +1444,17 @@ pub struct Error {
     /// The error type that occurred.
     pub code: i64,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub data: ::std::option::Option<::serde_json::Value>,
+    pub data: Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     Error, "an object of type Error", extra, fields : [[required "code" f0(i64) plain
-    code] [required "message" f1(::std::string::String) plain message] [optional "data"
+    code] [required "message" f1(String) plain message] [optional "data"
     f2(::serde_json::Value) plain data]], inits : [code : f0, message : f1, data : f2]
 }
 /// Used by the client to get a prompt provided by the server.
@@ -1554,23 +1488,20 @@ pub struct GetPromptRequestParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// The name of the prompt or prompt template.
-    pub name: ::std::string::String,
+    pub name: String,
     /// Arguments to use for templating the prompt.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub arguments: ::std::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    pub arguments: Option<::std::collections::BTreeMap<String, String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     GetPromptRequestParams, "an object of type GetPromptRequestParams", extra, fields :
-    [[optional "_meta" f0(RequestParamsMeta) plain meta] [required "name"
-    f1(::std::string::String) plain name] [optional "arguments"
-    f2(::std::collections::BTreeMap < ::std::string::String, ::std::string::String >)
+    [[optional "_meta" f0(RequestParamsMeta) plain meta] [required "name" f1(String)
+    plain name] [optional "arguments" f2(::std::collections::BTreeMap < String, String >)
     plain arguments]], inits : [meta : f0, name : f1, arguments : f2]
 }
 /// The server's response to a prompts/get request from the client.
@@ -1581,23 +1512,21 @@ pub struct GetPromptResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// An optional description for the prompt.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
-    pub messages: ::std::vec::Vec<PromptMessage>,
+    pub description: Option<String>,
+    pub messages: Vec<PromptMessage>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     GetPromptResult, "an object of type GetPromptResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [optional "description" f1(::std::string::String) plain description] [required
-    "messages" f2(::std::vec::Vec < PromptMessage >) plain messages]], inits : [meta :
-    f0, description : f1, messages : f2]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "description" f1(String) plain description] [required "messages" f2(Vec <
+    PromptMessage >) plain messages]], inits : [meta : f0, description : f1, messages :
+    f2]
 }
 /// A request to retrieve the result of a completed task.
 ///
@@ -1630,14 +1559,13 @@ pub struct GetTaskPayloadRequestParams {
     /// The task identifier to retrieve results for.
     ///
     /// Wire name: `taskId`.
-    pub task_id: ::std::string::String,
+    pub task_id: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     GetTaskPayloadRequestParams, "an object of type GetTaskPayloadRequestParams", extra,
-    fields : [[required "taskId" f0(::std::string::String) plain task_id]], inits :
-    [task_id : f0]
+    fields : [[required "taskId" f0(String) plain task_id]], inits : [task_id : f0]
 }
 /// The response to a tasks/result request.
 /// The structure matches the result type of the original request.
@@ -1651,16 +1579,14 @@ pub struct GetTaskPayloadResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     GetTaskPayloadResult, "an object of type GetTaskPayloadResult", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value
-    >) plain meta]], inits : [meta : f0]
+    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain
+    meta]], inits : [meta : f0]
 }
 /// A request to retrieve the state of a task.
 ///
@@ -1692,13 +1618,13 @@ pub struct GetTaskRequestParams {
     /// The task identifier to query.
     ///
     /// Wire name: `taskId`.
-    pub task_id: ::std::string::String,
+    pub task_id: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     GetTaskRequestParams, "an object of type GetTaskRequestParams", extra, fields :
-    [[required "taskId" f0(::std::string::String) plain task_id]], inits : [task_id : f0]
+    [[required "taskId" f0(String) plain task_id]], inits : [task_id : f0]
 }
 /// The response to a tasks/get request.
 ///
@@ -1710,13 +1636,11 @@ pub struct GetTaskResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// The task identifier.
     ///
     /// Wire name: `taskId`.
-    pub task_id: ::std::string::String,
+    pub task_id: String,
     /// Current task state.
     pub status: TaskStatus,
     /// Optional human-readable message describing the current task state.
@@ -1728,39 +1652,37 @@ pub struct GetTaskResult {
     /// Wire name: `statusMessage`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub status_message: ::std::option::Option<::std::string::String>,
+    pub status_message: Option<String>,
     /// ISO 8601 timestamp when the task was created.
     ///
     /// Wire name: `createdAt`.
-    pub created_at: ::std::string::String,
+    pub created_at: String,
     /// ISO 8601 timestamp when the task was last updated.
     ///
     /// Wire name: `lastUpdatedAt`.
-    pub last_updated_at: ::std::string::String,
+    pub last_updated_at: String,
     /// Actual retention duration from creation in milliseconds, null for unlimited.
     ///
     /// Nullable.
-    pub ttl: ::std::option::Option<i64>,
+    pub ttl: Option<i64>,
     /// Suggested polling interval in milliseconds.
     ///
     /// Wire name: `pollInterval`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub poll_interval: ::std::option::Option<i64>,
+    pub poll_interval: Option<i64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     GetTaskResult, "an object of type GetTaskResult", extra, fields : [[optional "_meta"
-    f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]
-    [required "taskId" f1(::std::string::String) plain task_id] [required "status"
-    f2(TaskStatus) plain status] [optional "statusMessage" f3(::std::string::String)
-    plain status_message] [required "createdAt" f4(::std::string::String) plain
-    created_at] [required "lastUpdatedAt" f5(::std::string::String) plain
-    last_updated_at] [required "ttl" f6(::std::option::Option < i64 >) plain ttl]
-    [optional "pollInterval" f7(i64) plain poll_interval]], inits : [meta : f0, task_id :
-    f1, status : f2, status_message : f3, created_at : f4, last_updated_at : f5, ttl :
-    f6, poll_interval : f7]
+    f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required "taskId"
+    f1(String) plain task_id] [required "status" f2(TaskStatus) plain status] [optional
+    "statusMessage" f3(String) plain status_message] [required "createdAt" f4(String)
+    plain created_at] [required "lastUpdatedAt" f5(String) plain last_updated_at]
+    [required "ttl" f6(Option < i64 >) plain ttl] [optional "pollInterval" f7(i64) plain
+    poll_interval]], inits : [meta : f0, task_id : f1, status : f2, status_message : f3,
+    created_at : f4, last_updated_at : f5, ttl : f6, poll_interval : f7]
 }
 pub const INTERNAL_ERROR: i64 = -32603i64;
 pub const INVALID_PARAMS: i64 = -32602i64;
@@ -1778,21 +1700,21 @@ pub struct Icon {
     /// executable JavaScript.
     ///
     /// Format: `uri`
-    pub src: ::std::string::String,
+    pub src: String,
     /// Optional MIME type override if the source MIME type is missing or generic.
     /// For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Optional array of strings that specify sizes at which the icon can be used.
     /// Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like SVG.
     ///
     /// If not provided, the client should assume that the icon can be used at any size.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub sizes: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub sizes: Option<Vec<String>>,
     /// Optional specifier for the theme this icon is designed for. `light` indicates
     /// the icon is designed to be used with a light background, and `dark` indicates
     /// the icon is designed to be used with a dark background.
@@ -1800,16 +1722,15 @@ pub struct Icon {
     /// If not provided, the client should assume the icon can be used with any theme.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub theme: ::std::option::Option<IconTheme>,
+    pub theme: Option<IconTheme>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Icon, "an object of type Icon", extra, fields : [[required "src"
-    f0(::std::string::String) plain src] [optional "mimeType" f1(::std::string::String)
-    plain mime_type] [optional "sizes" f2(::std::vec::Vec < ::std::string::String >)
-    plain sizes] [optional "theme" f3(IconTheme) plain theme]], inits : [src : f0,
-    mime_type : f1, sizes : f2, theme : f3]
+    Icon, "an object of type Icon", extra, fields : [[required "src" f0(String) plain
+    src] [optional "mimeType" f1(String) plain mime_type] [optional "sizes" f2(Vec <
+    String >) plain sizes] [optional "theme" f3(IconTheme) plain theme]], inits : [src :
+    f0, mime_type : f1, sizes : f2, theme : f3]
 }
 /// The inline enum type of `Icon.theme` in the schema (named from its parent and field; see [`Icon`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -1838,13 +1759,13 @@ pub struct Icons {
     /// - `image/webp` - WebP images (modern, efficient format)
     ///
     /// Optional: `None` is left out of the JSON.
-    pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Icons, "an object of type Icons", extra, fields : [[optional "icons"
-    f0(::std::vec::Vec < Icon >) plain icons]], inits : [icons : f0]
+    Icons, "an object of type Icons", extra, fields : [[optional "icons" f0(Vec < Icon >)
+    plain icons]], inits : [icons : f0]
 }
 /// An image provided to or from an LLM.
 ///
@@ -1854,23 +1775,21 @@ pub struct ImageContent {
     /// The base64-encoded image data.
     ///
     /// Format: `byte`
-    pub data: ::std::string::String,
+    pub data: String,
     /// The MIME type of the image. Different providers may support different image types.
     ///
     /// Wire name: `mimeType`.
-    pub mime_type: ::std::string::String,
+    pub mime_type: String,
     /// Optional annotations for the client.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1880,17 +1799,17 @@ impl ImageContent {
 }
 crate::rt::object! {
     ImageContent, "an object of type ImageContent", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("image"))] [required "data" f1(::std::string::String) plain
-    data] [required "mimeType" f2(::std::string::String) plain mime_type] [optional
-    "annotations" f3(Annotations) plain annotations] [optional "_meta"
-    f4(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]],
-    inits : [data : f1, mime_type : f2, annotations : f3, meta : f4]
+    f0(crate ::rt::Fixed::Str("image"))] [required "data" f1(String) plain data]
+    [required "mimeType" f2(String) plain mime_type] [optional "annotations"
+    f3(Annotations) plain annotations] [optional "_meta" f4(::serde_json::Map < String,
+    ::serde_json::Value >) plain meta]], inits : [data : f1, mime_type : f2, annotations
+    : f3, meta : f4]
 }
 /// Describes the MCP implementation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Implementation {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -1899,7 +1818,7 @@ pub struct Implementation {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Clients that support rendering icons MUST support at least the following MIME types:
@@ -1911,8 +1830,8 @@ pub struct Implementation {
     /// - `image/webp` - WebP images (modern, efficient format)
     ///
     /// Optional: `None` is left out of the JSON.
-    pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
-    pub version: ::std::string::String,
+    pub icons: Option<Vec<Icon>>,
+    pub version: String,
     /// An optional human-readable description of what this implementation does.
     ///
     /// This can be used by clients or servers to provide context about their purpose
@@ -1920,7 +1839,7 @@ pub struct Implementation {
     /// or tools it provides, while a client might describe its intended use case.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// An optional URL of the website for this implementation.
     ///
     /// Format: `uri`
@@ -1928,18 +1847,17 @@ pub struct Implementation {
     /// Wire name: `websiteUrl`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub website_url: ::std::option::Option<::std::string::String>,
+    pub website_url: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     Implementation, "an object of type Implementation", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
-    plain title] [optional "icons" f2(::std::vec::Vec < Icon >) plain icons] [required
-    "version" f3(::std::string::String) plain version] [optional "description"
-    f4(::std::string::String) plain description] [optional "websiteUrl"
-    f5(::std::string::String) plain website_url]], inits : [name : f0, title : f1, icons
-    : f2, version : f3, description : f4, website_url : f5]
+    f0(String) plain name] [optional "title" f1(String) plain title] [optional "icons"
+    f2(Vec < Icon >) plain icons] [required "version" f3(String) plain version] [optional
+    "description" f4(String) plain description] [optional "websiteUrl" f5(String) plain
+    website_url]], inits : [name : f0, title : f1, icons : f2, version : f3, description
+    : f4, website_url : f5]
 }
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
 ///
@@ -1976,11 +1894,11 @@ pub struct InitializeRequestParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
     ///
     /// Wire name: `protocolVersion`.
-    pub protocol_version: ::std::string::String,
+    pub protocol_version: String,
     pub capabilities: ClientCapabilities,
     /// Wire name: `clientInfo`.
     pub client_info: Implementation,
@@ -1990,10 +1908,9 @@ pub struct InitializeRequestParams {
 crate::rt::object! {
     InitializeRequestParams, "an object of type InitializeRequestParams", extra, fields :
     [[optional "_meta" f0(RequestParamsMeta) plain meta] [required "protocolVersion"
-    f1(::std::string::String) plain protocol_version] [required "capabilities"
-    f2(ClientCapabilities) plain capabilities] [required "clientInfo" f3(Implementation)
-    plain client_info]], inits : [meta : f0, protocol_version : f1, capabilities : f2,
-    client_info : f3]
+    f1(String) plain protocol_version] [required "capabilities" f2(ClientCapabilities)
+    plain capabilities] [required "clientInfo" f3(Implementation) plain client_info]],
+    inits : [meta : f0, protocol_version : f1, capabilities : f2, client_info : f3]
 }
 /// After receiving an initialize request from the client, the server sends this response.
 ///
@@ -2005,13 +1922,11 @@ pub struct InitializeResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     ///
     /// Wire name: `protocolVersion`.
-    pub protocol_version: ::std::string::String,
+    pub protocol_version: String,
     pub capabilities: ServerCapabilities,
     /// Wire name: `serverInfo`.
     pub server_info: Implementation,
@@ -2020,18 +1935,18 @@ pub struct InitializeResult {
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub instructions: ::std::option::Option<::std::string::String>,
+    pub instructions: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     InitializeResult, "an object of type InitializeResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [required "protocolVersion" f1(::std::string::String) plain protocol_version]
-    [required "capabilities" f2(ServerCapabilities) plain capabilities] [required
-    "serverInfo" f3(Implementation) plain server_info] [optional "instructions"
-    f4(::std::string::String) plain instructions]], inits : [meta : f0, protocol_version
-    : f1, capabilities : f2, server_info : f3, instructions : f4]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "protocolVersion" f1(String) plain protocol_version] [required "capabilities"
+    f2(ServerCapabilities) plain capabilities] [required "serverInfo" f3(Implementation)
+    plain server_info] [optional "instructions" f4(String) plain instructions]], inits :
+    [meta : f0, protocol_version : f1, capabilities : f2, server_info : f3, instructions
+    : f4]
 }
 /// This notification is sent from the client to the server after initialization has finished.
 ///
@@ -2041,7 +1956,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializedNotification {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2063,7 +1978,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCErrorResponse {
     /// Optional: `None` is left out of the JSON.
-    pub id: ::std::option::Option<RequestId>,
+    pub id: Option<RequestId>,
     pub error: Error,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2096,11 +2011,9 @@ crate::rt::union! {
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCNotification {
-    pub method: ::std::string::String,
+    pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub params: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2110,21 +2023,18 @@ impl JSONRPCNotification {
 }
 crate::rt::object! {
     JSONRPCNotification, "an object of type JSONRPCNotification", extra, fields :
-    [[required "method" f0(::std::string::String) plain method] [optional "params"
-    f1(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain params]
-    [fixed "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))]], inits : [method : f0, params :
-    f1]
+    [[required "method" f0(String) plain method] [optional "params" f1(::serde_json::Map
+    < String, ::serde_json::Value >) plain params] [fixed "jsonrpc" f2(crate
+    ::rt::Fixed::Str("2.0"))]], inits : [method : f0, params : f1]
 }
 /// A request that expects a response.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCRequest {
-    pub method: ::std::string::String,
+    pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub params: Option<::serde_json::Map<String, ::serde_json::Value>>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2135,10 +2045,10 @@ impl JSONRPCRequest {
 }
 crate::rt::object! {
     JSONRPCRequest, "an object of type JSONRPCRequest", extra, fields : [[required
-    "method" f0(::std::string::String) plain method] [optional "params"
-    f1(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain params]
-    [fixed "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId)
-    plain id]], inits : [method : f0, params : f1, id : f3]
+    "method" f0(String) plain method] [optional "params" f1(::serde_json::Map < String,
+    ::serde_json::Value >) plain params] [fixed "jsonrpc" f2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [method :
+    f0, params : f1, id : f3]
 }
 /// A response to a request, containing either the result or error.
 ///
@@ -2185,19 +2095,19 @@ pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
 #[derive(Clone, Debug, PartialEq)]
 pub struct LegacyTitledEnumSchema {
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
-    pub r#enum: ::std::vec::Vec<::std::string::String>,
+    pub description: Option<String>,
+    pub r#enum: Vec<String>,
     /// (Legacy) Display names for enum values.
     /// Non-standard according to JSON schema 2020-12.
     ///
     /// Wire name: `enumNames`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub enum_names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub enum_names: Option<Vec<String>>,
     /// Optional: `None` is left out of the JSON.
-    pub default: ::std::option::Option<::std::string::String>,
+    pub default: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2207,13 +2117,11 @@ impl LegacyTitledEnumSchema {
 }
 crate::rt::object! {
     LegacyTitledEnumSchema, "an object of type LegacyTitledEnumSchema", extra, fields :
-    [[fixed "type" f0(crate ::rt::Fixed::Str("string"))] [optional "title"
-    f1(::std::string::String) plain title] [optional "description"
-    f2(::std::string::String) plain description] [required "enum" f3(::std::vec::Vec <
-    ::std::string::String >) plain r#enum] [optional "enumNames" f4(::std::vec::Vec <
-    ::std::string::String >) plain enum_names] [optional "default"
-    f5(::std::string::String) plain default]], inits : [title : f1, description : f2,
-    r#enum : f3, enum_names : f4, default : f5]
+    [[fixed "type" f0(crate ::rt::Fixed::Str("string"))] [optional "title" f1(String)
+    plain title] [optional "description" f2(String) plain description] [required "enum"
+    f3(Vec < String >) plain r#enum] [optional "enumNames" f4(Vec < String >) plain
+    enum_names] [optional "default" f5(String) plain default]], inits : [title : f1,
+    description : f2, r#enum : f3, enum_names : f4, default : f5]
 }
 /// Sent from the client to request a list of prompts and prompt templates the server has.
 ///
@@ -2221,7 +2129,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListPromptsRequest {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2247,26 +2155,23 @@ pub struct ListPromptsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub next_cursor: ::std::option::Option<Cursor>,
-    pub prompts: ::std::vec::Vec<Prompt>,
+    pub next_cursor: Option<Cursor>,
+    pub prompts: Vec<Prompt>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ListPromptsResult, "an object of type ListPromptsResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [optional "nextCursor" f1(Cursor) plain next_cursor] [required "prompts"
-    f2(::std::vec::Vec < Prompt >) plain prompts]], inits : [meta : f0, next_cursor : f1,
-    prompts : f2]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "nextCursor" f1(Cursor) plain next_cursor] [required "prompts" f2(Vec < Prompt >)
+    plain prompts]], inits : [meta : f0, next_cursor : f1, prompts : f2]
 }
 /// Sent from the client to request a list of resource templates the server has.
 ///
@@ -2274,7 +2179,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourceTemplatesRequest {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2301,28 +2206,25 @@ pub struct ListResourceTemplatesResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub next_cursor: ::std::option::Option<Cursor>,
+    pub next_cursor: Option<Cursor>,
     /// Wire name: `resourceTemplates`.
-    pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
+    pub resource_templates: Vec<ResourceTemplate>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ListResourceTemplatesResult, "an object of type ListResourceTemplatesResult", extra,
-    fields : [[optional "_meta" f0(::serde_json::Map < ::std::string::String,
-    ::serde_json::Value >) plain meta] [optional "nextCursor" f1(Cursor) plain
-    next_cursor] [required "resourceTemplates" f2(::std::vec::Vec < ResourceTemplate >)
-    plain resource_templates]], inits : [meta : f0, next_cursor : f1, resource_templates
-    : f2]
+    fields : [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >)
+    plain meta] [optional "nextCursor" f1(Cursor) plain next_cursor] [required
+    "resourceTemplates" f2(Vec < ResourceTemplate >) plain resource_templates]], inits :
+    [meta : f0, next_cursor : f1, resource_templates : f2]
 }
 /// Sent from the client to request a list of resources the server has.
 ///
@@ -2330,7 +2232,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourcesRequest {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2356,26 +2258,23 @@ pub struct ListResourcesResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub next_cursor: ::std::option::Option<Cursor>,
-    pub resources: ::std::vec::Vec<Resource>,
+    pub next_cursor: Option<Cursor>,
+    pub resources: Vec<Resource>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ListResourcesResult, "an object of type ListResourcesResult", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value
-    >) plain meta] [optional "nextCursor" f1(Cursor) plain next_cursor] [required
-    "resources" f2(::std::vec::Vec < Resource >) plain resources]], inits : [meta : f0,
-    next_cursor : f1, resources : f2]
+    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta]
+    [optional "nextCursor" f1(Cursor) plain next_cursor] [required "resources" f2(Vec <
+    Resource >) plain resources]], inits : [meta : f0, next_cursor : f1, resources : f2]
 }
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
@@ -2391,7 +2290,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListRootsRequest {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<RequestParams>,
+    pub params: Option<RequestParams>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2420,18 +2319,15 @@ pub struct ListRootsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
-    pub roots: ::std::vec::Vec<Root>,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub roots: Vec<Root>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ListRootsResult, "an object of type ListRootsResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [required "roots" f1(::std::vec::Vec < Root >) plain roots]], inits : [meta :
-    f0, roots : f1]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "roots" f1(Vec < Root >) plain roots]], inits : [meta : f0, roots : f1]
 }
 /// A request to retrieve a list of tasks.
 ///
@@ -2441,7 +2337,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListTasksRequest {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2469,26 +2365,23 @@ pub struct ListTasksResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub next_cursor: ::std::option::Option<Cursor>,
-    pub tasks: ::std::vec::Vec<Task>,
+    pub next_cursor: Option<Cursor>,
+    pub tasks: Vec<Task>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ListTasksResult, "an object of type ListTasksResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [optional "nextCursor" f1(Cursor) plain next_cursor] [required "tasks"
-    f2(::std::vec::Vec < Task >) plain tasks]], inits : [meta : f0, next_cursor : f1,
-    tasks : f2]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "nextCursor" f1(Cursor) plain next_cursor] [required "tasks" f2(Vec < Task >) plain
+    tasks]], inits : [meta : f0, next_cursor : f1, tasks : f2]
 }
 /// Sent from the client to request a list of tools the server has.
 ///
@@ -2496,7 +2389,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListToolsRequest {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2522,26 +2415,23 @@ pub struct ListToolsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub next_cursor: ::std::option::Option<Cursor>,
-    pub tools: ::std::vec::Vec<Tool>,
+    pub next_cursor: Option<Cursor>,
+    pub tools: Vec<Tool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ListToolsResult, "an object of type ListToolsResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [optional "nextCursor" f1(Cursor) plain next_cursor] [required "tools"
-    f2(::std::vec::Vec < Tool >) plain tools]], inits : [meta : f0, next_cursor : f1,
-    tools : f2]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "nextCursor" f1(Cursor) plain next_cursor] [required "tools" f2(Vec < Tool >) plain
+    tools]], inits : [meta : f0, next_cursor : f1, tools : f2]
 }
 /// The severity of a log message.
 ///
@@ -2606,15 +2496,13 @@ pub struct LoggingMessageNotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub logger: ::std::option::Option<::std::string::String>,
+    pub logger: Option<String>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: ::serde_json::Value,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -2623,10 +2511,10 @@ pub struct LoggingMessageNotificationParams {
 crate::rt::object! {
     LoggingMessageNotificationParams,
     "an object of type LoggingMessageNotificationParams", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [required "level" f1(LoggingLevel) plain level] [optional "logger"
-    f2(::std::string::String) plain logger] [required "data" f3(::serde_json::Value)
-    plain data]], inits : [meta : f0, level : f1, logger : f2, data : f3]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "level" f1(LoggingLevel) plain level] [optional "logger" f2(String) plain logger]
+    [required "data" f3(::serde_json::Value) plain data]], inits : [meta : f0, level :
+    f1, logger : f2, data : f3]
 }
 pub const METHOD_NOT_FOUND: i64 = -32601i64;
 /// Hints to use for model selection.
@@ -2648,13 +2536,13 @@ pub struct ModelHint {
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
     ///
     /// Optional: `None` is left out of the JSON.
-    pub name: ::std::option::Option<::std::string::String>,
+    pub name: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ModelHint, "an object of type ModelHint", extra, fields : [[optional "name"
-    f0(::std::string::String) plain name]], inits : [name : f0]
+    f0(String) plain name]], inits : [name : f0]
 }
 /// The server's preferences for model selection, requested of the client during sampling.
 ///
@@ -2680,7 +2568,7 @@ pub struct ModelPreferences {
     /// MAY still use the priorities to select from ambiguous matches.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub hints: ::std::option::Option<::std::vec::Vec<ModelHint>>,
+    pub hints: Option<Vec<ModelHint>>,
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
@@ -2692,7 +2580,7 @@ pub struct ModelPreferences {
     /// Wire name: `costPriority`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub cost_priority: ::std::option::Option<f64>,
+    pub cost_priority: Option<f64>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
@@ -2704,7 +2592,7 @@ pub struct ModelPreferences {
     /// Wire name: `speedPriority`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub speed_priority: ::std::option::Option<f64>,
+    pub speed_priority: Option<f64>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
@@ -2716,16 +2604,16 @@ pub struct ModelPreferences {
     /// Wire name: `intelligencePriority`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub intelligence_priority: ::std::option::Option<f64>,
+    pub intelligence_priority: Option<f64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ModelPreferences, "an object of type ModelPreferences", extra, fields : [[optional
-    "hints" f0(::std::vec::Vec < ModelHint >) plain hints] [optional "costPriority"
-    f1(f64) float cost_priority] [optional "speedPriority" f2(f64) float speed_priority]
-    [optional "intelligencePriority" f3(f64) float intelligence_priority]], inits :
-    [hints : f0, cost_priority : f1, speed_priority : f2, intelligence_priority : f3]
+    "hints" f0(Vec < ModelHint >) plain hints] [optional "costPriority" f1(f64) float
+    cost_priority] [optional "speedPriority" f2(f64) float speed_priority] [optional
+    "intelligencePriority" f3(f64) float intelligence_priority]], inits : [hints : f0,
+    cost_priority : f1, speed_priority : f2, intelligence_priority : f3]
 }
 /// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
 #[derive(Clone, Debug, PartialEq)]
@@ -2742,19 +2630,16 @@ crate::rt::union! {
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Notification {
-    pub method: ::std::string::String,
+    pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub params: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     Notification, "an object of type Notification", extra, fields : [[required "method"
-    f0(::std::string::String) plain method] [optional "params" f1(::serde_json::Map <
-    ::std::string::String, ::serde_json::Value >) plain params]], inits : [method : f0,
-    params : f1]
+    f0(String) plain method] [optional "params" f1(::serde_json::Map < String,
+    ::serde_json::Value >) plain params]], inits : [method : f0, params : f1]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
@@ -2764,40 +2649,38 @@ pub struct NotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     NotificationParams, "an object of type NotificationParams", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value
-    >) plain meta]], inits : [meta : f0]
+    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain
+    meta]], inits : [meta : f0]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct NumberSchema {
     pub r#type: NumberSchemaType,
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Optional: `None` is left out of the JSON.
-    pub minimum: ::std::option::Option<f64>,
+    pub minimum: Option<f64>,
     /// Optional: `None` is left out of the JSON.
-    pub maximum: ::std::option::Option<f64>,
+    pub maximum: Option<f64>,
     /// Optional: `None` is left out of the JSON.
-    pub default: ::std::option::Option<f64>,
+    pub default: Option<f64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     NumberSchema, "an object of type NumberSchema", extra, fields : [[required "type"
-    f0(NumberSchemaType) plain r#type] [optional "title" f1(::std::string::String) plain
-    title] [optional "description" f2(::std::string::String) plain description] [optional
-    "minimum" f3(f64) float minimum] [optional "maximum" f4(f64) float maximum] [optional
-    "default" f5(f64) float default]], inits : [r#type : f0, title : f1, description :
-    f2, minimum : f3, maximum : f4, default : f5]
+    f0(NumberSchemaType) plain r#type] [optional "title" f1(String) plain title]
+    [optional "description" f2(String) plain description] [optional "minimum" f3(f64)
+    float minimum] [optional "maximum" f4(f64) float maximum] [optional "default" f5(f64)
+    float default]], inits : [r#type : f0, title : f1, description : f2, minimum : f3,
+    maximum : f4, default : f5]
 }
 /// The inline enum type of `NumberSchema.type` in the schema (named from its parent and field; see [`NumberSchema`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -2817,9 +2700,9 @@ pub const PARSE_ERROR: i64 = -32700i64;
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedRequest {
-    pub method: ::std::string::String,
+    pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2830,10 +2713,9 @@ impl PaginatedRequest {
 }
 crate::rt::object! {
     PaginatedRequest, "an object of type PaginatedRequest", extra, fields : [[required
-    "method" f0(::std::string::String) plain method] [optional "params"
-    f1(PaginatedRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [method :
-    f0, params : f1, id : f3]
+    "method" f0(String) plain method] [optional "params" f1(PaginatedRequestParams) plain
+    params] [fixed "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))] [required "id"
+    f3(RequestId) plain id]], inits : [method : f0, params : f1, id : f3]
 }
 /// Common parameters for paginated requests.
 ///
@@ -2845,12 +2727,12 @@ pub struct PaginatedRequestParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub cursor: ::std::option::Option<Cursor>,
+    pub cursor: Option<Cursor>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2867,24 +2749,21 @@ pub struct PaginatedResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub next_cursor: ::std::option::Option<Cursor>,
+    pub next_cursor: Option<Cursor>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     PaginatedResult, "an object of type PaginatedResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [optional "nextCursor" f1(Cursor) plain next_cursor]], inits : [meta : f0,
-    next_cursor : f1]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "nextCursor" f1(Cursor) plain next_cursor]], inits : [meta : f0, next_cursor : f1]
 }
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 ///
@@ -2894,7 +2773,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PingRequest {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<RequestParams>,
+    pub params: Option<RequestParams>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2957,9 +2836,7 @@ pub struct ProgressNotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     ///
     /// Wire name: `progressToken`.
@@ -2969,39 +2846,39 @@ pub struct ProgressNotificationParams {
     /// Total number of items to process (or total progress required), if known.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub total: ::std::option::Option<f64>,
+    pub total: Option<f64>,
     /// An optional message describing the current progress.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub message: ::std::option::Option<::std::string::String>,
+    pub message: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ProgressNotificationParams, "an object of type ProgressNotificationParams", extra,
-    fields : [[optional "_meta" f0(::serde_json::Map < ::std::string::String,
-    ::serde_json::Value >) plain meta] [required "progressToken" f1(ProgressToken) plain
-    progress_token] [required "progress" f2(f64) float progress] [optional "total"
-    f3(f64) float total] [optional "message" f4(::std::string::String) plain message]],
-    inits : [meta : f0, progress_token : f1, progress : f2, total : f3, message : f4]
+    fields : [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >)
+    plain meta] [required "progressToken" f1(ProgressToken) plain progress_token]
+    [required "progress" f2(f64) float progress] [optional "total" f3(f64) float total]
+    [optional "message" f4(String) plain message]], inits : [meta : f0, progress_token :
+    f1, progress : f2, total : f3, message : f4]
 }
 /// A progress token, used to associate progress notifications with the original request.
 ///
 /// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ProgressToken {
-    String(::std::string::String),
+    String(String),
     Integer(i64),
 }
 crate::rt::union! {
-    ProgressToken, "ProgressToken", [[0usize String(::std::string::String) plain] [1usize
-    Integer(i64) plain]], shape(::std::option::Option::None)
+    ProgressToken, "ProgressToken", [[0usize String(String) plain] [1usize Integer(i64)
+    plain]], shape(::std::option::Option::None)
 }
 /// A prompt or prompt template that the server offers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Prompt {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -3010,7 +2887,7 @@ pub struct Prompt {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Clients that support rendering icons MUST support at least the following MIME types:
@@ -3022,41 +2899,37 @@ pub struct Prompt {
     /// - `image/webp` - WebP images (modern, efficient format)
     ///
     /// Optional: `None` is left out of the JSON.
-    pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// An optional description of what this prompt provides
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// A list of arguments to use for templating the prompt.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
+    pub arguments: Option<Vec<PromptArgument>>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Prompt, "an object of type Prompt", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
-    plain title] [optional "icons" f2(::std::vec::Vec < Icon >) plain icons] [optional
-    "description" f3(::std::string::String) plain description] [optional "arguments"
-    f4(::std::vec::Vec < PromptArgument >) plain arguments] [optional "_meta"
-    f5(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]],
-    inits : [name : f0, title : f1, icons : f2, description : f3, arguments : f4, meta :
-    f5]
+    Prompt, "an object of type Prompt", extra, fields : [[required "name" f0(String)
+    plain name] [optional "title" f1(String) plain title] [optional "icons" f2(Vec < Icon
+    >) plain icons] [optional "description" f3(String) plain description] [optional
+    "arguments" f4(Vec < PromptArgument >) plain arguments] [optional "_meta"
+    f5(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [name :
+    f0, title : f1, icons : f2, description : f3, arguments : f4, meta : f5]
 }
 /// Describes an argument that a prompt can accept.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptArgument {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -3065,24 +2938,23 @@ pub struct PromptArgument {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// A human-readable description of the argument.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Whether this argument must be provided.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub required: ::std::option::Option<bool>,
+    pub required: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     PromptArgument, "an object of type PromptArgument", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
-    plain title] [optional "description" f2(::std::string::String) plain description]
-    [optional "required" f3(bool) plain required]], inits : [name : f0, title : f1,
-    description : f2, required : f3]
+    f0(String) plain name] [optional "title" f1(String) plain title] [optional
+    "description" f2(String) plain description] [optional "required" f3(bool) plain
+    required]], inits : [name : f0, title : f1, description : f2, required : f3]
 }
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
@@ -3090,7 +2962,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptListChangedNotification {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3129,7 +3001,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptReference {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -3138,7 +3010,7 @@ pub struct PromptReference {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3148,9 +3020,8 @@ impl PromptReference {
 }
 crate::rt::object! {
     PromptReference, "an object of type PromptReference", extra, fields : [[required
-    "name" f0(::std::string::String) plain name] [optional "title"
-    f1(::std::string::String) plain title] [fixed "type" f2(crate
-    ::rt::Fixed::Str("ref/prompt"))]], inits : [name : f0, title : f1]
+    "name" f0(String) plain name] [optional "title" f1(String) plain title] [fixed "type"
+    f2(crate ::rt::Fixed::Str("ref/prompt"))]], inits : [name : f0, title : f1]
 }
 /// Sent from the client to the server, to read a specific resource URI.
 ///
@@ -3183,18 +3054,18 @@ pub struct ReadResourceRequestParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ReadResourceRequestParams, "an object of type ReadResourceRequestParams", extra,
     fields : [[optional "_meta" f0(RequestParamsMeta) plain meta] [required "uri"
-    f1(::std::string::String) plain uri]], inits : [meta : f0, uri : f1]
+    f1(String) plain uri]], inits : [meta : f0, uri : f1]
 }
 /// The server's response to a resources/read request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -3204,19 +3075,16 @@ pub struct ReadResourceResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
-    pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub contents: Vec<ReadResourceResultContentsItem>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ReadResourceResult, "an object of type ReadResourceResult", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value
-    >) plain meta] [required "contents" f1(::std::vec::Vec <
-    ReadResourceResultContentsItem >) plain contents]], inits : [meta : f0, contents :
-    f1]
+    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta]
+    [required "contents" f1(Vec < ReadResourceResultContentsItem >) plain contents]],
+    inits : [meta : f0, contents : f1]
 }
 /// The inline union type of the elements of `ReadResourceResult.contents` in the schema (see [`ReadResourceResult`]).
 ///
@@ -3241,42 +3109,39 @@ pub struct RelatedTaskMetadata {
     /// The task identifier this message is associated with.
     ///
     /// Wire name: `taskId`.
-    pub task_id: ::std::string::String,
+    pub task_id: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     RelatedTaskMetadata, "an object of type RelatedTaskMetadata", extra, fields :
-    [[required "taskId" f0(::std::string::String) plain task_id]], inits : [task_id : f0]
+    [[required "taskId" f0(String) plain task_id]], inits : [task_id : f0]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {
-    pub method: ::std::string::String,
+    pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub params: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Request, "an object of type Request", extra, fields : [[required "method"
-    f0(::std::string::String) plain method] [optional "params" f1(::serde_json::Map <
-    ::std::string::String, ::serde_json::Value >) plain params]], inits : [method : f0,
-    params : f1]
+    Request, "an object of type Request", extra, fields : [[required "method" f0(String)
+    plain method] [optional "params" f1(::serde_json::Map < String, ::serde_json::Value
+    >) plain params]], inits : [method : f0, params : f1]
 }
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
 /// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RequestId {
-    String(::std::string::String),
+    String(String),
     Integer(i64),
 }
 crate::rt::union! {
-    RequestId, "RequestId", [[0usize String(::std::string::String) plain] [1usize
-    Integer(i64) plain]], shape(::std::option::Option::None)
+    RequestId, "RequestId", [[0usize String(String) plain] [1usize Integer(i64) plain]],
+    shape(::std::option::Option::None)
 }
 /// Common params for any request.
 ///
@@ -3288,7 +3153,7 @@ pub struct RequestParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3304,7 +3169,7 @@ pub struct RequestParamsMeta {
     /// Wire name: `progressToken`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub progress_token: ::std::option::Option<ProgressToken>,
+    pub progress_token: Option<ProgressToken>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3317,7 +3182,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Resource {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -3326,7 +3191,7 @@ pub struct Resource {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Clients that support rendering icons MUST support at least the following MIME types:
@@ -3338,55 +3203,51 @@ pub struct Resource {
     /// - `image/webp` - WebP images (modern, efficient format)
     ///
     /// Optional: `None` is left out of the JSON.
-    pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// The URI of this resource.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Optional annotations for the client.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub size: ::std::option::Option<i64>,
+    pub size: Option<i64>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Resource, "an object of type Resource", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
-    plain title] [optional "icons" f2(::std::vec::Vec < Icon >) plain icons] [required
-    "uri" f3(::std::string::String) plain uri] [optional "description"
-    f4(::std::string::String) plain description] [optional "mimeType"
-    f5(::std::string::String) plain mime_type] [optional "annotations" f6(Annotations)
-    plain annotations] [optional "size" f7(i64) plain size] [optional "_meta"
-    f8(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]],
-    inits : [name : f0, title : f1, icons : f2, uri : f3, description : f4, mime_type :
-    f5, annotations : f6, size : f7, meta : f8]
+    Resource, "an object of type Resource", extra, fields : [[required "name" f0(String)
+    plain name] [optional "title" f1(String) plain title] [optional "icons" f2(Vec < Icon
+    >) plain icons] [required "uri" f3(String) plain uri] [optional "description"
+    f4(String) plain description] [optional "mimeType" f5(String) plain mime_type]
+    [optional "annotations" f6(Annotations) plain annotations] [optional "size" f7(i64)
+    plain size] [optional "_meta" f8(::serde_json::Map < String, ::serde_json::Value >)
+    plain meta]], inits : [name : f0, title : f1, icons : f2, uri : f3, description : f4,
+    mime_type : f5, annotations : f6, size : f7, meta : f8]
 }
 /// The contents of a specific resource or sub-resource.
 ///
@@ -3396,30 +3257,27 @@ pub struct ResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ResourceContents, "an object of type ResourceContents", extra, fields : [[required
-    "uri" f0(::std::string::String) plain uri] [optional "mimeType"
-    f1(::std::string::String) plain mime_type] [optional "_meta" f2(::serde_json::Map <
-    ::std::string::String, ::serde_json::Value >) plain meta]], inits : [uri : f0,
-    mime_type : f1, meta : f2]
+    "uri" f0(String) plain uri] [optional "mimeType" f1(String) plain mime_type]
+    [optional "_meta" f2(::serde_json::Map < String, ::serde_json::Value >) plain meta]],
+    inits : [uri : f0, mime_type : f1, meta : f2]
 }
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 ///
@@ -3429,7 +3287,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceLink {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -3438,7 +3296,7 @@ pub struct ResourceLink {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Clients that support rendering icons MUST support at least the following MIME types:
@@ -3450,41 +3308,39 @@ pub struct ResourceLink {
     /// - `image/webp` - WebP images (modern, efficient format)
     ///
     /// Optional: `None` is left out of the JSON.
-    pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// The URI of this resource.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Optional annotations for the client.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub size: ::std::option::Option<i64>,
+    pub size: Option<i64>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3494,16 +3350,14 @@ impl ResourceLink {
 }
 crate::rt::object! {
     ResourceLink, "an object of type ResourceLink", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
-    plain title] [optional "icons" f2(::std::vec::Vec < Icon >) plain icons] [required
-    "uri" f3(::std::string::String) plain uri] [optional "description"
-    f4(::std::string::String) plain description] [optional "mimeType"
-    f5(::std::string::String) plain mime_type] [optional "annotations" f6(Annotations)
-    plain annotations] [optional "size" f7(i64) plain size] [optional "_meta"
-    f8(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]
-    [fixed "type" f9(crate ::rt::Fixed::Str("resource_link"))]], inits : [name : f0,
-    title : f1, icons : f2, uri : f3, description : f4, mime_type : f5, annotations : f6,
-    size : f7, meta : f8]
+    f0(String) plain name] [optional "title" f1(String) plain title] [optional "icons"
+    f2(Vec < Icon >) plain icons] [required "uri" f3(String) plain uri] [optional
+    "description" f4(String) plain description] [optional "mimeType" f5(String) plain
+    mime_type] [optional "annotations" f6(Annotations) plain annotations] [optional
+    "size" f7(i64) plain size] [optional "_meta" f8(::serde_json::Map < String,
+    ::serde_json::Value >) plain meta] [fixed "type" f9(crate
+    ::rt::Fixed::Str("resource_link"))]], inits : [name : f0, title : f1, icons : f2, uri
+    : f3, description : f4, mime_type : f5, annotations : f6, size : f7, meta : f8]
 }
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 ///
@@ -3511,7 +3365,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceListChangedNotification {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3538,24 +3392,24 @@ pub struct ResourceRequestParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ResourceRequestParams, "an object of type ResourceRequestParams", extra, fields :
-    [[optional "_meta" f0(RequestParamsMeta) plain meta] [required "uri"
-    f1(::std::string::String) plain uri]], inits : [meta : f0, uri : f1]
+    [[optional "_meta" f0(RequestParamsMeta) plain meta] [required "uri" f1(String) plain
+    uri]], inits : [meta : f0, uri : f1]
 }
 /// A template description for resources available on the server.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceTemplate {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -3564,7 +3418,7 @@ pub struct ResourceTemplate {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Clients that support rendering icons MUST support at least the following MIME types:
@@ -3576,51 +3430,47 @@ pub struct ResourceTemplate {
     /// - `image/webp` - WebP images (modern, efficient format)
     ///
     /// Optional: `None` is left out of the JSON.
-    pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
     ///
     /// Format: `uri-template`
     ///
     /// Wire name: `uriTemplate`.
-    pub uri_template: ::std::string::String,
+    pub uri_template: String,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Optional annotations for the client.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ResourceTemplate, "an object of type ResourceTemplate", extra, fields : [[required
-    "name" f0(::std::string::String) plain name] [optional "title"
-    f1(::std::string::String) plain title] [optional "icons" f2(::std::vec::Vec < Icon >)
-    plain icons] [required "uriTemplate" f3(::std::string::String) plain uri_template]
-    [optional "description" f4(::std::string::String) plain description] [optional
-    "mimeType" f5(::std::string::String) plain mime_type] [optional "annotations"
-    f6(Annotations) plain annotations] [optional "_meta" f7(::serde_json::Map <
-    ::std::string::String, ::serde_json::Value >) plain meta]], inits : [name : f0, title
-    : f1, icons : f2, uri_template : f3, description : f4, mime_type : f5, annotations :
-    f6, meta : f7]
+    "name" f0(String) plain name] [optional "title" f1(String) plain title] [optional
+    "icons" f2(Vec < Icon >) plain icons] [required "uriTemplate" f3(String) plain
+    uri_template] [optional "description" f4(String) plain description] [optional
+    "mimeType" f5(String) plain mime_type] [optional "annotations" f6(Annotations) plain
+    annotations] [optional "_meta" f7(::serde_json::Map < String, ::serde_json::Value >)
+    plain meta]], inits : [name : f0, title : f1, icons : f2, uri_template : f3,
+    description : f4, mime_type : f5, annotations : f6, meta : f7]
 }
 /// A reference to a resource or resource template definition.
 ///
@@ -3630,7 +3480,7 @@ pub struct ResourceTemplateReference {
     /// The URI or URI template of the resource.
     ///
     /// Format: `uri-template`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3641,7 +3491,7 @@ impl ResourceTemplateReference {
 crate::rt::object! {
     ResourceTemplateReference, "an object of type ResourceTemplateReference", extra,
     fields : [[fixed "type" f0(crate ::rt::Fixed::Str("ref/resource"))] [required "uri"
-    f1(::std::string::String) plain uri]], inits : [uri : f1]
+    f1(String) plain uri]], inits : [uri : f1]
 }
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 ///
@@ -3673,22 +3523,19 @@ pub struct ResourceUpdatedNotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ResourceUpdatedNotificationParams,
     "an object of type ResourceUpdatedNotificationParams", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    meta] [required "uri" f1(::std::string::String) plain uri]], inits : [meta : f0, uri
-    : f1]
+    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "uri" f1(String) plain uri]], inits : [meta : f0, uri : f1]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct Result {
@@ -3697,16 +3544,14 @@ pub struct Result {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     Result, "an object of type Result", extra, fields : [[optional "_meta"
-    f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]],
-    inits : [meta : f0]
+    f0(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [meta :
+    f0]
 }
 /// The sender or recipient of messages and data in a conversation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -3729,29 +3574,26 @@ pub struct Root {
     /// other URI schemes.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub name: ::std::option::Option<::std::string::String>,
+    pub name: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Root, "an object of type Root", extra, fields : [[required "uri"
-    f0(::std::string::String) plain uri] [optional "name" f1(::std::string::String) plain
-    name] [optional "_meta" f2(::serde_json::Map < ::std::string::String,
-    ::serde_json::Value >) plain meta]], inits : [uri : f0, name : f1, meta : f2]
+    Root, "an object of type Root", extra, fields : [[required "uri" f0(String) plain
+    uri] [optional "name" f1(String) plain name] [optional "_meta" f2(::serde_json::Map <
+    String, ::serde_json::Value >) plain meta]], inits : [uri : f0, name : f1, meta : f2]
 }
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
@@ -3763,7 +3605,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct RootsListChangedNotification {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3792,17 +3634,15 @@ pub struct SamplingMessage {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     SamplingMessage, "an object of type SamplingMessage", extra, fields : [[required
     "role" f0(Role) plain role] [required "content" f1(SamplingMessageContent) plain
-    content] [optional "_meta" f2(::serde_json::Map < ::std::string::String,
-    ::serde_json::Value >) plain meta]], inits : [role : f0, content : f1, meta : f2]
+    content] [optional "_meta" f2(::serde_json::Map < String, ::serde_json::Value >)
+    plain meta]], inits : [role : f0, content : f1, meta : f2]
 }
 /// The inline union type of `SamplingMessage.content` in the schema (named from its parent and field; see [`SamplingMessage`]).
 ///
@@ -3810,13 +3650,13 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub enum SamplingMessageContent {
     SamplingMessageContentBlock(SamplingMessageContentBlock),
-    SamplingMessageContentBlockArray(::std::vec::Vec<SamplingMessageContentBlock>),
+    SamplingMessageContentBlockArray(Vec<SamplingMessageContentBlock>),
 }
 crate::rt::union! {
     SamplingMessageContent, "SamplingMessageContent", [[0usize
     SamplingMessageContentBlock(SamplingMessageContentBlock) plain] [1usize
-    SamplingMessageContentBlockArray(::std::vec::Vec < SamplingMessageContentBlock >)
-    plain]], shape(::std::option::Option::None)
+    SamplingMessageContentBlockArray(Vec < SamplingMessageContentBlock >) plain]],
+    shape(::std::option::Option::None)
 }
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 ///
@@ -3844,10 +3684,10 @@ pub struct ServerCapabilities {
     /// Experimental, non-standard capabilities that the server supports.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub experimental: ::std::option::Option<
+    pub experimental: Option<
         ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+            String,
+            ::serde_json::Map<String, ::serde_json::Value>,
         >,
     >,
     /// Present if the server supports sending log messages to the client.
@@ -3855,46 +3695,41 @@ pub struct ServerCapabilities {
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub logging: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub logging: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Present if the server supports argument autocompletion suggestions.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub completions: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub completions: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Present if the server offers any prompt templates.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub prompts: ::std::option::Option<ServerCapabilitiesPrompts>,
+    pub prompts: Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub resources: ::std::option::Option<ServerCapabilitiesResources>,
+    pub resources: Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub tools: ::std::option::Option<ServerCapabilitiesTools>,
+    pub tools: Option<ServerCapabilitiesTools>,
     /// Present if the server supports task-augmented requests.
     ///
     /// **Later revisions:** Removed in 2026-07-28.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub tasks: ::std::option::Option<ServerCapabilitiesTasks>,
+    pub tasks: Option<ServerCapabilitiesTasks>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ServerCapabilities, "an object of type ServerCapabilities", extra, fields :
-    [[optional "experimental" f0(::std::collections::BTreeMap < ::std::string::String,
-    ::serde_json::Map < ::std::string::String, ::serde_json::Value > >) plain
-    experimental] [optional "logging" f1(::serde_json::Map < ::std::string::String,
-    ::serde_json::Value >) plain logging] [optional "completions" f2(::serde_json::Map <
-    ::std::string::String, ::serde_json::Value >) plain completions] [optional "prompts"
-    f3(ServerCapabilitiesPrompts) plain prompts] [optional "resources"
-    f4(ServerCapabilitiesResources) plain resources] [optional "tools"
-    f5(ServerCapabilitiesTools) plain tools] [optional "tasks"
+    [[optional "experimental" f0(::std::collections::BTreeMap < String, ::serde_json::Map
+    < String, ::serde_json::Value > >) plain experimental] [optional "logging"
+    f1(::serde_json::Map < String, ::serde_json::Value >) plain logging] [optional
+    "completions" f2(::serde_json::Map < String, ::serde_json::Value >) plain
+    completions] [optional "prompts" f3(ServerCapabilitiesPrompts) plain prompts]
+    [optional "resources" f4(ServerCapabilitiesResources) plain resources] [optional
+    "tools" f5(ServerCapabilitiesTools) plain tools] [optional "tasks"
     f6(ServerCapabilitiesTasks) plain tasks]], inits : [experimental : f0, logging : f1,
     completions : f2, prompts : f3, resources : f4, tools : f5, tasks : f6]
 }
@@ -3906,7 +3741,7 @@ pub struct ServerCapabilitiesPrompts {
     /// Wire name: `listChanged`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub list_changed: ::std::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3921,13 +3756,13 @@ pub struct ServerCapabilitiesResources {
     /// Whether this server supports subscribing to resource updates.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub subscribe: ::std::option::Option<bool>,
+    pub subscribe: Option<bool>,
     /// Whether this server supports notifications for changes to the resource list.
     ///
     /// Wire name: `listChanged`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub list_changed: ::std::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3942,29 +3777,24 @@ pub struct ServerCapabilitiesTasks {
     /// Whether this server supports tasks/list.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub list: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub list: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Whether this server supports tasks/cancel.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub cancel: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub cancel: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Specifies which request types can be augmented with tasks.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub requests: ::std::option::Option<ServerCapabilitiesTasksRequests>,
+    pub requests: Option<ServerCapabilitiesTasksRequests>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ServerCapabilitiesTasks, "an object of type ServerCapabilitiesTasks", extra, fields :
-    [[optional "list" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value
-    >) plain list] [optional "cancel" f1(::serde_json::Map < ::std::string::String,
-    ::serde_json::Value >) plain cancel] [optional "requests"
-    f2(ServerCapabilitiesTasksRequests) plain requests]], inits : [list : f0, cancel :
-    f1, requests : f2]
+    [[optional "list" f0(::serde_json::Map < String, ::serde_json::Value >) plain list]
+    [optional "cancel" f1(::serde_json::Map < String, ::serde_json::Value >) plain
+    cancel] [optional "requests" f2(ServerCapabilitiesTasksRequests) plain requests]],
+    inits : [list : f0, cancel : f1, requests : f2]
 }
 /// The inline object type of `ServerCapabilitiesTasks.requests` in the schema (named from its parent and field; see [`ServerCapabilitiesTasks`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -3972,7 +3802,7 @@ pub struct ServerCapabilitiesTasksRequests {
     /// Task support for tool-related requests.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub tools: ::std::option::Option<ServerCapabilitiesTasksRequestsTools>,
+    pub tools: Option<ServerCapabilitiesTasksRequestsTools>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3987,17 +3817,15 @@ pub struct ServerCapabilitiesTasksRequestsTools {
     /// Whether the server supports task-augmented tools/call requests.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub call: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub call: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ServerCapabilitiesTasksRequestsTools,
     "an object of type ServerCapabilitiesTasksRequestsTools", extra, fields : [[optional
-    "call" f0(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain
-    call]], inits : [call : f0]
+    "call" f0(::serde_json::Map < String, ::serde_json::Value >) plain call]], inits :
+    [call : f0]
 }
 /// The inline object type of `ServerCapabilities.tools` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -4007,7 +3835,7 @@ pub struct ServerCapabilitiesTools {
     /// Wire name: `listChanged`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub list_changed: ::std::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4156,7 +3984,7 @@ pub struct SetLevelRequestParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
     pub level: LoggingLevel,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -4183,21 +4011,21 @@ crate::rt::union! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct StringSchema {
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Wire name: `minLength`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub min_length: ::std::option::Option<i64>,
+    pub min_length: Option<i64>,
     /// Wire name: `maxLength`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub max_length: ::std::option::Option<i64>,
+    pub max_length: Option<i64>,
     /// Optional: `None` is left out of the JSON.
-    pub format: ::std::option::Option<StringSchemaFormat>,
+    pub format: Option<StringSchemaFormat>,
     /// Optional: `None` is left out of the JSON.
-    pub default: ::std::option::Option<::std::string::String>,
+    pub default: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4207,12 +4035,12 @@ impl StringSchema {
 }
 crate::rt::object! {
     StringSchema, "an object of type StringSchema", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("string"))] [optional "title" f1(::std::string::String)
-    plain title] [optional "description" f2(::std::string::String) plain description]
-    [optional "minLength" f3(i64) plain min_length] [optional "maxLength" f4(i64) plain
-    max_length] [optional "format" f5(StringSchemaFormat) plain format] [optional
-    "default" f6(::std::string::String) plain default]], inits : [title : f1, description
-    : f2, min_length : f3, max_length : f4, format : f5, default : f6]
+    f0(crate ::rt::Fixed::Str("string"))] [optional "title" f1(String) plain title]
+    [optional "description" f2(String) plain description] [optional "minLength" f3(i64)
+    plain min_length] [optional "maxLength" f4(i64) plain max_length] [optional "format"
+    f5(StringSchemaFormat) plain format] [optional "default" f6(String) plain default]],
+    inits : [title : f1, description : f2, min_length : f3, max_length : f4, format : f5,
+    default : f6]
 }
 /// The inline enum type of `StringSchema.format` in the schema (named from its parent and field; see [`StringSchema`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -4265,18 +4093,18 @@ pub struct SubscribeRequestParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     SubscribeRequestParams, "an object of type SubscribeRequestParams", extra, fields :
-    [[optional "_meta" f0(RequestParamsMeta) plain meta] [required "uri"
-    f1(::std::string::String) plain uri]], inits : [meta : f0, uri : f1]
+    [[optional "_meta" f0(RequestParamsMeta) plain meta] [required "uri" f1(String) plain
+    uri]], inits : [meta : f0, uri : f1]
 }
 /// Data associated with a task.
 ///
@@ -4286,7 +4114,7 @@ pub struct Task {
     /// The task identifier.
     ///
     /// Wire name: `taskId`.
-    pub task_id: ::std::string::String,
+    pub task_id: String,
     /// Current task state.
     pub status: TaskStatus,
     /// Optional human-readable message describing the current task state.
@@ -4298,37 +4126,36 @@ pub struct Task {
     /// Wire name: `statusMessage`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub status_message: ::std::option::Option<::std::string::String>,
+    pub status_message: Option<String>,
     /// ISO 8601 timestamp when the task was created.
     ///
     /// Wire name: `createdAt`.
-    pub created_at: ::std::string::String,
+    pub created_at: String,
     /// ISO 8601 timestamp when the task was last updated.
     ///
     /// Wire name: `lastUpdatedAt`.
-    pub last_updated_at: ::std::string::String,
+    pub last_updated_at: String,
     /// Actual retention duration from creation in milliseconds, null for unlimited.
     ///
     /// Nullable.
-    pub ttl: ::std::option::Option<i64>,
+    pub ttl: Option<i64>,
     /// Suggested polling interval in milliseconds.
     ///
     /// Wire name: `pollInterval`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub poll_interval: ::std::option::Option<i64>,
+    pub poll_interval: Option<i64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Task, "an object of type Task", extra, fields : [[required "taskId"
-    f0(::std::string::String) plain task_id] [required "status" f1(TaskStatus) plain
-    status] [optional "statusMessage" f2(::std::string::String) plain status_message]
-    [required "createdAt" f3(::std::string::String) plain created_at] [required
-    "lastUpdatedAt" f4(::std::string::String) plain last_updated_at] [required "ttl"
-    f5(::std::option::Option < i64 >) plain ttl] [optional "pollInterval" f6(i64) plain
-    poll_interval]], inits : [task_id : f0, status : f1, status_message : f2, created_at
-    : f3, last_updated_at : f4, ttl : f5, poll_interval : f6]
+    Task, "an object of type Task", extra, fields : [[required "taskId" f0(String) plain
+    task_id] [required "status" f1(TaskStatus) plain status] [optional "statusMessage"
+    f2(String) plain status_message] [required "createdAt" f3(String) plain created_at]
+    [required "lastUpdatedAt" f4(String) plain last_updated_at] [required "ttl" f5(Option
+    < i64 >) plain ttl] [optional "pollInterval" f6(i64) plain poll_interval]], inits :
+    [task_id : f0, status : f1, status_message : f2, created_at : f3, last_updated_at :
+    f4, ttl : f5, poll_interval : f6]
 }
 /// Common params for any task-augmented request.
 ///
@@ -4342,7 +4169,7 @@ pub struct TaskAugmentedRequestParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
     /// retrieved later via tasks/result.
@@ -4351,7 +4178,7 @@ pub struct TaskAugmentedRequestParams {
     /// for task augmentation of specific request types in their capabilities.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub task: ::std::option::Option<TaskMetadata>,
+    pub task: Option<TaskMetadata>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4369,7 +4196,7 @@ pub struct TaskMetadata {
     /// Requested duration in milliseconds to retain task from creation.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub ttl: ::std::option::Option<i64>,
+    pub ttl: Option<i64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4430,13 +4257,11 @@ pub struct TaskStatusNotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// The task identifier.
     ///
     /// Wire name: `taskId`.
-    pub task_id: ::std::string::String,
+    pub task_id: String,
     /// Current task state.
     pub status: TaskStatus,
     /// Optional human-readable message describing the current task state.
@@ -4448,39 +4273,38 @@ pub struct TaskStatusNotificationParams {
     /// Wire name: `statusMessage`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub status_message: ::std::option::Option<::std::string::String>,
+    pub status_message: Option<String>,
     /// ISO 8601 timestamp when the task was created.
     ///
     /// Wire name: `createdAt`.
-    pub created_at: ::std::string::String,
+    pub created_at: String,
     /// ISO 8601 timestamp when the task was last updated.
     ///
     /// Wire name: `lastUpdatedAt`.
-    pub last_updated_at: ::std::string::String,
+    pub last_updated_at: String,
     /// Actual retention duration from creation in milliseconds, null for unlimited.
     ///
     /// Nullable.
-    pub ttl: ::std::option::Option<i64>,
+    pub ttl: Option<i64>,
     /// Suggested polling interval in milliseconds.
     ///
     /// Wire name: `pollInterval`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub poll_interval: ::std::option::Option<i64>,
+    pub poll_interval: Option<i64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     TaskStatusNotificationParams, "an object of type TaskStatusNotificationParams",
-    extra, fields : [[optional "_meta" f0(::serde_json::Map < ::std::string::String,
-    ::serde_json::Value >) plain meta] [required "taskId" f1(::std::string::String) plain
-    task_id] [required "status" f2(TaskStatus) plain status] [optional "statusMessage"
-    f3(::std::string::String) plain status_message] [required "createdAt"
-    f4(::std::string::String) plain created_at] [required "lastUpdatedAt"
-    f5(::std::string::String) plain last_updated_at] [required "ttl"
-    f6(::std::option::Option < i64 >) plain ttl] [optional "pollInterval" f7(i64) plain
-    poll_interval]], inits : [meta : f0, task_id : f1, status : f2, status_message : f3,
-    created_at : f4, last_updated_at : f5, ttl : f6, poll_interval : f7]
+    extra, fields : [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value
+    >) plain meta] [required "taskId" f1(String) plain task_id] [required "status"
+    f2(TaskStatus) plain status] [optional "statusMessage" f3(String) plain
+    status_message] [required "createdAt" f4(String) plain created_at] [required
+    "lastUpdatedAt" f5(String) plain last_updated_at] [required "ttl" f6(Option < i64 >)
+    plain ttl] [optional "pollInterval" f7(i64) plain poll_interval]], inits : [meta :
+    f0, task_id : f1, status : f2, status_message : f3, created_at : f4, last_updated_at
+    : f5, ttl : f6, poll_interval : f7]
 }
 /// Text provided to or from an LLM.
 ///
@@ -4488,19 +4312,17 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TextContent {
     /// The text content of the message.
-    pub text: ::std::string::String,
+    pub text: String,
     /// Optional annotations for the client.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4510,43 +4332,40 @@ impl TextContent {
 }
 crate::rt::object! {
     TextContent, "an object of type TextContent", extra, fields : [[fixed "type" f0(crate
-    ::rt::Fixed::Str("text"))] [required "text" f1(::std::string::String) plain text]
-    [optional "annotations" f2(Annotations) plain annotations] [optional "_meta"
-    f3(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]],
-    inits : [text : f1, annotations : f2, meta : f3]
+    ::rt::Fixed::Str("text"))] [required "text" f1(String) plain text] [optional
+    "annotations" f2(Annotations) plain annotations] [optional "_meta"
+    f3(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [text :
+    f1, annotations : f2, meta : f3]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct TextResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-    pub text: ::std::string::String,
+    pub text: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     TextResourceContents, "an object of type TextResourceContents", extra, fields :
-    [[required "uri" f0(::std::string::String) plain uri] [optional "mimeType"
-    f1(::std::string::String) plain mime_type] [optional "_meta" f2(::serde_json::Map <
-    ::std::string::String, ::serde_json::Value >) plain meta] [required "text"
-    f3(::std::string::String) plain text]], inits : [uri : f0, mime_type : f1, meta : f2,
-    text : f3]
+    [[required "uri" f0(String) plain uri] [optional "mimeType" f1(String) plain
+    mime_type] [optional "_meta" f2(::serde_json::Map < String, ::serde_json::Value >)
+    plain meta] [required "text" f3(String) plain text]], inits : [uri : f0, mime_type :
+    f1, meta : f2, text : f3]
 }
 /// Schema for multiple-selection enumeration with display titles for each option.
 ///
@@ -4556,29 +4375,29 @@ pub struct TitledMultiSelectEnumSchema {
     /// Optional title for the enum field.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional description for the enum field.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Minimum number of items to select.
     ///
     /// Wire name: `minItems`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub min_items: ::std::option::Option<i64>,
+    pub min_items: Option<i64>,
     /// Maximum number of items to select.
     ///
     /// Wire name: `maxItems`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub max_items: ::std::option::Option<i64>,
+    pub max_items: Option<i64>,
     /// Schema for array items with enum options and display labels.
     pub items: TitledMultiSelectEnumSchemaItems,
     /// Optional default value.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub default: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4589,11 +4408,10 @@ impl TitledMultiSelectEnumSchema {
 crate::rt::object! {
     TitledMultiSelectEnumSchema, "an object of type TitledMultiSelectEnumSchema", extra,
     fields : [[fixed "type" f0(crate ::rt::Fixed::Str("array"))] [optional "title"
-    f1(::std::string::String) plain title] [optional "description"
-    f2(::std::string::String) plain description] [optional "minItems" f3(i64) plain
-    min_items] [optional "maxItems" f4(i64) plain max_items] [required "items"
-    f5(TitledMultiSelectEnumSchemaItems) plain items] [optional "default"
-    f6(::std::vec::Vec < ::std::string::String >) plain default]], inits : [title : f1,
+    f1(String) plain title] [optional "description" f2(String) plain description]
+    [optional "minItems" f3(i64) plain min_items] [optional "maxItems" f4(i64) plain
+    max_items] [required "items" f5(TitledMultiSelectEnumSchemaItems) plain items]
+    [optional "default" f6(Vec < String >) plain default]], inits : [title : f1,
     description : f2, min_items : f3, max_items : f4, items : f5, default : f6]
 }
 /// The inline object type of `TitledMultiSelectEnumSchema.items` in the schema (named from its parent and field; see [`TitledMultiSelectEnumSchema`]).
@@ -4602,31 +4420,31 @@ pub struct TitledMultiSelectEnumSchemaItems {
     /// Array of enum options with values and display labels.
     ///
     /// Wire name: `anyOf`.
-    pub any_of: ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
+    pub any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     TitledMultiSelectEnumSchemaItems,
     "an object of type TitledMultiSelectEnumSchemaItems", extra, fields : [[required
-    "anyOf" f0(::std::vec::Vec < TitledMultiSelectEnumSchemaItemsAnyOfItem >) plain
-    any_of]], inits : [any_of : f0]
+    "anyOf" f0(Vec < TitledMultiSelectEnumSchemaItemsAnyOfItem >) plain any_of]], inits :
+    [any_of : f0]
 }
 /// The inline object type of the elements of `TitledMultiSelectEnumSchemaItems.anyOf` in the schema (see [`TitledMultiSelectEnumSchemaItems`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// The constant enum value.
-    pub r#const: ::std::string::String,
+    pub r#const: String,
     /// Display title for this option.
-    pub title: ::std::string::String,
+    pub title: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     TitledMultiSelectEnumSchemaItemsAnyOfItem,
     "an object of type TitledMultiSelectEnumSchemaItemsAnyOfItem", extra, fields :
-    [[required "const" f0(::std::string::String) plain r#const] [required "title"
-    f1(::std::string::String) plain title]], inits : [r#const : f0, title : f1]
+    [[required "const" f0(String) plain r#const] [required "title" f1(String) plain
+    title]], inits : [r#const : f0, title : f1]
 }
 /// Schema for single-selection enumeration with display titles for each option.
 ///
@@ -4636,19 +4454,19 @@ pub struct TitledSingleSelectEnumSchema {
     /// Optional title for the enum field.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional description for the enum field.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Array of enum options with values and display labels.
     ///
     /// Wire name: `oneOf`.
-    pub one_of: ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
+    pub one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>,
     /// Optional default value.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub default: ::std::option::Option<::std::string::String>,
+    pub default: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4659,33 +4477,32 @@ impl TitledSingleSelectEnumSchema {
 crate::rt::object! {
     TitledSingleSelectEnumSchema, "an object of type TitledSingleSelectEnumSchema",
     extra, fields : [[fixed "type" f0(crate ::rt::Fixed::Str("string"))] [optional
-    "title" f1(::std::string::String) plain title] [optional "description"
-    f2(::std::string::String) plain description] [required "oneOf" f3(::std::vec::Vec <
-    TitledSingleSelectEnumSchemaOneOfItem >) plain one_of] [optional "default"
-    f4(::std::string::String) plain default]], inits : [title : f1, description : f2,
-    one_of : f3, default : f4]
+    "title" f1(String) plain title] [optional "description" f2(String) plain description]
+    [required "oneOf" f3(Vec < TitledSingleSelectEnumSchemaOneOfItem >) plain one_of]
+    [optional "default" f4(String) plain default]], inits : [title : f1, description :
+    f2, one_of : f3, default : f4]
 }
 /// The inline object type of the elements of `TitledSingleSelectEnumSchema.oneOf` in the schema (see [`TitledSingleSelectEnumSchema`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TitledSingleSelectEnumSchemaOneOfItem {
     /// The enum value.
-    pub r#const: ::std::string::String,
+    pub r#const: String,
     /// Display label for this option.
-    pub title: ::std::string::String,
+    pub title: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     TitledSingleSelectEnumSchemaOneOfItem,
     "an object of type TitledSingleSelectEnumSchemaOneOfItem", extra, fields : [[required
-    "const" f0(::std::string::String) plain r#const] [required "title"
-    f1(::std::string::String) plain title]], inits : [r#const : f0, title : f1]
+    "const" f0(String) plain r#const] [required "title" f1(String) plain title]], inits :
+    [r#const : f0, title : f1]
 }
 /// Definition for a tool the client can call.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tool {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -4694,7 +4511,7 @@ pub struct Tool {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Clients that support rendering icons MUST support at least the following MIME types:
@@ -4706,13 +4523,13 @@ pub struct Tool {
     /// - `image/webp` - WebP images (modern, efficient format)
     ///
     /// Optional: `None` is left out of the JSON.
-    pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// A JSON Schema object defining the expected parameters for the tool.
     ///
     /// Wire name: `inputSchema`.
@@ -4722,7 +4539,7 @@ pub struct Tool {
     /// **Later revisions:** Removed in 2026-07-28.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub execution: ::std::option::Option<ToolExecution>,
+    pub execution: Option<ToolExecution>,
     /// An optional JSON Schema object defining the structure of the tool's output returned in
     /// the structuredContent field of a CallToolResult.
     ///
@@ -4732,33 +4549,30 @@ pub struct Tool {
     /// Wire name: `outputSchema`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub output_schema: ::std::option::Option<ToolOutputSchema>,
+    pub output_schema: Option<ToolOutputSchema>,
     /// Optional additional tool information.
     ///
     /// Display name precedence order is: title, annotations.title, then name.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<ToolAnnotations>,
+    pub annotations: Option<ToolAnnotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Tool, "an object of type Tool", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
-    plain title] [optional "icons" f2(::std::vec::Vec < Icon >) plain icons] [optional
-    "description" f3(::std::string::String) plain description] [required "inputSchema"
-    f4(ToolInputSchema) plain input_schema] [optional "execution" f5(ToolExecution) plain
-    execution] [optional "outputSchema" f6(ToolOutputSchema) plain output_schema]
-    [optional "annotations" f7(ToolAnnotations) plain annotations] [optional "_meta"
-    f8(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain meta]],
+    Tool, "an object of type Tool", extra, fields : [[required "name" f0(String) plain
+    name] [optional "title" f1(String) plain title] [optional "icons" f2(Vec < Icon >)
+    plain icons] [optional "description" f3(String) plain description] [required
+    "inputSchema" f4(ToolInputSchema) plain input_schema] [optional "execution"
+    f5(ToolExecution) plain execution] [optional "outputSchema" f6(ToolOutputSchema)
+    plain output_schema] [optional "annotations" f7(ToolAnnotations) plain annotations]
+    [optional "_meta" f8(::serde_json::Map < String, ::serde_json::Value >) plain meta]],
     inits : [name : f0, title : f1, icons : f2, description : f3, input_schema : f4,
     execution : f5, output_schema : f6, annotations : f7, meta : f8]
 }
@@ -4775,7 +4589,7 @@ pub struct ToolAnnotations {
     /// A human-readable title for the tool.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// If true, the tool does not modify its environment.
     ///
     /// Default: false
@@ -4783,7 +4597,7 @@ pub struct ToolAnnotations {
     /// Wire name: `readOnlyHint`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub read_only_hint: ::std::option::Option<bool>,
+    pub read_only_hint: Option<bool>,
     /// If true, the tool may perform destructive updates to its environment.
     /// If false, the tool performs only additive updates.
     ///
@@ -4794,7 +4608,7 @@ pub struct ToolAnnotations {
     /// Wire name: `destructiveHint`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub destructive_hint: ::std::option::Option<bool>,
+    pub destructive_hint: Option<bool>,
     /// If true, calling the tool repeatedly with the same arguments
     /// will have no additional effect on its environment.
     ///
@@ -4805,7 +4619,7 @@ pub struct ToolAnnotations {
     /// Wire name: `idempotentHint`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub idempotent_hint: ::std::option::Option<bool>,
+    pub idempotent_hint: Option<bool>,
     /// If true, this tool may interact with an "open world" of external
     /// entities. If false, the tool's domain of interaction is closed.
     /// For example, the world of a web search tool is open, whereas that
@@ -4816,14 +4630,14 @@ pub struct ToolAnnotations {
     /// Wire name: `openWorldHint`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub open_world_hint: ::std::option::Option<bool>,
+    pub open_world_hint: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ToolAnnotations, "an object of type ToolAnnotations", extra, fields : [[optional
-    "title" f0(::std::string::String) plain title] [optional "readOnlyHint" f1(bool)
-    plain read_only_hint] [optional "destructiveHint" f2(bool) plain destructive_hint]
+    "title" f0(String) plain title] [optional "readOnlyHint" f1(bool) plain
+    read_only_hint] [optional "destructiveHint" f2(bool) plain destructive_hint]
     [optional "idempotentHint" f3(bool) plain idempotent_hint] [optional "openWorldHint"
     f4(bool) plain open_world_hint]], inits : [title : f0, read_only_hint : f1,
     destructive_hint : f2, idempotent_hint : f3, open_world_hint : f4]
@@ -4839,7 +4653,7 @@ pub struct ToolChoice {
     /// - "none": Model MUST NOT use any tools
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mode: ::std::option::Option<ToolChoiceMode>,
+    pub mode: Option<ToolChoiceMode>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4879,7 +4693,7 @@ pub struct ToolExecution {
     /// Wire name: `taskSupport`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub task_support: ::std::option::Option<ToolExecutionTaskSupport>,
+    pub task_support: Option<ToolExecutionTaskSupport>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4910,20 +4724,20 @@ pub struct ToolInputSchema {
     /// Wire name: `$schema`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub schema: ::std::option::Option<::std::string::String>,
+    pub schema: Option<String>,
     /// **Later revisions:** Removed in 2026-07-28.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub properties: ::std::option::Option<
+    pub properties: Option<
         ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+            String,
+            ::serde_json::Map<String, ::serde_json::Value>,
         >,
     >,
     /// **Later revisions:** Removed in 2026-07-28.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub required: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4933,12 +4747,11 @@ impl ToolInputSchema {
 }
 crate::rt::object! {
     ToolInputSchema, "an object of type ToolInputSchema", extra, fields : [[optional
-    "$schema" f0(::std::string::String) plain schema] [fixed "type" f1(crate
+    "$schema" f0(String) plain schema] [fixed "type" f1(crate
     ::rt::Fixed::Str("object"))] [optional "properties" f2(::std::collections::BTreeMap <
-    ::std::string::String, ::serde_json::Map < ::std::string::String, ::serde_json::Value
-    > >) plain properties] [optional "required" f3(::std::vec::Vec <
-    ::std::string::String >) plain required]], inits : [schema : f0, properties : f2,
-    required : f3]
+    String, ::serde_json::Map < String, ::serde_json::Value > >) plain properties]
+    [optional "required" f3(Vec < String >) plain required]], inits : [schema : f0,
+    properties : f2, required : f3]
 }
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
@@ -4946,7 +4759,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolListChangedNotification {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4971,20 +4784,20 @@ pub struct ToolOutputSchema {
     /// Wire name: `$schema`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub schema: ::std::option::Option<::std::string::String>,
+    pub schema: Option<String>,
     /// **Later revisions:** Removed in 2026-07-28.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub properties: ::std::option::Option<
+    pub properties: Option<
         ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+            String,
+            ::serde_json::Map<String, ::serde_json::Value>,
         >,
     >,
     /// **Later revisions:** Removed in 2026-07-28.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub required: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4994,12 +4807,11 @@ impl ToolOutputSchema {
 }
 crate::rt::object! {
     ToolOutputSchema, "an object of type ToolOutputSchema", extra, fields : [[optional
-    "$schema" f0(::std::string::String) plain schema] [fixed "type" f1(crate
+    "$schema" f0(String) plain schema] [fixed "type" f1(crate
     ::rt::Fixed::Str("object"))] [optional "properties" f2(::std::collections::BTreeMap <
-    ::std::string::String, ::serde_json::Map < ::std::string::String, ::serde_json::Value
-    > >) plain properties] [optional "required" f3(::std::vec::Vec <
-    ::std::string::String >) plain required]], inits : [schema : f0, properties : f2,
-    required : f3]
+    String, ::serde_json::Map < String, ::serde_json::Value > >) plain properties]
+    [optional "required" f3(Vec < String >) plain required]], inits : [schema : f0,
+    properties : f2, required : f3]
 }
 /// The result of a tool use, provided by the user back to the assistant.
 ///
@@ -5013,12 +4825,12 @@ pub struct ToolResultContent {
     /// This MUST match the ID from a previous ToolUseContent.
     ///
     /// Wire name: `toolUseId`.
-    pub tool_use_id: ::std::string::String,
+    pub tool_use_id: String,
     /// The unstructured result content of the tool use.
     ///
     /// This has the same format as CallToolResult.content and can include text, images,
     /// audio, resource links, and embedded resources.
-    pub content: ::std::vec::Vec<ContentBlock>,
+    pub content: Vec<ContentBlock>,
     /// An optional structured result object.
     ///
     /// If the tool defined an outputSchema, this SHOULD conform to that schema.
@@ -5026,9 +4838,7 @@ pub struct ToolResultContent {
     /// Wire name: `structuredContent`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub structured_content: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub structured_content: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Whether the tool use resulted in an error.
     ///
     /// If true, the content typically describes the error that occurred.
@@ -5037,7 +4847,7 @@ pub struct ToolResultContent {
     /// Wire name: `isError`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub is_error: ::std::option::Option<bool>,
+    pub is_error: Option<bool>,
     /// Optional metadata about the tool result. Clients SHOULD preserve this field when
     /// including tool results in subsequent sampling requests to enable caching optimizations.
     ///
@@ -5046,9 +4856,7 @@ pub struct ToolResultContent {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -5058,13 +4866,12 @@ impl ToolResultContent {
 }
 crate::rt::object! {
     ToolResultContent, "an object of type ToolResultContent", extra, fields : [[fixed
-    "type" f0(crate ::rt::Fixed::Str("tool_result"))] [required "toolUseId"
-    f1(::std::string::String) plain tool_use_id] [required "content" f2(::std::vec::Vec <
-    ContentBlock >) plain content] [optional "structuredContent" f3(::serde_json::Map <
-    ::std::string::String, ::serde_json::Value >) plain structured_content] [optional
-    "isError" f4(bool) plain is_error] [optional "_meta" f5(::serde_json::Map <
-    ::std::string::String, ::serde_json::Value >) plain meta]], inits : [tool_use_id :
-    f1, content : f2, structured_content : f3, is_error : f4, meta : f5]
+    "type" f0(crate ::rt::Fixed::Str("tool_result"))] [required "toolUseId" f1(String)
+    plain tool_use_id] [required "content" f2(Vec < ContentBlock >) plain content]
+    [optional "structuredContent" f3(::serde_json::Map < String, ::serde_json::Value >)
+    plain structured_content] [optional "isError" f4(bool) plain is_error] [optional
+    "_meta" f5(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits :
+    [tool_use_id : f1, content : f2, structured_content : f3, is_error : f4, meta : f5]
 }
 /// A request from the assistant to call a tool.
 ///
@@ -5076,11 +4883,11 @@ pub struct ToolUseContent {
     /// A unique identifier for this tool use.
     ///
     /// This ID is used to match tool results to their corresponding tool uses.
-    pub id: ::std::string::String,
+    pub id: String,
     /// The name of the tool to call.
-    pub name: ::std::string::String,
+    pub name: String,
     /// The arguments to pass to the tool, conforming to the tool's input schema.
-    pub input: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    pub input: ::serde_json::Map<String, ::serde_json::Value>,
     /// Optional metadata about the tool use. Clients SHOULD preserve this field when
     /// including tool uses in subsequent sampling requests to enable caching optimizations.
     ///
@@ -5089,9 +4896,7 @@ pub struct ToolUseContent {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -5101,11 +4906,11 @@ impl ToolUseContent {
 }
 crate::rt::object! {
     ToolUseContent, "an object of type ToolUseContent", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("tool_use"))] [required "id" f1(::std::string::String)
-    plain id] [required "name" f2(::std::string::String) plain name] [required "input"
-    f3(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain input]
-    [optional "_meta" f4(::serde_json::Map < ::std::string::String, ::serde_json::Value
-    >) plain meta]], inits : [id : f1, name : f2, input : f3, meta : f4]
+    f0(crate ::rt::Fixed::Str("tool_use"))] [required "id" f1(String) plain id] [required
+    "name" f2(String) plain name] [required "input" f3(::serde_json::Map < String,
+    ::serde_json::Value >) plain input] [optional "_meta" f4(::serde_json::Map < String,
+    ::serde_json::Value >) plain meta]], inits : [id : f1, name : f2, input : f3, meta :
+    f4]
 }
 /// An error response that indicates that the server requires the client to provide additional information via an elicitation request.
 ///
@@ -5117,7 +4922,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct URLElicitationRequiredError {
     /// Optional: `None` is left out of the JSON.
-    pub id: ::std::option::Option<RequestId>,
+    pub id: Option<RequestId>,
     pub error: URLElicitationRequiredErrorError,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -5138,7 +4943,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct URLElicitationRequiredErrorError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     pub data: URLElicitationRequiredErrorErrorData,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -5151,22 +4956,22 @@ impl URLElicitationRequiredErrorError {
 crate::rt::object! {
     URLElicitationRequiredErrorError,
     "an object of type URLElicitationRequiredErrorError", extra, fields : [[fixed "code"
-    f0(crate ::rt::Fixed::Int(- 32042i64))] [required "message" f1(::std::string::String)
-    plain message] [required "data" f2(URLElicitationRequiredErrorErrorData) plain
-    data]], inits : [message : f1, data : f2]
+    f0(crate ::rt::Fixed::Int(- 32042i64))] [required "message" f1(String) plain message]
+    [required "data" f2(URLElicitationRequiredErrorErrorData) plain data]], inits :
+    [message : f1, data : f2]
 }
 /// The inline object type of `URLElicitationRequiredErrorError.data` in the schema (named from its parent and field; see [`URLElicitationRequiredErrorError`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct URLElicitationRequiredErrorErrorData {
-    pub elicitations: ::std::vec::Vec<ElicitRequestURLParams>,
+    pub elicitations: Vec<ElicitRequestURLParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     URLElicitationRequiredErrorErrorData,
     "an object of type URLElicitationRequiredErrorErrorData", extra, fields : [[required
-    "elicitations" f0(::std::vec::Vec < ElicitRequestURLParams >) plain elicitations]],
-    inits : [elicitations : f0]
+    "elicitations" f0(Vec < ElicitRequestURLParams >) plain elicitations]], inits :
+    [elicitations : f0]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -5207,18 +5012,18 @@ pub struct UnsubscribeRequestParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     UnsubscribeRequestParams, "an object of type UnsubscribeRequestParams", extra, fields
-    : [[optional "_meta" f0(RequestParamsMeta) plain meta] [required "uri"
-    f1(::std::string::String) plain uri]], inits : [meta : f0, uri : f1]
+    : [[optional "_meta" f0(RequestParamsMeta) plain meta] [required "uri" f1(String)
+    plain uri]], inits : [meta : f0, uri : f1]
 }
 /// Schema for multiple-selection enumeration without display titles for options.
 ///
@@ -5228,29 +5033,29 @@ pub struct UntitledMultiSelectEnumSchema {
     /// Optional title for the enum field.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional description for the enum field.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Minimum number of items to select.
     ///
     /// Wire name: `minItems`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub min_items: ::std::option::Option<i64>,
+    pub min_items: Option<i64>,
     /// Maximum number of items to select.
     ///
     /// Wire name: `maxItems`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub max_items: ::std::option::Option<i64>,
+    pub max_items: Option<i64>,
     /// Schema for the array items.
     pub items: UntitledMultiSelectEnumSchemaItems,
     /// Optional default value.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub default: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -5261,11 +5066,10 @@ impl UntitledMultiSelectEnumSchema {
 crate::rt::object! {
     UntitledMultiSelectEnumSchema, "an object of type UntitledMultiSelectEnumSchema",
     extra, fields : [[fixed "type" f0(crate ::rt::Fixed::Str("array"))] [optional "title"
-    f1(::std::string::String) plain title] [optional "description"
-    f2(::std::string::String) plain description] [optional "minItems" f3(i64) plain
-    min_items] [optional "maxItems" f4(i64) plain max_items] [required "items"
-    f5(UntitledMultiSelectEnumSchemaItems) plain items] [optional "default"
-    f6(::std::vec::Vec < ::std::string::String >) plain default]], inits : [title : f1,
+    f1(String) plain title] [optional "description" f2(String) plain description]
+    [optional "minItems" f3(i64) plain min_items] [optional "maxItems" f4(i64) plain
+    max_items] [required "items" f5(UntitledMultiSelectEnumSchemaItems) plain items]
+    [optional "default" f6(Vec < String >) plain default]], inits : [title : f1,
     description : f2, min_items : f3, max_items : f4, items : f5, default : f6]
 }
 /// The inline object type of `UntitledMultiSelectEnumSchema.items` in the schema (named from its parent and field; see [`UntitledMultiSelectEnumSchema`]).
@@ -5274,7 +5078,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct UntitledMultiSelectEnumSchemaItems {
     /// Array of enum values to choose from.
-    pub r#enum: ::std::vec::Vec<::std::string::String>,
+    pub r#enum: Vec<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -5285,8 +5089,8 @@ impl UntitledMultiSelectEnumSchemaItems {
 crate::rt::object! {
     UntitledMultiSelectEnumSchemaItems,
     "an object of type UntitledMultiSelectEnumSchemaItems", extra, fields : [[fixed
-    "type" f0(crate ::rt::Fixed::Str("string"))] [required "enum" f1(::std::vec::Vec <
-    ::std::string::String >) plain r#enum]], inits : [r#enum : f1]
+    "type" f0(crate ::rt::Fixed::Str("string"))] [required "enum" f1(Vec < String >)
+    plain r#enum]], inits : [r#enum : f1]
 }
 /// Schema for single-selection enumeration without display titles for options.
 ///
@@ -5296,17 +5100,17 @@ pub struct UntitledSingleSelectEnumSchema {
     /// Optional title for the enum field.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional description for the enum field.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Array of enum values to choose from.
-    pub r#enum: ::std::vec::Vec<::std::string::String>,
+    pub r#enum: Vec<String>,
     /// Optional default value.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub default: ::std::option::Option<::std::string::String>,
+    pub default: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -5317,9 +5121,8 @@ impl UntitledSingleSelectEnumSchema {
 crate::rt::object! {
     UntitledSingleSelectEnumSchema, "an object of type UntitledSingleSelectEnumSchema",
     extra, fields : [[fixed "type" f0(crate ::rt::Fixed::Str("string"))] [optional
-    "title" f1(::std::string::String) plain title] [optional "description"
-    f2(::std::string::String) plain description] [required "enum" f3(::std::vec::Vec <
-    ::std::string::String >) plain r#enum] [optional "default" f4(::std::string::String)
+    "title" f1(String) plain title] [optional "description" f2(String) plain description]
+    [required "enum" f3(Vec < String >) plain r#enum] [optional "default" f4(String)
     plain default]], inits : [title : f1, description : f2, r#enum : f3, default : f4]
 }
 impl crate::Request for CompleteRequest {
@@ -5370,7 +5173,7 @@ impl crate::Notification for ElicitationCompleteNotification {
 }
 impl crate::Notification for InitializedNotification {
     const METHOD: &'static str = "notifications/initialized";
-    type Params = ::std::option::Option<NotificationParams>;
+    type Params = Option<NotificationParams>;
     fn params(&self) -> &Self::Params {
         &self.params
     }
@@ -5391,14 +5194,14 @@ impl crate::Notification for ProgressNotification {
 }
 impl crate::Notification for PromptListChangedNotification {
     const METHOD: &'static str = "notifications/prompts/list_changed";
-    type Params = ::std::option::Option<NotificationParams>;
+    type Params = Option<NotificationParams>;
     fn params(&self) -> &Self::Params {
         &self.params
     }
 }
 impl crate::Notification for ResourceListChangedNotification {
     const METHOD: &'static str = "notifications/resources/list_changed";
-    type Params = ::std::option::Option<NotificationParams>;
+    type Params = Option<NotificationParams>;
     fn params(&self) -> &Self::Params {
         &self.params
     }
@@ -5412,7 +5215,7 @@ impl crate::Notification for ResourceUpdatedNotification {
 }
 impl crate::Notification for RootsListChangedNotification {
     const METHOD: &'static str = "notifications/roots/list_changed";
-    type Params = ::std::option::Option<NotificationParams>;
+    type Params = Option<NotificationParams>;
     fn params(&self) -> &Self::Params {
         &self.params
     }
@@ -5426,14 +5229,14 @@ impl crate::Notification for TaskStatusNotification {
 }
 impl crate::Notification for ToolListChangedNotification {
     const METHOD: &'static str = "notifications/tools/list_changed";
-    type Params = ::std::option::Option<NotificationParams>;
+    type Params = Option<NotificationParams>;
     fn params(&self) -> &Self::Params {
         &self.params
     }
 }
 impl crate::Request for PingRequest {
     const METHOD: &'static str = "ping";
-    type Params = ::std::option::Option<RequestParams>;
+    type Params = Option<RequestParams>;
     type Result = EmptyResult;
     fn params(&self) -> &Self::Params {
         &self.params
@@ -5449,7 +5252,7 @@ impl crate::Request for GetPromptRequest {
 }
 impl crate::Request for ListPromptsRequest {
     const METHOD: &'static str = "prompts/list";
-    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Params = Option<PaginatedRequestParams>;
     type Result = ListPromptsResult;
     fn params(&self) -> &Self::Params {
         &self.params
@@ -5457,7 +5260,7 @@ impl crate::Request for ListPromptsRequest {
 }
 impl crate::Request for ListResourcesRequest {
     const METHOD: &'static str = "resources/list";
-    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Params = Option<PaginatedRequestParams>;
     type Result = ListResourcesResult;
     fn params(&self) -> &Self::Params {
         &self.params
@@ -5481,7 +5284,7 @@ impl crate::Request for SubscribeRequest {
 }
 impl crate::Request for ListResourceTemplatesRequest {
     const METHOD: &'static str = "resources/templates/list";
-    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Params = Option<PaginatedRequestParams>;
     type Result = ListResourceTemplatesResult;
     fn params(&self) -> &Self::Params {
         &self.params
@@ -5497,7 +5300,7 @@ impl crate::Request for UnsubscribeRequest {
 }
 impl crate::Request for ListRootsRequest {
     const METHOD: &'static str = "roots/list";
-    type Params = ::std::option::Option<RequestParams>;
+    type Params = Option<RequestParams>;
     type Result = ListRootsResult;
     fn params(&self) -> &Self::Params {
         &self.params
@@ -5529,7 +5332,7 @@ impl crate::Request for GetTaskRequest {
 }
 impl crate::Request for ListTasksRequest {
     const METHOD: &'static str = "tasks/list";
-    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Params = Option<PaginatedRequestParams>;
     type Result = ListTasksResult;
     fn params(&self) -> &Self::Params {
         &self.params
@@ -5553,7 +5356,7 @@ impl crate::Request for CallToolRequest {
 }
 impl crate::Request for ListToolsRequest {
     const METHOD: &'static str = "tools/list";
-    type Params = ::std::option::Option<PaginatedRequestParams>;
+    type Params = Option<PaginatedRequestParams>;
     type Result = ListToolsResult;
     fn params(&self) -> &Self::Params {
         &self.params

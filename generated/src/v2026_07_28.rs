@@ -47,7 +47,7 @@ pub struct Annotations {
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
+    pub audience: Option<Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
@@ -59,7 +59,7 @@ pub struct Annotations {
     /// Maximum: `1`
     ///
     /// Optional: `None` is left out of the JSON.
-    pub priority: ::std::option::Option<f64>,
+    pub priority: Option<f64>,
     /// The moment the resource was last modified, as an ISO 8601 formatted string.
     ///
     /// Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z").
@@ -70,15 +70,15 @@ pub struct Annotations {
     /// Wire name: `lastModified`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub last_modified: ::std::option::Option<::std::string::String>,
+    pub last_modified: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     Annotations, "an object of type Annotations", extra, fields : [[optional "audience"
-    f0(::std::vec::Vec < Role >) plain audience] [optional "priority" f1(f64) float
-    priority] [optional "lastModified" f2(::std::string::String) plain last_modified]],
-    inits : [audience : f0, priority : f1, last_modified : f2]
+    f0(Vec < Role >) plain audience] [optional "priority" f1(f64) float priority]
+    [optional "lastModified" f2(String) plain last_modified]], inits : [audience : f0,
+    priority : f1, last_modified : f2]
 }
 /// Audio provided to or from an LLM.
 ///
@@ -98,19 +98,19 @@ pub struct AudioContent {
     /// The base64-encoded audio data.
     ///
     /// Format: `byte`
-    pub data: ::std::string::String,
+    pub data: String,
     /// The MIME type of the audio. Different providers may support different audio types.
     ///
     /// Wire name: `mimeType`.
-    pub mime_type: ::std::string::String,
+    pub mime_type: String,
     /// Optional annotations for the client.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<MetaObject>,
+    pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -120,10 +120,10 @@ impl AudioContent {
 }
 crate::rt::object! {
     AudioContent, "an object of type AudioContent", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("audio"))] [required "data" f1(::std::string::String) plain
-    data] [required "mimeType" f2(::std::string::String) plain mime_type] [optional
-    "annotations" f3(Annotations) plain annotations] [optional "_meta" f4(MetaObject)
-    plain meta]], inits : [data : f1, mime_type : f2, annotations : f3, meta : f4]
+    f0(crate ::rt::Fixed::Str("audio"))] [required "data" f1(String) plain data]
+    [required "mimeType" f2(String) plain mime_type] [optional "annotations"
+    f3(Annotations) plain annotations] [optional "_meta" f4(MetaObject) plain meta]],
+    inits : [data : f1, mime_type : f2, annotations : f3, meta : f4]
 }
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 ///
@@ -131,7 +131,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct BaseMetadata {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -140,14 +140,14 @@ pub struct BaseMetadata {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     BaseMetadata, "an object of type BaseMetadata", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
-    plain title]], inits : [name : f0, title : f1]
+    f0(String) plain name] [optional "title" f1(String) plain title]], inits : [name :
+    f0, title : f1]
 }
 /// **Example: Image file contents**
 ///
@@ -163,30 +163,29 @@ pub struct BlobResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<MetaObject>,
+    pub meta: Option<MetaObject>,
     /// A base64-encoded string representing the binary data of the item.
     ///
     /// Format: `byte`
-    pub blob: ::std::string::String,
+    pub blob: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     BlobResourceContents, "an object of type BlobResourceContents", extra, fields :
-    [[required "uri" f0(::std::string::String) plain uri] [optional "mimeType"
-    f1(::std::string::String) plain mime_type] [optional "_meta" f2(MetaObject) plain
-    meta] [required "blob" f3(::std::string::String) plain blob]], inits : [uri : f0,
-    mime_type : f1, meta : f2, blob : f3]
+    [[required "uri" f0(String) plain uri] [optional "mimeType" f1(String) plain
+    mime_type] [optional "_meta" f2(MetaObject) plain meta] [required "blob" f3(String)
+    plain blob]], inits : [uri : f0, mime_type : f1, meta : f2, blob : f3]
 }
 /// **Example: Boolean input schema**
 ///
@@ -203,11 +202,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct BooleanSchema {
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Optional: `None` is left out of the JSON.
-    pub default: ::std::option::Option<bool>,
+    pub default: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -217,10 +216,9 @@ impl BooleanSchema {
 }
 crate::rt::object! {
     BooleanSchema, "an object of type BooleanSchema", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("boolean"))] [optional "title" f1(::std::string::String)
-    plain title] [optional "description" f2(::std::string::String) plain description]
-    [optional "default" f3(bool) plain default]], inits : [title : f1, description : f2,
-    default : f3]
+    f0(crate ::rt::Fixed::Str("boolean"))] [optional "title" f1(String) plain title]
+    [optional "description" f2(String) plain description] [optional "default" f3(bool)
+    plain default]], inits : [title : f1, description : f2, default : f3]
 }
 /// A result that supports a time-to-live (TTL) hint for client-side caching.
 ///
@@ -230,7 +228,7 @@ pub struct CacheableResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -389,32 +387,29 @@ pub struct CallToolRequestParams {
     /// Wire name: `inputResponses`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub input_responses: ::std::option::Option<InputResponses>,
+    pub input_responses: Option<InputResponses>,
     /// Request state passed back to the server from the client.
     ///
     /// Wire name: `requestState`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub request_state: ::std::option::Option<::std::string::String>,
+    pub request_state: Option<String>,
     /// The name of the tool.
-    pub name: ::std::string::String,
+    pub name: String,
     /// Arguments to use for the tool call.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub arguments: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub arguments: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CallToolRequestParams, "an object of type CallToolRequestParams", extra, fields :
     [[required "_meta" f0(RequestMetaObject) plain meta] [optional "inputResponses"
-    f1(InputResponses) plain input_responses] [optional "requestState"
-    f2(::std::string::String) plain request_state] [required "name"
-    f3(::std::string::String) plain name] [optional "arguments" f4(::serde_json::Map <
-    ::std::string::String, ::serde_json::Value >) plain arguments]], inits : [meta : f0,
-    input_responses : f1, request_state : f2, name : f3, arguments : f4]
+    f1(InputResponses) plain input_responses] [optional "requestState" f2(String) plain
+    request_state] [required "name" f3(String) plain name] [optional "arguments"
+    f4(::serde_json::Map < String, ::serde_json::Value >) plain arguments]], inits :
+    [meta : f0, input_responses : f1, request_state : f2, name : f3, arguments : f4]
 }
 /// The result returned by the server for a [tools/call](CallToolRequest) request.
 ///
@@ -471,7 +466,7 @@ pub struct CallToolResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -485,7 +480,7 @@ pub struct CallToolResult {
     /// When absent on the wire it is read as `"complete"`; it is always written.
     pub result_type: ResultType,
     /// A list of content objects that represent the unstructured result of the tool call.
-    pub content: ::std::vec::Vec<ContentBlock>,
+    pub content: Vec<ContentBlock>,
     /// An optional JSON value that represents the structured result of the tool call.
     ///
     /// This can be any JSON value (object, array, string, number, boolean, or null)
@@ -494,7 +489,7 @@ pub struct CallToolResult {
     /// Wire name: `structuredContent`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub structured_content: ::std::option::Option<::serde_json::Value>,
+    pub structured_content: Option<::serde_json::Value>,
     /// Whether the tool call ended in an error.
     ///
     /// If not set, this is assumed to be false (the call was successful).
@@ -511,17 +506,17 @@ pub struct CallToolResult {
     /// Wire name: `isError`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub is_error: ::std::option::Option<bool>,
+    pub is_error: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CallToolResult, "an object of type CallToolResult", extra, fields : [[optional
     "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType" f1(ResultType) plain
-    result_type(ResultType::Complete)] [required "content" f2(::std::vec::Vec <
-    ContentBlock >) plain content] [optional "structuredContent" f3(::serde_json::Value)
-    plain structured_content] [optional "isError" f4(bool) plain is_error]], inits :
-    [meta : f0, result_type : f1, content : f2, structured_content : f3, is_error : f4]
+    result_type(ResultType::Complete)] [required "content" f2(Vec < ContentBlock >) plain
+    content] [optional "structuredContent" f3(::serde_json::Value) plain
+    structured_content] [optional "isError" f4(bool) plain is_error]], inits : [meta :
+    f0, result_type : f1, content : f2, structured_content : f3, is_error : f4]
 }
 /// A successful response from the server for a [tools/call](CallToolRequest) request.
 ///
@@ -633,7 +628,7 @@ pub struct CancelledNotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<NotificationMetaObject>,
+    pub meta: Option<NotificationMetaObject>,
     /// The ID of the request to cancel.
     ///
     /// This MUST correspond to the ID of a request the client previously issued.
@@ -643,16 +638,15 @@ pub struct CancelledNotificationParams {
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub reason: ::std::option::Option<::std::string::String>,
+    pub reason: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CancelledNotificationParams, "an object of type CancelledNotificationParams", extra,
     fields : [[optional "_meta" f0(NotificationMetaObject) plain meta] [required
-    "requestId" f1(RequestId) plain request_id] [optional "reason"
-    f2(::std::string::String) plain reason]], inits : [meta : f0, request_id : f1, reason
-    : f2]
+    "requestId" f1(RequestId) plain request_id] [optional "reason" f2(String) plain
+    reason]], inits : [meta : f0, request_id : f1, reason : f2]
 }
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
 #[derive(Clone, Debug, PartialEq)]
@@ -660,9 +654,7 @@ pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub experimental: ::std::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, JSONObject>,
-    >,
+    pub experimental: Option<::std::collections::BTreeMap<String, JSONObject>>,
     /// Present if the client supports listing roots.
     ///
     /// **Example: Roots — minimum baseline support**
@@ -678,7 +670,7 @@ pub struct ClientCapabilities {
         since = "2026-07-28",
         note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."
     )]
-    pub roots: ::std::option::Option<ClientCapabilitiesRoots>,
+    pub roots: Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
     ///
     /// **Example: Sampling — minimum baseline support**
@@ -714,7 +706,7 @@ pub struct ClientCapabilities {
         since = "2026-07-28",
         note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."
     )]
-    pub sampling: ::std::option::Option<ClientCapabilitiesSampling>,
+    pub sampling: Option<ClientCapabilitiesSampling>,
     /// Present if the client supports elicitation from the server.
     ///
     /// **Example: Elicitation — form and URL mode support**
@@ -737,7 +729,7 @@ pub struct ClientCapabilities {
     /// ```
     ///
     /// Optional: `None` is left out of the JSON.
-    pub elicitation: ::std::option::Option<ClientCapabilitiesElicitation>,
+    pub elicitation: Option<ClientCapabilitiesElicitation>,
     /// Optional MCP extensions that the client supports. Keys are extension identifiers
     /// (e.g., "io.modelcontextprotocol/oauth-client-credentials"), and values are
     /// per-extension settings objects. An empty object indicates support with no settings.
@@ -758,29 +750,27 @@ pub struct ClientCapabilities {
     /// ```
     ///
     /// Optional: `None` is left out of the JSON.
-    pub extensions: ::std::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, JSONObject>,
-    >,
+    pub extensions: Option<::std::collections::BTreeMap<String, JSONObject>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ClientCapabilities, "an object of type ClientCapabilities", extra, fields :
-    [[optional "experimental" f0(::std::collections::BTreeMap < ::std::string::String,
-    JSONObject >) plain experimental] [optional "roots" f1(ClientCapabilitiesRoots) plain
-    roots] [optional "sampling" f2(ClientCapabilitiesSampling) plain sampling] [optional
+    [[optional "experimental" f0(::std::collections::BTreeMap < String, JSONObject >)
+    plain experimental] [optional "roots" f1(ClientCapabilitiesRoots) plain roots]
+    [optional "sampling" f2(ClientCapabilitiesSampling) plain sampling] [optional
     "elicitation" f3(ClientCapabilitiesElicitation) plain elicitation] [optional
-    "extensions" f4(::std::collections::BTreeMap < ::std::string::String, JSONObject >)
-    plain extensions]], inits : [experimental : f0, roots : f1, sampling : f2,
-    elicitation : f3, extensions : f4]
+    "extensions" f4(::std::collections::BTreeMap < String, JSONObject >) plain
+    extensions]], inits : [experimental : f0, roots : f1, sampling : f2, elicitation :
+    f3, extensions : f4]
 }
 /// The inline object type of `ClientCapabilities.elicitation` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesElicitation {
     /// Optional: `None` is left out of the JSON.
-    pub form: ::std::option::Option<JSONObject>,
+    pub form: Option<JSONObject>,
     /// Optional: `None` is left out of the JSON.
-    pub url: ::std::option::Option<JSONObject>,
+    pub url: Option<JSONObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -806,11 +796,11 @@ pub struct ClientCapabilitiesSampling {
     /// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub context: ::std::option::Option<JSONObject>,
+    pub context: Option<JSONObject>,
     /// Whether the client supports tool use via `tools` and `toolChoice` parameters.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub tools: ::std::option::Option<JSONObject>,
+    pub tools: Option<JSONObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -973,7 +963,7 @@ pub struct CompleteRequestParams {
     /// Additional, optional context for completions
     ///
     /// Optional: `None` is left out of the JSON.
-    pub context: ::std::option::Option<CompleteRequestParamsContext>,
+    pub context: Option<CompleteRequestParamsContext>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -989,16 +979,16 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteRequestParamsArgument {
     /// The name of the argument
-    pub name: ::std::string::String,
+    pub name: String,
     /// The value of the argument to use for completion matching.
-    pub value: ::std::string::String,
+    pub value: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CompleteRequestParamsArgument, "an object of type CompleteRequestParamsArgument",
-    extra, fields : [[required "name" f0(::std::string::String) plain name] [required
-    "value" f1(::std::string::String) plain value]], inits : [name : f0, value : f1]
+    extra, fields : [[required "name" f0(String) plain name] [required "value" f1(String)
+    plain value]], inits : [name : f0, value : f1]
 }
 /// The inline object type of `CompleteRequestParams.context` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1006,17 +996,14 @@ pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub arguments: ::std::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    pub arguments: Option<::std::collections::BTreeMap<String, String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CompleteRequestParamsContext, "an object of type CompleteRequestParamsContext",
-    extra, fields : [[optional "arguments" f0(::std::collections::BTreeMap <
-    ::std::string::String, ::std::string::String >) plain arguments]], inits : [arguments
-    : f0]
+    extra, fields : [[optional "arguments" f0(::std::collections::BTreeMap < String,
+    String >) plain arguments]], inits : [arguments : f0]
 }
 /// The inline union type of `CompleteRequestParams.ref` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 ///
@@ -1065,7 +1052,7 @@ pub struct CompleteResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -1095,25 +1082,25 @@ pub struct CompleteResultCompletion {
     /// An array of completion values. Must not exceed 100 items.
     ///
     /// At most this many items: `100`
-    pub values: ::std::vec::Vec<::std::string::String>,
+    pub values: Vec<String>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub total: ::std::option::Option<i64>,
+    pub total: Option<i64>,
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
     ///
     /// Wire name: `hasMore`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub has_more: ::std::option::Option<bool>,
+    pub has_more: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CompleteResultCompletion, "an object of type CompleteResultCompletion", extra, fields
-    : [[required "values" f0(::std::vec::Vec < ::std::string::String >) plain values]
-    [optional "total" f1(i64) plain total] [optional "hasMore" f2(bool) plain has_more]],
-    inits : [values : f0, total : f1, has_more : f2]
+    : [[required "values" f0(Vec < String >) plain values] [optional "total" f1(i64)
+    plain total] [optional "hasMore" f2(bool) plain has_more]], inits : [values : f0,
+    total : f1, has_more : f2]
 }
 /// A successful response from the server for a [completion/complete](CompleteRequest) request.
 ///
@@ -1363,19 +1350,19 @@ crate::rt::object! {
 )]
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreateMessageRequestParams {
-    pub messages: ::std::vec::Vec<SamplingMessage>,
+    pub messages: Vec<SamplingMessage>,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
     ///
     /// Wire name: `modelPreferences`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub model_preferences: ::std::option::Option<ModelPreferences>,
+    pub model_preferences: Option<ModelPreferences>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     ///
     /// Wire name: `systemPrompt`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub system_prompt: ::std::option::Option<::std::string::String>,
+    pub system_prompt: Option<String>,
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
     /// The client MAY ignore this request.
     ///
@@ -1386,9 +1373,9 @@ pub struct CreateMessageRequestParams {
     /// Wire name: `includeContext`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub include_context: ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
+    pub include_context: Option<CreateMessageRequestParamsIncludeContext>,
     /// Optional: `None` is left out of the JSON.
-    pub temperature: ::std::option::Option<f64>,
+    pub temperature: Option<f64>,
     /// The requested maximum number of tokens to sample (to prevent runaway completions).
     ///
     /// The client MAY choose to sample fewer tokens than the requested maximum.
@@ -1398,16 +1385,16 @@ pub struct CreateMessageRequestParams {
     /// Wire name: `stopSequences`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub stop_sequences: Option<Vec<String>>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub metadata: ::std::option::Option<JSONObject>,
+    pub metadata: Option<JSONObject>,
     /// Tools that the model may use during generation.
     /// The client MUST return an error if this field is provided but [`ClientCapabilities.sampling.tools`](ClientCapabilitiesSampling::tools) is not declared.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub tools: ::std::option::Option<::std::vec::Vec<Tool>>,
+    pub tools: Option<Vec<Tool>>,
     /// Controls how the model uses tools.
     /// The client MUST return an error if this field is provided but [`ClientCapabilities.sampling.tools`](ClientCapabilitiesSampling::tools) is not declared.
     /// Default is `{ mode: "auto" }`.
@@ -1415,23 +1402,23 @@ pub struct CreateMessageRequestParams {
     /// Wire name: `toolChoice`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub tool_choice: ::std::option::Option<ToolChoice>,
+    pub tool_choice: Option<ToolChoice>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     CreateMessageRequestParams, "an object of type CreateMessageRequestParams", extra,
-    fields : [[required "messages" f0(::std::vec::Vec < SamplingMessage >) plain
-    messages] [optional "modelPreferences" f1(ModelPreferences) plain model_preferences]
-    [optional "systemPrompt" f2(::std::string::String) plain system_prompt] [optional
-    "includeContext" f3(CreateMessageRequestParamsIncludeContext) plain include_context]
-    [optional "temperature" f4(f64) float temperature] [required "maxTokens" f5(i64)
-    plain max_tokens] [optional "stopSequences" f6(::std::vec::Vec <
-    ::std::string::String >) plain stop_sequences] [optional "metadata" f7(JSONObject)
-    plain metadata] [optional "tools" f8(::std::vec::Vec < Tool >) plain tools] [optional
-    "toolChoice" f9(ToolChoice) plain tool_choice]], inits : [messages : f0,
-    model_preferences : f1, system_prompt : f2, include_context : f3, temperature : f4,
-    max_tokens : f5, stop_sequences : f6, metadata : f7, tools : f8, tool_choice : f9]
+    fields : [[required "messages" f0(Vec < SamplingMessage >) plain messages] [optional
+    "modelPreferences" f1(ModelPreferences) plain model_preferences] [optional
+    "systemPrompt" f2(String) plain system_prompt] [optional "includeContext"
+    f3(CreateMessageRequestParamsIncludeContext) plain include_context] [optional
+    "temperature" f4(f64) float temperature] [required "maxTokens" f5(i64) plain
+    max_tokens] [optional "stopSequences" f6(Vec < String >) plain stop_sequences]
+    [optional "metadata" f7(JSONObject) plain metadata] [optional "tools" f8(Vec < Tool
+    >) plain tools] [optional "toolChoice" f9(ToolChoice) plain tool_choice]], inits :
+    [messages : f0, model_preferences : f1, system_prompt : f2, include_context : f3,
+    temperature : f4, max_tokens : f5, stop_sequences : f6, metadata : f7, tools : f8,
+    tool_choice : f9]
 }
 /// The inline enum type of `CreateMessageRequestParams.includeContext` in the schema (named from its parent and field; see [`CreateMessageRequestParams`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -1526,9 +1513,9 @@ pub struct CreateMessageResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<MetaObject>,
+    pub meta: Option<MetaObject>,
     /// The name of the model that generated the message.
-    pub model: ::std::string::String,
+    pub model: String,
     /// The reason why sampling stopped, if known.
     ///
     /// Standard values:
@@ -1542,7 +1529,7 @@ pub struct CreateMessageResult {
     /// Wire name: `stopReason`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub stop_reason: ::std::option::Option<CreateMessageResultStopReason>,
+    pub stop_reason: Option<CreateMessageResultStopReason>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1550,9 +1537,9 @@ crate::rt::object! {
     CreateMessageResult, "an object of type CreateMessageResult", extra, fields :
     [[required "role" f0(Role) plain role] [required "content" f1(SamplingMessageContent)
     plain content] [optional "_meta" f2(MetaObject) plain meta] [required "model"
-    f3(::std::string::String) plain model] [optional "stopReason"
-    f4(CreateMessageResultStopReason) plain stop_reason]], inits : [role : f0, content :
-    f1, meta : f2, model : f3, stop_reason : f4]
+    f3(String) plain model] [optional "stopReason" f4(CreateMessageResultStopReason)
+    plain stop_reason]], inits : [role : f0, content : f1, meta : f2, model : f3,
+    stop_reason : f4]
 }
 /// The inline open enum type of `CreateMessageResult.stopReason` in the schema (named from its parent and field; see [`CreateMessageResult`]).
 ///
@@ -1576,7 +1563,7 @@ crate::rt::string_enum! {
     "toolUse"]
 }
 /// An opaque token used to represent a cursor for pagination.
-pub type Cursor = ::std::string::String;
+pub type Cursor = String;
 /// A request from the client asking the server to advertise its supported
 /// protocol versions, capabilities, and other metadata. Servers **MUST**
 /// implement `server/discover`. Clients **MAY** call it but are not required
@@ -1650,7 +1637,7 @@ pub struct DiscoverResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -1693,7 +1680,7 @@ pub struct DiscoverResult {
     /// version from this list for use in subsequent requests.
     ///
     /// Wire name: `supportedVersions`.
-    pub supported_versions: ::std::vec::Vec<::std::string::String>,
+    pub supported_versions: Vec<String>,
     /// The capabilities of the server.
     pub capabilities: ServerCapabilities,
     /// Natural-language guidance describing the server and its features.
@@ -1704,7 +1691,7 @@ pub struct DiscoverResult {
     /// and should not duplicate information already in tool descriptions.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub instructions: ::std::option::Option<::std::string::String>,
+    pub instructions: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1713,11 +1700,10 @@ crate::rt::object! {
     "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType" f1(ResultType) plain
     result_type(ResultType::Complete)] [required "ttlMs" f2(i64) plain ttl_ms] [required
     "cacheScope" f3(CacheableResultCacheScope) plain cache_scope] [required
-    "supportedVersions" f4(::std::vec::Vec < ::std::string::String >) plain
-    supported_versions] [required "capabilities" f5(ServerCapabilities) plain
-    capabilities] [optional "instructions" f6(::std::string::String) plain
-    instructions]], inits : [meta : f0, result_type : f1, ttl_ms : f2, cache_scope : f3,
-    supported_versions : f4, capabilities : f5, instructions : f6]
+    "supportedVersions" f4(Vec < String >) plain supported_versions] [required
+    "capabilities" f5(ServerCapabilities) plain capabilities] [optional "instructions"
+    f6(String) plain instructions]], inits : [meta : f0, result_type : f1, ttl_ms : f2,
+    cache_scope : f3, supported_versions : f4, capabilities : f5, instructions : f6]
 }
 /// A successful response from the server for a [server/discover](DiscoverRequest) request.
 ///
@@ -1858,9 +1844,9 @@ pub struct ElicitRequestFormParams {
     /// The elicitation mode.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mode: ::std::option::Option<::std::string::String>,
+    pub mode: Option<String>,
     /// The message to present to the user describing what information is being requested.
-    pub message: ::std::string::String,
+    pub message: String,
     /// A restricted subset of JSON Schema.
     /// Only top-level properties are allowed, without nesting.
     ///
@@ -1871,10 +1857,9 @@ pub struct ElicitRequestFormParams {
 }
 crate::rt::object! {
     ElicitRequestFormParams, "an object of type ElicitRequestFormParams", extra, fields :
-    [[optional "mode" f0(::std::string::String) plain mode] [required "message"
-    f1(::std::string::String) plain message] [required "requestedSchema"
-    f2(ElicitRequestFormParamsRequestedSchema) plain requested_schema]], inits : [mode :
-    f0, message : f1, requested_schema : f2]
+    [[optional "mode" f0(String) plain mode] [required "message" f1(String) plain
+    message] [required "requestedSchema" f2(ElicitRequestFormParamsRequestedSchema) plain
+    requested_schema]], inits : [mode : f0, message : f1, requested_schema : f2]
 }
 /// The inline object type of `ElicitRequestFormParams.requestedSchema` in the schema (named from its parent and field; see [`ElicitRequestFormParams`]).
 ///
@@ -1884,13 +1869,10 @@ pub struct ElicitRequestFormParamsRequestedSchema {
     /// Wire name: `$schema`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub schema: ::std::option::Option<::std::string::String>,
-    pub properties: ::std::collections::BTreeMap<
-        ::std::string::String,
-        PrimitiveSchemaDefinition,
-    >,
+    pub schema: Option<String>,
+    pub properties: ::std::collections::BTreeMap<String, PrimitiveSchemaDefinition>,
     /// Optional: `None` is left out of the JSON.
-    pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub required: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1901,11 +1883,10 @@ impl ElicitRequestFormParamsRequestedSchema {
 crate::rt::object! {
     ElicitRequestFormParamsRequestedSchema,
     "an object of type ElicitRequestFormParamsRequestedSchema", extra, fields :
-    [[optional "$schema" f0(::std::string::String) plain schema] [fixed "type" f1(crate
+    [[optional "$schema" f0(String) plain schema] [fixed "type" f1(crate
     ::rt::Fixed::Str("object"))] [required "properties" f2(::std::collections::BTreeMap <
-    ::std::string::String, PrimitiveSchemaDefinition >) plain properties] [optional
-    "required" f3(::std::vec::Vec < ::std::string::String >) plain required]], inits :
-    [schema : f0, properties : f2, required : f3]
+    String, PrimitiveSchemaDefinition >) plain properties] [optional "required" f3(Vec <
+    String >) plain required]], inits : [schema : f0, properties : f2, required : f3]
 }
 /// The parameters for a request to elicit additional information from the user via the client.
 ///
@@ -1937,11 +1918,11 @@ crate::rt::union! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElicitRequestURLParams {
     /// The message to present to the user explaining why the interaction is needed.
-    pub message: ::std::string::String,
+    pub message: String,
     /// The URL that the user should navigate to.
     ///
     /// Format: `uri`
-    pub url: ::std::string::String,
+    pub url: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1951,9 +1932,9 @@ impl ElicitRequestURLParams {
 }
 crate::rt::object! {
     ElicitRequestURLParams, "an object of type ElicitRequestURLParams", extra, fields :
-    [[fixed "mode" f0(crate ::rt::Fixed::Str("url"))] [required "message"
-    f1(::std::string::String) plain message] [required "url" f2(::std::string::String)
-    plain url]], inits : [message : f1, url : f2]
+    [[fixed "mode" f0(crate ::rt::Fixed::Str("url"))] [required "message" f1(String)
+    plain message] [required "url" f2(String) plain url]], inits : [message : f1, url :
+    f2]
 }
 /// The result returned by the client for an [elicitation/create](ElicitRequest) request.
 ///
@@ -2000,17 +1981,15 @@ pub struct ElicitResult {
     /// Omitted for out-of-band mode responses.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub content: ::std::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
-    >,
+    pub content: Option<::std::collections::BTreeMap<String, ElicitResultContentValue>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ElicitResult, "an object of type ElicitResult", extra, fields : [[required "action"
     f0(ElicitResultAction) plain action] [optional "content"
-    f1(::std::collections::BTreeMap < ::std::string::String, ElicitResultContentValue >)
-    plain content]], inits : [action : f0, content : f1]
+    f1(::std::collections::BTreeMap < String, ElicitResultContentValue >) plain
+    content]], inits : [action : f0, content : f1]
 }
 /// The inline enum type of `ElicitResult.action` in the schema (named from its parent and field; see [`ElicitResult`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -2031,16 +2010,15 @@ crate::rt::string_enum! {
 /// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ElicitResultContentValue {
-    String(::std::string::String),
+    String(String),
     Integer(i64),
     Boolean(bool),
-    StringArray(::std::vec::Vec<::std::string::String>),
+    StringArray(Vec<String>),
 }
 crate::rt::union! {
-    ElicitResultContentValue, "ElicitResultContentValue", [[0usize
-    String(::std::string::String) plain] [1usize Integer(i64) plain] [2usize
-    Boolean(bool) plain] [3usize StringArray(::std::vec::Vec < ::std::string::String >)
-    plain]], shape(::std::option::Option::None)
+    ElicitResultContentValue, "ElicitResultContentValue", [[0usize String(String) plain]
+    [1usize Integer(i64) plain] [2usize Boolean(bool) plain] [3usize StringArray(Vec <
+    String >) plain]], shape(::std::option::Option::None)
 }
 /// The contents of a resource, embedded into a prompt or tool call result.
 ///
@@ -2072,11 +2050,11 @@ pub struct EmbeddedResource {
     /// Optional annotations for the client.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<MetaObject>,
+    pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2125,17 +2103,17 @@ pub struct Error {
     /// The error type that occurred.
     pub code: i64,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub data: ::std::option::Option<::serde_json::Value>,
+    pub data: Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     Error, "an object of type Error", extra, fields : [[required "code" f0(i64) plain
-    code] [required "message" f1(::std::string::String) plain message] [optional "data"
+    code] [required "message" f1(String) plain message] [optional "data"
     f2(::serde_json::Value) plain data]], inits : [code : f0, message : f1, data : f2]
 }
 /// Used by the client to get a prompt provided by the server.
@@ -2216,33 +2194,29 @@ pub struct GetPromptRequestParams {
     /// Wire name: `inputResponses`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub input_responses: ::std::option::Option<InputResponses>,
+    pub input_responses: Option<InputResponses>,
     /// Request state passed back to the server from the client.
     ///
     /// Wire name: `requestState`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub request_state: ::std::option::Option<::std::string::String>,
+    pub request_state: Option<String>,
     /// The name of the prompt or prompt template.
-    pub name: ::std::string::String,
+    pub name: String,
     /// Arguments to use for templating the prompt.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub arguments: ::std::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    pub arguments: Option<::std::collections::BTreeMap<String, String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     GetPromptRequestParams, "an object of type GetPromptRequestParams", extra, fields :
     [[required "_meta" f0(RequestMetaObject) plain meta] [optional "inputResponses"
-    f1(InputResponses) plain input_responses] [optional "requestState"
-    f2(::std::string::String) plain request_state] [required "name"
-    f3(::std::string::String) plain name] [optional "arguments"
-    f4(::std::collections::BTreeMap < ::std::string::String, ::std::string::String >)
-    plain arguments]], inits : [meta : f0, input_responses : f1, request_state : f2, name
-    : f3, arguments : f4]
+    f1(InputResponses) plain input_responses] [optional "requestState" f2(String) plain
+    request_state] [required "name" f3(String) plain name] [optional "arguments"
+    f4(::std::collections::BTreeMap < String, String >) plain arguments]], inits : [meta
+    : f0, input_responses : f1, request_state : f2, name : f3, arguments : f4]
 }
 /// The result returned by the server for a [prompts/get](GetPromptRequest) request.
 ///
@@ -2268,7 +2242,7 @@ pub struct GetPromptResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -2284,17 +2258,17 @@ pub struct GetPromptResult {
     /// An optional description for the prompt.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
-    pub messages: ::std::vec::Vec<PromptMessage>,
+    pub description: Option<String>,
+    pub messages: Vec<PromptMessage>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     GetPromptResult, "an object of type GetPromptResult", extra, fields : [[optional
     "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType" f1(ResultType) plain
-    result_type(ResultType::Complete)] [optional "description" f2(::std::string::String)
-    plain description] [required "messages" f3(::std::vec::Vec < PromptMessage >) plain
-    messages]], inits : [meta : f0, result_type : f1, description : f2, messages : f3]
+    result_type(ResultType::Complete)] [optional "description" f2(String) plain
+    description] [required "messages" f3(Vec < PromptMessage >) plain messages]], inits :
+    [meta : f0, result_type : f1, description : f2, messages : f3]
 }
 /// A successful response from the server for a [prompts/get](GetPromptRequest) request.
 ///
@@ -2380,7 +2354,7 @@ pub const HEADER_MISMATCH: i64 = -32020i64;
 #[derive(Clone, Debug, PartialEq)]
 pub struct HeaderMismatchError {
     /// Optional: `None` is left out of the JSON.
-    pub id: ::std::option::Option<RequestId>,
+    pub id: Option<RequestId>,
     pub error: HeaderMismatchErrorError,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2401,11 +2375,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct HeaderMismatchErrorError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub data: ::std::option::Option<::serde_json::Value>,
+    pub data: Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2416,8 +2390,8 @@ impl HeaderMismatchErrorError {
 crate::rt::object! {
     HeaderMismatchErrorError, "an object of type HeaderMismatchErrorError", extra, fields
     : [[fixed "code" f0(crate ::rt::Fixed::Int(- 32020i64))] [required "message"
-    f1(::std::string::String) plain message] [optional "data" f2(::serde_json::Value)
-    plain data]], inits : [message : f1, data : f2]
+    f1(String) plain message] [optional "data" f2(::serde_json::Value) plain data]],
+    inits : [message : f1, data : f2]
 }
 pub const INTERNAL_ERROR: i64 = -32603i64;
 pub const INVALID_PARAMS: i64 = -32602i64;
@@ -2435,21 +2409,21 @@ pub struct Icon {
     /// executable JavaScript.
     ///
     /// Format: `uri`
-    pub src: ::std::string::String,
+    pub src: String,
     /// Optional MIME type override if the source MIME type is missing or generic.
     /// For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Optional array of strings that specify sizes at which the icon can be used.
     /// Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like SVG.
     ///
     /// If not provided, the client should assume that the icon can be used at any size.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub sizes: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub sizes: Option<Vec<String>>,
     /// Optional specifier for the theme this icon is designed for. `"light"` indicates
     /// the icon is designed to be used with a light background, and `"dark"` indicates
     /// the icon is designed to be used with a dark background.
@@ -2457,16 +2431,15 @@ pub struct Icon {
     /// If not provided, the client should assume the icon can be used with any theme.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub theme: ::std::option::Option<IconTheme>,
+    pub theme: Option<IconTheme>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Icon, "an object of type Icon", extra, fields : [[required "src"
-    f0(::std::string::String) plain src] [optional "mimeType" f1(::std::string::String)
-    plain mime_type] [optional "sizes" f2(::std::vec::Vec < ::std::string::String >)
-    plain sizes] [optional "theme" f3(IconTheme) plain theme]], inits : [src : f0,
-    mime_type : f1, sizes : f2, theme : f3]
+    Icon, "an object of type Icon", extra, fields : [[required "src" f0(String) plain
+    src] [optional "mimeType" f1(String) plain mime_type] [optional "sizes" f2(Vec <
+    String >) plain sizes] [optional "theme" f3(IconTheme) plain theme]], inits : [src :
+    f0, mime_type : f1, sizes : f2, theme : f3]
 }
 /// The inline enum type of `Icon.theme` in the schema (named from its parent and field; see [`Icon`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -2495,13 +2468,13 @@ pub struct Icons {
     /// - `image/webp` - WebP images (modern, efficient format)
     ///
     /// Optional: `None` is left out of the JSON.
-    pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Icons, "an object of type Icons", extra, fields : [[optional "icons"
-    f0(::std::vec::Vec < Icon >) plain icons]], inits : [icons : f0]
+    Icons, "an object of type Icons", extra, fields : [[optional "icons" f0(Vec < Icon >)
+    plain icons]], inits : [icons : f0]
 }
 /// An image provided to or from an LLM.
 ///
@@ -2525,19 +2498,19 @@ pub struct ImageContent {
     /// The base64-encoded image data.
     ///
     /// Format: `byte`
-    pub data: ::std::string::String,
+    pub data: String,
     /// The MIME type of the image. Different providers may support different image types.
     ///
     /// Wire name: `mimeType`.
-    pub mime_type: ::std::string::String,
+    pub mime_type: String,
     /// Optional annotations for the client.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<MetaObject>,
+    pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2547,16 +2520,16 @@ impl ImageContent {
 }
 crate::rt::object! {
     ImageContent, "an object of type ImageContent", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("image"))] [required "data" f1(::std::string::String) plain
-    data] [required "mimeType" f2(::std::string::String) plain mime_type] [optional
-    "annotations" f3(Annotations) plain annotations] [optional "_meta" f4(MetaObject)
-    plain meta]], inits : [data : f1, mime_type : f2, annotations : f3, meta : f4]
+    f0(crate ::rt::Fixed::Str("image"))] [required "data" f1(String) plain data]
+    [required "mimeType" f2(String) plain mime_type] [optional "annotations"
+    f3(Annotations) plain annotations] [optional "_meta" f4(MetaObject) plain meta]],
+    inits : [data : f1, mime_type : f2, annotations : f3, meta : f4]
 }
 /// Describes the MCP implementation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Implementation {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -2565,7 +2538,7 @@ pub struct Implementation {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Clients that support rendering icons MUST support at least the following MIME types:
@@ -2577,9 +2550,9 @@ pub struct Implementation {
     /// - `image/webp` - WebP images (modern, efficient format)
     ///
     /// Optional: `None` is left out of the JSON.
-    pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// The version of this implementation.
-    pub version: ::std::string::String,
+    pub version: String,
     /// An optional human-readable description of what this implementation does.
     ///
     /// This can be used by clients or servers to provide context about their purpose
@@ -2587,7 +2560,7 @@ pub struct Implementation {
     /// or tools it provides, while a client might describe its intended use case.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// An optional URL of the website for this implementation.
     ///
     /// Format: `uri`
@@ -2595,18 +2568,17 @@ pub struct Implementation {
     /// Wire name: `websiteUrl`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub website_url: ::std::option::Option<::std::string::String>,
+    pub website_url: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     Implementation, "an object of type Implementation", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
-    plain title] [optional "icons" f2(::std::vec::Vec < Icon >) plain icons] [required
-    "version" f3(::std::string::String) plain version] [optional "description"
-    f4(::std::string::String) plain description] [optional "websiteUrl"
-    f5(::std::string::String) plain website_url]], inits : [name : f0, title : f1, icons
-    : f2, version : f3, description : f4, website_url : f5]
+    f0(String) plain name] [optional "title" f1(String) plain title] [optional "icons"
+    f2(Vec < Icon >) plain icons] [required "version" f3(String) plain version] [optional
+    "description" f4(String) plain description] [optional "websiteUrl" f5(String) plain
+    website_url]], inits : [name : f0, title : f1, icons : f2, version : f3, description
+    : f4, website_url : f5]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -2664,10 +2636,7 @@ crate::rt::union! {
 ///   }
 /// }
 /// ```
-pub type InputRequests = ::std::collections::BTreeMap<
-    ::std::string::String,
-    InputRequest,
->;
+pub type InputRequests = ::std::collections::BTreeMap<String, InputRequest>;
 /// An InputRequiredResult sent by the server to indicate that additional input is needed
 /// before the request can be completed.
 ///
@@ -2727,7 +2696,7 @@ pub struct InputRequiredResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -2746,7 +2715,7 @@ pub struct InputRequiredResult {
     /// Wire name: `inputRequests`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub input_requests: ::std::option::Option<InputRequests>,
+    pub input_requests: Option<InputRequests>,
     /// Request state to be passed back to the server when the client
     /// retries the original request.
     /// Note: The client must treat this as an opaque blob; it must not
@@ -2755,7 +2724,7 @@ pub struct InputRequiredResult {
     /// Wire name: `requestState`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub request_state: ::std::option::Option<::std::string::String>,
+    pub request_state: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2763,9 +2732,9 @@ crate::rt::object! {
     InputRequiredResult, "an object of type InputRequiredResult", extra, fields :
     [[optional "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType"
     f1(ResultType) plain result_type(ResultType::Complete)] [optional "inputRequests"
-    f2(InputRequests) plain input_requests] [optional "requestState"
-    f3(::std::string::String) plain request_state]], inits : [meta : f0, result_type :
-    f1, input_requests : f2, request_state : f3]
+    f2(InputRequests) plain input_requests] [optional "requestState" f3(String) plain
+    request_state]], inits : [meta : f0, result_type : f1, input_requests : f2,
+    request_state : f3]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -2794,13 +2763,13 @@ pub struct InputResponseRequestParams {
     /// Wire name: `inputResponses`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub input_responses: ::std::option::Option<InputResponses>,
+    pub input_responses: Option<InputResponses>,
     /// Request state passed back to the server from the client.
     ///
     /// Wire name: `requestState`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub request_state: ::std::option::Option<::std::string::String>,
+    pub request_state: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2808,8 +2777,8 @@ crate::rt::object! {
     InputResponseRequestParams, "an object of type InputResponseRequestParams", extra,
     fields : [[required "_meta" f0(RequestMetaObject) plain meta] [optional
     "inputResponses" f1(InputResponses) plain input_responses] [optional "requestState"
-    f2(::std::string::String) plain request_state]], inits : [meta : f0, input_responses
-    : f1, request_state : f2]
+    f2(String) plain request_state]], inits : [meta : f0, input_responses : f1,
+    request_state : f2]
 }
 /// A map of client responses to server-initiated requests.
 /// Keys correspond to the keys in the [`InputRequests`] map;
@@ -2836,10 +2805,7 @@ crate::rt::object! {
 ///   }
 /// }
 /// ```
-pub type InputResponses = ::std::collections::BTreeMap<
-    ::std::string::String,
-    InputResponse,
->;
+pub type InputResponses = ::std::collections::BTreeMap<String, InputResponse>;
 /// A JSON-RPC error indicating that an internal error occurred on the receiver. This error is returned when the receiver encounters an unexpected condition that prevents it from fulfilling the request.
 ///
 /// See also: [JSON-RPC 2.0 Error Object](https://www.jsonrpc.org/specification#error_object)
@@ -2857,11 +2823,11 @@ pub type InputResponses = ::std::collections::BTreeMap<
 #[derive(Clone, Debug, PartialEq)]
 pub struct InternalError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub data: ::std::option::Option<::serde_json::Value>,
+    pub data: Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2871,9 +2837,9 @@ impl InternalError {
 }
 crate::rt::object! {
     InternalError, "an object of type InternalError", extra, fields : [[fixed "code"
-    f0(crate ::rt::Fixed::Int(- 32603i64))] [required "message" f1(::std::string::String)
-    plain message] [optional "data" f2(::serde_json::Value) plain data]], inits :
-    [message : f1, data : f2]
+    f0(crate ::rt::Fixed::Int(- 32603i64))] [required "message" f1(String) plain message]
+    [optional "data" f2(::serde_json::Value) plain data]], inits : [message : f1, data :
+    f2]
 }
 /// A JSON-RPC error indicating that the method parameters are invalid or malformed.
 ///
@@ -2928,11 +2894,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct InvalidParamsError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub data: ::std::option::Option<::serde_json::Value>,
+    pub data: Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2942,9 +2908,9 @@ impl InvalidParamsError {
 }
 crate::rt::object! {
     InvalidParamsError, "an object of type InvalidParamsError", extra, fields : [[fixed
-    "code" f0(crate ::rt::Fixed::Int(- 32602i64))] [required "message"
-    f1(::std::string::String) plain message] [optional "data" f2(::serde_json::Value)
-    plain data]], inits : [message : f1, data : f2]
+    "code" f0(crate ::rt::Fixed::Int(- 32602i64))] [required "message" f1(String) plain
+    message] [optional "data" f2(::serde_json::Value) plain data]], inits : [message :
+    f1, data : f2]
 }
 /// A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields).
 ///
@@ -2954,11 +2920,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct InvalidRequestError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub data: ::std::option::Option<::serde_json::Value>,
+    pub data: Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2968,19 +2934,19 @@ impl InvalidRequestError {
 }
 crate::rt::object! {
     InvalidRequestError, "an object of type InvalidRequestError", extra, fields : [[fixed
-    "code" f0(crate ::rt::Fixed::Int(- 32600i64))] [required "message"
-    f1(::std::string::String) plain message] [optional "data" f2(::serde_json::Value)
-    plain data]], inits : [message : f1, data : f2]
+    "code" f0(crate ::rt::Fixed::Int(- 32600i64))] [required "message" f1(String) plain
+    message] [optional "data" f2(::serde_json::Value) plain data]], inits : [message :
+    f1, data : f2]
 }
-pub type JSONArray = ::std::vec::Vec<JSONValue>;
-pub type JSONObject = ::serde_json::Map<::std::string::String, ::serde_json::Value>;
+pub type JSONArray = Vec<JSONValue>;
+pub type JSONObject = ::serde_json::Map<String, ::serde_json::Value>;
 /// A response to a request that indicates an error occurred.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCErrorResponse {
     /// Optional: `None` is left out of the JSON.
-    pub id: ::std::option::Option<RequestId>,
+    pub id: Option<RequestId>,
     pub error: Error,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -3013,11 +2979,9 @@ crate::rt::union! {
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCNotification {
-    pub method: ::std::string::String,
+    pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub params: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3027,21 +2991,18 @@ impl JSONRPCNotification {
 }
 crate::rt::object! {
     JSONRPCNotification, "an object of type JSONRPCNotification", extra, fields :
-    [[required "method" f0(::std::string::String) plain method] [optional "params"
-    f1(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain params]
-    [fixed "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))]], inits : [method : f0, params :
-    f1]
+    [[required "method" f0(String) plain method] [optional "params" f1(::serde_json::Map
+    < String, ::serde_json::Value >) plain params] [fixed "jsonrpc" f2(crate
+    ::rt::Fixed::Str("2.0"))]], inits : [method : f0, params : f1]
 }
 /// A request that expects a response.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCRequest {
-    pub method: ::std::string::String,
+    pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub params: Option<::serde_json::Map<String, ::serde_json::Value>>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -3052,10 +3013,10 @@ impl JSONRPCRequest {
 }
 crate::rt::object! {
     JSONRPCRequest, "an object of type JSONRPCRequest", extra, fields : [[required
-    "method" f0(::std::string::String) plain method] [optional "params"
-    f1(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain params]
-    [fixed "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId)
-    plain id]], inits : [method : f0, params : f1, id : f3]
+    "method" f0(String) plain method] [optional "params" f1(::serde_json::Map < String,
+    ::serde_json::Value >) plain params] [fixed "jsonrpc" f2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [method :
+    f0, params : f1, id : f3]
 }
 /// A response to a request, containing either the result or error.
 ///
@@ -3103,19 +3064,19 @@ pub const LATEST_PROTOCOL_VERSION: &str = "2026-07-28";
 #[derive(Clone, Debug, PartialEq)]
 pub struct LegacyTitledEnumSchema {
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
-    pub r#enum: ::std::vec::Vec<::std::string::String>,
+    pub description: Option<String>,
+    pub r#enum: Vec<String>,
     /// (Legacy) Display names for enum values.
     /// Non-standard according to JSON schema 2020-12.
     ///
     /// Wire name: `enumNames`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub enum_names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub enum_names: Option<Vec<String>>,
     /// Optional: `None` is left out of the JSON.
-    pub default: ::std::option::Option<::std::string::String>,
+    pub default: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3125,13 +3086,11 @@ impl LegacyTitledEnumSchema {
 }
 crate::rt::object! {
     LegacyTitledEnumSchema, "an object of type LegacyTitledEnumSchema", extra, fields :
-    [[fixed "type" f0(crate ::rt::Fixed::Str("string"))] [optional "title"
-    f1(::std::string::String) plain title] [optional "description"
-    f2(::std::string::String) plain description] [required "enum" f3(::std::vec::Vec <
-    ::std::string::String >) plain r#enum] [optional "enumNames" f4(::std::vec::Vec <
-    ::std::string::String >) plain enum_names] [optional "default"
-    f5(::std::string::String) plain default]], inits : [title : f1, description : f2,
-    r#enum : f3, enum_names : f4, default : f5]
+    [[fixed "type" f0(crate ::rt::Fixed::Str("string"))] [optional "title" f1(String)
+    plain title] [optional "description" f2(String) plain description] [required "enum"
+    f3(Vec < String >) plain r#enum] [optional "enumNames" f4(Vec < String >) plain
+    enum_names] [optional "default" f5(String) plain default]], inits : [title : f1,
+    description : f2, r#enum : f3, enum_names : f4, default : f5]
 }
 /// Sent from the client to request a list of prompts and prompt templates the server has.
 ///
@@ -3214,7 +3173,7 @@ pub struct ListPromptsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -3233,7 +3192,7 @@ pub struct ListPromptsResult {
     /// Wire name: `nextCursor`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub next_cursor: ::std::option::Option<Cursor>,
+    pub next_cursor: Option<Cursor>,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
     /// analogous to HTTP Cache-Control max-age.
@@ -3260,7 +3219,7 @@ pub struct ListPromptsResult {
     ///
     /// Wire name: `cacheScope`.
     pub cache_scope: CacheableResultCacheScope,
-    pub prompts: ::std::vec::Vec<Prompt>,
+    pub prompts: Vec<Prompt>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3269,9 +3228,9 @@ crate::rt::object! {
     "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType" f1(ResultType) plain
     result_type(ResultType::Complete)] [optional "nextCursor" f2(Cursor) plain
     next_cursor] [required "ttlMs" f3(i64) plain ttl_ms] [required "cacheScope"
-    f4(CacheableResultCacheScope) plain cache_scope] [required "prompts"
-    f5(::std::vec::Vec < Prompt >) plain prompts]], inits : [meta : f0, result_type : f1,
-    next_cursor : f2, ttl_ms : f3, cache_scope : f4, prompts : f5]
+    f4(CacheableResultCacheScope) plain cache_scope] [required "prompts" f5(Vec < Prompt
+    >) plain prompts]], inits : [meta : f0, result_type : f1, next_cursor : f2, ttl_ms :
+    f3, cache_scope : f4, prompts : f5]
 }
 /// A successful response from the server for a [prompts/list](ListPromptsRequest) request.
 ///
@@ -3406,7 +3365,7 @@ pub struct ListResourceTemplatesResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -3425,7 +3384,7 @@ pub struct ListResourceTemplatesResult {
     /// Wire name: `nextCursor`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub next_cursor: ::std::option::Option<Cursor>,
+    pub next_cursor: Option<Cursor>,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
     /// analogous to HTTP Cache-Control max-age.
@@ -3453,7 +3412,7 @@ pub struct ListResourceTemplatesResult {
     /// Wire name: `cacheScope`.
     pub cache_scope: CacheableResultCacheScope,
     /// Wire name: `resourceTemplates`.
-    pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
+    pub resource_templates: Vec<ResourceTemplate>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3463,9 +3422,9 @@ crate::rt::object! {
     f1(ResultType) plain result_type(ResultType::Complete)] [optional "nextCursor"
     f2(Cursor) plain next_cursor] [required "ttlMs" f3(i64) plain ttl_ms] [required
     "cacheScope" f4(CacheableResultCacheScope) plain cache_scope] [required
-    "resourceTemplates" f5(::std::vec::Vec < ResourceTemplate >) plain
-    resource_templates]], inits : [meta : f0, result_type : f1, next_cursor : f2, ttl_ms
-    : f3, cache_scope : f4, resource_templates : f5]
+    "resourceTemplates" f5(Vec < ResourceTemplate >) plain resource_templates]], inits :
+    [meta : f0, result_type : f1, next_cursor : f2, ttl_ms : f3, cache_scope : f4,
+    resource_templates : f5]
 }
 /// A successful response from the server for a [resources/templates/list](ListResourceTemplatesRequest) request.
 ///
@@ -3594,7 +3553,7 @@ pub struct ListResourcesResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -3613,7 +3572,7 @@ pub struct ListResourcesResult {
     /// Wire name: `nextCursor`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub next_cursor: ::std::option::Option<Cursor>,
+    pub next_cursor: Option<Cursor>,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
     /// analogous to HTTP Cache-Control max-age.
@@ -3640,7 +3599,7 @@ pub struct ListResourcesResult {
     ///
     /// Wire name: `cacheScope`.
     pub cache_scope: CacheableResultCacheScope,
-    pub resources: ::std::vec::Vec<Resource>,
+    pub resources: Vec<Resource>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3650,8 +3609,8 @@ crate::rt::object! {
     f1(ResultType) plain result_type(ResultType::Complete)] [optional "nextCursor"
     f2(Cursor) plain next_cursor] [required "ttlMs" f3(i64) plain ttl_ms] [required
     "cacheScope" f4(CacheableResultCacheScope) plain cache_scope] [required "resources"
-    f5(::std::vec::Vec < Resource >) plain resources]], inits : [meta : f0, result_type :
-    f1, next_cursor : f2, ttl_ms : f3, cache_scope : f4, resources : f5]
+    f5(Vec < Resource >) plain resources]], inits : [meta : f0, result_type : f1,
+    next_cursor : f2, ttl_ms : f3, cache_scope : f4, resources : f5]
 }
 /// A successful response from the server for a [resources/list](ListResourcesRequest) request.
 ///
@@ -3729,7 +3688,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListRootsRequest {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<ListRootsRequestParams>,
+    pub params: Option<ListRootsRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3748,7 +3707,7 @@ pub struct ListRootsRequestParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<MetaObject>,
+    pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3795,13 +3754,13 @@ crate::rt::object! {
 )]
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListRootsResult {
-    pub roots: ::std::vec::Vec<Root>,
+    pub roots: Vec<Root>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ListRootsResult, "an object of type ListRootsResult", extra, fields : [[required
-    "roots" f0(::std::vec::Vec < Root >) plain roots]], inits : [roots : f0]
+    "roots" f0(Vec < Root >) plain roots]], inits : [roots : f0]
 }
 /// Sent from the client to request a list of tools the server has.
 ///
@@ -3887,7 +3846,7 @@ pub struct ListToolsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -3906,7 +3865,7 @@ pub struct ListToolsResult {
     /// Wire name: `nextCursor`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub next_cursor: ::std::option::Option<Cursor>,
+    pub next_cursor: Option<Cursor>,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
     /// analogous to HTTP Cache-Control max-age.
@@ -3933,7 +3892,7 @@ pub struct ListToolsResult {
     ///
     /// Wire name: `cacheScope`.
     pub cache_scope: CacheableResultCacheScope,
-    pub tools: ::std::vec::Vec<Tool>,
+    pub tools: Vec<Tool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3942,9 +3901,9 @@ crate::rt::object! {
     "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType" f1(ResultType) plain
     result_type(ResultType::Complete)] [optional "nextCursor" f2(Cursor) plain
     next_cursor] [required "ttlMs" f3(i64) plain ttl_ms] [required "cacheScope"
-    f4(CacheableResultCacheScope) plain cache_scope] [required "tools" f5(::std::vec::Vec
-    < Tool >) plain tools]], inits : [meta : f0, result_type : f1, next_cursor : f2,
-    ttl_ms : f3, cache_scope : f4, tools : f5]
+    f4(CacheableResultCacheScope) plain cache_scope] [required "tools" f5(Vec < Tool >)
+    plain tools]], inits : [meta : f0, result_type : f1, next_cursor : f2, ttl_ms : f3,
+    cache_scope : f4, tools : f5]
 }
 /// A successful response from the server for a [tools/list](ListToolsRequest) request.
 ///
@@ -4108,13 +4067,13 @@ pub struct LoggingMessageNotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<NotificationMetaObject>,
+    pub meta: Option<NotificationMetaObject>,
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub logger: ::std::option::Option<::std::string::String>,
+    pub logger: Option<String>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: ::serde_json::Value,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -4124,9 +4083,9 @@ crate::rt::object! {
     LoggingMessageNotificationParams,
     "an object of type LoggingMessageNotificationParams", extra, fields : [[optional
     "_meta" f0(NotificationMetaObject) plain meta] [required "level" f1(LoggingLevel)
-    plain level] [optional "logger" f2(::std::string::String) plain logger] [required
-    "data" f3(::serde_json::Value) plain data]], inits : [meta : f0, level : f1, logger :
-    f2, data : f3]
+    plain level] [optional "logger" f2(String) plain logger] [required "data"
+    f3(::serde_json::Value) plain data]], inits : [meta : f0, level : f1, logger : f2,
+    data : f3]
 }
 pub const METHOD_NOT_FOUND: i64 = -32601i64;
 /// Error code returned when a server requires a client capability that was
@@ -4149,7 +4108,7 @@ pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021i64;
 /// - Interior characters may be alphanumeric, hyphens (`-`), underscores (`_`), or dots (`.`).
 ///
 /// See also: [General fields: `_meta`](https://modelcontextprotocol.io/specification/2026-07-28/basic/index#meta) for more details.
-pub type MetaObject = ::serde_json::Map<::std::string::String, ::serde_json::Value>;
+pub type MetaObject = ::serde_json::Map<String, ::serde_json::Value>;
 /// A JSON-RPC error indicating that the requested method does not exist or is not available.
 ///
 /// In MCP, a server returns this error when a client invokes a method the server does not implement — either a genuinely unknown method, or one gated behind a server capability the server did not advertise (e.g., calling `prompts/list` when the `prompts` capability was not advertised).
@@ -4174,11 +4133,11 @@ pub type MetaObject = ::serde_json::Map<::std::string::String, ::serde_json::Val
 #[derive(Clone, Debug, PartialEq)]
 pub struct MethodNotFoundError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub data: ::std::option::Option<::serde_json::Value>,
+    pub data: Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4188,9 +4147,9 @@ impl MethodNotFoundError {
 }
 crate::rt::object! {
     MethodNotFoundError, "an object of type MethodNotFoundError", extra, fields : [[fixed
-    "code" f0(crate ::rt::Fixed::Int(- 32601i64))] [required "message"
-    f1(::std::string::String) plain message] [optional "data" f2(::serde_json::Value)
-    plain data]], inits : [message : f1, data : f2]
+    "code" f0(crate ::rt::Fixed::Int(- 32601i64))] [required "message" f1(String) plain
+    message] [optional "data" f2(::serde_json::Value) plain data]], inits : [message :
+    f1, data : f2]
 }
 /// Returned when processing a request requires a capability the client did not
 /// declare in `clientCapabilities`. For HTTP, the response status code MUST be
@@ -4218,7 +4177,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct MissingRequiredClientCapabilityError {
     /// Optional: `None` is left out of the JSON.
-    pub id: ::std::option::Option<RequestId>,
+    pub id: Option<RequestId>,
     pub error: MissingRequiredClientCapabilityErrorError,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -4240,7 +4199,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct MissingRequiredClientCapabilityErrorError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     pub data: MissingRequiredClientCapabilityErrorErrorData,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -4253,10 +4212,9 @@ impl MissingRequiredClientCapabilityErrorError {
 crate::rt::object! {
     MissingRequiredClientCapabilityErrorError,
     "an object of type MissingRequiredClientCapabilityErrorError", extra, fields :
-    [[fixed "code" f0(crate ::rt::Fixed::Int(- 32021i64))] [required "message"
-    f1(::std::string::String) plain message] [required "data"
-    f2(MissingRequiredClientCapabilityErrorErrorData) plain data]], inits : [message :
-    f1, data : f2]
+    [[fixed "code" f0(crate ::rt::Fixed::Int(- 32021i64))] [required "message" f1(String)
+    plain message] [required "data" f2(MissingRequiredClientCapabilityErrorErrorData)
+    plain data]], inits : [message : f1, data : f2]
 }
 /// The inline object type of `MissingRequiredClientCapabilityErrorError.data` in the schema (named from its parent and field; see [`MissingRequiredClientCapabilityErrorError`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -4295,13 +4253,13 @@ pub struct ModelHint {
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
     ///
     /// Optional: `None` is left out of the JSON.
-    pub name: ::std::option::Option<::std::string::String>,
+    pub name: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ModelHint, "an object of type ModelHint", extra, fields : [[optional "name"
-    f0(::std::string::String) plain name]], inits : [name : f0]
+    f0(String) plain name]], inits : [name : f0]
 }
 /// The server's preferences for model selection, requested of the client during sampling.
 ///
@@ -4343,7 +4301,7 @@ pub struct ModelPreferences {
     /// MAY still use the priorities to select from ambiguous matches.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub hints: ::std::option::Option<::std::vec::Vec<ModelHint>>,
+    pub hints: Option<Vec<ModelHint>>,
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
@@ -4355,7 +4313,7 @@ pub struct ModelPreferences {
     /// Wire name: `costPriority`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub cost_priority: ::std::option::Option<f64>,
+    pub cost_priority: Option<f64>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
@@ -4367,7 +4325,7 @@ pub struct ModelPreferences {
     /// Wire name: `speedPriority`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub speed_priority: ::std::option::Option<f64>,
+    pub speed_priority: Option<f64>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
@@ -4379,16 +4337,16 @@ pub struct ModelPreferences {
     /// Wire name: `intelligencePriority`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub intelligence_priority: ::std::option::Option<f64>,
+    pub intelligence_priority: Option<f64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ModelPreferences, "an object of type ModelPreferences", extra, fields : [[optional
-    "hints" f0(::std::vec::Vec < ModelHint >) plain hints] [optional "costPriority"
-    f1(f64) float cost_priority] [optional "speedPriority" f2(f64) float speed_priority]
-    [optional "intelligencePriority" f3(f64) float intelligence_priority]], inits :
-    [hints : f0, cost_priority : f1, speed_priority : f2, intelligence_priority : f3]
+    "hints" f0(Vec < ModelHint >) plain hints] [optional "costPriority" f1(f64) float
+    cost_priority] [optional "speedPriority" f2(f64) float speed_priority] [optional
+    "intelligencePriority" f3(f64) float intelligence_priority]], inits : [hints : f0,
+    cost_priority : f1, speed_priority : f2, intelligence_priority : f3]
 }
 /// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
 #[derive(Clone, Debug, PartialEq)]
@@ -4405,19 +4363,16 @@ crate::rt::union! {
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Notification {
-    pub method: ::std::string::String,
+    pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub params: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     Notification, "an object of type Notification", extra, fields : [[required "method"
-    f0(::std::string::String) plain method] [optional "params" f1(::serde_json::Map <
-    ::std::string::String, ::serde_json::Value >) plain params]], inits : [method : f0,
-    params : f1]
+    f0(String) plain method] [optional "params" f1(::serde_json::Map < String,
+    ::serde_json::Value >) plain params]], inits : [method : f0, params : f1]
 }
 /// Extends [`MetaObject`] with additional notification-specific fields. All key naming rules from `MetaObject` apply.
 ///
@@ -4440,7 +4395,7 @@ pub struct NotificationMetaObject {
     /// Wire name: `io.modelcontextprotocol/subscriptionId`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub io_modelcontextprotocol_subscription_id: ::std::option::Option<RequestId>,
+    pub io_modelcontextprotocol_subscription_id: Option<RequestId>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4456,7 +4411,7 @@ pub struct NotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<NotificationMetaObject>,
+    pub meta: Option<NotificationMetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4480,25 +4435,25 @@ crate::rt::object! {
 pub struct NumberSchema {
     pub r#type: NumberSchemaType,
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Optional: `None` is left out of the JSON.
-    pub minimum: ::std::option::Option<f64>,
+    pub minimum: Option<f64>,
     /// Optional: `None` is left out of the JSON.
-    pub maximum: ::std::option::Option<f64>,
+    pub maximum: Option<f64>,
     /// Optional: `None` is left out of the JSON.
-    pub default: ::std::option::Option<f64>,
+    pub default: Option<f64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     NumberSchema, "an object of type NumberSchema", extra, fields : [[required "type"
-    f0(NumberSchemaType) plain r#type] [optional "title" f1(::std::string::String) plain
-    title] [optional "description" f2(::std::string::String) plain description] [optional
-    "minimum" f3(f64) float minimum] [optional "maximum" f4(f64) float maximum] [optional
-    "default" f5(f64) float default]], inits : [r#type : f0, title : f1, description :
-    f2, minimum : f3, maximum : f4, default : f5]
+    f0(NumberSchemaType) plain r#type] [optional "title" f1(String) plain title]
+    [optional "description" f2(String) plain description] [optional "minimum" f3(f64)
+    float minimum] [optional "maximum" f4(f64) float maximum] [optional "default" f5(f64)
+    float default]], inits : [r#type : f0, title : f1, description : f2, minimum : f3,
+    maximum : f4, default : f5]
 }
 /// The inline enum type of `NumberSchema.type` in the schema (named from its parent and field; see [`NumberSchema`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -4518,7 +4473,7 @@ pub const PARSE_ERROR: i64 = -32700i64;
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedRequest {
-    pub method: ::std::string::String,
+    pub method: String,
     pub params: PaginatedRequestParams,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -4530,10 +4485,9 @@ impl PaginatedRequest {
 }
 crate::rt::object! {
     PaginatedRequest, "an object of type PaginatedRequest", extra, fields : [[required
-    "method" f0(::std::string::String) plain method] [required "params"
-    f1(PaginatedRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [method :
-    f0, params : f1, id : f3]
+    "method" f0(String) plain method] [required "params" f1(PaginatedRequestParams) plain
+    params] [fixed "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))] [required "id"
+    f3(RequestId) plain id]], inits : [method : f0, params : f1, id : f3]
 }
 /// Common params for paginated requests.
 ///
@@ -4560,7 +4514,7 @@ pub struct PaginatedRequestParams {
     /// If provided, the server should return results starting after this cursor.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub cursor: ::std::option::Option<Cursor>,
+    pub cursor: Option<Cursor>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4575,7 +4529,7 @@ pub struct PaginatedResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -4594,7 +4548,7 @@ pub struct PaginatedResult {
     /// Wire name: `nextCursor`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub next_cursor: ::std::option::Option<Cursor>,
+    pub next_cursor: Option<Cursor>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4621,11 +4575,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ParseError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub data: ::std::option::Option<::serde_json::Value>,
+    pub data: Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4635,9 +4589,9 @@ impl ParseError {
 }
 crate::rt::object! {
     ParseError, "an object of type ParseError", extra, fields : [[fixed "code" f0(crate
-    ::rt::Fixed::Int(- 32700i64))] [required "message" f1(::std::string::String) plain
-    message] [optional "data" f2(::serde_json::Value) plain data]], inits : [message :
-    f1, data : f2]
+    ::rt::Fixed::Int(- 32700i64))] [required "message" f1(String) plain message]
+    [optional "data" f2(::serde_json::Value) plain data]], inits : [message : f1, data :
+    f2]
 }
 /// Restricted schema definitions that only allow primitive types
 /// without nested objects or arrays.
@@ -4709,7 +4663,7 @@ pub struct ProgressNotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<NotificationMetaObject>,
+    pub meta: Option<NotificationMetaObject>,
     /// The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     ///
     /// Wire name: `progressToken`.
@@ -4719,11 +4673,11 @@ pub struct ProgressNotificationParams {
     /// Total number of items to process (or total progress required), if known.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub total: ::std::option::Option<f64>,
+    pub total: Option<f64>,
     /// An optional message describing the current progress.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub message: ::std::option::Option<::std::string::String>,
+    pub message: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4731,27 +4685,27 @@ crate::rt::object! {
     ProgressNotificationParams, "an object of type ProgressNotificationParams", extra,
     fields : [[optional "_meta" f0(NotificationMetaObject) plain meta] [required
     "progressToken" f1(ProgressToken) plain progress_token] [required "progress" f2(f64)
-    float progress] [optional "total" f3(f64) float total] [optional "message"
-    f4(::std::string::String) plain message]], inits : [meta : f0, progress_token : f1,
-    progress : f2, total : f3, message : f4]
+    float progress] [optional "total" f3(f64) float total] [optional "message" f4(String)
+    plain message]], inits : [meta : f0, progress_token : f1, progress : f2, total : f3,
+    message : f4]
 }
 /// A progress token, used to associate progress notifications with the original request.
 ///
 /// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ProgressToken {
-    String(::std::string::String),
+    String(String),
     Integer(i64),
 }
 crate::rt::union! {
-    ProgressToken, "ProgressToken", [[0usize String(::std::string::String) plain] [1usize
-    Integer(i64) plain]], shape(::std::option::Option::None)
+    ProgressToken, "ProgressToken", [[0usize String(String) plain] [1usize Integer(i64)
+    plain]], shape(::std::option::Option::None)
 }
 /// A prompt or prompt template that the server offers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Prompt {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -4760,7 +4714,7 @@ pub struct Prompt {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Clients that support rendering icons MUST support at least the following MIME types:
@@ -4772,28 +4726,27 @@ pub struct Prompt {
     /// - `image/webp` - WebP images (modern, efficient format)
     ///
     /// Optional: `None` is left out of the JSON.
-    pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// An optional description of what this prompt provides
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// A list of arguments to use for templating the prompt.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
+    pub arguments: Option<Vec<PromptArgument>>,
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<MetaObject>,
+    pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Prompt, "an object of type Prompt", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
-    plain title] [optional "icons" f2(::std::vec::Vec < Icon >) plain icons] [optional
-    "description" f3(::std::string::String) plain description] [optional "arguments"
-    f4(::std::vec::Vec < PromptArgument >) plain arguments] [optional "_meta"
+    Prompt, "an object of type Prompt", extra, fields : [[required "name" f0(String)
+    plain name] [optional "title" f1(String) plain title] [optional "icons" f2(Vec < Icon
+    >) plain icons] [optional "description" f3(String) plain description] [optional
+    "arguments" f4(Vec < PromptArgument >) plain arguments] [optional "_meta"
     f5(MetaObject) plain meta]], inits : [name : f0, title : f1, icons : f2, description
     : f3, arguments : f4, meta : f5]
 }
@@ -4801,7 +4754,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptArgument {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -4810,24 +4763,23 @@ pub struct PromptArgument {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// A human-readable description of the argument.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Whether this argument must be provided.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub required: ::std::option::Option<bool>,
+    pub required: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     PromptArgument, "an object of type PromptArgument", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
-    plain title] [optional "description" f2(::std::string::String) plain description]
-    [optional "required" f3(bool) plain required]], inits : [name : f0, title : f1,
-    description : f2, required : f3]
+    f0(String) plain name] [optional "title" f1(String) plain title] [optional
+    "description" f2(String) plain description] [optional "required" f3(bool) plain
+    required]], inits : [name : f0, title : f1, description : f2, required : f3]
 }
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a [subscriptions/listen](SubscriptionsListenRequest) stream when the client requested it via the `promptsListChanged` filter field.
 ///
@@ -4849,7 +4801,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptListChangedNotification {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4888,7 +4840,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptReference {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -4897,7 +4849,7 @@ pub struct PromptReference {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4907,9 +4859,8 @@ impl PromptReference {
 }
 crate::rt::object! {
     PromptReference, "an object of type PromptReference", extra, fields : [[required
-    "name" f0(::std::string::String) plain name] [optional "title"
-    f1(::std::string::String) plain title] [fixed "type" f2(crate
-    ::rt::Fixed::Str("ref/prompt"))]], inits : [name : f0, title : f1]
+    "name" f0(String) plain name] [optional "title" f1(String) plain title] [fixed "type"
+    f2(crate ::rt::Fixed::Str("ref/prompt"))]], inits : [name : f0, title : f1]
 }
 /// Sent from the client to the server, to read a specific resource URI.
 ///
@@ -4963,7 +4914,7 @@ pub struct ReadResourceRequestParams {
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// New field to carry the responses for the server's requests from the
     /// InputRequiredResult message.  For each key in the response's inputRequests
     /// field, the same key must appear here with the associated response.
@@ -4971,23 +4922,22 @@ pub struct ReadResourceRequestParams {
     /// Wire name: `inputResponses`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub input_responses: ::std::option::Option<InputResponses>,
+    pub input_responses: Option<InputResponses>,
     /// Request state passed back to the server from the client.
     ///
     /// Wire name: `requestState`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub request_state: ::std::option::Option<::std::string::String>,
+    pub request_state: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ReadResourceRequestParams, "an object of type ReadResourceRequestParams", extra,
     fields : [[required "_meta" f0(RequestMetaObject) plain meta] [required "uri"
-    f1(::std::string::String) plain uri] [optional "inputResponses" f2(InputResponses)
-    plain input_responses] [optional "requestState" f3(::std::string::String) plain
-    request_state]], inits : [meta : f0, uri : f1, input_responses : f2, request_state :
-    f3]
+    f1(String) plain uri] [optional "inputResponses" f2(InputResponses) plain
+    input_responses] [optional "requestState" f3(String) plain request_state]], inits :
+    [meta : f0, uri : f1, input_responses : f2, request_state : f3]
 }
 /// The result returned by the server for a [resources/read](ReadResourceRequest) request.
 ///
@@ -5012,7 +4962,7 @@ pub struct ReadResourceResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -5051,7 +5001,7 @@ pub struct ReadResourceResult {
     ///
     /// Wire name: `cacheScope`.
     pub cache_scope: CacheableResultCacheScope,
-    pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
+    pub contents: Vec<ReadResourceResultContentsItem>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -5060,9 +5010,8 @@ crate::rt::object! {
     [[optional "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType"
     f1(ResultType) plain result_type(ResultType::Complete)] [required "ttlMs" f2(i64)
     plain ttl_ms] [required "cacheScope" f3(CacheableResultCacheScope) plain cache_scope]
-    [required "contents" f4(::std::vec::Vec < ReadResourceResultContentsItem >) plain
-    contents]], inits : [meta : f0, result_type : f1, ttl_ms : f2, cache_scope : f3,
-    contents : f4]
+    [required "contents" f4(Vec < ReadResourceResultContentsItem >) plain contents]],
+    inits : [meta : f0, result_type : f1, ttl_ms : f2, cache_scope : f3, contents : f4]
 }
 /// The inline union type of the elements of `ReadResourceResult.contents` in the schema (see [`ReadResourceResult`]).
 ///
@@ -5157,31 +5106,28 @@ crate::rt::union! {
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {
-    pub method: ::std::string::String,
+    pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    >,
+    pub params: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Request, "an object of type Request", extra, fields : [[required "method"
-    f0(::std::string::String) plain method] [optional "params" f1(::serde_json::Map <
-    ::std::string::String, ::serde_json::Value >) plain params]], inits : [method : f0,
-    params : f1]
+    Request, "an object of type Request", extra, fields : [[required "method" f0(String)
+    plain method] [optional "params" f1(::serde_json::Map < String, ::serde_json::Value
+    >) plain params]], inits : [method : f0, params : f1]
 }
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
 /// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RequestId {
-    String(::std::string::String),
+    String(String),
     Integer(i64),
 }
 crate::rt::union! {
-    RequestId, "RequestId", [[0usize String(::std::string::String) plain] [1usize
-    Integer(i64) plain]], shape(::std::option::Option::None)
+    RequestId, "RequestId", [[0usize String(String) plain] [1usize Integer(i64) plain]],
+    shape(::std::option::Option::None)
 }
 /// Extends [`MetaObject`] with additional request-specific fields. All key naming rules from `MetaObject` apply.
 ///
@@ -5195,7 +5141,7 @@ pub struct RequestMetaObject {
     /// Wire name: `progressToken`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub progress_token: ::std::option::Option<ProgressToken>,
+    pub progress_token: Option<ProgressToken>,
     /// The MCP Protocol Version being used for this request. Required.
     ///
     /// For the HTTP transport, this value MUST match the `MCP-Protocol-Version`
@@ -5204,7 +5150,7 @@ pub struct RequestMetaObject {
     /// [`UnsupportedProtocolVersionError`].
     ///
     /// Wire name: `io.modelcontextprotocol/protocolVersion`.
-    pub io_modelcontextprotocol_protocol_version: ::std::string::String,
+    pub io_modelcontextprotocol_protocol_version: String,
     /// Identifies the client software making the request. Clients SHOULD
     /// include this field on every request unless specifically configured not
     /// to do so.
@@ -5220,7 +5166,7 @@ pub struct RequestMetaObject {
     /// Wire name: `io.modelcontextprotocol/clientInfo`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub io_modelcontextprotocol_client_info: ::std::option::Option<Implementation>,
+    pub io_modelcontextprotocol_client_info: Option<Implementation>,
     /// The client's capabilities for this specific request. Required.
     ///
     /// Capabilities are declared per-request rather than once at initialization;
@@ -5242,14 +5188,14 @@ pub struct RequestMetaObject {
         since = "2026-07-28",
         note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."
     )]
-    pub io_modelcontextprotocol_log_level: ::std::option::Option<LoggingLevel>,
+    pub io_modelcontextprotocol_log_level: Option<LoggingLevel>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     RequestMetaObject, "an object of type RequestMetaObject", extra, fields : [[optional
     "progressToken" f0(ProgressToken) plain progress_token] [required
-    "io.modelcontextprotocol/protocolVersion" f1(::std::string::String) plain
+    "io.modelcontextprotocol/protocolVersion" f1(String) plain
     io_modelcontextprotocol_protocol_version] [optional
     "io.modelcontextprotocol/clientInfo" f2(Implementation) plain
     io_modelcontextprotocol_client_info] [required
@@ -5293,7 +5239,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Resource {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -5302,7 +5248,7 @@ pub struct Resource {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Clients that support rendering icons MUST support at least the following MIME types:
@@ -5314,50 +5260,49 @@ pub struct Resource {
     /// - `image/webp` - WebP images (modern, efficient format)
     ///
     /// Optional: `None` is left out of the JSON.
-    pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// The URI of this resource.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Optional annotations for the client.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub size: ::std::option::Option<i64>,
+    pub size: Option<i64>,
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<MetaObject>,
+    pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Resource, "an object of type Resource", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
-    plain title] [optional "icons" f2(::std::vec::Vec < Icon >) plain icons] [required
-    "uri" f3(::std::string::String) plain uri] [optional "description"
-    f4(::std::string::String) plain description] [optional "mimeType"
-    f5(::std::string::String) plain mime_type] [optional "annotations" f6(Annotations)
-    plain annotations] [optional "size" f7(i64) plain size] [optional "_meta"
-    f8(MetaObject) plain meta]], inits : [name : f0, title : f1, icons : f2, uri : f3,
-    description : f4, mime_type : f5, annotations : f6, size : f7, meta : f8]
+    Resource, "an object of type Resource", extra, fields : [[required "name" f0(String)
+    plain name] [optional "title" f1(String) plain title] [optional "icons" f2(Vec < Icon
+    >) plain icons] [required "uri" f3(String) plain uri] [optional "description"
+    f4(String) plain description] [optional "mimeType" f5(String) plain mime_type]
+    [optional "annotations" f6(Annotations) plain annotations] [optional "size" f7(i64)
+    plain size] [optional "_meta" f8(MetaObject) plain meta]], inits : [name : f0, title
+    : f1, icons : f2, uri : f3, description : f4, mime_type : f5, annotations : f6, size
+    : f7, meta : f8]
 }
 /// The contents of a specific resource or sub-resource.
 ///
@@ -5367,25 +5312,25 @@ pub struct ResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<MetaObject>,
+    pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ResourceContents, "an object of type ResourceContents", extra, fields : [[required
-    "uri" f0(::std::string::String) plain uri] [optional "mimeType"
-    f1(::std::string::String) plain mime_type] [optional "_meta" f2(MetaObject) plain
-    meta]], inits : [uri : f0, mime_type : f1, meta : f2]
+    "uri" f0(String) plain uri] [optional "mimeType" f1(String) plain mime_type]
+    [optional "_meta" f2(MetaObject) plain meta]], inits : [uri : f0, mime_type : f1,
+    meta : f2]
 }
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 ///
@@ -5407,7 +5352,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceLink {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -5416,7 +5361,7 @@ pub struct ResourceLink {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Clients that support rendering icons MUST support at least the following MIME types:
@@ -5428,37 +5373,37 @@ pub struct ResourceLink {
     /// - `image/webp` - WebP images (modern, efficient format)
     ///
     /// Optional: `None` is left out of the JSON.
-    pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// The URI of this resource.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Optional annotations for the client.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub size: ::std::option::Option<i64>,
+    pub size: Option<i64>,
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<MetaObject>,
+    pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -5468,15 +5413,14 @@ impl ResourceLink {
 }
 crate::rt::object! {
     ResourceLink, "an object of type ResourceLink", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
-    plain title] [optional "icons" f2(::std::vec::Vec < Icon >) plain icons] [required
-    "uri" f3(::std::string::String) plain uri] [optional "description"
-    f4(::std::string::String) plain description] [optional "mimeType"
-    f5(::std::string::String) plain mime_type] [optional "annotations" f6(Annotations)
-    plain annotations] [optional "size" f7(i64) plain size] [optional "_meta"
-    f8(MetaObject) plain meta] [fixed "type" f9(crate
-    ::rt::Fixed::Str("resource_link"))]], inits : [name : f0, title : f1, icons : f2, uri
-    : f3, description : f4, mime_type : f5, annotations : f6, size : f7, meta : f8]
+    f0(String) plain name] [optional "title" f1(String) plain title] [optional "icons"
+    f2(Vec < Icon >) plain icons] [required "uri" f3(String) plain uri] [optional
+    "description" f4(String) plain description] [optional "mimeType" f5(String) plain
+    mime_type] [optional "annotations" f6(Annotations) plain annotations] [optional
+    "size" f7(i64) plain size] [optional "_meta" f8(MetaObject) plain meta] [fixed "type"
+    f9(crate ::rt::Fixed::Str("resource_link"))]], inits : [name : f0, title : f1, icons
+    : f2, uri : f3, description : f4, mime_type : f5, annotations : f6, size : f7, meta :
+    f8]
 }
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a [subscriptions/listen](SubscriptionsListenRequest) stream when the client requested it via the `resourcesListChanged` filter field.
 ///
@@ -5498,7 +5442,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceListChangedNotification {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -5525,20 +5469,20 @@ pub struct ResourceRequestParams {
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ResourceRequestParams, "an object of type ResourceRequestParams", extra, fields :
-    [[required "_meta" f0(RequestMetaObject) plain meta] [required "uri"
-    f1(::std::string::String) plain uri]], inits : [meta : f0, uri : f1]
+    [[required "_meta" f0(RequestMetaObject) plain meta] [required "uri" f1(String) plain
+    uri]], inits : [meta : f0, uri : f1]
 }
 /// A template description for resources available on the server.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceTemplate {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -5547,7 +5491,7 @@ pub struct ResourceTemplate {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Clients that support rendering icons MUST support at least the following MIME types:
@@ -5559,46 +5503,45 @@ pub struct ResourceTemplate {
     /// - `image/webp` - WebP images (modern, efficient format)
     ///
     /// Optional: `None` is left out of the JSON.
-    pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
     ///
     /// Format: `uri-template`
     ///
     /// Wire name: `uriTemplate`.
-    pub uri_template: ::std::string::String,
+    pub uri_template: String,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Optional annotations for the client.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<MetaObject>,
+    pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ResourceTemplate, "an object of type ResourceTemplate", extra, fields : [[required
-    "name" f0(::std::string::String) plain name] [optional "title"
-    f1(::std::string::String) plain title] [optional "icons" f2(::std::vec::Vec < Icon >)
-    plain icons] [required "uriTemplate" f3(::std::string::String) plain uri_template]
-    [optional "description" f4(::std::string::String) plain description] [optional
-    "mimeType" f5(::std::string::String) plain mime_type] [optional "annotations"
-    f6(Annotations) plain annotations] [optional "_meta" f7(MetaObject) plain meta]],
-    inits : [name : f0, title : f1, icons : f2, uri_template : f3, description : f4,
-    mime_type : f5, annotations : f6, meta : f7]
+    "name" f0(String) plain name] [optional "title" f1(String) plain title] [optional
+    "icons" f2(Vec < Icon >) plain icons] [required "uriTemplate" f3(String) plain
+    uri_template] [optional "description" f4(String) plain description] [optional
+    "mimeType" f5(String) plain mime_type] [optional "annotations" f6(Annotations) plain
+    annotations] [optional "_meta" f7(MetaObject) plain meta]], inits : [name : f0, title
+    : f1, icons : f2, uri_template : f3, description : f4, mime_type : f5, annotations :
+    f6, meta : f7]
 }
 /// A reference to a resource or resource template definition.
 ///
@@ -5608,7 +5551,7 @@ pub struct ResourceTemplateReference {
     /// The URI or URI template of the resource.
     ///
     /// Format: `uri-template`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -5619,7 +5562,7 @@ impl ResourceTemplateReference {
 crate::rt::object! {
     ResourceTemplateReference, "an object of type ResourceTemplateReference", extra,
     fields : [[fixed "type" f0(crate ::rt::Fixed::Str("ref/resource"))] [required "uri"
-    f1(::std::string::String) plain uri]], inits : [uri : f1]
+    f1(String) plain uri]], inits : [uri : f1]
 }
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a [subscriptions/listen](SubscriptionsListenRequest) request.
 ///
@@ -5672,19 +5615,19 @@ pub struct ResourceUpdatedNotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<NotificationMetaObject>,
+    pub meta: Option<NotificationMetaObject>,
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ResourceUpdatedNotificationParams,
     "an object of type ResourceUpdatedNotificationParams", extra, fields : [[optional
-    "_meta" f0(NotificationMetaObject) plain meta] [required "uri"
-    f1(::std::string::String) plain uri]], inits : [meta : f0, uri : f1]
+    "_meta" f0(NotificationMetaObject) plain meta] [required "uri" f1(String) plain
+    uri]], inits : [meta : f0, uri : f1]
 }
 /// Common result fields.
 #[derive(Clone, Debug, PartialEq)]
@@ -5692,7 +5635,7 @@ pub struct Result {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -5735,7 +5678,7 @@ pub struct ResultMetaObject {
     /// Wire name: `io.modelcontextprotocol/serverInfo`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub io_modelcontextprotocol_server_info: ::std::option::Option<Implementation>,
+    pub io_modelcontextprotocol_server_info: Option<Implementation>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -5797,25 +5740,24 @@ pub struct Root {
     /// other URI schemes.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub name: ::std::option::Option<::std::string::String>,
+    pub name: Option<String>,
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<MetaObject>,
+    pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Root, "an object of type Root", extra, fields : [[required "uri"
-    f0(::std::string::String) plain uri] [optional "name" f1(::std::string::String) plain
-    name] [optional "_meta" f2(MetaObject) plain meta]], inits : [uri : f0, name : f1,
-    meta : f2]
+    Root, "an object of type Root", extra, fields : [[required "uri" f0(String) plain
+    uri] [optional "name" f1(String) plain name] [optional "_meta" f2(MetaObject) plain
+    meta]], inits : [uri : f0, name : f1, meta : f2]
 }
 /// Describes a message issued to or received from an LLM API.
 ///
@@ -5861,7 +5803,7 @@ pub struct SamplingMessage {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<MetaObject>,
+    pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -5877,13 +5819,13 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub enum SamplingMessageContent {
     SamplingMessageContentBlock(SamplingMessageContentBlock),
-    SamplingMessageContentBlockArray(::std::vec::Vec<SamplingMessageContentBlock>),
+    SamplingMessageContentBlockArray(Vec<SamplingMessageContentBlock>),
 }
 crate::rt::union! {
     SamplingMessageContent, "SamplingMessageContent", [[0usize
     SamplingMessageContentBlock(SamplingMessageContentBlock) plain] [1usize
-    SamplingMessageContentBlockArray(::std::vec::Vec < SamplingMessageContentBlock >)
-    plain]], shape(::std::option::Option::None)
+    SamplingMessageContentBlockArray(Vec < SamplingMessageContentBlock >) plain]],
+    shape(::std::option::Option::None)
 }
 /// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
 #[deprecated(
@@ -5913,9 +5855,7 @@ pub struct ServerCapabilities {
     /// Experimental, non-standard capabilities that the server supports.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub experimental: ::std::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, JSONObject>,
-    >,
+    pub experimental: Option<::std::collections::BTreeMap<String, JSONObject>>,
     /// Present if the server supports sending log messages to the client.
     ///
     /// **Example: Logging — minimum baseline support**
@@ -5931,7 +5871,7 @@ pub struct ServerCapabilities {
         since = "2026-07-28",
         note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."
     )]
-    pub logging: ::std::option::Option<JSONObject>,
+    pub logging: Option<JSONObject>,
     /// Present if the server supports argument autocompletion suggestions.
     ///
     /// **Example: Completions — minimum baseline support**
@@ -5943,7 +5883,7 @@ pub struct ServerCapabilities {
     /// ```
     ///
     /// Optional: `None` is left out of the JSON.
-    pub completions: ::std::option::Option<JSONObject>,
+    pub completions: Option<JSONObject>,
     /// Present if the server offers any prompt templates.
     ///
     /// **Example: Prompts — minimum baseline support**
@@ -5965,7 +5905,7 @@ pub struct ServerCapabilities {
     /// ```
     ///
     /// Optional: `None` is left out of the JSON.
-    pub prompts: ::std::option::Option<ServerCapabilitiesPrompts>,
+    pub prompts: Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
     ///
     /// **Example: Resources — minimum baseline support**
@@ -6008,7 +5948,7 @@ pub struct ServerCapabilities {
     /// ```
     ///
     /// Optional: `None` is left out of the JSON.
-    pub resources: ::std::option::Option<ServerCapabilitiesResources>,
+    pub resources: Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
     ///
     /// **Example: Tools — minimum baseline support**
@@ -6030,7 +5970,7 @@ pub struct ServerCapabilities {
     /// ```
     ///
     /// Optional: `None` is left out of the JSON.
-    pub tools: ::std::option::Option<ServerCapabilitiesTools>,
+    pub tools: Option<ServerCapabilitiesTools>,
     /// Optional MCP extensions that the server supports. Keys are extension identifiers
     /// (e.g., "io.modelcontextprotocol/tasks"), and values are per-extension settings
     /// objects. An empty object indicates support with no settings.
@@ -6049,23 +5989,21 @@ pub struct ServerCapabilities {
     /// ```
     ///
     /// Optional: `None` is left out of the JSON.
-    pub extensions: ::std::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, JSONObject>,
-    >,
+    pub extensions: Option<::std::collections::BTreeMap<String, JSONObject>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ServerCapabilities, "an object of type ServerCapabilities", extra, fields :
-    [[optional "experimental" f0(::std::collections::BTreeMap < ::std::string::String,
-    JSONObject >) plain experimental] [optional "logging" f1(JSONObject) plain logging]
-    [optional "completions" f2(JSONObject) plain completions] [optional "prompts"
+    [[optional "experimental" f0(::std::collections::BTreeMap < String, JSONObject >)
+    plain experimental] [optional "logging" f1(JSONObject) plain logging] [optional
+    "completions" f2(JSONObject) plain completions] [optional "prompts"
     f3(ServerCapabilitiesPrompts) plain prompts] [optional "resources"
     f4(ServerCapabilitiesResources) plain resources] [optional "tools"
     f5(ServerCapabilitiesTools) plain tools] [optional "extensions"
-    f6(::std::collections::BTreeMap < ::std::string::String, JSONObject >) plain
-    extensions]], inits : [experimental : f0, logging : f1, completions : f2, prompts :
-    f3, resources : f4, tools : f5, extensions : f6]
+    f6(::std::collections::BTreeMap < String, JSONObject >) plain extensions]], inits :
+    [experimental : f0, logging : f1, completions : f2, prompts : f3, resources : f4,
+    tools : f5, extensions : f6]
 }
 /// The inline object type of `ServerCapabilities.prompts` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -6075,7 +6013,7 @@ pub struct ServerCapabilitiesPrompts {
     /// Wire name: `listChanged`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub list_changed: ::std::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -6090,13 +6028,13 @@ pub struct ServerCapabilitiesResources {
     /// Whether this server supports subscribing to resource updates.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub subscribe: ::std::option::Option<bool>,
+    pub subscribe: Option<bool>,
     /// Whether this server supports notifications for changes to the resource list.
     ///
     /// Wire name: `listChanged`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub list_changed: ::std::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -6113,7 +6051,7 @@ pub struct ServerCapabilitiesTools {
     /// Wire name: `listChanged`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub list_changed: ::std::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -6221,21 +6159,21 @@ crate::rt::union! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct StringSchema {
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Wire name: `minLength`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub min_length: ::std::option::Option<i64>,
+    pub min_length: Option<i64>,
     /// Wire name: `maxLength`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub max_length: ::std::option::Option<i64>,
+    pub max_length: Option<i64>,
     /// Optional: `None` is left out of the JSON.
-    pub format: ::std::option::Option<StringSchemaFormat>,
+    pub format: Option<StringSchemaFormat>,
     /// Optional: `None` is left out of the JSON.
-    pub default: ::std::option::Option<::std::string::String>,
+    pub default: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -6245,12 +6183,12 @@ impl StringSchema {
 }
 crate::rt::object! {
     StringSchema, "an object of type StringSchema", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("string"))] [optional "title" f1(::std::string::String)
-    plain title] [optional "description" f2(::std::string::String) plain description]
-    [optional "minLength" f3(i64) plain min_length] [optional "maxLength" f4(i64) plain
-    max_length] [optional "format" f5(StringSchemaFormat) plain format] [optional
-    "default" f6(::std::string::String) plain default]], inits : [title : f1, description
-    : f2, min_length : f3, max_length : f4, format : f5, default : f6]
+    f0(crate ::rt::Fixed::Str("string"))] [optional "title" f1(String) plain title]
+    [optional "description" f2(String) plain description] [optional "minLength" f3(i64)
+    plain min_length] [optional "maxLength" f4(i64) plain max_length] [optional "format"
+    f5(StringSchemaFormat) plain format] [optional "default" f6(String) plain default]],
+    inits : [title : f1, description : f2, min_length : f3, max_length : f4, format : f5,
+    default : f6]
 }
 /// The inline enum type of `StringSchema.format` in the schema (named from its parent and field; see [`StringSchema`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -6280,28 +6218,26 @@ pub struct SubscriptionFilter {
     /// Wire name: `toolsListChanged`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub tools_list_changed: ::std::option::Option<bool>,
+    pub tools_list_changed: Option<bool>,
     /// If true, receive [notifications/prompts/list_changed](PromptListChangedNotification).
     ///
     /// Wire name: `promptsListChanged`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub prompts_list_changed: ::std::option::Option<bool>,
+    pub prompts_list_changed: Option<bool>,
     /// If true, receive [notifications/resources/list_changed](ResourceListChangedNotification).
     ///
     /// Wire name: `resourcesListChanged`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub resources_list_changed: ::std::option::Option<bool>,
+    pub resources_list_changed: Option<bool>,
     /// Subscribe to [notifications/resources/updated](ResourceUpdatedNotification) for these resource URIs.
     /// Replaces the former `resources/subscribe` RPC.
     ///
     /// Wire name: `resourceSubscriptions`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub resource_subscriptions: ::std::option::Option<
-        ::std::vec::Vec<::std::string::String>,
-    >,
+    pub resource_subscriptions: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -6310,9 +6246,9 @@ crate::rt::object! {
     [[optional "toolsListChanged" f0(bool) plain tools_list_changed] [optional
     "promptsListChanged" f1(bool) plain prompts_list_changed] [optional
     "resourcesListChanged" f2(bool) plain resources_list_changed] [optional
-    "resourceSubscriptions" f3(::std::vec::Vec < ::std::string::String >) plain
-    resource_subscriptions]], inits : [tools_list_changed : f0, prompts_list_changed :
-    f1, resources_list_changed : f2, resource_subscriptions : f3]
+    "resourceSubscriptions" f3(Vec < String >) plain resource_subscriptions]], inits :
+    [tools_list_changed : f0, prompts_list_changed : f1, resources_list_changed : f2,
+    resource_subscriptions : f3]
 }
 /// Sent by the server to acknowledge that a
 /// [subscriptions/listen](SubscriptionsListenRequest) subscription has been
@@ -6369,7 +6305,7 @@ pub struct SubscriptionsAcknowledgedNotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<NotificationMetaObject>,
+    pub meta: Option<NotificationMetaObject>,
     /// The subset of requested notification types the server agreed to honor.
     /// Only includes notification types the server actually supports; if the
     /// client requested an unsupported type (e.g., `promptsListChanged` when
@@ -6513,7 +6449,7 @@ pub struct SubscriptionsListenResultMetaObject {
     /// Wire name: `io.modelcontextprotocol/serverInfo`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub io_modelcontextprotocol_server_info: ::std::option::Option<Implementation>,
+    pub io_modelcontextprotocol_server_info: Option<Implementation>,
     /// Identifies the subscription stream this response closes, so the client can
     /// correlate it with the originating subscription — mirroring the same key on
     /// the stream's notifications. The value is the JSON-RPC ID of the
@@ -6587,15 +6523,15 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TextContent {
     /// The text content of the message.
-    pub text: ::std::string::String,
+    pub text: String,
     /// Optional annotations for the client.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<MetaObject>,
+    pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -6605,9 +6541,9 @@ impl TextContent {
 }
 crate::rt::object! {
     TextContent, "an object of type TextContent", extra, fields : [[fixed "type" f0(crate
-    ::rt::Fixed::Str("text"))] [required "text" f1(::std::string::String) plain text]
-    [optional "annotations" f2(Annotations) plain annotations] [optional "_meta"
-    f3(MetaObject) plain meta]], inits : [text : f1, annotations : f2, meta : f3]
+    ::rt::Fixed::Str("text"))] [required "text" f1(String) plain text] [optional
+    "annotations" f2(Annotations) plain annotations] [optional "_meta" f3(MetaObject)
+    plain meta]], inits : [text : f1, annotations : f2, meta : f3]
 }
 /// **Example: Text file contents**
 ///
@@ -6623,28 +6559,27 @@ pub struct TextResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mime_type: ::std::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<MetaObject>,
+    pub meta: Option<MetaObject>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-    pub text: ::std::string::String,
+    pub text: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     TextResourceContents, "an object of type TextResourceContents", extra, fields :
-    [[required "uri" f0(::std::string::String) plain uri] [optional "mimeType"
-    f1(::std::string::String) plain mime_type] [optional "_meta" f2(MetaObject) plain
-    meta] [required "text" f3(::std::string::String) plain text]], inits : [uri : f0,
-    mime_type : f1, meta : f2, text : f3]
+    [[required "uri" f0(String) plain uri] [optional "mimeType" f1(String) plain
+    mime_type] [optional "_meta" f2(MetaObject) plain meta] [required "text" f3(String)
+    plain text]], inits : [uri : f0, mime_type : f1, meta : f2, text : f3]
 }
 /// Schema for multiple-selection enumeration with display titles for each option.
 ///
@@ -6674,29 +6609,29 @@ pub struct TitledMultiSelectEnumSchema {
     /// Optional title for the enum field.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional description for the enum field.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Minimum number of items to select.
     ///
     /// Wire name: `minItems`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub min_items: ::std::option::Option<i64>,
+    pub min_items: Option<i64>,
     /// Maximum number of items to select.
     ///
     /// Wire name: `maxItems`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub max_items: ::std::option::Option<i64>,
+    pub max_items: Option<i64>,
     /// Schema for array items with enum options and display labels.
     pub items: TitledMultiSelectEnumSchemaItems,
     /// Optional default value.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub default: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -6707,11 +6642,10 @@ impl TitledMultiSelectEnumSchema {
 crate::rt::object! {
     TitledMultiSelectEnumSchema, "an object of type TitledMultiSelectEnumSchema", extra,
     fields : [[fixed "type" f0(crate ::rt::Fixed::Str("array"))] [optional "title"
-    f1(::std::string::String) plain title] [optional "description"
-    f2(::std::string::String) plain description] [optional "minItems" f3(i64) plain
-    min_items] [optional "maxItems" f4(i64) plain max_items] [required "items"
-    f5(TitledMultiSelectEnumSchemaItems) plain items] [optional "default"
-    f6(::std::vec::Vec < ::std::string::String >) plain default]], inits : [title : f1,
+    f1(String) plain title] [optional "description" f2(String) plain description]
+    [optional "minItems" f3(i64) plain min_items] [optional "maxItems" f4(i64) plain
+    max_items] [required "items" f5(TitledMultiSelectEnumSchemaItems) plain items]
+    [optional "default" f6(Vec < String >) plain default]], inits : [title : f1,
     description : f2, min_items : f3, max_items : f4, items : f5, default : f6]
 }
 /// The inline object type of `TitledMultiSelectEnumSchema.items` in the schema (named from its parent and field; see [`TitledMultiSelectEnumSchema`]).
@@ -6720,31 +6654,31 @@ pub struct TitledMultiSelectEnumSchemaItems {
     /// Array of enum options with values and display labels.
     ///
     /// Wire name: `anyOf`.
-    pub any_of: ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
+    pub any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     TitledMultiSelectEnumSchemaItems,
     "an object of type TitledMultiSelectEnumSchemaItems", extra, fields : [[required
-    "anyOf" f0(::std::vec::Vec < TitledMultiSelectEnumSchemaItemsAnyOfItem >) plain
-    any_of]], inits : [any_of : f0]
+    "anyOf" f0(Vec < TitledMultiSelectEnumSchemaItemsAnyOfItem >) plain any_of]], inits :
+    [any_of : f0]
 }
 /// The inline object type of the elements of `TitledMultiSelectEnumSchemaItems.anyOf` in the schema (see [`TitledMultiSelectEnumSchemaItems`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// The constant enum value.
-    pub r#const: ::std::string::String,
+    pub r#const: String,
     /// Display title for this option.
-    pub title: ::std::string::String,
+    pub title: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     TitledMultiSelectEnumSchemaItemsAnyOfItem,
     "an object of type TitledMultiSelectEnumSchemaItemsAnyOfItem", extra, fields :
-    [[required "const" f0(::std::string::String) plain r#const] [required "title"
-    f1(::std::string::String) plain title]], inits : [r#const : f0, title : f1]
+    [[required "const" f0(String) plain r#const] [required "title" f1(String) plain
+    title]], inits : [r#const : f0, title : f1]
 }
 /// Schema for single-selection enumeration with display titles for each option.
 ///
@@ -6770,19 +6704,19 @@ pub struct TitledSingleSelectEnumSchema {
     /// Optional title for the enum field.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional description for the enum field.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Array of enum options with values and display labels.
     ///
     /// Wire name: `oneOf`.
-    pub one_of: ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
+    pub one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>,
     /// Optional default value.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub default: ::std::option::Option<::std::string::String>,
+    pub default: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -6793,27 +6727,26 @@ impl TitledSingleSelectEnumSchema {
 crate::rt::object! {
     TitledSingleSelectEnumSchema, "an object of type TitledSingleSelectEnumSchema",
     extra, fields : [[fixed "type" f0(crate ::rt::Fixed::Str("string"))] [optional
-    "title" f1(::std::string::String) plain title] [optional "description"
-    f2(::std::string::String) plain description] [required "oneOf" f3(::std::vec::Vec <
-    TitledSingleSelectEnumSchemaOneOfItem >) plain one_of] [optional "default"
-    f4(::std::string::String) plain default]], inits : [title : f1, description : f2,
-    one_of : f3, default : f4]
+    "title" f1(String) plain title] [optional "description" f2(String) plain description]
+    [required "oneOf" f3(Vec < TitledSingleSelectEnumSchemaOneOfItem >) plain one_of]
+    [optional "default" f4(String) plain default]], inits : [title : f1, description :
+    f2, one_of : f3, default : f4]
 }
 /// The inline object type of the elements of `TitledSingleSelectEnumSchema.oneOf` in the schema (see [`TitledSingleSelectEnumSchema`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TitledSingleSelectEnumSchemaOneOfItem {
     /// The enum value.
-    pub r#const: ::std::string::String,
+    pub r#const: String,
     /// Display label for this option.
-    pub title: ::std::string::String,
+    pub title: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     TitledSingleSelectEnumSchemaOneOfItem,
     "an object of type TitledSingleSelectEnumSchemaOneOfItem", extra, fields : [[required
-    "const" f0(::std::string::String) plain r#const] [required "title"
-    f1(::std::string::String) plain title]], inits : [r#const : f0, title : f1]
+    "const" f0(String) plain r#const] [required "title" f1(String) plain title]], inits :
+    [r#const : f0, title : f1]
 }
 /// Definition for a tool the client can call.
 ///
@@ -6905,7 +6838,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tool {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -6914,7 +6847,7 @@ pub struct Tool {
     /// if present).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Clients that support rendering icons MUST support at least the following MIME types:
@@ -6926,13 +6859,13 @@ pub struct Tool {
     /// - `image/webp` - WebP images (modern, efficient format)
     ///
     /// Optional: `None` is left out of the JSON.
-    pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// A JSON Schema object defining the expected parameters for the tool.
     ///
     /// Tool arguments are always JSON objects, so `type: "object"` is required at the root.
@@ -6958,30 +6891,29 @@ pub struct Tool {
     /// Wire name: `outputSchema`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub output_schema: ::std::option::Option<ToolOutputSchema>,
+    pub output_schema: Option<ToolOutputSchema>,
     /// Optional additional tool information.
     ///
     /// Display name precedence order is: `title`, `annotations.title`, then `name`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub annotations: ::std::option::Option<ToolAnnotations>,
+    pub annotations: Option<ToolAnnotations>,
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<MetaObject>,
+    pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Tool, "an object of type Tool", extra, fields : [[required "name"
-    f0(::std::string::String) plain name] [optional "title" f1(::std::string::String)
-    plain title] [optional "icons" f2(::std::vec::Vec < Icon >) plain icons] [optional
-    "description" f3(::std::string::String) plain description] [required "inputSchema"
-    f4(ToolInputSchema) plain input_schema] [optional "outputSchema" f5(ToolOutputSchema)
-    plain output_schema] [optional "annotations" f6(ToolAnnotations) plain annotations]
-    [optional "_meta" f7(MetaObject) plain meta]], inits : [name : f0, title : f1, icons
-    : f2, description : f3, input_schema : f4, output_schema : f5, annotations : f6, meta
-    : f7]
+    Tool, "an object of type Tool", extra, fields : [[required "name" f0(String) plain
+    name] [optional "title" f1(String) plain title] [optional "icons" f2(Vec < Icon >)
+    plain icons] [optional "description" f3(String) plain description] [required
+    "inputSchema" f4(ToolInputSchema) plain input_schema] [optional "outputSchema"
+    f5(ToolOutputSchema) plain output_schema] [optional "annotations" f6(ToolAnnotations)
+    plain annotations] [optional "_meta" f7(MetaObject) plain meta]], inits : [name : f0,
+    title : f1, icons : f2, description : f3, input_schema : f4, output_schema : f5,
+    annotations : f6, meta : f7]
 }
 /// Additional properties describing a [`Tool`] to clients.
 ///
@@ -6996,7 +6928,7 @@ pub struct ToolAnnotations {
     /// A human-readable title for the tool.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// If true, the tool does not modify its environment.
     ///
     /// Default: false
@@ -7004,7 +6936,7 @@ pub struct ToolAnnotations {
     /// Wire name: `readOnlyHint`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub read_only_hint: ::std::option::Option<bool>,
+    pub read_only_hint: Option<bool>,
     /// If true, the tool may perform destructive updates to its environment.
     /// If false, the tool performs only additive updates.
     ///
@@ -7015,7 +6947,7 @@ pub struct ToolAnnotations {
     /// Wire name: `destructiveHint`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub destructive_hint: ::std::option::Option<bool>,
+    pub destructive_hint: Option<bool>,
     /// If true, calling the tool repeatedly with the same arguments
     /// will have no additional effect on its environment.
     ///
@@ -7026,7 +6958,7 @@ pub struct ToolAnnotations {
     /// Wire name: `idempotentHint`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub idempotent_hint: ::std::option::Option<bool>,
+    pub idempotent_hint: Option<bool>,
     /// If true, this tool may interact with an "open world" of external
     /// entities. If false, the tool's domain of interaction is closed.
     /// For example, the world of a web search tool is open, whereas that
@@ -7037,14 +6969,14 @@ pub struct ToolAnnotations {
     /// Wire name: `openWorldHint`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub open_world_hint: ::std::option::Option<bool>,
+    pub open_world_hint: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ToolAnnotations, "an object of type ToolAnnotations", extra, fields : [[optional
-    "title" f0(::std::string::String) plain title] [optional "readOnlyHint" f1(bool)
-    plain read_only_hint] [optional "destructiveHint" f2(bool) plain destructive_hint]
+    "title" f0(String) plain title] [optional "readOnlyHint" f1(bool) plain
+    read_only_hint] [optional "destructiveHint" f2(bool) plain destructive_hint]
     [optional "idempotentHint" f3(bool) plain idempotent_hint] [optional "openWorldHint"
     f4(bool) plain open_world_hint]], inits : [title : f0, read_only_hint : f1,
     destructive_hint : f2, idempotent_hint : f3, open_world_hint : f4]
@@ -7062,7 +6994,7 @@ pub struct ToolChoice {
     /// - `"none"`: Model MUST NOT use any tools
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mode: ::std::option::Option<ToolChoiceMode>,
+    pub mode: Option<ToolChoiceMode>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -7092,7 +7024,7 @@ pub struct ToolInputSchema {
     /// Wire name: `$schema`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub schema: ::std::option::Option<::std::string::String>,
+    pub schema: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -7102,7 +7034,7 @@ impl ToolInputSchema {
 }
 crate::rt::object! {
     ToolInputSchema, "an object of type ToolInputSchema", extra, fields : [[optional
-    "$schema" f0(::std::string::String) plain schema] [fixed "type" f1(crate
+    "$schema" f0(String) plain schema] [fixed "type" f1(crate
     ::rt::Fixed::Str("object"))]], inits : [schema : f0]
 }
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a [subscriptions/listen](SubscriptionsListenRequest) stream when the client requested it via the `toolsListChanged` filter field.
@@ -7125,7 +7057,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolListChangedNotification {
     /// Optional: `None` is left out of the JSON.
-    pub params: ::std::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -7148,13 +7080,13 @@ pub struct ToolOutputSchema {
     /// Wire name: `$schema`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub schema: ::std::option::Option<::std::string::String>,
+    pub schema: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     ToolOutputSchema, "an object of type ToolOutputSchema", extra, fields : [[optional
-    "$schema" f0(::std::string::String) plain schema]], inits : [schema : f0]
+    "$schema" f0(String) plain schema]], inits : [schema : f0]
 }
 /// The result of a tool use, provided by the user back to the assistant.
 ///
@@ -7185,12 +7117,12 @@ pub struct ToolResultContent {
     /// This MUST match the ID from a previous [`ToolUseContent`].
     ///
     /// Wire name: `toolUseId`.
-    pub tool_use_id: ::std::string::String,
+    pub tool_use_id: String,
     /// The unstructured result content of the tool use.
     ///
     /// This has the same format as [`CallToolResult.content`](CallToolResult::content) and can include text, images,
     /// audio, resource links, and embedded resources.
-    pub content: ::std::vec::Vec<ContentBlock>,
+    pub content: Vec<ContentBlock>,
     /// An optional structured result value.
     ///
     /// This can be any JSON value (object, array, string, number, boolean, or null).
@@ -7199,7 +7131,7 @@ pub struct ToolResultContent {
     /// Wire name: `structuredContent`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub structured_content: ::std::option::Option<::serde_json::Value>,
+    pub structured_content: Option<::serde_json::Value>,
     /// Whether the tool use resulted in an error.
     ///
     /// If true, the content typically describes the error that occurred.
@@ -7208,14 +7140,14 @@ pub struct ToolResultContent {
     /// Wire name: `isError`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub is_error: ::std::option::Option<bool>,
+    pub is_error: Option<bool>,
     /// Optional metadata about the tool result. Clients SHOULD preserve this field when
     /// including tool results in subsequent sampling requests to enable caching optimizations.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<MetaObject>,
+    pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -7225,12 +7157,12 @@ impl ToolResultContent {
 }
 crate::rt::object! {
     ToolResultContent, "an object of type ToolResultContent", extra, fields : [[fixed
-    "type" f0(crate ::rt::Fixed::Str("tool_result"))] [required "toolUseId"
-    f1(::std::string::String) plain tool_use_id] [required "content" f2(::std::vec::Vec <
-    ContentBlock >) plain content] [optional "structuredContent" f3(::serde_json::Value)
-    plain structured_content] [optional "isError" f4(bool) plain is_error] [optional
-    "_meta" f5(MetaObject) plain meta]], inits : [tool_use_id : f1, content : f2,
-    structured_content : f3, is_error : f4, meta : f5]
+    "type" f0(crate ::rt::Fixed::Str("tool_result"))] [required "toolUseId" f1(String)
+    plain tool_use_id] [required "content" f2(Vec < ContentBlock >) plain content]
+    [optional "structuredContent" f3(::serde_json::Value) plain structured_content]
+    [optional "isError" f4(bool) plain is_error] [optional "_meta" f5(MetaObject) plain
+    meta]], inits : [tool_use_id : f1, content : f2, structured_content : f3, is_error :
+    f4, meta : f5]
 }
 /// A request from the assistant to call a tool.
 ///
@@ -7257,18 +7189,18 @@ pub struct ToolUseContent {
     /// A unique identifier for this tool use.
     ///
     /// This ID is used to match tool results to their corresponding tool uses.
-    pub id: ::std::string::String,
+    pub id: String,
     /// The name of the tool to call.
-    pub name: ::std::string::String,
+    pub name: String,
     /// The arguments to pass to the tool, conforming to the tool's input schema.
-    pub input: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    pub input: ::serde_json::Map<String, ::serde_json::Value>,
     /// Optional metadata about the tool use. Clients SHOULD preserve this field when
     /// including tool uses in subsequent sampling requests to enable caching optimizations.
     ///
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: ::std::option::Option<MetaObject>,
+    pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -7278,11 +7210,10 @@ impl ToolUseContent {
 }
 crate::rt::object! {
     ToolUseContent, "an object of type ToolUseContent", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("tool_use"))] [required "id" f1(::std::string::String)
-    plain id] [required "name" f2(::std::string::String) plain name] [required "input"
-    f3(::serde_json::Map < ::std::string::String, ::serde_json::Value >) plain input]
-    [optional "_meta" f4(MetaObject) plain meta]], inits : [id : f1, name : f2, input :
-    f3, meta : f4]
+    f0(crate ::rt::Fixed::Str("tool_use"))] [required "id" f1(String) plain id] [required
+    "name" f2(String) plain name] [required "input" f3(::serde_json::Map < String,
+    ::serde_json::Value >) plain input] [optional "_meta" f4(MetaObject) plain meta]],
+    inits : [id : f1, name : f2, input : f3, meta : f4]
 }
 /// Error code returned when the request's protocol version is not supported
 /// by the server.
@@ -7316,7 +7247,7 @@ pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022i64;
 #[derive(Clone, Debug, PartialEq)]
 pub struct UnsupportedProtocolVersionError {
     /// Optional: `None` is left out of the JSON.
-    pub id: ::std::option::Option<RequestId>,
+    pub id: Option<RequestId>,
     pub error: UnsupportedProtocolVersionErrorError,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -7337,7 +7268,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct UnsupportedProtocolVersionErrorError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     pub data: UnsupportedProtocolVersionErrorErrorData,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -7350,28 +7281,26 @@ impl UnsupportedProtocolVersionErrorError {
 crate::rt::object! {
     UnsupportedProtocolVersionErrorError,
     "an object of type UnsupportedProtocolVersionErrorError", extra, fields : [[fixed
-    "code" f0(crate ::rt::Fixed::Int(- 32022i64))] [required "message"
-    f1(::std::string::String) plain message] [required "data"
-    f2(UnsupportedProtocolVersionErrorErrorData) plain data]], inits : [message : f1,
-    data : f2]
+    "code" f0(crate ::rt::Fixed::Int(- 32022i64))] [required "message" f1(String) plain
+    message] [required "data" f2(UnsupportedProtocolVersionErrorErrorData) plain data]],
+    inits : [message : f1, data : f2]
 }
 /// The inline object type of `UnsupportedProtocolVersionErrorError.data` in the schema (named from its parent and field; see [`UnsupportedProtocolVersionErrorError`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct UnsupportedProtocolVersionErrorErrorData {
     /// Protocol versions the server supports. The client should choose a
     /// mutually supported version from this list and retry.
-    pub supported: ::std::vec::Vec<::std::string::String>,
+    pub supported: Vec<String>,
     /// The protocol version that was requested by the client.
-    pub requested: ::std::string::String,
+    pub requested: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
     UnsupportedProtocolVersionErrorErrorData,
     "an object of type UnsupportedProtocolVersionErrorErrorData", extra, fields :
-    [[required "supported" f0(::std::vec::Vec < ::std::string::String >) plain supported]
-    [required "requested" f1(::std::string::String) plain requested]], inits : [supported
-    : f0, requested : f1]
+    [[required "supported" f0(Vec < String >) plain supported] [required "requested"
+    f1(String) plain requested]], inits : [supported : f0, requested : f1]
 }
 /// Schema for multiple-selection enumeration without display titles for options.
 ///
@@ -7398,29 +7327,29 @@ pub struct UntitledMultiSelectEnumSchema {
     /// Optional title for the enum field.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional description for the enum field.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Minimum number of items to select.
     ///
     /// Wire name: `minItems`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub min_items: ::std::option::Option<i64>,
+    pub min_items: Option<i64>,
     /// Maximum number of items to select.
     ///
     /// Wire name: `maxItems`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub max_items: ::std::option::Option<i64>,
+    pub max_items: Option<i64>,
     /// Schema for the array items.
     pub items: UntitledMultiSelectEnumSchemaItems,
     /// Optional default value.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub default: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -7431,11 +7360,10 @@ impl UntitledMultiSelectEnumSchema {
 crate::rt::object! {
     UntitledMultiSelectEnumSchema, "an object of type UntitledMultiSelectEnumSchema",
     extra, fields : [[fixed "type" f0(crate ::rt::Fixed::Str("array"))] [optional "title"
-    f1(::std::string::String) plain title] [optional "description"
-    f2(::std::string::String) plain description] [optional "minItems" f3(i64) plain
-    min_items] [optional "maxItems" f4(i64) plain max_items] [required "items"
-    f5(UntitledMultiSelectEnumSchemaItems) plain items] [optional "default"
-    f6(::std::vec::Vec < ::std::string::String >) plain default]], inits : [title : f1,
+    f1(String) plain title] [optional "description" f2(String) plain description]
+    [optional "minItems" f3(i64) plain min_items] [optional "maxItems" f4(i64) plain
+    max_items] [required "items" f5(UntitledMultiSelectEnumSchemaItems) plain items]
+    [optional "default" f6(Vec < String >) plain default]], inits : [title : f1,
     description : f2, min_items : f3, max_items : f4, items : f5, default : f6]
 }
 /// The inline object type of `UntitledMultiSelectEnumSchema.items` in the schema (named from its parent and field; see [`UntitledMultiSelectEnumSchema`]).
@@ -7444,7 +7372,7 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct UntitledMultiSelectEnumSchemaItems {
     /// Array of enum values to choose from.
-    pub r#enum: ::std::vec::Vec<::std::string::String>,
+    pub r#enum: Vec<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -7455,8 +7383,8 @@ impl UntitledMultiSelectEnumSchemaItems {
 crate::rt::object! {
     UntitledMultiSelectEnumSchemaItems,
     "an object of type UntitledMultiSelectEnumSchemaItems", extra, fields : [[fixed
-    "type" f0(crate ::rt::Fixed::Str("string"))] [required "enum" f1(::std::vec::Vec <
-    ::std::string::String >) plain r#enum]], inits : [r#enum : f1]
+    "type" f0(crate ::rt::Fixed::Str("string"))] [required "enum" f1(Vec < String >)
+    plain r#enum]], inits : [r#enum : f1]
 }
 /// Schema for single-selection enumeration without display titles for options.
 ///
@@ -7478,17 +7406,17 @@ pub struct UntitledSingleSelectEnumSchema {
     /// Optional title for the enum field.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub title: ::std::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional description for the enum field.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub description: ::std::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Array of enum values to choose from.
-    pub r#enum: ::std::vec::Vec<::std::string::String>,
+    pub r#enum: Vec<String>,
     /// Optional default value.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub default: ::std::option::Option<::std::string::String>,
+    pub default: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -7499,9 +7427,8 @@ impl UntitledSingleSelectEnumSchema {
 crate::rt::object! {
     UntitledSingleSelectEnumSchema, "an object of type UntitledSingleSelectEnumSchema",
     extra, fields : [[fixed "type" f0(crate ::rt::Fixed::Str("string"))] [optional
-    "title" f1(::std::string::String) plain title] [optional "description"
-    f2(::std::string::String) plain description] [required "enum" f3(::std::vec::Vec <
-    ::std::string::String >) plain r#enum] [optional "default" f4(::std::string::String)
+    "title" f1(String) plain title] [optional "description" f2(String) plain description]
+    [required "enum" f3(Vec < String >) plain r#enum] [optional "default" f4(String)
     plain default]], inits : [title : f1, description : f2, r#enum : f3, default : f4]
 }
 impl crate::Request for CompleteRequest {
@@ -7546,14 +7473,14 @@ impl crate::Notification for ProgressNotification {
 }
 impl crate::Notification for PromptListChangedNotification {
     const METHOD: &'static str = "notifications/prompts/list_changed";
-    type Params = ::std::option::Option<NotificationParams>;
+    type Params = Option<NotificationParams>;
     fn params(&self) -> &Self::Params {
         &self.params
     }
 }
 impl crate::Notification for ResourceListChangedNotification {
     const METHOD: &'static str = "notifications/resources/list_changed";
-    type Params = ::std::option::Option<NotificationParams>;
+    type Params = Option<NotificationParams>;
     fn params(&self) -> &Self::Params {
         &self.params
     }
@@ -7574,7 +7501,7 @@ impl crate::Notification for SubscriptionsAcknowledgedNotification {
 }
 impl crate::Notification for ToolListChangedNotification {
     const METHOD: &'static str = "notifications/tools/list_changed";
-    type Params = ::std::option::Option<NotificationParams>;
+    type Params = Option<NotificationParams>;
     fn params(&self) -> &Self::Params {
         &self.params
     }
@@ -7636,7 +7563,7 @@ impl crate::HasResponse for ListResourceTemplatesRequest {
 }
 impl crate::Request for ListRootsRequest {
     const METHOD: &'static str = "roots/list";
-    type Params = ::std::option::Option<ListRootsRequestParams>;
+    type Params = Option<ListRootsRequestParams>;
     type Result = ListRootsResult;
     fn params(&self) -> &Self::Params {
         &self.params

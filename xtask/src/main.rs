@@ -31,6 +31,9 @@ enum Command {
         /// Write nothing; exit 1 naming the files that are out of date.
         #[arg(long)]
         check: bool,
+        /// Print how long each stage took.
+        #[arg(long)]
+        timings: bool,
     },
     /// Print the deprecation registry: every item's state (Active, Deprecated, Removed) per revision.
     Registry {
@@ -101,7 +104,7 @@ fn workspace_root() -> PathBuf {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Codegen { spec_dir, out, check } => codegen(spec_dir, out, check),
+        Command::Codegen { spec_dir, out, check, timings } => codegen(spec_dir, out, check, timings),
         Command::Model { revision, spec_dir } => model(&revision, spec_dir),
         Command::Registry { revision, format, spec_dir } => registry_report(revision.as_deref(), format, spec_dir),
         Command::Diff { old, new, format, fail_on, docs, spec_dir } => diff(&old, &new, format, fail_on, docs, spec_dir),
@@ -127,7 +130,8 @@ fn report(d: &Diagnostics) {
     }
 }
 
-fn codegen(spec_dir: Option<PathBuf>, out: Option<PathBuf>, check: bool) -> ExitCode {
+fn codegen(spec_dir: Option<PathBuf>, out: Option<PathBuf>, check: bool, timings: bool) -> ExitCode {
+    let started = std::time::Instant::now();
     let root = workspace_root();
     let dir = match spec::locate_spec_dir(spec_dir.as_deref(), &root) {
         Ok(d) => d,
@@ -158,9 +162,17 @@ fn codegen(spec_dir: Option<PathBuf>, out: Option<PathBuf>, check: bool) -> Exit
         eprintln!("error: the generated crate is out of date; run `cargo xtask codegen` and commit the result");
         return ExitCode::from(1);
     }
+    let before_write = started.elapsed();
     if let Err(e) = output::write_crate(&out, &generated.files) {
         eprintln!("error: cannot write {}: {e}; the previous crate is unchanged", out.display());
         return ExitCode::from(1);
+    }
+    if timings {
+        for (stage, t) in &generated.timings {
+            eprintln!("{stage:>8}: {:6.1} ms", t.as_secs_f64() * 1e3);
+        }
+        eprintln!("{:>8}: {:6.1} ms", "write", (started.elapsed() - before_write).as_secs_f64() * 1e3);
+        eprintln!("{:>8}: {:6.1} ms", "total", started.elapsed().as_secs_f64() * 1e3);
     }
     eprintln!(
         "wrote {} files for {} revisions to {}",

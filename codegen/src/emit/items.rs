@@ -47,7 +47,7 @@ impl Cx<'_> {
 
     pub fn rust_type(&self, t: &Type) -> TokenStream {
         match t {
-            Type::String => quote!(::std::string::String),
+            Type::String => self.string(),
             Type::Integer => quote!(i64),
             Type::Number => quote!(f64),
             Type::Boolean => quote!(bool),
@@ -58,29 +58,51 @@ impl Cx<'_> {
             }
             Type::Array(t) => {
                 let inner = self.rust_type(t);
-                quote!(::std::vec::Vec<#inner>)
+                let vec = self.prelude("Vec", quote!(::std::vec::Vec));
+                quote!(#vec<#inner>)
             }
             Type::Map(t) => {
+                let string = self.string();
                 if self.is_json(t) {
-                    quote!(::serde_json::Map<::std::string::String, ::serde_json::Value>)
+                    quote!(::serde_json::Map<#string, ::serde_json::Value>)
                 } else {
                     let inner = self.rust_type(t);
-                    quote!(::std::collections::BTreeMap<::std::string::String, #inner>)
+                    quote!(::std::collections::BTreeMap<#string, #inner>)
                 }
             }
             Type::Nullable(t) => {
                 let inner = self.rust_type(t);
-                quote!(::std::option::Option<#inner>)
+                let option = self.option();
+                quote!(#option<#inner>)
             }
             // A literal outside a field of its own (in a union or an array) is read as
             // its base type.
             Type::Literal(l) => match l.value {
-                LiteralValue::Str(_) => quote!(::std::string::String),
+                LiteralValue::Str(_) => self.string(),
                 LiteralValue::Int(_) => quote!(i64),
                 LiteralValue::Float(_) => quote!(f64),
                 LiteralValue::Bool(_) => quote!(bool),
             },
         }
+    }
+
+    /// A prelude name (`Option`, `String`, `Vec`) as written, unless this revision
+    /// declares a type of that name, which would shadow it: then the full path.
+    fn prelude(&self, name: &str, full: TokenStream) -> TokenStream {
+        if self.rev.item(name).is_some() {
+            full
+        } else {
+            let id = ident(name);
+            quote!(#id)
+        }
+    }
+
+    pub fn option(&self) -> TokenStream {
+        self.prelude("Option", quote!(::std::option::Option))
+    }
+
+    fn string(&self) -> TokenStream {
+        self.prelude("String", quote!(::std::string::String))
     }
 
     /// True when a value of `t` can hold an object (whose kept members are text).
@@ -151,12 +173,17 @@ pub fn ident(name: &str) -> Ident {
     }
 }
 
+/// Doc lines as one `#[doc]` attribute: prettyplease prints it as a `/** */`
+/// block, which `super::expand_doc_blocks` turns into `///` lines after
+/// formatting. One attribute per item instead of one per line halves the tokens
+/// the generator builds, parses and prints; the output is the same.
 pub fn doc_attrs(lines: &[String]) -> TokenStream {
-    let attrs = lines.iter().map(|l| {
-        let text = if l.is_empty() { String::new() } else { format!(" {l}") };
-        quote!(#[doc = #text])
-    });
-    quote!(#(#attrs)*)
+    if lines.is_empty() {
+        return TokenStream::new();
+    }
+    let text: Vec<String> = lines.iter().map(|l| if l.is_empty() { String::new() } else { format!(" {l}") }).collect();
+    let text = text.join("\n");
+    quote!(#[doc = #text])
 }
 
 /// `#![doc = " line"]`, for module and crate docs.
@@ -262,7 +289,8 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
     let field_defs = stored.iter().map(|f| {
         let fname = ident(&field_ident(&f.rust));
         let inner = cx.rust_type(&f.ty);
-        let ty = if f.required { inner } else { quote!(::std::option::Option<#inner>) };
+        let option = cx.option();
+        let ty = if f.required { inner } else { quote!(#option<#inner>) };
         let key = format!("{}.{}", item.name, f.wire);
         let mut flines = cx.doc_lines(&f.docs, &key);
         if f.rust != f.wire {

@@ -68,7 +68,7 @@ pub fn emit_module(rev: &Revision, notes: &Notes) -> Result<String, Diagnostics>
 /// reported as a diagnostic (the generator never panics on a schema).
 pub fn format_file(tokens: &TokenStream, header: &str, path: &str, diags: &mut Diagnostics) -> String {
     match syn::parse2::<syn::File>(tokens.clone()) {
-        Ok(file) => format!("{header}{}", prettyplease::unparse(&file)),
+        Ok(file) => format!("{header}{}", expand_doc_blocks(&prettyplease::unparse(&file))),
         Err(e) => {
             diags.push(Diagnostic::error(format!("internal error: generated {path} does not parse: {e}")).hint(
                 "this is a bug in mcp-spec-codegen; please report it with the schema that caused it",
@@ -90,7 +90,8 @@ fn method_impl(rev: &Revision, cx: &Cx<'_>, m: &crate::protocol::Method) -> Toke
                 if f.required {
                     (inner, quote!(&self.#fname))
                 } else {
-                    (quote!(::std::option::Option<#inner>), quote!(&self.#fname))
+                    let option = cx.option();
+                    (quote!(#option<#inner>), quote!(&self.#fname))
                 }
             }
             None => (quote!(()), quote!(&())),
@@ -128,6 +129,42 @@ fn method_impl(rev: &Revision, cx: &Cx<'_>, m: &crate::protocol::Method) -> Toke
             }
         },
     }
+}
+
+/// Turns the `/** ... */` blocks prettyplease prints for a multi-line `#[doc]`
+/// into `///` lines at the block's indentation. prettyplease writes such a block
+/// only when the text has no `*/`, starts it on a line of its own and ends it at
+/// the first `*/`; its continuation lines are not indented.
+pub fn expand_doc_blocks(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    let mut lines = text.split_inclusive('\n');
+    while let Some(line) = lines.next() {
+        let body = line.trim_start();
+        let indent = &line[..line.len() - body.len()];
+        let Some(first) = body.strip_prefix("/**") else {
+            out.push_str(line);
+            continue;
+        };
+        let mut part = first.trim_end_matches('\n');
+        loop {
+            let (content, done) = match part.strip_suffix("*/") {
+                Some(c) => (c, true),
+                None => (part, false),
+            };
+            out.push_str(indent);
+            out.push_str("///");
+            out.push_str(content);
+            out.push('\n');
+            if done {
+                break;
+            }
+            match lines.next() {
+                Some(next) => part = next.trim_end_matches('\n'),
+                None => break,
+            }
+        }
+    }
+    out
 }
 
 fn revision_header(rev: &Revision) -> String {
@@ -391,5 +428,31 @@ pub fn revision_module(rev: &Revision, notes: &Notes) -> TokenStream {
         /// type, which a crate that names its types does not need to compile.
         #[cfg(feature = "type-table")]
         pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[#(#entries)*];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn doc_blocks_become_line_comments_exactly_as_one_attribute_per_line_would() {
+        let lines: Vec<String> = ["First.", "", "  indented `code`"].map(String::from).to_vec();
+        let one = items::doc_attrs(&lines);
+        let per_line = lines.iter().map(|l| {
+            let t = if l.is_empty() { String::new() } else { format!(" {l}") };
+            quote!(#[doc = #t])
+        });
+        let wrap = |docs: TokenStream| quote! { #docs pub struct A { #docs pub x: u8 } };
+        let mut d = Diagnostics::default();
+        let combined = format_file(&wrap(one), "", "a.rs", &mut d);
+        let separate = format_file(&wrap(quote!(#(#per_line)*)), "", "a.rs", &mut d);
+        assert!(!d.has_errors());
+        assert_eq!(combined, separate);
+        assert!(combined.contains("    ///   indented `code`\n"), "{combined}");
+        // Text with `*/` stays an attribute, untouched.
+        let tricky = items::doc_attrs(&["a */ b".to_string(), "c".to_string()]);
+        let out = format_file(&quote! { #tricky pub struct B; }, "", "b.rs", &mut d);
+        assert!(out.contains("#[doc ="), "{out}");
     }
 }
