@@ -101,6 +101,13 @@ impl Entry {
     }
 }
 
+/// The data's own shorthand: `entries!["path" Kind STATES SAME_AS, ...]`.
+macro_rules! entries {
+    ( $( $path:literal $kind:ident $states:ident $same_as:ident ),* $(,)? ) => {
+        &[ $( Entry { path: $path, kind: Kind::$kind, states: $states, same_as: $same_as } ),* ]
+    };
+}
+
 fn revision_index(revision: &str) -> Option<usize> {
     crate::REVISIONS.iter().position(|r| *r == revision)
 }

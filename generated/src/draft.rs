@@ -76,9 +76,9 @@ pub struct Annotations {
 }
 crate::rt::object! {
     Annotations, "an object of type Annotations", extra, fields : [[optional "audience"
-    f0(Vec < Role >) plain audience] [optional "priority" f1(f64) float priority]
-    [optional "lastModified" f2(String) plain last_modified]], inits : [audience : f0,
-    priority : f1, last_modified : f2]
+    audience(Vec < Role >) plain audience] [optional "priority" priority(f64) float
+    priority] [optional "lastModified" last_modified(String) plain last_modified]], inits
+    : [audience priority last_modified]
 }
 /// Audio provided to or from an LLM.
 ///
@@ -120,10 +120,10 @@ impl AudioContent {
 }
 crate::rt::object! {
     AudioContent, "an object of type AudioContent", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("audio"))] [required "data" f1(String) plain data]
-    [required "mimeType" f2(String) plain mime_type] [optional "annotations"
-    f3(Annotations) plain annotations] [optional "_meta" f4(MetaObject) plain meta]],
-    inits : [data : f1, mime_type : f2, annotations : f3, meta : f4]
+    fixed0(crate ::rt::Fixed::Str("audio"))] [required "data" data(String) plain data]
+    [required "mimeType" mime_type(String) plain mime_type] [optional "annotations"
+    annotations(Annotations) plain annotations] [optional "_meta" meta(MetaObject) plain
+    meta]], inits : [data mime_type annotations meta]
 }
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 ///
@@ -146,8 +146,8 @@ pub struct BaseMetadata {
 }
 crate::rt::object! {
     BaseMetadata, "an object of type BaseMetadata", extra, fields : [[required "name"
-    f0(String) plain name] [optional "title" f1(String) plain title]], inits : [name :
-    f0, title : f1]
+    name(String) plain name] [optional "title" title(String) plain title]], inits : [name
+    title]
 }
 /// **Example: Image file contents**
 ///
@@ -183,9 +183,9 @@ pub struct BlobResourceContents {
 }
 crate::rt::object! {
     BlobResourceContents, "an object of type BlobResourceContents", extra, fields :
-    [[required "uri" f0(String) plain uri] [optional "mimeType" f1(String) plain
-    mime_type] [optional "_meta" f2(MetaObject) plain meta] [required "blob" f3(String)
-    plain blob]], inits : [uri : f0, mime_type : f1, meta : f2, blob : f3]
+    [[required "uri" uri(String) plain uri] [optional "mimeType" mime_type(String) plain
+    mime_type] [optional "_meta" meta(MetaObject) plain meta] [required "blob"
+    blob(String) plain blob]], inits : [uri mime_type meta blob]
 }
 /// **Example: Boolean input schema**
 ///
@@ -216,9 +216,9 @@ impl BooleanSchema {
 }
 crate::rt::object! {
     BooleanSchema, "an object of type BooleanSchema", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("boolean"))] [optional "title" f1(String) plain title]
-    [optional "description" f2(String) plain description] [optional "default" f3(bool)
-    plain default]], inits : [title : f1, description : f2, default : f3]
+    fixed0(crate ::rt::Fixed::Str("boolean"))] [optional "title" title(String) plain
+    title] [optional "description" description(String) plain description] [optional
+    "default" default(bool) plain default]], inits : [title description default]
 }
 /// A result that supports a time-to-live (TTL) hint for client-side caching.
 ///
@@ -272,10 +272,11 @@ pub struct CacheableResult {
 }
 crate::rt::object! {
     CacheableResult, "an object of type CacheableResult", extra, fields : [[optional
-    "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType" f1(ResultType) plain
-    result_type(ResultType::Complete)] [required "ttlMs" f2(i64) plain ttl_ms] [required
-    "cacheScope" f3(CacheableResultCacheScope) plain cache_scope]], inits : [meta : f0,
-    result_type : f1, ttl_ms : f2, cache_scope : f3]
+    "_meta" meta(ResultMetaObject) plain meta] [defaulted "resultType"
+    result_type(ResultType) plain result_type(ResultType::Complete)] [required "ttlMs"
+    ttl_ms(i64) plain ttl_ms] [required "cacheScope"
+    cache_scope(CacheableResultCacheScope) plain cache_scope]], inits : [meta result_type
+    ttl_ms cache_scope]
 }
 /// The inline enum type of `CacheableResult.cacheScope` in the schema (named from its parent and field; see [`CacheableResult`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -331,10 +332,10 @@ impl CallToolRequest {
 }
 crate::rt::object! {
     CallToolRequest, "an object of type CallToolRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("tools/call"))] [required "params"
-    f1(CallToolRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    "method" fixed0(crate ::rt::Fixed::Str("tools/call"))] [required "params"
+    params(CallToolRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// Parameters for a `tools/call` request.
 ///
@@ -405,11 +406,11 @@ pub struct CallToolRequestParams {
 }
 crate::rt::object! {
     CallToolRequestParams, "an object of type CallToolRequestParams", extra, fields :
-    [[required "_meta" f0(RequestMetaObject) plain meta] [optional "inputResponses"
-    f1(InputResponses) plain input_responses] [optional "requestState" f2(String) plain
-    request_state] [required "name" f3(String) plain name] [optional "arguments"
-    f4(::serde_json::Map < String, ::serde_json::Value >) plain arguments]], inits :
-    [meta : f0, input_responses : f1, request_state : f2, name : f3, arguments : f4]
+    [[required "_meta" meta(RequestMetaObject) plain meta] [optional "inputResponses"
+    input_responses(InputResponses) plain input_responses] [optional "requestState"
+    request_state(String) plain request_state] [required "name" name(String) plain name]
+    [optional "arguments" arguments(::serde_json::Map < String, ::serde_json::Value >)
+    plain arguments]], inits : [meta input_responses request_state name arguments]
 }
 /// The result returned by the server for a [tools/call](CallToolRequest) request.
 ///
@@ -512,11 +513,12 @@ pub struct CallToolResult {
 }
 crate::rt::object! {
     CallToolResult, "an object of type CallToolResult", extra, fields : [[optional
-    "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType" f1(ResultType) plain
-    result_type(ResultType::Complete)] [required "content" f2(Vec < ContentBlock >) plain
-    content] [optional "structuredContent" f3(::serde_json::Value) plain
-    structured_content] [optional "isError" f4(bool) plain is_error]], inits : [meta :
-    f0, result_type : f1, content : f2, structured_content : f3, is_error : f4]
+    "_meta" meta(ResultMetaObject) plain meta] [defaulted "resultType"
+    result_type(ResultType) plain result_type(ResultType::Complete)] [required "content"
+    content(Vec < ContentBlock >) plain content] [optional "structuredContent"
+    structured_content(::serde_json::Value) plain structured_content] [optional "isError"
+    is_error(bool) plain is_error]], inits : [meta result_type content structured_content
+    is_error]
 }
 /// A successful response from the server for a [tools/call](CallToolRequest) request.
 ///
@@ -553,9 +555,9 @@ impl CallToolResultResponse {
 }
 crate::rt::object! {
     CallToolResultResponse, "an object of type CallToolResultResponse", extra, fields :
-    [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id" f1(RequestId)
-    plain id] [required "result" f2(CallToolResultResponseResult) plain result]], inits :
-    [id : f1, result : f2]
+    [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId)
+    plain id] [required "result" result(CallToolResultResponseResult) plain result]],
+    inits : [id result]
 }
 /// The inline union type of `CallToolResultResponse.result` in the schema (named from its parent and field; see [`CallToolResultResponse`]).
 ///
@@ -609,9 +611,9 @@ impl CancelledNotification {
 }
 crate::rt::object! {
     CancelledNotification, "an object of type CancelledNotification", extra, fields :
-    [[fixed "method" f0(crate ::rt::Fixed::Str("notifications/cancelled"))] [required
-    "params" f1(CancelledNotificationParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
+    [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/cancelled"))] [required
+    "params" params(CancelledNotificationParams) plain params] [fixed "jsonrpc"
+    fixed2(crate ::rt::Fixed::Str("2.0"))]], inits : [params]
 }
 /// Parameters for a `notifications/cancelled` notification.
 ///
@@ -644,9 +646,9 @@ pub struct CancelledNotificationParams {
 }
 crate::rt::object! {
     CancelledNotificationParams, "an object of type CancelledNotificationParams", extra,
-    fields : [[optional "_meta" f0(NotificationMetaObject) plain meta] [required
-    "requestId" f1(RequestId) plain request_id] [optional "reason" f2(String) plain
-    reason]], inits : [meta : f0, request_id : f1, reason : f2]
+    fields : [[optional "_meta" meta(NotificationMetaObject) plain meta] [required
+    "requestId" request_id(RequestId) plain request_id] [optional "reason" reason(String)
+    plain reason]], inits : [meta request_id reason]
 }
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
 #[derive(Clone, Debug, PartialEq)]
@@ -756,13 +758,13 @@ pub struct ClientCapabilities {
 }
 crate::rt::object! {
     ClientCapabilities, "an object of type ClientCapabilities", extra, fields :
-    [[optional "experimental" f0(::std::collections::BTreeMap < String, JSONObject >)
-    plain experimental] [optional "roots" f1(ClientCapabilitiesRoots) plain roots]
-    [optional "sampling" f2(ClientCapabilitiesSampling) plain sampling] [optional
-    "elicitation" f3(ClientCapabilitiesElicitation) plain elicitation] [optional
-    "extensions" f4(::std::collections::BTreeMap < String, JSONObject >) plain
-    extensions]], inits : [experimental : f0, roots : f1, sampling : f2, elicitation :
-    f3, extensions : f4]
+    [[optional "experimental" experimental(::std::collections::BTreeMap < String,
+    JSONObject >) plain experimental] [optional "roots" roots(ClientCapabilitiesRoots)
+    plain roots] [optional "sampling" sampling(ClientCapabilitiesSampling) plain
+    sampling] [optional "elicitation" elicitation(ClientCapabilitiesElicitation) plain
+    elicitation] [optional "extensions" extensions(::std::collections::BTreeMap < String,
+    JSONObject >) plain extensions]], inits : [experimental roots sampling elicitation
+    extensions]
 }
 /// The inline object type of `ClientCapabilities.elicitation` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -776,8 +778,8 @@ pub struct ClientCapabilitiesElicitation {
 }
 crate::rt::object! {
     ClientCapabilitiesElicitation, "an object of type ClientCapabilitiesElicitation",
-    extra, fields : [[optional "form" f0(JSONObject) plain form] [optional "url"
-    f1(JSONObject) plain url]], inits : [form : f0, url : f1]
+    extra, fields : [[optional "form" form(JSONObject) plain form] [optional "url"
+    url(JSONObject) plain url]], inits : [form url]
 }
 /// The inline object type of `ClientCapabilities.roots` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -806,8 +808,8 @@ pub struct ClientCapabilitiesSampling {
 }
 crate::rt::object! {
     ClientCapabilitiesSampling, "an object of type ClientCapabilitiesSampling", extra,
-    fields : [[optional "context" f0(JSONObject) plain context] [optional "tools"
-    f1(JSONObject) plain tools]], inits : [context : f0, tools : f1]
+    fields : [[optional "context" context(JSONObject) plain context] [optional "tools"
+    tools(JSONObject) plain tools]], inits : [context tools]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 pub type ClientNotification = CancelledNotification;
@@ -896,10 +898,10 @@ impl CompleteRequest {
 }
 crate::rt::object! {
     CompleteRequest, "an object of type CompleteRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("completion/complete"))] [required "params"
-    f1(CompleteRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    "method" fixed0(crate ::rt::Fixed::Str("completion/complete"))] [required "params"
+    params(CompleteRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// Parameters for a `completion/complete` request.
 ///
@@ -969,11 +971,11 @@ pub struct CompleteRequestParams {
 }
 crate::rt::object! {
     CompleteRequestParams, "an object of type CompleteRequestParams", extra, fields :
-    [[required "_meta" f0(RequestMetaObject) plain meta] [required "ref"
-    f1(CompleteRequestParamsRef) plain r#ref] [required "argument"
-    f2(CompleteRequestParamsArgument) plain argument] [optional "context"
-    f3(CompleteRequestParamsContext) plain context]], inits : [meta : f0, r#ref : f1,
-    argument : f2, context : f3]
+    [[required "_meta" meta(RequestMetaObject) plain meta] [required "ref"
+    r#ref(CompleteRequestParamsRef) plain r#ref] [required "argument"
+    argument(CompleteRequestParamsArgument) plain argument] [optional "context"
+    context(CompleteRequestParamsContext) plain context]], inits : [meta r#ref argument
+    context]
 }
 /// The inline object type of `CompleteRequestParams.argument` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -987,8 +989,8 @@ pub struct CompleteRequestParamsArgument {
 }
 crate::rt::object! {
     CompleteRequestParamsArgument, "an object of type CompleteRequestParamsArgument",
-    extra, fields : [[required "name" f0(String) plain name] [required "value" f1(String)
-    plain value]], inits : [name : f0, value : f1]
+    extra, fields : [[required "name" name(String) plain name] [required "value"
+    value(String) plain value]], inits : [name value]
 }
 /// The inline object type of `CompleteRequestParams.context` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1002,8 +1004,8 @@ pub struct CompleteRequestParamsContext {
 }
 crate::rt::object! {
     CompleteRequestParamsContext, "an object of type CompleteRequestParamsContext",
-    extra, fields : [[optional "arguments" f0(::std::collections::BTreeMap < String,
-    String >) plain arguments]], inits : [arguments : f0]
+    extra, fields : [[optional "arguments" arguments(::std::collections::BTreeMap <
+    String, String >) plain arguments]], inits : [arguments]
 }
 /// The inline union type of `CompleteRequestParams.ref` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 ///
@@ -1071,10 +1073,10 @@ pub struct CompleteResult {
 }
 crate::rt::object! {
     CompleteResult, "an object of type CompleteResult", extra, fields : [[optional
-    "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType" f1(ResultType) plain
-    result_type(ResultType::Complete)] [required "completion"
-    f2(CompleteResultCompletion) plain completion]], inits : [meta : f0, result_type :
-    f1, completion : f2]
+    "_meta" meta(ResultMetaObject) plain meta] [defaulted "resultType"
+    result_type(ResultType) plain result_type(ResultType::Complete)] [required
+    "completion" completion(CompleteResultCompletion) plain completion]], inits : [meta
+    result_type completion]
 }
 /// The inline object type of `CompleteResult.completion` in the schema (named from its parent and field; see [`CompleteResult`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1098,9 +1100,9 @@ pub struct CompleteResultCompletion {
 }
 crate::rt::object! {
     CompleteResultCompletion, "an object of type CompleteResultCompletion", extra, fields
-    : [[required "values" f0(Vec < String >) plain values] [optional "total" f1(i64)
-    plain total] [optional "hasMore" f2(bool) plain has_more]], inits : [values : f0,
-    total : f1, has_more : f2]
+    : [[required "values" values(Vec < String >) plain values] [optional "total"
+    total(i64) plain total] [optional "hasMore" has_more(bool) plain has_more]], inits :
+    [values total has_more]
 }
 /// A successful response from the server for a [completion/complete](CompleteRequest) request.
 ///
@@ -1135,9 +1137,9 @@ impl CompleteResultResponse {
 }
 crate::rt::object! {
     CompleteResultResponse, "an object of type CompleteResultResponse", extra, fields :
-    [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id" f1(RequestId)
-    plain id] [required "result" f2(CompleteResult) plain result]], inits : [id : f1,
-    result : f2]
+    [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId)
+    plain id] [required "result" result(CompleteResult) plain result]], inits : [id
+    result]
 }
 /// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
 #[derive(Clone, Debug, PartialEq)]
@@ -1205,8 +1207,8 @@ impl CreateMessageRequest {
 }
 crate::rt::object! {
     CreateMessageRequest, "an object of type CreateMessageRequest", extra, fields :
-    [[fixed "method" f0(crate ::rt::Fixed::Str("sampling/createMessage"))] [required
-    "params" f1(CreateMessageRequestParams) plain params]], inits : [params : f1]
+    [[fixed "method" fixed0(crate ::rt::Fixed::Str("sampling/createMessage"))] [required
+    "params" params(CreateMessageRequestParams) plain params]], inits : [params]
 }
 /// Parameters for a `sampling/createMessage` request.
 ///
@@ -1408,17 +1410,18 @@ pub struct CreateMessageRequestParams {
 }
 crate::rt::object! {
     CreateMessageRequestParams, "an object of type CreateMessageRequestParams", extra,
-    fields : [[required "messages" f0(Vec < SamplingMessage >) plain messages] [optional
-    "modelPreferences" f1(ModelPreferences) plain model_preferences] [optional
-    "systemPrompt" f2(String) plain system_prompt] [optional "includeContext"
-    f3(CreateMessageRequestParamsIncludeContext) plain include_context] [optional
-    "temperature" f4(f64) float temperature] [required "maxTokens" f5(i64) plain
-    max_tokens] [optional "stopSequences" f6(Vec < String >) plain stop_sequences]
-    [optional "metadata" f7(JSONObject) plain metadata] [optional "tools" f8(Vec < Tool
-    >) plain tools] [optional "toolChoice" f9(ToolChoice) plain tool_choice]], inits :
-    [messages : f0, model_preferences : f1, system_prompt : f2, include_context : f3,
-    temperature : f4, max_tokens : f5, stop_sequences : f6, metadata : f7, tools : f8,
-    tool_choice : f9]
+    fields : [[required "messages" messages(Vec < SamplingMessage >) plain messages]
+    [optional "modelPreferences" model_preferences(ModelPreferences) plain
+    model_preferences] [optional "systemPrompt" system_prompt(String) plain
+    system_prompt] [optional "includeContext"
+    include_context(CreateMessageRequestParamsIncludeContext) plain include_context]
+    [optional "temperature" temperature(f64) float temperature] [required "maxTokens"
+    max_tokens(i64) plain max_tokens] [optional "stopSequences" stop_sequences(Vec <
+    String >) plain stop_sequences] [optional "metadata" metadata(JSONObject) plain
+    metadata] [optional "tools" tools(Vec < Tool >) plain tools] [optional "toolChoice"
+    tool_choice(ToolChoice) plain tool_choice]], inits : [messages model_preferences
+    system_prompt include_context temperature max_tokens stop_sequences metadata tools
+    tool_choice]
 }
 /// The inline enum type of `CreateMessageRequestParams.includeContext` in the schema (named from its parent and field; see [`CreateMessageRequestParams`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -1535,11 +1538,11 @@ pub struct CreateMessageResult {
 }
 crate::rt::object! {
     CreateMessageResult, "an object of type CreateMessageResult", extra, fields :
-    [[required "role" f0(Role) plain role] [required "content" f1(SamplingMessageContent)
-    plain content] [optional "_meta" f2(MetaObject) plain meta] [required "model"
-    f3(String) plain model] [optional "stopReason" f4(CreateMessageResultStopReason)
-    plain stop_reason]], inits : [role : f0, content : f1, meta : f2, model : f3,
-    stop_reason : f4]
+    [[required "role" role(Role) plain role] [required "content"
+    content(SamplingMessageContent) plain content] [optional "_meta" meta(MetaObject)
+    plain meta] [required "model" model(String) plain model] [optional "stopReason"
+    stop_reason(CreateMessageResultStopReason) plain stop_reason]], inits : [role content
+    meta model stop_reason]
 }
 /// The inline open enum type of `CreateMessageResult.stopReason` in the schema (named from its parent and field; see [`CreateMessageResult`]).
 ///
@@ -1605,9 +1608,10 @@ impl DiscoverRequest {
 }
 crate::rt::object! {
     DiscoverRequest, "an object of type DiscoverRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("server/discover"))] [required "params"
-    f1(RequestParams) plain params] [fixed "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))]
-    [required "id" f3(RequestId) plain id]], inits : [params : f1, id : f3]
+    "method" fixed0(crate ::rt::Fixed::Str("server/discover"))] [required "params"
+    params(RequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// The result returned by the server for a [server/discover](DiscoverRequest) request.
 ///
@@ -1697,13 +1701,14 @@ pub struct DiscoverResult {
 }
 crate::rt::object! {
     DiscoverResult, "an object of type DiscoverResult", extra, fields : [[optional
-    "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType" f1(ResultType) plain
-    result_type(ResultType::Complete)] [required "ttlMs" f2(i64) plain ttl_ms] [required
-    "cacheScope" f3(CacheableResultCacheScope) plain cache_scope] [required
-    "supportedVersions" f4(Vec < String >) plain supported_versions] [required
-    "capabilities" f5(ServerCapabilities) plain capabilities] [optional "instructions"
-    f6(String) plain instructions]], inits : [meta : f0, result_type : f1, ttl_ms : f2,
-    cache_scope : f3, supported_versions : f4, capabilities : f5, instructions : f6]
+    "_meta" meta(ResultMetaObject) plain meta] [defaulted "resultType"
+    result_type(ResultType) plain result_type(ResultType::Complete)] [required "ttlMs"
+    ttl_ms(i64) plain ttl_ms] [required "cacheScope"
+    cache_scope(CacheableResultCacheScope) plain cache_scope] [required
+    "supportedVersions" supported_versions(Vec < String >) plain supported_versions]
+    [required "capabilities" capabilities(ServerCapabilities) plain capabilities]
+    [optional "instructions" instructions(String) plain instructions]], inits : [meta
+    result_type ttl_ms cache_scope supported_versions capabilities instructions]
 }
 /// A successful response from the server for a [server/discover](DiscoverRequest) request.
 ///
@@ -1746,9 +1751,9 @@ impl DiscoverResultResponse {
 }
 crate::rt::object! {
     DiscoverResultResponse, "an object of type DiscoverResultResponse", extra, fields :
-    [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id" f1(RequestId)
-    plain id] [required "result" f2(DiscoverResult) plain result]], inits : [id : f1,
-    result : f2]
+    [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId)
+    plain id] [required "result" result(DiscoverResult) plain result]], inits : [id
+    result]
 }
 /// A request from the server to elicit additional information from the user via the client.
 ///
@@ -1788,8 +1793,8 @@ impl ElicitRequest {
 }
 crate::rt::object! {
     ElicitRequest, "an object of type ElicitRequest", extra, fields : [[fixed "method"
-    f0(crate ::rt::Fixed::Str("elicitation/create"))] [required "params"
-    f1(ElicitRequestParams) plain params]], inits : [params : f1]
+    fixed0(crate ::rt::Fixed::Str("elicitation/create"))] [required "params"
+    params(ElicitRequestParams) plain params]], inits : [params]
 }
 /// The parameters for a request to elicit non-sensitive information from the user via a form in the client.
 ///
@@ -1857,9 +1862,10 @@ pub struct ElicitRequestFormParams {
 }
 crate::rt::object! {
     ElicitRequestFormParams, "an object of type ElicitRequestFormParams", extra, fields :
-    [[optional "mode" f0(String) plain mode] [required "message" f1(String) plain
-    message] [required "requestedSchema" f2(ElicitRequestFormParamsRequestedSchema) plain
-    requested_schema]], inits : [mode : f0, message : f1, requested_schema : f2]
+    [[optional "mode" mode(String) plain mode] [required "message" message(String) plain
+    message] [required "requestedSchema"
+    requested_schema(ElicitRequestFormParamsRequestedSchema) plain requested_schema]],
+    inits : [mode message requested_schema]
 }
 /// The inline object type of `ElicitRequestFormParams.requestedSchema` in the schema (named from its parent and field; see [`ElicitRequestFormParams`]).
 ///
@@ -1883,10 +1889,11 @@ impl ElicitRequestFormParamsRequestedSchema {
 crate::rt::object! {
     ElicitRequestFormParamsRequestedSchema,
     "an object of type ElicitRequestFormParamsRequestedSchema", extra, fields :
-    [[optional "$schema" f0(String) plain schema] [fixed "type" f1(crate
-    ::rt::Fixed::Str("object"))] [required "properties" f2(::std::collections::BTreeMap <
-    String, PrimitiveSchemaDefinition >) plain properties] [optional "required" f3(Vec <
-    String >) plain required]], inits : [schema : f0, properties : f2, required : f3]
+    [[optional "$schema" schema(String) plain schema] [fixed "type" fixed1(crate
+    ::rt::Fixed::Str("object"))] [required "properties"
+    properties(::std::collections::BTreeMap < String, PrimitiveSchemaDefinition >) plain
+    properties] [optional "required" required(Vec < String >) plain required]], inits :
+    [schema properties required]
 }
 /// The parameters for a request to elicit additional information from the user via the client.
 ///
@@ -1932,9 +1939,9 @@ impl ElicitRequestURLParams {
 }
 crate::rt::object! {
     ElicitRequestURLParams, "an object of type ElicitRequestURLParams", extra, fields :
-    [[fixed "mode" f0(crate ::rt::Fixed::Str("url"))] [required "message" f1(String)
-    plain message] [required "url" f2(String) plain url]], inits : [message : f1, url :
-    f2]
+    [[fixed "mode" fixed0(crate ::rt::Fixed::Str("url"))] [required "message"
+    message(String) plain message] [required "url" url(String) plain url]], inits :
+    [message url]
 }
 /// The result returned by the client for an [elicitation/create](ElicitRequest) request.
 ///
@@ -1987,9 +1994,9 @@ pub struct ElicitResult {
 }
 crate::rt::object! {
     ElicitResult, "an object of type ElicitResult", extra, fields : [[required "action"
-    f0(ElicitResultAction) plain action] [optional "content"
-    f1(::std::collections::BTreeMap < String, ElicitResultContentValue >) plain
-    content]], inits : [action : f0, content : f1]
+    action(ElicitResultAction) plain action] [optional "content"
+    content(::std::collections::BTreeMap < String, ElicitResultContentValue >) plain
+    content]], inits : [action content]
 }
 /// The inline enum type of `ElicitResult.action` in the schema (named from its parent and field; see [`ElicitResult`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -2064,10 +2071,10 @@ impl EmbeddedResource {
 }
 crate::rt::object! {
     EmbeddedResource, "an object of type EmbeddedResource", extra, fields : [[fixed
-    "type" f0(crate ::rt::Fixed::Str("resource"))] [required "resource"
-    f1(EmbeddedResourceResource) plain resource] [optional "annotations" f2(Annotations)
-    plain annotations] [optional "_meta" f3(MetaObject) plain meta]], inits : [resource :
-    f1, annotations : f2, meta : f3]
+    "type" fixed0(crate ::rt::Fixed::Str("resource"))] [required "resource"
+    resource(EmbeddedResourceResource) plain resource] [optional "annotations"
+    annotations(Annotations) plain annotations] [optional "_meta" meta(MetaObject) plain
+    meta]], inits : [resource annotations meta]
 }
 /// The inline union type of `EmbeddedResource.resource` in the schema (named from its parent and field; see [`EmbeddedResource`]).
 ///
@@ -2112,9 +2119,9 @@ pub struct Error {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Error, "an object of type Error", extra, fields : [[required "code" f0(i64) plain
-    code] [required "message" f1(String) plain message] [optional "data"
-    f2(::serde_json::Value) plain data]], inits : [code : f0, message : f1, data : f2]
+    Error, "an object of type Error", extra, fields : [[required "code" code(i64) plain
+    code] [required "message" message(String) plain message] [optional "data"
+    data(::serde_json::Value) plain data]], inits : [code message data]
 }
 /// Used by the client to get a prompt provided by the server.
 ///
@@ -2158,10 +2165,10 @@ impl GetPromptRequest {
 }
 crate::rt::object! {
     GetPromptRequest, "an object of type GetPromptRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("prompts/get"))] [required "params"
-    f1(GetPromptRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    "method" fixed0(crate ::rt::Fixed::Str("prompts/get"))] [required "params"
+    params(GetPromptRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// Parameters for a `prompts/get` request.
 ///
@@ -2212,11 +2219,11 @@ pub struct GetPromptRequestParams {
 }
 crate::rt::object! {
     GetPromptRequestParams, "an object of type GetPromptRequestParams", extra, fields :
-    [[required "_meta" f0(RequestMetaObject) plain meta] [optional "inputResponses"
-    f1(InputResponses) plain input_responses] [optional "requestState" f2(String) plain
-    request_state] [required "name" f3(String) plain name] [optional "arguments"
-    f4(::std::collections::BTreeMap < String, String >) plain arguments]], inits : [meta
-    : f0, input_responses : f1, request_state : f2, name : f3, arguments : f4]
+    [[required "_meta" meta(RequestMetaObject) plain meta] [optional "inputResponses"
+    input_responses(InputResponses) plain input_responses] [optional "requestState"
+    request_state(String) plain request_state] [required "name" name(String) plain name]
+    [optional "arguments" arguments(::std::collections::BTreeMap < String, String >)
+    plain arguments]], inits : [meta input_responses request_state name arguments]
 }
 /// The result returned by the server for a [prompts/get](GetPromptRequest) request.
 ///
@@ -2265,10 +2272,11 @@ pub struct GetPromptResult {
 }
 crate::rt::object! {
     GetPromptResult, "an object of type GetPromptResult", extra, fields : [[optional
-    "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType" f1(ResultType) plain
-    result_type(ResultType::Complete)] [optional "description" f2(String) plain
-    description] [required "messages" f3(Vec < PromptMessage >) plain messages]], inits :
-    [meta : f0, result_type : f1, description : f2, messages : f3]
+    "_meta" meta(ResultMetaObject) plain meta] [defaulted "resultType"
+    result_type(ResultType) plain result_type(ResultType::Complete)] [optional
+    "description" description(String) plain description] [required "messages"
+    messages(Vec < PromptMessage >) plain messages]], inits : [meta result_type
+    description messages]
 }
 /// A successful response from the server for a [prompts/get](GetPromptRequest) request.
 ///
@@ -2308,9 +2316,9 @@ impl GetPromptResultResponse {
 }
 crate::rt::object! {
     GetPromptResultResponse, "an object of type GetPromptResultResponse", extra, fields :
-    [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id" f1(RequestId)
-    plain id] [required "result" f2(GetPromptResultResponseResult) plain result]], inits
-    : [id : f1, result : f2]
+    [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId)
+    plain id] [required "result" result(GetPromptResultResponseResult) plain result]],
+    inits : [id result]
 }
 /// The inline union type of `GetPromptResultResponse.result` in the schema (named from its parent and field; see [`GetPromptResultResponse`]).
 ///
@@ -2365,9 +2373,9 @@ impl HeaderMismatchError {
 }
 crate::rt::object! {
     HeaderMismatchError, "an object of type HeaderMismatchError", extra, fields : [[fixed
-    "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [optional "id" f1(RequestId) plain id]
-    [required "error" f2(HeaderMismatchErrorError) plain error]], inits : [id : f1, error
-    : f2]
+    "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [optional "id" id(RequestId) plain
+    id] [required "error" error(HeaderMismatchErrorError) plain error]], inits : [id
+    error]
 }
 /// The inline object type of `HeaderMismatchError.error` in the schema (named from its parent and field; see [`HeaderMismatchError`]).
 ///
@@ -2389,9 +2397,9 @@ impl HeaderMismatchErrorError {
 }
 crate::rt::object! {
     HeaderMismatchErrorError, "an object of type HeaderMismatchErrorError", extra, fields
-    : [[fixed "code" f0(crate ::rt::Fixed::Int(- 32020i64))] [required "message"
-    f1(String) plain message] [optional "data" f2(::serde_json::Value) plain data]],
-    inits : [message : f1, data : f2]
+    : [[fixed "code" fixed0(crate ::rt::Fixed::Int(- 32020i64))] [required "message"
+    message(String) plain message] [optional "data" data(::serde_json::Value) plain
+    data]], inits : [message data]
 }
 pub const INTERNAL_ERROR: i64 = -32603i64;
 pub const INVALID_PARAMS: i64 = -32602i64;
@@ -2436,10 +2444,10 @@ pub struct Icon {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Icon, "an object of type Icon", extra, fields : [[required "src" f0(String) plain
-    src] [optional "mimeType" f1(String) plain mime_type] [optional "sizes" f2(Vec <
-    String >) plain sizes] [optional "theme" f3(IconTheme) plain theme]], inits : [src :
-    f0, mime_type : f1, sizes : f2, theme : f3]
+    Icon, "an object of type Icon", extra, fields : [[required "src" src(String) plain
+    src] [optional "mimeType" mime_type(String) plain mime_type] [optional "sizes"
+    sizes(Vec < String >) plain sizes] [optional "theme" theme(IconTheme) plain theme]],
+    inits : [src mime_type sizes theme]
 }
 /// The inline enum type of `Icon.theme` in the schema (named from its parent and field; see [`Icon`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -2473,8 +2481,8 @@ pub struct Icons {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Icons, "an object of type Icons", extra, fields : [[optional "icons" f0(Vec < Icon >)
-    plain icons]], inits : [icons : f0]
+    Icons, "an object of type Icons", extra, fields : [[optional "icons" icons(Vec < Icon
+    >) plain icons]], inits : [icons]
 }
 /// An image provided to or from an LLM.
 ///
@@ -2520,10 +2528,10 @@ impl ImageContent {
 }
 crate::rt::object! {
     ImageContent, "an object of type ImageContent", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("image"))] [required "data" f1(String) plain data]
-    [required "mimeType" f2(String) plain mime_type] [optional "annotations"
-    f3(Annotations) plain annotations] [optional "_meta" f4(MetaObject) plain meta]],
-    inits : [data : f1, mime_type : f2, annotations : f3, meta : f4]
+    fixed0(crate ::rt::Fixed::Str("image"))] [required "data" data(String) plain data]
+    [required "mimeType" mime_type(String) plain mime_type] [optional "annotations"
+    annotations(Annotations) plain annotations] [optional "_meta" meta(MetaObject) plain
+    meta]], inits : [data mime_type annotations meta]
 }
 /// Describes the MCP implementation.
 #[derive(Clone, Debug, PartialEq)]
@@ -2574,11 +2582,11 @@ pub struct Implementation {
 }
 crate::rt::object! {
     Implementation, "an object of type Implementation", extra, fields : [[required "name"
-    f0(String) plain name] [optional "title" f1(String) plain title] [optional "icons"
-    f2(Vec < Icon >) plain icons] [required "version" f3(String) plain version] [optional
-    "description" f4(String) plain description] [optional "websiteUrl" f5(String) plain
-    website_url]], inits : [name : f0, title : f1, icons : f2, version : f3, description
-    : f4, website_url : f5]
+    name(String) plain name] [optional "title" title(String) plain title] [optional
+    "icons" icons(Vec < Icon >) plain icons] [required "version" version(String) plain
+    version] [optional "description" description(String) plain description] [optional
+    "websiteUrl" website_url(String) plain website_url]], inits : [name title icons
+    version description website_url]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -2730,11 +2738,11 @@ pub struct InputRequiredResult {
 }
 crate::rt::object! {
     InputRequiredResult, "an object of type InputRequiredResult", extra, fields :
-    [[optional "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType"
-    f1(ResultType) plain result_type(ResultType::Complete)] [optional "inputRequests"
-    f2(InputRequests) plain input_requests] [optional "requestState" f3(String) plain
-    request_state]], inits : [meta : f0, result_type : f1, input_requests : f2,
-    request_state : f3]
+    [[optional "_meta" meta(ResultMetaObject) plain meta] [defaulted "resultType"
+    result_type(ResultType) plain result_type(ResultType::Complete)] [optional
+    "inputRequests" input_requests(InputRequests) plain input_requests] [optional
+    "requestState" request_state(String) plain request_state]], inits : [meta result_type
+    input_requests request_state]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -2775,10 +2783,10 @@ pub struct InputResponseRequestParams {
 }
 crate::rt::object! {
     InputResponseRequestParams, "an object of type InputResponseRequestParams", extra,
-    fields : [[required "_meta" f0(RequestMetaObject) plain meta] [optional
-    "inputResponses" f1(InputResponses) plain input_responses] [optional "requestState"
-    f2(String) plain request_state]], inits : [meta : f0, input_responses : f1,
-    request_state : f2]
+    fields : [[required "_meta" meta(RequestMetaObject) plain meta] [optional
+    "inputResponses" input_responses(InputResponses) plain input_responses] [optional
+    "requestState" request_state(String) plain request_state]], inits : [meta
+    input_responses request_state]
 }
 /// A map of client responses to server-initiated requests.
 /// Keys correspond to the keys in the [`InputRequests`] map;
@@ -2837,9 +2845,9 @@ impl InternalError {
 }
 crate::rt::object! {
     InternalError, "an object of type InternalError", extra, fields : [[fixed "code"
-    f0(crate ::rt::Fixed::Int(- 32603i64))] [required "message" f1(String) plain message]
-    [optional "data" f2(::serde_json::Value) plain data]], inits : [message : f1, data :
-    f2]
+    fixed0(crate ::rt::Fixed::Int(- 32603i64))] [required "message" message(String) plain
+    message] [optional "data" data(::serde_json::Value) plain data]], inits : [message
+    data]
 }
 /// A JSON-RPC error indicating that the method parameters are invalid or malformed.
 ///
@@ -2908,9 +2916,9 @@ impl InvalidParamsError {
 }
 crate::rt::object! {
     InvalidParamsError, "an object of type InvalidParamsError", extra, fields : [[fixed
-    "code" f0(crate ::rt::Fixed::Int(- 32602i64))] [required "message" f1(String) plain
-    message] [optional "data" f2(::serde_json::Value) plain data]], inits : [message :
-    f1, data : f2]
+    "code" fixed0(crate ::rt::Fixed::Int(- 32602i64))] [required "message"
+    message(String) plain message] [optional "data" data(::serde_json::Value) plain
+    data]], inits : [message data]
 }
 /// A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields).
 ///
@@ -2934,9 +2942,9 @@ impl InvalidRequestError {
 }
 crate::rt::object! {
     InvalidRequestError, "an object of type InvalidRequestError", extra, fields : [[fixed
-    "code" f0(crate ::rt::Fixed::Int(- 32600i64))] [required "message" f1(String) plain
-    message] [optional "data" f2(::serde_json::Value) plain data]], inits : [message :
-    f1, data : f2]
+    "code" fixed0(crate ::rt::Fixed::Int(- 32600i64))] [required "message"
+    message(String) plain message] [optional "data" data(::serde_json::Value) plain
+    data]], inits : [message data]
 }
 pub type JSONArray = Vec<JSONValue>;
 pub type JSONObject = ::serde_json::Map<String, ::serde_json::Value>;
@@ -2957,8 +2965,8 @@ impl JSONRPCErrorResponse {
 }
 crate::rt::object! {
     JSONRPCErrorResponse, "an object of type JSONRPCErrorResponse", extra, fields :
-    [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [optional "id" f1(RequestId)
-    plain id] [required "error" f2(Error) plain error]], inits : [id : f1, error : f2]
+    [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [optional "id" id(RequestId)
+    plain id] [required "error" error(Error) plain error]], inits : [id error]
 }
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
@@ -2991,9 +2999,9 @@ impl JSONRPCNotification {
 }
 crate::rt::object! {
     JSONRPCNotification, "an object of type JSONRPCNotification", extra, fields :
-    [[required "method" f0(String) plain method] [optional "params" f1(::serde_json::Map
-    < String, ::serde_json::Value >) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [method : f0, params : f1]
+    [[required "method" method(String) plain method] [optional "params"
+    params(::serde_json::Map < String, ::serde_json::Value >) plain params] [fixed
+    "jsonrpc" fixed2(crate ::rt::Fixed::Str("2.0"))]], inits : [method params]
 }
 /// A request that expects a response.
 ///
@@ -3013,10 +3021,10 @@ impl JSONRPCRequest {
 }
 crate::rt::object! {
     JSONRPCRequest, "an object of type JSONRPCRequest", extra, fields : [[required
-    "method" f0(String) plain method] [optional "params" f1(::serde_json::Map < String,
-    ::serde_json::Value >) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [method :
-    f0, params : f1, id : f3]
+    "method" method(String) plain method] [optional "params" params(::serde_json::Map <
+    String, ::serde_json::Value >) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [method
+    params id]
 }
 /// A response to a request, containing either the result or error.
 ///
@@ -3048,9 +3056,8 @@ impl JSONRPCResultResponse {
 }
 crate::rt::object! {
     JSONRPCResultResponse, "an object of type JSONRPCResultResponse", extra, fields :
-    [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id" f1(RequestId)
-    plain id] [required "result" f2(Result) plain result]], inits : [id : f1, result :
-    f2]
+    [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId)
+    plain id] [required "result" result(Result) plain result]], inits : [id result]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 pub const JSONRPC_VERSION: &str = "2.0";
@@ -3086,11 +3093,12 @@ impl LegacyTitledEnumSchema {
 }
 crate::rt::object! {
     LegacyTitledEnumSchema, "an object of type LegacyTitledEnumSchema", extra, fields :
-    [[fixed "type" f0(crate ::rt::Fixed::Str("string"))] [optional "title" f1(String)
-    plain title] [optional "description" f2(String) plain description] [required "enum"
-    f3(Vec < String >) plain r#enum] [optional "enumNames" f4(Vec < String >) plain
-    enum_names] [optional "default" f5(String) plain default]], inits : [title : f1,
-    description : f2, r#enum : f3, enum_names : f4, default : f5]
+    [[fixed "type" fixed0(crate ::rt::Fixed::Str("string"))] [optional "title"
+    title(String) plain title] [optional "description" description(String) plain
+    description] [required "enum" r#enum(Vec < String >) plain r#enum] [optional
+    "enumNames" enum_names(Vec < String >) plain enum_names] [optional "default"
+    default(String) plain default]], inits : [title description r#enum enum_names
+    default]
 }
 /// Sent from the client to request a list of prompts and prompt templates the server has.
 ///
@@ -3130,10 +3138,10 @@ impl ListPromptsRequest {
 }
 crate::rt::object! {
     ListPromptsRequest, "an object of type ListPromptsRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("prompts/list"))] [required "params"
-    f1(PaginatedRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    "method" fixed0(crate ::rt::Fixed::Str("prompts/list"))] [required "params"
+    params(PaginatedRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// The result returned by the server for a [prompts/list](ListPromptsRequest) request.
 ///
@@ -3225,12 +3233,12 @@ pub struct ListPromptsResult {
 }
 crate::rt::object! {
     ListPromptsResult, "an object of type ListPromptsResult", extra, fields : [[optional
-    "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType" f1(ResultType) plain
-    result_type(ResultType::Complete)] [optional "nextCursor" f2(Cursor) plain
-    next_cursor] [required "ttlMs" f3(i64) plain ttl_ms] [required "cacheScope"
-    f4(CacheableResultCacheScope) plain cache_scope] [required "prompts" f5(Vec < Prompt
-    >) plain prompts]], inits : [meta : f0, result_type : f1, next_cursor : f2, ttl_ms :
-    f3, cache_scope : f4, prompts : f5]
+    "_meta" meta(ResultMetaObject) plain meta] [defaulted "resultType"
+    result_type(ResultType) plain result_type(ResultType::Complete)] [optional
+    "nextCursor" next_cursor(Cursor) plain next_cursor] [required "ttlMs" ttl_ms(i64)
+    plain ttl_ms] [required "cacheScope" cache_scope(CacheableResultCacheScope) plain
+    cache_scope] [required "prompts" prompts(Vec < Prompt >) plain prompts]], inits :
+    [meta result_type next_cursor ttl_ms cache_scope prompts]
 }
 /// A successful response from the server for a [prompts/list](ListPromptsRequest) request.
 ///
@@ -3284,9 +3292,9 @@ impl ListPromptsResultResponse {
 }
 crate::rt::object! {
     ListPromptsResultResponse, "an object of type ListPromptsResultResponse", extra,
-    fields : [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id"
-    f1(RequestId) plain id] [required "result" f2(ListPromptsResult) plain result]],
-    inits : [id : f1, result : f2]
+    fields : [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id"
+    id(RequestId) plain id] [required "result" result(ListPromptsResult) plain result]],
+    inits : [id result]
 }
 /// Sent from the client to request a list of resource templates the server has.
 ///
@@ -3326,11 +3334,11 @@ impl ListResourceTemplatesRequest {
 }
 crate::rt::object! {
     ListResourceTemplatesRequest, "an object of type ListResourceTemplatesRequest",
-    extra, fields : [[fixed "method" f0(crate
+    extra, fields : [[fixed "method" fixed0(crate
     ::rt::Fixed::Str("resources/templates/list"))] [required "params"
-    f1(PaginatedRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    params(PaginatedRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// The result returned by the server for a [resources/templates/list](ListResourceTemplatesRequest) request.
 ///
@@ -3418,13 +3426,14 @@ pub struct ListResourceTemplatesResult {
 }
 crate::rt::object! {
     ListResourceTemplatesResult, "an object of type ListResourceTemplatesResult", extra,
-    fields : [[optional "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType"
-    f1(ResultType) plain result_type(ResultType::Complete)] [optional "nextCursor"
-    f2(Cursor) plain next_cursor] [required "ttlMs" f3(i64) plain ttl_ms] [required
-    "cacheScope" f4(CacheableResultCacheScope) plain cache_scope] [required
-    "resourceTemplates" f5(Vec < ResourceTemplate >) plain resource_templates]], inits :
-    [meta : f0, result_type : f1, next_cursor : f2, ttl_ms : f3, cache_scope : f4,
-    resource_templates : f5]
+    fields : [[optional "_meta" meta(ResultMetaObject) plain meta] [defaulted
+    "resultType" result_type(ResultType) plain result_type(ResultType::Complete)]
+    [optional "nextCursor" next_cursor(Cursor) plain next_cursor] [required "ttlMs"
+    ttl_ms(i64) plain ttl_ms] [required "cacheScope"
+    cache_scope(CacheableResultCacheScope) plain cache_scope] [required
+    "resourceTemplates" resource_templates(Vec < ResourceTemplate >) plain
+    resource_templates]], inits : [meta result_type next_cursor ttl_ms cache_scope
+    resource_templates]
 }
 /// A successful response from the server for a [resources/templates/list](ListResourceTemplatesRequest) request.
 ///
@@ -3473,9 +3482,9 @@ impl ListResourceTemplatesResultResponse {
 crate::rt::object! {
     ListResourceTemplatesResultResponse,
     "an object of type ListResourceTemplatesResultResponse", extra, fields : [[fixed
-    "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id" f1(RequestId) plain id]
-    [required "result" f2(ListResourceTemplatesResult) plain result]], inits : [id : f1,
-    result : f2]
+    "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain
+    id] [required "result" result(ListResourceTemplatesResult) plain result]], inits :
+    [id result]
 }
 /// Sent from the client to request a list of resources the server has.
 ///
@@ -3515,10 +3524,10 @@ impl ListResourcesRequest {
 }
 crate::rt::object! {
     ListResourcesRequest, "an object of type ListResourcesRequest", extra, fields :
-    [[fixed "method" f0(crate ::rt::Fixed::Str("resources/list"))] [required "params"
-    f1(PaginatedRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    [[fixed "method" fixed0(crate ::rt::Fixed::Str("resources/list"))] [required "params"
+    params(PaginatedRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// The result returned by the server for a [resources/list](ListResourcesRequest) request.
 ///
@@ -3605,12 +3614,12 @@ pub struct ListResourcesResult {
 }
 crate::rt::object! {
     ListResourcesResult, "an object of type ListResourcesResult", extra, fields :
-    [[optional "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType"
-    f1(ResultType) plain result_type(ResultType::Complete)] [optional "nextCursor"
-    f2(Cursor) plain next_cursor] [required "ttlMs" f3(i64) plain ttl_ms] [required
-    "cacheScope" f4(CacheableResultCacheScope) plain cache_scope] [required "resources"
-    f5(Vec < Resource >) plain resources]], inits : [meta : f0, result_type : f1,
-    next_cursor : f2, ttl_ms : f3, cache_scope : f4, resources : f5]
+    [[optional "_meta" meta(ResultMetaObject) plain meta] [defaulted "resultType"
+    result_type(ResultType) plain result_type(ResultType::Complete)] [optional
+    "nextCursor" next_cursor(Cursor) plain next_cursor] [required "ttlMs" ttl_ms(i64)
+    plain ttl_ms] [required "cacheScope" cache_scope(CacheableResultCacheScope) plain
+    cache_scope] [required "resources" resources(Vec < Resource >) plain resources]],
+    inits : [meta result_type next_cursor ttl_ms cache_scope resources]
 }
 /// A successful response from the server for a [resources/list](ListResourcesRequest) request.
 ///
@@ -3659,9 +3668,9 @@ impl ListResourcesResultResponse {
 }
 crate::rt::object! {
     ListResourcesResultResponse, "an object of type ListResourcesResultResponse", extra,
-    fields : [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id"
-    f1(RequestId) plain id] [required "result" f2(ListResourcesResult) plain result]],
-    inits : [id : f1, result : f2]
+    fields : [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id"
+    id(RequestId) plain id] [required "result" result(ListResourcesResult) plain
+    result]], inits : [id result]
 }
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
@@ -3698,8 +3707,8 @@ impl ListRootsRequest {
 }
 crate::rt::object! {
     ListRootsRequest, "an object of type ListRootsRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("roots/list"))] [optional "params"
-    f1(ListRootsRequestParams) plain params]], inits : [params : f1]
+    "method" fixed0(crate ::rt::Fixed::Str("roots/list"))] [optional "params"
+    params(ListRootsRequestParams) plain params]], inits : [params]
 }
 /// The inline object type of `ListRootsRequest.params` in the schema (named from its parent and field; see [`ListRootsRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -3713,7 +3722,7 @@ pub struct ListRootsRequestParams {
 }
 crate::rt::object! {
     ListRootsRequestParams, "an object of type ListRootsRequestParams", extra, fields :
-    [[optional "_meta" f0(MetaObject) plain meta]], inits : [meta : f0]
+    [[optional "_meta" meta(MetaObject) plain meta]], inits : [meta]
 }
 /// The result returned by the client for a [roots/list](ListRootsRequest) request.
 /// This result contains an array of [`Root`] objects, each representing a root directory
@@ -3760,7 +3769,7 @@ pub struct ListRootsResult {
 }
 crate::rt::object! {
     ListRootsResult, "an object of type ListRootsResult", extra, fields : [[required
-    "roots" f0(Vec < Root >) plain roots]], inits : [roots : f0]
+    "roots" roots(Vec < Root >) plain roots]], inits : [roots]
 }
 /// Sent from the client to request a list of tools the server has.
 ///
@@ -3800,10 +3809,10 @@ impl ListToolsRequest {
 }
 crate::rt::object! {
     ListToolsRequest, "an object of type ListToolsRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("tools/list"))] [required "params"
-    f1(PaginatedRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    "method" fixed0(crate ::rt::Fixed::Str("tools/list"))] [required "params"
+    params(PaginatedRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// The result returned by the server for a [tools/list](ListToolsRequest) request.
 ///
@@ -3898,12 +3907,12 @@ pub struct ListToolsResult {
 }
 crate::rt::object! {
     ListToolsResult, "an object of type ListToolsResult", extra, fields : [[optional
-    "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType" f1(ResultType) plain
-    result_type(ResultType::Complete)] [optional "nextCursor" f2(Cursor) plain
-    next_cursor] [required "ttlMs" f3(i64) plain ttl_ms] [required "cacheScope"
-    f4(CacheableResultCacheScope) plain cache_scope] [required "tools" f5(Vec < Tool >)
-    plain tools]], inits : [meta : f0, result_type : f1, next_cursor : f2, ttl_ms : f3,
-    cache_scope : f4, tools : f5]
+    "_meta" meta(ResultMetaObject) plain meta] [defaulted "resultType"
+    result_type(ResultType) plain result_type(ResultType::Complete)] [optional
+    "nextCursor" next_cursor(Cursor) plain next_cursor] [required "ttlMs" ttl_ms(i64)
+    plain ttl_ms] [required "cacheScope" cache_scope(CacheableResultCacheScope) plain
+    cache_scope] [required "tools" tools(Vec < Tool >) plain tools]], inits : [meta
+    result_type next_cursor ttl_ms cache_scope tools]
 }
 /// A successful response from the server for a [tools/list](ListToolsRequest) request.
 ///
@@ -3960,9 +3969,9 @@ impl ListToolsResultResponse {
 }
 crate::rt::object! {
     ListToolsResultResponse, "an object of type ListToolsResultResponse", extra, fields :
-    [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id" f1(RequestId)
-    plain id] [required "result" f2(ListToolsResult) plain result]], inits : [id : f1,
-    result : f2]
+    [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId)
+    plain id] [required "result" result(ListToolsResult) plain result]], inits : [id
+    result]
 }
 /// The severity of a log message.
 ///
@@ -4037,9 +4046,9 @@ impl LoggingMessageNotification {
 }
 crate::rt::object! {
     LoggingMessageNotification, "an object of type LoggingMessageNotification", extra,
-    fields : [[fixed "method" f0(crate ::rt::Fixed::Str("notifications/message"))]
-    [required "params" f1(LoggingMessageNotificationParams) plain params] [fixed
-    "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
+    fields : [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/message"))]
+    [required "params" params(LoggingMessageNotificationParams) plain params] [fixed
+    "jsonrpc" fixed2(crate ::rt::Fixed::Str("2.0"))]], inits : [params]
 }
 /// Parameters for a `notifications/message` notification.
 ///
@@ -4082,10 +4091,10 @@ pub struct LoggingMessageNotificationParams {
 crate::rt::object! {
     LoggingMessageNotificationParams,
     "an object of type LoggingMessageNotificationParams", extra, fields : [[optional
-    "_meta" f0(NotificationMetaObject) plain meta] [required "level" f1(LoggingLevel)
-    plain level] [optional "logger" f2(String) plain logger] [required "data"
-    f3(::serde_json::Value) plain data]], inits : [meta : f0, level : f1, logger : f2,
-    data : f3]
+    "_meta" meta(NotificationMetaObject) plain meta] [required "level"
+    level(LoggingLevel) plain level] [optional "logger" logger(String) plain logger]
+    [required "data" data(::serde_json::Value) plain data]], inits : [meta level logger
+    data]
 }
 pub const METHOD_NOT_FOUND: i64 = -32601i64;
 /// Error code returned when a server requires a client capability that was
@@ -4147,9 +4156,9 @@ impl MethodNotFoundError {
 }
 crate::rt::object! {
     MethodNotFoundError, "an object of type MethodNotFoundError", extra, fields : [[fixed
-    "code" f0(crate ::rt::Fixed::Int(- 32601i64))] [required "message" f1(String) plain
-    message] [optional "data" f2(::serde_json::Value) plain data]], inits : [message :
-    f1, data : f2]
+    "code" fixed0(crate ::rt::Fixed::Int(- 32601i64))] [required "message"
+    message(String) plain message] [optional "data" data(::serde_json::Value) plain
+    data]], inits : [message data]
 }
 /// Returned when processing a request requires a capability the client did not
 /// declare in `clientCapabilities`. For HTTP, the response status code MUST be
@@ -4189,9 +4198,9 @@ impl MissingRequiredClientCapabilityError {
 crate::rt::object! {
     MissingRequiredClientCapabilityError,
     "an object of type MissingRequiredClientCapabilityError", extra, fields : [[fixed
-    "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [optional "id" f1(RequestId) plain id]
-    [required "error" f2(MissingRequiredClientCapabilityErrorError) plain error]], inits
-    : [id : f1, error : f2]
+    "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [optional "id" id(RequestId) plain
+    id] [required "error" error(MissingRequiredClientCapabilityErrorError) plain error]],
+    inits : [id error]
 }
 /// The inline object type of `MissingRequiredClientCapabilityError.error` in the schema (named from its parent and field; see [`MissingRequiredClientCapabilityError`]).
 ///
@@ -4212,9 +4221,10 @@ impl MissingRequiredClientCapabilityErrorError {
 crate::rt::object! {
     MissingRequiredClientCapabilityErrorError,
     "an object of type MissingRequiredClientCapabilityErrorError", extra, fields :
-    [[fixed "code" f0(crate ::rt::Fixed::Int(- 32021i64))] [required "message" f1(String)
-    plain message] [required "data" f2(MissingRequiredClientCapabilityErrorErrorData)
-    plain data]], inits : [message : f1, data : f2]
+    [[fixed "code" fixed0(crate ::rt::Fixed::Int(- 32021i64))] [required "message"
+    message(String) plain message] [required "data"
+    data(MissingRequiredClientCapabilityErrorErrorData) plain data]], inits : [message
+    data]
 }
 /// The inline object type of `MissingRequiredClientCapabilityErrorError.data` in the schema (named from its parent and field; see [`MissingRequiredClientCapabilityErrorError`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -4229,8 +4239,8 @@ pub struct MissingRequiredClientCapabilityErrorErrorData {
 crate::rt::object! {
     MissingRequiredClientCapabilityErrorErrorData,
     "an object of type MissingRequiredClientCapabilityErrorErrorData", extra, fields :
-    [[required "requiredCapabilities" f0(ClientCapabilities) plain
-    required_capabilities]], inits : [required_capabilities : f0]
+    [[required "requiredCapabilities" required_capabilities(ClientCapabilities) plain
+    required_capabilities]], inits : [required_capabilities]
 }
 /// Hints to use for model selection.
 ///
@@ -4259,7 +4269,7 @@ pub struct ModelHint {
 }
 crate::rt::object! {
     ModelHint, "an object of type ModelHint", extra, fields : [[optional "name"
-    f0(String) plain name]], inits : [name : f0]
+    name(String) plain name]], inits : [name]
 }
 /// The server's preferences for model selection, requested of the client during sampling.
 ///
@@ -4343,10 +4353,11 @@ pub struct ModelPreferences {
 }
 crate::rt::object! {
     ModelPreferences, "an object of type ModelPreferences", extra, fields : [[optional
-    "hints" f0(Vec < ModelHint >) plain hints] [optional "costPriority" f1(f64) float
-    cost_priority] [optional "speedPriority" f2(f64) float speed_priority] [optional
-    "intelligencePriority" f3(f64) float intelligence_priority]], inits : [hints : f0,
-    cost_priority : f1, speed_priority : f2, intelligence_priority : f3]
+    "hints" hints(Vec < ModelHint >) plain hints] [optional "costPriority"
+    cost_priority(f64) float cost_priority] [optional "speedPriority" speed_priority(f64)
+    float speed_priority] [optional "intelligencePriority" intelligence_priority(f64)
+    float intelligence_priority]], inits : [hints cost_priority speed_priority
+    intelligence_priority]
 }
 /// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
 #[derive(Clone, Debug, PartialEq)]
@@ -4371,8 +4382,8 @@ pub struct Notification {
 }
 crate::rt::object! {
     Notification, "an object of type Notification", extra, fields : [[required "method"
-    f0(String) plain method] [optional "params" f1(::serde_json::Map < String,
-    ::serde_json::Value >) plain params]], inits : [method : f0, params : f1]
+    method(String) plain method] [optional "params" params(::serde_json::Map < String,
+    ::serde_json::Value >) plain params]], inits : [method params]
 }
 /// Extends [`MetaObject`] with additional notification-specific fields. All key naming rules from `MetaObject` apply.
 ///
@@ -4401,9 +4412,10 @@ pub struct NotificationMetaObject {
 }
 crate::rt::object! {
     NotificationMetaObject, "an object of type NotificationMetaObject", extra, fields :
-    [[optional "io.modelcontextprotocol/subscriptionId" f0(RequestId) plain
+    [[optional "io.modelcontextprotocol/subscriptionId"
+    io_modelcontextprotocol_subscription_id(RequestId) plain
     io_modelcontextprotocol_subscription_id]], inits :
-    [io_modelcontextprotocol_subscription_id : f0]
+    [io_modelcontextprotocol_subscription_id]
 }
 /// Common params for any notification.
 #[derive(Clone, Debug, PartialEq)]
@@ -4417,7 +4429,7 @@ pub struct NotificationParams {
 }
 crate::rt::object! {
     NotificationParams, "an object of type NotificationParams", extra, fields :
-    [[optional "_meta" f0(NotificationMetaObject) plain meta]], inits : [meta : f0]
+    [[optional "_meta" meta(NotificationMetaObject) plain meta]], inits : [meta]
 }
 /// **Example: Number input schema**
 ///
@@ -4449,11 +4461,11 @@ pub struct NumberSchema {
 }
 crate::rt::object! {
     NumberSchema, "an object of type NumberSchema", extra, fields : [[required "type"
-    f0(NumberSchemaType) plain r#type] [optional "title" f1(String) plain title]
-    [optional "description" f2(String) plain description] [optional "minimum" f3(f64)
-    float minimum] [optional "maximum" f4(f64) float maximum] [optional "default" f5(f64)
-    float default]], inits : [r#type : f0, title : f1, description : f2, minimum : f3,
-    maximum : f4, default : f5]
+    r#type(NumberSchemaType) plain r#type] [optional "title" title(String) plain title]
+    [optional "description" description(String) plain description] [optional "minimum"
+    minimum(f64) float minimum] [optional "maximum" maximum(f64) float maximum] [optional
+    "default" default(f64) float default]], inits : [r#type title description minimum
+    maximum default]
 }
 /// The inline enum type of `NumberSchema.type` in the schema (named from its parent and field; see [`NumberSchema`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -4485,9 +4497,10 @@ impl PaginatedRequest {
 }
 crate::rt::object! {
     PaginatedRequest, "an object of type PaginatedRequest", extra, fields : [[required
-    "method" f0(String) plain method] [required "params" f1(PaginatedRequestParams) plain
-    params] [fixed "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))] [required "id"
-    f3(RequestId) plain id]], inits : [method : f0, params : f1, id : f3]
+    "method" method(String) plain method] [required "params"
+    params(PaginatedRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [method
+    params id]
 }
 /// Common params for paginated requests.
 ///
@@ -4520,8 +4533,8 @@ pub struct PaginatedRequestParams {
 }
 crate::rt::object! {
     PaginatedRequestParams, "an object of type PaginatedRequestParams", extra, fields :
-    [[required "_meta" f0(RequestMetaObject) plain meta] [optional "cursor" f1(Cursor)
-    plain cursor]], inits : [meta : f0, cursor : f1]
+    [[required "_meta" meta(RequestMetaObject) plain meta] [optional "cursor"
+    cursor(Cursor) plain cursor]], inits : [meta cursor]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
@@ -4554,9 +4567,10 @@ pub struct PaginatedResult {
 }
 crate::rt::object! {
     PaginatedResult, "an object of type PaginatedResult", extra, fields : [[optional
-    "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType" f1(ResultType) plain
-    result_type(ResultType::Complete)] [optional "nextCursor" f2(Cursor) plain
-    next_cursor]], inits : [meta : f0, result_type : f1, next_cursor : f2]
+    "_meta" meta(ResultMetaObject) plain meta] [defaulted "resultType"
+    result_type(ResultType) plain result_type(ResultType::Complete)] [optional
+    "nextCursor" next_cursor(Cursor) plain next_cursor]], inits : [meta result_type
+    next_cursor]
 }
 /// A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message.
 ///
@@ -4588,10 +4602,10 @@ impl ParseError {
     pub const CODE: i64 = -32700i64;
 }
 crate::rt::object! {
-    ParseError, "an object of type ParseError", extra, fields : [[fixed "code" f0(crate
-    ::rt::Fixed::Int(- 32700i64))] [required "message" f1(String) plain message]
-    [optional "data" f2(::serde_json::Value) plain data]], inits : [message : f1, data :
-    f2]
+    ParseError, "an object of type ParseError", extra, fields : [[fixed "code"
+    fixed0(crate ::rt::Fixed::Int(- 32700i64))] [required "message" message(String) plain
+    message] [optional "data" data(::serde_json::Value) plain data]], inits : [message
+    data]
 }
 /// Restricted schema definitions that only allow primitive types
 /// without nested objects or arrays.
@@ -4642,9 +4656,9 @@ impl ProgressNotification {
 }
 crate::rt::object! {
     ProgressNotification, "an object of type ProgressNotification", extra, fields :
-    [[fixed "method" f0(crate ::rt::Fixed::Str("notifications/progress"))] [required
-    "params" f1(ProgressNotificationParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
+    [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/progress"))] [required
+    "params" params(ProgressNotificationParams) plain params] [fixed "jsonrpc"
+    fixed2(crate ::rt::Fixed::Str("2.0"))]], inits : [params]
 }
 /// Parameters for a [notifications/progress](ProgressNotification) notification.
 ///
@@ -4683,11 +4697,11 @@ pub struct ProgressNotificationParams {
 }
 crate::rt::object! {
     ProgressNotificationParams, "an object of type ProgressNotificationParams", extra,
-    fields : [[optional "_meta" f0(NotificationMetaObject) plain meta] [required
-    "progressToken" f1(ProgressToken) plain progress_token] [required "progress" f2(f64)
-    float progress] [optional "total" f3(f64) float total] [optional "message" f4(String)
-    plain message]], inits : [meta : f0, progress_token : f1, progress : f2, total : f3,
-    message : f4]
+    fields : [[optional "_meta" meta(NotificationMetaObject) plain meta] [required
+    "progressToken" progress_token(ProgressToken) plain progress_token] [required
+    "progress" progress(f64) float progress] [optional "total" total(f64) float total]
+    [optional "message" message(String) plain message]], inits : [meta progress_token
+    progress total message]
 }
 /// A progress token, used to associate progress notifications with the original request.
 ///
@@ -4743,12 +4757,12 @@ pub struct Prompt {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Prompt, "an object of type Prompt", extra, fields : [[required "name" f0(String)
-    plain name] [optional "title" f1(String) plain title] [optional "icons" f2(Vec < Icon
-    >) plain icons] [optional "description" f3(String) plain description] [optional
-    "arguments" f4(Vec < PromptArgument >) plain arguments] [optional "_meta"
-    f5(MetaObject) plain meta]], inits : [name : f0, title : f1, icons : f2, description
-    : f3, arguments : f4, meta : f5]
+    Prompt, "an object of type Prompt", extra, fields : [[required "name" name(String)
+    plain name] [optional "title" title(String) plain title] [optional "icons" icons(Vec
+    < Icon >) plain icons] [optional "description" description(String) plain description]
+    [optional "arguments" arguments(Vec < PromptArgument >) plain arguments] [optional
+    "_meta" meta(MetaObject) plain meta]], inits : [name title icons description
+    arguments meta]
 }
 /// Describes an argument that a prompt can accept.
 #[derive(Clone, Debug, PartialEq)]
@@ -4777,9 +4791,9 @@ pub struct PromptArgument {
 }
 crate::rt::object! {
     PromptArgument, "an object of type PromptArgument", extra, fields : [[required "name"
-    f0(String) plain name] [optional "title" f1(String) plain title] [optional
-    "description" f2(String) plain description] [optional "required" f3(bool) plain
-    required]], inits : [name : f0, title : f1, description : f2, required : f3]
+    name(String) plain name] [optional "title" title(String) plain title] [optional
+    "description" description(String) plain description] [optional "required"
+    required(bool) plain required]], inits : [name title description required]
 }
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a [subscriptions/listen](SubscriptionsListenRequest) stream when the client requested it via the `promptsListChanged` filter field.
 ///
@@ -4813,10 +4827,10 @@ impl PromptListChangedNotification {
 }
 crate::rt::object! {
     PromptListChangedNotification, "an object of type PromptListChangedNotification",
-    extra, fields : [[fixed "method" f0(crate
+    extra, fields : [[fixed "method" fixed0(crate
     ::rt::Fixed::Str("notifications/prompts/list_changed"))] [optional "params"
-    f1(NotificationParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
+    params(NotificationParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))]], inits : [params]
 }
 /// Describes a message returned as part of a prompt.
 ///
@@ -4831,8 +4845,8 @@ pub struct PromptMessage {
 }
 crate::rt::object! {
     PromptMessage, "an object of type PromptMessage", extra, fields : [[required "role"
-    f0(Role) plain role] [required "content" f1(ContentBlock) plain content]], inits :
-    [role : f0, content : f1]
+    role(Role) plain role] [required "content" content(ContentBlock) plain content]],
+    inits : [role content]
 }
 /// Identifies a prompt.
 ///
@@ -4859,8 +4873,8 @@ impl PromptReference {
 }
 crate::rt::object! {
     PromptReference, "an object of type PromptReference", extra, fields : [[required
-    "name" f0(String) plain name] [optional "title" f1(String) plain title] [fixed "type"
-    f2(crate ::rt::Fixed::Str("ref/prompt"))]], inits : [name : f0, title : f1]
+    "name" name(String) plain name] [optional "title" title(String) plain title] [fixed
+    "type" fixed2(crate ::rt::Fixed::Str("ref/prompt"))]], inits : [name title]
 }
 /// Sent from the client to the server, to read a specific resource URI.
 ///
@@ -4901,10 +4915,10 @@ impl ReadResourceRequest {
 }
 crate::rt::object! {
     ReadResourceRequest, "an object of type ReadResourceRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("resources/read"))] [required "params"
-    f1(ReadResourceRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    "method" fixed0(crate ::rt::Fixed::Str("resources/read"))] [required "params"
+    params(ReadResourceRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// Parameters for a `resources/read` request.
 #[derive(Clone, Debug, PartialEq)]
@@ -4934,10 +4948,10 @@ pub struct ReadResourceRequestParams {
 }
 crate::rt::object! {
     ReadResourceRequestParams, "an object of type ReadResourceRequestParams", extra,
-    fields : [[required "_meta" f0(RequestMetaObject) plain meta] [required "uri"
-    f1(String) plain uri] [optional "inputResponses" f2(InputResponses) plain
-    input_responses] [optional "requestState" f3(String) plain request_state]], inits :
-    [meta : f0, uri : f1, input_responses : f2, request_state : f3]
+    fields : [[required "_meta" meta(RequestMetaObject) plain meta] [required "uri"
+    uri(String) plain uri] [optional "inputResponses" input_responses(InputResponses)
+    plain input_responses] [optional "requestState" request_state(String) plain
+    request_state]], inits : [meta uri input_responses request_state]
 }
 /// The result returned by the server for a [resources/read](ReadResourceRequest) request.
 ///
@@ -5007,11 +5021,12 @@ pub struct ReadResourceResult {
 }
 crate::rt::object! {
     ReadResourceResult, "an object of type ReadResourceResult", extra, fields :
-    [[optional "_meta" f0(ResultMetaObject) plain meta] [defaulted "resultType"
-    f1(ResultType) plain result_type(ResultType::Complete)] [required "ttlMs" f2(i64)
-    plain ttl_ms] [required "cacheScope" f3(CacheableResultCacheScope) plain cache_scope]
-    [required "contents" f4(Vec < ReadResourceResultContentsItem >) plain contents]],
-    inits : [meta : f0, result_type : f1, ttl_ms : f2, cache_scope : f3, contents : f4]
+    [[optional "_meta" meta(ResultMetaObject) plain meta] [defaulted "resultType"
+    result_type(ResultType) plain result_type(ResultType::Complete)] [required "ttlMs"
+    ttl_ms(i64) plain ttl_ms] [required "cacheScope"
+    cache_scope(CacheableResultCacheScope) plain cache_scope] [required "contents"
+    contents(Vec < ReadResourceResultContentsItem >) plain contents]], inits : [meta
+    result_type ttl_ms cache_scope contents]
 }
 /// The inline union type of the elements of `ReadResourceResult.contents` in the schema (see [`ReadResourceResult`]).
 ///
@@ -5083,9 +5098,9 @@ impl ReadResourceResultResponse {
 }
 crate::rt::object! {
     ReadResourceResultResponse, "an object of type ReadResourceResultResponse", extra,
-    fields : [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id"
-    f1(RequestId) plain id] [required "result" f2(ReadResourceResultResponseResult) plain
-    result]], inits : [id : f1, result : f2]
+    fields : [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id"
+    id(RequestId) plain id] [required "result" result(ReadResourceResultResponseResult)
+    plain result]], inits : [id result]
 }
 /// The inline union type of `ReadResourceResultResponse.result` in the schema (named from its parent and field; see [`ReadResourceResultResponse`]).
 ///
@@ -5113,9 +5128,9 @@ pub struct Request {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Request, "an object of type Request", extra, fields : [[required "method" f0(String)
-    plain method] [optional "params" f1(::serde_json::Map < String, ::serde_json::Value
-    >) plain params]], inits : [method : f0, params : f1]
+    Request, "an object of type Request", extra, fields : [[required "method"
+    method(String) plain method] [optional "params" params(::serde_json::Map < String,
+    ::serde_json::Value >) plain params]], inits : [method params]
 }
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
@@ -5194,18 +5209,20 @@ pub struct RequestMetaObject {
 }
 crate::rt::object! {
     RequestMetaObject, "an object of type RequestMetaObject", extra, fields : [[optional
-    "progressToken" f0(ProgressToken) plain progress_token] [required
-    "io.modelcontextprotocol/protocolVersion" f1(String) plain
+    "progressToken" progress_token(ProgressToken) plain progress_token] [required
+    "io.modelcontextprotocol/protocolVersion"
+    io_modelcontextprotocol_protocol_version(String) plain
     io_modelcontextprotocol_protocol_version] [optional
-    "io.modelcontextprotocol/clientInfo" f2(Implementation) plain
+    "io.modelcontextprotocol/clientInfo"
+    io_modelcontextprotocol_client_info(Implementation) plain
     io_modelcontextprotocol_client_info] [required
-    "io.modelcontextprotocol/clientCapabilities" f3(ClientCapabilities) plain
+    "io.modelcontextprotocol/clientCapabilities"
+    io_modelcontextprotocol_client_capabilities(ClientCapabilities) plain
     io_modelcontextprotocol_client_capabilities] [optional
-    "io.modelcontextprotocol/logLevel" f4(LoggingLevel) plain
-    io_modelcontextprotocol_log_level]], inits : [progress_token : f0,
-    io_modelcontextprotocol_protocol_version : f1, io_modelcontextprotocol_client_info :
-    f2, io_modelcontextprotocol_client_capabilities : f3,
-    io_modelcontextprotocol_log_level : f4]
+    "io.modelcontextprotocol/logLevel" io_modelcontextprotocol_log_level(LoggingLevel)
+    plain io_modelcontextprotocol_log_level]], inits : [progress_token
+    io_modelcontextprotocol_protocol_version io_modelcontextprotocol_client_info
+    io_modelcontextprotocol_client_capabilities io_modelcontextprotocol_log_level]
 }
 /// Common params for any request.
 #[derive(Clone, Debug, PartialEq)]
@@ -5217,7 +5234,7 @@ pub struct RequestParams {
 }
 crate::rt::object! {
     RequestParams, "an object of type RequestParams", extra, fields : [[required "_meta"
-    f0(RequestMetaObject) plain meta]], inits : [meta : f0]
+    meta(RequestMetaObject) plain meta]], inits : [meta]
 }
 /// A known resource that the server is capable of reading.
 ///
@@ -5295,14 +5312,14 @@ pub struct Resource {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Resource, "an object of type Resource", extra, fields : [[required "name" f0(String)
-    plain name] [optional "title" f1(String) plain title] [optional "icons" f2(Vec < Icon
-    >) plain icons] [required "uri" f3(String) plain uri] [optional "description"
-    f4(String) plain description] [optional "mimeType" f5(String) plain mime_type]
-    [optional "annotations" f6(Annotations) plain annotations] [optional "size" f7(i64)
-    plain size] [optional "_meta" f8(MetaObject) plain meta]], inits : [name : f0, title
-    : f1, icons : f2, uri : f3, description : f4, mime_type : f5, annotations : f6, size
-    : f7, meta : f8]
+    Resource, "an object of type Resource", extra, fields : [[required "name"
+    name(String) plain name] [optional "title" title(String) plain title] [optional
+    "icons" icons(Vec < Icon >) plain icons] [required "uri" uri(String) plain uri]
+    [optional "description" description(String) plain description] [optional "mimeType"
+    mime_type(String) plain mime_type] [optional "annotations" annotations(Annotations)
+    plain annotations] [optional "size" size(i64) plain size] [optional "_meta"
+    meta(MetaObject) plain meta]], inits : [name title icons uri description mime_type
+    annotations size meta]
 }
 /// The contents of a specific resource or sub-resource.
 ///
@@ -5328,9 +5345,8 @@ pub struct ResourceContents {
 }
 crate::rt::object! {
     ResourceContents, "an object of type ResourceContents", extra, fields : [[required
-    "uri" f0(String) plain uri] [optional "mimeType" f1(String) plain mime_type]
-    [optional "_meta" f2(MetaObject) plain meta]], inits : [uri : f0, mime_type : f1,
-    meta : f2]
+    "uri" uri(String) plain uri] [optional "mimeType" mime_type(String) plain mime_type]
+    [optional "_meta" meta(MetaObject) plain meta]], inits : [uri mime_type meta]
 }
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 ///
@@ -5413,14 +5429,14 @@ impl ResourceLink {
 }
 crate::rt::object! {
     ResourceLink, "an object of type ResourceLink", extra, fields : [[required "name"
-    f0(String) plain name] [optional "title" f1(String) plain title] [optional "icons"
-    f2(Vec < Icon >) plain icons] [required "uri" f3(String) plain uri] [optional
-    "description" f4(String) plain description] [optional "mimeType" f5(String) plain
-    mime_type] [optional "annotations" f6(Annotations) plain annotations] [optional
-    "size" f7(i64) plain size] [optional "_meta" f8(MetaObject) plain meta] [fixed "type"
-    f9(crate ::rt::Fixed::Str("resource_link"))]], inits : [name : f0, title : f1, icons
-    : f2, uri : f3, description : f4, mime_type : f5, annotations : f6, size : f7, meta :
-    f8]
+    name(String) plain name] [optional "title" title(String) plain title] [optional
+    "icons" icons(Vec < Icon >) plain icons] [required "uri" uri(String) plain uri]
+    [optional "description" description(String) plain description] [optional "mimeType"
+    mime_type(String) plain mime_type] [optional "annotations" annotations(Annotations)
+    plain annotations] [optional "size" size(i64) plain size] [optional "_meta"
+    meta(MetaObject) plain meta] [fixed "type" fixed9(crate
+    ::rt::Fixed::Str("resource_link"))]], inits : [name title icons uri description
+    mime_type annotations size meta]
 }
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a [subscriptions/listen](SubscriptionsListenRequest) stream when the client requested it via the `resourcesListChanged` filter field.
 ///
@@ -5454,10 +5470,10 @@ impl ResourceListChangedNotification {
 }
 crate::rt::object! {
     ResourceListChangedNotification, "an object of type ResourceListChangedNotification",
-    extra, fields : [[fixed "method" f0(crate
+    extra, fields : [[fixed "method" fixed0(crate
     ::rt::Fixed::Str("notifications/resources/list_changed"))] [optional "params"
-    f1(NotificationParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
+    params(NotificationParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))]], inits : [params]
 }
 /// Common params for resource-related requests.
 ///
@@ -5475,8 +5491,8 @@ pub struct ResourceRequestParams {
 }
 crate::rt::object! {
     ResourceRequestParams, "an object of type ResourceRequestParams", extra, fields :
-    [[required "_meta" f0(RequestMetaObject) plain meta] [required "uri" f1(String) plain
-    uri]], inits : [meta : f0, uri : f1]
+    [[required "_meta" meta(RequestMetaObject) plain meta] [required "uri" uri(String)
+    plain uri]], inits : [meta uri]
 }
 /// A template description for resources available on the server.
 #[derive(Clone, Debug, PartialEq)]
@@ -5535,13 +5551,13 @@ pub struct ResourceTemplate {
 }
 crate::rt::object! {
     ResourceTemplate, "an object of type ResourceTemplate", extra, fields : [[required
-    "name" f0(String) plain name] [optional "title" f1(String) plain title] [optional
-    "icons" f2(Vec < Icon >) plain icons] [required "uriTemplate" f3(String) plain
-    uri_template] [optional "description" f4(String) plain description] [optional
-    "mimeType" f5(String) plain mime_type] [optional "annotations" f6(Annotations) plain
-    annotations] [optional "_meta" f7(MetaObject) plain meta]], inits : [name : f0, title
-    : f1, icons : f2, uri_template : f3, description : f4, mime_type : f5, annotations :
-    f6, meta : f7]
+    "name" name(String) plain name] [optional "title" title(String) plain title]
+    [optional "icons" icons(Vec < Icon >) plain icons] [required "uriTemplate"
+    uri_template(String) plain uri_template] [optional "description" description(String)
+    plain description] [optional "mimeType" mime_type(String) plain mime_type] [optional
+    "annotations" annotations(Annotations) plain annotations] [optional "_meta"
+    meta(MetaObject) plain meta]], inits : [name title icons uri_template description
+    mime_type annotations meta]
 }
 /// A reference to a resource or resource template definition.
 ///
@@ -5561,8 +5577,8 @@ impl ResourceTemplateReference {
 }
 crate::rt::object! {
     ResourceTemplateReference, "an object of type ResourceTemplateReference", extra,
-    fields : [[fixed "type" f0(crate ::rt::Fixed::Str("ref/resource"))] [required "uri"
-    f1(String) plain uri]], inits : [uri : f1]
+    fields : [[fixed "type" fixed0(crate ::rt::Fixed::Str("ref/resource"))] [required
+    "uri" uri(String) plain uri]], inits : [uri]
 }
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a [subscriptions/listen](SubscriptionsListenRequest) request.
 ///
@@ -5596,10 +5612,10 @@ impl ResourceUpdatedNotification {
 }
 crate::rt::object! {
     ResourceUpdatedNotification, "an object of type ResourceUpdatedNotification", extra,
-    fields : [[fixed "method" f0(crate
+    fields : [[fixed "method" fixed0(crate
     ::rt::Fixed::Str("notifications/resources/updated"))] [required "params"
-    f1(ResourceUpdatedNotificationParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
+    params(ResourceUpdatedNotificationParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))]], inits : [params]
 }
 /// Parameters for a `notifications/resources/updated` notification.
 ///
@@ -5626,8 +5642,8 @@ pub struct ResourceUpdatedNotificationParams {
 crate::rt::object! {
     ResourceUpdatedNotificationParams,
     "an object of type ResourceUpdatedNotificationParams", extra, fields : [[optional
-    "_meta" f0(NotificationMetaObject) plain meta] [required "uri" f1(String) plain
-    uri]], inits : [meta : f0, uri : f1]
+    "_meta" meta(NotificationMetaObject) plain meta] [required "uri" uri(String) plain
+    uri]], inits : [meta uri]
 }
 /// Common result fields.
 #[derive(Clone, Debug, PartialEq)]
@@ -5653,8 +5669,8 @@ pub struct Result {
 }
 crate::rt::object! {
     Result, "an object of type Result", extra, fields : [[optional "_meta"
-    f0(ResultMetaObject) plain meta] [defaulted "resultType" f1(ResultType) plain
-    result_type(ResultType::Complete)]], inits : [meta : f0, result_type : f1]
+    meta(ResultMetaObject) plain meta] [defaulted "resultType" result_type(ResultType)
+    plain result_type(ResultType::Complete)]], inits : [meta result_type]
 }
 /// Extends [`MetaObject`] with additional result-specific fields. All key naming rules from `MetaObject` apply.
 ///
@@ -5684,9 +5700,9 @@ pub struct ResultMetaObject {
 }
 crate::rt::object! {
     ResultMetaObject, "an object of type ResultMetaObject", extra, fields : [[optional
-    "io.modelcontextprotocol/serverInfo" f0(Implementation) plain
-    io_modelcontextprotocol_server_info]], inits : [io_modelcontextprotocol_server_info :
-    f0]
+    "io.modelcontextprotocol/serverInfo"
+    io_modelcontextprotocol_server_info(Implementation) plain
+    io_modelcontextprotocol_server_info]], inits : [io_modelcontextprotocol_server_info]
 }
 /// Indicates the type of a [`Result`] object, allowing the client to
 /// determine how to parse the response.
@@ -5755,9 +5771,9 @@ pub struct Root {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Root, "an object of type Root", extra, fields : [[required "uri" f0(String) plain
-    uri] [optional "name" f1(String) plain name] [optional "_meta" f2(MetaObject) plain
-    meta]], inits : [uri : f0, name : f1, meta : f2]
+    Root, "an object of type Root", extra, fields : [[required "uri" uri(String) plain
+    uri] [optional "name" name(String) plain name] [optional "_meta" meta(MetaObject)
+    plain meta]], inits : [uri name meta]
 }
 /// Describes a message issued to or received from an LLM API.
 ///
@@ -5809,9 +5825,9 @@ pub struct SamplingMessage {
 }
 crate::rt::object! {
     SamplingMessage, "an object of type SamplingMessage", extra, fields : [[required
-    "role" f0(Role) plain role] [required "content" f1(SamplingMessageContent) plain
-    content] [optional "_meta" f2(MetaObject) plain meta]], inits : [role : f0, content :
-    f1, meta : f2]
+    "role" role(Role) plain role] [required "content" content(SamplingMessageContent)
+    plain content] [optional "_meta" meta(MetaObject) plain meta]], inits : [role content
+    meta]
 }
 /// The inline union type of `SamplingMessage.content` in the schema (named from its parent and field; see [`SamplingMessage`]).
 ///
@@ -5995,15 +6011,14 @@ pub struct ServerCapabilities {
 }
 crate::rt::object! {
     ServerCapabilities, "an object of type ServerCapabilities", extra, fields :
-    [[optional "experimental" f0(::std::collections::BTreeMap < String, JSONObject >)
-    plain experimental] [optional "logging" f1(JSONObject) plain logging] [optional
-    "completions" f2(JSONObject) plain completions] [optional "prompts"
-    f3(ServerCapabilitiesPrompts) plain prompts] [optional "resources"
-    f4(ServerCapabilitiesResources) plain resources] [optional "tools"
-    f5(ServerCapabilitiesTools) plain tools] [optional "extensions"
-    f6(::std::collections::BTreeMap < String, JSONObject >) plain extensions]], inits :
-    [experimental : f0, logging : f1, completions : f2, prompts : f3, resources : f4,
-    tools : f5, extensions : f6]
+    [[optional "experimental" experimental(::std::collections::BTreeMap < String,
+    JSONObject >) plain experimental] [optional "logging" logging(JSONObject) plain
+    logging] [optional "completions" completions(JSONObject) plain completions] [optional
+    "prompts" prompts(ServerCapabilitiesPrompts) plain prompts] [optional "resources"
+    resources(ServerCapabilitiesResources) plain resources] [optional "tools"
+    tools(ServerCapabilitiesTools) plain tools] [optional "extensions"
+    extensions(::std::collections::BTreeMap < String, JSONObject >) plain extensions]],
+    inits : [experimental logging completions prompts resources tools extensions]
 }
 /// The inline object type of `ServerCapabilities.prompts` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -6019,8 +6034,8 @@ pub struct ServerCapabilitiesPrompts {
 }
 crate::rt::object! {
     ServerCapabilitiesPrompts, "an object of type ServerCapabilitiesPrompts", extra,
-    fields : [[optional "listChanged" f0(bool) plain list_changed]], inits :
-    [list_changed : f0]
+    fields : [[optional "listChanged" list_changed(bool) plain list_changed]], inits :
+    [list_changed]
 }
 /// The inline object type of `ServerCapabilities.resources` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -6040,8 +6055,9 @@ pub struct ServerCapabilitiesResources {
 }
 crate::rt::object! {
     ServerCapabilitiesResources, "an object of type ServerCapabilitiesResources", extra,
-    fields : [[optional "subscribe" f0(bool) plain subscribe] [optional "listChanged"
-    f1(bool) plain list_changed]], inits : [subscribe : f0, list_changed : f1]
+    fields : [[optional "subscribe" subscribe(bool) plain subscribe] [optional
+    "listChanged" list_changed(bool) plain list_changed]], inits : [subscribe
+    list_changed]
 }
 /// The inline object type of `ServerCapabilities.tools` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -6057,7 +6073,8 @@ pub struct ServerCapabilitiesTools {
 }
 crate::rt::object! {
     ServerCapabilitiesTools, "an object of type ServerCapabilitiesTools", extra, fields :
-    [[optional "listChanged" f0(bool) plain list_changed]], inits : [list_changed : f0]
+    [[optional "listChanged" list_changed(bool) plain list_changed]], inits :
+    [list_changed]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -6183,12 +6200,12 @@ impl StringSchema {
 }
 crate::rt::object! {
     StringSchema, "an object of type StringSchema", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("string"))] [optional "title" f1(String) plain title]
-    [optional "description" f2(String) plain description] [optional "minLength" f3(i64)
-    plain min_length] [optional "maxLength" f4(i64) plain max_length] [optional "format"
-    f5(StringSchemaFormat) plain format] [optional "default" f6(String) plain default]],
-    inits : [title : f1, description : f2, min_length : f3, max_length : f4, format : f5,
-    default : f6]
+    fixed0(crate ::rt::Fixed::Str("string"))] [optional "title" title(String) plain
+    title] [optional "description" description(String) plain description] [optional
+    "minLength" min_length(i64) plain min_length] [optional "maxLength" max_length(i64)
+    plain max_length] [optional "format" format(StringSchemaFormat) plain format]
+    [optional "default" default(String) plain default]], inits : [title description
+    min_length max_length format default]
 }
 /// The inline enum type of `StringSchema.format` in the schema (named from its parent and field; see [`StringSchema`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -6243,12 +6260,12 @@ pub struct SubscriptionFilter {
 }
 crate::rt::object! {
     SubscriptionFilter, "an object of type SubscriptionFilter", extra, fields :
-    [[optional "toolsListChanged" f0(bool) plain tools_list_changed] [optional
-    "promptsListChanged" f1(bool) plain prompts_list_changed] [optional
-    "resourcesListChanged" f2(bool) plain resources_list_changed] [optional
-    "resourceSubscriptions" f3(Vec < String >) plain resource_subscriptions]], inits :
-    [tools_list_changed : f0, prompts_list_changed : f1, resources_list_changed : f2,
-    resource_subscriptions : f3]
+    [[optional "toolsListChanged" tools_list_changed(bool) plain tools_list_changed]
+    [optional "promptsListChanged" prompts_list_changed(bool) plain prompts_list_changed]
+    [optional "resourcesListChanged" resources_list_changed(bool) plain
+    resources_list_changed] [optional "resourceSubscriptions" resource_subscriptions(Vec
+    < String >) plain resource_subscriptions]], inits : [tools_list_changed
+    prompts_list_changed resources_list_changed resource_subscriptions]
 }
 /// Sent by the server to acknowledge that a
 /// [subscriptions/listen](SubscriptionsListenRequest) subscription has been
@@ -6295,9 +6312,9 @@ impl SubscriptionsAcknowledgedNotification {
 crate::rt::object! {
     SubscriptionsAcknowledgedNotification,
     "an object of type SubscriptionsAcknowledgedNotification", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("notifications/subscriptions/acknowledged"))]
-    [required "params" f1(SubscriptionsAcknowledgedNotificationParams) plain params]
-    [fixed "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
+    "method" fixed0(crate ::rt::Fixed::Str("notifications/subscriptions/acknowledged"))]
+    [required "params" params(SubscriptionsAcknowledgedNotificationParams) plain params]
+    [fixed "jsonrpc" fixed2(crate ::rt::Fixed::Str("2.0"))]], inits : [params]
 }
 /// Parameters for a [notifications/subscriptions/acknowledged](SubscriptionsAcknowledgedNotification) notification.
 #[derive(Clone, Debug, PartialEq)]
@@ -6317,8 +6334,8 @@ pub struct SubscriptionsAcknowledgedNotificationParams {
 crate::rt::object! {
     SubscriptionsAcknowledgedNotificationParams,
     "an object of type SubscriptionsAcknowledgedNotificationParams", extra, fields :
-    [[optional "_meta" f0(NotificationMetaObject) plain meta] [required "notifications"
-    f1(SubscriptionFilter) plain notifications]], inits : [meta : f0, notifications : f1]
+    [[optional "_meta" meta(NotificationMetaObject) plain meta] [required "notifications"
+    notifications(SubscriptionFilter) plain notifications]], inits : [meta notifications]
 }
 /// Sent from the client to open a long-lived channel for receiving notifications
 /// outside the context of a specific request. Replaces the previous HTTP GET
@@ -6364,10 +6381,10 @@ impl SubscriptionsListenRequest {
 }
 crate::rt::object! {
     SubscriptionsListenRequest, "an object of type SubscriptionsListenRequest", extra,
-    fields : [[fixed "method" f0(crate ::rt::Fixed::Str("subscriptions/listen"))]
-    [required "params" f1(SubscriptionsListenRequestParams) plain params] [fixed
-    "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]],
-    inits : [params : f1, id : f3]
+    fields : [[fixed "method" fixed0(crate ::rt::Fixed::Str("subscriptions/listen"))]
+    [required "params" params(SubscriptionsListenRequestParams) plain params] [fixed
+    "jsonrpc" fixed2(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain
+    id]], inits : [params id]
 }
 /// Parameters for a [subscriptions/listen](SubscriptionsListenRequest) request.
 #[derive(Clone, Debug, PartialEq)]
@@ -6384,8 +6401,8 @@ pub struct SubscriptionsListenRequestParams {
 crate::rt::object! {
     SubscriptionsListenRequestParams,
     "an object of type SubscriptionsListenRequestParams", extra, fields : [[required
-    "_meta" f0(RequestMetaObject) plain meta] [required "notifications"
-    f1(SubscriptionFilter) plain notifications]], inits : [meta : f0, notifications : f1]
+    "_meta" meta(RequestMetaObject) plain meta] [required "notifications"
+    notifications(SubscriptionFilter) plain notifications]], inits : [meta notifications]
 }
 /// The response to a [subscriptions/listen](SubscriptionsListenRequest)
 /// request, signalling that the subscription has ended gracefully (for example,
@@ -6424,9 +6441,9 @@ pub struct SubscriptionsListenResult {
 }
 crate::rt::object! {
     SubscriptionsListenResult, "an object of type SubscriptionsListenResult", extra,
-    fields : [[required "_meta" f0(SubscriptionsListenResultMetaObject) plain meta]
-    [defaulted "resultType" f1(ResultType) plain result_type(ResultType::Complete)]],
-    inits : [meta : f0, result_type : f1]
+    fields : [[required "_meta" meta(SubscriptionsListenResultMetaObject) plain meta]
+    [defaulted "resultType" result_type(ResultType) plain
+    result_type(ResultType::Complete)]], inits : [meta result_type]
 }
 /// Extends [`ResultMetaObject`] with the subscription-stream identifier carried by a
 /// [`SubscriptionsListenResult`]. All key naming rules from `MetaObject` apply.
@@ -6464,12 +6481,13 @@ pub struct SubscriptionsListenResultMetaObject {
 crate::rt::object! {
     SubscriptionsListenResultMetaObject,
     "an object of type SubscriptionsListenResultMetaObject", extra, fields : [[optional
-    "io.modelcontextprotocol/serverInfo" f0(Implementation) plain
+    "io.modelcontextprotocol/serverInfo"
+    io_modelcontextprotocol_server_info(Implementation) plain
     io_modelcontextprotocol_server_info] [required
-    "io.modelcontextprotocol/subscriptionId" f1(RequestId) plain
+    "io.modelcontextprotocol/subscriptionId"
+    io_modelcontextprotocol_subscription_id(RequestId) plain
     io_modelcontextprotocol_subscription_id]], inits :
-    [io_modelcontextprotocol_server_info : f0, io_modelcontextprotocol_subscription_id :
-    f1]
+    [io_modelcontextprotocol_server_info io_modelcontextprotocol_subscription_id]
 }
 /// A successful response from the server for a [subscriptions/listen](SubscriptionsListenRequest)
 /// request, sent when the server tears the subscription down gracefully.
@@ -6504,9 +6522,9 @@ impl SubscriptionsListenResultResponse {
 crate::rt::object! {
     SubscriptionsListenResultResponse,
     "an object of type SubscriptionsListenResultResponse", extra, fields : [[fixed
-    "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id" f1(RequestId) plain id]
-    [required "result" f2(SubscriptionsListenResult) plain result]], inits : [id : f1,
-    result : f2]
+    "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain
+    id] [required "result" result(SubscriptionsListenResult) plain result]], inits : [id
+    result]
 }
 /// Text provided to or from an LLM.
 ///
@@ -6540,10 +6558,10 @@ impl TextContent {
     pub const TYPE: &'static str = "text";
 }
 crate::rt::object! {
-    TextContent, "an object of type TextContent", extra, fields : [[fixed "type" f0(crate
-    ::rt::Fixed::Str("text"))] [required "text" f1(String) plain text] [optional
-    "annotations" f2(Annotations) plain annotations] [optional "_meta" f3(MetaObject)
-    plain meta]], inits : [text : f1, annotations : f2, meta : f3]
+    TextContent, "an object of type TextContent", extra, fields : [[fixed "type"
+    fixed0(crate ::rt::Fixed::Str("text"))] [required "text" text(String) plain text]
+    [optional "annotations" annotations(Annotations) plain annotations] [optional "_meta"
+    meta(MetaObject) plain meta]], inits : [text annotations meta]
 }
 /// **Example: Text file contents**
 ///
@@ -6577,9 +6595,9 @@ pub struct TextResourceContents {
 }
 crate::rt::object! {
     TextResourceContents, "an object of type TextResourceContents", extra, fields :
-    [[required "uri" f0(String) plain uri] [optional "mimeType" f1(String) plain
-    mime_type] [optional "_meta" f2(MetaObject) plain meta] [required "text" f3(String)
-    plain text]], inits : [uri : f0, mime_type : f1, meta : f2, text : f3]
+    [[required "uri" uri(String) plain uri] [optional "mimeType" mime_type(String) plain
+    mime_type] [optional "_meta" meta(MetaObject) plain meta] [required "text"
+    text(String) plain text]], inits : [uri mime_type meta text]
 }
 /// Schema for multiple-selection enumeration with display titles for each option.
 ///
@@ -6641,12 +6659,13 @@ impl TitledMultiSelectEnumSchema {
 }
 crate::rt::object! {
     TitledMultiSelectEnumSchema, "an object of type TitledMultiSelectEnumSchema", extra,
-    fields : [[fixed "type" f0(crate ::rt::Fixed::Str("array"))] [optional "title"
-    f1(String) plain title] [optional "description" f2(String) plain description]
-    [optional "minItems" f3(i64) plain min_items] [optional "maxItems" f4(i64) plain
-    max_items] [required "items" f5(TitledMultiSelectEnumSchemaItems) plain items]
-    [optional "default" f6(Vec < String >) plain default]], inits : [title : f1,
-    description : f2, min_items : f3, max_items : f4, items : f5, default : f6]
+    fields : [[fixed "type" fixed0(crate ::rt::Fixed::Str("array"))] [optional "title"
+    title(String) plain title] [optional "description" description(String) plain
+    description] [optional "minItems" min_items(i64) plain min_items] [optional
+    "maxItems" max_items(i64) plain max_items] [required "items"
+    items(TitledMultiSelectEnumSchemaItems) plain items] [optional "default" default(Vec
+    < String >) plain default]], inits : [title description min_items max_items items
+    default]
 }
 /// The inline object type of `TitledMultiSelectEnumSchema.items` in the schema (named from its parent and field; see [`TitledMultiSelectEnumSchema`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -6661,8 +6680,8 @@ pub struct TitledMultiSelectEnumSchemaItems {
 crate::rt::object! {
     TitledMultiSelectEnumSchemaItems,
     "an object of type TitledMultiSelectEnumSchemaItems", extra, fields : [[required
-    "anyOf" f0(Vec < TitledMultiSelectEnumSchemaItemsAnyOfItem >) plain any_of]], inits :
-    [any_of : f0]
+    "anyOf" any_of(Vec < TitledMultiSelectEnumSchemaItemsAnyOfItem >) plain any_of]],
+    inits : [any_of]
 }
 /// The inline object type of the elements of `TitledMultiSelectEnumSchemaItems.anyOf` in the schema (see [`TitledMultiSelectEnumSchemaItems`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -6677,8 +6696,8 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
 crate::rt::object! {
     TitledMultiSelectEnumSchemaItemsAnyOfItem,
     "an object of type TitledMultiSelectEnumSchemaItemsAnyOfItem", extra, fields :
-    [[required "const" f0(String) plain r#const] [required "title" f1(String) plain
-    title]], inits : [r#const : f0, title : f1]
+    [[required "const" r#const(String) plain r#const] [required "title" title(String)
+    plain title]], inits : [r#const title]
 }
 /// Schema for single-selection enumeration with display titles for each option.
 ///
@@ -6726,11 +6745,11 @@ impl TitledSingleSelectEnumSchema {
 }
 crate::rt::object! {
     TitledSingleSelectEnumSchema, "an object of type TitledSingleSelectEnumSchema",
-    extra, fields : [[fixed "type" f0(crate ::rt::Fixed::Str("string"))] [optional
-    "title" f1(String) plain title] [optional "description" f2(String) plain description]
-    [required "oneOf" f3(Vec < TitledSingleSelectEnumSchemaOneOfItem >) plain one_of]
-    [optional "default" f4(String) plain default]], inits : [title : f1, description :
-    f2, one_of : f3, default : f4]
+    extra, fields : [[fixed "type" fixed0(crate ::rt::Fixed::Str("string"))] [optional
+    "title" title(String) plain title] [optional "description" description(String) plain
+    description] [required "oneOf" one_of(Vec < TitledSingleSelectEnumSchemaOneOfItem >)
+    plain one_of] [optional "default" default(String) plain default]], inits : [title
+    description one_of default]
 }
 /// The inline object type of the elements of `TitledSingleSelectEnumSchema.oneOf` in the schema (see [`TitledSingleSelectEnumSchema`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -6745,8 +6764,8 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
 crate::rt::object! {
     TitledSingleSelectEnumSchemaOneOfItem,
     "an object of type TitledSingleSelectEnumSchemaOneOfItem", extra, fields : [[required
-    "const" f0(String) plain r#const] [required "title" f1(String) plain title]], inits :
-    [r#const : f0, title : f1]
+    "const" r#const(String) plain r#const] [required "title" title(String) plain title]],
+    inits : [r#const title]
 }
 /// Definition for a tool the client can call.
 ///
@@ -6906,14 +6925,14 @@ pub struct Tool {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Tool, "an object of type Tool", extra, fields : [[required "name" f0(String) plain
-    name] [optional "title" f1(String) plain title] [optional "icons" f2(Vec < Icon >)
-    plain icons] [optional "description" f3(String) plain description] [required
-    "inputSchema" f4(ToolInputSchema) plain input_schema] [optional "outputSchema"
-    f5(ToolOutputSchema) plain output_schema] [optional "annotations" f6(ToolAnnotations)
-    plain annotations] [optional "_meta" f7(MetaObject) plain meta]], inits : [name : f0,
-    title : f1, icons : f2, description : f3, input_schema : f4, output_schema : f5,
-    annotations : f6, meta : f7]
+    Tool, "an object of type Tool", extra, fields : [[required "name" name(String) plain
+    name] [optional "title" title(String) plain title] [optional "icons" icons(Vec < Icon
+    >) plain icons] [optional "description" description(String) plain description]
+    [required "inputSchema" input_schema(ToolInputSchema) plain input_schema] [optional
+    "outputSchema" output_schema(ToolOutputSchema) plain output_schema] [optional
+    "annotations" annotations(ToolAnnotations) plain annotations] [optional "_meta"
+    meta(MetaObject) plain meta]], inits : [name title icons description input_schema
+    output_schema annotations meta]
 }
 /// Additional properties describing a [`Tool`] to clients.
 ///
@@ -6975,11 +6994,12 @@ pub struct ToolAnnotations {
 }
 crate::rt::object! {
     ToolAnnotations, "an object of type ToolAnnotations", extra, fields : [[optional
-    "title" f0(String) plain title] [optional "readOnlyHint" f1(bool) plain
-    read_only_hint] [optional "destructiveHint" f2(bool) plain destructive_hint]
-    [optional "idempotentHint" f3(bool) plain idempotent_hint] [optional "openWorldHint"
-    f4(bool) plain open_world_hint]], inits : [title : f0, read_only_hint : f1,
-    destructive_hint : f2, idempotent_hint : f3, open_world_hint : f4]
+    "title" title(String) plain title] [optional "readOnlyHint" read_only_hint(bool)
+    plain read_only_hint] [optional "destructiveHint" destructive_hint(bool) plain
+    destructive_hint] [optional "idempotentHint" idempotent_hint(bool) plain
+    idempotent_hint] [optional "openWorldHint" open_world_hint(bool) plain
+    open_world_hint]], inits : [title read_only_hint destructive_hint idempotent_hint
+    open_world_hint]
 }
 /// Controls tool selection behavior for sampling requests.
 #[deprecated(
@@ -7000,7 +7020,7 @@ pub struct ToolChoice {
 }
 crate::rt::object! {
     ToolChoice, "an object of type ToolChoice", extra, fields : [[optional "mode"
-    f0(ToolChoiceMode) plain mode]], inits : [mode : f0]
+    mode(ToolChoiceMode) plain mode]], inits : [mode]
 }
 /// The inline enum type of `ToolChoice.mode` in the schema (named from its parent and field; see [`ToolChoice`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -7034,8 +7054,8 @@ impl ToolInputSchema {
 }
 crate::rt::object! {
     ToolInputSchema, "an object of type ToolInputSchema", extra, fields : [[optional
-    "$schema" f0(String) plain schema] [fixed "type" f1(crate
-    ::rt::Fixed::Str("object"))]], inits : [schema : f0]
+    "$schema" schema(String) plain schema] [fixed "type" fixed1(crate
+    ::rt::Fixed::Str("object"))]], inits : [schema]
 }
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a [subscriptions/listen](SubscriptionsListenRequest) stream when the client requested it via the `toolsListChanged` filter field.
 ///
@@ -7069,10 +7089,10 @@ impl ToolListChangedNotification {
 }
 crate::rt::object! {
     ToolListChangedNotification, "an object of type ToolListChangedNotification", extra,
-    fields : [[fixed "method" f0(crate
+    fields : [[fixed "method" fixed0(crate
     ::rt::Fixed::Str("notifications/tools/list_changed"))] [optional "params"
-    f1(NotificationParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
+    params(NotificationParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))]], inits : [params]
 }
 /// The inline object type of `Tool.outputSchema` in the schema (named from its parent and field; see [`Tool`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -7086,7 +7106,7 @@ pub struct ToolOutputSchema {
 }
 crate::rt::object! {
     ToolOutputSchema, "an object of type ToolOutputSchema", extra, fields : [[optional
-    "$schema" f0(String) plain schema]], inits : [schema : f0]
+    "$schema" schema(String) plain schema]], inits : [schema]
 }
 /// The result of a tool use, provided by the user back to the assistant.
 ///
@@ -7157,12 +7177,12 @@ impl ToolResultContent {
 }
 crate::rt::object! {
     ToolResultContent, "an object of type ToolResultContent", extra, fields : [[fixed
-    "type" f0(crate ::rt::Fixed::Str("tool_result"))] [required "toolUseId" f1(String)
-    plain tool_use_id] [required "content" f2(Vec < ContentBlock >) plain content]
-    [optional "structuredContent" f3(::serde_json::Value) plain structured_content]
-    [optional "isError" f4(bool) plain is_error] [optional "_meta" f5(MetaObject) plain
-    meta]], inits : [tool_use_id : f1, content : f2, structured_content : f3, is_error :
-    f4, meta : f5]
+    "type" fixed0(crate ::rt::Fixed::Str("tool_result"))] [required "toolUseId"
+    tool_use_id(String) plain tool_use_id] [required "content" content(Vec < ContentBlock
+    >) plain content] [optional "structuredContent"
+    structured_content(::serde_json::Value) plain structured_content] [optional "isError"
+    is_error(bool) plain is_error] [optional "_meta" meta(MetaObject) plain meta]], inits
+    : [tool_use_id content structured_content is_error meta]
 }
 /// A request from the assistant to call a tool.
 ///
@@ -7210,10 +7230,10 @@ impl ToolUseContent {
 }
 crate::rt::object! {
     ToolUseContent, "an object of type ToolUseContent", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("tool_use"))] [required "id" f1(String) plain id] [required
-    "name" f2(String) plain name] [required "input" f3(::serde_json::Map < String,
-    ::serde_json::Value >) plain input] [optional "_meta" f4(MetaObject) plain meta]],
-    inits : [id : f1, name : f2, input : f3, meta : f4]
+    fixed0(crate ::rt::Fixed::Str("tool_use"))] [required "id" id(String) plain id]
+    [required "name" name(String) plain name] [required "input" input(::serde_json::Map <
+    String, ::serde_json::Value >) plain input] [optional "_meta" meta(MetaObject) plain
+    meta]], inits : [id name input meta]
 }
 /// Error code returned when the request's protocol version is not supported
 /// by the server.
@@ -7258,9 +7278,9 @@ impl UnsupportedProtocolVersionError {
 }
 crate::rt::object! {
     UnsupportedProtocolVersionError, "an object of type UnsupportedProtocolVersionError",
-    extra, fields : [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [optional "id"
-    f1(RequestId) plain id] [required "error" f2(UnsupportedProtocolVersionErrorError)
-    plain error]], inits : [id : f1, error : f2]
+    extra, fields : [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [optional
+    "id" id(RequestId) plain id] [required "error"
+    error(UnsupportedProtocolVersionErrorError) plain error]], inits : [id error]
 }
 /// The inline object type of `UnsupportedProtocolVersionError.error` in the schema (named from its parent and field; see [`UnsupportedProtocolVersionError`]).
 ///
@@ -7281,9 +7301,9 @@ impl UnsupportedProtocolVersionErrorError {
 crate::rt::object! {
     UnsupportedProtocolVersionErrorError,
     "an object of type UnsupportedProtocolVersionErrorError", extra, fields : [[fixed
-    "code" f0(crate ::rt::Fixed::Int(- 32022i64))] [required "message" f1(String) plain
-    message] [required "data" f2(UnsupportedProtocolVersionErrorErrorData) plain data]],
-    inits : [message : f1, data : f2]
+    "code" fixed0(crate ::rt::Fixed::Int(- 32022i64))] [required "message"
+    message(String) plain message] [required "data"
+    data(UnsupportedProtocolVersionErrorErrorData) plain data]], inits : [message data]
 }
 /// The inline object type of `UnsupportedProtocolVersionErrorError.data` in the schema (named from its parent and field; see [`UnsupportedProtocolVersionErrorError`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -7299,8 +7319,8 @@ pub struct UnsupportedProtocolVersionErrorErrorData {
 crate::rt::object! {
     UnsupportedProtocolVersionErrorErrorData,
     "an object of type UnsupportedProtocolVersionErrorErrorData", extra, fields :
-    [[required "supported" f0(Vec < String >) plain supported] [required "requested"
-    f1(String) plain requested]], inits : [supported : f0, requested : f1]
+    [[required "supported" supported(Vec < String >) plain supported] [required
+    "requested" requested(String) plain requested]], inits : [supported requested]
 }
 /// Schema for multiple-selection enumeration without display titles for options.
 ///
@@ -7359,12 +7379,13 @@ impl UntitledMultiSelectEnumSchema {
 }
 crate::rt::object! {
     UntitledMultiSelectEnumSchema, "an object of type UntitledMultiSelectEnumSchema",
-    extra, fields : [[fixed "type" f0(crate ::rt::Fixed::Str("array"))] [optional "title"
-    f1(String) plain title] [optional "description" f2(String) plain description]
-    [optional "minItems" f3(i64) plain min_items] [optional "maxItems" f4(i64) plain
-    max_items] [required "items" f5(UntitledMultiSelectEnumSchemaItems) plain items]
-    [optional "default" f6(Vec < String >) plain default]], inits : [title : f1,
-    description : f2, min_items : f3, max_items : f4, items : f5, default : f6]
+    extra, fields : [[fixed "type" fixed0(crate ::rt::Fixed::Str("array"))] [optional
+    "title" title(String) plain title] [optional "description" description(String) plain
+    description] [optional "minItems" min_items(i64) plain min_items] [optional
+    "maxItems" max_items(i64) plain max_items] [required "items"
+    items(UntitledMultiSelectEnumSchemaItems) plain items] [optional "default"
+    default(Vec < String >) plain default]], inits : [title description min_items
+    max_items items default]
 }
 /// The inline object type of `UntitledMultiSelectEnumSchema.items` in the schema (named from its parent and field; see [`UntitledMultiSelectEnumSchema`]).
 ///
@@ -7383,8 +7404,8 @@ impl UntitledMultiSelectEnumSchemaItems {
 crate::rt::object! {
     UntitledMultiSelectEnumSchemaItems,
     "an object of type UntitledMultiSelectEnumSchemaItems", extra, fields : [[fixed
-    "type" f0(crate ::rt::Fixed::Str("string"))] [required "enum" f1(Vec < String >)
-    plain r#enum]], inits : [r#enum : f1]
+    "type" fixed0(crate ::rt::Fixed::Str("string"))] [required "enum" r#enum(Vec < String
+    >) plain r#enum]], inits : [r#enum]
 }
 /// Schema for single-selection enumeration without display titles for options.
 ///
@@ -7426,10 +7447,10 @@ impl UntitledSingleSelectEnumSchema {
 }
 crate::rt::object! {
     UntitledSingleSelectEnumSchema, "an object of type UntitledSingleSelectEnumSchema",
-    extra, fields : [[fixed "type" f0(crate ::rt::Fixed::Str("string"))] [optional
-    "title" f1(String) plain title] [optional "description" f2(String) plain description]
-    [required "enum" f3(Vec < String >) plain r#enum] [optional "default" f4(String)
-    plain default]], inits : [title : f1, description : f2, r#enum : f3, default : f4]
+    extra, fields : [[fixed "type" fixed0(crate ::rt::Fixed::Str("string"))] [optional
+    "title" title(String) plain title] [optional "description" description(String) plain
+    description] [required "enum" r#enum(Vec < String >) plain r#enum] [optional
+    "default" default(String) plain default]], inits : [title description r#enum default]
 }
 impl crate::Request for CompleteRequest {
     const METHOD: &'static str = "completion/complete";
@@ -7801,1211 +7822,77 @@ pub const METHODS: &[crate::MethodInfo] = &[
 /// Behind the `type-table` feature: it instantiates the serde code of every
 /// type, which a crate that names its types does not need to compile.
 #[cfg(feature = "type-table")]
-pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
-    crate::rt::TypeEntry {
-        name: "Annotations",
-        read: crate::rt::read::<Annotations>,
-        roundtrip: crate::rt::roundtrip::<Annotations>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "AudioContent",
-        read: crate::rt::read::<AudioContent>,
-        roundtrip: crate::rt::roundtrip::<AudioContent>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "BaseMetadata",
-        read: crate::rt::read::<BaseMetadata>,
-        roundtrip: crate::rt::roundtrip::<BaseMetadata>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "BlobResourceContents",
-        read: crate::rt::read::<BlobResourceContents>,
-        roundtrip: crate::rt::roundtrip::<BlobResourceContents>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "BooleanSchema",
-        read: crate::rt::read::<BooleanSchema>,
-        roundtrip: crate::rt::roundtrip::<BooleanSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CacheableResult",
-        read: crate::rt::read::<CacheableResult>,
-        roundtrip: crate::rt::roundtrip::<CacheableResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CacheableResultCacheScope",
-        read: crate::rt::read::<CacheableResultCacheScope>,
-        roundtrip: crate::rt::roundtrip::<CacheableResultCacheScope>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CallToolRequest",
-        read: crate::rt::read::<CallToolRequest>,
-        roundtrip: crate::rt::roundtrip::<CallToolRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CallToolRequestParams",
-        read: crate::rt::read::<CallToolRequestParams>,
-        roundtrip: crate::rt::roundtrip::<CallToolRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CallToolResult",
-        read: crate::rt::read::<CallToolResult>,
-        roundtrip: crate::rt::roundtrip::<CallToolResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CallToolResultResponse",
-        read: crate::rt::read::<CallToolResultResponse>,
-        roundtrip: crate::rt::roundtrip::<CallToolResultResponse>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CallToolResultResponseResult",
-        read: crate::rt::read::<CallToolResultResponseResult>,
-        roundtrip: crate::rt::roundtrip::<CallToolResultResponseResult>,
-        choose: ::std::option::Option::Some(|v| {
-            CallToolResultResponseResult::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "CancelledNotification",
-        read: crate::rt::read::<CancelledNotification>,
-        roundtrip: crate::rt::roundtrip::<CancelledNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CancelledNotificationParams",
-        read: crate::rt::read::<CancelledNotificationParams>,
-        roundtrip: crate::rt::roundtrip::<CancelledNotificationParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ClientCapabilities",
-        read: crate::rt::read::<ClientCapabilities>,
-        roundtrip: crate::rt::roundtrip::<ClientCapabilities>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ClientCapabilitiesElicitation",
-        read: crate::rt::read::<ClientCapabilitiesElicitation>,
-        roundtrip: crate::rt::roundtrip::<ClientCapabilitiesElicitation>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ClientCapabilitiesRoots",
-        read: crate::rt::read::<ClientCapabilitiesRoots>,
-        roundtrip: crate::rt::roundtrip::<ClientCapabilitiesRoots>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ClientCapabilitiesSampling",
-        read: crate::rt::read::<ClientCapabilitiesSampling>,
-        roundtrip: crate::rt::roundtrip::<ClientCapabilitiesSampling>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ClientNotification",
-        read: crate::rt::read::<ClientNotification>,
-        roundtrip: crate::rt::roundtrip::<ClientNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ClientRequest",
-        read: crate::rt::read::<ClientRequest>,
-        roundtrip: crate::rt::roundtrip::<ClientRequest>,
-        choose: ::std::option::Option::Some(|v| {
-            ClientRequest::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ClientResult",
-        read: crate::rt::read::<ClientResult>,
-        roundtrip: crate::rt::roundtrip::<ClientResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteRequest",
-        read: crate::rt::read::<CompleteRequest>,
-        roundtrip: crate::rt::roundtrip::<CompleteRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteRequestParams",
-        read: crate::rt::read::<CompleteRequestParams>,
-        roundtrip: crate::rt::roundtrip::<CompleteRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteRequestParamsArgument",
-        read: crate::rt::read::<CompleteRequestParamsArgument>,
-        roundtrip: crate::rt::roundtrip::<CompleteRequestParamsArgument>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteRequestParamsContext",
-        read: crate::rt::read::<CompleteRequestParamsContext>,
-        roundtrip: crate::rt::roundtrip::<CompleteRequestParamsContext>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteRequestParamsRef",
-        read: crate::rt::read::<CompleteRequestParamsRef>,
-        roundtrip: crate::rt::roundtrip::<CompleteRequestParamsRef>,
-        choose: ::std::option::Option::Some(|v| {
-            CompleteRequestParamsRef::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteResult",
-        read: crate::rt::read::<CompleteResult>,
-        roundtrip: crate::rt::roundtrip::<CompleteResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteResultCompletion",
-        read: crate::rt::read::<CompleteResultCompletion>,
-        roundtrip: crate::rt::roundtrip::<CompleteResultCompletion>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteResultResponse",
-        read: crate::rt::read::<CompleteResultResponse>,
-        roundtrip: crate::rt::roundtrip::<CompleteResultResponse>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ContentBlock",
-        read: crate::rt::read::<ContentBlock>,
-        roundtrip: crate::rt::roundtrip::<ContentBlock>,
-        choose: ::std::option::Option::Some(|v| {
-            ContentBlock::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "CreateMessageRequest",
-        read: crate::rt::read::<CreateMessageRequest>,
-        roundtrip: crate::rt::roundtrip::<CreateMessageRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CreateMessageRequestParams",
-        read: crate::rt::read::<CreateMessageRequestParams>,
-        roundtrip: crate::rt::roundtrip::<CreateMessageRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CreateMessageRequestParamsIncludeContext",
-        read: crate::rt::read::<CreateMessageRequestParamsIncludeContext>,
-        roundtrip: crate::rt::roundtrip::<CreateMessageRequestParamsIncludeContext>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CreateMessageResult",
-        read: crate::rt::read::<CreateMessageResult>,
-        roundtrip: crate::rt::roundtrip::<CreateMessageResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CreateMessageResultStopReason",
-        read: crate::rt::read::<CreateMessageResultStopReason>,
-        roundtrip: crate::rt::roundtrip::<CreateMessageResultStopReason>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Cursor",
-        read: crate::rt::read::<Cursor>,
-        roundtrip: crate::rt::roundtrip::<Cursor>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "DiscoverRequest",
-        read: crate::rt::read::<DiscoverRequest>,
-        roundtrip: crate::rt::roundtrip::<DiscoverRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "DiscoverResult",
-        read: crate::rt::read::<DiscoverResult>,
-        roundtrip: crate::rt::roundtrip::<DiscoverResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "DiscoverResultResponse",
-        read: crate::rt::read::<DiscoverResultResponse>,
-        roundtrip: crate::rt::roundtrip::<DiscoverResultResponse>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ElicitRequest",
-        read: crate::rt::read::<ElicitRequest>,
-        roundtrip: crate::rt::roundtrip::<ElicitRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ElicitRequestFormParams",
-        read: crate::rt::read::<ElicitRequestFormParams>,
-        roundtrip: crate::rt::roundtrip::<ElicitRequestFormParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ElicitRequestFormParamsRequestedSchema",
-        read: crate::rt::read::<ElicitRequestFormParamsRequestedSchema>,
-        roundtrip: crate::rt::roundtrip::<ElicitRequestFormParamsRequestedSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ElicitRequestParams",
-        read: crate::rt::read::<ElicitRequestParams>,
-        roundtrip: crate::rt::roundtrip::<ElicitRequestParams>,
-        choose: ::std::option::Option::Some(|v| {
-            ElicitRequestParams::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ElicitRequestURLParams",
-        read: crate::rt::read::<ElicitRequestURLParams>,
-        roundtrip: crate::rt::roundtrip::<ElicitRequestURLParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ElicitResult",
-        read: crate::rt::read::<ElicitResult>,
-        roundtrip: crate::rt::roundtrip::<ElicitResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ElicitResultAction",
-        read: crate::rt::read::<ElicitResultAction>,
-        roundtrip: crate::rt::roundtrip::<ElicitResultAction>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ElicitResultContentValue",
-        read: crate::rt::read::<ElicitResultContentValue>,
-        roundtrip: crate::rt::roundtrip::<ElicitResultContentValue>,
-        choose: ::std::option::Option::Some(|v| {
-            ElicitResultContentValue::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "EmbeddedResource",
-        read: crate::rt::read::<EmbeddedResource>,
-        roundtrip: crate::rt::roundtrip::<EmbeddedResource>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "EmbeddedResourceResource",
-        read: crate::rt::read::<EmbeddedResourceResource>,
-        roundtrip: crate::rt::roundtrip::<EmbeddedResourceResource>,
-        choose: ::std::option::Option::Some(|v| {
-            EmbeddedResourceResource::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "EmptyResult",
-        read: crate::rt::read::<EmptyResult>,
-        roundtrip: crate::rt::roundtrip::<EmptyResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "EnumSchema",
-        read: crate::rt::read::<EnumSchema>,
-        roundtrip: crate::rt::roundtrip::<EnumSchema>,
-        choose: ::std::option::Option::Some(|v| {
-            EnumSchema::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "Error",
-        read: crate::rt::read::<Error>,
-        roundtrip: crate::rt::roundtrip::<Error>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "GetPromptRequest",
-        read: crate::rt::read::<GetPromptRequest>,
-        roundtrip: crate::rt::roundtrip::<GetPromptRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "GetPromptRequestParams",
-        read: crate::rt::read::<GetPromptRequestParams>,
-        roundtrip: crate::rt::roundtrip::<GetPromptRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "GetPromptResult",
-        read: crate::rt::read::<GetPromptResult>,
-        roundtrip: crate::rt::roundtrip::<GetPromptResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "GetPromptResultResponse",
-        read: crate::rt::read::<GetPromptResultResponse>,
-        roundtrip: crate::rt::roundtrip::<GetPromptResultResponse>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "GetPromptResultResponseResult",
-        read: crate::rt::read::<GetPromptResultResponseResult>,
-        roundtrip: crate::rt::roundtrip::<GetPromptResultResponseResult>,
-        choose: ::std::option::Option::Some(|v| {
-            GetPromptResultResponseResult::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "HeaderMismatchError",
-        read: crate::rt::read::<HeaderMismatchError>,
-        roundtrip: crate::rt::roundtrip::<HeaderMismatchError>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "HeaderMismatchErrorError",
-        read: crate::rt::read::<HeaderMismatchErrorError>,
-        roundtrip: crate::rt::roundtrip::<HeaderMismatchErrorError>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Icon",
-        read: crate::rt::read::<Icon>,
-        roundtrip: crate::rt::roundtrip::<Icon>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "IconTheme",
-        read: crate::rt::read::<IconTheme>,
-        roundtrip: crate::rt::roundtrip::<IconTheme>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Icons",
-        read: crate::rt::read::<Icons>,
-        roundtrip: crate::rt::roundtrip::<Icons>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ImageContent",
-        read: crate::rt::read::<ImageContent>,
-        roundtrip: crate::rt::roundtrip::<ImageContent>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Implementation",
-        read: crate::rt::read::<Implementation>,
-        roundtrip: crate::rt::roundtrip::<Implementation>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "InputRequest",
-        read: crate::rt::read::<InputRequest>,
-        roundtrip: crate::rt::roundtrip::<InputRequest>,
-        choose: ::std::option::Option::Some(|v| {
-            InputRequest::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "InputRequests",
-        read: crate::rt::read::<InputRequests>,
-        roundtrip: crate::rt::roundtrip::<InputRequests>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "InputRequiredResult",
-        read: crate::rt::read::<InputRequiredResult>,
-        roundtrip: crate::rt::roundtrip::<InputRequiredResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "InputResponse",
-        read: crate::rt::read::<InputResponse>,
-        roundtrip: crate::rt::roundtrip::<InputResponse>,
-        choose: ::std::option::Option::Some(|v| {
-            InputResponse::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "InputResponseRequestParams",
-        read: crate::rt::read::<InputResponseRequestParams>,
-        roundtrip: crate::rt::roundtrip::<InputResponseRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "InputResponses",
-        read: crate::rt::read::<InputResponses>,
-        roundtrip: crate::rt::roundtrip::<InputResponses>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "InternalError",
-        read: crate::rt::read::<InternalError>,
-        roundtrip: crate::rt::roundtrip::<InternalError>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "InvalidParamsError",
-        read: crate::rt::read::<InvalidParamsError>,
-        roundtrip: crate::rt::roundtrip::<InvalidParamsError>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "InvalidRequestError",
-        read: crate::rt::read::<InvalidRequestError>,
-        roundtrip: crate::rt::roundtrip::<InvalidRequestError>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "JSONArray",
-        read: crate::rt::read::<JSONArray>,
-        roundtrip: crate::rt::roundtrip::<JSONArray>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "JSONObject",
-        read: crate::rt::read::<JSONObject>,
-        roundtrip: crate::rt::roundtrip::<JSONObject>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "JSONRPCErrorResponse",
-        read: crate::rt::read::<JSONRPCErrorResponse>,
-        roundtrip: crate::rt::roundtrip::<JSONRPCErrorResponse>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "JSONRPCMessage",
-        read: crate::rt::read::<JSONRPCMessage>,
-        roundtrip: crate::rt::roundtrip::<JSONRPCMessage>,
-        choose: ::std::option::Option::Some(|v| {
-            JSONRPCMessage::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "JSONRPCNotification",
-        read: crate::rt::read::<JSONRPCNotification>,
-        roundtrip: crate::rt::roundtrip::<JSONRPCNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "JSONRPCRequest",
-        read: crate::rt::read::<JSONRPCRequest>,
-        roundtrip: crate::rt::roundtrip::<JSONRPCRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "JSONRPCResponse",
-        read: crate::rt::read::<JSONRPCResponse>,
-        roundtrip: crate::rt::roundtrip::<JSONRPCResponse>,
-        choose: ::std::option::Option::Some(|v| {
-            JSONRPCResponse::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "JSONRPCResultResponse",
-        read: crate::rt::read::<JSONRPCResultResponse>,
-        roundtrip: crate::rt::roundtrip::<JSONRPCResultResponse>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "JSONValue",
-        read: crate::rt::read::<JSONValue>,
-        roundtrip: crate::rt::roundtrip::<JSONValue>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "LegacyTitledEnumSchema",
-        read: crate::rt::read::<LegacyTitledEnumSchema>,
-        roundtrip: crate::rt::roundtrip::<LegacyTitledEnumSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListPromptsRequest",
-        read: crate::rt::read::<ListPromptsRequest>,
-        roundtrip: crate::rt::roundtrip::<ListPromptsRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListPromptsResult",
-        read: crate::rt::read::<ListPromptsResult>,
-        roundtrip: crate::rt::roundtrip::<ListPromptsResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListPromptsResultResponse",
-        read: crate::rt::read::<ListPromptsResultResponse>,
-        roundtrip: crate::rt::roundtrip::<ListPromptsResultResponse>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListResourceTemplatesRequest",
-        read: crate::rt::read::<ListResourceTemplatesRequest>,
-        roundtrip: crate::rt::roundtrip::<ListResourceTemplatesRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListResourceTemplatesResult",
-        read: crate::rt::read::<ListResourceTemplatesResult>,
-        roundtrip: crate::rt::roundtrip::<ListResourceTemplatesResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListResourceTemplatesResultResponse",
-        read: crate::rt::read::<ListResourceTemplatesResultResponse>,
-        roundtrip: crate::rt::roundtrip::<ListResourceTemplatesResultResponse>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListResourcesRequest",
-        read: crate::rt::read::<ListResourcesRequest>,
-        roundtrip: crate::rt::roundtrip::<ListResourcesRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListResourcesResult",
-        read: crate::rt::read::<ListResourcesResult>,
-        roundtrip: crate::rt::roundtrip::<ListResourcesResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListResourcesResultResponse",
-        read: crate::rt::read::<ListResourcesResultResponse>,
-        roundtrip: crate::rt::roundtrip::<ListResourcesResultResponse>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListRootsRequest",
-        read: crate::rt::read::<ListRootsRequest>,
-        roundtrip: crate::rt::roundtrip::<ListRootsRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListRootsRequestParams",
-        read: crate::rt::read::<ListRootsRequestParams>,
-        roundtrip: crate::rt::roundtrip::<ListRootsRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListRootsResult",
-        read: crate::rt::read::<ListRootsResult>,
-        roundtrip: crate::rt::roundtrip::<ListRootsResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListToolsRequest",
-        read: crate::rt::read::<ListToolsRequest>,
-        roundtrip: crate::rt::roundtrip::<ListToolsRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListToolsResult",
-        read: crate::rt::read::<ListToolsResult>,
-        roundtrip: crate::rt::roundtrip::<ListToolsResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListToolsResultResponse",
-        read: crate::rt::read::<ListToolsResultResponse>,
-        roundtrip: crate::rt::roundtrip::<ListToolsResultResponse>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "LoggingLevel",
-        read: crate::rt::read::<LoggingLevel>,
-        roundtrip: crate::rt::roundtrip::<LoggingLevel>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "LoggingMessageNotification",
-        read: crate::rt::read::<LoggingMessageNotification>,
-        roundtrip: crate::rt::roundtrip::<LoggingMessageNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "LoggingMessageNotificationParams",
-        read: crate::rt::read::<LoggingMessageNotificationParams>,
-        roundtrip: crate::rt::roundtrip::<LoggingMessageNotificationParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "MetaObject",
-        read: crate::rt::read::<MetaObject>,
-        roundtrip: crate::rt::roundtrip::<MetaObject>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "MethodNotFoundError",
-        read: crate::rt::read::<MethodNotFoundError>,
-        roundtrip: crate::rt::roundtrip::<MethodNotFoundError>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "MissingRequiredClientCapabilityError",
-        read: crate::rt::read::<MissingRequiredClientCapabilityError>,
-        roundtrip: crate::rt::roundtrip::<MissingRequiredClientCapabilityError>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "MissingRequiredClientCapabilityErrorError",
-        read: crate::rt::read::<MissingRequiredClientCapabilityErrorError>,
-        roundtrip: crate::rt::roundtrip::<MissingRequiredClientCapabilityErrorError>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "MissingRequiredClientCapabilityErrorErrorData",
-        read: crate::rt::read::<MissingRequiredClientCapabilityErrorErrorData>,
-        roundtrip: crate::rt::roundtrip::<MissingRequiredClientCapabilityErrorErrorData>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ModelHint",
-        read: crate::rt::read::<ModelHint>,
-        roundtrip: crate::rt::roundtrip::<ModelHint>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ModelPreferences",
-        read: crate::rt::read::<ModelPreferences>,
-        roundtrip: crate::rt::roundtrip::<ModelPreferences>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "MultiSelectEnumSchema",
-        read: crate::rt::read::<MultiSelectEnumSchema>,
-        roundtrip: crate::rt::roundtrip::<MultiSelectEnumSchema>,
-        choose: ::std::option::Option::Some(|v| {
-            MultiSelectEnumSchema::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "Notification",
-        read: crate::rt::read::<Notification>,
-        roundtrip: crate::rt::roundtrip::<Notification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "NotificationMetaObject",
-        read: crate::rt::read::<NotificationMetaObject>,
-        roundtrip: crate::rt::roundtrip::<NotificationMetaObject>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "NotificationParams",
-        read: crate::rt::read::<NotificationParams>,
-        roundtrip: crate::rt::roundtrip::<NotificationParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "NumberSchema",
-        read: crate::rt::read::<NumberSchema>,
-        roundtrip: crate::rt::roundtrip::<NumberSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "NumberSchemaType",
-        read: crate::rt::read::<NumberSchemaType>,
-        roundtrip: crate::rt::roundtrip::<NumberSchemaType>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PaginatedRequest",
-        read: crate::rt::read::<PaginatedRequest>,
-        roundtrip: crate::rt::roundtrip::<PaginatedRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PaginatedRequestParams",
-        read: crate::rt::read::<PaginatedRequestParams>,
-        roundtrip: crate::rt::roundtrip::<PaginatedRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PaginatedResult",
-        read: crate::rt::read::<PaginatedResult>,
-        roundtrip: crate::rt::roundtrip::<PaginatedResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ParseError",
-        read: crate::rt::read::<ParseError>,
-        roundtrip: crate::rt::roundtrip::<ParseError>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PrimitiveSchemaDefinition",
-        read: crate::rt::read::<PrimitiveSchemaDefinition>,
-        roundtrip: crate::rt::roundtrip::<PrimitiveSchemaDefinition>,
-        choose: ::std::option::Option::Some(|v| {
-            PrimitiveSchemaDefinition::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ProgressNotification",
-        read: crate::rt::read::<ProgressNotification>,
-        roundtrip: crate::rt::roundtrip::<ProgressNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ProgressNotificationParams",
-        read: crate::rt::read::<ProgressNotificationParams>,
-        roundtrip: crate::rt::roundtrip::<ProgressNotificationParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ProgressToken",
-        read: crate::rt::read::<ProgressToken>,
-        roundtrip: crate::rt::roundtrip::<ProgressToken>,
-        choose: ::std::option::Option::Some(|v| {
-            ProgressToken::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "Prompt",
-        read: crate::rt::read::<Prompt>,
-        roundtrip: crate::rt::roundtrip::<Prompt>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PromptArgument",
-        read: crate::rt::read::<PromptArgument>,
-        roundtrip: crate::rt::roundtrip::<PromptArgument>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PromptListChangedNotification",
-        read: crate::rt::read::<PromptListChangedNotification>,
-        roundtrip: crate::rt::roundtrip::<PromptListChangedNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PromptMessage",
-        read: crate::rt::read::<PromptMessage>,
-        roundtrip: crate::rt::roundtrip::<PromptMessage>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PromptReference",
-        read: crate::rt::read::<PromptReference>,
-        roundtrip: crate::rt::roundtrip::<PromptReference>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ReadResourceRequest",
-        read: crate::rt::read::<ReadResourceRequest>,
-        roundtrip: crate::rt::roundtrip::<ReadResourceRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ReadResourceRequestParams",
-        read: crate::rt::read::<ReadResourceRequestParams>,
-        roundtrip: crate::rt::roundtrip::<ReadResourceRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ReadResourceResult",
-        read: crate::rt::read::<ReadResourceResult>,
-        roundtrip: crate::rt::roundtrip::<ReadResourceResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ReadResourceResultContentsItem",
-        read: crate::rt::read::<ReadResourceResultContentsItem>,
-        roundtrip: crate::rt::roundtrip::<ReadResourceResultContentsItem>,
-        choose: ::std::option::Option::Some(|v| {
-            ReadResourceResultContentsItem::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ReadResourceResultResponse",
-        read: crate::rt::read::<ReadResourceResultResponse>,
-        roundtrip: crate::rt::roundtrip::<ReadResourceResultResponse>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ReadResourceResultResponseResult",
-        read: crate::rt::read::<ReadResourceResultResponseResult>,
-        roundtrip: crate::rt::roundtrip::<ReadResourceResultResponseResult>,
-        choose: ::std::option::Option::Some(|v| {
-            ReadResourceResultResponseResult::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "Request",
-        read: crate::rt::read::<Request>,
-        roundtrip: crate::rt::roundtrip::<Request>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "RequestId",
-        read: crate::rt::read::<RequestId>,
-        roundtrip: crate::rt::roundtrip::<RequestId>,
-        choose: ::std::option::Option::Some(|v| {
-            RequestId::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "RequestMetaObject",
-        read: crate::rt::read::<RequestMetaObject>,
-        roundtrip: crate::rt::roundtrip::<RequestMetaObject>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "RequestParams",
-        read: crate::rt::read::<RequestParams>,
-        roundtrip: crate::rt::roundtrip::<RequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Resource",
-        read: crate::rt::read::<Resource>,
-        roundtrip: crate::rt::roundtrip::<Resource>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceContents",
-        read: crate::rt::read::<ResourceContents>,
-        roundtrip: crate::rt::roundtrip::<ResourceContents>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceLink",
-        read: crate::rt::read::<ResourceLink>,
-        roundtrip: crate::rt::roundtrip::<ResourceLink>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceListChangedNotification",
-        read: crate::rt::read::<ResourceListChangedNotification>,
-        roundtrip: crate::rt::roundtrip::<ResourceListChangedNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceRequestParams",
-        read: crate::rt::read::<ResourceRequestParams>,
-        roundtrip: crate::rt::roundtrip::<ResourceRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceTemplate",
-        read: crate::rt::read::<ResourceTemplate>,
-        roundtrip: crate::rt::roundtrip::<ResourceTemplate>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceTemplateReference",
-        read: crate::rt::read::<ResourceTemplateReference>,
-        roundtrip: crate::rt::roundtrip::<ResourceTemplateReference>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceUpdatedNotification",
-        read: crate::rt::read::<ResourceUpdatedNotification>,
-        roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceUpdatedNotificationParams",
-        read: crate::rt::read::<ResourceUpdatedNotificationParams>,
-        roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotificationParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Result",
-        read: crate::rt::read::<Result>,
-        roundtrip: crate::rt::roundtrip::<Result>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResultMetaObject",
-        read: crate::rt::read::<ResultMetaObject>,
-        roundtrip: crate::rt::roundtrip::<ResultMetaObject>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResultType",
-        read: crate::rt::read::<ResultType>,
-        roundtrip: crate::rt::roundtrip::<ResultType>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Role",
-        read: crate::rt::read::<Role>,
-        roundtrip: crate::rt::roundtrip::<Role>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Root",
-        read: crate::rt::read::<Root>,
-        roundtrip: crate::rt::roundtrip::<Root>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SamplingMessage",
-        read: crate::rt::read::<SamplingMessage>,
-        roundtrip: crate::rt::roundtrip::<SamplingMessage>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SamplingMessageContent",
-        read: crate::rt::read::<SamplingMessageContent>,
-        roundtrip: crate::rt::roundtrip::<SamplingMessageContent>,
-        choose: ::std::option::Option::Some(|v| {
-            SamplingMessageContent::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "SamplingMessageContentBlock",
-        read: crate::rt::read::<SamplingMessageContentBlock>,
-        roundtrip: crate::rt::roundtrip::<SamplingMessageContentBlock>,
-        choose: ::std::option::Option::Some(|v| {
-            SamplingMessageContentBlock::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ServerCapabilities",
-        read: crate::rt::read::<ServerCapabilities>,
-        roundtrip: crate::rt::roundtrip::<ServerCapabilities>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ServerCapabilitiesPrompts",
-        read: crate::rt::read::<ServerCapabilitiesPrompts>,
-        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesPrompts>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ServerCapabilitiesResources",
-        read: crate::rt::read::<ServerCapabilitiesResources>,
-        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesResources>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ServerCapabilitiesTools",
-        read: crate::rt::read::<ServerCapabilitiesTools>,
-        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesTools>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ServerNotification",
-        read: crate::rt::read::<ServerNotification>,
-        roundtrip: crate::rt::roundtrip::<ServerNotification>,
-        choose: ::std::option::Option::Some(|v| {
-            ServerNotification::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ServerResult",
-        read: crate::rt::read::<ServerResult>,
-        roundtrip: crate::rt::roundtrip::<ServerResult>,
-        choose: ::std::option::Option::Some(|v| {
-            ServerResult::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "SingleSelectEnumSchema",
-        read: crate::rt::read::<SingleSelectEnumSchema>,
-        roundtrip: crate::rt::roundtrip::<SingleSelectEnumSchema>,
-        choose: ::std::option::Option::Some(|v| {
-            SingleSelectEnumSchema::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "StringSchema",
-        read: crate::rt::read::<StringSchema>,
-        roundtrip: crate::rt::roundtrip::<StringSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "StringSchemaFormat",
-        read: crate::rt::read::<StringSchemaFormat>,
-        roundtrip: crate::rt::roundtrip::<StringSchemaFormat>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SubscriptionFilter",
-        read: crate::rt::read::<SubscriptionFilter>,
-        roundtrip: crate::rt::roundtrip::<SubscriptionFilter>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SubscriptionsAcknowledgedNotification",
-        read: crate::rt::read::<SubscriptionsAcknowledgedNotification>,
-        roundtrip: crate::rt::roundtrip::<SubscriptionsAcknowledgedNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SubscriptionsAcknowledgedNotificationParams",
-        read: crate::rt::read::<SubscriptionsAcknowledgedNotificationParams>,
-        roundtrip: crate::rt::roundtrip::<SubscriptionsAcknowledgedNotificationParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SubscriptionsListenRequest",
-        read: crate::rt::read::<SubscriptionsListenRequest>,
-        roundtrip: crate::rt::roundtrip::<SubscriptionsListenRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SubscriptionsListenRequestParams",
-        read: crate::rt::read::<SubscriptionsListenRequestParams>,
-        roundtrip: crate::rt::roundtrip::<SubscriptionsListenRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SubscriptionsListenResult",
-        read: crate::rt::read::<SubscriptionsListenResult>,
-        roundtrip: crate::rt::roundtrip::<SubscriptionsListenResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SubscriptionsListenResultMetaObject",
-        read: crate::rt::read::<SubscriptionsListenResultMetaObject>,
-        roundtrip: crate::rt::roundtrip::<SubscriptionsListenResultMetaObject>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SubscriptionsListenResultResponse",
-        read: crate::rt::read::<SubscriptionsListenResultResponse>,
-        roundtrip: crate::rt::roundtrip::<SubscriptionsListenResultResponse>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "TextContent",
-        read: crate::rt::read::<TextContent>,
-        roundtrip: crate::rt::roundtrip::<TextContent>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "TextResourceContents",
-        read: crate::rt::read::<TextResourceContents>,
-        roundtrip: crate::rt::roundtrip::<TextResourceContents>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "TitledMultiSelectEnumSchema",
-        read: crate::rt::read::<TitledMultiSelectEnumSchema>,
-        roundtrip: crate::rt::roundtrip::<TitledMultiSelectEnumSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "TitledMultiSelectEnumSchemaItems",
-        read: crate::rt::read::<TitledMultiSelectEnumSchemaItems>,
-        roundtrip: crate::rt::roundtrip::<TitledMultiSelectEnumSchemaItems>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "TitledMultiSelectEnumSchemaItemsAnyOfItem",
-        read: crate::rt::read::<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
-        roundtrip: crate::rt::roundtrip::<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "TitledSingleSelectEnumSchema",
-        read: crate::rt::read::<TitledSingleSelectEnumSchema>,
-        roundtrip: crate::rt::roundtrip::<TitledSingleSelectEnumSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "TitledSingleSelectEnumSchemaOneOfItem",
-        read: crate::rt::read::<TitledSingleSelectEnumSchemaOneOfItem>,
-        roundtrip: crate::rt::roundtrip::<TitledSingleSelectEnumSchemaOneOfItem>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Tool",
-        read: crate::rt::read::<Tool>,
-        roundtrip: crate::rt::roundtrip::<Tool>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ToolAnnotations",
-        read: crate::rt::read::<ToolAnnotations>,
-        roundtrip: crate::rt::roundtrip::<ToolAnnotations>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ToolChoice",
-        read: crate::rt::read::<ToolChoice>,
-        roundtrip: crate::rt::roundtrip::<ToolChoice>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ToolChoiceMode",
-        read: crate::rt::read::<ToolChoiceMode>,
-        roundtrip: crate::rt::roundtrip::<ToolChoiceMode>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ToolInputSchema",
-        read: crate::rt::read::<ToolInputSchema>,
-        roundtrip: crate::rt::roundtrip::<ToolInputSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ToolListChangedNotification",
-        read: crate::rt::read::<ToolListChangedNotification>,
-        roundtrip: crate::rt::roundtrip::<ToolListChangedNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ToolOutputSchema",
-        read: crate::rt::read::<ToolOutputSchema>,
-        roundtrip: crate::rt::roundtrip::<ToolOutputSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ToolResultContent",
-        read: crate::rt::read::<ToolResultContent>,
-        roundtrip: crate::rt::roundtrip::<ToolResultContent>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ToolUseContent",
-        read: crate::rt::read::<ToolUseContent>,
-        roundtrip: crate::rt::roundtrip::<ToolUseContent>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "UnsupportedProtocolVersionError",
-        read: crate::rt::read::<UnsupportedProtocolVersionError>,
-        roundtrip: crate::rt::roundtrip::<UnsupportedProtocolVersionError>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "UnsupportedProtocolVersionErrorError",
-        read: crate::rt::read::<UnsupportedProtocolVersionErrorError>,
-        roundtrip: crate::rt::roundtrip::<UnsupportedProtocolVersionErrorError>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "UnsupportedProtocolVersionErrorErrorData",
-        read: crate::rt::read::<UnsupportedProtocolVersionErrorErrorData>,
-        roundtrip: crate::rt::roundtrip::<UnsupportedProtocolVersionErrorErrorData>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "UntitledMultiSelectEnumSchema",
-        read: crate::rt::read::<UntitledMultiSelectEnumSchema>,
-        roundtrip: crate::rt::roundtrip::<UntitledMultiSelectEnumSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "UntitledMultiSelectEnumSchemaItems",
-        read: crate::rt::read::<UntitledMultiSelectEnumSchemaItems>,
-        roundtrip: crate::rt::roundtrip::<UntitledMultiSelectEnumSchemaItems>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "UntitledSingleSelectEnumSchema",
-        read: crate::rt::read::<UntitledSingleSelectEnumSchema>,
-        roundtrip: crate::rt::roundtrip::<UntitledSingleSelectEnumSchema>,
-        choose: ::std::option::Option::None,
-    },
+pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = crate::rt::type_table![
+    plain Annotations, plain AudioContent, plain BaseMetadata, plain
+    BlobResourceContents, plain BooleanSchema, plain CacheableResult, plain
+    CacheableResultCacheScope, plain CallToolRequest, plain CallToolRequestParams, plain
+    CallToolResult, plain CallToolResultResponse, union CallToolResultResponseResult,
+    plain CancelledNotification, plain CancelledNotificationParams, plain
+    ClientCapabilities, plain ClientCapabilitiesElicitation, plain
+    ClientCapabilitiesRoots, plain ClientCapabilitiesSampling, plain ClientNotification,
+    union ClientRequest, plain ClientResult, plain CompleteRequest, plain
+    CompleteRequestParams, plain CompleteRequestParamsArgument, plain
+    CompleteRequestParamsContext, union CompleteRequestParamsRef, plain CompleteResult,
+    plain CompleteResultCompletion, plain CompleteResultResponse, union ContentBlock,
+    plain CreateMessageRequest, plain CreateMessageRequestParams, plain
+    CreateMessageRequestParamsIncludeContext, plain CreateMessageResult, plain
+    CreateMessageResultStopReason, plain Cursor, plain DiscoverRequest, plain
+    DiscoverResult, plain DiscoverResultResponse, plain ElicitRequest, plain
+    ElicitRequestFormParams, plain ElicitRequestFormParamsRequestedSchema, union
+    ElicitRequestParams, plain ElicitRequestURLParams, plain ElicitResult, plain
+    ElicitResultAction, union ElicitResultContentValue, plain EmbeddedResource, union
+    EmbeddedResourceResource, plain EmptyResult, union EnumSchema, plain Error, plain
+    GetPromptRequest, plain GetPromptRequestParams, plain GetPromptResult, plain
+    GetPromptResultResponse, union GetPromptResultResponseResult, plain
+    HeaderMismatchError, plain HeaderMismatchErrorError, plain Icon, plain IconTheme,
+    plain Icons, plain ImageContent, plain Implementation, union InputRequest, plain
+    InputRequests, plain InputRequiredResult, union InputResponse, plain
+    InputResponseRequestParams, plain InputResponses, plain InternalError, plain
+    InvalidParamsError, plain InvalidRequestError, plain JSONArray, plain JSONObject,
+    plain JSONRPCErrorResponse, union JSONRPCMessage, plain JSONRPCNotification, plain
+    JSONRPCRequest, union JSONRPCResponse, plain JSONRPCResultResponse, plain JSONValue,
+    plain LegacyTitledEnumSchema, plain ListPromptsRequest, plain ListPromptsResult,
+    plain ListPromptsResultResponse, plain ListResourceTemplatesRequest, plain
+    ListResourceTemplatesResult, plain ListResourceTemplatesResultResponse, plain
+    ListResourcesRequest, plain ListResourcesResult, plain ListResourcesResultResponse,
+    plain ListRootsRequest, plain ListRootsRequestParams, plain ListRootsResult, plain
+    ListToolsRequest, plain ListToolsResult, plain ListToolsResultResponse, plain
+    LoggingLevel, plain LoggingMessageNotification, plain
+    LoggingMessageNotificationParams, plain MetaObject, plain MethodNotFoundError, plain
+    MissingRequiredClientCapabilityError, plain
+    MissingRequiredClientCapabilityErrorError, plain
+    MissingRequiredClientCapabilityErrorErrorData, plain ModelHint, plain
+    ModelPreferences, union MultiSelectEnumSchema, plain Notification, plain
+    NotificationMetaObject, plain NotificationParams, plain NumberSchema, plain
+    NumberSchemaType, plain PaginatedRequest, plain PaginatedRequestParams, plain
+    PaginatedResult, plain ParseError, union PrimitiveSchemaDefinition, plain
+    ProgressNotification, plain ProgressNotificationParams, union ProgressToken, plain
+    Prompt, plain PromptArgument, plain PromptListChangedNotification, plain
+    PromptMessage, plain PromptReference, plain ReadResourceRequest, plain
+    ReadResourceRequestParams, plain ReadResourceResult, union
+    ReadResourceResultContentsItem, plain ReadResourceResultResponse, union
+    ReadResourceResultResponseResult, plain Request, union RequestId, plain
+    RequestMetaObject, plain RequestParams, plain Resource, plain ResourceContents, plain
+    ResourceLink, plain ResourceListChangedNotification, plain ResourceRequestParams,
+    plain ResourceTemplate, plain ResourceTemplateReference, plain
+    ResourceUpdatedNotification, plain ResourceUpdatedNotificationParams, plain Result,
+    plain ResultMetaObject, plain ResultType, plain Role, plain Root, plain
+    SamplingMessage, union SamplingMessageContent, union SamplingMessageContentBlock,
+    plain ServerCapabilities, plain ServerCapabilitiesPrompts, plain
+    ServerCapabilitiesResources, plain ServerCapabilitiesTools, union ServerNotification,
+    union ServerResult, union SingleSelectEnumSchema, plain StringSchema, plain
+    StringSchemaFormat, plain SubscriptionFilter, plain
+    SubscriptionsAcknowledgedNotification, plain
+    SubscriptionsAcknowledgedNotificationParams, plain SubscriptionsListenRequest, plain
+    SubscriptionsListenRequestParams, plain SubscriptionsListenResult, plain
+    SubscriptionsListenResultMetaObject, plain SubscriptionsListenResultResponse, plain
+    TextContent, plain TextResourceContents, plain TitledMultiSelectEnumSchema, plain
+    TitledMultiSelectEnumSchemaItems, plain TitledMultiSelectEnumSchemaItemsAnyOfItem,
+    plain TitledSingleSelectEnumSchema, plain TitledSingleSelectEnumSchemaOneOfItem,
+    plain Tool, plain ToolAnnotations, plain ToolChoice, plain ToolChoiceMode, plain
+    ToolInputSchema, plain ToolListChangedNotification, plain ToolOutputSchema, plain
+    ToolResultContent, plain ToolUseContent, plain UnsupportedProtocolVersionError, plain
+    UnsupportedProtocolVersionErrorError, plain UnsupportedProtocolVersionErrorErrorData,
+    plain UntitledMultiSelectEnumSchema, plain UntitledMultiSelectEnumSchemaItems, plain
+    UntitledSingleSelectEnumSchema,
 ];

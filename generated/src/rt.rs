@@ -678,17 +678,18 @@ pub fn roundtrip<T: de::DeserializeOwned + Serialize>(json: &str) -> Result<Valu
 /// the type and one invocation per type listing its members in schema order:
 ///
 /// - `[fixed "wire" slot (Fixed::...)]`: a member fixed by a literal (no Rust field);
-/// - `[required "wire" slot (Type) wrap field]`, `[optional ...]`: a member and its field;
-/// - `[defaulted "wire" slot (Type) wrap field (default)]`: required, read as `default` when absent;
+/// - `[required "wire" field (Type) wrap field]`, `[optional ...]`: a member and its field;
+/// - `[defaulted "wire" field (Type) wrap field (default)]`: required, read as `default` when absent;
 ///
 /// where `wrap` says how the value is written (`plain`, or `float`, `nullable_float`,
-/// `float_seq` for floats that keep `50` as `50`). `inits` maps each Rust field to its slot.
+/// `float_seq` for floats that keep `50` as `50`); a member is read into a local of
+/// its field's name (`slot`), and `inits` lists the Rust fields.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __mcp_object {
     ($name:ident, $expecting:literal, $extra:ident,
      fields: [ $( [$kind:ident $wire:literal $slot:ident $($rest:tt)*] )* ],
-     inits: [ $( $field:ident: $init:ident ),* ]) => {
+     inits: [ $( $field:ident )* ]) => {
         impl ::serde::Serialize for $name {
             fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
                 let mut map = serializer.serialize_map(::std::option::Option::None)?;
@@ -716,7 +717,7 @@ macro_rules! __mcp_object {
                             $crate::__mcp_object!(@match access key $extra [ $( [$kind $wire $slot $($rest)*] )* ]);
                         }
                         $( $crate::__mcp_member!(@finish $kind $wire $slot $($rest)*); )*
-                        ::std::result::Result::Ok($name { $( $field: $init, )* $extra })
+                        ::std::result::Result::Ok($name { $( $field, )* $extra })
                     }
                 }
                 deserializer.deserialize_map(ObjectVisitor)
@@ -1005,3 +1006,30 @@ macro_rules! __mcp_union {
 }
 
 pub use crate::__mcp_union as union;
+
+/// A module's `SCHEMA_TYPES`: `type_table![ plain A, union B, ... ]`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __mcp_type_table {
+    ( $( $kind:ident $name:ident ),* $(,)? ) => {
+        &[ $( $crate::__mcp_type_table!(@entry $kind $name) ),* ]
+    };
+    (@entry plain $name:ident) => {
+        $crate::rt::TypeEntry {
+            name: stringify!($name),
+            read: $crate::rt::read::<$name>,
+            roundtrip: $crate::rt::roundtrip::<$name>,
+            choose: ::std::option::Option::None,
+        }
+    };
+    (@entry union $name:ident) => {
+        $crate::rt::TypeEntry {
+            name: stringify!($name),
+            read: $crate::rt::read::<$name>,
+            roundtrip: $crate::rt::roundtrip::<$name>,
+            choose: ::std::option::Option::Some(|v| $name::from_json(v).map(|u| u.member_name())),
+        }
+    };
+}
+
+pub use crate::__mcp_type_table as type_table;

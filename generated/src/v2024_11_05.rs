@@ -21,7 +21,7 @@ pub struct Annotated {
 }
 crate::rt::object! {
     Annotated, "an object of type Annotated", extra, fields : [[optional "annotations"
-    f0(AnnotatedAnnotations) plain annotations]], inits : [annotations : f0]
+    annotations(AnnotatedAnnotations) plain annotations]], inits : [annotations]
 }
 /// The inline object type of `Annotated.annotations` in the schema (named from its parent and field; see [`Annotated`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -49,8 +49,8 @@ pub struct AnnotatedAnnotations {
 }
 crate::rt::object! {
     AnnotatedAnnotations, "an object of type AnnotatedAnnotations", extra, fields :
-    [[optional "audience" f0(Vec < Role >) plain audience] [optional "priority" f1(f64)
-    float priority]], inits : [audience : f0, priority : f1]
+    [[optional "audience" audience(Vec < Role >) plain audience] [optional "priority"
+    priority(f64) float priority]], inits : [audience priority]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct BlobResourceContents {
@@ -73,9 +73,8 @@ pub struct BlobResourceContents {
 }
 crate::rt::object! {
     BlobResourceContents, "an object of type BlobResourceContents", extra, fields :
-    [[required "uri" f0(String) plain uri] [optional "mimeType" f1(String) plain
-    mime_type] [required "blob" f2(String) plain blob]], inits : [uri : f0, mime_type :
-    f1, blob : f2]
+    [[required "uri" uri(String) plain uri] [optional "mimeType" mime_type(String) plain
+    mime_type] [required "blob" blob(String) plain blob]], inits : [uri mime_type blob]
 }
 /// Used by the client to invoke a tool provided by the server.
 ///
@@ -92,8 +91,8 @@ impl CallToolRequest {
 }
 crate::rt::object! {
     CallToolRequest, "an object of type CallToolRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("tools/call"))] [required "params"
-    f1(CallToolRequestParams) plain params]], inits : [params : f1]
+    "method" fixed0(crate ::rt::Fixed::Str("tools/call"))] [required "params"
+    params(CallToolRequestParams) plain params]], inits : [params]
 }
 /// The inline object type of `CallToolRequest.params` in the schema (named from its parent and field; see [`CallToolRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -106,8 +105,9 @@ pub struct CallToolRequestParams {
 }
 crate::rt::object! {
     CallToolRequestParams, "an object of type CallToolRequestParams", extra, fields :
-    [[required "name" f0(String) plain name] [optional "arguments" f1(::serde_json::Map <
-    String, ::serde_json::Value >) plain arguments]], inits : [name : f0, arguments : f1]
+    [[required "name" name(String) plain name] [optional "arguments"
+    arguments(::serde_json::Map < String, ::serde_json::Value >) plain arguments]], inits
+    : [name arguments]
 }
 /// The server's response to a tool call.
 ///
@@ -141,9 +141,9 @@ pub struct CallToolResult {
 }
 crate::rt::object! {
     CallToolResult, "an object of type CallToolResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "content" f1(Vec < CallToolResultContentItem >) plain content] [optional "isError"
-    f2(bool) plain is_error]], inits : [meta : f0, content : f1, is_error : f2]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "content" content(Vec < CallToolResultContentItem >) plain content] [optional
+    "isError" is_error(bool) plain is_error]], inits : [meta content is_error]
 }
 /// The inline union type of the elements of `CallToolResult.content` in the schema (see [`CallToolResult`]).
 ///
@@ -182,8 +182,8 @@ impl CancelledNotification {
 }
 crate::rt::object! {
     CancelledNotification, "an object of type CancelledNotification", extra, fields :
-    [[fixed "method" f0(crate ::rt::Fixed::Str("notifications/cancelled"))] [required
-    "params" f1(CancelledNotificationParams) plain params]], inits : [params : f1]
+    [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/cancelled"))] [required
+    "params" params(CancelledNotificationParams) plain params]], inits : [params]
 }
 /// The inline object type of `CancelledNotification.params` in the schema (named from its parent and field; see [`CancelledNotification`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -203,8 +203,8 @@ pub struct CancelledNotificationParams {
 }
 crate::rt::object! {
     CancelledNotificationParams, "an object of type CancelledNotificationParams", extra,
-    fields : [[required "requestId" f0(RequestId) plain request_id] [optional "reason"
-    f1(String) plain reason]], inits : [request_id : f0, reason : f1]
+    fields : [[required "requestId" request_id(RequestId) plain request_id] [optional
+    "reason" reason(String) plain reason]], inits : [request_id reason]
 }
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
 #[derive(Clone, Debug, PartialEq)]
@@ -235,11 +235,11 @@ pub struct ClientCapabilities {
 }
 crate::rt::object! {
     ClientCapabilities, "an object of type ClientCapabilities", extra, fields :
-    [[optional "experimental" f0(::std::collections::BTreeMap < String, ::serde_json::Map
-    < String, ::serde_json::Value > >) plain experimental] [optional "roots"
-    f1(ClientCapabilitiesRoots) plain roots] [optional "sampling" f2(::serde_json::Map <
-    String, ::serde_json::Value >) plain sampling]], inits : [experimental : f0, roots :
-    f1, sampling : f2]
+    [[optional "experimental" experimental(::std::collections::BTreeMap < String,
+    ::serde_json::Map < String, ::serde_json::Value > >) plain experimental] [optional
+    "roots" roots(ClientCapabilitiesRoots) plain roots] [optional "sampling"
+    sampling(::serde_json::Map < String, ::serde_json::Value >) plain sampling]], inits :
+    [experimental roots sampling]
 }
 /// The inline object type of `ClientCapabilities.roots` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -257,7 +257,8 @@ pub struct ClientCapabilitiesRoots {
 }
 crate::rt::object! {
     ClientCapabilitiesRoots, "an object of type ClientCapabilitiesRoots", extra, fields :
-    [[optional "listChanged" f0(bool) plain list_changed]], inits : [list_changed : f0]
+    [[optional "listChanged" list_changed(bool) plain list_changed]], inits :
+    [list_changed]
 }
 /// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
@@ -353,8 +354,8 @@ impl CompleteRequest {
 }
 crate::rt::object! {
     CompleteRequest, "an object of type CompleteRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("completion/complete"))] [required "params"
-    f1(CompleteRequestParams) plain params]], inits : [params : f1]
+    "method" fixed0(crate ::rt::Fixed::Str("completion/complete"))] [required "params"
+    params(CompleteRequestParams) plain params]], inits : [params]
 }
 /// The inline object type of `CompleteRequest.params` in the schema (named from its parent and field; see [`CompleteRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -367,9 +368,8 @@ pub struct CompleteRequestParams {
 }
 crate::rt::object! {
     CompleteRequestParams, "an object of type CompleteRequestParams", extra, fields :
-    [[required "ref" f0(CompleteRequestParamsRef) plain r#ref] [required "argument"
-    f1(CompleteRequestParamsArgument) plain argument]], inits : [r#ref : f0, argument :
-    f1]
+    [[required "ref" r#ref(CompleteRequestParamsRef) plain r#ref] [required "argument"
+    argument(CompleteRequestParamsArgument) plain argument]], inits : [r#ref argument]
 }
 /// The inline object type of `CompleteRequestParams.argument` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -383,8 +383,8 @@ pub struct CompleteRequestParamsArgument {
 }
 crate::rt::object! {
     CompleteRequestParamsArgument, "an object of type CompleteRequestParamsArgument",
-    extra, fields : [[required "name" f0(String) plain name] [required "value" f1(String)
-    plain value]], inits : [name : f0, value : f1]
+    extra, fields : [[required "name" name(String) plain name] [required "value"
+    value(String) plain value]], inits : [name value]
 }
 /// The inline union type of `CompleteRequestParams.ref` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 ///
@@ -415,9 +415,9 @@ pub struct CompleteResult {
 }
 crate::rt::object! {
     CompleteResult, "an object of type CompleteResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "completion" f1(CompleteResultCompletion) plain completion]], inits : [meta : f0,
-    completion : f1]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "completion" completion(CompleteResultCompletion) plain completion]], inits : [meta
+    completion]
 }
 /// The inline object type of `CompleteResult.completion` in the schema (named from its parent and field; see [`CompleteResult`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -439,9 +439,9 @@ pub struct CompleteResultCompletion {
 }
 crate::rt::object! {
     CompleteResultCompletion, "an object of type CompleteResultCompletion", extra, fields
-    : [[required "values" f0(Vec < String >) plain values] [optional "total" f1(i64)
-    plain total] [optional "hasMore" f2(bool) plain has_more]], inits : [values : f0,
-    total : f1, has_more : f2]
+    : [[required "values" values(Vec < String >) plain values] [optional "total"
+    total(i64) plain total] [optional "hasMore" has_more(bool) plain has_more]], inits :
+    [values total has_more]
 }
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 ///
@@ -460,8 +460,8 @@ impl CreateMessageRequest {
 }
 crate::rt::object! {
     CreateMessageRequest, "an object of type CreateMessageRequest", extra, fields :
-    [[fixed "method" f0(crate ::rt::Fixed::Str("sampling/createMessage"))] [required
-    "params" f1(CreateMessageRequestParams) plain params]], inits : [params : f1]
+    [[fixed "method" fixed0(crate ::rt::Fixed::Str("sampling/createMessage"))] [required
+    "params" params(CreateMessageRequestParams) plain params]], inits : [params]
 }
 /// The inline object type of `CreateMessageRequest.params` in the schema (named from its parent and field; see [`CreateMessageRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -504,16 +504,16 @@ pub struct CreateMessageRequestParams {
 }
 crate::rt::object! {
     CreateMessageRequestParams, "an object of type CreateMessageRequestParams", extra,
-    fields : [[required "messages" f0(Vec < SamplingMessage >) plain messages] [optional
-    "modelPreferences" f1(ModelPreferences) plain model_preferences] [optional
-    "systemPrompt" f2(String) plain system_prompt] [optional "includeContext"
-    f3(CreateMessageRequestParamsIncludeContext) plain include_context] [optional
-    "temperature" f4(f64) float temperature] [required "maxTokens" f5(i64) plain
-    max_tokens] [optional "stopSequences" f6(Vec < String >) plain stop_sequences]
-    [optional "metadata" f7(::serde_json::Map < String, ::serde_json::Value >) plain
-    metadata]], inits : [messages : f0, model_preferences : f1, system_prompt : f2,
-    include_context : f3, temperature : f4, max_tokens : f5, stop_sequences : f6,
-    metadata : f7]
+    fields : [[required "messages" messages(Vec < SamplingMessage >) plain messages]
+    [optional "modelPreferences" model_preferences(ModelPreferences) plain
+    model_preferences] [optional "systemPrompt" system_prompt(String) plain
+    system_prompt] [optional "includeContext"
+    include_context(CreateMessageRequestParamsIncludeContext) plain include_context]
+    [optional "temperature" temperature(f64) float temperature] [required "maxTokens"
+    max_tokens(i64) plain max_tokens] [optional "stopSequences" stop_sequences(Vec <
+    String >) plain stop_sequences] [optional "metadata" metadata(::serde_json::Map <
+    String, ::serde_json::Value >) plain metadata]], inits : [messages model_preferences
+    system_prompt include_context temperature max_tokens stop_sequences metadata]
 }
 /// The inline enum type of `CreateMessageRequestParams.includeContext` in the schema (named from its parent and field; see [`CreateMessageRequestParams`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -560,11 +560,11 @@ pub struct CreateMessageResult {
 }
 crate::rt::object! {
     CreateMessageResult, "an object of type CreateMessageResult", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta]
-    [required "role" f1(Role) plain role] [required "content" f2(SamplingMessageContent)
-    plain content] [required "model" f3(String) plain model] [optional "stopReason"
-    f4(CreateMessageResultStopReason) plain stop_reason]], inits : [meta : f0, role : f1,
-    content : f2, model : f3, stop_reason : f4]
+    [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
+    meta] [required "role" role(Role) plain role] [required "content"
+    content(SamplingMessageContent) plain content] [required "model" model(String) plain
+    model] [optional "stopReason" stop_reason(CreateMessageResultStopReason) plain
+    stop_reason]], inits : [meta role content model stop_reason]
 }
 /// The inline open enum type of `CreateMessageResult.stopReason` in the schema (named from its parent and field; see [`CreateMessageResult`]).
 ///
@@ -606,9 +606,9 @@ impl EmbeddedResource {
 }
 crate::rt::object! {
     EmbeddedResource, "an object of type EmbeddedResource", extra, fields : [[optional
-    "annotations" f0(AnnotatedAnnotations) plain annotations] [fixed "type" f1(crate
-    ::rt::Fixed::Str("resource"))] [required "resource" f2(EmbeddedResourceResource)
-    plain resource]], inits : [annotations : f0, resource : f2]
+    "annotations" annotations(AnnotatedAnnotations) plain annotations] [fixed "type"
+    fixed1(crate ::rt::Fixed::Str("resource"))] [required "resource"
+    resource(EmbeddedResourceResource) plain resource]], inits : [annotations resource]
 }
 /// The inline union type of `EmbeddedResource.resource` in the schema (named from its parent and field; see [`EmbeddedResource`]).
 ///
@@ -641,8 +641,8 @@ impl GetPromptRequest {
 }
 crate::rt::object! {
     GetPromptRequest, "an object of type GetPromptRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("prompts/get"))] [required "params"
-    f1(GetPromptRequestParams) plain params]], inits : [params : f1]
+    "method" fixed0(crate ::rt::Fixed::Str("prompts/get"))] [required "params"
+    params(GetPromptRequestParams) plain params]], inits : [params]
 }
 /// The inline object type of `GetPromptRequest.params` in the schema (named from its parent and field; see [`GetPromptRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -658,9 +658,9 @@ pub struct GetPromptRequestParams {
 }
 crate::rt::object! {
     GetPromptRequestParams, "an object of type GetPromptRequestParams", extra, fields :
-    [[required "name" f0(String) plain name] [optional "arguments"
-    f1(::std::collections::BTreeMap < String, String >) plain arguments]], inits : [name
-    : f0, arguments : f1]
+    [[required "name" name(String) plain name] [optional "arguments"
+    arguments(::std::collections::BTreeMap < String, String >) plain arguments]], inits :
+    [name arguments]
 }
 /// The server's response to a prompts/get request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -681,10 +681,9 @@ pub struct GetPromptResult {
 }
 crate::rt::object! {
     GetPromptResult, "an object of type GetPromptResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
-    "description" f1(String) plain description] [required "messages" f2(Vec <
-    PromptMessage >) plain messages]], inits : [meta : f0, description : f1, messages :
-    f2]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "description" description(String) plain description] [required "messages"
+    messages(Vec < PromptMessage >) plain messages]], inits : [meta description messages]
 }
 pub const INTERNAL_ERROR: i64 = -32603i64;
 pub const INVALID_PARAMS: i64 = -32602i64;
@@ -713,10 +712,10 @@ impl ImageContent {
 }
 crate::rt::object! {
     ImageContent, "an object of type ImageContent", extra, fields : [[optional
-    "annotations" f0(AnnotatedAnnotations) plain annotations] [fixed "type" f1(crate
-    ::rt::Fixed::Str("image"))] [required "data" f2(String) plain data] [required
-    "mimeType" f3(String) plain mime_type]], inits : [annotations : f0, data : f2,
-    mime_type : f3]
+    "annotations" annotations(AnnotatedAnnotations) plain annotations] [fixed "type"
+    fixed1(crate ::rt::Fixed::Str("image"))] [required "data" data(String) plain data]
+    [required "mimeType" mime_type(String) plain mime_type]], inits : [annotations data
+    mime_type]
 }
 /// Describes the name and version of an MCP implementation.
 #[derive(Clone, Debug, PartialEq)]
@@ -728,8 +727,8 @@ pub struct Implementation {
 }
 crate::rt::object! {
     Implementation, "an object of type Implementation", extra, fields : [[required "name"
-    f0(String) plain name] [required "version" f1(String) plain version]], inits : [name
-    : f0, version : f1]
+    name(String) plain name] [required "version" version(String) plain version]], inits :
+    [name version]
 }
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
 ///
@@ -748,8 +747,8 @@ impl InitializeRequest {
 }
 crate::rt::object! {
     InitializeRequest, "an object of type InitializeRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("initialize"))] [required "params"
-    f1(InitializeRequestParams) plain params]], inits : [params : f1]
+    "method" fixed0(crate ::rt::Fixed::Str("initialize"))] [required "params"
+    params(InitializeRequestParams) plain params]], inits : [params]
 }
 /// The inline object type of `InitializeRequest.params` in the schema (named from its parent and field; see [`InitializeRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -766,10 +765,10 @@ pub struct InitializeRequestParams {
 }
 crate::rt::object! {
     InitializeRequestParams, "an object of type InitializeRequestParams", extra, fields :
-    [[required "protocolVersion" f0(String) plain protocol_version] [required
-    "capabilities" f1(ClientCapabilities) plain capabilities] [required "clientInfo"
-    f2(Implementation) plain client_info]], inits : [protocol_version : f0, capabilities
-    : f1, client_info : f2]
+    [[required "protocolVersion" protocol_version(String) plain protocol_version]
+    [required "capabilities" capabilities(ClientCapabilities) plain capabilities]
+    [required "clientInfo" client_info(Implementation) plain client_info]], inits :
+    [protocol_version capabilities client_info]
 }
 /// After receiving an initialize request from the client, the server sends this response.
 ///
@@ -800,12 +799,12 @@ pub struct InitializeResult {
 }
 crate::rt::object! {
     InitializeResult, "an object of type InitializeResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "protocolVersion" f1(String) plain protocol_version] [required "capabilities"
-    f2(ServerCapabilities) plain capabilities] [required "serverInfo" f3(Implementation)
-    plain server_info] [optional "instructions" f4(String) plain instructions]], inits :
-    [meta : f0, protocol_version : f1, capabilities : f2, server_info : f3, instructions
-    : f4]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "protocolVersion" protocol_version(String) plain protocol_version] [required
+    "capabilities" capabilities(ServerCapabilities) plain capabilities] [required
+    "serverInfo" server_info(Implementation) plain server_info] [optional "instructions"
+    instructions(String) plain instructions]], inits : [meta protocol_version
+    capabilities server_info instructions]
 }
 /// This notification is sent from the client to the server after initialization has finished.
 ///
@@ -825,8 +824,8 @@ impl InitializedNotification {
 }
 crate::rt::object! {
     InitializedNotification, "an object of type InitializedNotification", extra, fields :
-    [[fixed "method" f0(crate ::rt::Fixed::Str("notifications/initialized"))] [optional
-    "params" f1(NotificationParams) plain params]], inits : [params : f1]
+    [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/initialized"))]
+    [optional "params" params(NotificationParams) plain params]], inits : [params]
 }
 /// A response to a request that indicates an error occurred.
 ///
@@ -846,8 +845,8 @@ impl JSONRPCError {
 }
 crate::rt::object! {
     JSONRPCError, "an object of type JSONRPCError", extra, fields : [[fixed "jsonrpc"
-    f0(crate ::rt::Fixed::Str("2.0"))] [required "id" f1(RequestId) plain id] [required
-    "error" f2(JSONRPCErrorError) plain error]], inits : [id : f1, error : f2]
+    fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]
+    [required "error" error(JSONRPCErrorError) plain error]], inits : [id error]
 }
 /// The inline object type of `JSONRPCError.error` in the schema (named from its parent and field; see [`JSONRPCError`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -865,9 +864,8 @@ pub struct JSONRPCErrorError {
 }
 crate::rt::object! {
     JSONRPCErrorError, "an object of type JSONRPCErrorError", extra, fields : [[required
-    "code" f0(i64) plain code] [required "message" f1(String) plain message] [optional
-    "data" f2(::serde_json::Value) plain data]], inits : [code : f0, message : f1, data :
-    f2]
+    "code" code(i64) plain code] [required "message" message(String) plain message]
+    [optional "data" data(::serde_json::Value) plain data]], inits : [code message data]
 }
 /// JSON-RPC types
 ///
@@ -902,9 +900,9 @@ impl JSONRPCNotification {
 }
 crate::rt::object! {
     JSONRPCNotification, "an object of type JSONRPCNotification", extra, fields :
-    [[required "method" f0(String) plain method] [optional "params"
-    f1(NotificationParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [method : f0, params : f1]
+    [[required "method" method(String) plain method] [optional "params"
+    params(NotificationParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))]], inits : [method params]
 }
 /// A request that expects a response.
 ///
@@ -924,9 +922,9 @@ impl JSONRPCRequest {
 }
 crate::rt::object! {
     JSONRPCRequest, "an object of type JSONRPCRequest", extra, fields : [[required
-    "method" f0(String) plain method] [optional "params" f1(RequestParams) plain params]
-    [fixed "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId)
-    plain id]], inits : [method : f0, params : f1, id : f3]
+    "method" method(String) plain method] [optional "params" params(RequestParams) plain
+    params] [fixed "jsonrpc" fixed2(crate ::rt::Fixed::Str("2.0"))] [required "id"
+    id(RequestId) plain id]], inits : [method params id]
 }
 /// A successful (non-error) response to a request.
 ///
@@ -946,8 +944,8 @@ impl JSONRPCResponse {
 }
 crate::rt::object! {
     JSONRPCResponse, "an object of type JSONRPCResponse", extra, fields : [[fixed
-    "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id" f1(RequestId) plain id]
-    [required "result" f2(Result) plain result]], inits : [id : f1, result : f2]
+    "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain
+    id] [required "result" result(Result) plain result]], inits : [id result]
 }
 pub const JSONRPC_VERSION: &str = "2.0";
 pub const LATEST_PROTOCOL_VERSION: &str = "2024-11-05";
@@ -967,8 +965,8 @@ impl ListPromptsRequest {
 }
 crate::rt::object! {
     ListPromptsRequest, "an object of type ListPromptsRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("prompts/list"))] [optional "params"
-    f1(PaginatedRequestParams) plain params]], inits : [params : f1]
+    "method" fixed0(crate ::rt::Fixed::Str("prompts/list"))] [optional "params"
+    params(PaginatedRequestParams) plain params]], inits : [params]
 }
 /// The server's response to a prompts/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -992,9 +990,9 @@ pub struct ListPromptsResult {
 }
 crate::rt::object! {
     ListPromptsResult, "an object of type ListPromptsResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
-    "nextCursor" f1(Cursor) plain next_cursor] [required "prompts" f2(Vec < Prompt >)
-    plain prompts]], inits : [meta : f0, next_cursor : f1, prompts : f2]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "nextCursor" next_cursor(Cursor) plain next_cursor] [required "prompts" prompts(Vec <
+    Prompt >) plain prompts]], inits : [meta next_cursor prompts]
 }
 /// Sent from the client to request a list of resource templates the server has.
 ///
@@ -1012,9 +1010,9 @@ impl ListResourceTemplatesRequest {
 }
 crate::rt::object! {
     ListResourceTemplatesRequest, "an object of type ListResourceTemplatesRequest",
-    extra, fields : [[fixed "method" f0(crate
+    extra, fields : [[fixed "method" fixed0(crate
     ::rt::Fixed::Str("resources/templates/list"))] [optional "params"
-    f1(PaginatedRequestParams) plain params]], inits : [params : f1]
+    params(PaginatedRequestParams) plain params]], inits : [params]
 }
 /// The server's response to a resources/templates/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -1039,10 +1037,10 @@ pub struct ListResourceTemplatesResult {
 }
 crate::rt::object! {
     ListResourceTemplatesResult, "an object of type ListResourceTemplatesResult", extra,
-    fields : [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >)
-    plain meta] [optional "nextCursor" f1(Cursor) plain next_cursor] [required
-    "resourceTemplates" f2(Vec < ResourceTemplate >) plain resource_templates]], inits :
-    [meta : f0, next_cursor : f1, resource_templates : f2]
+    fields : [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >)
+    plain meta] [optional "nextCursor" next_cursor(Cursor) plain next_cursor] [required
+    "resourceTemplates" resource_templates(Vec < ResourceTemplate >) plain
+    resource_templates]], inits : [meta next_cursor resource_templates]
 }
 /// Sent from the client to request a list of resources the server has.
 ///
@@ -1060,8 +1058,8 @@ impl ListResourcesRequest {
 }
 crate::rt::object! {
     ListResourcesRequest, "an object of type ListResourcesRequest", extra, fields :
-    [[fixed "method" f0(crate ::rt::Fixed::Str("resources/list"))] [optional "params"
-    f1(PaginatedRequestParams) plain params]], inits : [params : f1]
+    [[fixed "method" fixed0(crate ::rt::Fixed::Str("resources/list"))] [optional "params"
+    params(PaginatedRequestParams) plain params]], inits : [params]
 }
 /// The server's response to a resources/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -1085,9 +1083,10 @@ pub struct ListResourcesResult {
 }
 crate::rt::object! {
     ListResourcesResult, "an object of type ListResourcesResult", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta]
-    [optional "nextCursor" f1(Cursor) plain next_cursor] [required "resources" f2(Vec <
-    Resource >) plain resources]], inits : [meta : f0, next_cursor : f1, resources : f2]
+    [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
+    meta] [optional "nextCursor" next_cursor(Cursor) plain next_cursor] [required
+    "resources" resources(Vec < Resource >) plain resources]], inits : [meta next_cursor
+    resources]
 }
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
@@ -1113,8 +1112,8 @@ impl ListRootsRequest {
 }
 crate::rt::object! {
     ListRootsRequest, "an object of type ListRootsRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("roots/list"))] [optional "params"
-    f1(RequestParams) plain params]], inits : [params : f1]
+    "method" fixed0(crate ::rt::Fixed::Str("roots/list"))] [optional "params"
+    params(RequestParams) plain params]], inits : [params]
 }
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
@@ -1135,8 +1134,8 @@ pub struct ListRootsResult {
 }
 crate::rt::object! {
     ListRootsResult, "an object of type ListRootsResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "roots" f1(Vec < Root >) plain roots]], inits : [meta : f0, roots : f1]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "roots" roots(Vec < Root >) plain roots]], inits : [meta roots]
 }
 /// Sent from the client to request a list of tools the server has.
 ///
@@ -1154,8 +1153,8 @@ impl ListToolsRequest {
 }
 crate::rt::object! {
     ListToolsRequest, "an object of type ListToolsRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("tools/list"))] [optional "params"
-    f1(PaginatedRequestParams) plain params]], inits : [params : f1]
+    "method" fixed0(crate ::rt::Fixed::Str("tools/list"))] [optional "params"
+    params(PaginatedRequestParams) plain params]], inits : [params]
 }
 /// The server's response to a tools/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -1179,9 +1178,9 @@ pub struct ListToolsResult {
 }
 crate::rt::object! {
     ListToolsResult, "an object of type ListToolsResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
-    "nextCursor" f1(Cursor) plain next_cursor] [required "tools" f2(Vec < Tool >) plain
-    tools]], inits : [meta : f0, next_cursor : f1, tools : f2]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "nextCursor" next_cursor(Cursor) plain next_cursor] [required "tools" tools(Vec <
+    Tool >) plain tools]], inits : [meta next_cursor tools]
 }
 /// The severity of a log message.
 ///
@@ -1230,9 +1229,9 @@ impl LoggingMessageNotification {
 }
 crate::rt::object! {
     LoggingMessageNotification, "an object of type LoggingMessageNotification", extra,
-    fields : [[fixed "method" f0(crate ::rt::Fixed::Str("notifications/message"))]
-    [required "params" f1(LoggingMessageNotificationParams) plain params]], inits :
-    [params : f1]
+    fields : [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/message"))]
+    [required "params" params(LoggingMessageNotificationParams) plain params]], inits :
+    [params]
 }
 /// The inline object type of `LoggingMessageNotification.params` in the schema (named from its parent and field; see [`LoggingMessageNotification`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1251,9 +1250,9 @@ pub struct LoggingMessageNotificationParams {
 crate::rt::object! {
     LoggingMessageNotificationParams,
     "an object of type LoggingMessageNotificationParams", extra, fields : [[required
-    "level" f0(LoggingLevel) plain level] [optional "logger" f1(String) plain logger]
-    [required "data" f2(::serde_json::Value) plain data]], inits : [level : f0, logger :
-    f1, data : f2]
+    "level" level(LoggingLevel) plain level] [optional "logger" logger(String) plain
+    logger] [required "data" data(::serde_json::Value) plain data]], inits : [level
+    logger data]
 }
 pub const METHOD_NOT_FOUND: i64 = -32601i64;
 /// Hints to use for model selection.
@@ -1281,7 +1280,7 @@ pub struct ModelHint {
 }
 crate::rt::object! {
     ModelHint, "an object of type ModelHint", extra, fields : [[optional "name"
-    f0(String) plain name]], inits : [name : f0]
+    name(String) plain name]], inits : [name]
 }
 /// The server's preferences for model selection, requested of the client during sampling.
 ///
@@ -1349,10 +1348,11 @@ pub struct ModelPreferences {
 }
 crate::rt::object! {
     ModelPreferences, "an object of type ModelPreferences", extra, fields : [[optional
-    "hints" f0(Vec < ModelHint >) plain hints] [optional "costPriority" f1(f64) float
-    cost_priority] [optional "speedPriority" f2(f64) float speed_priority] [optional
-    "intelligencePriority" f3(f64) float intelligence_priority]], inits : [hints : f0,
-    cost_priority : f1, speed_priority : f2, intelligence_priority : f3]
+    "hints" hints(Vec < ModelHint >) plain hints] [optional "costPriority"
+    cost_priority(f64) float cost_priority] [optional "speedPriority" speed_priority(f64)
+    float speed_priority] [optional "intelligencePriority" intelligence_priority(f64)
+    float intelligence_priority]], inits : [hints cost_priority speed_priority
+    intelligence_priority]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct Notification {
@@ -1364,8 +1364,8 @@ pub struct Notification {
 }
 crate::rt::object! {
     Notification, "an object of type Notification", extra, fields : [[required "method"
-    f0(String) plain method] [optional "params" f1(NotificationParams) plain params]],
-    inits : [method : f0, params : f1]
+    method(String) plain method] [optional "params" params(NotificationParams) plain
+    params]], inits : [method params]
 }
 /// The inline object type of `Notification.params` in the schema (named from its parent and field; see [`Notification`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1383,8 +1383,8 @@ pub struct NotificationParams {
 }
 crate::rt::object! {
     NotificationParams, "an object of type NotificationParams", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain
-    meta]], inits : [meta : f0]
+    [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
+    meta]], inits : [meta]
 }
 pub const PARSE_ERROR: i64 = -32700i64;
 /// Pagination
@@ -1398,8 +1398,8 @@ pub struct PaginatedRequest {
 }
 crate::rt::object! {
     PaginatedRequest, "an object of type PaginatedRequest", extra, fields : [[required
-    "method" f0(String) plain method] [optional "params" f1(PaginatedRequestParams) plain
-    params]], inits : [method : f0, params : f1]
+    "method" method(String) plain method] [optional "params"
+    params(PaginatedRequestParams) plain params]], inits : [method params]
 }
 /// The inline object type of `PaginatedRequest.params` in the schema (named from its parent and field; see [`PaginatedRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1414,7 +1414,7 @@ pub struct PaginatedRequestParams {
 }
 crate::rt::object! {
     PaginatedRequestParams, "an object of type PaginatedRequestParams", extra, fields :
-    [[optional "cursor" f0(Cursor) plain cursor]], inits : [cursor : f0]
+    [[optional "cursor" cursor(Cursor) plain cursor]], inits : [cursor]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedResult {
@@ -1436,8 +1436,8 @@ pub struct PaginatedResult {
 }
 crate::rt::object! {
     PaginatedResult, "an object of type PaginatedResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
-    "nextCursor" f1(Cursor) plain next_cursor]], inits : [meta : f0, next_cursor : f1]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "nextCursor" next_cursor(Cursor) plain next_cursor]], inits : [meta next_cursor]
 }
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 ///
@@ -1457,8 +1457,8 @@ impl PingRequest {
 }
 crate::rt::object! {
     PingRequest, "an object of type PingRequest", extra, fields : [[fixed "method"
-    f0(crate ::rt::Fixed::Str("ping"))] [optional "params" f1(RequestParams) plain
-    params]], inits : [params : f1]
+    fixed0(crate ::rt::Fixed::Str("ping"))] [optional "params" params(RequestParams)
+    plain params]], inits : [params]
 }
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 ///
@@ -1475,8 +1475,8 @@ impl ProgressNotification {
 }
 crate::rt::object! {
     ProgressNotification, "an object of type ProgressNotification", extra, fields :
-    [[fixed "method" f0(crate ::rt::Fixed::Str("notifications/progress"))] [required
-    "params" f1(ProgressNotificationParams) plain params]], inits : [params : f1]
+    [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/progress"))] [required
+    "params" params(ProgressNotificationParams) plain params]], inits : [params]
 }
 /// The inline object type of `ProgressNotification.params` in the schema (named from its parent and field; see [`ProgressNotification`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1496,9 +1496,9 @@ pub struct ProgressNotificationParams {
 }
 crate::rt::object! {
     ProgressNotificationParams, "an object of type ProgressNotificationParams", extra,
-    fields : [[required "progressToken" f0(ProgressToken) plain progress_token] [required
-    "progress" f1(f64) float progress] [optional "total" f2(f64) float total]], inits :
-    [progress_token : f0, progress : f1, total : f2]
+    fields : [[required "progressToken" progress_token(ProgressToken) plain
+    progress_token] [required "progress" progress(f64) float progress] [optional "total"
+    total(f64) float total]], inits : [progress_token progress total]
 }
 /// A progress token, used to associate progress notifications with the original request.
 ///
@@ -1529,10 +1529,10 @@ pub struct Prompt {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Prompt, "an object of type Prompt", extra, fields : [[required "name" f0(String)
-    plain name] [optional "description" f1(String) plain description] [optional
-    "arguments" f2(Vec < PromptArgument >) plain arguments]], inits : [name : f0,
-    description : f1, arguments : f2]
+    Prompt, "an object of type Prompt", extra, fields : [[required "name" name(String)
+    plain name] [optional "description" description(String) plain description] [optional
+    "arguments" arguments(Vec < PromptArgument >) plain arguments]], inits : [name
+    description arguments]
 }
 /// Describes an argument that a prompt can accept.
 #[derive(Clone, Debug, PartialEq)]
@@ -1552,9 +1552,9 @@ pub struct PromptArgument {
 }
 crate::rt::object! {
     PromptArgument, "an object of type PromptArgument", extra, fields : [[required "name"
-    f0(String) plain name] [optional "description" f1(String) plain description]
-    [optional "required" f2(bool) plain required]], inits : [name : f0, description : f1,
-    required : f2]
+    name(String) plain name] [optional "description" description(String) plain
+    description] [optional "required" required(bool) plain required]], inits : [name
+    description required]
 }
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
@@ -1572,9 +1572,9 @@ impl PromptListChangedNotification {
 }
 crate::rt::object! {
     PromptListChangedNotification, "an object of type PromptListChangedNotification",
-    extra, fields : [[fixed "method" f0(crate
+    extra, fields : [[fixed "method" fixed0(crate
     ::rt::Fixed::Str("notifications/prompts/list_changed"))] [optional "params"
-    f1(NotificationParams) plain params]], inits : [params : f1]
+    params(NotificationParams) plain params]], inits : [params]
 }
 /// Describes a message returned as part of a prompt.
 ///
@@ -1589,8 +1589,8 @@ pub struct PromptMessage {
 }
 crate::rt::object! {
     PromptMessage, "an object of type PromptMessage", extra, fields : [[required "role"
-    f0(Role) plain role] [required "content" f1(PromptMessageContent) plain content]],
-    inits : [role : f0, content : f1]
+    role(Role) plain role] [required "content" content(PromptMessageContent) plain
+    content]], inits : [role content]
 }
 /// The inline union type of `PromptMessage.content` in the schema (named from its parent and field; see [`PromptMessage`]).
 ///
@@ -1624,8 +1624,8 @@ impl PromptReference {
 }
 crate::rt::object! {
     PromptReference, "an object of type PromptReference", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("ref/prompt"))] [required "name" f1(String) plain name]],
-    inits : [name : f1]
+    fixed0(crate ::rt::Fixed::Str("ref/prompt"))] [required "name" name(String) plain
+    name]], inits : [name]
 }
 /// Sent from the client to the server, to read a specific resource URI.
 ///
@@ -1642,8 +1642,8 @@ impl ReadResourceRequest {
 }
 crate::rt::object! {
     ReadResourceRequest, "an object of type ReadResourceRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("resources/read"))] [required "params"
-    f1(ReadResourceRequestParams) plain params]], inits : [params : f1]
+    "method" fixed0(crate ::rt::Fixed::Str("resources/read"))] [required "params"
+    params(ReadResourceRequestParams) plain params]], inits : [params]
 }
 /// The inline object type of `ReadResourceRequest.params` in the schema (named from its parent and field; see [`ReadResourceRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1657,7 +1657,7 @@ pub struct ReadResourceRequestParams {
 }
 crate::rt::object! {
     ReadResourceRequestParams, "an object of type ReadResourceRequestParams", extra,
-    fields : [[required "uri" f0(String) plain uri]], inits : [uri : f0]
+    fields : [[required "uri" uri(String) plain uri]], inits : [uri]
 }
 /// The server's response to a resources/read request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -1674,9 +1674,9 @@ pub struct ReadResourceResult {
 }
 crate::rt::object! {
     ReadResourceResult, "an object of type ReadResourceResult", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta]
-    [required "contents" f1(Vec < ReadResourceResultContentsItem >) plain contents]],
-    inits : [meta : f0, contents : f1]
+    [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
+    meta] [required "contents" contents(Vec < ReadResourceResultContentsItem >) plain
+    contents]], inits : [meta contents]
 }
 /// The inline union type of the elements of `ReadResourceResult.contents` in the schema (see [`ReadResourceResult`]).
 ///
@@ -1701,9 +1701,9 @@ pub struct Request {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Request, "an object of type Request", extra, fields : [[required "method" f0(String)
-    plain method] [optional "params" f1(RequestParams) plain params]], inits : [method :
-    f0, params : f1]
+    Request, "an object of type Request", extra, fields : [[required "method"
+    method(String) plain method] [optional "params" params(RequestParams) plain params]],
+    inits : [method params]
 }
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
@@ -1731,7 +1731,7 @@ pub struct RequestParams {
 }
 crate::rt::object! {
     RequestParams, "an object of type RequestParams", extra, fields : [[optional "_meta"
-    f0(RequestParamsMeta) plain meta]], inits : [meta : f0]
+    meta(RequestParamsMeta) plain meta]], inits : [meta]
 }
 /// The inline object type of `RequestParams._meta` in the schema (named from its parent and field; see [`RequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1747,8 +1747,8 @@ pub struct RequestParamsMeta {
 }
 crate::rt::object! {
     RequestParamsMeta, "an object of type RequestParamsMeta", extra, fields : [[optional
-    "progressToken" f0(ProgressToken) plain progress_token]], inits : [progress_token :
-    f0]
+    "progressToken" progress_token(ProgressToken) plain progress_token]], inits :
+    [progress_token]
 }
 /// A known resource that the server is capable of reading.
 #[derive(Clone, Debug, PartialEq)]
@@ -1786,11 +1786,11 @@ pub struct Resource {
 }
 crate::rt::object! {
     Resource, "an object of type Resource", extra, fields : [[optional "annotations"
-    f0(AnnotatedAnnotations) plain annotations] [required "uri" f1(String) plain uri]
-    [required "name" f2(String) plain name] [optional "description" f3(String) plain
-    description] [optional "mimeType" f4(String) plain mime_type] [optional "size"
-    f5(i64) plain size]], inits : [annotations : f0, uri : f1, name : f2, description :
-    f3, mime_type : f4, size : f5]
+    annotations(AnnotatedAnnotations) plain annotations] [required "uri" uri(String)
+    plain uri] [required "name" name(String) plain name] [optional "description"
+    description(String) plain description] [optional "mimeType" mime_type(String) plain
+    mime_type] [optional "size" size(i64) plain size]], inits : [annotations uri name
+    description mime_type size]
 }
 /// The contents of a specific resource or sub-resource.
 #[derive(Clone, Debug, PartialEq)]
@@ -1810,8 +1810,8 @@ pub struct ResourceContents {
 }
 crate::rt::object! {
     ResourceContents, "an object of type ResourceContents", extra, fields : [[required
-    "uri" f0(String) plain uri] [optional "mimeType" f1(String) plain mime_type]], inits
-    : [uri : f0, mime_type : f1]
+    "uri" uri(String) plain uri] [optional "mimeType" mime_type(String) plain
+    mime_type]], inits : [uri mime_type]
 }
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 ///
@@ -1829,9 +1829,9 @@ impl ResourceListChangedNotification {
 }
 crate::rt::object! {
     ResourceListChangedNotification, "an object of type ResourceListChangedNotification",
-    extra, fields : [[fixed "method" f0(crate
+    extra, fields : [[fixed "method" fixed0(crate
     ::rt::Fixed::Str("notifications/resources/list_changed"))] [optional "params"
-    f1(NotificationParams) plain params]], inits : [params : f1]
+    params(NotificationParams) plain params]], inits : [params]
 }
 /// A reference to a resource or resource template definition.
 ///
@@ -1853,8 +1853,8 @@ impl ResourceReference {
 }
 crate::rt::object! {
     ResourceReference, "an object of type ResourceReference", extra, fields : [[fixed
-    "type" f0(crate ::rt::Fixed::Str("ref/resource"))] [required "uri" f1(String) plain
-    uri]], inits : [uri : f1]
+    "type" fixed0(crate ::rt::Fixed::Str("ref/resource"))] [required "uri" uri(String)
+    plain uri]], inits : [uri]
 }
 /// A template description for resources available on the server.
 #[derive(Clone, Debug, PartialEq)]
@@ -1888,11 +1888,11 @@ pub struct ResourceTemplate {
 }
 crate::rt::object! {
     ResourceTemplate, "an object of type ResourceTemplate", extra, fields : [[optional
-    "annotations" f0(AnnotatedAnnotations) plain annotations] [required "uriTemplate"
-    f1(String) plain uri_template] [required "name" f2(String) plain name] [optional
-    "description" f3(String) plain description] [optional "mimeType" f4(String) plain
-    mime_type]], inits : [annotations : f0, uri_template : f1, name : f2, description :
-    f3, mime_type : f4]
+    "annotations" annotations(AnnotatedAnnotations) plain annotations] [required
+    "uriTemplate" uri_template(String) plain uri_template] [required "name" name(String)
+    plain name] [optional "description" description(String) plain description] [optional
+    "mimeType" mime_type(String) plain mime_type]], inits : [annotations uri_template
+    name description mime_type]
 }
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 ///
@@ -1909,9 +1909,9 @@ impl ResourceUpdatedNotification {
 }
 crate::rt::object! {
     ResourceUpdatedNotification, "an object of type ResourceUpdatedNotification", extra,
-    fields : [[fixed "method" f0(crate
+    fields : [[fixed "method" fixed0(crate
     ::rt::Fixed::Str("notifications/resources/updated"))] [required "params"
-    f1(ResourceUpdatedNotificationParams) plain params]], inits : [params : f1]
+    params(ResourceUpdatedNotificationParams) plain params]], inits : [params]
 }
 /// The inline object type of `ResourceUpdatedNotification.params` in the schema (named from its parent and field; see [`ResourceUpdatedNotification`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1926,7 +1926,7 @@ pub struct ResourceUpdatedNotificationParams {
 crate::rt::object! {
     ResourceUpdatedNotificationParams,
     "an object of type ResourceUpdatedNotificationParams", extra, fields : [[required
-    "uri" f0(String) plain uri]], inits : [uri : f0]
+    "uri" uri(String) plain uri]], inits : [uri]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct Result {
@@ -1941,8 +1941,7 @@ pub struct Result {
 }
 crate::rt::object! {
     Result, "an object of type Result", extra, fields : [[optional "_meta"
-    f0(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [meta :
-    f0]
+    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [meta]
 }
 /// The sender or recipient of messages and data in a conversation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -1976,8 +1975,8 @@ pub struct Root {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Root, "an object of type Root", extra, fields : [[required "uri" f0(String) plain
-    uri] [optional "name" f1(String) plain name]], inits : [uri : f0, name : f1]
+    Root, "an object of type Root", extra, fields : [[required "uri" uri(String) plain
+    uri] [optional "name" name(String) plain name]], inits : [uri name]
 }
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
@@ -1999,9 +1998,9 @@ impl RootsListChangedNotification {
 }
 crate::rt::object! {
     RootsListChangedNotification, "an object of type RootsListChangedNotification",
-    extra, fields : [[fixed "method" f0(crate
+    extra, fields : [[fixed "method" fixed0(crate
     ::rt::Fixed::Str("notifications/roots/list_changed"))] [optional "params"
-    f1(NotificationParams) plain params]], inits : [params : f1]
+    params(NotificationParams) plain params]], inits : [params]
 }
 /// Describes a message issued to or received from an LLM API.
 ///
@@ -2015,8 +2014,8 @@ pub struct SamplingMessage {
 }
 crate::rt::object! {
     SamplingMessage, "an object of type SamplingMessage", extra, fields : [[required
-    "role" f0(Role) plain role] [required "content" f1(SamplingMessageContent) plain
-    content]], inits : [role : f0, content : f1]
+    "role" role(Role) plain role] [required "content" content(SamplingMessageContent)
+    plain content]], inits : [role content]
 }
 /// The inline union type of `SamplingMessage.content` in the schema (named from its parent and field; see [`SamplingMessage`]).
 ///
@@ -2067,13 +2066,13 @@ pub struct ServerCapabilities {
 }
 crate::rt::object! {
     ServerCapabilities, "an object of type ServerCapabilities", extra, fields :
-    [[optional "experimental" f0(::std::collections::BTreeMap < String, ::serde_json::Map
-    < String, ::serde_json::Value > >) plain experimental] [optional "logging"
-    f1(::serde_json::Map < String, ::serde_json::Value >) plain logging] [optional
-    "prompts" f2(ServerCapabilitiesPrompts) plain prompts] [optional "resources"
-    f3(ServerCapabilitiesResources) plain resources] [optional "tools"
-    f4(ServerCapabilitiesTools) plain tools]], inits : [experimental : f0, logging : f1,
-    prompts : f2, resources : f3, tools : f4]
+    [[optional "experimental" experimental(::std::collections::BTreeMap < String,
+    ::serde_json::Map < String, ::serde_json::Value > >) plain experimental] [optional
+    "logging" logging(::serde_json::Map < String, ::serde_json::Value >) plain logging]
+    [optional "prompts" prompts(ServerCapabilitiesPrompts) plain prompts] [optional
+    "resources" resources(ServerCapabilitiesResources) plain resources] [optional "tools"
+    tools(ServerCapabilitiesTools) plain tools]], inits : [experimental logging prompts
+    resources tools]
 }
 /// The inline object type of `ServerCapabilities.prompts` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -2089,8 +2088,8 @@ pub struct ServerCapabilitiesPrompts {
 }
 crate::rt::object! {
     ServerCapabilitiesPrompts, "an object of type ServerCapabilitiesPrompts", extra,
-    fields : [[optional "listChanged" f0(bool) plain list_changed]], inits :
-    [list_changed : f0]
+    fields : [[optional "listChanged" list_changed(bool) plain list_changed]], inits :
+    [list_changed]
 }
 /// The inline object type of `ServerCapabilities.resources` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -2110,8 +2109,9 @@ pub struct ServerCapabilitiesResources {
 }
 crate::rt::object! {
     ServerCapabilitiesResources, "an object of type ServerCapabilitiesResources", extra,
-    fields : [[optional "subscribe" f0(bool) plain subscribe] [optional "listChanged"
-    f1(bool) plain list_changed]], inits : [subscribe : f0, list_changed : f1]
+    fields : [[optional "subscribe" subscribe(bool) plain subscribe] [optional
+    "listChanged" list_changed(bool) plain list_changed]], inits : [subscribe
+    list_changed]
 }
 /// The inline object type of `ServerCapabilities.tools` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -2127,7 +2127,8 @@ pub struct ServerCapabilitiesTools {
 }
 crate::rt::object! {
     ServerCapabilitiesTools, "an object of type ServerCapabilitiesTools", extra, fields :
-    [[optional "listChanged" f0(bool) plain list_changed]], inits : [list_changed : f0]
+    [[optional "listChanged" list_changed(bool) plain list_changed]], inits :
+    [list_changed]
 }
 /// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
@@ -2224,8 +2225,8 @@ impl SetLevelRequest {
 }
 crate::rt::object! {
     SetLevelRequest, "an object of type SetLevelRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("logging/setLevel"))] [required "params"
-    f1(SetLevelRequestParams) plain params]], inits : [params : f1]
+    "method" fixed0(crate ::rt::Fixed::Str("logging/setLevel"))] [required "params"
+    params(SetLevelRequestParams) plain params]], inits : [params]
 }
 /// The inline object type of `SetLevelRequest.params` in the schema (named from its parent and field; see [`SetLevelRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -2237,7 +2238,7 @@ pub struct SetLevelRequestParams {
 }
 crate::rt::object! {
     SetLevelRequestParams, "an object of type SetLevelRequestParams", extra, fields :
-    [[required "level" f0(LoggingLevel) plain level]], inits : [level : f0]
+    [[required "level" level(LoggingLevel) plain level]], inits : [level]
 }
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
 ///
@@ -2256,8 +2257,8 @@ impl SubscribeRequest {
 }
 crate::rt::object! {
     SubscribeRequest, "an object of type SubscribeRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("resources/subscribe"))] [required "params"
-    f1(SubscribeRequestParams) plain params]], inits : [params : f1]
+    "method" fixed0(crate ::rt::Fixed::Str("resources/subscribe"))] [required "params"
+    params(SubscribeRequestParams) plain params]], inits : [params]
 }
 /// The inline object type of `SubscribeRequest.params` in the schema (named from its parent and field; see [`SubscribeRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -2271,7 +2272,7 @@ pub struct SubscribeRequestParams {
 }
 crate::rt::object! {
     SubscribeRequestParams, "an object of type SubscribeRequestParams", extra, fields :
-    [[required "uri" f0(String) plain uri]], inits : [uri : f0]
+    [[required "uri" uri(String) plain uri]], inits : [uri]
 }
 /// Text provided to or from an LLM.
 ///
@@ -2291,9 +2292,9 @@ impl TextContent {
 }
 crate::rt::object! {
     TextContent, "an object of type TextContent", extra, fields : [[optional
-    "annotations" f0(AnnotatedAnnotations) plain annotations] [fixed "type" f1(crate
-    ::rt::Fixed::Str("text"))] [required "text" f2(String) plain text]], inits :
-    [annotations : f0, text : f2]
+    "annotations" annotations(AnnotatedAnnotations) plain annotations] [fixed "type"
+    fixed1(crate ::rt::Fixed::Str("text"))] [required "text" text(String) plain text]],
+    inits : [annotations text]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct TextResourceContents {
@@ -2314,9 +2315,8 @@ pub struct TextResourceContents {
 }
 crate::rt::object! {
     TextResourceContents, "an object of type TextResourceContents", extra, fields :
-    [[required "uri" f0(String) plain uri] [optional "mimeType" f1(String) plain
-    mime_type] [required "text" f2(String) plain text]], inits : [uri : f0, mime_type :
-    f1, text : f2]
+    [[required "uri" uri(String) plain uri] [optional "mimeType" mime_type(String) plain
+    mime_type] [required "text" text(String) plain text]], inits : [uri mime_type text]
 }
 /// Definition for a tool the client can call.
 #[derive(Clone, Debug, PartialEq)]
@@ -2335,10 +2335,10 @@ pub struct Tool {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Tool, "an object of type Tool", extra, fields : [[required "name" f0(String) plain
-    name] [optional "description" f1(String) plain description] [required "inputSchema"
-    f2(ToolInputSchema) plain input_schema]], inits : [name : f0, description : f1,
-    input_schema : f2]
+    Tool, "an object of type Tool", extra, fields : [[required "name" name(String) plain
+    name] [optional "description" description(String) plain description] [required
+    "inputSchema" input_schema(ToolInputSchema) plain input_schema]], inits : [name
+    description input_schema]
 }
 /// The inline object type of `Tool.inputSchema` in the schema (named from its parent and field; see [`Tool`]).
 ///
@@ -2367,10 +2367,10 @@ impl ToolInputSchema {
 }
 crate::rt::object! {
     ToolInputSchema, "an object of type ToolInputSchema", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("object"))] [optional "properties"
-    f1(::std::collections::BTreeMap < String, ::serde_json::Map < String,
-    ::serde_json::Value > >) plain properties] [optional "required" f2(Vec < String >)
-    plain required]], inits : [properties : f1, required : f2]
+    fixed0(crate ::rt::Fixed::Str("object"))] [optional "properties"
+    properties(::std::collections::BTreeMap < String, ::serde_json::Map < String,
+    ::serde_json::Value > >) plain properties] [optional "required" required(Vec < String
+    >) plain required]], inits : [properties required]
 }
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
@@ -2388,9 +2388,9 @@ impl ToolListChangedNotification {
 }
 crate::rt::object! {
     ToolListChangedNotification, "an object of type ToolListChangedNotification", extra,
-    fields : [[fixed "method" f0(crate
+    fields : [[fixed "method" fixed0(crate
     ::rt::Fixed::Str("notifications/tools/list_changed"))] [optional "params"
-    f1(NotificationParams) plain params]], inits : [params : f1]
+    params(NotificationParams) plain params]], inits : [params]
 }
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
 ///
@@ -2409,8 +2409,8 @@ impl UnsubscribeRequest {
 }
 crate::rt::object! {
     UnsubscribeRequest, "an object of type UnsubscribeRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("resources/unsubscribe"))] [required "params"
-    f1(UnsubscribeRequestParams) plain params]], inits : [params : f1]
+    "method" fixed0(crate ::rt::Fixed::Str("resources/unsubscribe"))] [required "params"
+    params(UnsubscribeRequestParams) plain params]], inits : [params]
 }
 /// The inline object type of `UnsubscribeRequest.params` in the schema (named from its parent and field; see [`UnsubscribeRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -2424,7 +2424,7 @@ pub struct UnsubscribeRequestParams {
 }
 crate::rt::object! {
     UnsubscribeRequestParams, "an object of type UnsubscribeRequestParams", extra, fields
-    : [[required "uri" f0(String) plain uri]], inits : [uri : f0]
+    : [[required "uri" uri(String) plain uri]], inits : [uri]
 }
 impl crate::Request for CompleteRequest {
     const METHOD: &'static str = "completion/complete";
@@ -2811,713 +2811,45 @@ pub const METHODS: &[crate::MethodInfo] = &[
 /// Behind the `type-table` feature: it instantiates the serde code of every
 /// type, which a crate that names its types does not need to compile.
 #[cfg(feature = "type-table")]
-pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
-    crate::rt::TypeEntry {
-        name: "Annotated",
-        read: crate::rt::read::<Annotated>,
-        roundtrip: crate::rt::roundtrip::<Annotated>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "AnnotatedAnnotations",
-        read: crate::rt::read::<AnnotatedAnnotations>,
-        roundtrip: crate::rt::roundtrip::<AnnotatedAnnotations>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "BlobResourceContents",
-        read: crate::rt::read::<BlobResourceContents>,
-        roundtrip: crate::rt::roundtrip::<BlobResourceContents>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CallToolRequest",
-        read: crate::rt::read::<CallToolRequest>,
-        roundtrip: crate::rt::roundtrip::<CallToolRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CallToolRequestParams",
-        read: crate::rt::read::<CallToolRequestParams>,
-        roundtrip: crate::rt::roundtrip::<CallToolRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CallToolResult",
-        read: crate::rt::read::<CallToolResult>,
-        roundtrip: crate::rt::roundtrip::<CallToolResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CallToolResultContentItem",
-        read: crate::rt::read::<CallToolResultContentItem>,
-        roundtrip: crate::rt::roundtrip::<CallToolResultContentItem>,
-        choose: ::std::option::Option::Some(|v| {
-            CallToolResultContentItem::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "CancelledNotification",
-        read: crate::rt::read::<CancelledNotification>,
-        roundtrip: crate::rt::roundtrip::<CancelledNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CancelledNotificationParams",
-        read: crate::rt::read::<CancelledNotificationParams>,
-        roundtrip: crate::rt::roundtrip::<CancelledNotificationParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ClientCapabilities",
-        read: crate::rt::read::<ClientCapabilities>,
-        roundtrip: crate::rt::roundtrip::<ClientCapabilities>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ClientCapabilitiesRoots",
-        read: crate::rt::read::<ClientCapabilitiesRoots>,
-        roundtrip: crate::rt::roundtrip::<ClientCapabilitiesRoots>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ClientNotification",
-        read: crate::rt::read::<ClientNotification>,
-        roundtrip: crate::rt::roundtrip::<ClientNotification>,
-        choose: ::std::option::Option::Some(|v| {
-            ClientNotification::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ClientRequest",
-        read: crate::rt::read::<ClientRequest>,
-        roundtrip: crate::rt::roundtrip::<ClientRequest>,
-        choose: ::std::option::Option::Some(|v| {
-            ClientRequest::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ClientResult",
-        read: crate::rt::read::<ClientResult>,
-        roundtrip: crate::rt::roundtrip::<ClientResult>,
-        choose: ::std::option::Option::Some(|v| {
-            ClientResult::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteRequest",
-        read: crate::rt::read::<CompleteRequest>,
-        roundtrip: crate::rt::roundtrip::<CompleteRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteRequestParams",
-        read: crate::rt::read::<CompleteRequestParams>,
-        roundtrip: crate::rt::roundtrip::<CompleteRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteRequestParamsArgument",
-        read: crate::rt::read::<CompleteRequestParamsArgument>,
-        roundtrip: crate::rt::roundtrip::<CompleteRequestParamsArgument>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteRequestParamsRef",
-        read: crate::rt::read::<CompleteRequestParamsRef>,
-        roundtrip: crate::rt::roundtrip::<CompleteRequestParamsRef>,
-        choose: ::std::option::Option::Some(|v| {
-            CompleteRequestParamsRef::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteResult",
-        read: crate::rt::read::<CompleteResult>,
-        roundtrip: crate::rt::roundtrip::<CompleteResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteResultCompletion",
-        read: crate::rt::read::<CompleteResultCompletion>,
-        roundtrip: crate::rt::roundtrip::<CompleteResultCompletion>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CreateMessageRequest",
-        read: crate::rt::read::<CreateMessageRequest>,
-        roundtrip: crate::rt::roundtrip::<CreateMessageRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CreateMessageRequestParams",
-        read: crate::rt::read::<CreateMessageRequestParams>,
-        roundtrip: crate::rt::roundtrip::<CreateMessageRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CreateMessageRequestParamsIncludeContext",
-        read: crate::rt::read::<CreateMessageRequestParamsIncludeContext>,
-        roundtrip: crate::rt::roundtrip::<CreateMessageRequestParamsIncludeContext>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CreateMessageResult",
-        read: crate::rt::read::<CreateMessageResult>,
-        roundtrip: crate::rt::roundtrip::<CreateMessageResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CreateMessageResultStopReason",
-        read: crate::rt::read::<CreateMessageResultStopReason>,
-        roundtrip: crate::rt::roundtrip::<CreateMessageResultStopReason>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Cursor",
-        read: crate::rt::read::<Cursor>,
-        roundtrip: crate::rt::roundtrip::<Cursor>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "EmbeddedResource",
-        read: crate::rt::read::<EmbeddedResource>,
-        roundtrip: crate::rt::roundtrip::<EmbeddedResource>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "EmbeddedResourceResource",
-        read: crate::rt::read::<EmbeddedResourceResource>,
-        roundtrip: crate::rt::roundtrip::<EmbeddedResourceResource>,
-        choose: ::std::option::Option::Some(|v| {
-            EmbeddedResourceResource::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "EmptyResult",
-        read: crate::rt::read::<EmptyResult>,
-        roundtrip: crate::rt::roundtrip::<EmptyResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "GetPromptRequest",
-        read: crate::rt::read::<GetPromptRequest>,
-        roundtrip: crate::rt::roundtrip::<GetPromptRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "GetPromptRequestParams",
-        read: crate::rt::read::<GetPromptRequestParams>,
-        roundtrip: crate::rt::roundtrip::<GetPromptRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "GetPromptResult",
-        read: crate::rt::read::<GetPromptResult>,
-        roundtrip: crate::rt::roundtrip::<GetPromptResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ImageContent",
-        read: crate::rt::read::<ImageContent>,
-        roundtrip: crate::rt::roundtrip::<ImageContent>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Implementation",
-        read: crate::rt::read::<Implementation>,
-        roundtrip: crate::rt::roundtrip::<Implementation>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "InitializeRequest",
-        read: crate::rt::read::<InitializeRequest>,
-        roundtrip: crate::rt::roundtrip::<InitializeRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "InitializeRequestParams",
-        read: crate::rt::read::<InitializeRequestParams>,
-        roundtrip: crate::rt::roundtrip::<InitializeRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "InitializeResult",
-        read: crate::rt::read::<InitializeResult>,
-        roundtrip: crate::rt::roundtrip::<InitializeResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "InitializedNotification",
-        read: crate::rt::read::<InitializedNotification>,
-        roundtrip: crate::rt::roundtrip::<InitializedNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "JSONRPCError",
-        read: crate::rt::read::<JSONRPCError>,
-        roundtrip: crate::rt::roundtrip::<JSONRPCError>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "JSONRPCErrorError",
-        read: crate::rt::read::<JSONRPCErrorError>,
-        roundtrip: crate::rt::roundtrip::<JSONRPCErrorError>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "JSONRPCMessage",
-        read: crate::rt::read::<JSONRPCMessage>,
-        roundtrip: crate::rt::roundtrip::<JSONRPCMessage>,
-        choose: ::std::option::Option::Some(|v| {
-            JSONRPCMessage::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "JSONRPCNotification",
-        read: crate::rt::read::<JSONRPCNotification>,
-        roundtrip: crate::rt::roundtrip::<JSONRPCNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "JSONRPCRequest",
-        read: crate::rt::read::<JSONRPCRequest>,
-        roundtrip: crate::rt::roundtrip::<JSONRPCRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "JSONRPCResponse",
-        read: crate::rt::read::<JSONRPCResponse>,
-        roundtrip: crate::rt::roundtrip::<JSONRPCResponse>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListPromptsRequest",
-        read: crate::rt::read::<ListPromptsRequest>,
-        roundtrip: crate::rt::roundtrip::<ListPromptsRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListPromptsResult",
-        read: crate::rt::read::<ListPromptsResult>,
-        roundtrip: crate::rt::roundtrip::<ListPromptsResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListResourceTemplatesRequest",
-        read: crate::rt::read::<ListResourceTemplatesRequest>,
-        roundtrip: crate::rt::roundtrip::<ListResourceTemplatesRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListResourceTemplatesResult",
-        read: crate::rt::read::<ListResourceTemplatesResult>,
-        roundtrip: crate::rt::roundtrip::<ListResourceTemplatesResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListResourcesRequest",
-        read: crate::rt::read::<ListResourcesRequest>,
-        roundtrip: crate::rt::roundtrip::<ListResourcesRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListResourcesResult",
-        read: crate::rt::read::<ListResourcesResult>,
-        roundtrip: crate::rt::roundtrip::<ListResourcesResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListRootsRequest",
-        read: crate::rt::read::<ListRootsRequest>,
-        roundtrip: crate::rt::roundtrip::<ListRootsRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListRootsResult",
-        read: crate::rt::read::<ListRootsResult>,
-        roundtrip: crate::rt::roundtrip::<ListRootsResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListToolsRequest",
-        read: crate::rt::read::<ListToolsRequest>,
-        roundtrip: crate::rt::roundtrip::<ListToolsRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListToolsResult",
-        read: crate::rt::read::<ListToolsResult>,
-        roundtrip: crate::rt::roundtrip::<ListToolsResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "LoggingLevel",
-        read: crate::rt::read::<LoggingLevel>,
-        roundtrip: crate::rt::roundtrip::<LoggingLevel>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "LoggingMessageNotification",
-        read: crate::rt::read::<LoggingMessageNotification>,
-        roundtrip: crate::rt::roundtrip::<LoggingMessageNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "LoggingMessageNotificationParams",
-        read: crate::rt::read::<LoggingMessageNotificationParams>,
-        roundtrip: crate::rt::roundtrip::<LoggingMessageNotificationParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ModelHint",
-        read: crate::rt::read::<ModelHint>,
-        roundtrip: crate::rt::roundtrip::<ModelHint>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ModelPreferences",
-        read: crate::rt::read::<ModelPreferences>,
-        roundtrip: crate::rt::roundtrip::<ModelPreferences>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Notification",
-        read: crate::rt::read::<Notification>,
-        roundtrip: crate::rt::roundtrip::<Notification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "NotificationParams",
-        read: crate::rt::read::<NotificationParams>,
-        roundtrip: crate::rt::roundtrip::<NotificationParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PaginatedRequest",
-        read: crate::rt::read::<PaginatedRequest>,
-        roundtrip: crate::rt::roundtrip::<PaginatedRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PaginatedRequestParams",
-        read: crate::rt::read::<PaginatedRequestParams>,
-        roundtrip: crate::rt::roundtrip::<PaginatedRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PaginatedResult",
-        read: crate::rt::read::<PaginatedResult>,
-        roundtrip: crate::rt::roundtrip::<PaginatedResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PingRequest",
-        read: crate::rt::read::<PingRequest>,
-        roundtrip: crate::rt::roundtrip::<PingRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ProgressNotification",
-        read: crate::rt::read::<ProgressNotification>,
-        roundtrip: crate::rt::roundtrip::<ProgressNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ProgressNotificationParams",
-        read: crate::rt::read::<ProgressNotificationParams>,
-        roundtrip: crate::rt::roundtrip::<ProgressNotificationParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ProgressToken",
-        read: crate::rt::read::<ProgressToken>,
-        roundtrip: crate::rt::roundtrip::<ProgressToken>,
-        choose: ::std::option::Option::Some(|v| {
-            ProgressToken::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "Prompt",
-        read: crate::rt::read::<Prompt>,
-        roundtrip: crate::rt::roundtrip::<Prompt>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PromptArgument",
-        read: crate::rt::read::<PromptArgument>,
-        roundtrip: crate::rt::roundtrip::<PromptArgument>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PromptListChangedNotification",
-        read: crate::rt::read::<PromptListChangedNotification>,
-        roundtrip: crate::rt::roundtrip::<PromptListChangedNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PromptMessage",
-        read: crate::rt::read::<PromptMessage>,
-        roundtrip: crate::rt::roundtrip::<PromptMessage>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PromptMessageContent",
-        read: crate::rt::read::<PromptMessageContent>,
-        roundtrip: crate::rt::roundtrip::<PromptMessageContent>,
-        choose: ::std::option::Option::Some(|v| {
-            PromptMessageContent::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "PromptReference",
-        read: crate::rt::read::<PromptReference>,
-        roundtrip: crate::rt::roundtrip::<PromptReference>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ReadResourceRequest",
-        read: crate::rt::read::<ReadResourceRequest>,
-        roundtrip: crate::rt::roundtrip::<ReadResourceRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ReadResourceRequestParams",
-        read: crate::rt::read::<ReadResourceRequestParams>,
-        roundtrip: crate::rt::roundtrip::<ReadResourceRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ReadResourceResult",
-        read: crate::rt::read::<ReadResourceResult>,
-        roundtrip: crate::rt::roundtrip::<ReadResourceResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ReadResourceResultContentsItem",
-        read: crate::rt::read::<ReadResourceResultContentsItem>,
-        roundtrip: crate::rt::roundtrip::<ReadResourceResultContentsItem>,
-        choose: ::std::option::Option::Some(|v| {
-            ReadResourceResultContentsItem::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "Request",
-        read: crate::rt::read::<Request>,
-        roundtrip: crate::rt::roundtrip::<Request>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "RequestId",
-        read: crate::rt::read::<RequestId>,
-        roundtrip: crate::rt::roundtrip::<RequestId>,
-        choose: ::std::option::Option::Some(|v| {
-            RequestId::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "RequestParams",
-        read: crate::rt::read::<RequestParams>,
-        roundtrip: crate::rt::roundtrip::<RequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "RequestParamsMeta",
-        read: crate::rt::read::<RequestParamsMeta>,
-        roundtrip: crate::rt::roundtrip::<RequestParamsMeta>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Resource",
-        read: crate::rt::read::<Resource>,
-        roundtrip: crate::rt::roundtrip::<Resource>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceContents",
-        read: crate::rt::read::<ResourceContents>,
-        roundtrip: crate::rt::roundtrip::<ResourceContents>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceListChangedNotification",
-        read: crate::rt::read::<ResourceListChangedNotification>,
-        roundtrip: crate::rt::roundtrip::<ResourceListChangedNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceReference",
-        read: crate::rt::read::<ResourceReference>,
-        roundtrip: crate::rt::roundtrip::<ResourceReference>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceTemplate",
-        read: crate::rt::read::<ResourceTemplate>,
-        roundtrip: crate::rt::roundtrip::<ResourceTemplate>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceUpdatedNotification",
-        read: crate::rt::read::<ResourceUpdatedNotification>,
-        roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceUpdatedNotificationParams",
-        read: crate::rt::read::<ResourceUpdatedNotificationParams>,
-        roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotificationParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Result",
-        read: crate::rt::read::<Result>,
-        roundtrip: crate::rt::roundtrip::<Result>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Role",
-        read: crate::rt::read::<Role>,
-        roundtrip: crate::rt::roundtrip::<Role>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Root",
-        read: crate::rt::read::<Root>,
-        roundtrip: crate::rt::roundtrip::<Root>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "RootsListChangedNotification",
-        read: crate::rt::read::<RootsListChangedNotification>,
-        roundtrip: crate::rt::roundtrip::<RootsListChangedNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SamplingMessage",
-        read: crate::rt::read::<SamplingMessage>,
-        roundtrip: crate::rt::roundtrip::<SamplingMessage>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SamplingMessageContent",
-        read: crate::rt::read::<SamplingMessageContent>,
-        roundtrip: crate::rt::roundtrip::<SamplingMessageContent>,
-        choose: ::std::option::Option::Some(|v| {
-            SamplingMessageContent::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ServerCapabilities",
-        read: crate::rt::read::<ServerCapabilities>,
-        roundtrip: crate::rt::roundtrip::<ServerCapabilities>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ServerCapabilitiesPrompts",
-        read: crate::rt::read::<ServerCapabilitiesPrompts>,
-        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesPrompts>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ServerCapabilitiesResources",
-        read: crate::rt::read::<ServerCapabilitiesResources>,
-        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesResources>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ServerCapabilitiesTools",
-        read: crate::rt::read::<ServerCapabilitiesTools>,
-        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesTools>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ServerNotification",
-        read: crate::rt::read::<ServerNotification>,
-        roundtrip: crate::rt::roundtrip::<ServerNotification>,
-        choose: ::std::option::Option::Some(|v| {
-            ServerNotification::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ServerRequest",
-        read: crate::rt::read::<ServerRequest>,
-        roundtrip: crate::rt::roundtrip::<ServerRequest>,
-        choose: ::std::option::Option::Some(|v| {
-            ServerRequest::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ServerResult",
-        read: crate::rt::read::<ServerResult>,
-        roundtrip: crate::rt::roundtrip::<ServerResult>,
-        choose: ::std::option::Option::Some(|v| {
-            ServerResult::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "SetLevelRequest",
-        read: crate::rt::read::<SetLevelRequest>,
-        roundtrip: crate::rt::roundtrip::<SetLevelRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SetLevelRequestParams",
-        read: crate::rt::read::<SetLevelRequestParams>,
-        roundtrip: crate::rt::roundtrip::<SetLevelRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SubscribeRequest",
-        read: crate::rt::read::<SubscribeRequest>,
-        roundtrip: crate::rt::roundtrip::<SubscribeRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SubscribeRequestParams",
-        read: crate::rt::read::<SubscribeRequestParams>,
-        roundtrip: crate::rt::roundtrip::<SubscribeRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "TextContent",
-        read: crate::rt::read::<TextContent>,
-        roundtrip: crate::rt::roundtrip::<TextContent>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "TextResourceContents",
-        read: crate::rt::read::<TextResourceContents>,
-        roundtrip: crate::rt::roundtrip::<TextResourceContents>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Tool",
-        read: crate::rt::read::<Tool>,
-        roundtrip: crate::rt::roundtrip::<Tool>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ToolInputSchema",
-        read: crate::rt::read::<ToolInputSchema>,
-        roundtrip: crate::rt::roundtrip::<ToolInputSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ToolListChangedNotification",
-        read: crate::rt::read::<ToolListChangedNotification>,
-        roundtrip: crate::rt::roundtrip::<ToolListChangedNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "UnsubscribeRequest",
-        read: crate::rt::read::<UnsubscribeRequest>,
-        roundtrip: crate::rt::roundtrip::<UnsubscribeRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "UnsubscribeRequestParams",
-        read: crate::rt::read::<UnsubscribeRequestParams>,
-        roundtrip: crate::rt::roundtrip::<UnsubscribeRequestParams>,
-        choose: ::std::option::Option::None,
-    },
+pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = crate::rt::type_table![
+    plain Annotated, plain AnnotatedAnnotations, plain BlobResourceContents, plain
+    CallToolRequest, plain CallToolRequestParams, plain CallToolResult, union
+    CallToolResultContentItem, plain CancelledNotification, plain
+    CancelledNotificationParams, plain ClientCapabilities, plain ClientCapabilitiesRoots,
+    union ClientNotification, union ClientRequest, union ClientResult, plain
+    CompleteRequest, plain CompleteRequestParams, plain CompleteRequestParamsArgument,
+    union CompleteRequestParamsRef, plain CompleteResult, plain CompleteResultCompletion,
+    plain CreateMessageRequest, plain CreateMessageRequestParams, plain
+    CreateMessageRequestParamsIncludeContext, plain CreateMessageResult, plain
+    CreateMessageResultStopReason, plain Cursor, plain EmbeddedResource, union
+    EmbeddedResourceResource, plain EmptyResult, plain GetPromptRequest, plain
+    GetPromptRequestParams, plain GetPromptResult, plain ImageContent, plain
+    Implementation, plain InitializeRequest, plain InitializeRequestParams, plain
+    InitializeResult, plain InitializedNotification, plain JSONRPCError, plain
+    JSONRPCErrorError, union JSONRPCMessage, plain JSONRPCNotification, plain
+    JSONRPCRequest, plain JSONRPCResponse, plain ListPromptsRequest, plain
+    ListPromptsResult, plain ListResourceTemplatesRequest, plain
+    ListResourceTemplatesResult, plain ListResourcesRequest, plain ListResourcesResult,
+    plain ListRootsRequest, plain ListRootsResult, plain ListToolsRequest, plain
+    ListToolsResult, plain LoggingLevel, plain LoggingMessageNotification, plain
+    LoggingMessageNotificationParams, plain ModelHint, plain ModelPreferences, plain
+    Notification, plain NotificationParams, plain PaginatedRequest, plain
+    PaginatedRequestParams, plain PaginatedResult, plain PingRequest, plain
+    ProgressNotification, plain ProgressNotificationParams, union ProgressToken, plain
+    Prompt, plain PromptArgument, plain PromptListChangedNotification, plain
+    PromptMessage, union PromptMessageContent, plain PromptReference, plain
+    ReadResourceRequest, plain ReadResourceRequestParams, plain ReadResourceResult, union
+    ReadResourceResultContentsItem, plain Request, union RequestId, plain RequestParams,
+    plain RequestParamsMeta, plain Resource, plain ResourceContents, plain
+    ResourceListChangedNotification, plain ResourceReference, plain ResourceTemplate,
+    plain ResourceUpdatedNotification, plain ResourceUpdatedNotificationParams, plain
+    Result, plain Role, plain Root, plain RootsListChangedNotification, plain
+    SamplingMessage, union SamplingMessageContent, plain ServerCapabilities, plain
+    ServerCapabilitiesPrompts, plain ServerCapabilitiesResources, plain
+    ServerCapabilitiesTools, union ServerNotification, union ServerRequest, union
+    ServerResult, plain SetLevelRequest, plain SetLevelRequestParams, plain
+    SubscribeRequest, plain SubscribeRequestParams, plain TextContent, plain
+    TextResourceContents, plain Tool, plain ToolInputSchema, plain
+    ToolListChangedNotification, plain UnsubscribeRequest, plain
+    UnsubscribeRequestParams,
 ];

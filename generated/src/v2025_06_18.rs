@@ -78,9 +78,9 @@ pub struct Annotations {
 }
 crate::rt::object! {
     Annotations, "an object of type Annotations", extra, fields : [[optional "audience"
-    f0(Vec < Role >) plain audience] [optional "priority" f1(f64) float priority]
-    [optional "lastModified" f2(String) plain last_modified]], inits : [audience : f0,
-    priority : f1, last_modified : f2]
+    audience(Vec < Role >) plain audience] [optional "priority" priority(f64) float
+    priority] [optional "lastModified" last_modified(String) plain last_modified]], inits
+    : [audience priority last_modified]
 }
 /// Audio provided to or from an LLM.
 ///
@@ -114,11 +114,11 @@ impl AudioContent {
 }
 crate::rt::object! {
     AudioContent, "an object of type AudioContent", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("audio"))] [required "data" f1(String) plain data]
-    [required "mimeType" f2(String) plain mime_type] [optional "annotations"
-    f3(Annotations) plain annotations] [optional "_meta" f4(::serde_json::Map < String,
-    ::serde_json::Value >) plain meta]], inits : [data : f1, mime_type : f2, annotations
-    : f3, meta : f4]
+    fixed0(crate ::rt::Fixed::Str("audio"))] [required "data" data(String) plain data]
+    [required "mimeType" mime_type(String) plain mime_type] [optional "annotations"
+    annotations(Annotations) plain annotations] [optional "_meta" meta(::serde_json::Map
+    < String, ::serde_json::Value >) plain meta]], inits : [data mime_type annotations
+    meta]
 }
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 ///
@@ -141,8 +141,8 @@ pub struct BaseMetadata {
 }
 crate::rt::object! {
     BaseMetadata, "an object of type BaseMetadata", extra, fields : [[required "name"
-    f0(String) plain name] [optional "title" f1(String) plain title]], inits : [name :
-    f0, title : f1]
+    name(String) plain name] [optional "title" title(String) plain title]], inits : [name
+    title]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct BlobResourceContents {
@@ -171,10 +171,10 @@ pub struct BlobResourceContents {
 }
 crate::rt::object! {
     BlobResourceContents, "an object of type BlobResourceContents", extra, fields :
-    [[required "uri" f0(String) plain uri] [optional "mimeType" f1(String) plain
-    mime_type] [optional "_meta" f2(::serde_json::Map < String, ::serde_json::Value >)
-    plain meta] [required "blob" f3(String) plain blob]], inits : [uri : f0, mime_type :
-    f1, meta : f2, blob : f3]
+    [[required "uri" uri(String) plain uri] [optional "mimeType" mime_type(String) plain
+    mime_type] [optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >)
+    plain meta] [required "blob" blob(String) plain blob]], inits : [uri mime_type meta
+    blob]
 }
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"boolean"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -194,9 +194,9 @@ impl BooleanSchema {
 }
 crate::rt::object! {
     BooleanSchema, "an object of type BooleanSchema", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("boolean"))] [optional "title" f1(String) plain title]
-    [optional "description" f2(String) plain description] [optional "default" f3(bool)
-    plain default]], inits : [title : f1, description : f2, default : f3]
+    fixed0(crate ::rt::Fixed::Str("boolean"))] [optional "title" title(String) plain
+    title] [optional "description" description(String) plain description] [optional
+    "default" default(bool) plain default]], inits : [title description default]
 }
 /// Used by the client to invoke a tool provided by the server.
 ///
@@ -213,8 +213,8 @@ impl CallToolRequest {
 }
 crate::rt::object! {
     CallToolRequest, "an object of type CallToolRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("tools/call"))] [required "params"
-    f1(CallToolRequestParams) plain params]], inits : [params : f1]
+    "method" fixed0(crate ::rt::Fixed::Str("tools/call"))] [required "params"
+    params(CallToolRequestParams) plain params]], inits : [params]
 }
 /// The inline object type of `CallToolRequest.params` in the schema (named from its parent and field; see [`CallToolRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -227,8 +227,9 @@ pub struct CallToolRequestParams {
 }
 crate::rt::object! {
     CallToolRequestParams, "an object of type CallToolRequestParams", extra, fields :
-    [[required "name" f0(String) plain name] [optional "arguments" f1(::serde_json::Map <
-    String, ::serde_json::Value >) plain arguments]], inits : [name : f0, arguments : f1]
+    [[required "name" name(String) plain name] [optional "arguments"
+    arguments(::serde_json::Map < String, ::serde_json::Value >) plain arguments]], inits
+    : [name arguments]
 }
 /// The server's response to a tool call.
 #[derive(Clone, Debug, PartialEq)]
@@ -269,11 +270,11 @@ pub struct CallToolResult {
 }
 crate::rt::object! {
     CallToolResult, "an object of type CallToolResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "content" f1(Vec < ContentBlock >) plain content] [optional "structuredContent"
-    f2(::serde_json::Map < String, ::serde_json::Value >) plain structured_content]
-    [optional "isError" f3(bool) plain is_error]], inits : [meta : f0, content : f1,
-    structured_content : f2, is_error : f3]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "content" content(Vec < ContentBlock >) plain content] [optional "structuredContent"
+    structured_content(::serde_json::Map < String, ::serde_json::Value >) plain
+    structured_content] [optional "isError" is_error(bool) plain is_error]], inits :
+    [meta content structured_content is_error]
 }
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
 ///
@@ -296,8 +297,8 @@ impl CancelledNotification {
 }
 crate::rt::object! {
     CancelledNotification, "an object of type CancelledNotification", extra, fields :
-    [[fixed "method" f0(crate ::rt::Fixed::Str("notifications/cancelled"))] [required
-    "params" f1(CancelledNotificationParams) plain params]], inits : [params : f1]
+    [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/cancelled"))] [required
+    "params" params(CancelledNotificationParams) plain params]], inits : [params]
 }
 /// The inline object type of `CancelledNotification.params` in the schema (named from its parent and field; see [`CancelledNotification`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -317,8 +318,8 @@ pub struct CancelledNotificationParams {
 }
 crate::rt::object! {
     CancelledNotificationParams, "an object of type CancelledNotificationParams", extra,
-    fields : [[required "requestId" f0(RequestId) plain request_id] [optional "reason"
-    f1(String) plain reason]], inits : [request_id : f0, reason : f1]
+    fields : [[required "requestId" request_id(RequestId) plain request_id] [optional
+    "reason" reason(String) plain reason]], inits : [request_id reason]
 }
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
 #[derive(Clone, Debug, PartialEq)]
@@ -353,12 +354,12 @@ pub struct ClientCapabilities {
 }
 crate::rt::object! {
     ClientCapabilities, "an object of type ClientCapabilities", extra, fields :
-    [[optional "experimental" f0(::std::collections::BTreeMap < String, ::serde_json::Map
-    < String, ::serde_json::Value > >) plain experimental] [optional "roots"
-    f1(ClientCapabilitiesRoots) plain roots] [optional "sampling" f2(::serde_json::Map <
-    String, ::serde_json::Value >) plain sampling] [optional "elicitation"
-    f3(::serde_json::Map < String, ::serde_json::Value >) plain elicitation]], inits :
-    [experimental : f0, roots : f1, sampling : f2, elicitation : f3]
+    [[optional "experimental" experimental(::std::collections::BTreeMap < String,
+    ::serde_json::Map < String, ::serde_json::Value > >) plain experimental] [optional
+    "roots" roots(ClientCapabilitiesRoots) plain roots] [optional "sampling"
+    sampling(::serde_json::Map < String, ::serde_json::Value >) plain sampling] [optional
+    "elicitation" elicitation(::serde_json::Map < String, ::serde_json::Value >) plain
+    elicitation]], inits : [experimental roots sampling elicitation]
 }
 /// The inline object type of `ClientCapabilities.roots` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -376,7 +377,8 @@ pub struct ClientCapabilitiesRoots {
 }
 crate::rt::object! {
     ClientCapabilitiesRoots, "an object of type ClientCapabilitiesRoots", extra, fields :
-    [[optional "listChanged" f0(bool) plain list_changed]], inits : [list_changed : f0]
+    [[optional "listChanged" list_changed(bool) plain list_changed]], inits :
+    [list_changed]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -478,8 +480,8 @@ impl CompleteRequest {
 }
 crate::rt::object! {
     CompleteRequest, "an object of type CompleteRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("completion/complete"))] [required "params"
-    f1(CompleteRequestParams) plain params]], inits : [params : f1]
+    "method" fixed0(crate ::rt::Fixed::Str("completion/complete"))] [required "params"
+    params(CompleteRequestParams) plain params]], inits : [params]
 }
 /// The inline object type of `CompleteRequest.params` in the schema (named from its parent and field; see [`CompleteRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -496,10 +498,10 @@ pub struct CompleteRequestParams {
 }
 crate::rt::object! {
     CompleteRequestParams, "an object of type CompleteRequestParams", extra, fields :
-    [[required "ref" f0(CompleteRequestParamsRef) plain r#ref] [required "argument"
-    f1(CompleteRequestParamsArgument) plain argument] [optional "context"
-    f2(CompleteRequestParamsContext) plain context]], inits : [r#ref : f0, argument : f1,
-    context : f2]
+    [[required "ref" r#ref(CompleteRequestParamsRef) plain r#ref] [required "argument"
+    argument(CompleteRequestParamsArgument) plain argument] [optional "context"
+    context(CompleteRequestParamsContext) plain context]], inits : [r#ref argument
+    context]
 }
 /// The inline object type of `CompleteRequestParams.argument` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -513,8 +515,8 @@ pub struct CompleteRequestParamsArgument {
 }
 crate::rt::object! {
     CompleteRequestParamsArgument, "an object of type CompleteRequestParamsArgument",
-    extra, fields : [[required "name" f0(String) plain name] [required "value" f1(String)
-    plain value]], inits : [name : f0, value : f1]
+    extra, fields : [[required "name" name(String) plain name] [required "value"
+    value(String) plain value]], inits : [name value]
 }
 /// The inline object type of `CompleteRequestParams.context` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -528,8 +530,8 @@ pub struct CompleteRequestParamsContext {
 }
 crate::rt::object! {
     CompleteRequestParamsContext, "an object of type CompleteRequestParamsContext",
-    extra, fields : [[optional "arguments" f0(::std::collections::BTreeMap < String,
-    String >) plain arguments]], inits : [arguments : f0]
+    extra, fields : [[optional "arguments" arguments(::std::collections::BTreeMap <
+    String, String >) plain arguments]], inits : [arguments]
 }
 /// The inline union type of `CompleteRequestParams.ref` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 ///
@@ -561,9 +563,9 @@ pub struct CompleteResult {
 }
 crate::rt::object! {
     CompleteResult, "an object of type CompleteResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "completion" f1(CompleteResultCompletion) plain completion]], inits : [meta : f0,
-    completion : f1]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "completion" completion(CompleteResultCompletion) plain completion]], inits : [meta
+    completion]
 }
 /// The inline object type of `CompleteResult.completion` in the schema (named from its parent and field; see [`CompleteResult`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -585,9 +587,9 @@ pub struct CompleteResultCompletion {
 }
 crate::rt::object! {
     CompleteResultCompletion, "an object of type CompleteResultCompletion", extra, fields
-    : [[required "values" f0(Vec < String >) plain values] [optional "total" f1(i64)
-    plain total] [optional "hasMore" f2(bool) plain has_more]], inits : [values : f0,
-    total : f1, has_more : f2]
+    : [[required "values" values(Vec < String >) plain values] [optional "total"
+    total(i64) plain total] [optional "hasMore" has_more(bool) plain has_more]], inits :
+    [values total has_more]
 }
 /// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
 #[derive(Clone, Debug, PartialEq)]
@@ -623,8 +625,8 @@ impl CreateMessageRequest {
 }
 crate::rt::object! {
     CreateMessageRequest, "an object of type CreateMessageRequest", extra, fields :
-    [[fixed "method" f0(crate ::rt::Fixed::Str("sampling/createMessage"))] [required
-    "params" f1(CreateMessageRequestParams) plain params]], inits : [params : f1]
+    [[fixed "method" fixed0(crate ::rt::Fixed::Str("sampling/createMessage"))] [required
+    "params" params(CreateMessageRequestParams) plain params]], inits : [params]
 }
 /// The inline object type of `CreateMessageRequest.params` in the schema (named from its parent and field; see [`CreateMessageRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -669,16 +671,16 @@ pub struct CreateMessageRequestParams {
 }
 crate::rt::object! {
     CreateMessageRequestParams, "an object of type CreateMessageRequestParams", extra,
-    fields : [[required "messages" f0(Vec < SamplingMessage >) plain messages] [optional
-    "modelPreferences" f1(ModelPreferences) plain model_preferences] [optional
-    "systemPrompt" f2(String) plain system_prompt] [optional "includeContext"
-    f3(CreateMessageRequestParamsIncludeContext) plain include_context] [optional
-    "temperature" f4(f64) float temperature] [required "maxTokens" f5(i64) plain
-    max_tokens] [optional "stopSequences" f6(Vec < String >) plain stop_sequences]
-    [optional "metadata" f7(::serde_json::Map < String, ::serde_json::Value >) plain
-    metadata]], inits : [messages : f0, model_preferences : f1, system_prompt : f2,
-    include_context : f3, temperature : f4, max_tokens : f5, stop_sequences : f6,
-    metadata : f7]
+    fields : [[required "messages" messages(Vec < SamplingMessage >) plain messages]
+    [optional "modelPreferences" model_preferences(ModelPreferences) plain
+    model_preferences] [optional "systemPrompt" system_prompt(String) plain
+    system_prompt] [optional "includeContext"
+    include_context(CreateMessageRequestParamsIncludeContext) plain include_context]
+    [optional "temperature" temperature(f64) float temperature] [required "maxTokens"
+    max_tokens(i64) plain max_tokens] [optional "stopSequences" stop_sequences(Vec <
+    String >) plain stop_sequences] [optional "metadata" metadata(::serde_json::Map <
+    String, ::serde_json::Value >) plain metadata]], inits : [messages model_preferences
+    system_prompt include_context temperature max_tokens stop_sequences metadata]
 }
 /// The inline enum type of `CreateMessageRequestParams.includeContext` in the schema (named from its parent and field; see [`CreateMessageRequestParams`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -725,11 +727,11 @@ pub struct CreateMessageResult {
 }
 crate::rt::object! {
     CreateMessageResult, "an object of type CreateMessageResult", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta]
-    [required "role" f1(Role) plain role] [required "content" f2(SamplingMessageContent)
-    plain content] [required "model" f3(String) plain model] [optional "stopReason"
-    f4(CreateMessageResultStopReason) plain stop_reason]], inits : [meta : f0, role : f1,
-    content : f2, model : f3, stop_reason : f4]
+    [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
+    meta] [required "role" role(Role) plain role] [required "content"
+    content(SamplingMessageContent) plain content] [required "model" model(String) plain
+    model] [optional "stopReason" stop_reason(CreateMessageResultStopReason) plain
+    stop_reason]], inits : [meta role content model stop_reason]
 }
 /// The inline open enum type of `CreateMessageResult.stopReason` in the schema (named from its parent and field; see [`CreateMessageResult`]).
 ///
@@ -766,8 +768,8 @@ impl ElicitRequest {
 }
 crate::rt::object! {
     ElicitRequest, "an object of type ElicitRequest", extra, fields : [[fixed "method"
-    f0(crate ::rt::Fixed::Str("elicitation/create"))] [required "params"
-    f1(ElicitRequestParams) plain params]], inits : [params : f1]
+    fixed0(crate ::rt::Fixed::Str("elicitation/create"))] [required "params"
+    params(ElicitRequestParams) plain params]], inits : [params]
 }
 /// The inline object type of `ElicitRequest.params` in the schema (named from its parent and field; see [`ElicitRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -788,9 +790,9 @@ pub struct ElicitRequestParams {
 }
 crate::rt::object! {
     ElicitRequestParams, "an object of type ElicitRequestParams", extra, fields :
-    [[required "message" f0(String) plain message] [required "requestedSchema"
-    f1(ElicitRequestParamsRequestedSchema) plain requested_schema]], inits : [message :
-    f0, requested_schema : f1]
+    [[required "message" message(String) plain message] [required "requestedSchema"
+    requested_schema(ElicitRequestParamsRequestedSchema) plain requested_schema]], inits
+    : [message requested_schema]
 }
 /// The inline object type of `ElicitRequestParams.requestedSchema` in the schema (named from its parent and field; see [`ElicitRequestParams`]).
 ///
@@ -810,10 +812,10 @@ impl ElicitRequestParamsRequestedSchema {
 crate::rt::object! {
     ElicitRequestParamsRequestedSchema,
     "an object of type ElicitRequestParamsRequestedSchema", extra, fields : [[fixed
-    "type" f0(crate ::rt::Fixed::Str("object"))] [required "properties"
-    f1(::std::collections::BTreeMap < String, PrimitiveSchemaDefinition >) plain
-    properties] [optional "required" f2(Vec < String >) plain required]], inits :
-    [properties : f1, required : f2]
+    "type" fixed0(crate ::rt::Fixed::Str("object"))] [required "properties"
+    properties(::std::collections::BTreeMap < String, PrimitiveSchemaDefinition >) plain
+    properties] [optional "required" required(Vec < String >) plain required]], inits :
+    [properties required]
 }
 /// The client's response to an elicitation request.
 #[derive(Clone, Debug, PartialEq)]
@@ -839,10 +841,10 @@ pub struct ElicitResult {
 }
 crate::rt::object! {
     ElicitResult, "an object of type ElicitResult", extra, fields : [[optional "_meta"
-    f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required "action"
-    f1(ElicitResultAction) plain action] [optional "content"
-    f2(::std::collections::BTreeMap < String, ElicitResultContentValue >) plain
-    content]], inits : [meta : f0, action : f1, content : f2]
+    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "action" action(ElicitResultAction) plain action] [optional "content"
+    content(::std::collections::BTreeMap < String, ElicitResultContentValue >) plain
+    content]], inits : [meta action content]
 }
 /// The inline enum type of `ElicitResult.action` in the schema (named from its parent and field; see [`ElicitResult`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -900,11 +902,10 @@ impl EmbeddedResource {
 }
 crate::rt::object! {
     EmbeddedResource, "an object of type EmbeddedResource", extra, fields : [[fixed
-    "type" f0(crate ::rt::Fixed::Str("resource"))] [required "resource"
-    f1(EmbeddedResourceResource) plain resource] [optional "annotations" f2(Annotations)
-    plain annotations] [optional "_meta" f3(::serde_json::Map < String,
-    ::serde_json::Value >) plain meta]], inits : [resource : f1, annotations : f2, meta :
-    f3]
+    "type" fixed0(crate ::rt::Fixed::Str("resource"))] [required "resource"
+    resource(EmbeddedResourceResource) plain resource] [optional "annotations"
+    annotations(Annotations) plain annotations] [optional "_meta" meta(::serde_json::Map
+    < String, ::serde_json::Value >) plain meta]], inits : [resource annotations meta]
 }
 /// The inline union type of `EmbeddedResource.resource` in the schema (named from its parent and field; see [`EmbeddedResource`]).
 ///
@@ -949,11 +950,11 @@ impl EnumSchema {
     pub const TYPE: &'static str = "string";
 }
 crate::rt::object! {
-    EnumSchema, "an object of type EnumSchema", extra, fields : [[fixed "type" f0(crate
-    ::rt::Fixed::Str("string"))] [optional "title" f1(String) plain title] [optional
-    "description" f2(String) plain description] [required "enum" f3(Vec < String >) plain
-    r#enum] [optional "enumNames" f4(Vec < String >) plain enum_names]], inits : [title :
-    f1, description : f2, r#enum : f3, enum_names : f4]
+    EnumSchema, "an object of type EnumSchema", extra, fields : [[fixed "type"
+    fixed0(crate ::rt::Fixed::Str("string"))] [optional "title" title(String) plain
+    title] [optional "description" description(String) plain description] [required
+    "enum" r#enum(Vec < String >) plain r#enum] [optional "enumNames" enum_names(Vec <
+    String >) plain enum_names]], inits : [title description r#enum enum_names]
 }
 /// Used by the client to get a prompt provided by the server.
 ///
@@ -970,8 +971,8 @@ impl GetPromptRequest {
 }
 crate::rt::object! {
     GetPromptRequest, "an object of type GetPromptRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("prompts/get"))] [required "params"
-    f1(GetPromptRequestParams) plain params]], inits : [params : f1]
+    "method" fixed0(crate ::rt::Fixed::Str("prompts/get"))] [required "params"
+    params(GetPromptRequestParams) plain params]], inits : [params]
 }
 /// The inline object type of `GetPromptRequest.params` in the schema (named from its parent and field; see [`GetPromptRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -987,9 +988,9 @@ pub struct GetPromptRequestParams {
 }
 crate::rt::object! {
     GetPromptRequestParams, "an object of type GetPromptRequestParams", extra, fields :
-    [[required "name" f0(String) plain name] [optional "arguments"
-    f1(::std::collections::BTreeMap < String, String >) plain arguments]], inits : [name
-    : f0, arguments : f1]
+    [[required "name" name(String) plain name] [optional "arguments"
+    arguments(::std::collections::BTreeMap < String, String >) plain arguments]], inits :
+    [name arguments]
 }
 /// The server's response to a prompts/get request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -1010,10 +1011,9 @@ pub struct GetPromptResult {
 }
 crate::rt::object! {
     GetPromptResult, "an object of type GetPromptResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
-    "description" f1(String) plain description] [required "messages" f2(Vec <
-    PromptMessage >) plain messages]], inits : [meta : f0, description : f1, messages :
-    f2]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "description" description(String) plain description] [required "messages"
+    messages(Vec < PromptMessage >) plain messages]], inits : [meta description messages]
 }
 pub const INTERNAL_ERROR: i64 = -32603i64;
 pub const INVALID_PARAMS: i64 = -32602i64;
@@ -1050,11 +1050,11 @@ impl ImageContent {
 }
 crate::rt::object! {
     ImageContent, "an object of type ImageContent", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("image"))] [required "data" f1(String) plain data]
-    [required "mimeType" f2(String) plain mime_type] [optional "annotations"
-    f3(Annotations) plain annotations] [optional "_meta" f4(::serde_json::Map < String,
-    ::serde_json::Value >) plain meta]], inits : [data : f1, mime_type : f2, annotations
-    : f3, meta : f4]
+    fixed0(crate ::rt::Fixed::Str("image"))] [required "data" data(String) plain data]
+    [required "mimeType" mime_type(String) plain mime_type] [optional "annotations"
+    annotations(Annotations) plain annotations] [optional "_meta" meta(::serde_json::Map
+    < String, ::serde_json::Value >) plain meta]], inits : [data mime_type annotations
+    meta]
 }
 /// Describes the name and version of an MCP implementation, with an optional title for UI representation.
 #[derive(Clone, Debug, PartialEq)]
@@ -1076,8 +1076,8 @@ pub struct Implementation {
 }
 crate::rt::object! {
     Implementation, "an object of type Implementation", extra, fields : [[required "name"
-    f0(String) plain name] [optional "title" f1(String) plain title] [required "version"
-    f2(String) plain version]], inits : [name : f0, title : f1, version : f2]
+    name(String) plain name] [optional "title" title(String) plain title] [required
+    "version" version(String) plain version]], inits : [name title version]
 }
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
 ///
@@ -1096,8 +1096,8 @@ impl InitializeRequest {
 }
 crate::rt::object! {
     InitializeRequest, "an object of type InitializeRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("initialize"))] [required "params"
-    f1(InitializeRequestParams) plain params]], inits : [params : f1]
+    "method" fixed0(crate ::rt::Fixed::Str("initialize"))] [required "params"
+    params(InitializeRequestParams) plain params]], inits : [params]
 }
 /// The inline object type of `InitializeRequest.params` in the schema (named from its parent and field; see [`InitializeRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1114,10 +1114,10 @@ pub struct InitializeRequestParams {
 }
 crate::rt::object! {
     InitializeRequestParams, "an object of type InitializeRequestParams", extra, fields :
-    [[required "protocolVersion" f0(String) plain protocol_version] [required
-    "capabilities" f1(ClientCapabilities) plain capabilities] [required "clientInfo"
-    f2(Implementation) plain client_info]], inits : [protocol_version : f0, capabilities
-    : f1, client_info : f2]
+    [[required "protocolVersion" protocol_version(String) plain protocol_version]
+    [required "capabilities" capabilities(ClientCapabilities) plain capabilities]
+    [required "clientInfo" client_info(Implementation) plain client_info]], inits :
+    [protocol_version capabilities client_info]
 }
 /// After receiving an initialize request from the client, the server sends this response.
 ///
@@ -1148,12 +1148,12 @@ pub struct InitializeResult {
 }
 crate::rt::object! {
     InitializeResult, "an object of type InitializeResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "protocolVersion" f1(String) plain protocol_version] [required "capabilities"
-    f2(ServerCapabilities) plain capabilities] [required "serverInfo" f3(Implementation)
-    plain server_info] [optional "instructions" f4(String) plain instructions]], inits :
-    [meta : f0, protocol_version : f1, capabilities : f2, server_info : f3, instructions
-    : f4]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "protocolVersion" protocol_version(String) plain protocol_version] [required
+    "capabilities" capabilities(ServerCapabilities) plain capabilities] [required
+    "serverInfo" server_info(Implementation) plain server_info] [optional "instructions"
+    instructions(String) plain instructions]], inits : [meta protocol_version
+    capabilities server_info instructions]
 }
 /// This notification is sent from the client to the server after initialization has finished.
 ///
@@ -1173,8 +1173,8 @@ impl InitializedNotification {
 }
 crate::rt::object! {
     InitializedNotification, "an object of type InitializedNotification", extra, fields :
-    [[fixed "method" f0(crate ::rt::Fixed::Str("notifications/initialized"))] [optional
-    "params" f1(NotificationParams) plain params]], inits : [params : f1]
+    [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/initialized"))]
+    [optional "params" params(NotificationParams) plain params]], inits : [params]
 }
 /// A response to a request that indicates an error occurred.
 ///
@@ -1194,8 +1194,8 @@ impl JSONRPCError {
 }
 crate::rt::object! {
     JSONRPCError, "an object of type JSONRPCError", extra, fields : [[fixed "jsonrpc"
-    f0(crate ::rt::Fixed::Str("2.0"))] [required "id" f1(RequestId) plain id] [required
-    "error" f2(JSONRPCErrorError) plain error]], inits : [id : f1, error : f2]
+    fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]
+    [required "error" error(JSONRPCErrorError) plain error]], inits : [id error]
 }
 /// The inline object type of `JSONRPCError.error` in the schema (named from its parent and field; see [`JSONRPCError`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1213,9 +1213,8 @@ pub struct JSONRPCErrorError {
 }
 crate::rt::object! {
     JSONRPCErrorError, "an object of type JSONRPCErrorError", extra, fields : [[required
-    "code" f0(i64) plain code] [required "message" f1(String) plain message] [optional
-    "data" f2(::serde_json::Value) plain data]], inits : [code : f0, message : f1, data :
-    f2]
+    "code" code(i64) plain code] [required "message" message(String) plain message]
+    [optional "data" data(::serde_json::Value) plain data]], inits : [code message data]
 }
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
@@ -1250,9 +1249,9 @@ impl JSONRPCNotification {
 }
 crate::rt::object! {
     JSONRPCNotification, "an object of type JSONRPCNotification", extra, fields :
-    [[required "method" f0(String) plain method] [optional "params"
-    f1(NotificationParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [method : f0, params : f1]
+    [[required "method" method(String) plain method] [optional "params"
+    params(NotificationParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))]], inits : [method params]
 }
 /// A request that expects a response.
 ///
@@ -1272,9 +1271,9 @@ impl JSONRPCRequest {
 }
 crate::rt::object! {
     JSONRPCRequest, "an object of type JSONRPCRequest", extra, fields : [[required
-    "method" f0(String) plain method] [optional "params" f1(RequestParams) plain params]
-    [fixed "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId)
-    plain id]], inits : [method : f0, params : f1, id : f3]
+    "method" method(String) plain method] [optional "params" params(RequestParams) plain
+    params] [fixed "jsonrpc" fixed2(crate ::rt::Fixed::Str("2.0"))] [required "id"
+    id(RequestId) plain id]], inits : [method params id]
 }
 /// A successful (non-error) response to a request.
 ///
@@ -1294,8 +1293,8 @@ impl JSONRPCResponse {
 }
 crate::rt::object! {
     JSONRPCResponse, "an object of type JSONRPCResponse", extra, fields : [[fixed
-    "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id" f1(RequestId) plain id]
-    [required "result" f2(Result) plain result]], inits : [id : f1, result : f2]
+    "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain
+    id] [required "result" result(Result) plain result]], inits : [id result]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 pub const JSONRPC_VERSION: &str = "2.0";
@@ -1317,8 +1316,8 @@ impl ListPromptsRequest {
 }
 crate::rt::object! {
     ListPromptsRequest, "an object of type ListPromptsRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("prompts/list"))] [optional "params"
-    f1(PaginatedRequestParams) plain params]], inits : [params : f1]
+    "method" fixed0(crate ::rt::Fixed::Str("prompts/list"))] [optional "params"
+    params(PaginatedRequestParams) plain params]], inits : [params]
 }
 /// The server's response to a prompts/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -1342,9 +1341,9 @@ pub struct ListPromptsResult {
 }
 crate::rt::object! {
     ListPromptsResult, "an object of type ListPromptsResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
-    "nextCursor" f1(Cursor) plain next_cursor] [required "prompts" f2(Vec < Prompt >)
-    plain prompts]], inits : [meta : f0, next_cursor : f1, prompts : f2]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "nextCursor" next_cursor(Cursor) plain next_cursor] [required "prompts" prompts(Vec <
+    Prompt >) plain prompts]], inits : [meta next_cursor prompts]
 }
 /// Sent from the client to request a list of resource templates the server has.
 ///
@@ -1362,9 +1361,9 @@ impl ListResourceTemplatesRequest {
 }
 crate::rt::object! {
     ListResourceTemplatesRequest, "an object of type ListResourceTemplatesRequest",
-    extra, fields : [[fixed "method" f0(crate
+    extra, fields : [[fixed "method" fixed0(crate
     ::rt::Fixed::Str("resources/templates/list"))] [optional "params"
-    f1(PaginatedRequestParams) plain params]], inits : [params : f1]
+    params(PaginatedRequestParams) plain params]], inits : [params]
 }
 /// The server's response to a resources/templates/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -1389,10 +1388,10 @@ pub struct ListResourceTemplatesResult {
 }
 crate::rt::object! {
     ListResourceTemplatesResult, "an object of type ListResourceTemplatesResult", extra,
-    fields : [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >)
-    plain meta] [optional "nextCursor" f1(Cursor) plain next_cursor] [required
-    "resourceTemplates" f2(Vec < ResourceTemplate >) plain resource_templates]], inits :
-    [meta : f0, next_cursor : f1, resource_templates : f2]
+    fields : [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >)
+    plain meta] [optional "nextCursor" next_cursor(Cursor) plain next_cursor] [required
+    "resourceTemplates" resource_templates(Vec < ResourceTemplate >) plain
+    resource_templates]], inits : [meta next_cursor resource_templates]
 }
 /// Sent from the client to request a list of resources the server has.
 ///
@@ -1410,8 +1409,8 @@ impl ListResourcesRequest {
 }
 crate::rt::object! {
     ListResourcesRequest, "an object of type ListResourcesRequest", extra, fields :
-    [[fixed "method" f0(crate ::rt::Fixed::Str("resources/list"))] [optional "params"
-    f1(PaginatedRequestParams) plain params]], inits : [params : f1]
+    [[fixed "method" fixed0(crate ::rt::Fixed::Str("resources/list"))] [optional "params"
+    params(PaginatedRequestParams) plain params]], inits : [params]
 }
 /// The server's response to a resources/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -1435,9 +1434,10 @@ pub struct ListResourcesResult {
 }
 crate::rt::object! {
     ListResourcesResult, "an object of type ListResourcesResult", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta]
-    [optional "nextCursor" f1(Cursor) plain next_cursor] [required "resources" f2(Vec <
-    Resource >) plain resources]], inits : [meta : f0, next_cursor : f1, resources : f2]
+    [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
+    meta] [optional "nextCursor" next_cursor(Cursor) plain next_cursor] [required
+    "resources" resources(Vec < Resource >) plain resources]], inits : [meta next_cursor
+    resources]
 }
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
@@ -1463,8 +1463,8 @@ impl ListRootsRequest {
 }
 crate::rt::object! {
     ListRootsRequest, "an object of type ListRootsRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("roots/list"))] [optional "params"
-    f1(RequestParams) plain params]], inits : [params : f1]
+    "method" fixed0(crate ::rt::Fixed::Str("roots/list"))] [optional "params"
+    params(RequestParams) plain params]], inits : [params]
 }
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
@@ -1485,8 +1485,8 @@ pub struct ListRootsResult {
 }
 crate::rt::object! {
     ListRootsResult, "an object of type ListRootsResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "roots" f1(Vec < Root >) plain roots]], inits : [meta : f0, roots : f1]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "roots" roots(Vec < Root >) plain roots]], inits : [meta roots]
 }
 /// Sent from the client to request a list of tools the server has.
 ///
@@ -1504,8 +1504,8 @@ impl ListToolsRequest {
 }
 crate::rt::object! {
     ListToolsRequest, "an object of type ListToolsRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("tools/list"))] [optional "params"
-    f1(PaginatedRequestParams) plain params]], inits : [params : f1]
+    "method" fixed0(crate ::rt::Fixed::Str("tools/list"))] [optional "params"
+    params(PaginatedRequestParams) plain params]], inits : [params]
 }
 /// The server's response to a tools/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -1529,9 +1529,9 @@ pub struct ListToolsResult {
 }
 crate::rt::object! {
     ListToolsResult, "an object of type ListToolsResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
-    "nextCursor" f1(Cursor) plain next_cursor] [required "tools" f2(Vec < Tool >) plain
-    tools]], inits : [meta : f0, next_cursor : f1, tools : f2]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "nextCursor" next_cursor(Cursor) plain next_cursor] [required "tools" tools(Vec <
+    Tool >) plain tools]], inits : [meta next_cursor tools]
 }
 /// The severity of a log message.
 ///
@@ -1580,9 +1580,9 @@ impl LoggingMessageNotification {
 }
 crate::rt::object! {
     LoggingMessageNotification, "an object of type LoggingMessageNotification", extra,
-    fields : [[fixed "method" f0(crate ::rt::Fixed::Str("notifications/message"))]
-    [required "params" f1(LoggingMessageNotificationParams) plain params]], inits :
-    [params : f1]
+    fields : [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/message"))]
+    [required "params" params(LoggingMessageNotificationParams) plain params]], inits :
+    [params]
 }
 /// The inline object type of `LoggingMessageNotification.params` in the schema (named from its parent and field; see [`LoggingMessageNotification`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1601,9 +1601,9 @@ pub struct LoggingMessageNotificationParams {
 crate::rt::object! {
     LoggingMessageNotificationParams,
     "an object of type LoggingMessageNotificationParams", extra, fields : [[required
-    "level" f0(LoggingLevel) plain level] [optional "logger" f1(String) plain logger]
-    [required "data" f2(::serde_json::Value) plain data]], inits : [level : f0, logger :
-    f1, data : f2]
+    "level" level(LoggingLevel) plain level] [optional "logger" logger(String) plain
+    logger] [required "data" data(::serde_json::Value) plain data]], inits : [level
+    logger data]
 }
 pub const METHOD_NOT_FOUND: i64 = -32601i64;
 /// Hints to use for model selection.
@@ -1631,7 +1631,7 @@ pub struct ModelHint {
 }
 crate::rt::object! {
     ModelHint, "an object of type ModelHint", extra, fields : [[optional "name"
-    f0(String) plain name]], inits : [name : f0]
+    name(String) plain name]], inits : [name]
 }
 /// The server's preferences for model selection, requested of the client during sampling.
 ///
@@ -1699,10 +1699,11 @@ pub struct ModelPreferences {
 }
 crate::rt::object! {
     ModelPreferences, "an object of type ModelPreferences", extra, fields : [[optional
-    "hints" f0(Vec < ModelHint >) plain hints] [optional "costPriority" f1(f64) float
-    cost_priority] [optional "speedPriority" f2(f64) float speed_priority] [optional
-    "intelligencePriority" f3(f64) float intelligence_priority]], inits : [hints : f0,
-    cost_priority : f1, speed_priority : f2, intelligence_priority : f3]
+    "hints" hints(Vec < ModelHint >) plain hints] [optional "costPriority"
+    cost_priority(f64) float cost_priority] [optional "speedPriority" speed_priority(f64)
+    float speed_priority] [optional "intelligencePriority" intelligence_priority(f64)
+    float intelligence_priority]], inits : [hints cost_priority speed_priority
+    intelligence_priority]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
@@ -1715,8 +1716,8 @@ pub struct Notification {
 }
 crate::rt::object! {
     Notification, "an object of type Notification", extra, fields : [[required "method"
-    f0(String) plain method] [optional "params" f1(NotificationParams) plain params]],
-    inits : [method : f0, params : f1]
+    method(String) plain method] [optional "params" params(NotificationParams) plain
+    params]], inits : [method params]
 }
 /// The inline object type of `Notification.params` in the schema (named from its parent and field; see [`Notification`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1734,8 +1735,8 @@ pub struct NotificationParams {
 }
 crate::rt::object! {
     NotificationParams, "an object of type NotificationParams", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain
-    meta]], inits : [meta : f0]
+    [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
+    meta]], inits : [meta]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct NumberSchema {
@@ -1753,10 +1754,10 @@ pub struct NumberSchema {
 }
 crate::rt::object! {
     NumberSchema, "an object of type NumberSchema", extra, fields : [[required "type"
-    f0(NumberSchemaType) plain r#type] [optional "title" f1(String) plain title]
-    [optional "description" f2(String) plain description] [optional "minimum" f3(f64)
-    float minimum] [optional "maximum" f4(f64) float maximum]], inits : [r#type : f0,
-    title : f1, description : f2, minimum : f3, maximum : f4]
+    r#type(NumberSchemaType) plain r#type] [optional "title" title(String) plain title]
+    [optional "description" description(String) plain description] [optional "minimum"
+    minimum(f64) float minimum] [optional "maximum" maximum(f64) float maximum]], inits :
+    [r#type title description minimum maximum]
 }
 /// The inline enum type of `NumberSchema.type` in the schema (named from its parent and field; see [`NumberSchema`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -1782,8 +1783,8 @@ pub struct PaginatedRequest {
 }
 crate::rt::object! {
     PaginatedRequest, "an object of type PaginatedRequest", extra, fields : [[required
-    "method" f0(String) plain method] [optional "params" f1(PaginatedRequestParams) plain
-    params]], inits : [method : f0, params : f1]
+    "method" method(String) plain method] [optional "params"
+    params(PaginatedRequestParams) plain params]], inits : [method params]
 }
 /// The inline object type of `PaginatedRequest.params` in the schema (named from its parent and field; see [`PaginatedRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1798,7 +1799,7 @@ pub struct PaginatedRequestParams {
 }
 crate::rt::object! {
     PaginatedRequestParams, "an object of type PaginatedRequestParams", extra, fields :
-    [[optional "cursor" f0(Cursor) plain cursor]], inits : [cursor : f0]
+    [[optional "cursor" cursor(Cursor) plain cursor]], inits : [cursor]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
@@ -1821,8 +1822,8 @@ pub struct PaginatedResult {
 }
 crate::rt::object! {
     PaginatedResult, "an object of type PaginatedResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
-    "nextCursor" f1(Cursor) plain next_cursor]], inits : [meta : f0, next_cursor : f1]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "nextCursor" next_cursor(Cursor) plain next_cursor]], inits : [meta next_cursor]
 }
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 ///
@@ -1842,8 +1843,8 @@ impl PingRequest {
 }
 crate::rt::object! {
     PingRequest, "an object of type PingRequest", extra, fields : [[fixed "method"
-    f0(crate ::rt::Fixed::Str("ping"))] [optional "params" f1(RequestParams) plain
-    params]], inits : [params : f1]
+    fixed0(crate ::rt::Fixed::Str("ping"))] [optional "params" params(RequestParams)
+    plain params]], inits : [params]
 }
 /// Restricted schema definitions that only allow primitive types
 /// without nested objects or arrays.
@@ -1877,8 +1878,8 @@ impl ProgressNotification {
 }
 crate::rt::object! {
     ProgressNotification, "an object of type ProgressNotification", extra, fields :
-    [[fixed "method" f0(crate ::rt::Fixed::Str("notifications/progress"))] [required
-    "params" f1(ProgressNotificationParams) plain params]], inits : [params : f1]
+    [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/progress"))] [required
+    "params" params(ProgressNotificationParams) plain params]], inits : [params]
 }
 /// The inline object type of `ProgressNotification.params` in the schema (named from its parent and field; see [`ProgressNotification`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1902,10 +1903,10 @@ pub struct ProgressNotificationParams {
 }
 crate::rt::object! {
     ProgressNotificationParams, "an object of type ProgressNotificationParams", extra,
-    fields : [[required "progressToken" f0(ProgressToken) plain progress_token] [required
-    "progress" f1(f64) float progress] [optional "total" f2(f64) float total] [optional
-    "message" f3(String) plain message]], inits : [progress_token : f0, progress : f1,
-    total : f2, message : f3]
+    fields : [[required "progressToken" progress_token(ProgressToken) plain
+    progress_token] [required "progress" progress(f64) float progress] [optional "total"
+    total(f64) float total] [optional "message" message(String) plain message]], inits :
+    [progress_token progress total message]
 }
 /// A progress token, used to associate progress notifications with the original request.
 ///
@@ -1951,12 +1952,11 @@ pub struct Prompt {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Prompt, "an object of type Prompt", extra, fields : [[required "name" f0(String)
-    plain name] [optional "title" f1(String) plain title] [optional "description"
-    f2(String) plain description] [optional "arguments" f3(Vec < PromptArgument >) plain
-    arguments] [optional "_meta" f4(::serde_json::Map < String, ::serde_json::Value >)
-    plain meta]], inits : [name : f0, title : f1, description : f2, arguments : f3, meta
-    : f4]
+    Prompt, "an object of type Prompt", extra, fields : [[required "name" name(String)
+    plain name] [optional "title" title(String) plain title] [optional "description"
+    description(String) plain description] [optional "arguments" arguments(Vec <
+    PromptArgument >) plain arguments] [optional "_meta" meta(::serde_json::Map < String,
+    ::serde_json::Value >) plain meta]], inits : [name title description arguments meta]
 }
 /// Describes an argument that a prompt can accept.
 #[derive(Clone, Debug, PartialEq)]
@@ -1985,9 +1985,9 @@ pub struct PromptArgument {
 }
 crate::rt::object! {
     PromptArgument, "an object of type PromptArgument", extra, fields : [[required "name"
-    f0(String) plain name] [optional "title" f1(String) plain title] [optional
-    "description" f2(String) plain description] [optional "required" f3(bool) plain
-    required]], inits : [name : f0, title : f1, description : f2, required : f3]
+    name(String) plain name] [optional "title" title(String) plain title] [optional
+    "description" description(String) plain description] [optional "required"
+    required(bool) plain required]], inits : [name title description required]
 }
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
@@ -2005,9 +2005,9 @@ impl PromptListChangedNotification {
 }
 crate::rt::object! {
     PromptListChangedNotification, "an object of type PromptListChangedNotification",
-    extra, fields : [[fixed "method" f0(crate
+    extra, fields : [[fixed "method" fixed0(crate
     ::rt::Fixed::Str("notifications/prompts/list_changed"))] [optional "params"
-    f1(NotificationParams) plain params]], inits : [params : f1]
+    params(NotificationParams) plain params]], inits : [params]
 }
 /// Describes a message returned as part of a prompt.
 ///
@@ -2022,8 +2022,8 @@ pub struct PromptMessage {
 }
 crate::rt::object! {
     PromptMessage, "an object of type PromptMessage", extra, fields : [[required "role"
-    f0(Role) plain role] [required "content" f1(ContentBlock) plain content]], inits :
-    [role : f0, content : f1]
+    role(Role) plain role] [required "content" content(ContentBlock) plain content]],
+    inits : [role content]
 }
 /// Identifies a prompt.
 ///
@@ -2050,8 +2050,8 @@ impl PromptReference {
 }
 crate::rt::object! {
     PromptReference, "an object of type PromptReference", extra, fields : [[required
-    "name" f0(String) plain name] [optional "title" f1(String) plain title] [fixed "type"
-    f2(crate ::rt::Fixed::Str("ref/prompt"))]], inits : [name : f0, title : f1]
+    "name" name(String) plain name] [optional "title" title(String) plain title] [fixed
+    "type" fixed2(crate ::rt::Fixed::Str("ref/prompt"))]], inits : [name title]
 }
 /// Sent from the client to the server, to read a specific resource URI.
 ///
@@ -2068,8 +2068,8 @@ impl ReadResourceRequest {
 }
 crate::rt::object! {
     ReadResourceRequest, "an object of type ReadResourceRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("resources/read"))] [required "params"
-    f1(ReadResourceRequestParams) plain params]], inits : [params : f1]
+    "method" fixed0(crate ::rt::Fixed::Str("resources/read"))] [required "params"
+    params(ReadResourceRequestParams) plain params]], inits : [params]
 }
 /// The inline object type of `ReadResourceRequest.params` in the schema (named from its parent and field; see [`ReadResourceRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -2083,7 +2083,7 @@ pub struct ReadResourceRequestParams {
 }
 crate::rt::object! {
     ReadResourceRequestParams, "an object of type ReadResourceRequestParams", extra,
-    fields : [[required "uri" f0(String) plain uri]], inits : [uri : f0]
+    fields : [[required "uri" uri(String) plain uri]], inits : [uri]
 }
 /// The server's response to a resources/read request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -2100,9 +2100,9 @@ pub struct ReadResourceResult {
 }
 crate::rt::object! {
     ReadResourceResult, "an object of type ReadResourceResult", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta]
-    [required "contents" f1(Vec < ReadResourceResultContentsItem >) plain contents]],
-    inits : [meta : f0, contents : f1]
+    [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
+    meta] [required "contents" contents(Vec < ReadResourceResultContentsItem >) plain
+    contents]], inits : [meta contents]
 }
 /// The inline union type of the elements of `ReadResourceResult.contents` in the schema (see [`ReadResourceResult`]).
 ///
@@ -2128,9 +2128,9 @@ pub struct Request {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Request, "an object of type Request", extra, fields : [[required "method" f0(String)
-    plain method] [optional "params" f1(RequestParams) plain params]], inits : [method :
-    f0, params : f1]
+    Request, "an object of type Request", extra, fields : [[required "method"
+    method(String) plain method] [optional "params" params(RequestParams) plain params]],
+    inits : [method params]
 }
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
@@ -2160,7 +2160,7 @@ pub struct RequestParams {
 }
 crate::rt::object! {
     RequestParams, "an object of type RequestParams", extra, fields : [[optional "_meta"
-    f0(RequestParamsMeta) plain meta]], inits : [meta : f0]
+    meta(RequestParamsMeta) plain meta]], inits : [meta]
 }
 /// The inline object type of `RequestParams._meta` in the schema (named from its parent and field; see [`RequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -2176,8 +2176,8 @@ pub struct RequestParamsMeta {
 }
 crate::rt::object! {
     RequestParamsMeta, "an object of type RequestParamsMeta", extra, fields : [[optional
-    "progressToken" f0(ProgressToken) plain progress_token]], inits : [progress_token :
-    f0]
+    "progressToken" progress_token(ProgressToken) plain progress_token]], inits :
+    [progress_token]
 }
 /// A known resource that the server is capable of reading.
 #[derive(Clone, Debug, PartialEq)]
@@ -2229,14 +2229,13 @@ pub struct Resource {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Resource, "an object of type Resource", extra, fields : [[required "name" f0(String)
-    plain name] [optional "title" f1(String) plain title] [required "uri" f2(String)
-    plain uri] [optional "description" f3(String) plain description] [optional "mimeType"
-    f4(String) plain mime_type] [optional "annotations" f5(Annotations) plain
-    annotations] [optional "size" f6(i64) plain size] [optional "_meta"
-    f7(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [name :
-    f0, title : f1, uri : f2, description : f3, mime_type : f4, annotations : f5, size :
-    f6, meta : f7]
+    Resource, "an object of type Resource", extra, fields : [[required "name"
+    name(String) plain name] [optional "title" title(String) plain title] [required "uri"
+    uri(String) plain uri] [optional "description" description(String) plain description]
+    [optional "mimeType" mime_type(String) plain mime_type] [optional "annotations"
+    annotations(Annotations) plain annotations] [optional "size" size(i64) plain size]
+    [optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
+    meta]], inits : [name title uri description mime_type annotations size meta]
 }
 /// The contents of a specific resource or sub-resource.
 ///
@@ -2264,9 +2263,9 @@ pub struct ResourceContents {
 }
 crate::rt::object! {
     ResourceContents, "an object of type ResourceContents", extra, fields : [[required
-    "uri" f0(String) plain uri] [optional "mimeType" f1(String) plain mime_type]
-    [optional "_meta" f2(::serde_json::Map < String, ::serde_json::Value >) plain meta]],
-    inits : [uri : f0, mime_type : f1, meta : f2]
+    "uri" uri(String) plain uri] [optional "mimeType" mime_type(String) plain mime_type]
+    [optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
+    meta]], inits : [uri mime_type meta]
 }
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 ///
@@ -2327,13 +2326,13 @@ impl ResourceLink {
 }
 crate::rt::object! {
     ResourceLink, "an object of type ResourceLink", extra, fields : [[required "name"
-    f0(String) plain name] [optional "title" f1(String) plain title] [required "uri"
-    f2(String) plain uri] [optional "description" f3(String) plain description] [optional
-    "mimeType" f4(String) plain mime_type] [optional "annotations" f5(Annotations) plain
-    annotations] [optional "size" f6(i64) plain size] [optional "_meta"
-    f7(::serde_json::Map < String, ::serde_json::Value >) plain meta] [fixed "type"
-    f8(crate ::rt::Fixed::Str("resource_link"))]], inits : [name : f0, title : f1, uri :
-    f2, description : f3, mime_type : f4, annotations : f5, size : f6, meta : f7]
+    name(String) plain name] [optional "title" title(String) plain title] [required "uri"
+    uri(String) plain uri] [optional "description" description(String) plain description]
+    [optional "mimeType" mime_type(String) plain mime_type] [optional "annotations"
+    annotations(Annotations) plain annotations] [optional "size" size(i64) plain size]
+    [optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]
+    [fixed "type" fixed8(crate ::rt::Fixed::Str("resource_link"))]], inits : [name title
+    uri description mime_type annotations size meta]
 }
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 ///
@@ -2351,9 +2350,9 @@ impl ResourceListChangedNotification {
 }
 crate::rt::object! {
     ResourceListChangedNotification, "an object of type ResourceListChangedNotification",
-    extra, fields : [[fixed "method" f0(crate
+    extra, fields : [[fixed "method" fixed0(crate
     ::rt::Fixed::Str("notifications/resources/list_changed"))] [optional "params"
-    f1(NotificationParams) plain params]], inits : [params : f1]
+    params(NotificationParams) plain params]], inits : [params]
 }
 /// A template description for resources available on the server.
 #[derive(Clone, Debug, PartialEq)]
@@ -2402,12 +2401,13 @@ pub struct ResourceTemplate {
 }
 crate::rt::object! {
     ResourceTemplate, "an object of type ResourceTemplate", extra, fields : [[required
-    "name" f0(String) plain name] [optional "title" f1(String) plain title] [required
-    "uriTemplate" f2(String) plain uri_template] [optional "description" f3(String) plain
-    description] [optional "mimeType" f4(String) plain mime_type] [optional "annotations"
-    f5(Annotations) plain annotations] [optional "_meta" f6(::serde_json::Map < String,
-    ::serde_json::Value >) plain meta]], inits : [name : f0, title : f1, uri_template :
-    f2, description : f3, mime_type : f4, annotations : f5, meta : f6]
+    "name" name(String) plain name] [optional "title" title(String) plain title]
+    [required "uriTemplate" uri_template(String) plain uri_template] [optional
+    "description" description(String) plain description] [optional "mimeType"
+    mime_type(String) plain mime_type] [optional "annotations" annotations(Annotations)
+    plain annotations] [optional "_meta" meta(::serde_json::Map < String,
+    ::serde_json::Value >) plain meta]], inits : [name title uri_template description
+    mime_type annotations meta]
 }
 /// A reference to a resource or resource template definition.
 ///
@@ -2427,8 +2427,8 @@ impl ResourceTemplateReference {
 }
 crate::rt::object! {
     ResourceTemplateReference, "an object of type ResourceTemplateReference", extra,
-    fields : [[fixed "type" f0(crate ::rt::Fixed::Str("ref/resource"))] [required "uri"
-    f1(String) plain uri]], inits : [uri : f1]
+    fields : [[fixed "type" fixed0(crate ::rt::Fixed::Str("ref/resource"))] [required
+    "uri" uri(String) plain uri]], inits : [uri]
 }
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 ///
@@ -2445,9 +2445,9 @@ impl ResourceUpdatedNotification {
 }
 crate::rt::object! {
     ResourceUpdatedNotification, "an object of type ResourceUpdatedNotification", extra,
-    fields : [[fixed "method" f0(crate
+    fields : [[fixed "method" fixed0(crate
     ::rt::Fixed::Str("notifications/resources/updated"))] [required "params"
-    f1(ResourceUpdatedNotificationParams) plain params]], inits : [params : f1]
+    params(ResourceUpdatedNotificationParams) plain params]], inits : [params]
 }
 /// The inline object type of `ResourceUpdatedNotification.params` in the schema (named from its parent and field; see [`ResourceUpdatedNotification`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -2462,7 +2462,7 @@ pub struct ResourceUpdatedNotificationParams {
 crate::rt::object! {
     ResourceUpdatedNotificationParams,
     "an object of type ResourceUpdatedNotificationParams", extra, fields : [[required
-    "uri" f0(String) plain uri]], inits : [uri : f0]
+    "uri" uri(String) plain uri]], inits : [uri]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct Result {
@@ -2477,8 +2477,7 @@ pub struct Result {
 }
 crate::rt::object! {
     Result, "an object of type Result", extra, fields : [[optional "_meta"
-    f0(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [meta :
-    f0]
+    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [meta]
 }
 /// The sender or recipient of messages and data in a conversation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -2518,9 +2517,10 @@ pub struct Root {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Root, "an object of type Root", extra, fields : [[required "uri" f0(String) plain
-    uri] [optional "name" f1(String) plain name] [optional "_meta" f2(::serde_json::Map <
-    String, ::serde_json::Value >) plain meta]], inits : [uri : f0, name : f1, meta : f2]
+    Root, "an object of type Root", extra, fields : [[required "uri" uri(String) plain
+    uri] [optional "name" name(String) plain name] [optional "_meta"
+    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [uri
+    name meta]
 }
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
@@ -2542,9 +2542,9 @@ impl RootsListChangedNotification {
 }
 crate::rt::object! {
     RootsListChangedNotification, "an object of type RootsListChangedNotification",
-    extra, fields : [[fixed "method" f0(crate
+    extra, fields : [[fixed "method" fixed0(crate
     ::rt::Fixed::Str("notifications/roots/list_changed"))] [optional "params"
-    f1(NotificationParams) plain params]], inits : [params : f1]
+    params(NotificationParams) plain params]], inits : [params]
 }
 /// Describes a message issued to or received from an LLM API.
 ///
@@ -2558,8 +2558,8 @@ pub struct SamplingMessage {
 }
 crate::rt::object! {
     SamplingMessage, "an object of type SamplingMessage", extra, fields : [[required
-    "role" f0(Role) plain role] [required "content" f1(SamplingMessageContent) plain
-    content]], inits : [role : f0, content : f1]
+    "role" role(Role) plain role] [required "content" content(SamplingMessageContent)
+    plain content]], inits : [role content]
 }
 /// The inline union type of `SamplingMessage.content` in the schema (named from its parent and field; see [`SamplingMessage`]).
 ///
@@ -2616,14 +2616,14 @@ pub struct ServerCapabilities {
 }
 crate::rt::object! {
     ServerCapabilities, "an object of type ServerCapabilities", extra, fields :
-    [[optional "experimental" f0(::std::collections::BTreeMap < String, ::serde_json::Map
-    < String, ::serde_json::Value > >) plain experimental] [optional "logging"
-    f1(::serde_json::Map < String, ::serde_json::Value >) plain logging] [optional
-    "completions" f2(::serde_json::Map < String, ::serde_json::Value >) plain
-    completions] [optional "prompts" f3(ServerCapabilitiesPrompts) plain prompts]
-    [optional "resources" f4(ServerCapabilitiesResources) plain resources] [optional
-    "tools" f5(ServerCapabilitiesTools) plain tools]], inits : [experimental : f0,
-    logging : f1, completions : f2, prompts : f3, resources : f4, tools : f5]
+    [[optional "experimental" experimental(::std::collections::BTreeMap < String,
+    ::serde_json::Map < String, ::serde_json::Value > >) plain experimental] [optional
+    "logging" logging(::serde_json::Map < String, ::serde_json::Value >) plain logging]
+    [optional "completions" completions(::serde_json::Map < String, ::serde_json::Value
+    >) plain completions] [optional "prompts" prompts(ServerCapabilitiesPrompts) plain
+    prompts] [optional "resources" resources(ServerCapabilitiesResources) plain
+    resources] [optional "tools" tools(ServerCapabilitiesTools) plain tools]], inits :
+    [experimental logging completions prompts resources tools]
 }
 /// The inline object type of `ServerCapabilities.prompts` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -2639,8 +2639,8 @@ pub struct ServerCapabilitiesPrompts {
 }
 crate::rt::object! {
     ServerCapabilitiesPrompts, "an object of type ServerCapabilitiesPrompts", extra,
-    fields : [[optional "listChanged" f0(bool) plain list_changed]], inits :
-    [list_changed : f0]
+    fields : [[optional "listChanged" list_changed(bool) plain list_changed]], inits :
+    [list_changed]
 }
 /// The inline object type of `ServerCapabilities.resources` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -2660,8 +2660,9 @@ pub struct ServerCapabilitiesResources {
 }
 crate::rt::object! {
     ServerCapabilitiesResources, "an object of type ServerCapabilitiesResources", extra,
-    fields : [[optional "subscribe" f0(bool) plain subscribe] [optional "listChanged"
-    f1(bool) plain list_changed]], inits : [subscribe : f0, list_changed : f1]
+    fields : [[optional "subscribe" subscribe(bool) plain subscribe] [optional
+    "listChanged" list_changed(bool) plain list_changed]], inits : [subscribe
+    list_changed]
 }
 /// The inline object type of `ServerCapabilities.tools` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -2677,7 +2678,8 @@ pub struct ServerCapabilitiesTools {
 }
 crate::rt::object! {
     ServerCapabilitiesTools, "an object of type ServerCapabilitiesTools", extra, fields :
-    [[optional "listChanged" f0(bool) plain list_changed]], inits : [list_changed : f0]
+    [[optional "listChanged" list_changed(bool) plain list_changed]], inits :
+    [list_changed]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -2780,8 +2782,8 @@ impl SetLevelRequest {
 }
 crate::rt::object! {
     SetLevelRequest, "an object of type SetLevelRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("logging/setLevel"))] [required "params"
-    f1(SetLevelRequestParams) plain params]], inits : [params : f1]
+    "method" fixed0(crate ::rt::Fixed::Str("logging/setLevel"))] [required "params"
+    params(SetLevelRequestParams) plain params]], inits : [params]
 }
 /// The inline object type of `SetLevelRequest.params` in the schema (named from its parent and field; see [`SetLevelRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -2793,7 +2795,7 @@ pub struct SetLevelRequestParams {
 }
 crate::rt::object! {
     SetLevelRequestParams, "an object of type SetLevelRequestParams", extra, fields :
-    [[required "level" f0(LoggingLevel) plain level]], inits : [level : f0]
+    [[required "level" level(LoggingLevel) plain level]], inits : [level]
 }
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"string"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -2821,11 +2823,11 @@ impl StringSchema {
 }
 crate::rt::object! {
     StringSchema, "an object of type StringSchema", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("string"))] [optional "title" f1(String) plain title]
-    [optional "description" f2(String) plain description] [optional "minLength" f3(i64)
-    plain min_length] [optional "maxLength" f4(i64) plain max_length] [optional "format"
-    f5(StringSchemaFormat) plain format]], inits : [title : f1, description : f2,
-    min_length : f3, max_length : f4, format : f5]
+    fixed0(crate ::rt::Fixed::Str("string"))] [optional "title" title(String) plain
+    title] [optional "description" description(String) plain description] [optional
+    "minLength" min_length(i64) plain min_length] [optional "maxLength" max_length(i64)
+    plain max_length] [optional "format" format(StringSchemaFormat) plain format]], inits
+    : [title description min_length max_length format]
 }
 /// The inline enum type of `StringSchema.format` in the schema (named from its parent and field; see [`StringSchema`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -2860,8 +2862,8 @@ impl SubscribeRequest {
 }
 crate::rt::object! {
     SubscribeRequest, "an object of type SubscribeRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("resources/subscribe"))] [required "params"
-    f1(SubscribeRequestParams) plain params]], inits : [params : f1]
+    "method" fixed0(crate ::rt::Fixed::Str("resources/subscribe"))] [required "params"
+    params(SubscribeRequestParams) plain params]], inits : [params]
 }
 /// The inline object type of `SubscribeRequest.params` in the schema (named from its parent and field; see [`SubscribeRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -2875,7 +2877,7 @@ pub struct SubscribeRequestParams {
 }
 crate::rt::object! {
     SubscribeRequestParams, "an object of type SubscribeRequestParams", extra, fields :
-    [[required "uri" f0(String) plain uri]], inits : [uri : f0]
+    [[required "uri" uri(String) plain uri]], inits : [uri]
 }
 /// Text provided to or from an LLM.
 ///
@@ -2902,11 +2904,11 @@ impl TextContent {
     pub const TYPE: &'static str = "text";
 }
 crate::rt::object! {
-    TextContent, "an object of type TextContent", extra, fields : [[fixed "type" f0(crate
-    ::rt::Fixed::Str("text"))] [required "text" f1(String) plain text] [optional
-    "annotations" f2(Annotations) plain annotations] [optional "_meta"
-    f3(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [text :
-    f1, annotations : f2, meta : f3]
+    TextContent, "an object of type TextContent", extra, fields : [[fixed "type"
+    fixed0(crate ::rt::Fixed::Str("text"))] [required "text" text(String) plain text]
+    [optional "annotations" annotations(Annotations) plain annotations] [optional "_meta"
+    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [text
+    annotations meta]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct TextResourceContents {
@@ -2933,10 +2935,10 @@ pub struct TextResourceContents {
 }
 crate::rt::object! {
     TextResourceContents, "an object of type TextResourceContents", extra, fields :
-    [[required "uri" f0(String) plain uri] [optional "mimeType" f1(String) plain
-    mime_type] [optional "_meta" f2(::serde_json::Map < String, ::serde_json::Value >)
-    plain meta] [required "text" f3(String) plain text]], inits : [uri : f0, mime_type :
-    f1, meta : f2, text : f3]
+    [[required "uri" uri(String) plain uri] [optional "mimeType" mime_type(String) plain
+    mime_type] [optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >)
+    plain meta] [required "text" text(String) plain text]], inits : [uri mime_type meta
+    text]
 }
 /// Definition for a tool the client can call.
 #[derive(Clone, Debug, PartialEq)]
@@ -2985,14 +2987,14 @@ pub struct Tool {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Tool, "an object of type Tool", extra, fields : [[required "name" f0(String) plain
-    name] [optional "title" f1(String) plain title] [optional "description" f2(String)
-    plain description] [required "inputSchema" f3(ToolInputSchema) plain input_schema]
-    [optional "outputSchema" f4(ToolOutputSchema) plain output_schema] [optional
-    "annotations" f5(ToolAnnotations) plain annotations] [optional "_meta"
-    f6(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [name :
-    f0, title : f1, description : f2, input_schema : f3, output_schema : f4, annotations
-    : f5, meta : f6]
+    Tool, "an object of type Tool", extra, fields : [[required "name" name(String) plain
+    name] [optional "title" title(String) plain title] [optional "description"
+    description(String) plain description] [required "inputSchema"
+    input_schema(ToolInputSchema) plain input_schema] [optional "outputSchema"
+    output_schema(ToolOutputSchema) plain output_schema] [optional "annotations"
+    annotations(ToolAnnotations) plain annotations] [optional "_meta"
+    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [name
+    title description input_schema output_schema annotations meta]
 }
 /// Additional properties describing a Tool to clients.
 ///
@@ -3054,11 +3056,12 @@ pub struct ToolAnnotations {
 }
 crate::rt::object! {
     ToolAnnotations, "an object of type ToolAnnotations", extra, fields : [[optional
-    "title" f0(String) plain title] [optional "readOnlyHint" f1(bool) plain
-    read_only_hint] [optional "destructiveHint" f2(bool) plain destructive_hint]
-    [optional "idempotentHint" f3(bool) plain idempotent_hint] [optional "openWorldHint"
-    f4(bool) plain open_world_hint]], inits : [title : f0, read_only_hint : f1,
-    destructive_hint : f2, idempotent_hint : f3, open_world_hint : f4]
+    "title" title(String) plain title] [optional "readOnlyHint" read_only_hint(bool)
+    plain read_only_hint] [optional "destructiveHint" destructive_hint(bool) plain
+    destructive_hint] [optional "idempotentHint" idempotent_hint(bool) plain
+    idempotent_hint] [optional "openWorldHint" open_world_hint(bool) plain
+    open_world_hint]], inits : [title read_only_hint destructive_hint idempotent_hint
+    open_world_hint]
 }
 /// The inline object type of `Tool.inputSchema` in the schema (named from its parent and field; see [`Tool`]).
 ///
@@ -3087,10 +3090,10 @@ impl ToolInputSchema {
 }
 crate::rt::object! {
     ToolInputSchema, "an object of type ToolInputSchema", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("object"))] [optional "properties"
-    f1(::std::collections::BTreeMap < String, ::serde_json::Map < String,
-    ::serde_json::Value > >) plain properties] [optional "required" f2(Vec < String >)
-    plain required]], inits : [properties : f1, required : f2]
+    fixed0(crate ::rt::Fixed::Str("object"))] [optional "properties"
+    properties(::std::collections::BTreeMap < String, ::serde_json::Map < String,
+    ::serde_json::Value > >) plain properties] [optional "required" required(Vec < String
+    >) plain required]], inits : [properties required]
 }
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
@@ -3108,9 +3111,9 @@ impl ToolListChangedNotification {
 }
 crate::rt::object! {
     ToolListChangedNotification, "an object of type ToolListChangedNotification", extra,
-    fields : [[fixed "method" f0(crate
+    fields : [[fixed "method" fixed0(crate
     ::rt::Fixed::Str("notifications/tools/list_changed"))] [optional "params"
-    f1(NotificationParams) plain params]], inits : [params : f1]
+    params(NotificationParams) plain params]], inits : [params]
 }
 /// The inline object type of `Tool.outputSchema` in the schema (named from its parent and field; see [`Tool`]).
 ///
@@ -3139,10 +3142,10 @@ impl ToolOutputSchema {
 }
 crate::rt::object! {
     ToolOutputSchema, "an object of type ToolOutputSchema", extra, fields : [[fixed
-    "type" f0(crate ::rt::Fixed::Str("object"))] [optional "properties"
-    f1(::std::collections::BTreeMap < String, ::serde_json::Map < String,
-    ::serde_json::Value > >) plain properties] [optional "required" f2(Vec < String >)
-    plain required]], inits : [properties : f1, required : f2]
+    "type" fixed0(crate ::rt::Fixed::Str("object"))] [optional "properties"
+    properties(::std::collections::BTreeMap < String, ::serde_json::Map < String,
+    ::serde_json::Value > >) plain properties] [optional "required" required(Vec < String
+    >) plain required]], inits : [properties required]
 }
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
 ///
@@ -3161,8 +3164,8 @@ impl UnsubscribeRequest {
 }
 crate::rt::object! {
     UnsubscribeRequest, "an object of type UnsubscribeRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("resources/unsubscribe"))] [required "params"
-    f1(UnsubscribeRequestParams) plain params]], inits : [params : f1]
+    "method" fixed0(crate ::rt::Fixed::Str("resources/unsubscribe"))] [required "params"
+    params(UnsubscribeRequestParams) plain params]], inits : [params]
 }
 /// The inline object type of `UnsubscribeRequest.params` in the schema (named from its parent and field; see [`UnsubscribeRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -3176,7 +3179,7 @@ pub struct UnsubscribeRequestParams {
 }
 crate::rt::object! {
     UnsubscribeRequestParams, "an object of type UnsubscribeRequestParams", extra, fields
-    : [[required "uri" f0(String) plain uri]], inits : [uri : f0]
+    : [[required "uri" uri(String) plain uri]], inits : [uri]
 }
 impl crate::Request for CompleteRequest {
     const METHOD: &'static str = "completion/complete";
@@ -3579,817 +3582,50 @@ pub const METHODS: &[crate::MethodInfo] = &[
 /// Behind the `type-table` feature: it instantiates the serde code of every
 /// type, which a crate that names its types does not need to compile.
 #[cfg(feature = "type-table")]
-pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
-    crate::rt::TypeEntry {
-        name: "Annotations",
-        read: crate::rt::read::<Annotations>,
-        roundtrip: crate::rt::roundtrip::<Annotations>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "AudioContent",
-        read: crate::rt::read::<AudioContent>,
-        roundtrip: crate::rt::roundtrip::<AudioContent>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "BaseMetadata",
-        read: crate::rt::read::<BaseMetadata>,
-        roundtrip: crate::rt::roundtrip::<BaseMetadata>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "BlobResourceContents",
-        read: crate::rt::read::<BlobResourceContents>,
-        roundtrip: crate::rt::roundtrip::<BlobResourceContents>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "BooleanSchema",
-        read: crate::rt::read::<BooleanSchema>,
-        roundtrip: crate::rt::roundtrip::<BooleanSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CallToolRequest",
-        read: crate::rt::read::<CallToolRequest>,
-        roundtrip: crate::rt::roundtrip::<CallToolRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CallToolRequestParams",
-        read: crate::rt::read::<CallToolRequestParams>,
-        roundtrip: crate::rt::roundtrip::<CallToolRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CallToolResult",
-        read: crate::rt::read::<CallToolResult>,
-        roundtrip: crate::rt::roundtrip::<CallToolResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CancelledNotification",
-        read: crate::rt::read::<CancelledNotification>,
-        roundtrip: crate::rt::roundtrip::<CancelledNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CancelledNotificationParams",
-        read: crate::rt::read::<CancelledNotificationParams>,
-        roundtrip: crate::rt::roundtrip::<CancelledNotificationParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ClientCapabilities",
-        read: crate::rt::read::<ClientCapabilities>,
-        roundtrip: crate::rt::roundtrip::<ClientCapabilities>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ClientCapabilitiesRoots",
-        read: crate::rt::read::<ClientCapabilitiesRoots>,
-        roundtrip: crate::rt::roundtrip::<ClientCapabilitiesRoots>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ClientNotification",
-        read: crate::rt::read::<ClientNotification>,
-        roundtrip: crate::rt::roundtrip::<ClientNotification>,
-        choose: ::std::option::Option::Some(|v| {
-            ClientNotification::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ClientRequest",
-        read: crate::rt::read::<ClientRequest>,
-        roundtrip: crate::rt::roundtrip::<ClientRequest>,
-        choose: ::std::option::Option::Some(|v| {
-            ClientRequest::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ClientResult",
-        read: crate::rt::read::<ClientResult>,
-        roundtrip: crate::rt::roundtrip::<ClientResult>,
-        choose: ::std::option::Option::Some(|v| {
-            ClientResult::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteRequest",
-        read: crate::rt::read::<CompleteRequest>,
-        roundtrip: crate::rt::roundtrip::<CompleteRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteRequestParams",
-        read: crate::rt::read::<CompleteRequestParams>,
-        roundtrip: crate::rt::roundtrip::<CompleteRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteRequestParamsArgument",
-        read: crate::rt::read::<CompleteRequestParamsArgument>,
-        roundtrip: crate::rt::roundtrip::<CompleteRequestParamsArgument>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteRequestParamsContext",
-        read: crate::rt::read::<CompleteRequestParamsContext>,
-        roundtrip: crate::rt::roundtrip::<CompleteRequestParamsContext>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteRequestParamsRef",
-        read: crate::rt::read::<CompleteRequestParamsRef>,
-        roundtrip: crate::rt::roundtrip::<CompleteRequestParamsRef>,
-        choose: ::std::option::Option::Some(|v| {
-            CompleteRequestParamsRef::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteResult",
-        read: crate::rt::read::<CompleteResult>,
-        roundtrip: crate::rt::roundtrip::<CompleteResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteResultCompletion",
-        read: crate::rt::read::<CompleteResultCompletion>,
-        roundtrip: crate::rt::roundtrip::<CompleteResultCompletion>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ContentBlock",
-        read: crate::rt::read::<ContentBlock>,
-        roundtrip: crate::rt::roundtrip::<ContentBlock>,
-        choose: ::std::option::Option::Some(|v| {
-            ContentBlock::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "CreateMessageRequest",
-        read: crate::rt::read::<CreateMessageRequest>,
-        roundtrip: crate::rt::roundtrip::<CreateMessageRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CreateMessageRequestParams",
-        read: crate::rt::read::<CreateMessageRequestParams>,
-        roundtrip: crate::rt::roundtrip::<CreateMessageRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CreateMessageRequestParamsIncludeContext",
-        read: crate::rt::read::<CreateMessageRequestParamsIncludeContext>,
-        roundtrip: crate::rt::roundtrip::<CreateMessageRequestParamsIncludeContext>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CreateMessageResult",
-        read: crate::rt::read::<CreateMessageResult>,
-        roundtrip: crate::rt::roundtrip::<CreateMessageResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CreateMessageResultStopReason",
-        read: crate::rt::read::<CreateMessageResultStopReason>,
-        roundtrip: crate::rt::roundtrip::<CreateMessageResultStopReason>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Cursor",
-        read: crate::rt::read::<Cursor>,
-        roundtrip: crate::rt::roundtrip::<Cursor>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ElicitRequest",
-        read: crate::rt::read::<ElicitRequest>,
-        roundtrip: crate::rt::roundtrip::<ElicitRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ElicitRequestParams",
-        read: crate::rt::read::<ElicitRequestParams>,
-        roundtrip: crate::rt::roundtrip::<ElicitRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ElicitRequestParamsRequestedSchema",
-        read: crate::rt::read::<ElicitRequestParamsRequestedSchema>,
-        roundtrip: crate::rt::roundtrip::<ElicitRequestParamsRequestedSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ElicitResult",
-        read: crate::rt::read::<ElicitResult>,
-        roundtrip: crate::rt::roundtrip::<ElicitResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ElicitResultAction",
-        read: crate::rt::read::<ElicitResultAction>,
-        roundtrip: crate::rt::roundtrip::<ElicitResultAction>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ElicitResultContentValue",
-        read: crate::rt::read::<ElicitResultContentValue>,
-        roundtrip: crate::rt::roundtrip::<ElicitResultContentValue>,
-        choose: ::std::option::Option::Some(|v| {
-            ElicitResultContentValue::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "EmbeddedResource",
-        read: crate::rt::read::<EmbeddedResource>,
-        roundtrip: crate::rt::roundtrip::<EmbeddedResource>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "EmbeddedResourceResource",
-        read: crate::rt::read::<EmbeddedResourceResource>,
-        roundtrip: crate::rt::roundtrip::<EmbeddedResourceResource>,
-        choose: ::std::option::Option::Some(|v| {
-            EmbeddedResourceResource::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "EmptyResult",
-        read: crate::rt::read::<EmptyResult>,
-        roundtrip: crate::rt::roundtrip::<EmptyResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "EnumSchema",
-        read: crate::rt::read::<EnumSchema>,
-        roundtrip: crate::rt::roundtrip::<EnumSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "GetPromptRequest",
-        read: crate::rt::read::<GetPromptRequest>,
-        roundtrip: crate::rt::roundtrip::<GetPromptRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "GetPromptRequestParams",
-        read: crate::rt::read::<GetPromptRequestParams>,
-        roundtrip: crate::rt::roundtrip::<GetPromptRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "GetPromptResult",
-        read: crate::rt::read::<GetPromptResult>,
-        roundtrip: crate::rt::roundtrip::<GetPromptResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ImageContent",
-        read: crate::rt::read::<ImageContent>,
-        roundtrip: crate::rt::roundtrip::<ImageContent>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Implementation",
-        read: crate::rt::read::<Implementation>,
-        roundtrip: crate::rt::roundtrip::<Implementation>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "InitializeRequest",
-        read: crate::rt::read::<InitializeRequest>,
-        roundtrip: crate::rt::roundtrip::<InitializeRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "InitializeRequestParams",
-        read: crate::rt::read::<InitializeRequestParams>,
-        roundtrip: crate::rt::roundtrip::<InitializeRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "InitializeResult",
-        read: crate::rt::read::<InitializeResult>,
-        roundtrip: crate::rt::roundtrip::<InitializeResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "InitializedNotification",
-        read: crate::rt::read::<InitializedNotification>,
-        roundtrip: crate::rt::roundtrip::<InitializedNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "JSONRPCError",
-        read: crate::rt::read::<JSONRPCError>,
-        roundtrip: crate::rt::roundtrip::<JSONRPCError>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "JSONRPCErrorError",
-        read: crate::rt::read::<JSONRPCErrorError>,
-        roundtrip: crate::rt::roundtrip::<JSONRPCErrorError>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "JSONRPCMessage",
-        read: crate::rt::read::<JSONRPCMessage>,
-        roundtrip: crate::rt::roundtrip::<JSONRPCMessage>,
-        choose: ::std::option::Option::Some(|v| {
-            JSONRPCMessage::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "JSONRPCNotification",
-        read: crate::rt::read::<JSONRPCNotification>,
-        roundtrip: crate::rt::roundtrip::<JSONRPCNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "JSONRPCRequest",
-        read: crate::rt::read::<JSONRPCRequest>,
-        roundtrip: crate::rt::roundtrip::<JSONRPCRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "JSONRPCResponse",
-        read: crate::rt::read::<JSONRPCResponse>,
-        roundtrip: crate::rt::roundtrip::<JSONRPCResponse>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListPromptsRequest",
-        read: crate::rt::read::<ListPromptsRequest>,
-        roundtrip: crate::rt::roundtrip::<ListPromptsRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListPromptsResult",
-        read: crate::rt::read::<ListPromptsResult>,
-        roundtrip: crate::rt::roundtrip::<ListPromptsResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListResourceTemplatesRequest",
-        read: crate::rt::read::<ListResourceTemplatesRequest>,
-        roundtrip: crate::rt::roundtrip::<ListResourceTemplatesRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListResourceTemplatesResult",
-        read: crate::rt::read::<ListResourceTemplatesResult>,
-        roundtrip: crate::rt::roundtrip::<ListResourceTemplatesResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListResourcesRequest",
-        read: crate::rt::read::<ListResourcesRequest>,
-        roundtrip: crate::rt::roundtrip::<ListResourcesRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListResourcesResult",
-        read: crate::rt::read::<ListResourcesResult>,
-        roundtrip: crate::rt::roundtrip::<ListResourcesResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListRootsRequest",
-        read: crate::rt::read::<ListRootsRequest>,
-        roundtrip: crate::rt::roundtrip::<ListRootsRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListRootsResult",
-        read: crate::rt::read::<ListRootsResult>,
-        roundtrip: crate::rt::roundtrip::<ListRootsResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListToolsRequest",
-        read: crate::rt::read::<ListToolsRequest>,
-        roundtrip: crate::rt::roundtrip::<ListToolsRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListToolsResult",
-        read: crate::rt::read::<ListToolsResult>,
-        roundtrip: crate::rt::roundtrip::<ListToolsResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "LoggingLevel",
-        read: crate::rt::read::<LoggingLevel>,
-        roundtrip: crate::rt::roundtrip::<LoggingLevel>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "LoggingMessageNotification",
-        read: crate::rt::read::<LoggingMessageNotification>,
-        roundtrip: crate::rt::roundtrip::<LoggingMessageNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "LoggingMessageNotificationParams",
-        read: crate::rt::read::<LoggingMessageNotificationParams>,
-        roundtrip: crate::rt::roundtrip::<LoggingMessageNotificationParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ModelHint",
-        read: crate::rt::read::<ModelHint>,
-        roundtrip: crate::rt::roundtrip::<ModelHint>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ModelPreferences",
-        read: crate::rt::read::<ModelPreferences>,
-        roundtrip: crate::rt::roundtrip::<ModelPreferences>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Notification",
-        read: crate::rt::read::<Notification>,
-        roundtrip: crate::rt::roundtrip::<Notification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "NotificationParams",
-        read: crate::rt::read::<NotificationParams>,
-        roundtrip: crate::rt::roundtrip::<NotificationParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "NumberSchema",
-        read: crate::rt::read::<NumberSchema>,
-        roundtrip: crate::rt::roundtrip::<NumberSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "NumberSchemaType",
-        read: crate::rt::read::<NumberSchemaType>,
-        roundtrip: crate::rt::roundtrip::<NumberSchemaType>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PaginatedRequest",
-        read: crate::rt::read::<PaginatedRequest>,
-        roundtrip: crate::rt::roundtrip::<PaginatedRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PaginatedRequestParams",
-        read: crate::rt::read::<PaginatedRequestParams>,
-        roundtrip: crate::rt::roundtrip::<PaginatedRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PaginatedResult",
-        read: crate::rt::read::<PaginatedResult>,
-        roundtrip: crate::rt::roundtrip::<PaginatedResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PingRequest",
-        read: crate::rt::read::<PingRequest>,
-        roundtrip: crate::rt::roundtrip::<PingRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PrimitiveSchemaDefinition",
-        read: crate::rt::read::<PrimitiveSchemaDefinition>,
-        roundtrip: crate::rt::roundtrip::<PrimitiveSchemaDefinition>,
-        choose: ::std::option::Option::Some(|v| {
-            PrimitiveSchemaDefinition::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ProgressNotification",
-        read: crate::rt::read::<ProgressNotification>,
-        roundtrip: crate::rt::roundtrip::<ProgressNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ProgressNotificationParams",
-        read: crate::rt::read::<ProgressNotificationParams>,
-        roundtrip: crate::rt::roundtrip::<ProgressNotificationParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ProgressToken",
-        read: crate::rt::read::<ProgressToken>,
-        roundtrip: crate::rt::roundtrip::<ProgressToken>,
-        choose: ::std::option::Option::Some(|v| {
-            ProgressToken::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "Prompt",
-        read: crate::rt::read::<Prompt>,
-        roundtrip: crate::rt::roundtrip::<Prompt>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PromptArgument",
-        read: crate::rt::read::<PromptArgument>,
-        roundtrip: crate::rt::roundtrip::<PromptArgument>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PromptListChangedNotification",
-        read: crate::rt::read::<PromptListChangedNotification>,
-        roundtrip: crate::rt::roundtrip::<PromptListChangedNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PromptMessage",
-        read: crate::rt::read::<PromptMessage>,
-        roundtrip: crate::rt::roundtrip::<PromptMessage>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PromptReference",
-        read: crate::rt::read::<PromptReference>,
-        roundtrip: crate::rt::roundtrip::<PromptReference>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ReadResourceRequest",
-        read: crate::rt::read::<ReadResourceRequest>,
-        roundtrip: crate::rt::roundtrip::<ReadResourceRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ReadResourceRequestParams",
-        read: crate::rt::read::<ReadResourceRequestParams>,
-        roundtrip: crate::rt::roundtrip::<ReadResourceRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ReadResourceResult",
-        read: crate::rt::read::<ReadResourceResult>,
-        roundtrip: crate::rt::roundtrip::<ReadResourceResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ReadResourceResultContentsItem",
-        read: crate::rt::read::<ReadResourceResultContentsItem>,
-        roundtrip: crate::rt::roundtrip::<ReadResourceResultContentsItem>,
-        choose: ::std::option::Option::Some(|v| {
-            ReadResourceResultContentsItem::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "Request",
-        read: crate::rt::read::<Request>,
-        roundtrip: crate::rt::roundtrip::<Request>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "RequestId",
-        read: crate::rt::read::<RequestId>,
-        roundtrip: crate::rt::roundtrip::<RequestId>,
-        choose: ::std::option::Option::Some(|v| {
-            RequestId::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "RequestParams",
-        read: crate::rt::read::<RequestParams>,
-        roundtrip: crate::rt::roundtrip::<RequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "RequestParamsMeta",
-        read: crate::rt::read::<RequestParamsMeta>,
-        roundtrip: crate::rt::roundtrip::<RequestParamsMeta>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Resource",
-        read: crate::rt::read::<Resource>,
-        roundtrip: crate::rt::roundtrip::<Resource>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceContents",
-        read: crate::rt::read::<ResourceContents>,
-        roundtrip: crate::rt::roundtrip::<ResourceContents>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceLink",
-        read: crate::rt::read::<ResourceLink>,
-        roundtrip: crate::rt::roundtrip::<ResourceLink>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceListChangedNotification",
-        read: crate::rt::read::<ResourceListChangedNotification>,
-        roundtrip: crate::rt::roundtrip::<ResourceListChangedNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceTemplate",
-        read: crate::rt::read::<ResourceTemplate>,
-        roundtrip: crate::rt::roundtrip::<ResourceTemplate>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceTemplateReference",
-        read: crate::rt::read::<ResourceTemplateReference>,
-        roundtrip: crate::rt::roundtrip::<ResourceTemplateReference>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceUpdatedNotification",
-        read: crate::rt::read::<ResourceUpdatedNotification>,
-        roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceUpdatedNotificationParams",
-        read: crate::rt::read::<ResourceUpdatedNotificationParams>,
-        roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotificationParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Result",
-        read: crate::rt::read::<Result>,
-        roundtrip: crate::rt::roundtrip::<Result>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Role",
-        read: crate::rt::read::<Role>,
-        roundtrip: crate::rt::roundtrip::<Role>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Root",
-        read: crate::rt::read::<Root>,
-        roundtrip: crate::rt::roundtrip::<Root>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "RootsListChangedNotification",
-        read: crate::rt::read::<RootsListChangedNotification>,
-        roundtrip: crate::rt::roundtrip::<RootsListChangedNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SamplingMessage",
-        read: crate::rt::read::<SamplingMessage>,
-        roundtrip: crate::rt::roundtrip::<SamplingMessage>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SamplingMessageContent",
-        read: crate::rt::read::<SamplingMessageContent>,
-        roundtrip: crate::rt::roundtrip::<SamplingMessageContent>,
-        choose: ::std::option::Option::Some(|v| {
-            SamplingMessageContent::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ServerCapabilities",
-        read: crate::rt::read::<ServerCapabilities>,
-        roundtrip: crate::rt::roundtrip::<ServerCapabilities>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ServerCapabilitiesPrompts",
-        read: crate::rt::read::<ServerCapabilitiesPrompts>,
-        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesPrompts>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ServerCapabilitiesResources",
-        read: crate::rt::read::<ServerCapabilitiesResources>,
-        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesResources>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ServerCapabilitiesTools",
-        read: crate::rt::read::<ServerCapabilitiesTools>,
-        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesTools>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ServerNotification",
-        read: crate::rt::read::<ServerNotification>,
-        roundtrip: crate::rt::roundtrip::<ServerNotification>,
-        choose: ::std::option::Option::Some(|v| {
-            ServerNotification::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ServerRequest",
-        read: crate::rt::read::<ServerRequest>,
-        roundtrip: crate::rt::roundtrip::<ServerRequest>,
-        choose: ::std::option::Option::Some(|v| {
-            ServerRequest::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ServerResult",
-        read: crate::rt::read::<ServerResult>,
-        roundtrip: crate::rt::roundtrip::<ServerResult>,
-        choose: ::std::option::Option::Some(|v| {
-            ServerResult::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "SetLevelRequest",
-        read: crate::rt::read::<SetLevelRequest>,
-        roundtrip: crate::rt::roundtrip::<SetLevelRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SetLevelRequestParams",
-        read: crate::rt::read::<SetLevelRequestParams>,
-        roundtrip: crate::rt::roundtrip::<SetLevelRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "StringSchema",
-        read: crate::rt::read::<StringSchema>,
-        roundtrip: crate::rt::roundtrip::<StringSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "StringSchemaFormat",
-        read: crate::rt::read::<StringSchemaFormat>,
-        roundtrip: crate::rt::roundtrip::<StringSchemaFormat>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SubscribeRequest",
-        read: crate::rt::read::<SubscribeRequest>,
-        roundtrip: crate::rt::roundtrip::<SubscribeRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SubscribeRequestParams",
-        read: crate::rt::read::<SubscribeRequestParams>,
-        roundtrip: crate::rt::roundtrip::<SubscribeRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "TextContent",
-        read: crate::rt::read::<TextContent>,
-        roundtrip: crate::rt::roundtrip::<TextContent>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "TextResourceContents",
-        read: crate::rt::read::<TextResourceContents>,
-        roundtrip: crate::rt::roundtrip::<TextResourceContents>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Tool",
-        read: crate::rt::read::<Tool>,
-        roundtrip: crate::rt::roundtrip::<Tool>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ToolAnnotations",
-        read: crate::rt::read::<ToolAnnotations>,
-        roundtrip: crate::rt::roundtrip::<ToolAnnotations>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ToolInputSchema",
-        read: crate::rt::read::<ToolInputSchema>,
-        roundtrip: crate::rt::roundtrip::<ToolInputSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ToolListChangedNotification",
-        read: crate::rt::read::<ToolListChangedNotification>,
-        roundtrip: crate::rt::roundtrip::<ToolListChangedNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ToolOutputSchema",
-        read: crate::rt::read::<ToolOutputSchema>,
-        roundtrip: crate::rt::roundtrip::<ToolOutputSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "UnsubscribeRequest",
-        read: crate::rt::read::<UnsubscribeRequest>,
-        roundtrip: crate::rt::roundtrip::<UnsubscribeRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "UnsubscribeRequestParams",
-        read: crate::rt::read::<UnsubscribeRequestParams>,
-        roundtrip: crate::rt::roundtrip::<UnsubscribeRequestParams>,
-        choose: ::std::option::Option::None,
-    },
+pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = crate::rt::type_table![
+    plain Annotations, plain AudioContent, plain BaseMetadata, plain
+    BlobResourceContents, plain BooleanSchema, plain CallToolRequest, plain
+    CallToolRequestParams, plain CallToolResult, plain CancelledNotification, plain
+    CancelledNotificationParams, plain ClientCapabilities, plain ClientCapabilitiesRoots,
+    union ClientNotification, union ClientRequest, union ClientResult, plain
+    CompleteRequest, plain CompleteRequestParams, plain CompleteRequestParamsArgument,
+    plain CompleteRequestParamsContext, union CompleteRequestParamsRef, plain
+    CompleteResult, plain CompleteResultCompletion, union ContentBlock, plain
+    CreateMessageRequest, plain CreateMessageRequestParams, plain
+    CreateMessageRequestParamsIncludeContext, plain CreateMessageResult, plain
+    CreateMessageResultStopReason, plain Cursor, plain ElicitRequest, plain
+    ElicitRequestParams, plain ElicitRequestParamsRequestedSchema, plain ElicitResult,
+    plain ElicitResultAction, union ElicitResultContentValue, plain EmbeddedResource,
+    union EmbeddedResourceResource, plain EmptyResult, plain EnumSchema, plain
+    GetPromptRequest, plain GetPromptRequestParams, plain GetPromptResult, plain
+    ImageContent, plain Implementation, plain InitializeRequest, plain
+    InitializeRequestParams, plain InitializeResult, plain InitializedNotification, plain
+    JSONRPCError, plain JSONRPCErrorError, union JSONRPCMessage, plain
+    JSONRPCNotification, plain JSONRPCRequest, plain JSONRPCResponse, plain
+    ListPromptsRequest, plain ListPromptsResult, plain ListResourceTemplatesRequest,
+    plain ListResourceTemplatesResult, plain ListResourcesRequest, plain
+    ListResourcesResult, plain ListRootsRequest, plain ListRootsResult, plain
+    ListToolsRequest, plain ListToolsResult, plain LoggingLevel, plain
+    LoggingMessageNotification, plain LoggingMessageNotificationParams, plain ModelHint,
+    plain ModelPreferences, plain Notification, plain NotificationParams, plain
+    NumberSchema, plain NumberSchemaType, plain PaginatedRequest, plain
+    PaginatedRequestParams, plain PaginatedResult, plain PingRequest, union
+    PrimitiveSchemaDefinition, plain ProgressNotification, plain
+    ProgressNotificationParams, union ProgressToken, plain Prompt, plain PromptArgument,
+    plain PromptListChangedNotification, plain PromptMessage, plain PromptReference,
+    plain ReadResourceRequest, plain ReadResourceRequestParams, plain ReadResourceResult,
+    union ReadResourceResultContentsItem, plain Request, union RequestId, plain
+    RequestParams, plain RequestParamsMeta, plain Resource, plain ResourceContents, plain
+    ResourceLink, plain ResourceListChangedNotification, plain ResourceTemplate, plain
+    ResourceTemplateReference, plain ResourceUpdatedNotification, plain
+    ResourceUpdatedNotificationParams, plain Result, plain Role, plain Root, plain
+    RootsListChangedNotification, plain SamplingMessage, union SamplingMessageContent,
+    plain ServerCapabilities, plain ServerCapabilitiesPrompts, plain
+    ServerCapabilitiesResources, plain ServerCapabilitiesTools, union ServerNotification,
+    union ServerRequest, union ServerResult, plain SetLevelRequest, plain
+    SetLevelRequestParams, plain StringSchema, plain StringSchemaFormat, plain
+    SubscribeRequest, plain SubscribeRequestParams, plain TextContent, plain
+    TextResourceContents, plain Tool, plain ToolAnnotations, plain ToolInputSchema, plain
+    ToolListChangedNotification, plain ToolOutputSchema, plain UnsubscribeRequest, plain
+    UnsubscribeRequestParams,
 ];

@@ -85,9 +85,9 @@ pub struct Annotations {
 }
 crate::rt::object! {
     Annotations, "an object of type Annotations", extra, fields : [[optional "audience"
-    f0(Vec < Role >) plain audience] [optional "priority" f1(f64) float priority]
-    [optional "lastModified" f2(String) plain last_modified]], inits : [audience : f0,
-    priority : f1, last_modified : f2]
+    audience(Vec < Role >) plain audience] [optional "priority" priority(f64) float
+    priority] [optional "lastModified" last_modified(String) plain last_modified]], inits
+    : [audience priority last_modified]
 }
 /// Audio provided to or from an LLM.
 ///
@@ -121,11 +121,11 @@ impl AudioContent {
 }
 crate::rt::object! {
     AudioContent, "an object of type AudioContent", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("audio"))] [required "data" f1(String) plain data]
-    [required "mimeType" f2(String) plain mime_type] [optional "annotations"
-    f3(Annotations) plain annotations] [optional "_meta" f4(::serde_json::Map < String,
-    ::serde_json::Value >) plain meta]], inits : [data : f1, mime_type : f2, annotations
-    : f3, meta : f4]
+    fixed0(crate ::rt::Fixed::Str("audio"))] [required "data" data(String) plain data]
+    [required "mimeType" mime_type(String) plain mime_type] [optional "annotations"
+    annotations(Annotations) plain annotations] [optional "_meta" meta(::serde_json::Map
+    < String, ::serde_json::Value >) plain meta]], inits : [data mime_type annotations
+    meta]
 }
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 ///
@@ -148,8 +148,8 @@ pub struct BaseMetadata {
 }
 crate::rt::object! {
     BaseMetadata, "an object of type BaseMetadata", extra, fields : [[required "name"
-    f0(String) plain name] [optional "title" f1(String) plain title]], inits : [name :
-    f0, title : f1]
+    name(String) plain name] [optional "title" title(String) plain title]], inits : [name
+    title]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct BlobResourceContents {
@@ -178,10 +178,10 @@ pub struct BlobResourceContents {
 }
 crate::rt::object! {
     BlobResourceContents, "an object of type BlobResourceContents", extra, fields :
-    [[required "uri" f0(String) plain uri] [optional "mimeType" f1(String) plain
-    mime_type] [optional "_meta" f2(::serde_json::Map < String, ::serde_json::Value >)
-    plain meta] [required "blob" f3(String) plain blob]], inits : [uri : f0, mime_type :
-    f1, meta : f2, blob : f3]
+    [[required "uri" uri(String) plain uri] [optional "mimeType" mime_type(String) plain
+    mime_type] [optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >)
+    plain meta] [required "blob" blob(String) plain blob]], inits : [uri mime_type meta
+    blob]
 }
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"boolean"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -201,9 +201,9 @@ impl BooleanSchema {
 }
 crate::rt::object! {
     BooleanSchema, "an object of type BooleanSchema", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("boolean"))] [optional "title" f1(String) plain title]
-    [optional "description" f2(String) plain description] [optional "default" f3(bool)
-    plain default]], inits : [title : f1, description : f2, default : f3]
+    fixed0(crate ::rt::Fixed::Str("boolean"))] [optional "title" title(String) plain
+    title] [optional "description" description(String) plain description] [optional
+    "default" default(bool) plain default]], inits : [title description default]
 }
 /// Used by the client to invoke a tool provided by the server.
 ///
@@ -223,10 +223,10 @@ impl CallToolRequest {
 }
 crate::rt::object! {
     CallToolRequest, "an object of type CallToolRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("tools/call"))] [required "params"
-    f1(CallToolRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    "method" fixed0(crate ::rt::Fixed::Str("tools/call"))] [required "params"
+    params(CallToolRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// Parameters for a `tools/call` request.
 #[derive(Clone, Debug, PartialEq)]
@@ -257,10 +257,10 @@ pub struct CallToolRequestParams {
 }
 crate::rt::object! {
     CallToolRequestParams, "an object of type CallToolRequestParams", extra, fields :
-    [[optional "_meta" f0(RequestParamsMeta) plain meta] [optional "task"
-    f1(TaskMetadata) plain task] [required "name" f2(String) plain name] [optional
-    "arguments" f3(::serde_json::Map < String, ::serde_json::Value >) plain arguments]],
-    inits : [meta : f0, task : f1, name : f2, arguments : f3]
+    [[optional "_meta" meta(RequestParamsMeta) plain meta] [optional "task"
+    task(TaskMetadata) plain task] [required "name" name(String) plain name] [optional
+    "arguments" arguments(::serde_json::Map < String, ::serde_json::Value >) plain
+    arguments]], inits : [meta task name arguments]
 }
 /// The server's response to a tool call.
 #[derive(Clone, Debug, PartialEq)]
@@ -301,11 +301,11 @@ pub struct CallToolResult {
 }
 crate::rt::object! {
     CallToolResult, "an object of type CallToolResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "content" f1(Vec < ContentBlock >) plain content] [optional "structuredContent"
-    f2(::serde_json::Map < String, ::serde_json::Value >) plain structured_content]
-    [optional "isError" f3(bool) plain is_error]], inits : [meta : f0, content : f1,
-    structured_content : f2, is_error : f3]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "content" content(Vec < ContentBlock >) plain content] [optional "structuredContent"
+    structured_content(::serde_json::Map < String, ::serde_json::Value >) plain
+    structured_content] [optional "isError" is_error(bool) plain is_error]], inits :
+    [meta content structured_content is_error]
 }
 /// A request to cancel a task.
 ///
@@ -327,10 +327,10 @@ impl CancelTaskRequest {
 }
 crate::rt::object! {
     CancelTaskRequest, "an object of type CancelTaskRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("tasks/cancel"))] [required "params"
-    f1(CancelTaskRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    "method" fixed0(crate ::rt::Fixed::Str("tasks/cancel"))] [required "params"
+    params(CancelTaskRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// The inline object type of `CancelTaskRequest.params` in the schema (named from its parent and field; see [`CancelTaskRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -344,7 +344,7 @@ pub struct CancelTaskRequestParams {
 }
 crate::rt::object! {
     CancelTaskRequestParams, "an object of type CancelTaskRequestParams", extra, fields :
-    [[required "taskId" f0(String) plain task_id]], inits : [task_id : f0]
+    [[required "taskId" task_id(String) plain task_id]], inits : [task_id]
 }
 /// The response to a tasks/cancel request.
 ///
@@ -396,14 +396,13 @@ pub struct CancelTaskResult {
 }
 crate::rt::object! {
     CancelTaskResult, "an object of type CancelTaskResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "taskId" f1(String) plain task_id] [required "status" f2(TaskStatus) plain status]
-    [optional "statusMessage" f3(String) plain status_message] [required "createdAt"
-    f4(String) plain created_at] [required "lastUpdatedAt" f5(String) plain
-    last_updated_at] [required "ttl" f6(Option < i64 >) plain ttl] [optional
-    "pollInterval" f7(i64) plain poll_interval]], inits : [meta : f0, task_id : f1,
-    status : f2, status_message : f3, created_at : f4, last_updated_at : f5, ttl : f6,
-    poll_interval : f7]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "taskId" task_id(String) plain task_id] [required "status" status(TaskStatus) plain
+    status] [optional "statusMessage" status_message(String) plain status_message]
+    [required "createdAt" created_at(String) plain created_at] [required "lastUpdatedAt"
+    last_updated_at(String) plain last_updated_at] [required "ttl" ttl(Option < i64 >)
+    plain ttl] [optional "pollInterval" poll_interval(i64) plain poll_interval]], inits :
+    [meta task_id status status_message created_at last_updated_at ttl poll_interval]
 }
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
 ///
@@ -430,9 +429,9 @@ impl CancelledNotification {
 }
 crate::rt::object! {
     CancelledNotification, "an object of type CancelledNotification", extra, fields :
-    [[fixed "method" f0(crate ::rt::Fixed::Str("notifications/cancelled"))] [required
-    "params" f1(CancelledNotificationParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
+    [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/cancelled"))] [required
+    "params" params(CancelledNotificationParams) plain params] [fixed "jsonrpc"
+    fixed2(crate ::rt::Fixed::Str("2.0"))]], inits : [params]
 }
 /// Parameters for a `notifications/cancelled` notification.
 #[derive(Clone, Debug, PartialEq)]
@@ -462,9 +461,9 @@ pub struct CancelledNotificationParams {
 }
 crate::rt::object! {
     CancelledNotificationParams, "an object of type CancelledNotificationParams", extra,
-    fields : [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >)
-    plain meta] [optional "requestId" f1(RequestId) plain request_id] [optional "reason"
-    f2(String) plain reason]], inits : [meta : f0, request_id : f1, reason : f2]
+    fields : [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >)
+    plain meta] [optional "requestId" request_id(RequestId) plain request_id] [optional
+    "reason" reason(String) plain reason]], inits : [meta request_id reason]
 }
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
 #[derive(Clone, Debug, PartialEq)]
@@ -505,13 +504,13 @@ pub struct ClientCapabilities {
 }
 crate::rt::object! {
     ClientCapabilities, "an object of type ClientCapabilities", extra, fields :
-    [[optional "experimental" f0(::std::collections::BTreeMap < String, ::serde_json::Map
-    < String, ::serde_json::Value > >) plain experimental] [optional "roots"
-    f1(ClientCapabilitiesRoots) plain roots] [optional "sampling"
-    f2(ClientCapabilitiesSampling) plain sampling] [optional "elicitation"
-    f3(ClientCapabilitiesElicitation) plain elicitation] [optional "tasks"
-    f4(ClientCapabilitiesTasks) plain tasks]], inits : [experimental : f0, roots : f1,
-    sampling : f2, elicitation : f3, tasks : f4]
+    [[optional "experimental" experimental(::std::collections::BTreeMap < String,
+    ::serde_json::Map < String, ::serde_json::Value > >) plain experimental] [optional
+    "roots" roots(ClientCapabilitiesRoots) plain roots] [optional "sampling"
+    sampling(ClientCapabilitiesSampling) plain sampling] [optional "elicitation"
+    elicitation(ClientCapabilitiesElicitation) plain elicitation] [optional "tasks"
+    tasks(ClientCapabilitiesTasks) plain tasks]], inits : [experimental roots sampling
+    elicitation tasks]
 }
 /// The inline object type of `ClientCapabilities.elicitation` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -525,9 +524,9 @@ pub struct ClientCapabilitiesElicitation {
 }
 crate::rt::object! {
     ClientCapabilitiesElicitation, "an object of type ClientCapabilitiesElicitation",
-    extra, fields : [[optional "form" f0(::serde_json::Map < String, ::serde_json::Value
-    >) plain form] [optional "url" f1(::serde_json::Map < String, ::serde_json::Value >)
-    plain url]], inits : [form : f0, url : f1]
+    extra, fields : [[optional "form" form(::serde_json::Map < String,
+    ::serde_json::Value >) plain form] [optional "url" url(::serde_json::Map < String,
+    ::serde_json::Value >) plain url]], inits : [form url]
 }
 /// The inline object type of `ClientCapabilities.roots` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -545,7 +544,8 @@ pub struct ClientCapabilitiesRoots {
 }
 crate::rt::object! {
     ClientCapabilitiesRoots, "an object of type ClientCapabilitiesRoots", extra, fields :
-    [[optional "listChanged" f0(bool) plain list_changed]], inits : [list_changed : f0]
+    [[optional "listChanged" list_changed(bool) plain list_changed]], inits :
+    [list_changed]
 }
 /// The inline object type of `ClientCapabilities.sampling` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -564,9 +564,9 @@ pub struct ClientCapabilitiesSampling {
 }
 crate::rt::object! {
     ClientCapabilitiesSampling, "an object of type ClientCapabilitiesSampling", extra,
-    fields : [[optional "context" f0(::serde_json::Map < String, ::serde_json::Value >)
-    plain context] [optional "tools" f1(::serde_json::Map < String, ::serde_json::Value
-    >) plain tools]], inits : [context : f0, tools : f1]
+    fields : [[optional "context" context(::serde_json::Map < String, ::serde_json::Value
+    >) plain context] [optional "tools" tools(::serde_json::Map < String,
+    ::serde_json::Value >) plain tools]], inits : [context tools]
 }
 /// The inline object type of `ClientCapabilities.tasks` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -588,10 +588,10 @@ pub struct ClientCapabilitiesTasks {
 }
 crate::rt::object! {
     ClientCapabilitiesTasks, "an object of type ClientCapabilitiesTasks", extra, fields :
-    [[optional "list" f0(::serde_json::Map < String, ::serde_json::Value >) plain list]
-    [optional "cancel" f1(::serde_json::Map < String, ::serde_json::Value >) plain
-    cancel] [optional "requests" f2(ClientCapabilitiesTasksRequests) plain requests]],
-    inits : [list : f0, cancel : f1, requests : f2]
+    [[optional "list" list(::serde_json::Map < String, ::serde_json::Value >) plain list]
+    [optional "cancel" cancel(::serde_json::Map < String, ::serde_json::Value >) plain
+    cancel] [optional "requests" requests(ClientCapabilitiesTasksRequests) plain
+    requests]], inits : [list cancel requests]
 }
 /// The inline object type of `ClientCapabilitiesTasks.requests` in the schema (named from its parent and field; see [`ClientCapabilitiesTasks`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -609,10 +609,10 @@ pub struct ClientCapabilitiesTasksRequests {
 }
 crate::rt::object! {
     ClientCapabilitiesTasksRequests, "an object of type ClientCapabilitiesTasksRequests",
-    extra, fields : [[optional "sampling" f0(ClientCapabilitiesTasksRequestsSampling)
-    plain sampling] [optional "elicitation"
-    f1(ClientCapabilitiesTasksRequestsElicitation) plain elicitation]], inits : [sampling
-    : f0, elicitation : f1]
+    extra, fields : [[optional "sampling"
+    sampling(ClientCapabilitiesTasksRequestsSampling) plain sampling] [optional
+    "elicitation" elicitation(ClientCapabilitiesTasksRequestsElicitation) plain
+    elicitation]], inits : [sampling elicitation]
 }
 /// The inline object type of `ClientCapabilitiesTasksRequests.elicitation` in the schema (named from its parent and field; see [`ClientCapabilitiesTasksRequests`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -627,8 +627,8 @@ pub struct ClientCapabilitiesTasksRequestsElicitation {
 crate::rt::object! {
     ClientCapabilitiesTasksRequestsElicitation,
     "an object of type ClientCapabilitiesTasksRequestsElicitation", extra, fields :
-    [[optional "create" f0(::serde_json::Map < String, ::serde_json::Value >) plain
-    create]], inits : [create : f0]
+    [[optional "create" create(::serde_json::Map < String, ::serde_json::Value >) plain
+    create]], inits : [create]
 }
 /// The inline object type of `ClientCapabilitiesTasksRequests.sampling` in the schema (named from its parent and field; see [`ClientCapabilitiesTasksRequests`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -645,8 +645,8 @@ pub struct ClientCapabilitiesTasksRequestsSampling {
 crate::rt::object! {
     ClientCapabilitiesTasksRequestsSampling,
     "an object of type ClientCapabilitiesTasksRequestsSampling", extra, fields :
-    [[optional "createMessage" f0(::serde_json::Map < String, ::serde_json::Value >)
-    plain create_message]], inits : [create_message : f0]
+    [[optional "createMessage" create_message(::serde_json::Map < String,
+    ::serde_json::Value >) plain create_message]], inits : [create_message]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -770,10 +770,10 @@ impl CompleteRequest {
 }
 crate::rt::object! {
     CompleteRequest, "an object of type CompleteRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("completion/complete"))] [required "params"
-    f1(CompleteRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    "method" fixed0(crate ::rt::Fixed::Str("completion/complete"))] [required "params"
+    params(CompleteRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// Parameters for a `completion/complete` request.
 #[derive(Clone, Debug, PartialEq)]
@@ -796,11 +796,11 @@ pub struct CompleteRequestParams {
 }
 crate::rt::object! {
     CompleteRequestParams, "an object of type CompleteRequestParams", extra, fields :
-    [[optional "_meta" f0(RequestParamsMeta) plain meta] [required "ref"
-    f1(CompleteRequestParamsRef) plain r#ref] [required "argument"
-    f2(CompleteRequestParamsArgument) plain argument] [optional "context"
-    f3(CompleteRequestParamsContext) plain context]], inits : [meta : f0, r#ref : f1,
-    argument : f2, context : f3]
+    [[optional "_meta" meta(RequestParamsMeta) plain meta] [required "ref"
+    r#ref(CompleteRequestParamsRef) plain r#ref] [required "argument"
+    argument(CompleteRequestParamsArgument) plain argument] [optional "context"
+    context(CompleteRequestParamsContext) plain context]], inits : [meta r#ref argument
+    context]
 }
 /// The inline object type of `CompleteRequestParams.argument` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -814,8 +814,8 @@ pub struct CompleteRequestParamsArgument {
 }
 crate::rt::object! {
     CompleteRequestParamsArgument, "an object of type CompleteRequestParamsArgument",
-    extra, fields : [[required "name" f0(String) plain name] [required "value" f1(String)
-    plain value]], inits : [name : f0, value : f1]
+    extra, fields : [[required "name" name(String) plain name] [required "value"
+    value(String) plain value]], inits : [name value]
 }
 /// The inline object type of `CompleteRequestParams.context` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -829,8 +829,8 @@ pub struct CompleteRequestParamsContext {
 }
 crate::rt::object! {
     CompleteRequestParamsContext, "an object of type CompleteRequestParamsContext",
-    extra, fields : [[optional "arguments" f0(::std::collections::BTreeMap < String,
-    String >) plain arguments]], inits : [arguments : f0]
+    extra, fields : [[optional "arguments" arguments(::std::collections::BTreeMap <
+    String, String >) plain arguments]], inits : [arguments]
 }
 /// The inline union type of `CompleteRequestParams.ref` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 ///
@@ -862,9 +862,9 @@ pub struct CompleteResult {
 }
 crate::rt::object! {
     CompleteResult, "an object of type CompleteResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "completion" f1(CompleteResultCompletion) plain completion]], inits : [meta : f0,
-    completion : f1]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "completion" completion(CompleteResultCompletion) plain completion]], inits : [meta
+    completion]
 }
 /// The inline object type of `CompleteResult.completion` in the schema (named from its parent and field; see [`CompleteResult`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -886,9 +886,9 @@ pub struct CompleteResultCompletion {
 }
 crate::rt::object! {
     CompleteResultCompletion, "an object of type CompleteResultCompletion", extra, fields
-    : [[required "values" f0(Vec < String >) plain values] [optional "total" f1(i64)
-    plain total] [optional "hasMore" f2(bool) plain has_more]], inits : [values : f0,
-    total : f1, has_more : f2]
+    : [[required "values" values(Vec < String >) plain values] [optional "total"
+    total(i64) plain total] [optional "hasMore" has_more(bool) plain has_more]], inits :
+    [values total has_more]
 }
 /// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
 #[derive(Clone, Debug, PartialEq)]
@@ -927,10 +927,10 @@ impl CreateMessageRequest {
 }
 crate::rt::object! {
     CreateMessageRequest, "an object of type CreateMessageRequest", extra, fields :
-    [[fixed "method" f0(crate ::rt::Fixed::Str("sampling/createMessage"))] [required
-    "params" f1(CreateMessageRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    [[fixed "method" fixed0(crate ::rt::Fixed::Str("sampling/createMessage"))] [required
+    "params" params(CreateMessageRequestParams) plain params] [fixed "jsonrpc"
+    fixed2(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits
+    : [params id]
 }
 /// Parameters for a `sampling/createMessage` request.
 ///
@@ -1009,18 +1009,19 @@ pub struct CreateMessageRequestParams {
 }
 crate::rt::object! {
     CreateMessageRequestParams, "an object of type CreateMessageRequestParams", extra,
-    fields : [[optional "_meta" f0(RequestParamsMeta) plain meta] [optional "task"
-    f1(TaskMetadata) plain task] [required "messages" f2(Vec < SamplingMessage >) plain
-    messages] [optional "modelPreferences" f3(ModelPreferences) plain model_preferences]
-    [optional "systemPrompt" f4(String) plain system_prompt] [optional "includeContext"
-    f5(CreateMessageRequestParamsIncludeContext) plain include_context] [optional
-    "temperature" f6(f64) float temperature] [required "maxTokens" f7(i64) plain
-    max_tokens] [optional "stopSequences" f8(Vec < String >) plain stop_sequences]
-    [optional "metadata" f9(::serde_json::Map < String, ::serde_json::Value >) plain
-    metadata] [optional "tools" f10(Vec < Tool >) plain tools] [optional "toolChoice"
-    f11(ToolChoice) plain tool_choice]], inits : [meta : f0, task : f1, messages : f2,
-    model_preferences : f3, system_prompt : f4, include_context : f5, temperature : f6,
-    max_tokens : f7, stop_sequences : f8, metadata : f9, tools : f10, tool_choice : f11]
+    fields : [[optional "_meta" meta(RequestParamsMeta) plain meta] [optional "task"
+    task(TaskMetadata) plain task] [required "messages" messages(Vec < SamplingMessage >)
+    plain messages] [optional "modelPreferences" model_preferences(ModelPreferences)
+    plain model_preferences] [optional "systemPrompt" system_prompt(String) plain
+    system_prompt] [optional "includeContext"
+    include_context(CreateMessageRequestParamsIncludeContext) plain include_context]
+    [optional "temperature" temperature(f64) float temperature] [required "maxTokens"
+    max_tokens(i64) plain max_tokens] [optional "stopSequences" stop_sequences(Vec <
+    String >) plain stop_sequences] [optional "metadata" metadata(::serde_json::Map <
+    String, ::serde_json::Value >) plain metadata] [optional "tools" tools(Vec < Tool >)
+    plain tools] [optional "toolChoice" tool_choice(ToolChoice) plain tool_choice]],
+    inits : [meta task messages model_preferences system_prompt include_context
+    temperature max_tokens stop_sequences metadata tools tool_choice]
 }
 /// The inline enum type of `CreateMessageRequestParams.includeContext` in the schema (named from its parent and field; see [`CreateMessageRequestParams`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -1077,11 +1078,11 @@ pub struct CreateMessageResult {
 }
 crate::rt::object! {
     CreateMessageResult, "an object of type CreateMessageResult", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta]
-    [required "role" f1(Role) plain role] [required "content" f2(SamplingMessageContent)
-    plain content] [required "model" f3(String) plain model] [optional "stopReason"
-    f4(CreateMessageResultStopReason) plain stop_reason]], inits : [meta : f0, role : f1,
-    content : f2, model : f3, stop_reason : f4]
+    [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
+    meta] [required "role" role(Role) plain role] [required "content"
+    content(SamplingMessageContent) plain content] [required "model" model(String) plain
+    model] [optional "stopReason" stop_reason(CreateMessageResultStopReason) plain
+    stop_reason]], inits : [meta role content model stop_reason]
 }
 /// The inline open enum type of `CreateMessageResult.stopReason` in the schema (named from its parent and field; see [`CreateMessageResult`]).
 ///
@@ -1121,8 +1122,8 @@ pub struct CreateTaskResult {
 }
 crate::rt::object! {
     CreateTaskResult, "an object of type CreateTaskResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "task" f1(Task) plain task]], inits : [meta : f0, task : f1]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "task" task(Task) plain task]], inits : [meta task]
 }
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = String;
@@ -1144,10 +1145,10 @@ impl ElicitRequest {
 }
 crate::rt::object! {
     ElicitRequest, "an object of type ElicitRequest", extra, fields : [[fixed "method"
-    f0(crate ::rt::Fixed::Str("elicitation/create"))] [required "params"
-    f1(ElicitRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    fixed0(crate ::rt::Fixed::Str("elicitation/create"))] [required "params"
+    params(ElicitRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// The parameters for a request to elicit non-sensitive information from the user via a form in the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -1183,11 +1184,11 @@ pub struct ElicitRequestFormParams {
 }
 crate::rt::object! {
     ElicitRequestFormParams, "an object of type ElicitRequestFormParams", extra, fields :
-    [[optional "_meta" f0(RequestParamsMeta) plain meta] [optional "task"
-    f1(TaskMetadata) plain task] [optional "mode" f2(String) plain mode] [required
-    "message" f3(String) plain message] [required "requestedSchema"
-    f4(ElicitRequestFormParamsRequestedSchema) plain requested_schema]], inits : [meta :
-    f0, task : f1, mode : f2, message : f3, requested_schema : f4]
+    [[optional "_meta" meta(RequestParamsMeta) plain meta] [optional "task"
+    task(TaskMetadata) plain task] [optional "mode" mode(String) plain mode] [required
+    "message" message(String) plain message] [required "requestedSchema"
+    requested_schema(ElicitRequestFormParamsRequestedSchema) plain requested_schema]],
+    inits : [meta task mode message requested_schema]
 }
 /// The inline object type of `ElicitRequestFormParams.requestedSchema` in the schema (named from its parent and field; see [`ElicitRequestFormParams`]).
 ///
@@ -1211,10 +1212,11 @@ impl ElicitRequestFormParamsRequestedSchema {
 crate::rt::object! {
     ElicitRequestFormParamsRequestedSchema,
     "an object of type ElicitRequestFormParamsRequestedSchema", extra, fields :
-    [[optional "$schema" f0(String) plain schema] [fixed "type" f1(crate
-    ::rt::Fixed::Str("object"))] [required "properties" f2(::std::collections::BTreeMap <
-    String, PrimitiveSchemaDefinition >) plain properties] [optional "required" f3(Vec <
-    String >) plain required]], inits : [schema : f0, properties : f2, required : f3]
+    [[optional "$schema" schema(String) plain schema] [fixed "type" fixed1(crate
+    ::rt::Fixed::Str("object"))] [required "properties"
+    properties(::std::collections::BTreeMap < String, PrimitiveSchemaDefinition >) plain
+    properties] [optional "required" required(Vec < String >) plain required]], inits :
+    [schema properties required]
 }
 /// The parameters for a request to elicit additional information from the user via the client.
 ///
@@ -1272,11 +1274,11 @@ impl ElicitRequestURLParams {
 }
 crate::rt::object! {
     ElicitRequestURLParams, "an object of type ElicitRequestURLParams", extra, fields :
-    [[optional "_meta" f0(RequestParamsMeta) plain meta] [optional "task"
-    f1(TaskMetadata) plain task] [fixed "mode" f2(crate ::rt::Fixed::Str("url"))]
-    [required "message" f3(String) plain message] [required "elicitationId" f4(String)
-    plain elicitation_id] [required "url" f5(String) plain url]], inits : [meta : f0,
-    task : f1, message : f3, elicitation_id : f4, url : f5]
+    [[optional "_meta" meta(RequestParamsMeta) plain meta] [optional "task"
+    task(TaskMetadata) plain task] [fixed "mode" fixed2(crate ::rt::Fixed::Str("url"))]
+    [required "message" message(String) plain message] [required "elicitationId"
+    elicitation_id(String) plain elicitation_id] [required "url" url(String) plain url]],
+    inits : [meta task message elicitation_id url]
 }
 /// The client's response to an elicitation request.
 #[derive(Clone, Debug, PartialEq)]
@@ -1303,10 +1305,10 @@ pub struct ElicitResult {
 }
 crate::rt::object! {
     ElicitResult, "an object of type ElicitResult", extra, fields : [[optional "_meta"
-    f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required "action"
-    f1(ElicitResultAction) plain action] [optional "content"
-    f2(::std::collections::BTreeMap < String, ElicitResultContentValue >) plain
-    content]], inits : [meta : f0, action : f1, content : f2]
+    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "action" action(ElicitResultAction) plain action] [optional "content"
+    content(::std::collections::BTreeMap < String, ElicitResultContentValue >) plain
+    content]], inits : [meta action content]
 }
 /// The inline enum type of `ElicitResult.action` in the schema (named from its parent and field; see [`ElicitResult`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -1356,10 +1358,10 @@ impl ElicitationCompleteNotification {
 }
 crate::rt::object! {
     ElicitationCompleteNotification, "an object of type ElicitationCompleteNotification",
-    extra, fields : [[fixed "method" f0(crate
+    extra, fields : [[fixed "method" fixed0(crate
     ::rt::Fixed::Str("notifications/elicitation/complete"))] [required "params"
-    f1(ElicitationCompleteNotificationParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
+    params(ElicitationCompleteNotificationParams) plain params] [fixed "jsonrpc"
+    fixed2(crate ::rt::Fixed::Str("2.0"))]], inits : [params]
 }
 /// The inline object type of `ElicitationCompleteNotification.params` in the schema (named from its parent and field; see [`ElicitationCompleteNotification`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1374,7 +1376,8 @@ pub struct ElicitationCompleteNotificationParams {
 crate::rt::object! {
     ElicitationCompleteNotificationParams,
     "an object of type ElicitationCompleteNotificationParams", extra, fields : [[required
-    "elicitationId" f0(String) plain elicitation_id]], inits : [elicitation_id : f0]
+    "elicitationId" elicitation_id(String) plain elicitation_id]], inits :
+    [elicitation_id]
 }
 /// The contents of a resource, embedded into a prompt or tool call result.
 ///
@@ -1404,11 +1407,10 @@ impl EmbeddedResource {
 }
 crate::rt::object! {
     EmbeddedResource, "an object of type EmbeddedResource", extra, fields : [[fixed
-    "type" f0(crate ::rt::Fixed::Str("resource"))] [required "resource"
-    f1(EmbeddedResourceResource) plain resource] [optional "annotations" f2(Annotations)
-    plain annotations] [optional "_meta" f3(::serde_json::Map < String,
-    ::serde_json::Value >) plain meta]], inits : [resource : f1, annotations : f2, meta :
-    f3]
+    "type" fixed0(crate ::rt::Fixed::Str("resource"))] [required "resource"
+    resource(EmbeddedResourceResource) plain resource] [optional "annotations"
+    annotations(Annotations) plain annotations] [optional "_meta" meta(::serde_json::Map
+    < String, ::serde_json::Value >) plain meta]], inits : [resource annotations meta]
 }
 /// The inline union type of `EmbeddedResource.resource` in the schema (named from its parent and field; see [`EmbeddedResource`]).
 ///
@@ -1453,9 +1455,9 @@ pub struct Error {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Error, "an object of type Error", extra, fields : [[required "code" f0(i64) plain
-    code] [required "message" f1(String) plain message] [optional "data"
-    f2(::serde_json::Value) plain data]], inits : [code : f0, message : f1, data : f2]
+    Error, "an object of type Error", extra, fields : [[required "code" code(i64) plain
+    code] [required "message" message(String) plain message] [optional "data"
+    data(::serde_json::Value) plain data]], inits : [code message data]
 }
 /// Used by the client to get a prompt provided by the server.
 ///
@@ -1475,10 +1477,10 @@ impl GetPromptRequest {
 }
 crate::rt::object! {
     GetPromptRequest, "an object of type GetPromptRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("prompts/get"))] [required "params"
-    f1(GetPromptRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    "method" fixed0(crate ::rt::Fixed::Str("prompts/get"))] [required "params"
+    params(GetPromptRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// Parameters for a `prompts/get` request.
 #[derive(Clone, Debug, PartialEq)]
@@ -1500,9 +1502,9 @@ pub struct GetPromptRequestParams {
 }
 crate::rt::object! {
     GetPromptRequestParams, "an object of type GetPromptRequestParams", extra, fields :
-    [[optional "_meta" f0(RequestParamsMeta) plain meta] [required "name" f1(String)
-    plain name] [optional "arguments" f2(::std::collections::BTreeMap < String, String >)
-    plain arguments]], inits : [meta : f0, name : f1, arguments : f2]
+    [[optional "_meta" meta(RequestParamsMeta) plain meta] [required "name" name(String)
+    plain name] [optional "arguments" arguments(::std::collections::BTreeMap < String,
+    String >) plain arguments]], inits : [meta name arguments]
 }
 /// The server's response to a prompts/get request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -1523,10 +1525,9 @@ pub struct GetPromptResult {
 }
 crate::rt::object! {
     GetPromptResult, "an object of type GetPromptResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
-    "description" f1(String) plain description] [required "messages" f2(Vec <
-    PromptMessage >) plain messages]], inits : [meta : f0, description : f1, messages :
-    f2]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "description" description(String) plain description] [required "messages"
+    messages(Vec < PromptMessage >) plain messages]], inits : [meta description messages]
 }
 /// A request to retrieve the result of a completed task.
 ///
@@ -1548,10 +1549,10 @@ impl GetTaskPayloadRequest {
 }
 crate::rt::object! {
     GetTaskPayloadRequest, "an object of type GetTaskPayloadRequest", extra, fields :
-    [[fixed "method" f0(crate ::rt::Fixed::Str("tasks/result"))] [required "params"
-    f1(GetTaskPayloadRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    [[fixed "method" fixed0(crate ::rt::Fixed::Str("tasks/result"))] [required "params"
+    params(GetTaskPayloadRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// The inline object type of `GetTaskPayloadRequest.params` in the schema (named from its parent and field; see [`GetTaskPayloadRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1565,7 +1566,7 @@ pub struct GetTaskPayloadRequestParams {
 }
 crate::rt::object! {
     GetTaskPayloadRequestParams, "an object of type GetTaskPayloadRequestParams", extra,
-    fields : [[required "taskId" f0(String) plain task_id]], inits : [task_id : f0]
+    fields : [[required "taskId" task_id(String) plain task_id]], inits : [task_id]
 }
 /// The response to a tasks/result request.
 /// The structure matches the result type of the original request.
@@ -1585,8 +1586,8 @@ pub struct GetTaskPayloadResult {
 }
 crate::rt::object! {
     GetTaskPayloadResult, "an object of type GetTaskPayloadResult", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain
-    meta]], inits : [meta : f0]
+    [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
+    meta]], inits : [meta]
 }
 /// A request to retrieve the state of a task.
 ///
@@ -1608,9 +1609,10 @@ impl GetTaskRequest {
 }
 crate::rt::object! {
     GetTaskRequest, "an object of type GetTaskRequest", extra, fields : [[fixed "method"
-    f0(crate ::rt::Fixed::Str("tasks/get"))] [required "params" f1(GetTaskRequestParams)
-    plain params] [fixed "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))] [required "id"
-    f3(RequestId) plain id]], inits : [params : f1, id : f3]
+    fixed0(crate ::rt::Fixed::Str("tasks/get"))] [required "params"
+    params(GetTaskRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// The inline object type of `GetTaskRequest.params` in the schema (named from its parent and field; see [`GetTaskRequest`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -1624,7 +1626,7 @@ pub struct GetTaskRequestParams {
 }
 crate::rt::object! {
     GetTaskRequestParams, "an object of type GetTaskRequestParams", extra, fields :
-    [[required "taskId" f0(String) plain task_id]], inits : [task_id : f0]
+    [[required "taskId" task_id(String) plain task_id]], inits : [task_id]
 }
 /// The response to a tasks/get request.
 ///
@@ -1676,13 +1678,13 @@ pub struct GetTaskResult {
 }
 crate::rt::object! {
     GetTaskResult, "an object of type GetTaskResult", extra, fields : [[optional "_meta"
-    f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required "taskId"
-    f1(String) plain task_id] [required "status" f2(TaskStatus) plain status] [optional
-    "statusMessage" f3(String) plain status_message] [required "createdAt" f4(String)
-    plain created_at] [required "lastUpdatedAt" f5(String) plain last_updated_at]
-    [required "ttl" f6(Option < i64 >) plain ttl] [optional "pollInterval" f7(i64) plain
-    poll_interval]], inits : [meta : f0, task_id : f1, status : f2, status_message : f3,
-    created_at : f4, last_updated_at : f5, ttl : f6, poll_interval : f7]
+    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "taskId" task_id(String) plain task_id] [required "status" status(TaskStatus) plain
+    status] [optional "statusMessage" status_message(String) plain status_message]
+    [required "createdAt" created_at(String) plain created_at] [required "lastUpdatedAt"
+    last_updated_at(String) plain last_updated_at] [required "ttl" ttl(Option < i64 >)
+    plain ttl] [optional "pollInterval" poll_interval(i64) plain poll_interval]], inits :
+    [meta task_id status status_message created_at last_updated_at ttl poll_interval]
 }
 pub const INTERNAL_ERROR: i64 = -32603i64;
 pub const INVALID_PARAMS: i64 = -32602i64;
@@ -1727,10 +1729,10 @@ pub struct Icon {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Icon, "an object of type Icon", extra, fields : [[required "src" f0(String) plain
-    src] [optional "mimeType" f1(String) plain mime_type] [optional "sizes" f2(Vec <
-    String >) plain sizes] [optional "theme" f3(IconTheme) plain theme]], inits : [src :
-    f0, mime_type : f1, sizes : f2, theme : f3]
+    Icon, "an object of type Icon", extra, fields : [[required "src" src(String) plain
+    src] [optional "mimeType" mime_type(String) plain mime_type] [optional "sizes"
+    sizes(Vec < String >) plain sizes] [optional "theme" theme(IconTheme) plain theme]],
+    inits : [src mime_type sizes theme]
 }
 /// The inline enum type of `Icon.theme` in the schema (named from its parent and field; see [`Icon`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -1764,8 +1766,8 @@ pub struct Icons {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Icons, "an object of type Icons", extra, fields : [[optional "icons" f0(Vec < Icon >)
-    plain icons]], inits : [icons : f0]
+    Icons, "an object of type Icons", extra, fields : [[optional "icons" icons(Vec < Icon
+    >) plain icons]], inits : [icons]
 }
 /// An image provided to or from an LLM.
 ///
@@ -1799,11 +1801,11 @@ impl ImageContent {
 }
 crate::rt::object! {
     ImageContent, "an object of type ImageContent", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("image"))] [required "data" f1(String) plain data]
-    [required "mimeType" f2(String) plain mime_type] [optional "annotations"
-    f3(Annotations) plain annotations] [optional "_meta" f4(::serde_json::Map < String,
-    ::serde_json::Value >) plain meta]], inits : [data : f1, mime_type : f2, annotations
-    : f3, meta : f4]
+    fixed0(crate ::rt::Fixed::Str("image"))] [required "data" data(String) plain data]
+    [required "mimeType" mime_type(String) plain mime_type] [optional "annotations"
+    annotations(Annotations) plain annotations] [optional "_meta" meta(::serde_json::Map
+    < String, ::serde_json::Value >) plain meta]], inits : [data mime_type annotations
+    meta]
 }
 /// Describes the MCP implementation.
 #[derive(Clone, Debug, PartialEq)]
@@ -1853,11 +1855,11 @@ pub struct Implementation {
 }
 crate::rt::object! {
     Implementation, "an object of type Implementation", extra, fields : [[required "name"
-    f0(String) plain name] [optional "title" f1(String) plain title] [optional "icons"
-    f2(Vec < Icon >) plain icons] [required "version" f3(String) plain version] [optional
-    "description" f4(String) plain description] [optional "websiteUrl" f5(String) plain
-    website_url]], inits : [name : f0, title : f1, icons : f2, version : f3, description
-    : f4, website_url : f5]
+    name(String) plain name] [optional "title" title(String) plain title] [optional
+    "icons" icons(Vec < Icon >) plain icons] [required "version" version(String) plain
+    version] [optional "description" description(String) plain description] [optional
+    "websiteUrl" website_url(String) plain website_url]], inits : [name title icons
+    version description website_url]
 }
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
 ///
@@ -1879,10 +1881,10 @@ impl InitializeRequest {
 }
 crate::rt::object! {
     InitializeRequest, "an object of type InitializeRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("initialize"))] [required "params"
-    f1(InitializeRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    "method" fixed0(crate ::rt::Fixed::Str("initialize"))] [required "params"
+    params(InitializeRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// Parameters for an `initialize` request.
 ///
@@ -1907,10 +1909,11 @@ pub struct InitializeRequestParams {
 }
 crate::rt::object! {
     InitializeRequestParams, "an object of type InitializeRequestParams", extra, fields :
-    [[optional "_meta" f0(RequestParamsMeta) plain meta] [required "protocolVersion"
-    f1(String) plain protocol_version] [required "capabilities" f2(ClientCapabilities)
-    plain capabilities] [required "clientInfo" f3(Implementation) plain client_info]],
-    inits : [meta : f0, protocol_version : f1, capabilities : f2, client_info : f3]
+    [[optional "_meta" meta(RequestParamsMeta) plain meta] [required "protocolVersion"
+    protocol_version(String) plain protocol_version] [required "capabilities"
+    capabilities(ClientCapabilities) plain capabilities] [required "clientInfo"
+    client_info(Implementation) plain client_info]], inits : [meta protocol_version
+    capabilities client_info]
 }
 /// After receiving an initialize request from the client, the server sends this response.
 ///
@@ -1941,12 +1944,12 @@ pub struct InitializeResult {
 }
 crate::rt::object! {
     InitializeResult, "an object of type InitializeResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "protocolVersion" f1(String) plain protocol_version] [required "capabilities"
-    f2(ServerCapabilities) plain capabilities] [required "serverInfo" f3(Implementation)
-    plain server_info] [optional "instructions" f4(String) plain instructions]], inits :
-    [meta : f0, protocol_version : f1, capabilities : f2, server_info : f3, instructions
-    : f4]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "protocolVersion" protocol_version(String) plain protocol_version] [required
+    "capabilities" capabilities(ServerCapabilities) plain capabilities] [required
+    "serverInfo" server_info(Implementation) plain server_info] [optional "instructions"
+    instructions(String) plain instructions]], inits : [meta protocol_version
+    capabilities server_info instructions]
 }
 /// This notification is sent from the client to the server after initialization has finished.
 ///
@@ -1968,9 +1971,9 @@ impl InitializedNotification {
 }
 crate::rt::object! {
     InitializedNotification, "an object of type InitializedNotification", extra, fields :
-    [[fixed "method" f0(crate ::rt::Fixed::Str("notifications/initialized"))] [optional
-    "params" f1(NotificationParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
+    [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/initialized"))]
+    [optional "params" params(NotificationParams) plain params] [fixed "jsonrpc"
+    fixed2(crate ::rt::Fixed::Str("2.0"))]], inits : [params]
 }
 /// A response to a request that indicates an error occurred.
 ///
@@ -1989,8 +1992,8 @@ impl JSONRPCErrorResponse {
 }
 crate::rt::object! {
     JSONRPCErrorResponse, "an object of type JSONRPCErrorResponse", extra, fields :
-    [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [optional "id" f1(RequestId)
-    plain id] [required "error" f2(Error) plain error]], inits : [id : f1, error : f2]
+    [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [optional "id" id(RequestId)
+    plain id] [required "error" error(Error) plain error]], inits : [id error]
 }
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
@@ -2023,9 +2026,9 @@ impl JSONRPCNotification {
 }
 crate::rt::object! {
     JSONRPCNotification, "an object of type JSONRPCNotification", extra, fields :
-    [[required "method" f0(String) plain method] [optional "params" f1(::serde_json::Map
-    < String, ::serde_json::Value >) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [method : f0, params : f1]
+    [[required "method" method(String) plain method] [optional "params"
+    params(::serde_json::Map < String, ::serde_json::Value >) plain params] [fixed
+    "jsonrpc" fixed2(crate ::rt::Fixed::Str("2.0"))]], inits : [method params]
 }
 /// A request that expects a response.
 ///
@@ -2045,10 +2048,10 @@ impl JSONRPCRequest {
 }
 crate::rt::object! {
     JSONRPCRequest, "an object of type JSONRPCRequest", extra, fields : [[required
-    "method" f0(String) plain method] [optional "params" f1(::serde_json::Map < String,
-    ::serde_json::Value >) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [method :
-    f0, params : f1, id : f3]
+    "method" method(String) plain method] [optional "params" params(::serde_json::Map <
+    String, ::serde_json::Value >) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [method
+    params id]
 }
 /// A response to a request, containing either the result or error.
 ///
@@ -2080,9 +2083,8 @@ impl JSONRPCResultResponse {
 }
 crate::rt::object! {
     JSONRPCResultResponse, "an object of type JSONRPCResultResponse", extra, fields :
-    [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [required "id" f1(RequestId)
-    plain id] [required "result" f2(Result) plain result]], inits : [id : f1, result :
-    f2]
+    [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId)
+    plain id] [required "result" result(Result) plain result]], inits : [id result]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 pub const JSONRPC_VERSION: &str = "2.0";
@@ -2117,11 +2119,12 @@ impl LegacyTitledEnumSchema {
 }
 crate::rt::object! {
     LegacyTitledEnumSchema, "an object of type LegacyTitledEnumSchema", extra, fields :
-    [[fixed "type" f0(crate ::rt::Fixed::Str("string"))] [optional "title" f1(String)
-    plain title] [optional "description" f2(String) plain description] [required "enum"
-    f3(Vec < String >) plain r#enum] [optional "enumNames" f4(Vec < String >) plain
-    enum_names] [optional "default" f5(String) plain default]], inits : [title : f1,
-    description : f2, r#enum : f3, enum_names : f4, default : f5]
+    [[fixed "type" fixed0(crate ::rt::Fixed::Str("string"))] [optional "title"
+    title(String) plain title] [optional "description" description(String) plain
+    description] [required "enum" r#enum(Vec < String >) plain r#enum] [optional
+    "enumNames" enum_names(Vec < String >) plain enum_names] [optional "default"
+    default(String) plain default]], inits : [title description r#enum enum_names
+    default]
 }
 /// Sent from the client to request a list of prompts and prompt templates the server has.
 ///
@@ -2142,10 +2145,10 @@ impl ListPromptsRequest {
 }
 crate::rt::object! {
     ListPromptsRequest, "an object of type ListPromptsRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("prompts/list"))] [optional "params"
-    f1(PaginatedRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    "method" fixed0(crate ::rt::Fixed::Str("prompts/list"))] [optional "params"
+    params(PaginatedRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// The server's response to a prompts/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -2169,9 +2172,9 @@ pub struct ListPromptsResult {
 }
 crate::rt::object! {
     ListPromptsResult, "an object of type ListPromptsResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
-    "nextCursor" f1(Cursor) plain next_cursor] [required "prompts" f2(Vec < Prompt >)
-    plain prompts]], inits : [meta : f0, next_cursor : f1, prompts : f2]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "nextCursor" next_cursor(Cursor) plain next_cursor] [required "prompts" prompts(Vec <
+    Prompt >) plain prompts]], inits : [meta next_cursor prompts]
 }
 /// Sent from the client to request a list of resource templates the server has.
 ///
@@ -2192,11 +2195,11 @@ impl ListResourceTemplatesRequest {
 }
 crate::rt::object! {
     ListResourceTemplatesRequest, "an object of type ListResourceTemplatesRequest",
-    extra, fields : [[fixed "method" f0(crate
+    extra, fields : [[fixed "method" fixed0(crate
     ::rt::Fixed::Str("resources/templates/list"))] [optional "params"
-    f1(PaginatedRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    params(PaginatedRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// The server's response to a resources/templates/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -2221,10 +2224,10 @@ pub struct ListResourceTemplatesResult {
 }
 crate::rt::object! {
     ListResourceTemplatesResult, "an object of type ListResourceTemplatesResult", extra,
-    fields : [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >)
-    plain meta] [optional "nextCursor" f1(Cursor) plain next_cursor] [required
-    "resourceTemplates" f2(Vec < ResourceTemplate >) plain resource_templates]], inits :
-    [meta : f0, next_cursor : f1, resource_templates : f2]
+    fields : [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >)
+    plain meta] [optional "nextCursor" next_cursor(Cursor) plain next_cursor] [required
+    "resourceTemplates" resource_templates(Vec < ResourceTemplate >) plain
+    resource_templates]], inits : [meta next_cursor resource_templates]
 }
 /// Sent from the client to request a list of resources the server has.
 ///
@@ -2245,10 +2248,10 @@ impl ListResourcesRequest {
 }
 crate::rt::object! {
     ListResourcesRequest, "an object of type ListResourcesRequest", extra, fields :
-    [[fixed "method" f0(crate ::rt::Fixed::Str("resources/list"))] [optional "params"
-    f1(PaginatedRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    [[fixed "method" fixed0(crate ::rt::Fixed::Str("resources/list"))] [optional "params"
+    params(PaginatedRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// The server's response to a resources/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -2272,9 +2275,10 @@ pub struct ListResourcesResult {
 }
 crate::rt::object! {
     ListResourcesResult, "an object of type ListResourcesResult", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta]
-    [optional "nextCursor" f1(Cursor) plain next_cursor] [required "resources" f2(Vec <
-    Resource >) plain resources]], inits : [meta : f0, next_cursor : f1, resources : f2]
+    [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
+    meta] [optional "nextCursor" next_cursor(Cursor) plain next_cursor] [required
+    "resources" resources(Vec < Resource >) plain resources]], inits : [meta next_cursor
+    resources]
 }
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
@@ -2303,9 +2307,10 @@ impl ListRootsRequest {
 }
 crate::rt::object! {
     ListRootsRequest, "an object of type ListRootsRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("roots/list"))] [optional "params"
-    f1(RequestParams) plain params] [fixed "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))]
-    [required "id" f3(RequestId) plain id]], inits : [params : f1, id : f3]
+    "method" fixed0(crate ::rt::Fixed::Str("roots/list"))] [optional "params"
+    params(RequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
@@ -2326,8 +2331,8 @@ pub struct ListRootsResult {
 }
 crate::rt::object! {
     ListRootsResult, "an object of type ListRootsResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "roots" f1(Vec < Root >) plain roots]], inits : [meta : f0, roots : f1]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "roots" roots(Vec < Root >) plain roots]], inits : [meta roots]
 }
 /// A request to retrieve a list of tasks.
 ///
@@ -2350,10 +2355,10 @@ impl ListTasksRequest {
 }
 crate::rt::object! {
     ListTasksRequest, "an object of type ListTasksRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("tasks/list"))] [optional "params"
-    f1(PaginatedRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    "method" fixed0(crate ::rt::Fixed::Str("tasks/list"))] [optional "params"
+    params(PaginatedRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// The response to a tasks/list request.
 ///
@@ -2379,9 +2384,9 @@ pub struct ListTasksResult {
 }
 crate::rt::object! {
     ListTasksResult, "an object of type ListTasksResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
-    "nextCursor" f1(Cursor) plain next_cursor] [required "tasks" f2(Vec < Task >) plain
-    tasks]], inits : [meta : f0, next_cursor : f1, tasks : f2]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "nextCursor" next_cursor(Cursor) plain next_cursor] [required "tasks" tasks(Vec <
+    Task >) plain tasks]], inits : [meta next_cursor tasks]
 }
 /// Sent from the client to request a list of tools the server has.
 ///
@@ -2402,10 +2407,10 @@ impl ListToolsRequest {
 }
 crate::rt::object! {
     ListToolsRequest, "an object of type ListToolsRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("tools/list"))] [optional "params"
-    f1(PaginatedRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    "method" fixed0(crate ::rt::Fixed::Str("tools/list"))] [optional "params"
+    params(PaginatedRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// The server's response to a tools/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -2429,9 +2434,9 @@ pub struct ListToolsResult {
 }
 crate::rt::object! {
     ListToolsResult, "an object of type ListToolsResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
-    "nextCursor" f1(Cursor) plain next_cursor] [required "tools" f2(Vec < Tool >) plain
-    tools]], inits : [meta : f0, next_cursor : f1, tools : f2]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "nextCursor" next_cursor(Cursor) plain next_cursor] [required "tools" tools(Vec <
+    Tool >) plain tools]], inits : [meta next_cursor tools]
 }
 /// The severity of a log message.
 ///
@@ -2482,9 +2487,9 @@ impl LoggingMessageNotification {
 }
 crate::rt::object! {
     LoggingMessageNotification, "an object of type LoggingMessageNotification", extra,
-    fields : [[fixed "method" f0(crate ::rt::Fixed::Str("notifications/message"))]
-    [required "params" f1(LoggingMessageNotificationParams) plain params] [fixed
-    "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
+    fields : [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/message"))]
+    [required "params" params(LoggingMessageNotificationParams) plain params] [fixed
+    "jsonrpc" fixed2(crate ::rt::Fixed::Str("2.0"))]], inits : [params]
 }
 /// Parameters for a `notifications/message` notification.
 ///
@@ -2511,10 +2516,10 @@ pub struct LoggingMessageNotificationParams {
 crate::rt::object! {
     LoggingMessageNotificationParams,
     "an object of type LoggingMessageNotificationParams", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "level" f1(LoggingLevel) plain level] [optional "logger" f2(String) plain logger]
-    [required "data" f3(::serde_json::Value) plain data]], inits : [meta : f0, level :
-    f1, logger : f2, data : f3]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "level" level(LoggingLevel) plain level] [optional "logger" logger(String) plain
+    logger] [required "data" data(::serde_json::Value) plain data]], inits : [meta level
+    logger data]
 }
 pub const METHOD_NOT_FOUND: i64 = -32601i64;
 /// Hints to use for model selection.
@@ -2542,7 +2547,7 @@ pub struct ModelHint {
 }
 crate::rt::object! {
     ModelHint, "an object of type ModelHint", extra, fields : [[optional "name"
-    f0(String) plain name]], inits : [name : f0]
+    name(String) plain name]], inits : [name]
 }
 /// The server's preferences for model selection, requested of the client during sampling.
 ///
@@ -2610,10 +2615,11 @@ pub struct ModelPreferences {
 }
 crate::rt::object! {
     ModelPreferences, "an object of type ModelPreferences", extra, fields : [[optional
-    "hints" f0(Vec < ModelHint >) plain hints] [optional "costPriority" f1(f64) float
-    cost_priority] [optional "speedPriority" f2(f64) float speed_priority] [optional
-    "intelligencePriority" f3(f64) float intelligence_priority]], inits : [hints : f0,
-    cost_priority : f1, speed_priority : f2, intelligence_priority : f3]
+    "hints" hints(Vec < ModelHint >) plain hints] [optional "costPriority"
+    cost_priority(f64) float cost_priority] [optional "speedPriority" speed_priority(f64)
+    float speed_priority] [optional "intelligencePriority" intelligence_priority(f64)
+    float intelligence_priority]], inits : [hints cost_priority speed_priority
+    intelligence_priority]
 }
 /// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
 #[derive(Clone, Debug, PartialEq)]
@@ -2638,8 +2644,8 @@ pub struct Notification {
 }
 crate::rt::object! {
     Notification, "an object of type Notification", extra, fields : [[required "method"
-    f0(String) plain method] [optional "params" f1(::serde_json::Map < String,
-    ::serde_json::Value >) plain params]], inits : [method : f0, params : f1]
+    method(String) plain method] [optional "params" params(::serde_json::Map < String,
+    ::serde_json::Value >) plain params]], inits : [method params]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
@@ -2655,8 +2661,8 @@ pub struct NotificationParams {
 }
 crate::rt::object! {
     NotificationParams, "an object of type NotificationParams", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain
-    meta]], inits : [meta : f0]
+    [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
+    meta]], inits : [meta]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct NumberSchema {
@@ -2676,11 +2682,11 @@ pub struct NumberSchema {
 }
 crate::rt::object! {
     NumberSchema, "an object of type NumberSchema", extra, fields : [[required "type"
-    f0(NumberSchemaType) plain r#type] [optional "title" f1(String) plain title]
-    [optional "description" f2(String) plain description] [optional "minimum" f3(f64)
-    float minimum] [optional "maximum" f4(f64) float maximum] [optional "default" f5(f64)
-    float default]], inits : [r#type : f0, title : f1, description : f2, minimum : f3,
-    maximum : f4, default : f5]
+    r#type(NumberSchemaType) plain r#type] [optional "title" title(String) plain title]
+    [optional "description" description(String) plain description] [optional "minimum"
+    minimum(f64) float minimum] [optional "maximum" maximum(f64) float maximum] [optional
+    "default" default(f64) float default]], inits : [r#type title description minimum
+    maximum default]
 }
 /// The inline enum type of `NumberSchema.type` in the schema (named from its parent and field; see [`NumberSchema`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -2713,9 +2719,10 @@ impl PaginatedRequest {
 }
 crate::rt::object! {
     PaginatedRequest, "an object of type PaginatedRequest", extra, fields : [[required
-    "method" f0(String) plain method] [optional "params" f1(PaginatedRequestParams) plain
-    params] [fixed "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))] [required "id"
-    f3(RequestId) plain id]], inits : [method : f0, params : f1, id : f3]
+    "method" method(String) plain method] [optional "params"
+    params(PaginatedRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [method
+    params id]
 }
 /// Common parameters for paginated requests.
 ///
@@ -2738,8 +2745,8 @@ pub struct PaginatedRequestParams {
 }
 crate::rt::object! {
     PaginatedRequestParams, "an object of type PaginatedRequestParams", extra, fields :
-    [[optional "_meta" f0(RequestParamsMeta) plain meta] [optional "cursor" f1(Cursor)
-    plain cursor]], inits : [meta : f0, cursor : f1]
+    [[optional "_meta" meta(RequestParamsMeta) plain meta] [optional "cursor"
+    cursor(Cursor) plain cursor]], inits : [meta cursor]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
@@ -2762,8 +2769,8 @@ pub struct PaginatedResult {
 }
 crate::rt::object! {
     PaginatedResult, "an object of type PaginatedResult", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
-    "nextCursor" f1(Cursor) plain next_cursor]], inits : [meta : f0, next_cursor : f1]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
+    "nextCursor" next_cursor(Cursor) plain next_cursor]], inits : [meta next_cursor]
 }
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 ///
@@ -2786,9 +2793,9 @@ impl PingRequest {
 }
 crate::rt::object! {
     PingRequest, "an object of type PingRequest", extra, fields : [[fixed "method"
-    f0(crate ::rt::Fixed::Str("ping"))] [optional "params" f1(RequestParams) plain
-    params] [fixed "jsonrpc" f2(crate ::rt::Fixed::Str("2.0"))] [required "id"
-    f3(RequestId) plain id]], inits : [params : f1, id : f3]
+    fixed0(crate ::rt::Fixed::Str("ping"))] [optional "params" params(RequestParams)
+    plain params] [fixed "jsonrpc" fixed2(crate ::rt::Fixed::Str("2.0"))] [required "id"
+    id(RequestId) plain id]], inits : [params id]
 }
 /// Restricted schema definitions that only allow primitive types
 /// without nested objects or arrays.
@@ -2824,9 +2831,9 @@ impl ProgressNotification {
 }
 crate::rt::object! {
     ProgressNotification, "an object of type ProgressNotification", extra, fields :
-    [[fixed "method" f0(crate ::rt::Fixed::Str("notifications/progress"))] [required
-    "params" f1(ProgressNotificationParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
+    [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/progress"))] [required
+    "params" params(ProgressNotificationParams) plain params] [fixed "jsonrpc"
+    fixed2(crate ::rt::Fixed::Str("2.0"))]], inits : [params]
 }
 /// Parameters for a `notifications/progress` notification.
 #[derive(Clone, Debug, PartialEq)]
@@ -2856,11 +2863,11 @@ pub struct ProgressNotificationParams {
 }
 crate::rt::object! {
     ProgressNotificationParams, "an object of type ProgressNotificationParams", extra,
-    fields : [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >)
-    plain meta] [required "progressToken" f1(ProgressToken) plain progress_token]
-    [required "progress" f2(f64) float progress] [optional "total" f3(f64) float total]
-    [optional "message" f4(String) plain message]], inits : [meta : f0, progress_token :
-    f1, progress : f2, total : f3, message : f4]
+    fields : [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >)
+    plain meta] [required "progressToken" progress_token(ProgressToken) plain
+    progress_token] [required "progress" progress(f64) float progress] [optional "total"
+    total(f64) float total] [optional "message" message(String) plain message]], inits :
+    [meta progress_token progress total message]
 }
 /// A progress token, used to associate progress notifications with the original request.
 ///
@@ -2918,12 +2925,12 @@ pub struct Prompt {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Prompt, "an object of type Prompt", extra, fields : [[required "name" f0(String)
-    plain name] [optional "title" f1(String) plain title] [optional "icons" f2(Vec < Icon
-    >) plain icons] [optional "description" f3(String) plain description] [optional
-    "arguments" f4(Vec < PromptArgument >) plain arguments] [optional "_meta"
-    f5(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [name :
-    f0, title : f1, icons : f2, description : f3, arguments : f4, meta : f5]
+    Prompt, "an object of type Prompt", extra, fields : [[required "name" name(String)
+    plain name] [optional "title" title(String) plain title] [optional "icons" icons(Vec
+    < Icon >) plain icons] [optional "description" description(String) plain description]
+    [optional "arguments" arguments(Vec < PromptArgument >) plain arguments] [optional
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits :
+    [name title icons description arguments meta]
 }
 /// Describes an argument that a prompt can accept.
 #[derive(Clone, Debug, PartialEq)]
@@ -2952,9 +2959,9 @@ pub struct PromptArgument {
 }
 crate::rt::object! {
     PromptArgument, "an object of type PromptArgument", extra, fields : [[required "name"
-    f0(String) plain name] [optional "title" f1(String) plain title] [optional
-    "description" f2(String) plain description] [optional "required" f3(bool) plain
-    required]], inits : [name : f0, title : f1, description : f2, required : f3]
+    name(String) plain name] [optional "title" title(String) plain title] [optional
+    "description" description(String) plain description] [optional "required"
+    required(bool) plain required]], inits : [name title description required]
 }
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
@@ -2974,10 +2981,10 @@ impl PromptListChangedNotification {
 }
 crate::rt::object! {
     PromptListChangedNotification, "an object of type PromptListChangedNotification",
-    extra, fields : [[fixed "method" f0(crate
+    extra, fields : [[fixed "method" fixed0(crate
     ::rt::Fixed::Str("notifications/prompts/list_changed"))] [optional "params"
-    f1(NotificationParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
+    params(NotificationParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))]], inits : [params]
 }
 /// Describes a message returned as part of a prompt.
 ///
@@ -2992,8 +2999,8 @@ pub struct PromptMessage {
 }
 crate::rt::object! {
     PromptMessage, "an object of type PromptMessage", extra, fields : [[required "role"
-    f0(Role) plain role] [required "content" f1(ContentBlock) plain content]], inits :
-    [role : f0, content : f1]
+    role(Role) plain role] [required "content" content(ContentBlock) plain content]],
+    inits : [role content]
 }
 /// Identifies a prompt.
 ///
@@ -3020,8 +3027,8 @@ impl PromptReference {
 }
 crate::rt::object! {
     PromptReference, "an object of type PromptReference", extra, fields : [[required
-    "name" f0(String) plain name] [optional "title" f1(String) plain title] [fixed "type"
-    f2(crate ::rt::Fixed::Str("ref/prompt"))]], inits : [name : f0, title : f1]
+    "name" name(String) plain name] [optional "title" title(String) plain title] [fixed
+    "type" fixed2(crate ::rt::Fixed::Str("ref/prompt"))]], inits : [name title]
 }
 /// Sent from the client to the server, to read a specific resource URI.
 ///
@@ -3041,10 +3048,10 @@ impl ReadResourceRequest {
 }
 crate::rt::object! {
     ReadResourceRequest, "an object of type ReadResourceRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("resources/read"))] [required "params"
-    f1(ReadResourceRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    "method" fixed0(crate ::rt::Fixed::Str("resources/read"))] [required "params"
+    params(ReadResourceRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// Parameters for a `resources/read` request.
 #[derive(Clone, Debug, PartialEq)]
@@ -3064,8 +3071,8 @@ pub struct ReadResourceRequestParams {
 }
 crate::rt::object! {
     ReadResourceRequestParams, "an object of type ReadResourceRequestParams", extra,
-    fields : [[optional "_meta" f0(RequestParamsMeta) plain meta] [required "uri"
-    f1(String) plain uri]], inits : [meta : f0, uri : f1]
+    fields : [[optional "_meta" meta(RequestParamsMeta) plain meta] [required "uri"
+    uri(String) plain uri]], inits : [meta uri]
 }
 /// The server's response to a resources/read request from the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -3082,9 +3089,9 @@ pub struct ReadResourceResult {
 }
 crate::rt::object! {
     ReadResourceResult, "an object of type ReadResourceResult", extra, fields :
-    [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta]
-    [required "contents" f1(Vec < ReadResourceResultContentsItem >) plain contents]],
-    inits : [meta : f0, contents : f1]
+    [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
+    meta] [required "contents" contents(Vec < ReadResourceResultContentsItem >) plain
+    contents]], inits : [meta contents]
 }
 /// The inline union type of the elements of `ReadResourceResult.contents` in the schema (see [`ReadResourceResult`]).
 ///
@@ -3115,7 +3122,7 @@ pub struct RelatedTaskMetadata {
 }
 crate::rt::object! {
     RelatedTaskMetadata, "an object of type RelatedTaskMetadata", extra, fields :
-    [[required "taskId" f0(String) plain task_id]], inits : [task_id : f0]
+    [[required "taskId" task_id(String) plain task_id]], inits : [task_id]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
@@ -3127,9 +3134,9 @@ pub struct Request {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Request, "an object of type Request", extra, fields : [[required "method" f0(String)
-    plain method] [optional "params" f1(::serde_json::Map < String, ::serde_json::Value
-    >) plain params]], inits : [method : f0, params : f1]
+    Request, "an object of type Request", extra, fields : [[required "method"
+    method(String) plain method] [optional "params" params(::serde_json::Map < String,
+    ::serde_json::Value >) plain params]], inits : [method params]
 }
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
@@ -3159,7 +3166,7 @@ pub struct RequestParams {
 }
 crate::rt::object! {
     RequestParams, "an object of type RequestParams", extra, fields : [[optional "_meta"
-    f0(RequestParamsMeta) plain meta]], inits : [meta : f0]
+    meta(RequestParamsMeta) plain meta]], inits : [meta]
 }
 /// The inline object type of `RequestParams._meta` in the schema (named from its parent and field; see [`RequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -3175,8 +3182,8 @@ pub struct RequestParamsMeta {
 }
 crate::rt::object! {
     RequestParamsMeta, "an object of type RequestParamsMeta", extra, fields : [[optional
-    "progressToken" f0(ProgressToken) plain progress_token]], inits : [progress_token :
-    f0]
+    "progressToken" progress_token(ProgressToken) plain progress_token]], inits :
+    [progress_token]
 }
 /// A known resource that the server is capable of reading.
 #[derive(Clone, Debug, PartialEq)]
@@ -3240,14 +3247,14 @@ pub struct Resource {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Resource, "an object of type Resource", extra, fields : [[required "name" f0(String)
-    plain name] [optional "title" f1(String) plain title] [optional "icons" f2(Vec < Icon
-    >) plain icons] [required "uri" f3(String) plain uri] [optional "description"
-    f4(String) plain description] [optional "mimeType" f5(String) plain mime_type]
-    [optional "annotations" f6(Annotations) plain annotations] [optional "size" f7(i64)
-    plain size] [optional "_meta" f8(::serde_json::Map < String, ::serde_json::Value >)
-    plain meta]], inits : [name : f0, title : f1, icons : f2, uri : f3, description : f4,
-    mime_type : f5, annotations : f6, size : f7, meta : f8]
+    Resource, "an object of type Resource", extra, fields : [[required "name"
+    name(String) plain name] [optional "title" title(String) plain title] [optional
+    "icons" icons(Vec < Icon >) plain icons] [required "uri" uri(String) plain uri]
+    [optional "description" description(String) plain description] [optional "mimeType"
+    mime_type(String) plain mime_type] [optional "annotations" annotations(Annotations)
+    plain annotations] [optional "size" size(i64) plain size] [optional "_meta"
+    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [name
+    title icons uri description mime_type annotations size meta]
 }
 /// The contents of a specific resource or sub-resource.
 ///
@@ -3275,9 +3282,9 @@ pub struct ResourceContents {
 }
 crate::rt::object! {
     ResourceContents, "an object of type ResourceContents", extra, fields : [[required
-    "uri" f0(String) plain uri] [optional "mimeType" f1(String) plain mime_type]
-    [optional "_meta" f2(::serde_json::Map < String, ::serde_json::Value >) plain meta]],
-    inits : [uri : f0, mime_type : f1, meta : f2]
+    "uri" uri(String) plain uri] [optional "mimeType" mime_type(String) plain mime_type]
+    [optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
+    meta]], inits : [uri mime_type meta]
 }
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 ///
@@ -3350,14 +3357,14 @@ impl ResourceLink {
 }
 crate::rt::object! {
     ResourceLink, "an object of type ResourceLink", extra, fields : [[required "name"
-    f0(String) plain name] [optional "title" f1(String) plain title] [optional "icons"
-    f2(Vec < Icon >) plain icons] [required "uri" f3(String) plain uri] [optional
-    "description" f4(String) plain description] [optional "mimeType" f5(String) plain
-    mime_type] [optional "annotations" f6(Annotations) plain annotations] [optional
-    "size" f7(i64) plain size] [optional "_meta" f8(::serde_json::Map < String,
-    ::serde_json::Value >) plain meta] [fixed "type" f9(crate
-    ::rt::Fixed::Str("resource_link"))]], inits : [name : f0, title : f1, icons : f2, uri
-    : f3, description : f4, mime_type : f5, annotations : f6, size : f7, meta : f8]
+    name(String) plain name] [optional "title" title(String) plain title] [optional
+    "icons" icons(Vec < Icon >) plain icons] [required "uri" uri(String) plain uri]
+    [optional "description" description(String) plain description] [optional "mimeType"
+    mime_type(String) plain mime_type] [optional "annotations" annotations(Annotations)
+    plain annotations] [optional "size" size(i64) plain size] [optional "_meta"
+    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [fixed "type"
+    fixed9(crate ::rt::Fixed::Str("resource_link"))]], inits : [name title icons uri
+    description mime_type annotations size meta]
 }
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 ///
@@ -3377,10 +3384,10 @@ impl ResourceListChangedNotification {
 }
 crate::rt::object! {
     ResourceListChangedNotification, "an object of type ResourceListChangedNotification",
-    extra, fields : [[fixed "method" f0(crate
+    extra, fields : [[fixed "method" fixed0(crate
     ::rt::Fixed::Str("notifications/resources/list_changed"))] [optional "params"
-    f1(NotificationParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
+    params(NotificationParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))]], inits : [params]
 }
 /// Common parameters when working with resources.
 ///
@@ -3402,8 +3409,8 @@ pub struct ResourceRequestParams {
 }
 crate::rt::object! {
     ResourceRequestParams, "an object of type ResourceRequestParams", extra, fields :
-    [[optional "_meta" f0(RequestParamsMeta) plain meta] [required "uri" f1(String) plain
-    uri]], inits : [meta : f0, uri : f1]
+    [[optional "_meta" meta(RequestParamsMeta) plain meta] [required "uri" uri(String)
+    plain uri]], inits : [meta uri]
 }
 /// A template description for resources available on the server.
 #[derive(Clone, Debug, PartialEq)]
@@ -3464,13 +3471,13 @@ pub struct ResourceTemplate {
 }
 crate::rt::object! {
     ResourceTemplate, "an object of type ResourceTemplate", extra, fields : [[required
-    "name" f0(String) plain name] [optional "title" f1(String) plain title] [optional
-    "icons" f2(Vec < Icon >) plain icons] [required "uriTemplate" f3(String) plain
-    uri_template] [optional "description" f4(String) plain description] [optional
-    "mimeType" f5(String) plain mime_type] [optional "annotations" f6(Annotations) plain
-    annotations] [optional "_meta" f7(::serde_json::Map < String, ::serde_json::Value >)
-    plain meta]], inits : [name : f0, title : f1, icons : f2, uri_template : f3,
-    description : f4, mime_type : f5, annotations : f6, meta : f7]
+    "name" name(String) plain name] [optional "title" title(String) plain title]
+    [optional "icons" icons(Vec < Icon >) plain icons] [required "uriTemplate"
+    uri_template(String) plain uri_template] [optional "description" description(String)
+    plain description] [optional "mimeType" mime_type(String) plain mime_type] [optional
+    "annotations" annotations(Annotations) plain annotations] [optional "_meta"
+    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [name
+    title icons uri_template description mime_type annotations meta]
 }
 /// A reference to a resource or resource template definition.
 ///
@@ -3490,8 +3497,8 @@ impl ResourceTemplateReference {
 }
 crate::rt::object! {
     ResourceTemplateReference, "an object of type ResourceTemplateReference", extra,
-    fields : [[fixed "type" f0(crate ::rt::Fixed::Str("ref/resource"))] [required "uri"
-    f1(String) plain uri]], inits : [uri : f1]
+    fields : [[fixed "type" fixed0(crate ::rt::Fixed::Str("ref/resource"))] [required
+    "uri" uri(String) plain uri]], inits : [uri]
 }
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 ///
@@ -3510,10 +3517,10 @@ impl ResourceUpdatedNotification {
 }
 crate::rt::object! {
     ResourceUpdatedNotification, "an object of type ResourceUpdatedNotification", extra,
-    fields : [[fixed "method" f0(crate
+    fields : [[fixed "method" fixed0(crate
     ::rt::Fixed::Str("notifications/resources/updated"))] [required "params"
-    f1(ResourceUpdatedNotificationParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
+    params(ResourceUpdatedNotificationParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))]], inits : [params]
 }
 /// Parameters for a `notifications/resources/updated` notification.
 #[derive(Clone, Debug, PartialEq)]
@@ -3534,8 +3541,8 @@ pub struct ResourceUpdatedNotificationParams {
 crate::rt::object! {
     ResourceUpdatedNotificationParams,
     "an object of type ResourceUpdatedNotificationParams", extra, fields : [[optional
-    "_meta" f0(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "uri" f1(String) plain uri]], inits : [meta : f0, uri : f1]
+    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
+    "uri" uri(String) plain uri]], inits : [meta uri]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct Result {
@@ -3550,8 +3557,7 @@ pub struct Result {
 }
 crate::rt::object! {
     Result, "an object of type Result", extra, fields : [[optional "_meta"
-    f0(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [meta :
-    f0]
+    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [meta]
 }
 /// The sender or recipient of messages and data in a conversation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -3591,9 +3597,10 @@ pub struct Root {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Root, "an object of type Root", extra, fields : [[required "uri" f0(String) plain
-    uri] [optional "name" f1(String) plain name] [optional "_meta" f2(::serde_json::Map <
-    String, ::serde_json::Value >) plain meta]], inits : [uri : f0, name : f1, meta : f2]
+    Root, "an object of type Root", extra, fields : [[required "uri" uri(String) plain
+    uri] [optional "name" name(String) plain name] [optional "_meta"
+    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [uri
+    name meta]
 }
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
@@ -3617,10 +3624,10 @@ impl RootsListChangedNotification {
 }
 crate::rt::object! {
     RootsListChangedNotification, "an object of type RootsListChangedNotification",
-    extra, fields : [[fixed "method" f0(crate
+    extra, fields : [[fixed "method" fixed0(crate
     ::rt::Fixed::Str("notifications/roots/list_changed"))] [optional "params"
-    f1(NotificationParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
+    params(NotificationParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))]], inits : [params]
 }
 /// Describes a message issued to or received from an LLM API.
 ///
@@ -3640,9 +3647,9 @@ pub struct SamplingMessage {
 }
 crate::rt::object! {
     SamplingMessage, "an object of type SamplingMessage", extra, fields : [[required
-    "role" f0(Role) plain role] [required "content" f1(SamplingMessageContent) plain
-    content] [optional "_meta" f2(::serde_json::Map < String, ::serde_json::Value >)
-    plain meta]], inits : [role : f0, content : f1, meta : f2]
+    "role" role(Role) plain role] [required "content" content(SamplingMessageContent)
+    plain content] [optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value
+    >) plain meta]], inits : [role content meta]
 }
 /// The inline union type of `SamplingMessage.content` in the schema (named from its parent and field; see [`SamplingMessage`]).
 ///
@@ -3723,15 +3730,15 @@ pub struct ServerCapabilities {
 }
 crate::rt::object! {
     ServerCapabilities, "an object of type ServerCapabilities", extra, fields :
-    [[optional "experimental" f0(::std::collections::BTreeMap < String, ::serde_json::Map
-    < String, ::serde_json::Value > >) plain experimental] [optional "logging"
-    f1(::serde_json::Map < String, ::serde_json::Value >) plain logging] [optional
-    "completions" f2(::serde_json::Map < String, ::serde_json::Value >) plain
-    completions] [optional "prompts" f3(ServerCapabilitiesPrompts) plain prompts]
-    [optional "resources" f4(ServerCapabilitiesResources) plain resources] [optional
-    "tools" f5(ServerCapabilitiesTools) plain tools] [optional "tasks"
-    f6(ServerCapabilitiesTasks) plain tasks]], inits : [experimental : f0, logging : f1,
-    completions : f2, prompts : f3, resources : f4, tools : f5, tasks : f6]
+    [[optional "experimental" experimental(::std::collections::BTreeMap < String,
+    ::serde_json::Map < String, ::serde_json::Value > >) plain experimental] [optional
+    "logging" logging(::serde_json::Map < String, ::serde_json::Value >) plain logging]
+    [optional "completions" completions(::serde_json::Map < String, ::serde_json::Value
+    >) plain completions] [optional "prompts" prompts(ServerCapabilitiesPrompts) plain
+    prompts] [optional "resources" resources(ServerCapabilitiesResources) plain
+    resources] [optional "tools" tools(ServerCapabilitiesTools) plain tools] [optional
+    "tasks" tasks(ServerCapabilitiesTasks) plain tasks]], inits : [experimental logging
+    completions prompts resources tools tasks]
 }
 /// The inline object type of `ServerCapabilities.prompts` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -3747,8 +3754,8 @@ pub struct ServerCapabilitiesPrompts {
 }
 crate::rt::object! {
     ServerCapabilitiesPrompts, "an object of type ServerCapabilitiesPrompts", extra,
-    fields : [[optional "listChanged" f0(bool) plain list_changed]], inits :
-    [list_changed : f0]
+    fields : [[optional "listChanged" list_changed(bool) plain list_changed]], inits :
+    [list_changed]
 }
 /// The inline object type of `ServerCapabilities.resources` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -3768,8 +3775,9 @@ pub struct ServerCapabilitiesResources {
 }
 crate::rt::object! {
     ServerCapabilitiesResources, "an object of type ServerCapabilitiesResources", extra,
-    fields : [[optional "subscribe" f0(bool) plain subscribe] [optional "listChanged"
-    f1(bool) plain list_changed]], inits : [subscribe : f0, list_changed : f1]
+    fields : [[optional "subscribe" subscribe(bool) plain subscribe] [optional
+    "listChanged" list_changed(bool) plain list_changed]], inits : [subscribe
+    list_changed]
 }
 /// The inline object type of `ServerCapabilities.tasks` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -3791,10 +3799,10 @@ pub struct ServerCapabilitiesTasks {
 }
 crate::rt::object! {
     ServerCapabilitiesTasks, "an object of type ServerCapabilitiesTasks", extra, fields :
-    [[optional "list" f0(::serde_json::Map < String, ::serde_json::Value >) plain list]
-    [optional "cancel" f1(::serde_json::Map < String, ::serde_json::Value >) plain
-    cancel] [optional "requests" f2(ServerCapabilitiesTasksRequests) plain requests]],
-    inits : [list : f0, cancel : f1, requests : f2]
+    [[optional "list" list(::serde_json::Map < String, ::serde_json::Value >) plain list]
+    [optional "cancel" cancel(::serde_json::Map < String, ::serde_json::Value >) plain
+    cancel] [optional "requests" requests(ServerCapabilitiesTasksRequests) plain
+    requests]], inits : [list cancel requests]
 }
 /// The inline object type of `ServerCapabilitiesTasks.requests` in the schema (named from its parent and field; see [`ServerCapabilitiesTasks`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -3808,8 +3816,8 @@ pub struct ServerCapabilitiesTasksRequests {
 }
 crate::rt::object! {
     ServerCapabilitiesTasksRequests, "an object of type ServerCapabilitiesTasksRequests",
-    extra, fields : [[optional "tools" f0(ServerCapabilitiesTasksRequestsTools) plain
-    tools]], inits : [tools : f0]
+    extra, fields : [[optional "tools" tools(ServerCapabilitiesTasksRequestsTools) plain
+    tools]], inits : [tools]
 }
 /// The inline object type of `ServerCapabilitiesTasksRequests.tools` in the schema (named from its parent and field; see [`ServerCapabilitiesTasksRequests`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -3824,8 +3832,8 @@ pub struct ServerCapabilitiesTasksRequestsTools {
 crate::rt::object! {
     ServerCapabilitiesTasksRequestsTools,
     "an object of type ServerCapabilitiesTasksRequestsTools", extra, fields : [[optional
-    "call" f0(::serde_json::Map < String, ::serde_json::Value >) plain call]], inits :
-    [call : f0]
+    "call" call(::serde_json::Map < String, ::serde_json::Value >) plain call]], inits :
+    [call]
 }
 /// The inline object type of `ServerCapabilities.tools` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -3841,7 +3849,8 @@ pub struct ServerCapabilitiesTools {
 }
 crate::rt::object! {
     ServerCapabilitiesTools, "an object of type ServerCapabilitiesTools", extra, fields :
-    [[optional "listChanged" f0(bool) plain list_changed]], inits : [list_changed : f0]
+    [[optional "listChanged" list_changed(bool) plain list_changed]], inits :
+    [list_changed]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -3969,10 +3978,10 @@ impl SetLevelRequest {
 }
 crate::rt::object! {
     SetLevelRequest, "an object of type SetLevelRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("logging/setLevel"))] [required "params"
-    f1(SetLevelRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    "method" fixed0(crate ::rt::Fixed::Str("logging/setLevel"))] [required "params"
+    params(SetLevelRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// Parameters for a `logging/setLevel` request.
 ///
@@ -3992,8 +4001,8 @@ pub struct SetLevelRequestParams {
 }
 crate::rt::object! {
     SetLevelRequestParams, "an object of type SetLevelRequestParams", extra, fields :
-    [[optional "_meta" f0(RequestParamsMeta) plain meta] [required "level"
-    f1(LoggingLevel) plain level]], inits : [meta : f0, level : f1]
+    [[optional "_meta" meta(RequestParamsMeta) plain meta] [required "level"
+    level(LoggingLevel) plain level]], inits : [meta level]
 }
 /// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
 #[derive(Clone, Debug, PartialEq)]
@@ -4035,12 +4044,12 @@ impl StringSchema {
 }
 crate::rt::object! {
     StringSchema, "an object of type StringSchema", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("string"))] [optional "title" f1(String) plain title]
-    [optional "description" f2(String) plain description] [optional "minLength" f3(i64)
-    plain min_length] [optional "maxLength" f4(i64) plain max_length] [optional "format"
-    f5(StringSchemaFormat) plain format] [optional "default" f6(String) plain default]],
-    inits : [title : f1, description : f2, min_length : f3, max_length : f4, format : f5,
-    default : f6]
+    fixed0(crate ::rt::Fixed::Str("string"))] [optional "title" title(String) plain
+    title] [optional "description" description(String) plain description] [optional
+    "minLength" min_length(i64) plain min_length] [optional "maxLength" max_length(i64)
+    plain max_length] [optional "format" format(StringSchemaFormat) plain format]
+    [optional "default" default(String) plain default]], inits : [title description
+    min_length max_length format default]
 }
 /// The inline enum type of `StringSchema.format` in the schema (named from its parent and field; see [`StringSchema`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -4078,10 +4087,10 @@ impl SubscribeRequest {
 }
 crate::rt::object! {
     SubscribeRequest, "an object of type SubscribeRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("resources/subscribe"))] [required "params"
-    f1(SubscribeRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    "method" fixed0(crate ::rt::Fixed::Str("resources/subscribe"))] [required "params"
+    params(SubscribeRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// Parameters for a `resources/subscribe` request.
 ///
@@ -4103,8 +4112,8 @@ pub struct SubscribeRequestParams {
 }
 crate::rt::object! {
     SubscribeRequestParams, "an object of type SubscribeRequestParams", extra, fields :
-    [[optional "_meta" f0(RequestParamsMeta) plain meta] [required "uri" f1(String) plain
-    uri]], inits : [meta : f0, uri : f1]
+    [[optional "_meta" meta(RequestParamsMeta) plain meta] [required "uri" uri(String)
+    plain uri]], inits : [meta uri]
 }
 /// Data associated with a task.
 ///
@@ -4149,13 +4158,13 @@ pub struct Task {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Task, "an object of type Task", extra, fields : [[required "taskId" f0(String) plain
-    task_id] [required "status" f1(TaskStatus) plain status] [optional "statusMessage"
-    f2(String) plain status_message] [required "createdAt" f3(String) plain created_at]
-    [required "lastUpdatedAt" f4(String) plain last_updated_at] [required "ttl" f5(Option
-    < i64 >) plain ttl] [optional "pollInterval" f6(i64) plain poll_interval]], inits :
-    [task_id : f0, status : f1, status_message : f2, created_at : f3, last_updated_at :
-    f4, ttl : f5, poll_interval : f6]
+    Task, "an object of type Task", extra, fields : [[required "taskId" task_id(String)
+    plain task_id] [required "status" status(TaskStatus) plain status] [optional
+    "statusMessage" status_message(String) plain status_message] [required "createdAt"
+    created_at(String) plain created_at] [required "lastUpdatedAt"
+    last_updated_at(String) plain last_updated_at] [required "ttl" ttl(Option < i64 >)
+    plain ttl] [optional "pollInterval" poll_interval(i64) plain poll_interval]], inits :
+    [task_id status status_message created_at last_updated_at ttl poll_interval]
 }
 /// Common params for any task-augmented request.
 ///
@@ -4184,8 +4193,8 @@ pub struct TaskAugmentedRequestParams {
 }
 crate::rt::object! {
     TaskAugmentedRequestParams, "an object of type TaskAugmentedRequestParams", extra,
-    fields : [[optional "_meta" f0(RequestParamsMeta) plain meta] [optional "task"
-    f1(TaskMetadata) plain task]], inits : [meta : f0, task : f1]
+    fields : [[optional "_meta" meta(RequestParamsMeta) plain meta] [optional "task"
+    task(TaskMetadata) plain task]], inits : [meta task]
 }
 /// Metadata for augmenting a request with task execution.
 /// Include this in the `task` field of the request parameters.
@@ -4202,7 +4211,7 @@ pub struct TaskMetadata {
 }
 crate::rt::object! {
     TaskMetadata, "an object of type TaskMetadata", extra, fields : [[optional "ttl"
-    f0(i64) plain ttl]], inits : [ttl : f0]
+    ttl(i64) plain ttl]], inits : [ttl]
 }
 /// The status of a task.
 ///
@@ -4243,9 +4252,9 @@ impl TaskStatusNotification {
 }
 crate::rt::object! {
     TaskStatusNotification, "an object of type TaskStatusNotification", extra, fields :
-    [[fixed "method" f0(crate ::rt::Fixed::Str("notifications/tasks/status"))] [required
-    "params" f1(TaskStatusNotificationParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
+    [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/tasks/status"))]
+    [required "params" params(TaskStatusNotificationParams) plain params] [fixed
+    "jsonrpc" fixed2(crate ::rt::Fixed::Str("2.0"))]], inits : [params]
 }
 /// Parameters for a `notifications/tasks/status` notification.
 ///
@@ -4297,14 +4306,14 @@ pub struct TaskStatusNotificationParams {
 }
 crate::rt::object! {
     TaskStatusNotificationParams, "an object of type TaskStatusNotificationParams",
-    extra, fields : [[optional "_meta" f0(::serde_json::Map < String, ::serde_json::Value
-    >) plain meta] [required "taskId" f1(String) plain task_id] [required "status"
-    f2(TaskStatus) plain status] [optional "statusMessage" f3(String) plain
-    status_message] [required "createdAt" f4(String) plain created_at] [required
-    "lastUpdatedAt" f5(String) plain last_updated_at] [required "ttl" f6(Option < i64 >)
-    plain ttl] [optional "pollInterval" f7(i64) plain poll_interval]], inits : [meta :
-    f0, task_id : f1, status : f2, status_message : f3, created_at : f4, last_updated_at
-    : f5, ttl : f6, poll_interval : f7]
+    extra, fields : [[optional "_meta" meta(::serde_json::Map < String,
+    ::serde_json::Value >) plain meta] [required "taskId" task_id(String) plain task_id]
+    [required "status" status(TaskStatus) plain status] [optional "statusMessage"
+    status_message(String) plain status_message] [required "createdAt" created_at(String)
+    plain created_at] [required "lastUpdatedAt" last_updated_at(String) plain
+    last_updated_at] [required "ttl" ttl(Option < i64 >) plain ttl] [optional
+    "pollInterval" poll_interval(i64) plain poll_interval]], inits : [meta task_id status
+    status_message created_at last_updated_at ttl poll_interval]
 }
 /// Text provided to or from an LLM.
 ///
@@ -4331,11 +4340,11 @@ impl TextContent {
     pub const TYPE: &'static str = "text";
 }
 crate::rt::object! {
-    TextContent, "an object of type TextContent", extra, fields : [[fixed "type" f0(crate
-    ::rt::Fixed::Str("text"))] [required "text" f1(String) plain text] [optional
-    "annotations" f2(Annotations) plain annotations] [optional "_meta"
-    f3(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [text :
-    f1, annotations : f2, meta : f3]
+    TextContent, "an object of type TextContent", extra, fields : [[fixed "type"
+    fixed0(crate ::rt::Fixed::Str("text"))] [required "text" text(String) plain text]
+    [optional "annotations" annotations(Annotations) plain annotations] [optional "_meta"
+    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [text
+    annotations meta]
 }
 #[derive(Clone, Debug, PartialEq)]
 pub struct TextResourceContents {
@@ -4362,10 +4371,10 @@ pub struct TextResourceContents {
 }
 crate::rt::object! {
     TextResourceContents, "an object of type TextResourceContents", extra, fields :
-    [[required "uri" f0(String) plain uri] [optional "mimeType" f1(String) plain
-    mime_type] [optional "_meta" f2(::serde_json::Map < String, ::serde_json::Value >)
-    plain meta] [required "text" f3(String) plain text]], inits : [uri : f0, mime_type :
-    f1, meta : f2, text : f3]
+    [[required "uri" uri(String) plain uri] [optional "mimeType" mime_type(String) plain
+    mime_type] [optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >)
+    plain meta] [required "text" text(String) plain text]], inits : [uri mime_type meta
+    text]
 }
 /// Schema for multiple-selection enumeration with display titles for each option.
 ///
@@ -4407,12 +4416,13 @@ impl TitledMultiSelectEnumSchema {
 }
 crate::rt::object! {
     TitledMultiSelectEnumSchema, "an object of type TitledMultiSelectEnumSchema", extra,
-    fields : [[fixed "type" f0(crate ::rt::Fixed::Str("array"))] [optional "title"
-    f1(String) plain title] [optional "description" f2(String) plain description]
-    [optional "minItems" f3(i64) plain min_items] [optional "maxItems" f4(i64) plain
-    max_items] [required "items" f5(TitledMultiSelectEnumSchemaItems) plain items]
-    [optional "default" f6(Vec < String >) plain default]], inits : [title : f1,
-    description : f2, min_items : f3, max_items : f4, items : f5, default : f6]
+    fields : [[fixed "type" fixed0(crate ::rt::Fixed::Str("array"))] [optional "title"
+    title(String) plain title] [optional "description" description(String) plain
+    description] [optional "minItems" min_items(i64) plain min_items] [optional
+    "maxItems" max_items(i64) plain max_items] [required "items"
+    items(TitledMultiSelectEnumSchemaItems) plain items] [optional "default" default(Vec
+    < String >) plain default]], inits : [title description min_items max_items items
+    default]
 }
 /// The inline object type of `TitledMultiSelectEnumSchema.items` in the schema (named from its parent and field; see [`TitledMultiSelectEnumSchema`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -4427,8 +4437,8 @@ pub struct TitledMultiSelectEnumSchemaItems {
 crate::rt::object! {
     TitledMultiSelectEnumSchemaItems,
     "an object of type TitledMultiSelectEnumSchemaItems", extra, fields : [[required
-    "anyOf" f0(Vec < TitledMultiSelectEnumSchemaItemsAnyOfItem >) plain any_of]], inits :
-    [any_of : f0]
+    "anyOf" any_of(Vec < TitledMultiSelectEnumSchemaItemsAnyOfItem >) plain any_of]],
+    inits : [any_of]
 }
 /// The inline object type of the elements of `TitledMultiSelectEnumSchemaItems.anyOf` in the schema (see [`TitledMultiSelectEnumSchemaItems`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -4443,8 +4453,8 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
 crate::rt::object! {
     TitledMultiSelectEnumSchemaItemsAnyOfItem,
     "an object of type TitledMultiSelectEnumSchemaItemsAnyOfItem", extra, fields :
-    [[required "const" f0(String) plain r#const] [required "title" f1(String) plain
-    title]], inits : [r#const : f0, title : f1]
+    [[required "const" r#const(String) plain r#const] [required "title" title(String)
+    plain title]], inits : [r#const title]
 }
 /// Schema for single-selection enumeration with display titles for each option.
 ///
@@ -4476,11 +4486,11 @@ impl TitledSingleSelectEnumSchema {
 }
 crate::rt::object! {
     TitledSingleSelectEnumSchema, "an object of type TitledSingleSelectEnumSchema",
-    extra, fields : [[fixed "type" f0(crate ::rt::Fixed::Str("string"))] [optional
-    "title" f1(String) plain title] [optional "description" f2(String) plain description]
-    [required "oneOf" f3(Vec < TitledSingleSelectEnumSchemaOneOfItem >) plain one_of]
-    [optional "default" f4(String) plain default]], inits : [title : f1, description :
-    f2, one_of : f3, default : f4]
+    extra, fields : [[fixed "type" fixed0(crate ::rt::Fixed::Str("string"))] [optional
+    "title" title(String) plain title] [optional "description" description(String) plain
+    description] [required "oneOf" one_of(Vec < TitledSingleSelectEnumSchemaOneOfItem >)
+    plain one_of] [optional "default" default(String) plain default]], inits : [title
+    description one_of default]
 }
 /// The inline object type of the elements of `TitledSingleSelectEnumSchema.oneOf` in the schema (see [`TitledSingleSelectEnumSchema`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -4495,8 +4505,8 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
 crate::rt::object! {
     TitledSingleSelectEnumSchemaOneOfItem,
     "an object of type TitledSingleSelectEnumSchemaOneOfItem", extra, fields : [[required
-    "const" f0(String) plain r#const] [required "title" f1(String) plain title]], inits :
-    [r#const : f0, title : f1]
+    "const" r#const(String) plain r#const] [required "title" title(String) plain title]],
+    inits : [r#const title]
 }
 /// Definition for a tool the client can call.
 #[derive(Clone, Debug, PartialEq)]
@@ -4566,15 +4576,15 @@ pub struct Tool {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Tool, "an object of type Tool", extra, fields : [[required "name" f0(String) plain
-    name] [optional "title" f1(String) plain title] [optional "icons" f2(Vec < Icon >)
-    plain icons] [optional "description" f3(String) plain description] [required
-    "inputSchema" f4(ToolInputSchema) plain input_schema] [optional "execution"
-    f5(ToolExecution) plain execution] [optional "outputSchema" f6(ToolOutputSchema)
-    plain output_schema] [optional "annotations" f7(ToolAnnotations) plain annotations]
-    [optional "_meta" f8(::serde_json::Map < String, ::serde_json::Value >) plain meta]],
-    inits : [name : f0, title : f1, icons : f2, description : f3, input_schema : f4,
-    execution : f5, output_schema : f6, annotations : f7, meta : f8]
+    Tool, "an object of type Tool", extra, fields : [[required "name" name(String) plain
+    name] [optional "title" title(String) plain title] [optional "icons" icons(Vec < Icon
+    >) plain icons] [optional "description" description(String) plain description]
+    [required "inputSchema" input_schema(ToolInputSchema) plain input_schema] [optional
+    "execution" execution(ToolExecution) plain execution] [optional "outputSchema"
+    output_schema(ToolOutputSchema) plain output_schema] [optional "annotations"
+    annotations(ToolAnnotations) plain annotations] [optional "_meta"
+    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [name
+    title icons description input_schema execution output_schema annotations meta]
 }
 /// Additional properties describing a Tool to clients.
 ///
@@ -4636,11 +4646,12 @@ pub struct ToolAnnotations {
 }
 crate::rt::object! {
     ToolAnnotations, "an object of type ToolAnnotations", extra, fields : [[optional
-    "title" f0(String) plain title] [optional "readOnlyHint" f1(bool) plain
-    read_only_hint] [optional "destructiveHint" f2(bool) plain destructive_hint]
-    [optional "idempotentHint" f3(bool) plain idempotent_hint] [optional "openWorldHint"
-    f4(bool) plain open_world_hint]], inits : [title : f0, read_only_hint : f1,
-    destructive_hint : f2, idempotent_hint : f3, open_world_hint : f4]
+    "title" title(String) plain title] [optional "readOnlyHint" read_only_hint(bool)
+    plain read_only_hint] [optional "destructiveHint" destructive_hint(bool) plain
+    destructive_hint] [optional "idempotentHint" idempotent_hint(bool) plain
+    idempotent_hint] [optional "openWorldHint" open_world_hint(bool) plain
+    open_world_hint]], inits : [title read_only_hint destructive_hint idempotent_hint
+    open_world_hint]
 }
 /// Controls tool selection behavior for sampling requests.
 ///
@@ -4659,7 +4670,7 @@ pub struct ToolChoice {
 }
 crate::rt::object! {
     ToolChoice, "an object of type ToolChoice", extra, fields : [[optional "mode"
-    f0(ToolChoiceMode) plain mode]], inits : [mode : f0]
+    mode(ToolChoiceMode) plain mode]], inits : [mode]
 }
 /// The inline enum type of `ToolChoice.mode` in the schema (named from its parent and field; see [`ToolChoice`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -4699,8 +4710,8 @@ pub struct ToolExecution {
 }
 crate::rt::object! {
     ToolExecution, "an object of type ToolExecution", extra, fields : [[optional
-    "taskSupport" f0(ToolExecutionTaskSupport) plain task_support]], inits :
-    [task_support : f0]
+    "taskSupport" task_support(ToolExecutionTaskSupport) plain task_support]], inits :
+    [task_support]
 }
 /// The inline enum type of `ToolExecution.taskSupport` in the schema (named from its parent and field; see [`ToolExecution`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -4747,11 +4758,11 @@ impl ToolInputSchema {
 }
 crate::rt::object! {
     ToolInputSchema, "an object of type ToolInputSchema", extra, fields : [[optional
-    "$schema" f0(String) plain schema] [fixed "type" f1(crate
-    ::rt::Fixed::Str("object"))] [optional "properties" f2(::std::collections::BTreeMap <
-    String, ::serde_json::Map < String, ::serde_json::Value > >) plain properties]
-    [optional "required" f3(Vec < String >) plain required]], inits : [schema : f0,
-    properties : f2, required : f3]
+    "$schema" schema(String) plain schema] [fixed "type" fixed1(crate
+    ::rt::Fixed::Str("object"))] [optional "properties"
+    properties(::std::collections::BTreeMap < String, ::serde_json::Map < String,
+    ::serde_json::Value > >) plain properties] [optional "required" required(Vec < String
+    >) plain required]], inits : [schema properties required]
 }
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
@@ -4771,10 +4782,10 @@ impl ToolListChangedNotification {
 }
 crate::rt::object! {
     ToolListChangedNotification, "an object of type ToolListChangedNotification", extra,
-    fields : [[fixed "method" f0(crate
+    fields : [[fixed "method" fixed0(crate
     ::rt::Fixed::Str("notifications/tools/list_changed"))] [optional "params"
-    f1(NotificationParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params : f1]
+    params(NotificationParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))]], inits : [params]
 }
 /// The inline object type of `Tool.outputSchema` in the schema (named from its parent and field; see [`Tool`]).
 ///
@@ -4807,11 +4818,11 @@ impl ToolOutputSchema {
 }
 crate::rt::object! {
     ToolOutputSchema, "an object of type ToolOutputSchema", extra, fields : [[optional
-    "$schema" f0(String) plain schema] [fixed "type" f1(crate
-    ::rt::Fixed::Str("object"))] [optional "properties" f2(::std::collections::BTreeMap <
-    String, ::serde_json::Map < String, ::serde_json::Value > >) plain properties]
-    [optional "required" f3(Vec < String >) plain required]], inits : [schema : f0,
-    properties : f2, required : f3]
+    "$schema" schema(String) plain schema] [fixed "type" fixed1(crate
+    ::rt::Fixed::Str("object"))] [optional "properties"
+    properties(::std::collections::BTreeMap < String, ::serde_json::Map < String,
+    ::serde_json::Value > >) plain properties] [optional "required" required(Vec < String
+    >) plain required]], inits : [schema properties required]
 }
 /// The result of a tool use, provided by the user back to the assistant.
 ///
@@ -4866,12 +4877,13 @@ impl ToolResultContent {
 }
 crate::rt::object! {
     ToolResultContent, "an object of type ToolResultContent", extra, fields : [[fixed
-    "type" f0(crate ::rt::Fixed::Str("tool_result"))] [required "toolUseId" f1(String)
-    plain tool_use_id] [required "content" f2(Vec < ContentBlock >) plain content]
-    [optional "structuredContent" f3(::serde_json::Map < String, ::serde_json::Value >)
-    plain structured_content] [optional "isError" f4(bool) plain is_error] [optional
-    "_meta" f5(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits :
-    [tool_use_id : f1, content : f2, structured_content : f3, is_error : f4, meta : f5]
+    "type" fixed0(crate ::rt::Fixed::Str("tool_result"))] [required "toolUseId"
+    tool_use_id(String) plain tool_use_id] [required "content" content(Vec < ContentBlock
+    >) plain content] [optional "structuredContent" structured_content(::serde_json::Map
+    < String, ::serde_json::Value >) plain structured_content] [optional "isError"
+    is_error(bool) plain is_error] [optional "_meta" meta(::serde_json::Map < String,
+    ::serde_json::Value >) plain meta]], inits : [tool_use_id content structured_content
+    is_error meta]
 }
 /// A request from the assistant to call a tool.
 ///
@@ -4906,11 +4918,10 @@ impl ToolUseContent {
 }
 crate::rt::object! {
     ToolUseContent, "an object of type ToolUseContent", extra, fields : [[fixed "type"
-    f0(crate ::rt::Fixed::Str("tool_use"))] [required "id" f1(String) plain id] [required
-    "name" f2(String) plain name] [required "input" f3(::serde_json::Map < String,
-    ::serde_json::Value >) plain input] [optional "_meta" f4(::serde_json::Map < String,
-    ::serde_json::Value >) plain meta]], inits : [id : f1, name : f2, input : f3, meta :
-    f4]
+    fixed0(crate ::rt::Fixed::Str("tool_use"))] [required "id" id(String) plain id]
+    [required "name" name(String) plain name] [required "input" input(::serde_json::Map <
+    String, ::serde_json::Value >) plain input] [optional "_meta" meta(::serde_json::Map
+    < String, ::serde_json::Value >) plain meta]], inits : [id name input meta]
 }
 /// An error response that indicates that the server requires the client to provide additional information via an elicitation request.
 ///
@@ -4933,9 +4944,9 @@ impl URLElicitationRequiredError {
 }
 crate::rt::object! {
     URLElicitationRequiredError, "an object of type URLElicitationRequiredError", extra,
-    fields : [[fixed "jsonrpc" f0(crate ::rt::Fixed::Str("2.0"))] [optional "id"
-    f1(RequestId) plain id] [required "error" f2(URLElicitationRequiredErrorError) plain
-    error]], inits : [id : f1, error : f2]
+    fields : [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [optional "id"
+    id(RequestId) plain id] [required "error" error(URLElicitationRequiredErrorError)
+    plain error]], inits : [id error]
 }
 /// The inline object type of `URLElicitationRequiredError.error` in the schema (named from its parent and field; see [`URLElicitationRequiredError`]).
 ///
@@ -4956,9 +4967,9 @@ impl URLElicitationRequiredErrorError {
 crate::rt::object! {
     URLElicitationRequiredErrorError,
     "an object of type URLElicitationRequiredErrorError", extra, fields : [[fixed "code"
-    f0(crate ::rt::Fixed::Int(- 32042i64))] [required "message" f1(String) plain message]
-    [required "data" f2(URLElicitationRequiredErrorErrorData) plain data]], inits :
-    [message : f1, data : f2]
+    fixed0(crate ::rt::Fixed::Int(- 32042i64))] [required "message" message(String) plain
+    message] [required "data" data(URLElicitationRequiredErrorErrorData) plain data]],
+    inits : [message data]
 }
 /// The inline object type of `URLElicitationRequiredErrorError.data` in the schema (named from its parent and field; see [`URLElicitationRequiredErrorError`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -4970,8 +4981,8 @@ pub struct URLElicitationRequiredErrorErrorData {
 crate::rt::object! {
     URLElicitationRequiredErrorErrorData,
     "an object of type URLElicitationRequiredErrorErrorData", extra, fields : [[required
-    "elicitations" f0(Vec < ElicitRequestURLParams >) plain elicitations]], inits :
-    [elicitations : f0]
+    "elicitations" elicitations(Vec < ElicitRequestURLParams >) plain elicitations]],
+    inits : [elicitations]
 }
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -4997,10 +5008,10 @@ impl UnsubscribeRequest {
 }
 crate::rt::object! {
     UnsubscribeRequest, "an object of type UnsubscribeRequest", extra, fields : [[fixed
-    "method" f0(crate ::rt::Fixed::Str("resources/unsubscribe"))] [required "params"
-    f1(UnsubscribeRequestParams) plain params] [fixed "jsonrpc" f2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" f3(RequestId) plain id]], inits : [params :
-    f1, id : f3]
+    "method" fixed0(crate ::rt::Fixed::Str("resources/unsubscribe"))] [required "params"
+    params(UnsubscribeRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
+    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
+    id]
 }
 /// Parameters for a `resources/unsubscribe` request.
 ///
@@ -5022,8 +5033,8 @@ pub struct UnsubscribeRequestParams {
 }
 crate::rt::object! {
     UnsubscribeRequestParams, "an object of type UnsubscribeRequestParams", extra, fields
-    : [[optional "_meta" f0(RequestParamsMeta) plain meta] [required "uri" f1(String)
-    plain uri]], inits : [meta : f0, uri : f1]
+    : [[optional "_meta" meta(RequestParamsMeta) plain meta] [required "uri" uri(String)
+    plain uri]], inits : [meta uri]
 }
 /// Schema for multiple-selection enumeration without display titles for options.
 ///
@@ -5065,12 +5076,13 @@ impl UntitledMultiSelectEnumSchema {
 }
 crate::rt::object! {
     UntitledMultiSelectEnumSchema, "an object of type UntitledMultiSelectEnumSchema",
-    extra, fields : [[fixed "type" f0(crate ::rt::Fixed::Str("array"))] [optional "title"
-    f1(String) plain title] [optional "description" f2(String) plain description]
-    [optional "minItems" f3(i64) plain min_items] [optional "maxItems" f4(i64) plain
-    max_items] [required "items" f5(UntitledMultiSelectEnumSchemaItems) plain items]
-    [optional "default" f6(Vec < String >) plain default]], inits : [title : f1,
-    description : f2, min_items : f3, max_items : f4, items : f5, default : f6]
+    extra, fields : [[fixed "type" fixed0(crate ::rt::Fixed::Str("array"))] [optional
+    "title" title(String) plain title] [optional "description" description(String) plain
+    description] [optional "minItems" min_items(i64) plain min_items] [optional
+    "maxItems" max_items(i64) plain max_items] [required "items"
+    items(UntitledMultiSelectEnumSchemaItems) plain items] [optional "default"
+    default(Vec < String >) plain default]], inits : [title description min_items
+    max_items items default]
 }
 /// The inline object type of `UntitledMultiSelectEnumSchema.items` in the schema (named from its parent and field; see [`UntitledMultiSelectEnumSchema`]).
 ///
@@ -5089,8 +5101,8 @@ impl UntitledMultiSelectEnumSchemaItems {
 crate::rt::object! {
     UntitledMultiSelectEnumSchemaItems,
     "an object of type UntitledMultiSelectEnumSchemaItems", extra, fields : [[fixed
-    "type" f0(crate ::rt::Fixed::Str("string"))] [required "enum" f1(Vec < String >)
-    plain r#enum]], inits : [r#enum : f1]
+    "type" fixed0(crate ::rt::Fixed::Str("string"))] [required "enum" r#enum(Vec < String
+    >) plain r#enum]], inits : [r#enum]
 }
 /// Schema for single-selection enumeration without display titles for options.
 ///
@@ -5120,10 +5132,10 @@ impl UntitledSingleSelectEnumSchema {
 }
 crate::rt::object! {
     UntitledSingleSelectEnumSchema, "an object of type UntitledSingleSelectEnumSchema",
-    extra, fields : [[fixed "type" f0(crate ::rt::Fixed::Str("string"))] [optional
-    "title" f1(String) plain title] [optional "description" f2(String) plain description]
-    [required "enum" f3(Vec < String >) plain r#enum] [optional "default" f4(String)
-    plain default]], inits : [title : f1, description : f2, r#enum : f3, default : f4]
+    extra, fields : [[fixed "type" fixed0(crate ::rt::Fixed::Str("string"))] [optional
+    "title" title(String) plain title] [optional "description" description(String) plain
+    description] [required "enum" r#enum(Vec < String >) plain r#enum] [optional
+    "default" default(String) plain default]], inits : [title description r#enum default]
 }
 impl crate::Request for CompleteRequest {
     const METHOD: &'static str = "completion/complete";
@@ -5620,1177 +5632,73 @@ pub const METHODS: &[crate::MethodInfo] = &[
 /// Behind the `type-table` feature: it instantiates the serde code of every
 /// type, which a crate that names its types does not need to compile.
 #[cfg(feature = "type-table")]
-pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[
-    crate::rt::TypeEntry {
-        name: "Annotations",
-        read: crate::rt::read::<Annotations>,
-        roundtrip: crate::rt::roundtrip::<Annotations>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "AudioContent",
-        read: crate::rt::read::<AudioContent>,
-        roundtrip: crate::rt::roundtrip::<AudioContent>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "BaseMetadata",
-        read: crate::rt::read::<BaseMetadata>,
-        roundtrip: crate::rt::roundtrip::<BaseMetadata>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "BlobResourceContents",
-        read: crate::rt::read::<BlobResourceContents>,
-        roundtrip: crate::rt::roundtrip::<BlobResourceContents>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "BooleanSchema",
-        read: crate::rt::read::<BooleanSchema>,
-        roundtrip: crate::rt::roundtrip::<BooleanSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CallToolRequest",
-        read: crate::rt::read::<CallToolRequest>,
-        roundtrip: crate::rt::roundtrip::<CallToolRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CallToolRequestParams",
-        read: crate::rt::read::<CallToolRequestParams>,
-        roundtrip: crate::rt::roundtrip::<CallToolRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CallToolResult",
-        read: crate::rt::read::<CallToolResult>,
-        roundtrip: crate::rt::roundtrip::<CallToolResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CancelTaskRequest",
-        read: crate::rt::read::<CancelTaskRequest>,
-        roundtrip: crate::rt::roundtrip::<CancelTaskRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CancelTaskRequestParams",
-        read: crate::rt::read::<CancelTaskRequestParams>,
-        roundtrip: crate::rt::roundtrip::<CancelTaskRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CancelTaskResult",
-        read: crate::rt::read::<CancelTaskResult>,
-        roundtrip: crate::rt::roundtrip::<CancelTaskResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CancelledNotification",
-        read: crate::rt::read::<CancelledNotification>,
-        roundtrip: crate::rt::roundtrip::<CancelledNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CancelledNotificationParams",
-        read: crate::rt::read::<CancelledNotificationParams>,
-        roundtrip: crate::rt::roundtrip::<CancelledNotificationParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ClientCapabilities",
-        read: crate::rt::read::<ClientCapabilities>,
-        roundtrip: crate::rt::roundtrip::<ClientCapabilities>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ClientCapabilitiesElicitation",
-        read: crate::rt::read::<ClientCapabilitiesElicitation>,
-        roundtrip: crate::rt::roundtrip::<ClientCapabilitiesElicitation>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ClientCapabilitiesRoots",
-        read: crate::rt::read::<ClientCapabilitiesRoots>,
-        roundtrip: crate::rt::roundtrip::<ClientCapabilitiesRoots>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ClientCapabilitiesSampling",
-        read: crate::rt::read::<ClientCapabilitiesSampling>,
-        roundtrip: crate::rt::roundtrip::<ClientCapabilitiesSampling>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ClientCapabilitiesTasks",
-        read: crate::rt::read::<ClientCapabilitiesTasks>,
-        roundtrip: crate::rt::roundtrip::<ClientCapabilitiesTasks>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ClientCapabilitiesTasksRequests",
-        read: crate::rt::read::<ClientCapabilitiesTasksRequests>,
-        roundtrip: crate::rt::roundtrip::<ClientCapabilitiesTasksRequests>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ClientCapabilitiesTasksRequestsElicitation",
-        read: crate::rt::read::<ClientCapabilitiesTasksRequestsElicitation>,
-        roundtrip: crate::rt::roundtrip::<ClientCapabilitiesTasksRequestsElicitation>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ClientCapabilitiesTasksRequestsSampling",
-        read: crate::rt::read::<ClientCapabilitiesTasksRequestsSampling>,
-        roundtrip: crate::rt::roundtrip::<ClientCapabilitiesTasksRequestsSampling>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ClientNotification",
-        read: crate::rt::read::<ClientNotification>,
-        roundtrip: crate::rt::roundtrip::<ClientNotification>,
-        choose: ::std::option::Option::Some(|v| {
-            ClientNotification::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ClientRequest",
-        read: crate::rt::read::<ClientRequest>,
-        roundtrip: crate::rt::roundtrip::<ClientRequest>,
-        choose: ::std::option::Option::Some(|v| {
-            ClientRequest::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ClientResult",
-        read: crate::rt::read::<ClientResult>,
-        roundtrip: crate::rt::roundtrip::<ClientResult>,
-        choose: ::std::option::Option::Some(|v| {
-            ClientResult::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteRequest",
-        read: crate::rt::read::<CompleteRequest>,
-        roundtrip: crate::rt::roundtrip::<CompleteRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteRequestParams",
-        read: crate::rt::read::<CompleteRequestParams>,
-        roundtrip: crate::rt::roundtrip::<CompleteRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteRequestParamsArgument",
-        read: crate::rt::read::<CompleteRequestParamsArgument>,
-        roundtrip: crate::rt::roundtrip::<CompleteRequestParamsArgument>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteRequestParamsContext",
-        read: crate::rt::read::<CompleteRequestParamsContext>,
-        roundtrip: crate::rt::roundtrip::<CompleteRequestParamsContext>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteRequestParamsRef",
-        read: crate::rt::read::<CompleteRequestParamsRef>,
-        roundtrip: crate::rt::roundtrip::<CompleteRequestParamsRef>,
-        choose: ::std::option::Option::Some(|v| {
-            CompleteRequestParamsRef::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteResult",
-        read: crate::rt::read::<CompleteResult>,
-        roundtrip: crate::rt::roundtrip::<CompleteResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CompleteResultCompletion",
-        read: crate::rt::read::<CompleteResultCompletion>,
-        roundtrip: crate::rt::roundtrip::<CompleteResultCompletion>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ContentBlock",
-        read: crate::rt::read::<ContentBlock>,
-        roundtrip: crate::rt::roundtrip::<ContentBlock>,
-        choose: ::std::option::Option::Some(|v| {
-            ContentBlock::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "CreateMessageRequest",
-        read: crate::rt::read::<CreateMessageRequest>,
-        roundtrip: crate::rt::roundtrip::<CreateMessageRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CreateMessageRequestParams",
-        read: crate::rt::read::<CreateMessageRequestParams>,
-        roundtrip: crate::rt::roundtrip::<CreateMessageRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CreateMessageRequestParamsIncludeContext",
-        read: crate::rt::read::<CreateMessageRequestParamsIncludeContext>,
-        roundtrip: crate::rt::roundtrip::<CreateMessageRequestParamsIncludeContext>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CreateMessageResult",
-        read: crate::rt::read::<CreateMessageResult>,
-        roundtrip: crate::rt::roundtrip::<CreateMessageResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CreateMessageResultStopReason",
-        read: crate::rt::read::<CreateMessageResultStopReason>,
-        roundtrip: crate::rt::roundtrip::<CreateMessageResultStopReason>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "CreateTaskResult",
-        read: crate::rt::read::<CreateTaskResult>,
-        roundtrip: crate::rt::roundtrip::<CreateTaskResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Cursor",
-        read: crate::rt::read::<Cursor>,
-        roundtrip: crate::rt::roundtrip::<Cursor>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ElicitRequest",
-        read: crate::rt::read::<ElicitRequest>,
-        roundtrip: crate::rt::roundtrip::<ElicitRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ElicitRequestFormParams",
-        read: crate::rt::read::<ElicitRequestFormParams>,
-        roundtrip: crate::rt::roundtrip::<ElicitRequestFormParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ElicitRequestFormParamsRequestedSchema",
-        read: crate::rt::read::<ElicitRequestFormParamsRequestedSchema>,
-        roundtrip: crate::rt::roundtrip::<ElicitRequestFormParamsRequestedSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ElicitRequestParams",
-        read: crate::rt::read::<ElicitRequestParams>,
-        roundtrip: crate::rt::roundtrip::<ElicitRequestParams>,
-        choose: ::std::option::Option::Some(|v| {
-            ElicitRequestParams::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ElicitRequestURLParams",
-        read: crate::rt::read::<ElicitRequestURLParams>,
-        roundtrip: crate::rt::roundtrip::<ElicitRequestURLParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ElicitResult",
-        read: crate::rt::read::<ElicitResult>,
-        roundtrip: crate::rt::roundtrip::<ElicitResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ElicitResultAction",
-        read: crate::rt::read::<ElicitResultAction>,
-        roundtrip: crate::rt::roundtrip::<ElicitResultAction>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ElicitResultContentValue",
-        read: crate::rt::read::<ElicitResultContentValue>,
-        roundtrip: crate::rt::roundtrip::<ElicitResultContentValue>,
-        choose: ::std::option::Option::Some(|v| {
-            ElicitResultContentValue::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ElicitationCompleteNotification",
-        read: crate::rt::read::<ElicitationCompleteNotification>,
-        roundtrip: crate::rt::roundtrip::<ElicitationCompleteNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ElicitationCompleteNotificationParams",
-        read: crate::rt::read::<ElicitationCompleteNotificationParams>,
-        roundtrip: crate::rt::roundtrip::<ElicitationCompleteNotificationParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "EmbeddedResource",
-        read: crate::rt::read::<EmbeddedResource>,
-        roundtrip: crate::rt::roundtrip::<EmbeddedResource>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "EmbeddedResourceResource",
-        read: crate::rt::read::<EmbeddedResourceResource>,
-        roundtrip: crate::rt::roundtrip::<EmbeddedResourceResource>,
-        choose: ::std::option::Option::Some(|v| {
-            EmbeddedResourceResource::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "EmptyResult",
-        read: crate::rt::read::<EmptyResult>,
-        roundtrip: crate::rt::roundtrip::<EmptyResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "EnumSchema",
-        read: crate::rt::read::<EnumSchema>,
-        roundtrip: crate::rt::roundtrip::<EnumSchema>,
-        choose: ::std::option::Option::Some(|v| {
-            EnumSchema::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "Error",
-        read: crate::rt::read::<Error>,
-        roundtrip: crate::rt::roundtrip::<Error>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "GetPromptRequest",
-        read: crate::rt::read::<GetPromptRequest>,
-        roundtrip: crate::rt::roundtrip::<GetPromptRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "GetPromptRequestParams",
-        read: crate::rt::read::<GetPromptRequestParams>,
-        roundtrip: crate::rt::roundtrip::<GetPromptRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "GetPromptResult",
-        read: crate::rt::read::<GetPromptResult>,
-        roundtrip: crate::rt::roundtrip::<GetPromptResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "GetTaskPayloadRequest",
-        read: crate::rt::read::<GetTaskPayloadRequest>,
-        roundtrip: crate::rt::roundtrip::<GetTaskPayloadRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "GetTaskPayloadRequestParams",
-        read: crate::rt::read::<GetTaskPayloadRequestParams>,
-        roundtrip: crate::rt::roundtrip::<GetTaskPayloadRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "GetTaskPayloadResult",
-        read: crate::rt::read::<GetTaskPayloadResult>,
-        roundtrip: crate::rt::roundtrip::<GetTaskPayloadResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "GetTaskRequest",
-        read: crate::rt::read::<GetTaskRequest>,
-        roundtrip: crate::rt::roundtrip::<GetTaskRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "GetTaskRequestParams",
-        read: crate::rt::read::<GetTaskRequestParams>,
-        roundtrip: crate::rt::roundtrip::<GetTaskRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "GetTaskResult",
-        read: crate::rt::read::<GetTaskResult>,
-        roundtrip: crate::rt::roundtrip::<GetTaskResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Icon",
-        read: crate::rt::read::<Icon>,
-        roundtrip: crate::rt::roundtrip::<Icon>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "IconTheme",
-        read: crate::rt::read::<IconTheme>,
-        roundtrip: crate::rt::roundtrip::<IconTheme>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Icons",
-        read: crate::rt::read::<Icons>,
-        roundtrip: crate::rt::roundtrip::<Icons>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ImageContent",
-        read: crate::rt::read::<ImageContent>,
-        roundtrip: crate::rt::roundtrip::<ImageContent>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Implementation",
-        read: crate::rt::read::<Implementation>,
-        roundtrip: crate::rt::roundtrip::<Implementation>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "InitializeRequest",
-        read: crate::rt::read::<InitializeRequest>,
-        roundtrip: crate::rt::roundtrip::<InitializeRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "InitializeRequestParams",
-        read: crate::rt::read::<InitializeRequestParams>,
-        roundtrip: crate::rt::roundtrip::<InitializeRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "InitializeResult",
-        read: crate::rt::read::<InitializeResult>,
-        roundtrip: crate::rt::roundtrip::<InitializeResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "InitializedNotification",
-        read: crate::rt::read::<InitializedNotification>,
-        roundtrip: crate::rt::roundtrip::<InitializedNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "JSONRPCErrorResponse",
-        read: crate::rt::read::<JSONRPCErrorResponse>,
-        roundtrip: crate::rt::roundtrip::<JSONRPCErrorResponse>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "JSONRPCMessage",
-        read: crate::rt::read::<JSONRPCMessage>,
-        roundtrip: crate::rt::roundtrip::<JSONRPCMessage>,
-        choose: ::std::option::Option::Some(|v| {
-            JSONRPCMessage::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "JSONRPCNotification",
-        read: crate::rt::read::<JSONRPCNotification>,
-        roundtrip: crate::rt::roundtrip::<JSONRPCNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "JSONRPCRequest",
-        read: crate::rt::read::<JSONRPCRequest>,
-        roundtrip: crate::rt::roundtrip::<JSONRPCRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "JSONRPCResponse",
-        read: crate::rt::read::<JSONRPCResponse>,
-        roundtrip: crate::rt::roundtrip::<JSONRPCResponse>,
-        choose: ::std::option::Option::Some(|v| {
-            JSONRPCResponse::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "JSONRPCResultResponse",
-        read: crate::rt::read::<JSONRPCResultResponse>,
-        roundtrip: crate::rt::roundtrip::<JSONRPCResultResponse>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "LegacyTitledEnumSchema",
-        read: crate::rt::read::<LegacyTitledEnumSchema>,
-        roundtrip: crate::rt::roundtrip::<LegacyTitledEnumSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListPromptsRequest",
-        read: crate::rt::read::<ListPromptsRequest>,
-        roundtrip: crate::rt::roundtrip::<ListPromptsRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListPromptsResult",
-        read: crate::rt::read::<ListPromptsResult>,
-        roundtrip: crate::rt::roundtrip::<ListPromptsResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListResourceTemplatesRequest",
-        read: crate::rt::read::<ListResourceTemplatesRequest>,
-        roundtrip: crate::rt::roundtrip::<ListResourceTemplatesRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListResourceTemplatesResult",
-        read: crate::rt::read::<ListResourceTemplatesResult>,
-        roundtrip: crate::rt::roundtrip::<ListResourceTemplatesResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListResourcesRequest",
-        read: crate::rt::read::<ListResourcesRequest>,
-        roundtrip: crate::rt::roundtrip::<ListResourcesRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListResourcesResult",
-        read: crate::rt::read::<ListResourcesResult>,
-        roundtrip: crate::rt::roundtrip::<ListResourcesResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListRootsRequest",
-        read: crate::rt::read::<ListRootsRequest>,
-        roundtrip: crate::rt::roundtrip::<ListRootsRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListRootsResult",
-        read: crate::rt::read::<ListRootsResult>,
-        roundtrip: crate::rt::roundtrip::<ListRootsResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListTasksRequest",
-        read: crate::rt::read::<ListTasksRequest>,
-        roundtrip: crate::rt::roundtrip::<ListTasksRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListTasksResult",
-        read: crate::rt::read::<ListTasksResult>,
-        roundtrip: crate::rt::roundtrip::<ListTasksResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListToolsRequest",
-        read: crate::rt::read::<ListToolsRequest>,
-        roundtrip: crate::rt::roundtrip::<ListToolsRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ListToolsResult",
-        read: crate::rt::read::<ListToolsResult>,
-        roundtrip: crate::rt::roundtrip::<ListToolsResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "LoggingLevel",
-        read: crate::rt::read::<LoggingLevel>,
-        roundtrip: crate::rt::roundtrip::<LoggingLevel>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "LoggingMessageNotification",
-        read: crate::rt::read::<LoggingMessageNotification>,
-        roundtrip: crate::rt::roundtrip::<LoggingMessageNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "LoggingMessageNotificationParams",
-        read: crate::rt::read::<LoggingMessageNotificationParams>,
-        roundtrip: crate::rt::roundtrip::<LoggingMessageNotificationParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ModelHint",
-        read: crate::rt::read::<ModelHint>,
-        roundtrip: crate::rt::roundtrip::<ModelHint>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ModelPreferences",
-        read: crate::rt::read::<ModelPreferences>,
-        roundtrip: crate::rt::roundtrip::<ModelPreferences>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "MultiSelectEnumSchema",
-        read: crate::rt::read::<MultiSelectEnumSchema>,
-        roundtrip: crate::rt::roundtrip::<MultiSelectEnumSchema>,
-        choose: ::std::option::Option::Some(|v| {
-            MultiSelectEnumSchema::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "Notification",
-        read: crate::rt::read::<Notification>,
-        roundtrip: crate::rt::roundtrip::<Notification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "NotificationParams",
-        read: crate::rt::read::<NotificationParams>,
-        roundtrip: crate::rt::roundtrip::<NotificationParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "NumberSchema",
-        read: crate::rt::read::<NumberSchema>,
-        roundtrip: crate::rt::roundtrip::<NumberSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "NumberSchemaType",
-        read: crate::rt::read::<NumberSchemaType>,
-        roundtrip: crate::rt::roundtrip::<NumberSchemaType>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PaginatedRequest",
-        read: crate::rt::read::<PaginatedRequest>,
-        roundtrip: crate::rt::roundtrip::<PaginatedRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PaginatedRequestParams",
-        read: crate::rt::read::<PaginatedRequestParams>,
-        roundtrip: crate::rt::roundtrip::<PaginatedRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PaginatedResult",
-        read: crate::rt::read::<PaginatedResult>,
-        roundtrip: crate::rt::roundtrip::<PaginatedResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PingRequest",
-        read: crate::rt::read::<PingRequest>,
-        roundtrip: crate::rt::roundtrip::<PingRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PrimitiveSchemaDefinition",
-        read: crate::rt::read::<PrimitiveSchemaDefinition>,
-        roundtrip: crate::rt::roundtrip::<PrimitiveSchemaDefinition>,
-        choose: ::std::option::Option::Some(|v| {
-            PrimitiveSchemaDefinition::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ProgressNotification",
-        read: crate::rt::read::<ProgressNotification>,
-        roundtrip: crate::rt::roundtrip::<ProgressNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ProgressNotificationParams",
-        read: crate::rt::read::<ProgressNotificationParams>,
-        roundtrip: crate::rt::roundtrip::<ProgressNotificationParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ProgressToken",
-        read: crate::rt::read::<ProgressToken>,
-        roundtrip: crate::rt::roundtrip::<ProgressToken>,
-        choose: ::std::option::Option::Some(|v| {
-            ProgressToken::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "Prompt",
-        read: crate::rt::read::<Prompt>,
-        roundtrip: crate::rt::roundtrip::<Prompt>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PromptArgument",
-        read: crate::rt::read::<PromptArgument>,
-        roundtrip: crate::rt::roundtrip::<PromptArgument>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PromptListChangedNotification",
-        read: crate::rt::read::<PromptListChangedNotification>,
-        roundtrip: crate::rt::roundtrip::<PromptListChangedNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PromptMessage",
-        read: crate::rt::read::<PromptMessage>,
-        roundtrip: crate::rt::roundtrip::<PromptMessage>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "PromptReference",
-        read: crate::rt::read::<PromptReference>,
-        roundtrip: crate::rt::roundtrip::<PromptReference>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ReadResourceRequest",
-        read: crate::rt::read::<ReadResourceRequest>,
-        roundtrip: crate::rt::roundtrip::<ReadResourceRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ReadResourceRequestParams",
-        read: crate::rt::read::<ReadResourceRequestParams>,
-        roundtrip: crate::rt::roundtrip::<ReadResourceRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ReadResourceResult",
-        read: crate::rt::read::<ReadResourceResult>,
-        roundtrip: crate::rt::roundtrip::<ReadResourceResult>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ReadResourceResultContentsItem",
-        read: crate::rt::read::<ReadResourceResultContentsItem>,
-        roundtrip: crate::rt::roundtrip::<ReadResourceResultContentsItem>,
-        choose: ::std::option::Option::Some(|v| {
-            ReadResourceResultContentsItem::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "RelatedTaskMetadata",
-        read: crate::rt::read::<RelatedTaskMetadata>,
-        roundtrip: crate::rt::roundtrip::<RelatedTaskMetadata>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Request",
-        read: crate::rt::read::<Request>,
-        roundtrip: crate::rt::roundtrip::<Request>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "RequestId",
-        read: crate::rt::read::<RequestId>,
-        roundtrip: crate::rt::roundtrip::<RequestId>,
-        choose: ::std::option::Option::Some(|v| {
-            RequestId::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "RequestParams",
-        read: crate::rt::read::<RequestParams>,
-        roundtrip: crate::rt::roundtrip::<RequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "RequestParamsMeta",
-        read: crate::rt::read::<RequestParamsMeta>,
-        roundtrip: crate::rt::roundtrip::<RequestParamsMeta>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Resource",
-        read: crate::rt::read::<Resource>,
-        roundtrip: crate::rt::roundtrip::<Resource>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceContents",
-        read: crate::rt::read::<ResourceContents>,
-        roundtrip: crate::rt::roundtrip::<ResourceContents>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceLink",
-        read: crate::rt::read::<ResourceLink>,
-        roundtrip: crate::rt::roundtrip::<ResourceLink>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceListChangedNotification",
-        read: crate::rt::read::<ResourceListChangedNotification>,
-        roundtrip: crate::rt::roundtrip::<ResourceListChangedNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceRequestParams",
-        read: crate::rt::read::<ResourceRequestParams>,
-        roundtrip: crate::rt::roundtrip::<ResourceRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceTemplate",
-        read: crate::rt::read::<ResourceTemplate>,
-        roundtrip: crate::rt::roundtrip::<ResourceTemplate>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceTemplateReference",
-        read: crate::rt::read::<ResourceTemplateReference>,
-        roundtrip: crate::rt::roundtrip::<ResourceTemplateReference>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceUpdatedNotification",
-        read: crate::rt::read::<ResourceUpdatedNotification>,
-        roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ResourceUpdatedNotificationParams",
-        read: crate::rt::read::<ResourceUpdatedNotificationParams>,
-        roundtrip: crate::rt::roundtrip::<ResourceUpdatedNotificationParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Result",
-        read: crate::rt::read::<Result>,
-        roundtrip: crate::rt::roundtrip::<Result>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Role",
-        read: crate::rt::read::<Role>,
-        roundtrip: crate::rt::roundtrip::<Role>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Root",
-        read: crate::rt::read::<Root>,
-        roundtrip: crate::rt::roundtrip::<Root>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "RootsListChangedNotification",
-        read: crate::rt::read::<RootsListChangedNotification>,
-        roundtrip: crate::rt::roundtrip::<RootsListChangedNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SamplingMessage",
-        read: crate::rt::read::<SamplingMessage>,
-        roundtrip: crate::rt::roundtrip::<SamplingMessage>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SamplingMessageContent",
-        read: crate::rt::read::<SamplingMessageContent>,
-        roundtrip: crate::rt::roundtrip::<SamplingMessageContent>,
-        choose: ::std::option::Option::Some(|v| {
-            SamplingMessageContent::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "SamplingMessageContentBlock",
-        read: crate::rt::read::<SamplingMessageContentBlock>,
-        roundtrip: crate::rt::roundtrip::<SamplingMessageContentBlock>,
-        choose: ::std::option::Option::Some(|v| {
-            SamplingMessageContentBlock::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ServerCapabilities",
-        read: crate::rt::read::<ServerCapabilities>,
-        roundtrip: crate::rt::roundtrip::<ServerCapabilities>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ServerCapabilitiesPrompts",
-        read: crate::rt::read::<ServerCapabilitiesPrompts>,
-        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesPrompts>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ServerCapabilitiesResources",
-        read: crate::rt::read::<ServerCapabilitiesResources>,
-        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesResources>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ServerCapabilitiesTasks",
-        read: crate::rt::read::<ServerCapabilitiesTasks>,
-        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesTasks>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ServerCapabilitiesTasksRequests",
-        read: crate::rt::read::<ServerCapabilitiesTasksRequests>,
-        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesTasksRequests>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ServerCapabilitiesTasksRequestsTools",
-        read: crate::rt::read::<ServerCapabilitiesTasksRequestsTools>,
-        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesTasksRequestsTools>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ServerCapabilitiesTools",
-        read: crate::rt::read::<ServerCapabilitiesTools>,
-        roundtrip: crate::rt::roundtrip::<ServerCapabilitiesTools>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ServerNotification",
-        read: crate::rt::read::<ServerNotification>,
-        roundtrip: crate::rt::roundtrip::<ServerNotification>,
-        choose: ::std::option::Option::Some(|v| {
-            ServerNotification::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ServerRequest",
-        read: crate::rt::read::<ServerRequest>,
-        roundtrip: crate::rt::roundtrip::<ServerRequest>,
-        choose: ::std::option::Option::Some(|v| {
-            ServerRequest::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "ServerResult",
-        read: crate::rt::read::<ServerResult>,
-        roundtrip: crate::rt::roundtrip::<ServerResult>,
-        choose: ::std::option::Option::Some(|v| {
-            ServerResult::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "SetLevelRequest",
-        read: crate::rt::read::<SetLevelRequest>,
-        roundtrip: crate::rt::roundtrip::<SetLevelRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SetLevelRequestParams",
-        read: crate::rt::read::<SetLevelRequestParams>,
-        roundtrip: crate::rt::roundtrip::<SetLevelRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SingleSelectEnumSchema",
-        read: crate::rt::read::<SingleSelectEnumSchema>,
-        roundtrip: crate::rt::roundtrip::<SingleSelectEnumSchema>,
-        choose: ::std::option::Option::Some(|v| {
-            SingleSelectEnumSchema::from_json(v).map(|u| u.member_name())
-        }),
-    },
-    crate::rt::TypeEntry {
-        name: "StringSchema",
-        read: crate::rt::read::<StringSchema>,
-        roundtrip: crate::rt::roundtrip::<StringSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "StringSchemaFormat",
-        read: crate::rt::read::<StringSchemaFormat>,
-        roundtrip: crate::rt::roundtrip::<StringSchemaFormat>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SubscribeRequest",
-        read: crate::rt::read::<SubscribeRequest>,
-        roundtrip: crate::rt::roundtrip::<SubscribeRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "SubscribeRequestParams",
-        read: crate::rt::read::<SubscribeRequestParams>,
-        roundtrip: crate::rt::roundtrip::<SubscribeRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Task",
-        read: crate::rt::read::<Task>,
-        roundtrip: crate::rt::roundtrip::<Task>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "TaskAugmentedRequestParams",
-        read: crate::rt::read::<TaskAugmentedRequestParams>,
-        roundtrip: crate::rt::roundtrip::<TaskAugmentedRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "TaskMetadata",
-        read: crate::rt::read::<TaskMetadata>,
-        roundtrip: crate::rt::roundtrip::<TaskMetadata>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "TaskStatus",
-        read: crate::rt::read::<TaskStatus>,
-        roundtrip: crate::rt::roundtrip::<TaskStatus>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "TaskStatusNotification",
-        read: crate::rt::read::<TaskStatusNotification>,
-        roundtrip: crate::rt::roundtrip::<TaskStatusNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "TaskStatusNotificationParams",
-        read: crate::rt::read::<TaskStatusNotificationParams>,
-        roundtrip: crate::rt::roundtrip::<TaskStatusNotificationParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "TextContent",
-        read: crate::rt::read::<TextContent>,
-        roundtrip: crate::rt::roundtrip::<TextContent>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "TextResourceContents",
-        read: crate::rt::read::<TextResourceContents>,
-        roundtrip: crate::rt::roundtrip::<TextResourceContents>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "TitledMultiSelectEnumSchema",
-        read: crate::rt::read::<TitledMultiSelectEnumSchema>,
-        roundtrip: crate::rt::roundtrip::<TitledMultiSelectEnumSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "TitledMultiSelectEnumSchemaItems",
-        read: crate::rt::read::<TitledMultiSelectEnumSchemaItems>,
-        roundtrip: crate::rt::roundtrip::<TitledMultiSelectEnumSchemaItems>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "TitledMultiSelectEnumSchemaItemsAnyOfItem",
-        read: crate::rt::read::<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
-        roundtrip: crate::rt::roundtrip::<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "TitledSingleSelectEnumSchema",
-        read: crate::rt::read::<TitledSingleSelectEnumSchema>,
-        roundtrip: crate::rt::roundtrip::<TitledSingleSelectEnumSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "TitledSingleSelectEnumSchemaOneOfItem",
-        read: crate::rt::read::<TitledSingleSelectEnumSchemaOneOfItem>,
-        roundtrip: crate::rt::roundtrip::<TitledSingleSelectEnumSchemaOneOfItem>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "Tool",
-        read: crate::rt::read::<Tool>,
-        roundtrip: crate::rt::roundtrip::<Tool>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ToolAnnotations",
-        read: crate::rt::read::<ToolAnnotations>,
-        roundtrip: crate::rt::roundtrip::<ToolAnnotations>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ToolChoice",
-        read: crate::rt::read::<ToolChoice>,
-        roundtrip: crate::rt::roundtrip::<ToolChoice>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ToolChoiceMode",
-        read: crate::rt::read::<ToolChoiceMode>,
-        roundtrip: crate::rt::roundtrip::<ToolChoiceMode>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ToolExecution",
-        read: crate::rt::read::<ToolExecution>,
-        roundtrip: crate::rt::roundtrip::<ToolExecution>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ToolExecutionTaskSupport",
-        read: crate::rt::read::<ToolExecutionTaskSupport>,
-        roundtrip: crate::rt::roundtrip::<ToolExecutionTaskSupport>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ToolInputSchema",
-        read: crate::rt::read::<ToolInputSchema>,
-        roundtrip: crate::rt::roundtrip::<ToolInputSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ToolListChangedNotification",
-        read: crate::rt::read::<ToolListChangedNotification>,
-        roundtrip: crate::rt::roundtrip::<ToolListChangedNotification>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ToolOutputSchema",
-        read: crate::rt::read::<ToolOutputSchema>,
-        roundtrip: crate::rt::roundtrip::<ToolOutputSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ToolResultContent",
-        read: crate::rt::read::<ToolResultContent>,
-        roundtrip: crate::rt::roundtrip::<ToolResultContent>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "ToolUseContent",
-        read: crate::rt::read::<ToolUseContent>,
-        roundtrip: crate::rt::roundtrip::<ToolUseContent>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "URLElicitationRequiredError",
-        read: crate::rt::read::<URLElicitationRequiredError>,
-        roundtrip: crate::rt::roundtrip::<URLElicitationRequiredError>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "URLElicitationRequiredErrorError",
-        read: crate::rt::read::<URLElicitationRequiredErrorError>,
-        roundtrip: crate::rt::roundtrip::<URLElicitationRequiredErrorError>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "URLElicitationRequiredErrorErrorData",
-        read: crate::rt::read::<URLElicitationRequiredErrorErrorData>,
-        roundtrip: crate::rt::roundtrip::<URLElicitationRequiredErrorErrorData>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "UnsubscribeRequest",
-        read: crate::rt::read::<UnsubscribeRequest>,
-        roundtrip: crate::rt::roundtrip::<UnsubscribeRequest>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "UnsubscribeRequestParams",
-        read: crate::rt::read::<UnsubscribeRequestParams>,
-        roundtrip: crate::rt::roundtrip::<UnsubscribeRequestParams>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "UntitledMultiSelectEnumSchema",
-        read: crate::rt::read::<UntitledMultiSelectEnumSchema>,
-        roundtrip: crate::rt::roundtrip::<UntitledMultiSelectEnumSchema>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "UntitledMultiSelectEnumSchemaItems",
-        read: crate::rt::read::<UntitledMultiSelectEnumSchemaItems>,
-        roundtrip: crate::rt::roundtrip::<UntitledMultiSelectEnumSchemaItems>,
-        choose: ::std::option::Option::None,
-    },
-    crate::rt::TypeEntry {
-        name: "UntitledSingleSelectEnumSchema",
-        read: crate::rt::read::<UntitledSingleSelectEnumSchema>,
-        roundtrip: crate::rt::roundtrip::<UntitledSingleSelectEnumSchema>,
-        choose: ::std::option::Option::None,
-    },
+pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = crate::rt::type_table![
+    plain Annotations, plain AudioContent, plain BaseMetadata, plain
+    BlobResourceContents, plain BooleanSchema, plain CallToolRequest, plain
+    CallToolRequestParams, plain CallToolResult, plain CancelTaskRequest, plain
+    CancelTaskRequestParams, plain CancelTaskResult, plain CancelledNotification, plain
+    CancelledNotificationParams, plain ClientCapabilities, plain
+    ClientCapabilitiesElicitation, plain ClientCapabilitiesRoots, plain
+    ClientCapabilitiesSampling, plain ClientCapabilitiesTasks, plain
+    ClientCapabilitiesTasksRequests, plain ClientCapabilitiesTasksRequestsElicitation,
+    plain ClientCapabilitiesTasksRequestsSampling, union ClientNotification, union
+    ClientRequest, union ClientResult, plain CompleteRequest, plain
+    CompleteRequestParams, plain CompleteRequestParamsArgument, plain
+    CompleteRequestParamsContext, union CompleteRequestParamsRef, plain CompleteResult,
+    plain CompleteResultCompletion, union ContentBlock, plain CreateMessageRequest, plain
+    CreateMessageRequestParams, plain CreateMessageRequestParamsIncludeContext, plain
+    CreateMessageResult, plain CreateMessageResultStopReason, plain CreateTaskResult,
+    plain Cursor, plain ElicitRequest, plain ElicitRequestFormParams, plain
+    ElicitRequestFormParamsRequestedSchema, union ElicitRequestParams, plain
+    ElicitRequestURLParams, plain ElicitResult, plain ElicitResultAction, union
+    ElicitResultContentValue, plain ElicitationCompleteNotification, plain
+    ElicitationCompleteNotificationParams, plain EmbeddedResource, union
+    EmbeddedResourceResource, plain EmptyResult, union EnumSchema, plain Error, plain
+    GetPromptRequest, plain GetPromptRequestParams, plain GetPromptResult, plain
+    GetTaskPayloadRequest, plain GetTaskPayloadRequestParams, plain GetTaskPayloadResult,
+    plain GetTaskRequest, plain GetTaskRequestParams, plain GetTaskResult, plain Icon,
+    plain IconTheme, plain Icons, plain ImageContent, plain Implementation, plain
+    InitializeRequest, plain InitializeRequestParams, plain InitializeResult, plain
+    InitializedNotification, plain JSONRPCErrorResponse, union JSONRPCMessage, plain
+    JSONRPCNotification, plain JSONRPCRequest, union JSONRPCResponse, plain
+    JSONRPCResultResponse, plain LegacyTitledEnumSchema, plain ListPromptsRequest, plain
+    ListPromptsResult, plain ListResourceTemplatesRequest, plain
+    ListResourceTemplatesResult, plain ListResourcesRequest, plain ListResourcesResult,
+    plain ListRootsRequest, plain ListRootsResult, plain ListTasksRequest, plain
+    ListTasksResult, plain ListToolsRequest, plain ListToolsResult, plain LoggingLevel,
+    plain LoggingMessageNotification, plain LoggingMessageNotificationParams, plain
+    ModelHint, plain ModelPreferences, union MultiSelectEnumSchema, plain Notification,
+    plain NotificationParams, plain NumberSchema, plain NumberSchemaType, plain
+    PaginatedRequest, plain PaginatedRequestParams, plain PaginatedResult, plain
+    PingRequest, union PrimitiveSchemaDefinition, plain ProgressNotification, plain
+    ProgressNotificationParams, union ProgressToken, plain Prompt, plain PromptArgument,
+    plain PromptListChangedNotification, plain PromptMessage, plain PromptReference,
+    plain ReadResourceRequest, plain ReadResourceRequestParams, plain ReadResourceResult,
+    union ReadResourceResultContentsItem, plain RelatedTaskMetadata, plain Request, union
+    RequestId, plain RequestParams, plain RequestParamsMeta, plain Resource, plain
+    ResourceContents, plain ResourceLink, plain ResourceListChangedNotification, plain
+    ResourceRequestParams, plain ResourceTemplate, plain ResourceTemplateReference, plain
+    ResourceUpdatedNotification, plain ResourceUpdatedNotificationParams, plain Result,
+    plain Role, plain Root, plain RootsListChangedNotification, plain SamplingMessage,
+    union SamplingMessageContent, union SamplingMessageContentBlock, plain
+    ServerCapabilities, plain ServerCapabilitiesPrompts, plain
+    ServerCapabilitiesResources, plain ServerCapabilitiesTasks, plain
+    ServerCapabilitiesTasksRequests, plain ServerCapabilitiesTasksRequestsTools, plain
+    ServerCapabilitiesTools, union ServerNotification, union ServerRequest, union
+    ServerResult, plain SetLevelRequest, plain SetLevelRequestParams, union
+    SingleSelectEnumSchema, plain StringSchema, plain StringSchemaFormat, plain
+    SubscribeRequest, plain SubscribeRequestParams, plain Task, plain
+    TaskAugmentedRequestParams, plain TaskMetadata, plain TaskStatus, plain
+    TaskStatusNotification, plain TaskStatusNotificationParams, plain TextContent, plain
+    TextResourceContents, plain TitledMultiSelectEnumSchema, plain
+    TitledMultiSelectEnumSchemaItems, plain TitledMultiSelectEnumSchemaItemsAnyOfItem,
+    plain TitledSingleSelectEnumSchema, plain TitledSingleSelectEnumSchemaOneOfItem,
+    plain Tool, plain ToolAnnotations, plain ToolChoice, plain ToolChoiceMode, plain
+    ToolExecution, plain ToolExecutionTaskSupport, plain ToolInputSchema, plain
+    ToolListChangedNotification, plain ToolOutputSchema, plain ToolResultContent, plain
+    ToolUseContent, plain URLElicitationRequiredError, plain
+    URLElicitationRequiredErrorError, plain URLElicitationRequiredErrorErrorData, plain
+    UnsubscribeRequest, plain UnsubscribeRequestParams, plain
+    UntitledMultiSelectEnumSchema, plain UntitledMultiSelectEnumSchemaItems, plain
+    UntitledSingleSelectEnumSchema,
 ];

@@ -331,13 +331,14 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
 
     // The serde and `Fit` impls come from the runtime's `object!` macro: one line
     // per member here, in schema order (`codegen/runtime/rt.rs` documents the form).
-    let slots: Vec<Ident> = (0..s.fields.len()).map(|i| format_ident!("f{}", i)).collect();
-    let members = s.fields.iter().zip(&slots).map(|(f, slot)| {
+    let members = s.fields.iter().enumerate().map(|(i, f)| {
         let wire = &f.wire;
         if let (Type::Literal(l), true) = (&f.ty, f.required) {
             let fx = fixed_expr(l);
+            let slot = format_ident!("fixed{}", i);
             return quote! { [fixed #wire #slot (#fx)] };
         }
+        let slot = ident(&field_ident(&f.rust));
         let t = cx.rust_type(&f.ty);
         let wrap = wrap_of(&f.ty);
         let fname = ident(&field_ident(&f.rust));
@@ -347,10 +348,7 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
             (true, None) => quote! { [required #wire #slot (#t) #wrap #fname] },
         }
     });
-    let inits = s.fields.iter().zip(&slots).filter(|(f, _)| !(f.required && matches!(f.ty, Type::Literal(_)))).map(|(f, slot)| {
-        let fname = ident(&field_ident(&f.rust));
-        quote! { #fname: #slot }
-    });
+    let inits = s.fields.iter().filter(|f| !(f.required && matches!(f.ty, Type::Literal(_)))).map(|f| ident(&field_ident(&f.rust)));
     let expecting = format!("an object of type {name_str}");
     let consts_block = if fixed.is_empty() {
         TokenStream::new()
@@ -373,7 +371,7 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
         crate::rt::object! {
             #name, #expecting, #extra,
             fields: [ #(#members)* ],
-            inits: [ #(#inits),* ]
+            inits: [ #(#inits)* ]
         }
     }
 }

@@ -35,21 +35,39 @@ pub fn emit_crate(spec: &Spec, registry: &Registry, notes: &RevisionNotes) -> Re
     let mut files = Files::new();
     let mut diags = Diagnostics::default();
     files.insert("Cargo.toml".into(), cargo_toml(spec));
-    files.insert("src/lib.rs".into(), format_file(&lib_rs(spec), &lib_header(spec), "src/lib.rs", &mut diags));
     files.insert("src/rt.rs".into(), format!("{}{}", runtime_header(), RUNTIME));
-    let data = format_file(&registry::registry_data(registry), "", "src/registry.rs", &mut diags);
-    files.insert("src/registry.rs".into(), format!("{}{}
-{data}", lib_header(spec), registry::API));
+    // Every Rust file is independent: emitted and formatted on every core, the
+    // biggest revisions first so the cores finish together.
+    enum Job<'a> {
+        Lib,
+        Registry,
+        Module(&'a Revision),
+    }
+    let mut jobs: Vec<Job<'_>> = spec.revisions.iter().map(Job::Module).collect();
+    jobs.sort_by_key(|j| match j {
+        Job::Module(r) => std::cmp::Reverse(r.items.len()),
+        _ => std::cmp::Reverse(0),
+    });
+    jobs.extend([Job::Registry, Job::Lib]);
     let empty = Notes::new();
-    // The revisions are independent: emitted and formatted on every core.
-    let modules = crate::par::map(&spec.revisions, |rev| {
-        let path = format!("src/{}.rs", rev.module);
-        let tokens = revision_module(rev, notes.get(&rev.module).unwrap_or(&empty));
+    let outputs = crate::par::map(&jobs, |job| {
         let mut d = Diagnostics::default();
-        let text = format_file(&tokens, &revision_header(rev), &path, &mut d);
+        let (path, text) = match job {
+            Job::Lib => ("src/lib.rs".to_string(), format_file(&lib_rs(spec), &lib_header(spec), "src/lib.rs", &mut d)),
+            Job::Registry => {
+                let data = format_file(&registry::registry_data(registry), "", "src/registry.rs", &mut d);
+                ("src/registry.rs".to_string(), format!("{}{}\n{data}", lib_header(spec), registry::API))
+            }
+            Job::Module(rev) => {
+                let path = format!("src/{}.rs", rev.module);
+                let tokens = revision_module(rev, notes.get(&rev.module).unwrap_or(&empty));
+                let text = format_file(&tokens, &revision_header(rev), &path, &mut d);
+                (path, text)
+            }
+        };
         (path, text, d)
     });
-    for (path, text, d) in modules {
+    for (path, text, d) in outputs {
         files.insert(path.into(), text);
         diags.extend(d);
     }
@@ -384,14 +402,9 @@ pub fn revision_module(rev: &Revision, notes: &Notes) -> TokenStream {
     let doc = inner_doc_attrs(&docs);
     let items = rev.items.values().map(|item| emit_item(item, &cx));
     let entries = rev.items.values().filter(|i| !matches!(i.kind, ItemKind::Const(_))).map(|i| {
-        let name = &i.name;
-        let id = ident(name);
-        let choose = if matches!(i.kind, ItemKind::Union(_)) {
-            quote!(::std::option::Option::Some(|v| #id::from_json(v).map(|u| u.member_name())))
-        } else {
-            quote!(::std::option::Option::None)
-        };
-        quote! { crate::rt::TypeEntry { name: #name, read: crate::rt::read::<#id>, roundtrip: crate::rt::roundtrip::<#id>, choose: #choose }, }
+        let id = ident(&i.name);
+        let kind = if matches!(i.kind, ItemKind::Union(_)) { quote!(union) } else { quote!(plain) };
+        quote! { #kind #id, }
     });
     let methods = crate::protocol::methods(rev);
     let impls = methods.iter().map(|m| method_impl(rev, &cx, m));
@@ -427,7 +440,7 @@ pub fn revision_module(rev: &Revision, notes: &Notes) -> TokenStream {
         /// Behind the `type-table` feature: it instantiates the serde code of every
         /// type, which a crate that names its types does not need to compile.
         #[cfg(feature = "type-table")]
-        pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = &[#(#entries)*];
+        pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = crate::rt::type_table![#(#entries)*];
     }
 }
 

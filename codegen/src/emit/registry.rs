@@ -45,21 +45,21 @@ pub fn registry_data(reg: &Registry) -> TokenStream {
     let entries = reg.entries.iter().map(|e| {
         let path = &e.path;
         let kind = match e.kind {
-            EntryKind::Type => quote!(Kind::Type),
-            EntryKind::Field => quote!(Kind::Field),
-            EntryKind::Value => quote!(Kind::Value),
-            EntryKind::Const => quote!(Kind::Const),
+            EntryKind::Type => format_ident!("Type"),
+            EntryKind::Field => format_ident!("Field"),
+            EntryKind::Value => format_ident!("Value"),
+            EntryKind::Const => format_ident!("Const"),
         };
         let states = format_ident!("S{}", lists[e.states.as_slice()]);
         let same_as = format_ident!("A{}", aliases[e.same_as.as_slice()]);
-        quote! { Entry { path: #path, kind: #kind, states: #states, same_as: #same_as }, }
+        quote! { #path #kind #states #same_as, }
     });
     let versions = reg.protocol_versions.iter().map(|(v, r)| quote! { (#v, #r), });
     quote! {
         #(#consts)*
         #(#alias_consts)*
 
-        static ENTRIES: &[Entry] = &[#(#entries)*];
+        static ENTRIES: &[Entry] = entries![#(#entries)*];
 
         /// Protocol version strings, sorted, with their revisions.
         static PROTOCOL_VERSIONS: &[(&str, &str)] = &[#(#versions)*];
