@@ -8,6 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use mcp_spec_codegen::registry::{self, report};
 use mcp_spec_codegen::{Diagnostics, output, spec};
 
