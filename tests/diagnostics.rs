@@ -9,14 +9,7 @@ use mcp_spec_tests as support;
 #[test]
 fn broken_schemas_render_their_diagnostics_as_expected() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/broken");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ts"))
-        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
+    let names = support::ts_stems(&dir);
     assert!(names.len() >= 5, "the broken fixtures are missing");
     for name in names {
         let text = std::fs::read_to_string(dir.join(format!("{name}.ts"))).unwrap();

@@ -14,14 +14,7 @@ fn fixtures_dir() -> std::path::PathBuf {
 #[test]
 fn every_fixture_matches_its_golden_file_and_is_compiled() {
     let dir = fixtures_dir();
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ts"))
-        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
+    let names = mcp_spec_tests::ts_stems(&dir);
     assert_eq!(names, COMPILED, "every fixture must be compiled: add a `#[path]` module for it in tests/golden.rs, and its name here and there");
     let golden = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("golden.rs")).unwrap();
     for name in &names {

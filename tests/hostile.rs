@@ -4,6 +4,7 @@
 //! accepts again unchanged.
 
 use mcp_spec_tests as support;
+use support::Rng;
 use mcp_spec_types::v2026_07_28 as v;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
@@ -84,19 +85,6 @@ fn wrong_types_deep_inside_are_errors_at_their_path() {
     assert!(msg.contains("expected \"object\""), "{msg}");
 }
 
-/// xorshift64*.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 { 0 } else { (self.next() % n as u64) as usize }
-    }
-}
 
 /// Keys and strings the real messages use, so arbitrary values often get deep.
 struct Vocabulary {
@@ -145,7 +133,7 @@ fn arbitrary(rng: &mut Rng, voc: &Vocabulary, depth: usize) -> Value {
         0 => Value::Null,
         1 => Value::Bool(rng.below(2) == 1),
         2 => match rng.below(4) {
-            0 => json!(rng.next() as i64),
+            0 => json!(rng.next_u64() as i64),
             1 => json!(rng.below(100)),
             2 => json!((rng.below(1000) as f64) / 7.0),
             _ => json!(-(rng.below(40000) as i64)),
