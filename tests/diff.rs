@@ -139,3 +139,16 @@ fn reports_in_three_formats_match_their_golden_files() {
     support::assert_golden("reports/diff.json", &render(&d, Format::Json, false));
     support::assert_golden("reports/diff-docs.txt", &render(&d, Format::Text, true));
 }
+
+#[test]
+fn the_readmes_excerpt_is_real_output() {
+    let readme = std::fs::read_to_string(support::workspace_root().join("README.md")).unwrap();
+    let after = readme.split("A real excerpt of `cargo xtask diff 2025-06-18 2025-11-25`:").nth(1).expect("the README shows an excerpt");
+    let block = after.split("```text\n").nth(1).and_then(|b| b.split("\n```").next()).expect("a text block");
+    let spec = real_spec();
+    let output = render(&diff_of(&spec, "2025-06-18", "2025-11-25"), Format::Text, false);
+    let lines: Vec<&str> = output.lines().collect();
+    for line in block.lines().filter(|l| !l.trim().is_empty()) {
+        assert!(lines.contains(&line), "the README's excerpt has a line the diff does not print any more:\n{line}\nupdate it from `cargo xtask diff 2025-06-18 2025-11-25`");
+    }
+}
