@@ -21,6 +21,9 @@ mod inheritance;
 #[path = "fixtures/inline.rs"]
 #[allow(dead_code)]
 mod inline;
+#[path = "fixtures/keywords.rs"]
+#[allow(dead_code)]
+mod keywords;
 #[path = "fixtures/numbers_maps.rs"]
 #[allow(dead_code)]
 mod numbers_maps;
@@ -29,7 +32,7 @@ mod numbers_maps;
 mod unions;
 
 /// Every fixture, compiled above; `tests/fixtures.rs` checks that this list is whole.
-pub const COMPILED: &[&str] = &["docs", "enums", "inheritance", "inline", "numbers_maps", "unions"];
+pub const COMPILED: &[&str] = &["docs", "enums", "inheritance", "inline", "keywords", "numbers_maps", "unions"];
 
 fn fixtures_dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
@@ -145,4 +148,16 @@ fn docs_fixture_deprecations_reach_the_types() {
     ] {
         assert!(text.contains(expected), "docs.rs lacks {expected}");
     }
+}
+
+#[test]
+fn keywords_fixture_raw_identifiers_round_trip() {
+    use keywords::*;
+    let json = serde_json::json!({"self": "me", "type": "self", "crate": 1, "super": true, "Box": "b", "async": ["a"]});
+    let k: Keywords = read(json.clone());
+    assert_eq!((k.self_.as_str(), &k.r#type), ("me", &Keyword::Self_));
+    assert_eq!(k.r#async.as_deref(), Some(&["a".to_string()][..]));
+    assert_eq!(write(&k), json);
+    let all: Vec<Keyword> = ["self", "crate", "type", "match"].iter().map(|v| read(serde_json::json!(v))).collect();
+    assert_eq!(all.iter().map(Keyword::as_str).collect::<Vec<_>>(), ["self", "crate", "type", "match"]);
 }

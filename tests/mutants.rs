@@ -47,6 +47,8 @@ const ODD: &[&str] = &[
     "export function f() {}",
     "export type E = \"\" | \" \" | \"a-b\" | \"A_B\" | \"ab\";",
     "export type N = 1 | 2.5 | -3 | true;",
+    "export type Keywords = \"self\" | \"Self\" | \"crate\" | \"type\";",
+    "export interface Fields { self: string; type: string; crate?: number; \"\": boolean; Self: string }",
 ];
 
 fn mutate(text: &str, rng: &mut Rng) -> (String, &'static str) {

@@ -65,6 +65,10 @@ pub fn pascal_case(s: &str) -> String {
     if out.starts_with(|c: char| c.is_ascii_digit()) {
         out.insert(0, 'V');
     }
+    // `self` would become `Self`, the one PascalCase keyword.
+    if is_keyword(&out) {
+        out.push('_');
+    }
     out
 }
 
@@ -125,5 +129,6 @@ mod tests {
         assert_eq!(pascal_case("sampling"), "Sampling");
         assert_eq!(pascal_case("endTurn"), "EndTurn");
         assert_eq!(pascal_case(""), "Empty");
+        assert_eq!(pascal_case("self"), "Self_");
     }
 }
