@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-const COMPILED: &[&str] = &["docs", "enums", "inheritance", "inline", "keywords", "numbers_maps", "unions"];
+const COMPILED: &[&str] = &["docs", "enums", "inheritance", "inline", "keywords", "numbers_maps", "recursive", "unions"];
 
 fn fixtures_dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")

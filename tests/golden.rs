@@ -27,12 +27,15 @@ mod keywords;
 #[path = "fixtures/numbers_maps.rs"]
 #[allow(dead_code)]
 mod numbers_maps;
+#[path = "fixtures/recursive.rs"]
+#[allow(dead_code)]
+mod recursive;
 #[path = "fixtures/unions.rs"]
 #[allow(dead_code)]
 mod unions;
 
 /// Every fixture, compiled above; `tests/fixtures.rs` checks that this list is whole.
-pub const COMPILED: &[&str] = &["docs", "enums", "inheritance", "inline", "keywords", "numbers_maps", "unions"];
+pub const COMPILED: &[&str] = &["docs", "enums", "inheritance", "inline", "keywords", "numbers_maps", "recursive", "unions"];
 
 fn fixtures_dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
@@ -160,4 +163,21 @@ fn keywords_fixture_raw_identifiers_round_trip() {
     assert_eq!(write(&k), json);
     let all: Vec<Keyword> = ["self", "crate", "type", "match"].iter().map(|v| read(serde_json::json!(v))).collect();
     assert_eq!(all.iter().map(Keyword::as_str).collect::<Vec<_>>(), ["self", "crate", "type", "match"]);
+}
+
+#[test]
+fn recursive_fixture_boxes_what_closes_a_cycle() {
+    use recursive::*;
+    let json = serde_json::json!({"value": 1, "next": {"value": 2, "children": []}, "children": [{"value": 3, "children": []}]});
+    let node: Node = read(json.clone());
+    let next: &Node = node.next.as_deref().expect("boxed");
+    assert_eq!((next.value, node.children[0].value), (2, 3));
+    assert_eq!(write(&node), json);
+    let ping: Ping = read(serde_json::json!({"pong": {"label": "p", "ping": {"pong": null}}}));
+    assert!(ping.pong.as_ref().and_then(|p| p.ping.as_ref()).is_some_and(|p| p.pong.is_none()));
+    let sum = serde_json::json!({"kind": "sum", "left": {"kind": "literal", "value": 1}, "right": {"kind": "sum", "left": {"kind": "literal", "value": 2}, "right": {"kind": "literal", "value": 3}}});
+    let e: Expr = read(sum.clone());
+    let Expr::Sum(s) = &e else { panic!("{e:?}") };
+    assert!(matches!(*s.right, Expr::Sum(_)));
+    assert_eq!(write(&e), sum);
 }

@@ -392,6 +392,11 @@ impl Fit for serde_json::Map<String, Value> {
         v.is_object().then_some(0)
     }
 }
+impl<T: Fit> Fit for Box<T> {
+    fn fit(v: &Value) -> Option<u32> {
+        T::fit(v)
+    }
+}
 impl<T: Fit> Fit for Option<T> {
     fn fit(v: &Value) -> Option<u32> {
         if v.is_null() { Some(0) } else { T::fit(v) }

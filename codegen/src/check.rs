@@ -284,8 +284,9 @@ pub fn check_names(rev: &Revision) -> Diagnostics {
     diags
 }
 
-/// A type that contains itself by value (not through an array or a map) has no
-/// finite size in Rust.
+/// A type that contains itself by value (not through an array, a map or a
+/// `Box`) has no finite size in Rust. `lower` boxes the members that close such
+/// cycles; this is the check that it did.
 pub fn check_recursion(rev: &Revision) -> Diagnostics {
     fn by_value<'a>(t: &'a Type, out: &mut Vec<&'a str>) {
         match t {
@@ -298,8 +299,8 @@ pub fn check_recursion(rev: &Revision) -> Diagnostics {
     for item in rev.items.values() {
         let mut out = Vec::new();
         match &item.kind {
-            ItemKind::Struct(s) => s.fields.iter().for_each(|f| by_value(&f.ty, &mut out)),
-            ItemKind::Union(u) => u.variants.iter().for_each(|v| by_value(&v.ty, &mut out)),
+            ItemKind::Struct(s) => s.fields.iter().filter(|f| !f.boxed).for_each(|f| by_value(&f.ty, &mut out)),
+            ItemKind::Union(u) => u.variants.iter().filter(|v| !v.boxed).for_each(|v| by_value(&v.ty, &mut out)),
             ItemKind::Alias(t) => by_value(t, &mut out),
             _ => {}
         }
@@ -324,11 +325,17 @@ pub fn check_recursion(rev: &Revision) -> Diagnostics {
                 cycle.sort();
                 if reported.insert(cycle) {
                     let span = rev.item(start).map(|i| i.span).unwrap_or_default();
+                    let only_aliases = path.iter().all(|n| matches!(rev.item(n).map(|i| &i.kind), Some(ItemKind::Alias(_))));
+                    let (what, hint) = if only_aliases {
+                        ("stands for itself", "these aliases name each other and nothing else; let one of them name a real type")
+                    } else {
+                        ("contains itself by value", "a Rust type cannot contain itself; make a member on the cycle an array or a map")
+                    };
                     diags.push(
-                        Diagnostic::error(format!("`{start}` contains itself by value: {} → {start}", path.join(" → ")))
+                        Diagnostic::error(format!("`{start}` {what}: {} → {start}", path.join(" → ")))
                             .at(&rev.schema_path, span)
                             .label("this type")
-                            .hint("a Rust type cannot contain itself; make a member on the cycle an array or a map"),
+                            .hint(hint),
                     );
                 }
             } else if seen.insert(t) {

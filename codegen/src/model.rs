@@ -132,6 +132,9 @@ pub struct Field {
     /// `@default` tag or the spec's own wording ("treat the absent field as
     /// `"complete"`"). It is always written.
     pub default: Option<Literal>,
+    /// Held in a `Box`: the field closes a cycle of types that contain each other
+    /// by value, which Rust can only size through a pointer.
+    pub boxed: bool,
 }
 
 impl Field {
@@ -172,6 +175,8 @@ pub struct Variant {
     pub ty: Type,
     /// With a discriminator: the values that select this variant.
     pub tags: Vec<Literal>,
+    /// Held in a `Box`, as [`Field::boxed`].
+    pub boxed: bool,
 }
 
 /// A union of string literals; `open` when `| string` lets any other value through.

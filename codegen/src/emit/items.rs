@@ -86,6 +86,26 @@ impl Cx<'_> {
         }
     }
 
+    /// The Rust type of a member: its type, in a `Box` when the member closes a
+    /// cycle of by-value containment (`Option<Box<T>>` for `T | null`).
+    pub fn member_type(&self, t: &Type, boxed: bool) -> TokenStream {
+        if !boxed {
+            return self.rust_type(t);
+        }
+        let boxed_ty = self.prelude("Box", quote!(::std::boxed::Box));
+        match t {
+            Type::Nullable(inner) => {
+                let inner = self.member_type(inner, true);
+                let option = self.option();
+                quote!(#option<#inner>)
+            }
+            other => {
+                let inner = self.rust_type(other);
+                quote!(#boxed_ty<#inner>)
+            }
+        }
+    }
+
     /// A prelude name (`Option`, `String`, `Vec`) as written, unless this revision
     /// declares a type of that name, which would shadow it: then the full path.
     fn prelude(&self, name: &str, full: TokenStream) -> TokenStream {
@@ -288,7 +308,7 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
     let stored: Vec<&Field> = s.fields.iter().filter(|f| !(f.required && matches!(f.ty, Type::Literal(_)))).collect();
     let field_defs = stored.iter().map(|f| {
         let fname = ident(&field_ident(&f.rust));
-        let inner = cx.rust_type(&f.ty);
+        let inner = cx.member_type(&f.ty, f.boxed);
         let option = cx.option();
         let ty = if f.required { inner } else { quote!(#option<#inner>) };
         let key = format!("{}.{}", item.name, f.wire);
@@ -339,7 +359,7 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
             return quote! { [fixed #wire #slot (#fx)] };
         }
         let slot = ident(&field_ident(&f.rust));
-        let t = cx.rust_type(&f.ty);
+        let t = cx.member_type(&f.ty, f.boxed);
         let wrap = wrap_of(&f.ty);
         let fname = ident(&field_ident(&f.rust));
         match (f.required, f.default.as_ref().and_then(|d| cx.default_expr(&f.ty, &d.value))) {
@@ -462,7 +482,7 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
     let docs = doc_attrs(&lines);
     let variants = u.variants.iter().enumerate().map(|(i, v)| {
         let vname = ident(&v.name);
-        let t = cx.rust_type(&v.ty);
+        let t = cx.member_type(&v.ty, v.boxed);
         if u.fallback == Some(i) {
             quote! {
                 /// A message with any other value: kept whole, as the generic type.
@@ -479,7 +499,7 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
     let as_text = u.discriminator.is_some() && u.variants.iter().any(|v| cx.holds_objects(&v.ty, 0));
     let members = u.variants.iter().enumerate().map(|(i, v)| {
         let vname = ident(&v.name);
-        let t = cx.rust_type(&v.ty);
+        let t = cx.member_type(&v.ty, v.boxed);
         let wrap = wrap_of(&v.ty);
         quote! { [#i #vname (#t) #wrap] }
     });

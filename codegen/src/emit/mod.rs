@@ -103,7 +103,7 @@ fn method_impl(rev: &Revision, cx: &Cx<'_>, m: &crate::protocol::Method) -> Toke
     let (params_ty, params_expr) = match rev.item(&m.message).map(|i| &i.kind) {
         Some(ItemKind::Struct(s)) => match s.field("params") {
             Some(f) => {
-                let inner = cx.rust_type(&f.ty);
+                let inner = cx.member_type(&f.ty, f.boxed);
                 let fname = ident(&crate::names::field_ident(&f.rust));
                 if f.required {
                     (inner, quote!(&self.#fname))

@@ -60,6 +60,7 @@ pub fn lower_revision(input: LowerInput<'_>) -> (Revision, Diagnostics) {
     lx.add_selectors();
     lx.check_defaults();
     lx.attach_value_deprecations();
+    lx.box_cycles();
     let rev = Revision {
         name: input.name,
         module: input.module,
@@ -319,6 +320,7 @@ impl Lowerer<'_> {
                         span: *span,
                         declared_in: parent.to_string(),
                         default,
+                        boxed: false,
                     };
                     shape.put(f);
                 }
@@ -518,7 +520,7 @@ impl Lowerer<'_> {
             if variants.iter().any(|v| v.name == vname) {
                 vname = format!("{vname}{}", i + 1);
             }
-            variants.push(Variant { name: vname, ty, tags: Vec::new() });
+            variants.push(Variant { name: vname, ty, tags: Vec::new(), boxed: false });
         }
         Some(ItemKind::Union(Union { variants, discriminator: None, fallback: None, selector: None }))
     }

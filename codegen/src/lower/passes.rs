@@ -10,6 +10,22 @@ use crate::diag::Diagnostic;
 use crate::model::*;
 
 impl Lowerer<'_> {
+    /// Types that contain each other by value (not through an array or a map)
+    /// have no size in Rust: every such member that points back into its cycle
+    /// (into the same strongly connected group of types) is held in a `Box`.
+    pub(super) fn box_cycles(&mut self) {
+        let group = by_value_groups(&self.items);
+        let closes = |from: &str, t: &Type| by_value_target(t).is_some_and(|to| group.get(from).is_some_and(|g| group.get(to) == Some(g)));
+        for item in self.items.values_mut() {
+            let name = item.name.clone();
+            match &mut item.kind {
+                ItemKind::Struct(s) => s.fields.iter_mut().for_each(|f| f.boxed = closes(&name, &f.ty)),
+                ItemKind::Union(u) => u.variants.iter_mut().for_each(|v| v.boxed = closes(&name, &v.ty)),
+                _ => {}
+            }
+        }
+    }
+
     /// Finds, for each union whose members are all structs, a field that every member
     /// fixes to distinct literal values: that union is decided by the field's value.
     pub(super) fn classify_unions(&mut self) {
@@ -80,7 +96,7 @@ impl Lowerer<'_> {
             let Some(base) = open_base else { continue };
             if let Some(Item { kind: ItemKind::Union(u), .. }) = self.items.get_mut(&name) {
                 let vname = if u.variants.iter().any(|v| v.name == "Other") { "Unknown" } else { "Other" };
-                u.variants.push(Variant { name: vname.into(), ty: Type::Named(base), tags: Vec::new() });
+                u.variants.push(Variant { name: vname.into(), ty: Type::Named(base), tags: Vec::new(), boxed: false });
                 u.fallback = Some(u.variants.len() - 1);
             }
         }
@@ -252,6 +268,84 @@ fn default_fits(items: &BTreeMap<String, Item>, ty: &Type, v: &LiteralValue) -> 
         },
         _ => false,
     }
+}
+
+/// The item a member holds by value: `T` or `T | null`, not `T[]` or a map.
+pub(crate) fn by_value_target(t: &Type) -> Option<&str> {
+    match t {
+        Type::Named(n) => Some(n),
+        Type::Nullable(inner) => by_value_target(inner),
+        _ => None,
+    }
+}
+
+/// Each item that lies on a cycle of by-value containment, with the number of
+/// its strongly connected group (Tarjan's algorithm, iteratively).
+fn by_value_groups(items: &BTreeMap<String, Item>) -> BTreeMap<String, usize> {
+    let names: Vec<&String> = items.keys().collect();
+    let index_of: BTreeMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (n.as_str(), i)).collect();
+    let edges: Vec<Vec<usize>> = names
+        .iter()
+        .map(|n| {
+            let targets: Vec<&Type> = match &items[*n].kind {
+                ItemKind::Struct(s) => s.fields.iter().map(|f| &f.ty).collect(),
+                ItemKind::Union(u) => u.variants.iter().map(|v| &v.ty).collect(),
+                ItemKind::Alias(t) => vec![t],
+                _ => Vec::new(),
+            };
+            targets.into_iter().filter_map(by_value_target).filter_map(|t| index_of.get(t).copied()).collect()
+        })
+        .collect();
+    let n = names.len();
+    let (mut index, mut low, mut on_stack) = (vec![usize::MAX; n], vec![0; n], vec![false; n]);
+    let (mut stack, mut next, mut groups) = (Vec::new(), 0, BTreeMap::new());
+    let mut group_count = 0;
+    for root in 0..n {
+        if index[root] != usize::MAX {
+            continue;
+        }
+        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
+        while let Some(&mut (v, ref mut edge)) = work.last_mut() {
+            if *edge == 0 && index[v] == usize::MAX {
+                index[v] = next;
+                low[v] = next;
+                next += 1;
+                stack.push(v);
+                on_stack[v] = true;
+            }
+            if let Some(&w) = edges[v].get(*edge) {
+                *edge += 1;
+                if index[w] == usize::MAX {
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let mut members = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    members.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                let cyclic = members.len() > 1 || edges[v].contains(&v);
+                if cyclic {
+                    for m in members {
+                        groups.insert(names[m].clone(), group_count);
+                    }
+                    group_count += 1;
+                }
+            }
+        }
+    }
+    groups
 }
 
 /// The bases of a struct and theirs, nearest first.
