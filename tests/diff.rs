@@ -22,12 +22,12 @@ fn diff_of(spec: &Spec, old: &str, new: &str) -> Diff {
 fn find<'a>(d: &'a Diff, id: &str, path: &str) -> &'a Change {
     d.changes
         .iter()
-        .find(|c| c.id == id && c.path == path)
+        .find(|c| c.id.as_str() == id && c.path == path)
         .unwrap_or_else(|| panic!("{} -> {}: no `{id}` at `{path}`", d.old, d.new))
 }
 
 fn assert_absent(d: &Diff, id: &str, path: &str) {
-    assert!(!d.changes.iter().any(|c| c.id == id && c.path == path), "{} -> {}: unexpected `{id}` at `{path}`", d.old, d.new);
+    assert!(!d.changes.iter().any(|c| c.id.as_str() == id && c.path == path), "{} -> {}: unexpected `{id}` at `{path}`", d.old, d.new);
 }
 
 #[test]

@@ -157,7 +157,7 @@ fn members(rev: &Revision, name: &str) -> Option<(BTreeSet<String>, BTreeSet<Str
         match &rev.item(&n)?.kind {
             ItemKind::Struct(s) => {
                 let all = s.fields.iter().map(|f| f.wire.clone()).collect();
-                let required = s.fields.iter().filter(|f| f.required).map(|f| f.wire.clone()).collect();
+                let required = s.fields.iter().filter(|f| f.is_required()).map(|f| f.wire.clone()).collect();
                 return Some((all, required));
             }
             ItemKind::Alias(Type::Named(m)) => n = m.clone(),

@@ -3,7 +3,7 @@
 //! the model's rule chooses, and where that is not the member the input was made
 //! for, the generator has warned that the two are indistinguishable.
 
-use mcp_spec_codegen::check;
+use mcp_spec_codegen::rule as check;
 use mcp_spec_codegen::model::ItemKind;
 use mcp_spec_codegen::sample::Fill;
 use mcp_spec_tests as support;

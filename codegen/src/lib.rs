@@ -18,6 +18,9 @@ pub mod par;
 pub mod parse;
 pub mod protocol;
 pub mod registry;
+pub mod report;
+pub mod rule;
+pub mod rust;
 pub mod sample;
 pub mod spec;
 pub mod syntax;
@@ -52,7 +55,7 @@ pub fn generate(spec_dir: &Path) -> Result<Generated, Diagnostics> {
 /// the registry's look-ahead notes in the docs of older revisions.
 pub fn generate_from(spec: &Spec) -> Result<Files, Diagnostics> {
     let registry = registry::build(spec);
-    let notes = registry.look_ahead_notes(spec);
+    let notes = emit::registry::look_ahead_notes(spec, &registry);
     emit::emit_crate(spec, &registry, &notes)
 }
 
@@ -67,4 +70,75 @@ pub fn generate_module(path: &Path, text: &str) -> Result<(String, Diagnostics),
     }
     let module = emit::emit_module(&rev, &Default::default())?;
     Ok((module, diags))
+}
+
+#[cfg(test)]
+mod layering {
+    use std::collections::{BTreeMap, BTreeSet};
+    use std::path::Path;
+
+    /// Each top-level module of this crate and the other top-level modules its
+    /// source names through `crate::`.
+    fn imports() -> BTreeMap<String, BTreeSet<String>> {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut stack = vec![src.clone()];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                let rel = path.strip_prefix(&src).unwrap();
+                let module = rel.components().next().unwrap().as_os_str().to_string_lossy().trim_end_matches(".rs").to_string();
+                if module == "lib" {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                let names = graph.entry(module.clone()).or_default();
+                for (i, _) in text.match_indices("crate::") {
+                    let name: String = text[i + 7..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                    if name != module && !name.is_empty() && name.chars().next().is_some_and(|c| c.is_lowercase()) {
+                        names.insert(name);
+                    }
+                }
+                // `use crate::{a, b}` lists.
+                for (i, _) in text.match_indices("use crate::{") {
+                    let list: String = text[i + 12..].chars().take_while(|c| *c != '}').collect();
+                    for part in list.split(',') {
+                        let name: String = part.trim().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                        if name != module && !name.is_empty() {
+                            names.insert(name);
+                        }
+                    }
+                }
+            }
+        }
+        graph
+    }
+
+    /// Stages import downward only: the modules of `codegen/src` form no cycle.
+    #[test]
+    fn no_module_imports_one_that_imports_it_back() {
+        let graph = imports();
+        assert!(graph.contains_key("emit") && graph.contains_key("model"), "{graph:?}");
+        fn visit(n: &str, g: &BTreeMap<String, BTreeSet<String>>, path: &mut Vec<String>, done: &mut BTreeSet<String>) {
+            if let Some(at) = path.iter().position(|p| p == n) {
+                panic!("import cycle: {} -> {n}", path[at..].join(" -> "));
+            }
+            if !done.insert(n.to_string()) {
+                return;
+            }
+            path.push(n.to_string());
+            for m in g.get(n).into_iter().flatten() {
+                visit(m, g, path, done);
+            }
+            path.pop();
+        }
+        let mut done = BTreeSet::new();
+        for n in graph.keys() {
+            visit(n, &graph, &mut Vec::new(), &mut done);
+        }
+    }
 }

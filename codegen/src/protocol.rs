@@ -82,7 +82,7 @@ fn method_of(rev: &Revision, item: &Item) -> Option<Method> {
         kind,
         message: item.name.clone(),
         params: params.map(|f| f.ty.clone()),
-        params_required: params.is_some_and(|f| f.required),
+        params_required: params.is_some_and(|f| f.is_required()),
         result,
         response,
     })

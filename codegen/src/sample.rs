@@ -54,7 +54,7 @@ pub fn sample_struct(rev: &Revision, name: &str, fill: Fill, depth: usize) -> Va
     let Some(ItemKind::Struct(s)) = rev.item(name).map(|i| &i.kind) else { return Value::Null };
     let mut m = Map::new();
     for f in &s.fields {
-        if f.required || (fill == Fill::All && depth < MAX_DEPTH) {
+        if f.is_required() || (fill == Fill::All && depth < MAX_DEPTH) {
             let value = match (&f.ty, format_sample(&f.docs)) {
                 (Type::String, Some(formatted)) => formatted,
                 _ => sample_at(rev, &f.ty, fill, depth + 1),

@@ -49,26 +49,22 @@ impl<'a> Compat<'a> {
     /// A reader's field accepts what a writer's field sends (either may be absent).
     pub fn field_accepts(&mut self, r: Option<&Field>, w: Option<&Field>) -> bool {
         match (r, w) {
-            (Some(r), Some(w)) => (w.required || !r.must_be_present()) && self.accepts(&r.ty, &w.ty),
+            (Some(r), Some(w)) => (w.is_required() || !r.must_be_present()) && self.accepts(&r.ty, &w.ty),
             (Some(r), None) => !r.must_be_present(),
             (None, _) => true,
         }
     }
 
+    /// Through aliases, and a const named as a type to its literal.
     fn unalias(&self, t: &Type, reader: bool) -> Type {
         let rev = if reader { self.reader } else { self.writer };
-        let mut t = t.clone();
-        for _ in 0..32 {
-            match &t {
-                Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
-                    Some(ItemKind::Alias(inner)) => t = inner.clone(),
-                    Some(ItemKind::Const(l)) => t = Type::Literal(l.clone()),
-                    _ => return t,
-                },
-                _ => return t,
-            }
+        match rev.canonical(t) {
+            Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
+                Some(ItemKind::Const(l)) => Type::Literal(l.clone()),
+                _ => Type::Named(n.clone()),
+            },
+            other => other.clone(),
         }
-        t
     }
 
     fn named(&mut self, a: &str, b: &str) -> bool {
@@ -107,7 +103,7 @@ impl<'a> Compat<'a> {
             // members (and its index signature) takes the map's values.
             Some(ItemKind::Struct(s)) => match w {
                 Type::Map(v) => {
-                    !s.fields.iter().any(|f| f.required)
+                    !s.fields.iter().any(|f| f.is_required())
                         && s.fields.iter().all(|f| self.accepts(&f.ty, v))
                         && s.index.as_ref().is_none_or(|ix| self.accepts(ix, v))
                 }

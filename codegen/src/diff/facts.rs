@@ -197,8 +197,8 @@ pub fn type_summary(rev: &Revision, item: &Item) -> String {
 
 /// `required string`, `optional {object}`, `required "tools/call"`.
 pub fn field_summary(rev: &Revision, f: &Field) -> String {
-    let default = f.default.as_ref().map(|d| format!(" (absent: {})", d.value.to_json())).unwrap_or_default();
-    format!("{} {}{default}", if f.required { "required" } else { "optional" }, type_text(rev, &f.ty))
+    let default = f.role.default().map(|d| format!(" (absent: {})", d.value.to_json())).unwrap_or_default();
+    format!("{} {}{default}", if f.is_required() { "required" } else { "optional" }, type_text(rev, &f.ty))
 }
 
 /// A type as text, with anonymous types shown by their kind (`{object}`,

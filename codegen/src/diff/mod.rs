@@ -22,7 +22,6 @@
 //! | `field-made-required` / `field-made-optional` | `?` removed / added | old writers / old readers | breaks |
 //! | `field-type-changed` | a member's type | judged | breaks |
 //! | `fixed-value-changed` | a member fixed by a literal (`method`, `type`) has another value | both | none |
-//! | `field-renamed` | a member's wire key (same Rust name, or same type and docs) | both | none when the Rust name stays |
 //! | `field-inherited` / `field-redeclared` | a member now comes from a base / is declared again | judged | breaks only when its type changed |
 //! | `value-added` / `value-removed` | a string enum's value | old readers / old writers, none for open enums | breaks |
 //! | `variant-added` / `variant-removed` / `variant-changed` | a union's member | judged | breaks |
@@ -71,6 +70,7 @@ use compat::Compat;
 use facts::{Edit, FactKind, FactSet, Facts, fact_set, is_below};
 
 use crate::model::{Field, Item, ItemKind, Revision, Target, Type};
+use crate::rust::RustTypes;
 
 /// Which side of a conversation breaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -110,10 +110,132 @@ impl Wire {
     }
 }
 
+/// The kind of a change: one variant per row of the table in the module docs
+/// (a test checks that the two agree), printed as the row's kebab-case id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ChangeId {
+    TypeAdded,
+    TypeRemoved,
+    TypeRenamed,
+    TypeKindChanged,
+    TypeBasesChanged,
+    AliasChanged,
+    UnionRuleChanged,
+    EnumOpened,
+    EnumClosed,
+    ConstAdded,
+    ConstRemoved,
+    ConstValueChanged,
+    FieldAddedOptional,
+    FieldAddedRequired,
+    FieldRemoved,
+    FieldMadeRequired,
+    FieldMadeOptional,
+    FieldTypeChanged,
+    FixedValueChanged,
+    FieldInherited,
+    FieldRedeclared,
+    ValueAdded,
+    ValueRemoved,
+    VariantAdded,
+    VariantRemoved,
+    VariantChanged,
+    MethodAdded,
+    MethodRemoved,
+    MethodChanged,
+    Deprecated,
+    Undeprecated,
+    DeprecationChanged,
+    DocsChanged,
+}
+
+impl ChangeId {
+    /// Every id, in the order of the table.
+    pub const ALL: &[ChangeId] = &[
+        ChangeId::TypeAdded,
+        ChangeId::TypeRemoved,
+        ChangeId::TypeRenamed,
+        ChangeId::TypeKindChanged,
+        ChangeId::TypeBasesChanged,
+        ChangeId::AliasChanged,
+        ChangeId::UnionRuleChanged,
+        ChangeId::EnumOpened,
+        ChangeId::EnumClosed,
+        ChangeId::ConstAdded,
+        ChangeId::ConstRemoved,
+        ChangeId::ConstValueChanged,
+        ChangeId::FieldAddedOptional,
+        ChangeId::FieldAddedRequired,
+        ChangeId::FieldRemoved,
+        ChangeId::FieldMadeRequired,
+        ChangeId::FieldMadeOptional,
+        ChangeId::FieldTypeChanged,
+        ChangeId::FixedValueChanged,
+        ChangeId::FieldInherited,
+        ChangeId::FieldRedeclared,
+        ChangeId::ValueAdded,
+        ChangeId::ValueRemoved,
+        ChangeId::VariantAdded,
+        ChangeId::VariantRemoved,
+        ChangeId::VariantChanged,
+        ChangeId::MethodAdded,
+        ChangeId::MethodRemoved,
+        ChangeId::MethodChanged,
+        ChangeId::Deprecated,
+        ChangeId::Undeprecated,
+        ChangeId::DeprecationChanged,
+        ChangeId::DocsChanged,
+    ];
+
+    /// The kebab-case id: `field-added-required`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChangeId::TypeAdded => "type-added",
+            ChangeId::TypeRemoved => "type-removed",
+            ChangeId::TypeRenamed => "type-renamed",
+            ChangeId::TypeKindChanged => "type-kind-changed",
+            ChangeId::TypeBasesChanged => "type-bases-changed",
+            ChangeId::AliasChanged => "alias-changed",
+            ChangeId::UnionRuleChanged => "union-rule-changed",
+            ChangeId::EnumOpened => "enum-opened",
+            ChangeId::EnumClosed => "enum-closed",
+            ChangeId::ConstAdded => "const-added",
+            ChangeId::ConstRemoved => "const-removed",
+            ChangeId::ConstValueChanged => "const-value-changed",
+            ChangeId::FieldAddedOptional => "field-added-optional",
+            ChangeId::FieldAddedRequired => "field-added-required",
+            ChangeId::FieldRemoved => "field-removed",
+            ChangeId::FieldMadeRequired => "field-made-required",
+            ChangeId::FieldMadeOptional => "field-made-optional",
+            ChangeId::FieldTypeChanged => "field-type-changed",
+            ChangeId::FixedValueChanged => "fixed-value-changed",
+            ChangeId::FieldInherited => "field-inherited",
+            ChangeId::FieldRedeclared => "field-redeclared",
+            ChangeId::ValueAdded => "value-added",
+            ChangeId::ValueRemoved => "value-removed",
+            ChangeId::VariantAdded => "variant-added",
+            ChangeId::VariantRemoved => "variant-removed",
+            ChangeId::VariantChanged => "variant-changed",
+            ChangeId::MethodAdded => "method-added",
+            ChangeId::MethodRemoved => "method-removed",
+            ChangeId::MethodChanged => "method-changed",
+            ChangeId::Deprecated => "deprecated",
+            ChangeId::Undeprecated => "undeprecated",
+            ChangeId::DeprecationChanged => "deprecation-changed",
+            ChangeId::DocsChanged => "docs-changed",
+        }
+    }
+}
+
+impl std::fmt::Display for ChangeId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Change {
-    /// Kebab-case, from the table in the module docs.
-    pub id: &'static str,
+    pub id: ChangeId,
     /// The item's path in NEW (in OLD for what NEW no longer has).
     pub path: String,
     pub old: Option<String>,
@@ -132,7 +254,7 @@ impl Change {
         self.wire != Wire::None || self.api.is_some()
     }
     pub fn is_docs(&self) -> bool {
-        self.id == "docs-changed"
+        self.id == ChangeId::DocsChanged
     }
 }
 
@@ -160,7 +282,7 @@ pub fn diff(old: &Revision, new: &Revision) -> Diff {
         let edit = Edit::Rekey { from: from.clone(), to: to.clone() };
         facts::apply(&mut working, [&edit]);
         cx.changes.push(Change {
-            id: "type-renamed",
+            id: ChangeId::TypeRenamed,
             path: to.clone(),
             old: Some(from.clone()),
             new: Some(to.clone()),
@@ -173,7 +295,7 @@ pub fn diff(old: &Revision, new: &Revision) -> Diff {
     }
     cx.classify(&working);
     let mut changes = cx.changes;
-    changes.sort_by(|a, b| (&a.path, a.id).cmp(&(&b.path, b.id)));
+    changes.sort_by(|a, b| (&a.path, a.id.as_str()).cmp(&(&b.path, b.id.as_str())));
     Diff { old: old.name.clone(), new: new.name.clone(), changes }
 }
 
@@ -309,7 +431,7 @@ impl Cx<'_> {
             handled.extend(below);
             let change = match kind {
                 FactKind::Type { declared: true } => self.type_change(&root, o, n, edits),
-                FactKind::Type { declared: false } => self.simple(&root, "type-kind-changed", o, n, edits),
+                FactKind::Type { declared: false } => self.simple(&root, ChangeId::TypeKindChanged, o, n, edits),
                 _ => self.field_change(&root, o, n, edits),
             };
             self.changes.push(change);
@@ -334,33 +456,34 @@ impl Cx<'_> {
                 Some(FactKind::Variant) => self.variant_change(&key, o, n, edits),
                 Some(FactKind::Method) => {
                     let (id, wire) = match (o, n) {
-                        (None, _) => ("method-added", Wire::OldReaders),
-                        (_, None) => ("method-removed", Wire::OldWriters),
-                        _ => ("method-changed", Wire::Both),
+                        (None, _) => (ChangeId::MethodAdded, Wire::OldReaders),
+                        (_, None) => (ChangeId::MethodRemoved, Wire::OldWriters),
+                        _ => (ChangeId::MethodChanged, Wire::Both),
                     };
                     Change { wire, ..self.simple(key.trim_start_matches("method:"), id, o, n, edits) }
                 }
                 Some(FactKind::Deprecation) => {
                     let id = match (o, n) {
-                        (None, _) => "deprecated",
-                        (_, None) => "undeprecated",
-                        _ => "deprecation-changed",
+                        (None, _) => ChangeId::Deprecated,
+                        (_, None) => ChangeId::Undeprecated,
+                        _ => ChangeId::DeprecationChanged,
                     };
                     self.simple(key.trim_end_matches("@deprecated"), id, o, n, edits)
                 }
                 Some(FactKind::Docs) => {
-                    let mut c = self.simple(key.trim_end_matches("@docs"), "docs-changed", None, None, edits);
+                    let mut c = self.simple(key.trim_end_matches("@docs"), ChangeId::DocsChanged, None, None, edits);
                     c.old = o.map(|t| first_line(t));
                     c.new = n.map(|t| first_line(t));
                     c
                 }
-                None => self.simple(&key, "changed", o, n, edits),
+                // Every key is in one of the two fact sets, with its kind.
+                None => continue,
             };
             self.changes.push(change);
         }
     }
 
-    fn simple(&self, path: &str, id: &'static str, o: Option<&String>, n: Option<&String>, edits: Vec<Edit>) -> Change {
+    fn simple(&self, path: &str, id: ChangeId, o: Option<&String>, n: Option<&String>, edits: Vec<Edit>) -> Change {
         Change { id, path: path.to_string(), old: o.cloned(), new: n.cloned(), wire: Wire::None, api: None, detail: None, edits }
     }
 
@@ -385,40 +508,40 @@ impl Cx<'_> {
     fn type_change(&self, root: &str, o: Option<&String>, n: Option<&String>, edits: Vec<Edit>) -> Change {
         let is_const = |s: Option<&String>| s.is_some_and(|s| s.starts_with("const "));
         let id = match (o, n) {
-            (None, _) if is_const(n) => "const-added",
-            (None, _) => "type-added",
-            (_, None) if is_const(o) => "const-removed",
-            (_, None) => "type-removed",
+            (None, _) if is_const(n) => ChangeId::ConstAdded,
+            (None, _) => ChangeId::TypeAdded,
+            (_, None) if is_const(o) => ChangeId::ConstRemoved,
+            (_, None) => ChangeId::TypeRemoved,
             (Some(a), Some(b)) => match (kind_word(a), kind_word(b)) {
-                ("const", "const") => "const-value-changed",
-                ("enum", "enum") if b.starts_with("open") => "enum-opened",
-                ("enum", "enum") => "enum-closed",
-                ("union", "union") => "union-rule-changed",
-                ("object", "object") => "type-bases-changed",
-                ("alias", "alias") => "alias-changed",
-                _ => "type-kind-changed",
+                ("const", "const") => ChangeId::ConstValueChanged,
+                ("enum", "enum") if b.starts_with("open") => ChangeId::EnumOpened,
+                ("enum", "enum") => ChangeId::EnumClosed,
+                ("union", "union") => ChangeId::UnionRuleChanged,
+                ("object", "object") => ChangeId::TypeBasesChanged,
+                ("alias", "alias") => ChangeId::AliasChanged,
+                _ => ChangeId::TypeKindChanged,
             },
         };
         let mut c = self.simple(root, id, o, n, edits);
         match id {
-            "type-removed" => c.api = Some("the type is gone".into()),
-            "const-removed" => c.api = Some("the const is gone".into()),
-            "const-value-changed" => {
+            ChangeId::TypeRemoved => c.api = Some("the type is gone".into()),
+            ChangeId::ConstRemoved => c.api = Some("the const is gone".into()),
+            ChangeId::ConstValueChanged => {
                 c.wire = Wire::Both;
                 let lit_kind = |s: &str| s.split_whitespace().nth(1).map(|v| v.starts_with('"'));
                 if o.map(|s| lit_kind(s)) != n.map(|s| lit_kind(s)) {
                     c.api = Some("the const's type changed".into());
                 }
             }
-            "enum-opened" => {
+            ChangeId::EnumOpened => {
                 c.wire = Wire::OldReaders;
                 c.api = Some("the catch-all variant `Other` is new".into());
             }
-            "enum-closed" => {
+            ChangeId::EnumClosed => {
                 c.wire = Wire::OldWriters;
                 c.api = Some("the catch-all variant `Other` is gone".into());
             }
-            "alias-changed" | "type-kind-changed" => {
+            ChangeId::AliasChanged | ChangeId::TypeKindChanged => {
                 c.api = Some("the type changed".into());
                 if let (Some(oi), Some(ni)) = (Self::item_in(self.old, &self.old_path(root)), Self::item_in(self.new, root)) {
                     let (ot, nt) = (Type::Named(oi.name.clone()), Type::Named(ni.name.clone()));
@@ -439,16 +562,16 @@ impl Cx<'_> {
         let of = Self::field_in(self.old, &self.old_path(path));
         let nf = Self::field_in(self.new, path);
         let id = match (o, n) {
-            (None, _) if of.is_some() => "field-redeclared",
-            (None, _) if nf.is_some_and(|f| f.required) => "field-added-required",
-            (None, _) => "field-added-optional",
-            (_, None) if nf.is_some() => "field-inherited",
-            (_, None) => "field-removed",
+            (None, _) if of.is_some() => ChangeId::FieldRedeclared,
+            (None, _) if nf.is_some_and(|f| f.is_required()) => ChangeId::FieldAddedRequired,
+            (None, _) => ChangeId::FieldAddedOptional,
+            (_, None) if nf.is_some() => ChangeId::FieldInherited,
+            (_, None) => ChangeId::FieldRemoved,
             (Some(a), Some(b)) if type_part(a) == type_part(b) => {
-                if b.starts_with("required") { "field-made-required" } else { "field-made-optional" }
+                if b.starts_with("required") { ChangeId::FieldMadeRequired } else { ChangeId::FieldMadeOptional }
             }
-            _ if of.is_some_and(is_fixed) && nf.is_some_and(is_fixed) => "fixed-value-changed",
-            _ => "field-type-changed",
+            _ if of.is_some_and(is_fixed) && nf.is_some_and(is_fixed) => ChangeId::FixedValueChanged,
+            _ => ChangeId::FieldTypeChanged,
         };
         let mut c = self.simple(path, id, o, n, edits);
         c.wire = Wire::from_breaks(
@@ -457,24 +580,22 @@ impl Cx<'_> {
         );
         let rust = |f: Option<&Field>| f.is_some_and(|f| !is_fixed(f));
         c.api = match id {
-            "field-added-required" | "field-added-optional" if rust(nf) => Some(format!(
+            ChangeId::FieldAddedRequired | ChangeId::FieldAddedOptional if rust(nf) => Some(format!(
                 "struct literals must name the new field{}",
                 self.inheritors(path).map(|n| format!(", here and in the {} that inherit it", types(n))).unwrap_or_default()
             )),
-            "field-removed" if rust(of) => Some("the field is gone".into()),
-            "field-made-required" if rust(nf) => Some("`Option<T>` became `T`".into()),
-            "field-made-optional" if rust(nf) => Some("`T` became `Option<T>`".into()),
-            "field-type-changed" | "field-inherited" | "field-redeclared" if rust(of) || rust(nf) => {
-                let same = of.zip(nf).is_some_and(|(a, b)| {
-                    a.required == b.required && rust_type_text(self.old, &a.ty) == rust_type_text(self.new, &b.ty)
-                });
+            ChangeId::FieldRemoved if rust(of) => Some("the field is gone".into()),
+            ChangeId::FieldMadeRequired if rust(nf) => Some("`Option<T>` became `T`".into()),
+            ChangeId::FieldMadeOptional if rust(nf) => Some("`T` became `Option<T>`".into()),
+            ChangeId::FieldTypeChanged | ChangeId::FieldInherited | ChangeId::FieldRedeclared if rust(of) || rust(nf) => {
+                let same = of.zip(nf).is_some_and(|(a, b)| RustTypes::api(self.old).field(a) == RustTypes::api(self.new).field(b));
                 (!same).then(|| "the field's type changed".to_string())
             }
             _ => None,
         };
         c.detail = match id {
-            "field-inherited" => nf.map(|f| format!("now inherited from {}", f.declared_in)),
-            "field-redeclared" => of.map(|f| format!("was inherited from {}", f.declared_in)),
+            ChangeId::FieldInherited => nf.map(|f| format!("now inherited from {}", f.declared_in)),
+            ChangeId::FieldRedeclared => of.map(|f| format!("was inherited from {}", f.declared_in)),
             _ => self.inheritors(path).map(|n| if n == 1 { "1 other type inherits it".to_string() } else { format!("{n} other types inherit it") }),
         };
         c
@@ -502,10 +623,10 @@ impl Cx<'_> {
         let open = |set: &FactSet, root: &str| set.facts.get(&format!("{root}@type")).is_some_and(|s| s.starts_with("open"));
         let (id, wire, api) = if added {
             let wire = if open(self.old_set, &self.old_path(root)) { Wire::None } else { Wire::OldReaders };
-            ("value-added", wire, "exhaustive matches must handle the new variant")
+            (ChangeId::ValueAdded, wire, "exhaustive matches must handle the new variant")
         } else {
             let wire = if open(self.new_set, root) { Wire::None } else { Wire::OldWriters };
-            ("value-removed", wire, "the variant is gone")
+            (ChangeId::ValueRemoved, wire, "the variant is gone")
         };
         Change { wire, api: Some(api.into()), ..self.simple(path, id, None, None, edits) }
     }
@@ -525,19 +646,19 @@ impl Cx<'_> {
         };
         let (id, wire, api) = match (o, n) {
             (None, _) => (
-                "variant-added",
+                ChangeId::VariantAdded,
                 Wire::from_breaks(!union_accepts(self.old, self.new, old_union, &nm), false),
                 "exhaustive matches must handle the new member",
             ),
             (_, None) => (
-                "variant-removed",
+                ChangeId::VariantRemoved,
                 Wire::from_breaks(false, !union_accepts(self.new, self.old, new_union, &om)),
                 "the member is gone",
             ),
             _ => {
                 let (a, b) = (om.clone().unwrap_or(Type::Json), nm.clone().unwrap_or(Type::Json));
                 (
-                    "variant-changed",
+                    ChangeId::VariantChanged,
                     Wire::from_breaks(
                         !Compat::new(self.old, self.new).accepts(&a, &b),
                         !Compat::new(self.new, self.old).accepts(&b, &a),
@@ -595,7 +716,7 @@ fn first_line(text: &str) -> String {
 }
 
 fn is_fixed(f: &Field) -> bool {
-    f.required && matches!(f.ty, Type::Literal(_))
+    f.role.fixed().is_some()
 }
 
 fn inner_named(t: &Type) -> Option<&str> {
@@ -606,30 +727,35 @@ fn inner_named(t: &Type) -> Option<&str> {
     }
 }
 
-/// The Rust type a field gets, with aliases seen through (they are `type`
-/// aliases in the generated code, so they do not change the API).
-fn rust_type_text(rev: &Revision, t: &Type) -> String {
-    match t {
-        Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
-            Some(ItemKind::Alias(inner)) => rust_type_text(rev, inner),
-            _ => n.clone(),
-        },
-        Type::Array(t) => format!("Vec<{}>", rust_type_text(rev, t)),
-        Type::Map(t) => match rust_type_text(rev, t).as_str() {
-            "Value" => "Map<String, Value>".into(),
-            inner => format!("BTreeMap<String, {inner}>"),
-        },
-        Type::Nullable(t) => format!("Option<{}>", rust_type_text(rev, t)),
-        Type::String => "String".into(),
-        Type::Integer => "i64".into(),
-        Type::Number => "f64".into(),
-        Type::Boolean => "bool".into(),
-        Type::Json => "Value".into(),
-        Type::Literal(l) => match l.value {
-            crate::model::LiteralValue::Str(_) => "String".into(),
-            crate::model::LiteralValue::Int(_) => "i64".into(),
-            crate::model::LiteralValue::Float(_) => "f64".into(),
-            crate::model::LiteralValue::Bool(_) => "bool".into(),
-        },
+#[cfg(test)]
+mod tests {
+    use super::ChangeId;
+
+    /// The ids in the first column of the table in this module's docs.
+    fn documented_ids() -> Vec<String> {
+        let source = include_str!("mod.rs");
+        let mut ids = Vec::new();
+        for line in source.lines().filter_map(|l| l.strip_prefix("//! | `")) {
+            let cell = line.split(" |").next().unwrap_or("");
+            if cell == "id" {
+                continue;
+            }
+            // `a` / `b` rows name several ids.
+            for id in cell.split(" / ") {
+                ids.push(id.trim_matches('`').to_string());
+            }
+        }
+        ids
+    }
+
+    #[test]
+    fn the_documented_id_table_lists_every_change_id_and_no_other() {
+        let documented = documented_ids();
+        let known: Vec<String> = ChangeId::ALL.iter().map(|c| c.as_str().to_string()).collect();
+        let missing: Vec<&String> = known.iter().filter(|k| !documented.contains(k)).collect();
+        let unknown: Vec<&String> = documented.iter().filter(|d| !known.contains(d)).collect();
+        assert!(missing.is_empty(), "change ids missing from the docs table: {missing:?}");
+        assert!(unknown.is_empty(), "the docs table names ids that do not exist: {unknown:?}");
+        assert_eq!(documented.len(), known.len(), "an id is listed twice");
     }
 }

@@ -36,7 +36,7 @@ use super::{Change, Diff, Wire};
 
 pub const JSON_FORMAT: &str = "mcp-spec-diff/1";
 
-pub use crate::registry::report::Format;
+pub use crate::report::Format;
 
 /// Counts over a diff.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -96,7 +96,7 @@ fn headline(d: &Diff, docs: bool) -> String {
 fn text(d: &Diff, listed: &[&Change], docs: bool) -> String {
     let mut out = headline(d, docs);
     out.push('\n');
-    let width = listed.iter().map(|c| c.id.len()).max().unwrap_or(0);
+    let width = listed.iter().map(|c| c.id.as_str().len()).max().unwrap_or(0);
     for (title, breaking) in [("Breaking", true), ("Compatible", false)] {
         let group: Vec<&&Change> = listed.iter().filter(|c| c.is_breaking() == breaking).collect();
         if group.is_empty() {
@@ -159,7 +159,7 @@ fn json_report(d: &Diff, listed: &[&Change]) -> String {
         .iter()
         .map(|c| {
             json!({
-                "id": c.id,
+                "id": c.id.as_str(),
                 "path": c.path,
                 "old": c.old,
                 "new": c.new,

@@ -2,7 +2,7 @@
 //! links to absolute ones, examples inlined as JSON blocks, and escaping so that
 //! rustdoc with `-D warnings` has nothing to say.
 
-use crate::model::{Docs, Item, ItemKind, Revision, Type};
+use crate::model::{Docs, InlineRole, Item, ItemKind, Revision, Type};
 use crate::names::field_ident;
 
 const SITE: &str = "https://modelcontextprotocol.io";
@@ -24,7 +24,7 @@ impl Links<'_> {
         for (i, part) in rest.iter().enumerate() {
             let ItemKind::Struct(s) = &item.kind else { return None };
             let f = s.field(part)?;
-            if matches!(f.ty, Type::Literal(_)) && f.required {
+            if !f.role.has_rust_field() {
                 return None; // fixed fields have no Rust field to link to
             }
             if i + 1 == rest.len() {
@@ -340,13 +340,13 @@ fn escape(text: &str) -> String {
 }
 
 /// Docs for an inline item: where it comes from in the schema.
-pub fn inline_origin(item: &Item, parent: &str, field: &str, suffix: Option<&str>) -> String {
+pub fn inline_origin(item: &Item, parent: &str, field: &str, role: InlineRole) -> String {
     let place = if field.is_empty() { format!("`{parent}`") } else { format!("`{parent}.{field}`") };
-    let what = match suffix {
-        Some("Item") => "the elements of",
-        Some("Value") => "the values of",
-        Some(s) if s.starts_with("Variant") => "a member of the union",
-        _ => "",
+    let what = match role {
+        InlineRole::Item => "the elements of",
+        InlineRole::Value => "the values of",
+        InlineRole::Variant(_) => "a member of the union",
+        InlineRole::Member => "",
     };
     let kind = item.kind.describe();
     if what.is_empty() {

@@ -13,7 +13,7 @@ use quote::{format_ident, quote};
 
 use super::docs::{Links, inline_origin, render};
 use crate::model::*;
-use crate::names::{field_ident, snake_case};
+use crate::rust::{RustType, RustTypes, WriteAs, const_name, holds_objects, member_name};
 
 /// Extra doc lines for items and fields, keyed by `Type` or `Type.field`
 /// (the registry's look-ahead notes: "Removed in 2026-07-28").
@@ -29,116 +29,24 @@ impl Cx<'_> {
         Links { rev: self.rev }
     }
 
-    /// True when `t` is `serde_json::Value`, directly or through aliases.
-    fn is_json(&self, t: &Type) -> bool {
-        let mut t = t;
-        for _ in 0..32 {
-            match t {
-                Type::Json => return true,
-                Type::Named(n) => match self.rev.item(n).map(|i| &i.kind) {
-                    Some(ItemKind::Alias(inner)) => t = inner,
-                    _ => return false,
-                },
-                _ => return false,
-            }
-        }
-        false
+    pub fn types(&self) -> RustTypes<'_> {
+        RustTypes::module(self.rev)
     }
 
+    /// The tokens of a model type's Rust type.
     pub fn rust_type(&self, t: &Type) -> TokenStream {
-        match t {
-            Type::String => self.string(),
-            Type::Integer => quote!(i64),
-            Type::Number => quote!(f64),
-            Type::Boolean => quote!(bool),
-            Type::Json => quote!(::serde_json::Value),
-            Type::Named(n) => {
-                let id = ident(n);
-                quote!(#id)
-            }
-            Type::Array(t) => {
-                let inner = self.rust_type(t);
-                let vec = self.prelude("Vec", quote!(::std::vec::Vec));
-                quote!(#vec<#inner>)
-            }
-            Type::Map(t) => {
-                let string = self.string();
-                if self.is_json(t) {
-                    quote!(::serde_json::Map<#string, ::serde_json::Value>)
-                } else {
-                    let inner = self.rust_type(t);
-                    quote!(::std::collections::BTreeMap<#string, #inner>)
-                }
-            }
-            Type::Nullable(t) => {
-                let inner = self.rust_type(t);
-                let option = self.option();
-                quote!(#option<#inner>)
-            }
-            // A literal outside a field of its own (in a union or an array) is read as
-            // its base type.
-            Type::Literal(l) => match l.value {
-                LiteralValue::Str(_) => self.string(),
-                LiteralValue::Int(_) => quote!(i64),
-                LiteralValue::Float(_) => quote!(f64),
-                LiteralValue::Bool(_) => quote!(bool),
-            },
-        }
+        type_tokens(&self.types().of(t))
     }
 
-    /// The Rust type of a member: its type, in a `Box` when the member closes a
-    /// cycle of by-value containment (`Option<Box<T>>` for `T | null`).
+    /// The tokens of a member's value type, boxed when it closes a cycle.
     pub fn member_type(&self, t: &Type, boxed: bool) -> TokenStream {
-        if !boxed {
-            return self.rust_type(t);
-        }
-        let boxed_ty = self.prelude("Box", quote!(::std::boxed::Box));
-        match t {
-            Type::Nullable(inner) => {
-                let inner = self.member_type(inner, true);
-                let option = self.option();
-                quote!(#option<#inner>)
-            }
-            other => {
-                let inner = self.rust_type(other);
-                quote!(#boxed_ty<#inner>)
-            }
-        }
-    }
-
-    /// A prelude name (`Option`, `String`, `Vec`) as written, unless this revision
-    /// declares a type of that name, which would shadow it: then the full path.
-    fn prelude(&self, name: &str, full: TokenStream) -> TokenStream {
-        if self.rev.item(name).is_some() {
-            full
-        } else {
-            let id = ident(name);
-            quote!(#id)
-        }
+        type_tokens(&self.types().boxed(t, boxed))
     }
 
     pub fn option(&self) -> TokenStream {
-        self.prelude("Option", quote!(::std::option::Option))
-    }
-
-    fn string(&self) -> TokenStream {
-        self.prelude("String", quote!(::std::string::String))
-    }
-
-    /// True when a value of `t` can hold an object (whose kept members are text).
-    fn holds_objects(&self, t: &Type, depth: usize) -> bool {
-        if depth > 16 {
-            return true;
-        }
-        match t {
-            Type::Named(n) => match self.rev.item(n).map(|i| &i.kind) {
-                Some(ItemKind::Struct(_)) => true,
-                Some(ItemKind::Union(u)) => u.variants.iter().any(|v| self.holds_objects(&v.ty, depth + 1)),
-                Some(ItemKind::Alias(a)) => self.holds_objects(a, depth + 1),
-                _ => false,
-            },
-            Type::Array(t) | Type::Map(t) | Type::Nullable(t) => self.holds_objects(t, depth + 1),
-            _ => false,
+        match self.types().option(RustType::Path(String::new())) {
+            RustType::Generic(p, _) => path_tokens(&p),
+            other => type_tokens(&other),
         }
     }
 
@@ -184,6 +92,29 @@ impl Cx<'_> {
         }
         lines
     }
+}
+
+/// A Rust type's tokens, built from its parts (every name in it is one that
+/// `check` has accepted as a Rust name).
+pub fn type_tokens(t: &RustType) -> TokenStream {
+    match t {
+        RustType::Path(p) => path_tokens(p),
+        RustType::Generic(p, args) => {
+            let path = path_tokens(p);
+            let args = args.iter().map(type_tokens);
+            quote!(#path<#(#args),*>)
+        }
+    }
+}
+
+/// `::std::vec::Vec`, `Vec`, `crate::Extra` as tokens.
+fn path_tokens(path: &str) -> TokenStream {
+    let (leading, rest) = match path.strip_prefix("::") {
+        Some(rest) => (quote!(::), rest),
+        None => (TokenStream::new(), path),
+    };
+    let segments = rest.split("::").map(ident);
+    quote!(#leading #(#segments)::*)
 }
 
 pub fn ident(name: &str) -> Ident {
@@ -235,21 +166,16 @@ fn fixed_expr(l: &Literal) -> TokenStream {
 
 /// How the runtime's macros write a value of `t`: floats keep `50` as `50`.
 fn wrap_of(t: &Type) -> Ident {
-    match t {
-        Type::Number => format_ident!("float"),
-        Type::Nullable(inner) if **inner == Type::Number => format_ident!("nullable_float"),
-        Type::Array(inner) if **inner == Type::Number => format_ident!("float_seq"),
-        _ => format_ident!("plain"),
-    }
+    format_ident!("{}", WriteAs::of(t).as_str())
 }
 
 pub fn emit_item(item: &Item, cx: &Cx<'_>) -> TokenStream {
     let mut lines = cx.doc_lines(&item.docs, &item.name);
-    if let Origin::Inline { parent, field, suffix } = &item.origin {
+    if let Origin::Inline { parent, field, role } = &item.origin {
         if !lines.is_empty() {
             lines.push(String::new());
         }
-        lines.push(inline_origin(item, parent, field, *suffix));
+        lines.push(inline_origin(item, parent, field, *role));
     }
     match &item.kind {
         ItemKind::Struct(s) => emit_struct(item, s, lines, cx),
@@ -277,20 +203,11 @@ pub fn emit_item(item: &Item, cx: &Cx<'_>) -> TokenStream {
     }
 }
 
-/// The name of the field that keeps unknown members: `extra`, unless the schema
-/// already has a field of that name.
-pub fn extra_field_name(s: &Struct) -> &'static str {
-    ["extra", "extra_members", "unknown_members"]
-        .into_iter()
-        .find(|n| !s.fields.iter().any(|f| f.rust == *n))
-        .unwrap_or("__extra")
-}
-
 fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> TokenStream {
     let name = ident(&item.name);
     let name_str = item.name.as_str();
     let dep = deprecated_attr(&item.docs.deprecated);
-    let extra = ident(extra_field_name(s));
+    let extra = ident(&s.extra);
 
     let fixed: Vec<(&Field, &Literal)> = s.fixed().collect();
     if !fixed.is_empty() {
@@ -305,12 +222,9 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
     }
     let docs = doc_attrs(&lines);
 
-    let stored: Vec<&Field> = s.fields.iter().filter(|f| !(f.required && matches!(f.ty, Type::Literal(_)))).collect();
-    let field_defs = stored.iter().map(|f| {
-        let fname = ident(&field_ident(&f.rust));
-        let inner = cx.member_type(&f.ty, f.boxed);
-        let option = cx.option();
-        let ty = if f.required { inner } else { quote!(#option<#inner>) };
+    let field_defs = s.stored().map(|f| {
+        let fname = ident(&member_name(f));
+        let ty = cx.types().field(f).map(|t| type_tokens(&t)).unwrap_or_default();
         let key = format!("{}.{}", item.name, f.wire);
         let mut flines = cx.doc_lines(&f.docs, &key);
         if f.rust != f.wire {
@@ -319,13 +233,13 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
             }
             flines.push(format!("Wire name: `{}`.", f.wire));
         }
-        if !f.required {
+        if !f.is_required() {
             if !flines.is_empty() {
                 flines.push(String::new());
             }
             flines.push("Optional: `None` is left out of the JSON.".into());
         }
-        if let Some(d) = &f.default {
+        if let Some(d) = f.role.default() {
             if !flines.is_empty() {
                 flines.push(String::new());
             }
@@ -338,7 +252,7 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
     let extra_doc = " Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.";
 
     let consts = fixed.iter().map(|(f, l)| {
-        let cname = format_ident!("{}", snake_case(&f.wire).to_uppercase());
+        let cname = format_ident!("{}", const_name(&f.wire));
         let doc = format!(" The fixed value of `{}`.", f.wire);
         let (ty, value) = match &l.value {
             LiteralValue::Str(v) => (quote!(&'static str), quote!(#v)),
@@ -353,22 +267,22 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
     // per member here, in schema order (`codegen/runtime/rt.rs` documents the form).
     let members = s.fields.iter().enumerate().map(|(i, f)| {
         let wire = &f.wire;
-        if let (Type::Literal(l), true) = (&f.ty, f.required) {
+        if let Some(l) = f.role.fixed() {
             let fx = fixed_expr(l);
             let slot = format_ident!("fixed{}", i);
             return quote! { [fixed #wire #slot (#fx)] };
         }
-        let slot = ident(&field_ident(&f.rust));
+        let slot = ident(&member_name(f));
         let t = cx.member_type(&f.ty, f.boxed);
         let wrap = wrap_of(&f.ty);
-        let fname = ident(&field_ident(&f.rust));
-        match (f.required, f.default.as_ref().and_then(|d| cx.default_expr(&f.ty, &d.value))) {
-            (false, _) => quote! { [optional #wire #slot (#t) #wrap #fname] },
-            (true, Some(default)) => quote! { [defaulted #wire #slot (#t) #wrap #fname (#default)] },
-            (true, None) => quote! { [required #wire #slot (#t) #wrap #fname] },
+        let fname = ident(&member_name(f));
+        match (&f.role, f.role.default().and_then(|d| cx.default_expr(&f.ty, &d.value))) {
+            (Role::Optional, _) => quote! { [optional #wire #slot (#t) #wrap #fname] },
+            (_, Some(default)) => quote! { [defaulted #wire #slot (#t) #wrap #fname (#default)] },
+            _ => quote! { [required #wire #slot (#t) #wrap #fname] },
         }
     });
-    let inits = s.fields.iter().filter(|f| !(f.required && matches!(f.ty, Type::Literal(_)))).map(|f| ident(&field_ident(&f.rust)));
+    let inits = s.stored().map(|f| ident(&member_name(f)));
     let expecting = format!("an object of type {name_str}");
     let consts_block = if fixed.is_empty() {
         TokenStream::new()
@@ -496,7 +410,7 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> To
     // as text: only the discriminator is parsed to choose, and the member is read
     // from the text, so the members it keeps stay text. Other unions need the
     // whole value for the shape rule, so they go through a `Value`.
-    let as_text = u.discriminator.is_some() && u.variants.iter().any(|v| cx.holds_objects(&v.ty, 0));
+    let as_text = u.discriminator.is_some() && u.variants.iter().any(|v| holds_objects(cx.rev, &v.ty));
     let members = u.variants.iter().enumerate().map(|(i, v)| {
         let vname = ident(&v.name);
         let t = cx.member_type(&v.ty, v.boxed);

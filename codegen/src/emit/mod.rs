@@ -102,16 +102,12 @@ fn method_impl(rev: &Revision, cx: &Cx<'_>, m: &crate::protocol::Method) -> Toke
     let method = &m.name;
     let (params_ty, params_expr) = match rev.item(&m.message).map(|i| &i.kind) {
         Some(ItemKind::Struct(s)) => match s.field("params") {
-            Some(f) => {
-                let inner = cx.member_type(&f.ty, f.boxed);
-                let fname = ident(&crate::names::field_ident(&f.rust));
-                if f.required {
-                    (inner, quote!(&self.#fname))
-                } else {
-                    let option = cx.option();
-                    (quote!(#option<#inner>), quote!(&self.#fname))
-                }
+            Some(f) if f.role.has_rust_field() => {
+                let ty = cx.types().field(f).map(|t| items::type_tokens(&t)).unwrap_or_default();
+                let fname = ident(&crate::rust::member_name(f));
+                (ty, quote!(&self.#fname))
             }
+            Some(_) => (quote!(()), quote!(&())),
             None => (quote!(()), quote!(&())),
         },
         _ => (quote!(()), quote!(&())),

@@ -6,7 +6,42 @@ use std::collections::BTreeMap;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::registry::{EntryKind, Registry, State};
+use crate::model::Spec;
+use crate::registry::{EntryKind, Later, Registry, State};
+
+use super::RevisionNotes;
+
+/// Doc lines for older modules about what later revisions do to an item:
+/// "**Later revisions:** Deprecated in 2026-07-28 (SEP-2577). Removed in ...".
+pub fn look_ahead_notes(spec: &Spec, reg: &Registry) -> RevisionNotes {
+    let mut notes = RevisionNotes::new();
+    for (rev, keys) in spec.revisions.iter().zip(reg.look_ahead()) {
+        for (key, later) in keys {
+            let said: Vec<String> = later
+                .iter()
+                .map(|l| match l {
+                    Later::Deprecated { revision, state } => {
+                        let sep = state.sep.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
+                        let dated = if &state.since != revision {
+                            format!(", where the tag dates it to {}", state.since)
+                        } else {
+                            String::new()
+                        };
+                        format!("Deprecated in {revision}{sep}{dated}.")
+                    }
+                    Later::Removed { revision } => format!("Removed in {revision}."),
+                })
+                .collect();
+            notes
+                .entry(rev.module.clone())
+                .or_default()
+                .entry(key)
+                .or_default()
+                .push(format!("**Later revisions:** {}", said.join(" ")));
+        }
+    }
+    notes
+}
 
 /// The API half of the module, copied as it is.
 pub const API: &str = include_str!("../../runtime/registry.rs");

@@ -55,9 +55,7 @@ pub fn lower_revision(input: LowerInput<'_>) -> (Revision, Diagnostics) {
     for name in lx.order.clone() {
         lx.lower_decl(&name);
     }
-    lx.classify_unions();
-    lx.add_fallbacks();
-    lx.add_selectors();
+    crate::rule::decide_unions(&mut lx.items);
     lx.check_defaults();
     lx.attach_value_deprecations();
     lx.box_cycles();
@@ -81,6 +79,11 @@ struct ObjectShape {
 }
 
 impl ObjectShape {
+    fn into_struct(self) -> Struct {
+        let extra = extra_field_name(&self.fields);
+        Struct { bases: self.bases, fields: self.fields, index: self.index, extra }
+    }
+
     /// Adds or replaces a field: a redeclared field keeps its place and takes the
     /// new type (TypeScript only lets a subtype narrow it).
     fn put(&mut self, f: Field) {
@@ -154,29 +157,29 @@ impl Lowerer<'_> {
             DeclKind::Interface { members, .. } => {
                 // A body that is only `[key: string]: T` is a map, not a struct.
                 if let ([Member::Index { ty, .. }], true) = (members.as_slice(), matches!(&decl.kind, DeclKind::Interface { extends, .. } if extends.is_empty())) {
-                    let t = self.lower_type(ty, name, "", Some("Value"), &Docs::default());
+                    let t = self.lower_type(ty, name, "", InlineRole::Value, &Docs::default());
                     ItemKind::Alias(Type::Map(Box::new(t)))
                 } else {
                     match self.object_of(name) {
-                        Some(shape) => ItemKind::Struct(Struct { bases: shape.bases, fields: shape.fields, index: shape.index }),
+                        Some(shape) => ItemKind::Struct(shape.into_struct()),
                         None => ItemKind::Alias(Type::Json),
                     }
                 }
             }
             DeclKind::Alias(ty) => match &ty.kind {
                 TypeKind::Literal(members) if !is_map_literal(members) => match self.object_of(name) {
-                    Some(shape) => ItemKind::Struct(Struct { bases: shape.bases, fields: shape.fields, index: shape.index }),
+                    Some(shape) => ItemKind::Struct(shape.into_struct()),
                     None => ItemKind::Alias(Type::Json),
                 },
                 TypeKind::Intersection(_) => match self.object_of(name) {
-                    Some(shape) => ItemKind::Struct(Struct { bases: shape.bases, fields: shape.fields, index: shape.index }),
+                    Some(shape) => ItemKind::Struct(shape.into_struct()),
                     None => ItemKind::Alias(Type::Json),
                 },
                 TypeKind::Union(members) => match self.union_kind(members, name, &docs, ty.span) {
                     Some(kind) => kind,
-                    None => ItemKind::Alias(self.lower_type(ty, name, "", None, &docs)),
+                    None => ItemKind::Alias(self.lower_type(ty, name, "", InlineRole::Member, &docs)),
                 },
-                _ => ItemKind::Alias(self.lower_type(ty, name, "", None, &docs)),
+                _ => ItemKind::Alias(self.lower_type(ty, name, "", InlineRole::Member, &docs)),
             },
         };
         self.items.insert(
@@ -238,7 +241,7 @@ impl Lowerer<'_> {
                 Some(shape)
             }
             TypeKind::Ref { name, args } if name == "Record" => {
-                let t = args.get(1).map(|t| self.lower_type(t, "", "", None, &Docs::default())).unwrap_or(Type::Json);
+                let t = args.get(1).map(|t| self.lower_type(t, "", "", InlineRole::Value, &Docs::default())).unwrap_or(Type::Json);
                 Some(ObjectShape { index: Some(t), ..Default::default() })
             }
             TypeKind::Ref { name, args } if args.is_empty() => {
@@ -309,23 +312,22 @@ impl Lowerer<'_> {
             match m {
                 Member::Property { name, optional, ty, doc, span } => {
                     let docs = self.docs(doc.as_ref());
-                    let t = self.lower_type(ty, parent, name, None, &docs);
+                    let t = self.lower_type(ty, parent, name, InlineRole::Member, &docs);
                     let default = if *optional { None } else { default_of(&docs) };
                     let f = Field {
                         wire: name.clone(),
                         rust: snake_case(name),
+                        role: Role::of(*optional, &t, default),
                         ty: t,
-                        required: !optional,
                         docs,
                         span: *span,
                         declared_in: parent.to_string(),
-                        default,
                         boxed: false,
                     };
                     shape.put(f);
                 }
                 Member::Index { ty, .. } => {
-                    let t = self.lower_type(ty, parent, "", Some("Value"), &Docs::default());
+                    let t = self.lower_type(ty, parent, "", InlineRole::Value, &Docs::default());
                     shape.index = Some(t);
                 }
             }
@@ -335,7 +337,7 @@ impl Lowerer<'_> {
 
     /// Lowers a type in a field position of `parent` (`field` may be empty for an
     /// alias body). Anonymous objects, unions and enums become inline items.
-    fn lower_type(&mut self, ty: &TypeExpr, parent: &str, field: &str, suffix: Option<&'static str>, docs: &Docs) -> Type {
+    fn lower_type(&mut self, ty: &TypeExpr, parent: &str, field: &str, role: InlineRole, docs: &Docs) -> Type {
         match &ty.kind {
             TypeKind::String => Type::String,
             TypeKind::Number => if docs.tjs_number { Type::Number } else { Type::Integer },
@@ -362,9 +364,9 @@ impl Lowerer<'_> {
                 }
             },
             TypeKind::Ref { name, args } => match (name.as_str(), args.as_slice()) {
-                ("Record", [_, v]) => Type::Map(Box::new(self.lower_type(v, parent, field, Some("Value"), docs))),
-                ("Array" | "ReadonlyArray", [t]) => Type::Array(Box::new(self.lower_type(t, parent, field, Some("Item"), docs))),
-                ("Omit", _) => self.inline_struct(ty, parent, field, suffix),
+                ("Record", [_, v]) => Type::Map(Box::new(self.lower_type(v, parent, field, InlineRole::Value, docs))),
+                ("Array" | "ReadonlyArray", [t]) => Type::Array(Box::new(self.lower_type(t, parent, field, InlineRole::Item, docs))),
+                ("Omit", _) => self.inline_struct(ty, parent, field, role),
                 (_, []) => {
                     if self.decls.contains_key(name) {
                         if matches!(self.decls.get(name).map(|d| &d.kind), Some(DeclKind::Const(_))) {
@@ -382,7 +384,7 @@ impl Lowerer<'_> {
                     Type::Json
                 }
             },
-            TypeKind::Array(t) => Type::Array(Box::new(self.lower_type(t, parent, field, Some("Item"), docs))),
+            TypeKind::Array(t) => Type::Array(Box::new(self.lower_type(t, parent, field, InlineRole::Item, docs))),
             TypeKind::Union(members) => {
                 let non_null: Vec<&TypeExpr> = members.iter().filter(|m| !matches!(m.kind, TypeKind::Null)).collect();
                 if is_json_value_union(members) {
@@ -390,47 +392,47 @@ impl Lowerer<'_> {
                 }
                 if non_null.len() < members.len() {
                     let inner = if non_null.len() == 1 {
-                        self.lower_type(non_null[0], parent, field, suffix, docs)
+                        self.lower_type(non_null[0], parent, field, role, docs)
                     } else {
                         let u = TypeExpr { kind: TypeKind::Union(non_null.into_iter().cloned().collect()), span: ty.span };
-                        self.lower_type(&u, parent, field, suffix, docs)
+                        self.lower_type(&u, parent, field, role, docs)
                     };
                     return Type::Nullable(Box::new(inner));
                 }
                 if members.len() == 1 {
-                    return self.lower_type(&members[0], parent, field, suffix, docs);
+                    return self.lower_type(&members[0], parent, field, role, docs);
                 }
-                let name = self.inline_name(parent, field, suffix, ty.span);
+                let name = self.inline_name(parent, field, role);
                 match self.union_kind(members, &name, docs, ty.span) {
-                    Some(kind) => self.add_inline(&name, parent, field, suffix, ty.span, kind),
+                    Some(kind) => self.add_inline(&name, parent, field, role, ty.span, kind),
                     None => Type::Json,
                 }
             }
             TypeKind::Literal(members) if is_map_literal(members) => {
                 let Some(Member::Index { ty: v, .. }) = members.first() else { return Type::Json };
-                Type::Map(Box::new(self.lower_type(v, parent, field, Some("Value"), docs)))
+                Type::Map(Box::new(self.lower_type(v, parent, field, InlineRole::Value, docs)))
             }
-            TypeKind::Literal(_) | TypeKind::Intersection(_) => self.inline_struct(ty, parent, field, suffix),
+            TypeKind::Literal(_) | TypeKind::Intersection(_) => self.inline_struct(ty, parent, field, role),
             TypeKind::Unsupported { .. } => Type::Json,
         }
     }
 
-    fn inline_struct(&mut self, ty: &TypeExpr, parent: &str, field: &str, suffix: Option<&'static str>) -> Type {
-        let name = self.inline_name(parent, field, suffix, ty.span);
+    fn inline_struct(&mut self, ty: &TypeExpr, parent: &str, field: &str, role: InlineRole) -> Type {
+        let name = self.inline_name(parent, field, role);
         match self.expr_shape(ty, &name) {
             Some(shape) => {
-                let kind = ItemKind::Struct(Struct { bases: shape.bases, fields: shape.fields, index: shape.index });
-                self.add_inline(&name, parent, field, suffix, ty.span, kind)
+                let kind = ItemKind::Struct(shape.into_struct());
+                self.add_inline(&name, parent, field, role, ty.span, kind)
             }
             None => Type::Json,
         }
     }
 
-    fn inline_name(&self, parent: &str, field: &str, suffix: Option<&'static str>, _span: Span) -> String {
-        format!("{parent}{}{}", pascal_case_keep(field), suffix.unwrap_or(""))
+    fn inline_name(&self, parent: &str, field: &str, role: InlineRole) -> String {
+        format!("{parent}{}{}", pascal_case_keep(field), role.suffix())
     }
 
-    fn add_inline(&mut self, name: &str, parent: &str, field: &str, suffix: Option<&'static str>, span: Span, kind: ItemKind) -> Type {
+    fn add_inline(&mut self, name: &str, parent: &str, field: &str, role: InlineRole, span: Span, kind: ItemKind) -> Type {
         if let Some(decl) = self.decls.get(name) {
             self.diags.push(
                 Diagnostic::error(format!("the inline type of `{parent}.{field}` would be named `{name}`, which is already declared"))
@@ -460,7 +462,7 @@ impl Lowerer<'_> {
             name.to_string(),
             Item {
                 name: name.to_string(),
-                origin: Origin::Inline { parent: parent.to_string(), field: field.to_string(), suffix },
+                origin: Origin::Inline { parent: parent.to_string(), field: field.to_string(), role },
                 docs: Docs::default(),
                 span,
                 kind,
@@ -515,7 +517,7 @@ impl Lowerer<'_> {
         }
         let mut variants: Vec<Variant> = Vec::new();
         for (i, m) in flat.iter().enumerate() {
-            let ty = self.lower_type(m, name, "", Some(VARIANT_SUFFIXES.get(i).copied().unwrap_or("Variant")), docs);
+            let ty = self.lower_type(m, name, "", InlineRole::Variant(i + 1), docs);
             let mut vname = variant_name(&ty);
             if variants.iter().any(|v| v.name == vname) {
                 vname = format!("{vname}{}", i + 1);
@@ -550,8 +552,6 @@ impl Lowerer<'_> {
     }
 }
 
-const VARIANT_SUFFIXES: [&str; 8] = ["Variant1", "Variant2", "Variant3", "Variant4", "Variant5", "Variant6", "Variant7", "Variant8"];
-
 
 /// The value a required field takes when absent: an `@default` tag, or the
 /// spec's phrase "treat the absent field as `"complete"`".
@@ -578,17 +578,14 @@ fn default_of(docs: &Docs) -> Option<Literal> {
 
 
 
-/// Follows aliases to a struct.
-pub fn resolve_struct<'a>(items: &'a BTreeMap<String, Item>, name: &str) -> Option<&'a Struct> {
-    let mut n = name;
-    for _ in 0..32 {
-        match &items.get(n)?.kind {
-            ItemKind::Struct(s) => return Some(s),
-            ItemKind::Alias(Type::Named(m)) => n = m,
-            _ => return None,
-        }
-    }
-    None
+/// The name of the Rust field that keeps unknown members: `extra`, unless a
+/// member is already called that.
+fn extra_field_name(fields: &[Field]) -> String {
+    ["extra", "extra_members", "unknown_members"]
+        .into_iter()
+        .find(|n| !fields.iter().any(|f| f.rust == *n))
+        .unwrap_or("__extra")
+        .to_string()
 }
 
 fn variant_name(ty: &Type) -> String {

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use super::{Lowerer, resolve_struct};
+use super::Lowerer;
 use crate::diag::Diagnostic;
 use crate::model::*;
 
@@ -26,139 +26,6 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Finds, for each union whose members are all structs, a field that every member
-    /// fixes to distinct literal values: that union is decided by the field's value.
-    pub(super) fn classify_unions(&mut self) {
-        let names: Vec<String> = self.items.keys().cloned().collect();
-        for name in names {
-            let Some(ItemKind::Union(u)) = self.items.get(&name).map(|i| &i.kind) else { continue };
-            let mut structs = Vec::new();
-            for v in &u.variants {
-                match &v.ty {
-                    Type::Named(n) => match resolve_struct(&self.items, n) {
-                        Some(s) => structs.push(s),
-                        None => break,
-                    },
-                    _ => break,
-                }
-            }
-            if structs.len() != u.variants.len() || structs.is_empty() {
-                continue;
-            }
-            let candidates: Vec<String> = structs[0].fixed().map(|(f, _)| f.wire.clone()).collect();
-            let mut chosen = None;
-            'cand: for wire in candidates {
-                let mut tags: Vec<Vec<Literal>> = Vec::new();
-                for s in &structs {
-                    let Some((_, lit)) = s.fixed().find(|(f, _)| f.wire == wire) else { continue 'cand };
-                    if tags.iter().flatten().any(|t| t.value == lit.value) {
-                        continue 'cand;
-                    }
-                    tags.push(vec![lit.clone()]);
-                }
-                chosen = Some((wire, tags));
-                break;
-            }
-            if let Some((wire, tags)) = chosen
-                && let Some(Item { kind: ItemKind::Union(u), .. }) = self.items.get_mut(&name)
-            {
-                u.discriminator = Some(wire);
-                for (v, t) in u.variants.iter_mut().zip(tags) {
-                    v.tags = t;
-                }
-            }
-        }
-    }
-
-    /// A discriminated union whose members all extend (directly or not) one base that leaves the
-    /// discriminator open (`JSONRPCRequest`'s `method: string`) reads any other
-    /// value as that base: the variant `Other`, so unknown and extension methods
-    /// pass through.
-    pub(super) fn add_fallbacks(&mut self) {
-        let names: Vec<String> = self.items.keys().cloned().collect();
-        for name in names {
-            let Some(ItemKind::Union(u)) = self.items.get(&name).map(|i| &i.kind) else { continue };
-            let Some(field) = u.discriminator.clone() else { continue };
-            let mut common: Option<Vec<String>> = None;
-            for v in &u.variants {
-                let Type::Named(n) = &v.ty else { continue };
-                let bases = ancestors(&self.items, n);
-                common = Some(match common {
-                    None => bases,
-                    Some(c) => c.into_iter().filter(|b| bases.contains(b)).collect(),
-                });
-            }
-            let open_base = common.unwrap_or_default().into_iter().find(|b| {
-                resolve_struct(&self.items, b)
-                    .and_then(|s| s.field(&field))
-                    .is_some_and(|f| !matches!(f.ty, Type::Literal(_)))
-            });
-            let Some(base) = open_base else { continue };
-            if let Some(Item { kind: ItemKind::Union(u), .. }) = self.items.get_mut(&name) {
-                let vname = if u.variants.iter().any(|v| v.name == "Other") { "Unknown" } else { "Other" };
-                u.variants.push(Variant { name: vname.into(), ty: Type::Named(base), tags: Vec::new(), boxed: false });
-                u.fallback = Some(u.variants.len() - 1);
-            }
-        }
-    }
-
-    /// A union decided by shape whose members share a field typed by one string
-    /// enum, whose docs tie a value to one of the members (`ResultType`:
-    /// "input_required - ... contains an {@link InputRequiredResult} object"), is
-    /// read by that field first: the value picks that member, and any other value
-    /// (or none) leaves the choice to the shape rule among the others. This is how
-    /// the spec says a result is to be read ("allows the client to determine how to
-    /// parse the result object").
-    pub(super) fn add_selectors(&mut self) {
-        let names: Vec<String> = self.items.keys().cloned().collect();
-        for name in names {
-            let Some(ItemKind::Union(u)) = self.items.get(&name).map(|i| &i.kind) else { continue };
-            if u.discriminator.is_some() || u.variants.len() < 2 {
-                continue;
-            }
-            let mut structs = Vec::new();
-            for v in &u.variants {
-                match &v.ty {
-                    Type::Named(n) => match resolve_struct(&self.items, n) {
-                        Some(s) => structs.push((n.clone(), s)),
-                        None => break,
-                    },
-                    _ => break,
-                }
-            }
-            if structs.len() != u.variants.len() {
-                continue;
-            }
-            let mut chosen = None;
-            for f in &structs[0].1.fields {
-                let Type::Named(enum_name) = &f.ty else { continue };
-                let Some(enum_item) = self.items.get(enum_name) else { continue };
-                let ItemKind::Enum(e) = &enum_item.kind else { continue };
-                if !structs.iter().all(|(_, s)| s.field(&f.wire).is_some_and(|g| g.ty == f.ty)) {
-                    continue;
-                }
-                let linked = value_links(&enum_item.docs.text);
-                let tags: Vec<(String, usize)> = structs
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, (n, _))| {
-                        let (value, _) = linked.iter().find(|(_, ty)| ty == n)?;
-                        e.values.iter().any(|v| &v.value == value).then(|| (value.clone(), i))
-                    })
-                    .collect();
-                if !tags.is_empty() && tags.len() < structs.len() {
-                    chosen = Some(Selector { field: f.wire.clone(), tags });
-                    break;
-                }
-            }
-            if let Some(sel) = chosen
-                && let Some(Item { kind: ItemKind::Union(u), .. }) = self.items.get_mut(&name)
-            {
-                u.selector = Some(sel);
-            }
-        }
-    }
-
     /// A default must be a value of its field's type; one that is not is dropped
     /// with a warning.
     pub(super) fn check_defaults(&mut self) {
@@ -166,7 +33,7 @@ impl Lowerer<'_> {
         for item in self.items.values() {
             let ItemKind::Struct(s) = &item.kind else { continue };
             for f in &s.fields {
-                let Some(d) = &f.default else { continue };
+                let Some(d) = f.role.default() else { continue };
                 if f.declared_in == item.name && !default_fits(&self.items, &f.ty, &d.value) {
                     bad.push((item.name.clone(), f.wire.clone(), f.span, d.value.to_json(), f.ty.describe()));
                 }
@@ -184,7 +51,7 @@ impl Lowerer<'_> {
             let ItemKind::Struct(s) = &mut item.kind else { continue };
             for f in &mut s.fields {
                 if bad.iter().any(|(i, w, ..)| (i == &f.declared_in || i == &item.name) && w == &f.wire) {
-                    f.default = None;
+                    f.role = Role::Required;
                 }
             }
         }
@@ -242,19 +109,6 @@ impl Lowerer<'_> {
             }
         }
     }
-}
-
-/// The values an enum's docs tie to a type, one per line:
-/// `input_required - ... an {@link InputRequiredResult} object ...`.
-fn value_links(text: &[String]) -> Vec<(String, String)> {
-    text.iter()
-        .filter_map(|line| {
-            let (value, rest) = line.trim().split_once(" - ")?;
-            let at = rest.find("{@link ")? + "{@link ".len();
-            let target: String = rest[at..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-            (!value.contains(' ') && !target.is_empty()).then(|| (value.trim_matches('`').trim_matches('"').to_string(), target))
-        })
-        .collect()
 }
 
 fn default_fits(items: &BTreeMap<String, Item>, ty: &Type, v: &LiteralValue) -> bool {
@@ -348,19 +202,3 @@ fn by_value_groups(items: &BTreeMap<String, Item>) -> BTreeMap<String, usize> {
     groups
 }
 
-/// The bases of a struct and theirs, nearest first.
-fn ancestors(items: &BTreeMap<String, Item>, name: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut queue: std::collections::VecDeque<String> =
-        resolve_struct(items, name).map(|s| s.bases.iter().cloned().collect()).unwrap_or_default();
-    while let Some(b) = queue.pop_front() {
-        if out.contains(&b) || out.len() > 64 {
-            continue;
-        }
-        if let Some(s) = resolve_struct(items, &b) {
-            queue.extend(s.bases.iter().cloned());
-        }
-        out.push(b);
-    }
-    out
-}

@@ -25,7 +25,6 @@ pub mod report;
 
 use std::collections::BTreeMap;
 
-use crate::emit::RevisionNotes;
 use crate::model::{ItemKind, Origin, Revision, Spec, Target, member_segment, value_segment};
 
 /// The name of the const that holds a revision's protocol version string.
@@ -90,7 +89,7 @@ pub struct Entry {
     /// but not counted or listed in that revision: its other path is.
     pub same_as: Vec<Option<String>>,
     /// Per revision, where the item's docs are emitted: `Type`, `Type.wire` or
-    /// `Enum."value"` (the keys of [`crate::emit::items::Notes`]).
+    /// `Enum."value"` (the keys under which `emit` adds notes to the docs).
     rust_keys: Vec<Option<String>>,
 }
 
@@ -200,7 +199,7 @@ fn declared_paths(rev: &Revision) -> Vec<(String, EntryKind, Option<String>)> {
     out
 }
 
-/// Where a target's docs are emitted: the keys of [`crate::emit::items::Notes`].
+/// Where a target's docs are emitted: `Type`, `Type.wire`, `Enum."value"`.
 fn rust_key(target: &Target<'_>) -> Option<String> {
     match target {
         Target::Item(i) => Some(i.name.clone()),
@@ -256,49 +255,46 @@ impl Registry {
         e.parent.as_deref().and_then(|p| self.entry(p)).is_some_and(|p| !p.states[i].is_present())
     }
 
-    /// Doc lines for older modules about what later revisions do to an item:
-    /// "Deprecated in 2026-07-28 (SEP-2577).", "Removed in 2026-07-28.".
-    pub fn look_ahead_notes(&self, spec: &Spec) -> RevisionNotes {
-        let mut notes = RevisionNotes::new();
+    /// What later revisions do to each item, for the docs of earlier ones: per
+    /// revision (in [`Registry::revisions`] order), the docs key of each item that
+    /// revision has (`Type`, `Type.wire`, `Enum."value"`) with the later changes
+    /// of state, oldest first: the first deprecation, and a removal (after which
+    /// nothing more is said). A member of a removed type goes with it: only the
+    /// type's removal is listed.
+    pub fn look_ahead(&self) -> Vec<BTreeMap<String, Vec<Later>>> {
+        let mut out: Vec<BTreeMap<String, Vec<Later>>> = vec![BTreeMap::new(); self.revisions.len()];
         for e in &self.entries {
             for (i, key) in e.rust_keys.iter().enumerate() {
                 let Some(key) = key else { continue };
-                let mut said = Vec::new();
+                let mut later = Vec::new();
                 let mut deprecated = matches!(e.states[i], State::Deprecated(_));
-                for (j, later) in e.states.iter().enumerate().skip(i + 1) {
-                    match later {
+                for (j, state) in e.states.iter().enumerate().skip(i + 1) {
+                    match state {
                         State::Deprecated(d) if !deprecated => {
                             deprecated = true;
-                            let sep = d.sep.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
-                            let dated = if d.since != self.revisions[j] {
-                                format!(", where the tag dates it to {}", d.since)
-                            } else {
-                                String::new()
-                            };
-                            said.push(format!("Deprecated in {}{sep}{dated}.", self.revisions[j]));
+                            later.push(Later::Deprecated { revision: self.revisions[j].clone(), state: d.clone() });
                         }
                         State::Removed { .. } => {
-                            // A member of a removed type goes with it: the type says so.
                             if !self.parent_also_gone(e, j) {
-                                said.push(format!("Removed in {}.", self.revisions[j]));
+                                later.push(Later::Removed { revision: self.revisions[j].clone() });
                             }
                             break;
                         }
                         _ => {}
                     }
                 }
-                if said.is_empty() {
-                    continue;
+                if !later.is_empty() {
+                    out[i].entry(key.clone()).or_default().extend(later);
                 }
-                let module = &spec.revisions[i].module;
-                notes
-                    .entry(module.clone())
-                    .or_default()
-                    .entry(key.clone())
-                    .or_default()
-                    .push(format!("**Later revisions:** {}", said.join(" ")));
             }
         }
-        notes
+        out
     }
+}
+
+/// A change of an item's state in a later revision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Later {
+    Deprecated { revision: String, state: DeprecatedState },
+    Removed { revision: String },
 }

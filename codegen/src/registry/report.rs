@@ -40,12 +40,7 @@ use super::{Entry, Registry, State};
 /// The JSON format's identifier.
 pub const JSON_FORMAT: &str = "mcp-spec-registry/1";
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    Text,
-    Markdown,
-    Json,
-}
+pub use crate::report::Format;
 
 /// Renders the registry, for one revision or (with `None`) for all.
 pub fn render(reg: &Registry, revision: Option<usize>, format: Format) -> String {

@@ -1,0 +1,224 @@
+//! The Rust-facing view of the model: what a model type, a member or a fixed
+//! value is called in the generated Rust. Decided here once; `emit` writes it,
+//! the diff compares it (a change of Rust type breaks the API), the docs link to
+//! it and `check` makes sure the names can exist.
+
+use std::fmt;
+
+use crate::model::{Field, ItemKind, LiteralValue, Revision, Role, Type};
+use crate::names::{field_ident, snake_case};
+
+/// A Rust type as the generated code spells it: a path, or a generic path with
+/// arguments. Printed as text (`Display`) for reports and comparisons, and as
+/// tokens by `emit`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RustType {
+    /// `i64`, `TextContent`, `::serde_json::Value`.
+    Path(String),
+    /// `Vec<T>`, `Option<T>`, `::std::collections::BTreeMap<String, T>`.
+    Generic(String, Vec<RustType>),
+}
+
+impl fmt::Display for RustType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RustType::Path(p) => f.write_str(p),
+            RustType::Generic(p, args) => {
+                write!(f, "{p}<")?;
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{a}")?;
+                }
+                f.write_str(">")
+            }
+        }
+    }
+}
+
+/// How a [`RustType`] names things.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spelling {
+    /// As the revision's module writes it: aliases by their name, prelude names
+    /// (`Option`, `Vec`) unless the revision declares a type that shadows one.
+    Module,
+    /// What the type is, for comparing two revisions' APIs: aliases seen through
+    /// (they are `type` aliases, so they change nothing), short names.
+    Api,
+}
+
+/// The Rust types of one revision's model.
+#[derive(Clone, Copy)]
+pub struct RustTypes<'a> {
+    pub rev: &'a Revision,
+    pub spelling: Spelling,
+}
+
+impl<'a> RustTypes<'a> {
+    pub fn module(rev: &'a Revision) -> Self {
+        RustTypes { rev, spelling: Spelling::Module }
+    }
+
+    pub fn api(rev: &'a Revision) -> Self {
+        RustTypes { rev, spelling: Spelling::Api }
+    }
+
+    /// The Rust type of a model type.
+    pub fn of(&self, t: &Type) -> RustType {
+        match t {
+            Type::String => self.prelude("String", "::std::string::String"),
+            Type::Integer => RustType::Path("i64".into()),
+            Type::Number => RustType::Path("f64".into()),
+            Type::Boolean => RustType::Path("bool".into()),
+            Type::Json => self.json(),
+            Type::Named(n) => match (self.spelling, self.rev.item(n).map(|i| &i.kind)) {
+                (Spelling::Api, Some(ItemKind::Alias(inner))) => self.of(inner),
+                _ => RustType::Path(n.clone()),
+            },
+            Type::Array(t) => self.generic("Vec", "::std::vec::Vec", vec![self.of(t)]),
+            Type::Map(t) => {
+                let key = self.prelude("String", "::std::string::String");
+                if is_json(self.rev, t) {
+                    let map = match self.spelling {
+                        Spelling::Module => "::serde_json::Map",
+                        Spelling::Api => "Map",
+                    };
+                    RustType::Generic(map.into(), vec![key, self.json()])
+                } else {
+                    let map = match self.spelling {
+                        Spelling::Module => "::std::collections::BTreeMap",
+                        Spelling::Api => "BTreeMap",
+                    };
+                    RustType::Generic(map.into(), vec![key, self.of(t)])
+                }
+            }
+            Type::Nullable(t) => self.option(self.of(t)),
+            // A literal outside a member of its own (in a union or an array) is
+            // read as its base type.
+            Type::Literal(l) => match l.value {
+                LiteralValue::Str(_) => self.prelude("String", "::std::string::String"),
+                LiteralValue::Int(_) => RustType::Path("i64".into()),
+                LiteralValue::Float(_) => RustType::Path("f64".into()),
+                LiteralValue::Bool(_) => RustType::Path("bool".into()),
+            },
+        }
+    }
+
+    /// The type of a member's value, in a `Box` when the member closes a cycle of
+    /// by-value containment (`Option<Box<T>>` for `T | null`).
+    pub fn boxed(&self, t: &Type, boxed: bool) -> RustType {
+        if !boxed {
+            return self.of(t);
+        }
+        match t {
+            Type::Nullable(inner) => self.option(self.boxed(inner, true)),
+            other => self.generic("Box", "::std::boxed::Box", vec![self.of(other)]),
+        }
+    }
+
+    /// The type of a struct's Rust field: the member's type, in an `Option` when
+    /// the member is optional. `None` for a fixed member, which has no field.
+    pub fn field(&self, f: &Field) -> Option<RustType> {
+        let inner = self.boxed(&f.ty, f.boxed);
+        match f.role {
+            Role::Fixed(_) => None,
+            Role::Optional => Some(self.option(inner)),
+            Role::Required | Role::Defaulted(_) => Some(inner),
+        }
+    }
+
+    pub fn option(&self, inner: RustType) -> RustType {
+        self.generic("Option", "::std::option::Option", vec![inner])
+    }
+
+    fn json(&self) -> RustType {
+        match self.spelling {
+            Spelling::Module => RustType::Path("::serde_json::Value".into()),
+            Spelling::Api => RustType::Path("Value".into()),
+        }
+    }
+
+    fn generic(&self, name: &str, full: &str, args: Vec<RustType>) -> RustType {
+        match self.prelude(name, full) {
+            RustType::Path(p) => RustType::Generic(p, args),
+            generic => generic,
+        }
+    }
+
+    /// A prelude name as written, unless this revision declares a type of that
+    /// name, which would shadow it in the module: then the full path.
+    fn prelude(&self, name: &str, full: &str) -> RustType {
+        let shadowed = self.spelling == Spelling::Module && self.rev.item(name).is_some();
+        RustType::Path(if shadowed { full } else { name }.to_string())
+    }
+}
+
+/// The Rust name of a member's field (`r#type`, `self_`), or of its const for
+/// a fixed member (`METHOD`).
+pub fn member_name(f: &Field) -> String {
+    match f.role {
+        Role::Fixed(_) => const_name(&f.wire),
+        _ => field_ident(&f.rust),
+    }
+}
+
+/// The associated const of a fixed member: `method` → `METHOD`.
+pub fn const_name(wire: &str) -> String {
+    snake_case(wire).to_uppercase()
+}
+
+/// True when `t` is `serde_json::Value`, directly or through aliases.
+pub fn is_json(rev: &Revision, t: &Type) -> bool {
+    matches!(rev.canonical(t), Type::Json)
+}
+
+/// True when a value of `t` can hold an object (whose kept members are text).
+pub fn holds_objects(rev: &Revision, t: &Type) -> bool {
+    fn go(rev: &Revision, t: &Type, depth: usize) -> bool {
+        if depth > crate::model::ALIAS_DEPTH {
+            return true;
+        }
+        match rev.canonical(t) {
+            Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
+                Some(ItemKind::Struct(_)) => true,
+                Some(ItemKind::Union(u)) => u.variants.iter().any(|v| go(rev, &v.ty, depth + 1)),
+                _ => false,
+            },
+            Type::Array(t) | Type::Map(t) | Type::Nullable(t) => go(rev, t, depth + 1),
+            _ => false,
+        }
+    }
+    go(rev, t, 0)
+}
+
+/// How the runtime writes a value of `t`: an `f64` that holds a whole number is
+/// written without a fraction, so `50` stays `50`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriteAs {
+    Plain,
+    Float,
+    NullableFloat,
+    FloatSeq,
+}
+
+impl WriteAs {
+    pub fn of(t: &Type) -> WriteAs {
+        match t {
+            Type::Number => WriteAs::Float,
+            Type::Nullable(inner) if **inner == Type::Number => WriteAs::NullableFloat,
+            Type::Array(inner) if **inner == Type::Number => WriteAs::FloatSeq,
+            _ => WriteAs::Plain,
+        }
+    }
+
+    /// The word the runtime's macros take.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WriteAs::Plain => "plain",
+            WriteAs::Float => "float",
+            WriteAs::NullableFloat => "nullable_float",
+            WriteAs::FloatSeq => "float_seq",
+        }
+    }
+}
