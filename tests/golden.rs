@@ -7,7 +7,7 @@ use std::path::Path;
 mod rt {
     pub use mcp_spec_types::rt::*;
 }
-pub use mcp_spec_types::{Extra, HasResponse, MethodInfo, Notification, Request};
+pub use mcp_spec_types::{Extra, HasResponse, IndexMap, InputRequest, MethodInfo, MethodKind, Notification, Request};
 
 #[path = "fixtures/docs.rs"]
 #[allow(dead_code)]

@@ -38,9 +38,12 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
     });
     assert!(msgs[0].contains("recursion limit exceeded") && msgs[0].contains("line 1"), "{}", msgs[0]);
     // A union is chosen by its discriminator without parsing the rest; the member
-    // read then stops at the first wrong value, and the message names it.
-    assert!(msgs[1].contains("ContentBlock::TextContent: invalid type: sequence, expected a Role value"), "{}", msgs[1]);
-    assert!(msgs[2].contains("line 1") && msgs[3].contains("line 1"), "errors say where: {msgs:?}");
+    // read then stops at the first wrong value, and the message names the member
+    // and the path inside it.
+    assert!(msgs[1].contains("ContentBlock: TextContent: annotations.audience[0]: invalid type: sequence, expected a Role value"), "{}", msgs[1]);
+    assert!(msgs[2].contains("line 1"), "errors inside a document say where: {msgs:?}");
+    // The whole document is the union: its error says what it expected.
+    assert!(msgs[3].contains("JSONRPCMessage: expected an object, found an array"), "{msgs:?}");
 }
 
 #[test]
@@ -62,13 +65,15 @@ fn numbers_out_of_range_are_errors_with_a_path() {
             .as_str(),
     );
     assert_eq!(path, "id");
-    assert!(msg.contains("RequestId: the value fits none of the members (it is a number)"), "{msg}");
+    // Too big for an i64 (JSON Schema's integer is a whole number, and this one
+    // does not fit): the member it could be, and why it is not.
+    assert!(msg.contains("RequestId: Integer: invalid value: floating point") && msg.contains("expected an integer"), "{msg}");
     let (path, msg) = error_at::<v::ProgressNotificationParams>(r#"{"progressToken":1,"progress":1e400}"#);
     assert_eq!(path, "progress");
     assert!(msg.contains("number out of range"), "{msg}");
     let (path, msg) = error_at::<v::ReadResourceResult>(r#"{"contents":[],"cacheScope":"public","ttlMs":99999999999999999999}"#);
     assert_eq!(path, "ttlMs");
-    assert!(msg.contains("invalid type: floating point `1e+20`, expected i64"), "{msg}");
+    assert!(msg.contains("invalid value: floating point `1e+20`, expected an integer (a number with no fractional part) that fits in 64 bits"), "{msg}");
 }
 
 #[test]
@@ -76,10 +81,10 @@ fn wrong_types_deep_inside_are_errors_at_their_path() {
     let (path, msg) = error_at::<v::CallToolResult>(
         r#"{"content":[{"type":"text","text":"a"},{"type":"text","text":"b","annotations":{"priority":"high"}}]}"#,
     );
-    // A union is read from a buffered value: the path reaches the union, and the
-    // message names the member read and what was wrong inside it.
+    // The path reaches the union; the message names the member read and the path
+    // inside it.
     assert_eq!(path, "content[1]");
-    assert!(msg.contains("ContentBlock::TextContent") && msg.contains("invalid type: string \"high\""), "{msg}");
+    assert!(msg.contains("ContentBlock: TextContent: annotations.priority: invalid type: string \"high\""), "{msg}");
     let (path, msg) = error_at::<v::ListToolsResult>(r#"{"tools":[{"name":"t","inputSchema":{"type":"array"}}]}"#);
     assert_eq!(path, "tools[0].inputSchema.type");
     assert!(msg.contains("expected \"object\""), "{msg}");

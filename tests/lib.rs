@@ -20,15 +20,8 @@ pub fn workspace_root() -> PathBuf {
 
 /// The type table of a revision module, by revision name.
 pub fn types_of(revision: &str) -> &'static [mcp_spec_types::rt::TypeEntry] {
-    match revision {
-        "2024-11-05" => mcp_spec_types::v2024_11_05::SCHEMA_TYPES,
-        "2025-03-26" => mcp_spec_types::v2025_03_26::SCHEMA_TYPES,
-        "2025-06-18" => mcp_spec_types::v2025_06_18::SCHEMA_TYPES,
-        "2025-11-25" => mcp_spec_types::v2025_11_25::SCHEMA_TYPES,
-        "2026-07-28" => mcp_spec_types::v2026_07_28::SCHEMA_TYPES,
-        "draft" => mcp_spec_types::draft::SCHEMA_TYPES,
-        other => panic!("no module for revision {other}: add it to tests/lib.rs"),
-    }
+    mcp_spec_types::schema_types(revision)
+        .unwrap_or_else(|| panic!("no module for revision {revision}: regenerate with `cargo xtask codegen` (the tests enable every revision feature)"))
 }
 
 /// The README's examples, compiled and run as doctests.
@@ -100,4 +93,200 @@ impl Rng {
     pub fn below(&mut self, n: usize) -> usize {
         if n == 0 { 0 } else { (self.next_u64() % n as u64) as usize }
     }
+}
+
+/// A revision's `schema.json`, upstream's, for validating values independently
+/// of our types, with the one rule of the schema it cannot express: where the
+/// schema's docs make a field decide between a union's members (`resultType`:
+/// "input_required" means an `InputRequiredResult`), the member that value picks
+/// is given that value as a `const`. Without it schema.json reads a broken
+/// complete result as an `InputRequiredResult`, which accepts almost anything.
+pub struct SchemaJson {
+    root: serde_json::Value,
+    defs_key: &'static str,
+    validators: std::cell::RefCell<std::collections::HashMap<String, std::rc::Rc<jsonschema::Validator>>>,
+}
+
+impl SchemaJson {
+    /// Loads `schema/<revision>/schema.json` from the spec inputs (panics when
+    /// missing), with the selectors of `rev`'s unions.
+    pub fn load(rev: &mcp_spec_codegen::model::Revision) -> SchemaJson {
+        use mcp_spec_codegen::model::{ItemKind, Type};
+        let path = spec_dir().join("schema").join(&rev.name).join("schema.json");
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut root: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let defs_key = if root.get("$defs").is_some() { "$defs" } else { "definitions" };
+        for item in rev.items.values() {
+            let ItemKind::Union(u) = &item.kind else { continue };
+            let Some(sel) = &u.selector else { continue };
+            for (value, k) in &sel.tags {
+                let Type::Named(member) = &u.variants[*k].ty else { continue };
+                if let Some(def) = root[defs_key].get_mut(member.as_str()) {
+                    let original = def.take();
+                    *def = serde_json::json!({ "allOf": [original, { "properties": { sel.field.clone(): { "const": value } } }] });
+                }
+            }
+        }
+        SchemaJson { root, defs_key, validators: Default::default() }
+    }
+
+    /// True when the definition `name` (its `allOf` parts and `$ref`s followed)
+    /// lists the property `key`.
+    pub fn declares(&self, name: &str, key: &str) -> bool {
+        fn has(root: &serde_json::Value, defs_key: &str, schema: &serde_json::Value, key: &str, depth: usize) -> bool {
+            if depth > 16 {
+                return false;
+            }
+            if let Some(r) = schema.get("$ref").and_then(serde_json::Value::as_str) {
+                let name = r.rsplit('/').next().unwrap_or("");
+                return root[defs_key].get(name).is_some_and(|d| has(root, defs_key, d, key, depth + 1));
+            }
+            schema.get("properties").and_then(|p| p.get(key)).is_some()
+                || ["allOf", "anyOf", "oneOf"].iter().any(|k| {
+                    schema.get(*k).and_then(serde_json::Value::as_array).is_some_and(|parts| parts.iter().any(|p| has(root, defs_key, p, key, depth + 1)))
+                })
+        }
+        self.root[self.defs_key].get(name).is_some_and(|d| has(&self.root, self.defs_key, d, key, 0))
+    }
+
+    /// True when schema.json defines `name`.
+    pub fn defines(&self, name: &str) -> bool {
+        self.root[self.defs_key].get(name).is_some()
+    }
+
+    /// The validation errors of `value` as an instance of the definition `name`
+    /// (empty when valid).
+    pub fn errors(&self, name: &str, value: &serde_json::Value) -> Vec<String> {
+        let validator = self
+            .validators
+            .borrow_mut()
+            .entry(name.to_string())
+            .or_insert_with(|| {
+                let mut root = self.root.clone();
+                let r = format!("#/{}/{name}", self.defs_key);
+                root.as_object_mut().unwrap().insert("allOf".into(), serde_json::json!([{ "$ref": r }]));
+                std::rc::Rc::new(jsonschema::validator_for(&root).unwrap_or_else(|e| panic!("schema.json does not compile for {name}: {e}")))
+            })
+            .clone();
+        validator.iter_errors(value).map(|e| format!("{}: {e}", e.instance_path())).collect()
+    }
+}
+
+/// What a value read as a type is made of, as our types read it: the member each
+/// union chose on the way down, and the members no type names (kept in `extra`).
+#[derive(Debug, Default)]
+pub struct Reading {
+    /// `(path, union, member, the value there)`, in document order.
+    pub choices: Vec<(String, String, String, serde_json::Value)>,
+    /// Members kept as unknown, at any depth: (path, the struct read there, key).
+    pub extras: Vec<(String, String, String)>,
+    /// Unions that could not choose, with their error.
+    pub errors: Vec<(String, String)>,
+}
+
+impl Reading {
+    /// The member chosen at each union, one line each: `result = CallToolResult`.
+    pub fn member_lines(&self) -> Vec<String> {
+        self.choices.iter().map(|(path, _, member, _)| format!("{} = {member}", if path.is_empty() { "." } else { path })).collect()
+    }
+}
+
+/// Walks `value` as `ty` of `rev` the way the generated types read it: each union
+/// chooses with the generated code (its `SCHEMA_TYPES` entry), each object's keys
+/// are matched to its members.
+pub fn reading(rev: &mcp_spec_codegen::model::Revision, ty: &mcp_spec_codegen::model::Type, value: &serde_json::Value) -> Reading {
+    let mut out = Reading::default();
+    walk(rev, types_of(&rev.name), ty, value, "", &mut out, 0);
+    out
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() { key.to_string() } else { format!("{path}.{key}") }
+}
+
+fn walk(
+    rev: &mcp_spec_codegen::model::Revision,
+    table: &[mcp_spec_types::rt::TypeEntry],
+    ty: &mcp_spec_codegen::model::Type,
+    v: &serde_json::Value,
+    path: &str,
+    out: &mut Reading,
+    depth: usize,
+) {
+    use mcp_spec_codegen::model::{ItemKind, Type};
+    if depth > 64 {
+        return;
+    }
+    match ty {
+        Type::Nullable(t) if !v.is_null() => walk(rev, table, t, v, path, out, depth + 1),
+        Type::Array(t) => {
+            for (i, item) in v.as_array().into_iter().flatten().enumerate() {
+                walk(rev, table, t, item, &format!("{path}[{i}]"), out, depth + 1);
+            }
+        }
+        Type::Map(t) => {
+            for (k, item) in v.as_object().into_iter().flatten() {
+                walk(rev, table, t, item, &join(path, k), out, depth + 1);
+            }
+        }
+        Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
+            Some(ItemKind::Alias(t)) => walk(rev, table, t, v, path, out, depth + 1),
+            Some(ItemKind::Struct(s)) => {
+                for (k, item) in v.as_object().into_iter().flatten() {
+                    match (s.field(k), &s.index) {
+                        (Some(f), _) if f.role.fixed().is_none() => walk(rev, table, &f.ty, item, &join(path, k), out, depth + 1),
+                        (Some(_), _) => {}
+                        (None, Some(index)) => walk(rev, table, index, item, &join(path, k), out, depth + 1),
+                        (None, None) => out.extras.push((join(path, k), n.clone(), k.clone())),
+                    }
+                }
+            }
+            Some(ItemKind::Union(u)) => {
+                let choose = table.iter().find(|t| t.name == n).and_then(|t| t.choose).unwrap_or_else(|| panic!("{n} has no chooser"));
+                match choose(v.clone()) {
+                    Ok(member) => {
+                        out.choices.push((path.to_string(), n.clone(), member.to_string(), v.clone()));
+                        if let Some(var) = u.variants.iter().find(|var| var.name == member) {
+                            walk(rev, table, &var.ty, v, path, out, depth + 1);
+                        }
+                    }
+                    Err(e) => out.errors.push((path.to_string(), e)),
+                }
+            }
+            _ => {}
+        },
+        _ => {}
+    }
+}
+
+/// The revisions of the spec inputs that have example messages, with their folder.
+pub fn example_revisions() -> Vec<(String, PathBuf)> {
+    let schema = spec_dir().join("schema");
+    let mut out: Vec<(String, PathBuf)> = std::fs::read_dir(&schema)
+        .unwrap_or_else(|e| panic!("{}: {e}", schema.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("examples").is_dir())
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), p.join("examples")))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Every example of a revision: (type name from the folder, file, its value).
+pub fn examples_of(dir: &Path) -> Vec<(String, PathBuf, serde_json::Value)> {
+    let mut out = Vec::new();
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).flatten().map(|e| e.path()).collect();
+    folders.sort();
+    for folder in folders {
+        let type_name = folder.file_name().unwrap().to_string_lossy().into_owned();
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&folder).unwrap().flatten().map(|e| e.path()).collect();
+        files.sort();
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            out.push((type_name.clone(), file, value));
+        }
+    }
+    out
 }

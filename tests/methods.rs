@@ -7,18 +7,10 @@ use std::marker::PhantomData;
 
 use mcp_spec_codegen::model::{ItemKind, Type};
 use mcp_spec_tests as support;
-use mcp_spec_types::{HasResponse, MethodInfo, Notification, Request};
+use mcp_spec_types::{HasResponse, InputRequest, MethodInfo, MethodKind, Notification, Request};
 
 fn methods_of(revision: &str) -> &'static [MethodInfo] {
-    match revision {
-        "2024-11-05" => mcp_spec_types::v2024_11_05::METHODS,
-        "2025-03-26" => mcp_spec_types::v2025_03_26::METHODS,
-        "2025-06-18" => mcp_spec_types::v2025_06_18::METHODS,
-        "2025-11-25" => mcp_spec_types::v2025_11_25::METHODS,
-        "2026-07-28" => mcp_spec_types::v2026_07_28::METHODS,
-        "draft" => mcp_spec_types::draft::METHODS,
-        other => panic!("no module for revision {other}: add it here"),
-    }
+    mcp_spec_types::methods(revision).unwrap_or_else(|| panic!("no module for revision {revision}"))
 }
 
 #[test]
@@ -32,7 +24,7 @@ fn the_method_table_of_every_revision_matches_the_schemas_own_unions() {
             printed.push_str(&format!(
                 "  {:45} {:12} {:38} params {:40} result {}\n",
                 m.method,
-                if m.is_request { "request" } else { "notification" },
+                format!("{:?}", m.kind),
                 m.message,
                 m.params.unwrap_or("-"),
                 m.result.unwrap_or("-")
@@ -54,21 +46,44 @@ fn the_method_table_of_every_revision_matches_the_schemas_own_unions() {
                 _ => Vec::new(),
             }
         };
-        let mut results: BTreeSet<String> = ["EmptyResult".to_string()].into();
-        results.extend(union_members("ClientResult"));
-        results.extend(union_members("ServerResult"));
+        // What answers a request, from the schema's own data: the `result` of the
+        // response envelope it declares, else its `FooResult`, else `EmptyResult`;
+        // and whatever it is must be (or hold only) members of the answering side's
+        // result union.
+        let expected_result = |request: &str| -> String {
+            let stem = request.trim_end_matches("Request");
+            if let Some(ItemKind::Struct(s)) = rev.item(&format!("{stem}ResultResponse")).map(|i| &i.kind) {
+                match s.field("result").map(|f| &f.ty) {
+                    Some(Type::Named(n)) => return n.clone(),
+                    other => panic!("{}: {stem}ResultResponse.result is {other:?}", rev.name),
+                }
+            }
+            if rev.item(&format!("{stem}Result")).is_some() { format!("{stem}Result") } else { "EmptyResult".into() }
+        };
         let mut checked = 0;
-        for (union, is_request) in
-            [("ClientRequest", true), ("ServerRequest", true), ("ClientNotification", false), ("ServerNotification", false)]
-        {
+        for (union, kind, answered_by) in [
+            ("ClientRequest", MethodKind::Request, "ServerResult"),
+            ("ServerRequest", MethodKind::Request, "ClientResult"),
+            ("InputRequest", MethodKind::InputRequest, "InputResponse"),
+            ("ClientNotification", MethodKind::Notification, ""),
+            ("ServerNotification", MethodKind::Notification, ""),
+        ] {
+            let answers: BTreeSet<String> = union_members(answered_by).into_iter().chain(["EmptyResult".to_string()]).collect();
             for member in union_members(union) {
                 let m = table.iter().find(|m| m.message == member).unwrap_or_else(|| {
                     panic!("{}: `{member}` of `{union}` has no entry in METHODS:\n{printed}", rev.name)
                 });
-                assert_eq!(m.is_request, is_request, "{}: {member}", rev.name);
-                if is_request {
+                assert_eq!(m.kind, kind, "{}: {member}", rev.name);
+                if kind != MethodKind::Notification {
                     let result = m.result.unwrap_or_else(|| panic!("{}: {member} has no result type", rev.name));
-                    assert!(results.contains(result), "{}: {member}'s result `{result}` is in no result union", rev.name);
+                    assert_eq!(result, expected_result(&member), "{}: the result type of {member}", rev.name);
+                    let held = match union_members(result).as_slice() {
+                        [] => vec![result.to_string()],
+                        members => members.to_vec(),
+                    };
+                    for r in held.iter().filter(|r| *r != "Result") {
+                        assert!(answers.contains(r), "{}: {member} is answered by `{r}`, which is not in `{answered_by}`", rev.name);
+                    }
                 }
                 checked += 1;
             }
@@ -91,7 +106,12 @@ fn request_types_know_their_method_params_and_result() {
     use mcp_spec_types::v2026_07_28 as v;
     assert_eq!(method_of::<v::CallToolRequest>(), "tools/call");
     same_type(PhantomData::<<v::CallToolRequest as Request>::Params>, PhantomData::<v::CallToolRequestParams>);
-    same_type(PhantomData::<<v::CallToolRequest as Request>::Result>, PhantomData::<v::CallToolResult>);
+    // In 2026-07-28 a tool call may be answered by an `InputRequiredResult`.
+    same_type(PhantomData::<<v::CallToolRequest as Request>::Result>, PhantomData::<v::CallToolResultResponseResult>);
+    same_type(PhantomData::<<v::ListToolsRequest as Request>::Result>, PhantomData::<v::ListToolsResult>);
+    // Requests a server asks inside an `InputRequiredResult` are not JSON-RPC requests.
+    assert_eq!(<v::ElicitRequest as InputRequest>::METHOD, "elicitation/create");
+    same_type(PhantomData::<<v::ElicitRequest as InputRequest>::Result>, PhantomData::<v::ElicitResult>);
     same_type(PhantomData::<<v::CallToolRequest as HasResponse>::Response>, PhantomData::<v::CallToolResultResponse>);
     // In 2026-07-28 every request carries params (its `_meta` is required).
     same_type(PhantomData::<<v::ListToolsRequest as Request>::Params>, PhantomData::<v::PaginatedRequestParams>);

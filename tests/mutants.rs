@@ -211,9 +211,14 @@ fn check_mutant(base: &Baseline, text: &str, full: bool) -> Outcome {
         if base.items.get(&item.name).is_some_and(|k| *k == item_key(item)) {
             continue;
         }
-        let tokens = mcp_spec_codegen::emit::items::emit_item(item, &cx);
-        if let Err(e) = syn::parse2::<syn::File>(tokens) {
+        let emitted = mcp_spec_codegen::emit::items::emit_item(item, &cx);
+        if let Err(e) = syn::parse2::<syn::File>(emitted.tokens) {
             return Outcome::Failed(format!("the code emitted for `{}` does not parse: {e}", item.name));
+        }
+        if let Some(call) = emitted.call
+            && let Err(e) = syn::parse_str::<syn::File>(&call)
+        {
+            return Outcome::Failed(format!("the macro call emitted for `{}` does not parse: {e}\n{call}", item.name));
         }
     }
     if full {

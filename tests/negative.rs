@@ -59,14 +59,14 @@ fn wrong_type_at_depth_names_the_path() {
 
     let (path, msg) = error_of::<v::ListToolsResult>(r#"{"resultType":"complete","ttlMs":1.5,"cacheScope":"public","tools":[]}"#);
     assert_eq!(path, "ttlMs");
-    assert!(msg.contains("invalid type: floating point `1.5`"), "{msg}");
+    assert!(msg.contains("invalid value: floating point `1.5`, expected an integer"), "{msg}");
 }
 
 #[test]
 fn errors_inside_unions_name_the_member_read() {
     let (path, msg) = error_of::<v::CallToolResult>(r#"{"resultType":"complete","content":[{"type":"text"}]}"#);
     assert_eq!(path, "content[0]");
-    assert!(msg.contains("ContentBlock::TextContent: missing field `text`"), "{msg}");
+    assert!(msg.contains("ContentBlock: TextContent: missing field `text`"), "{msg}");
 
     let (path, msg) = error_of::<v::CallToolResult>(r#"{"resultType":"complete","content":[{"type":"video"}]}"#);
     assert_eq!(path, "content[0]");

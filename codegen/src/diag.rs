@@ -112,6 +112,29 @@ impl Diagnostics {
     /// Renders every diagnostic as text (no colour): `file:line:col`, the source
     /// line with the span underlined, notes and hints. Files are read from disk;
     /// a file that cannot be read is rendered without an excerpt.
+    /// One line per diagnostic (`warning: file:line:col: message`), for what a
+    /// user regenerating bindings cannot act on; [`Diagnostics::render`] has the
+    /// excerpts and hints.
+    pub fn render_brief(&self) -> String {
+        let mut out = String::new();
+        for d in &self.items {
+            let kind = if d.is_error() { "error" } else { "warning" };
+            let place = match (&d.file, d.span) {
+                (Some(f), Some(span)) => match std::fs::read_to_string(f) {
+                    Ok(text) => {
+                        let (line, col) = line_col(&text, span.lo);
+                        format!("{}:{line}:{col}: ", f.display())
+                    }
+                    Err(_) => format!("{}: ", f.display()),
+                },
+                (Some(f), None) => format!("{}: ", f.display()),
+                _ => String::new(),
+            };
+            out.push_str(&format!("{kind}: {place}{}\n", d.message));
+        }
+        out
+    }
+
     pub fn render(&self) -> String {
         render(&self.items, |p| std::fs::read_to_string(p).ok())
     }

@@ -3,10 +3,18 @@
 //! params type and, for requests, its result type. The diff compares these
 //! tables; the generated `Request` and `Notification` impls come from them.
 //!
-//! Pairing rule, from the schema's naming: `FooRequest` is answered by
-//! `FooResult` when the revision declares it, otherwise by `EmptyResult` (the
-//! schema's own name for "a result with nothing of its own"). Where the revision
-//! declares `FooResultResponse` (2026-07-28 on), that is the response envelope.
+//! Pairing rule, from the schema's naming: where the revision declares the
+//! response envelope `FooResultResponse` (2026-07-28 on), `FooRequest` is answered
+//! by the type of its `result` (`CallToolResult | InputRequiredResult` for
+//! `tools/call`); otherwise by `FooResult` when the revision declares it, else by
+//! `EmptyResult` (the schema's own name for "a result with nothing of its own").
+//!
+//! A request is sent as a JSON-RPC request when it has an `id` member or is a
+//! member of the revision's `ClientRequest` or `ServerRequest` union (revisions
+//! before 2025-06-18 add the `id` in `JSONRPCRequest`). A request that is neither
+//! is an *input request* (2026-07-28: `sampling/createMessage`, `roots/list`,
+//! `elicitation/create`): carried in an `InputRequiredResult`'s `inputRequests`
+//! and answered in the retried request's `inputResponses`, never sent on its own.
 
 use crate::model::{Item, ItemKind, LiteralValue, Origin, Revision, Type};
 
@@ -14,6 +22,8 @@ use crate::model::{Item, ItemKind, LiteralValue, Origin, Revision, Type};
 pub enum MethodKind {
     Request,
     Notification,
+    /// A request carried in a result's `inputRequests`, not sent on its own.
+    InputRequest,
 }
 
 impl MethodKind {
@@ -21,7 +31,12 @@ impl MethodKind {
         match self {
             MethodKind::Request => "request",
             MethodKind::Notification => "notification",
+            MethodKind::InputRequest => "input request",
         }
+    }
+    /// It is answered: a request or an input request.
+    pub fn is_request(self) -> bool {
+        !matches!(self, MethodKind::Notification)
     }
 }
 
@@ -36,7 +51,8 @@ pub struct Method {
     pub params: Option<Type>,
     /// Whether `params` is required.
     pub params_required: bool,
-    /// For requests: the result type (`CallToolResult`, else `EmptyResult`).
+    /// For requests: the result type (the declared response's `result`, else
+    /// `FooResult`, else `EmptyResult`).
     pub result: Option<String>,
     /// For requests, where declared: the response envelope (`CallToolResultResponse`).
     pub response: Option<String>,
@@ -62,19 +78,22 @@ fn method_of(rev: &Revision, item: &Item) -> Option<Method> {
     let LiteralValue::Str(name) = &lit.value else { return None };
     let kind = if item.name.ends_with("Notification") {
         MethodKind::Notification
-    } else if item.name.ends_with("Request") || s.field("id").is_some() {
+    } else if s.field("id").is_some() || in_message_union(rev, &item.name) {
         MethodKind::Request
+    } else if item.name.ends_with("Request") {
+        MethodKind::InputRequest
     } else {
         MethodKind::Notification
     };
     let params = s.field("params");
     let declared = |n: &str| rev.item(n).filter(|i| i.origin == Origin::Declared).map(|i| i.name.clone());
-    let (result, response) = match (kind, item.name.strip_suffix("Request")) {
-        (MethodKind::Request, Some(stem)) => (
-            declared(&format!("{stem}Result")).or_else(|| declared("EmptyResult")),
-            declared(&format!("{stem}ResultResponse")),
-        ),
-        (MethodKind::Request, None) => (declared("EmptyResult"), None),
+    let (result, response) = match (kind.is_request(), item.name.strip_suffix("Request")) {
+        (true, Some(stem)) => {
+            let response = declared(&format!("{stem}ResultResponse"));
+            let from_response = response.as_deref().and_then(|r| result_of(rev, r));
+            (from_response.or_else(|| declared(&format!("{stem}Result"))).or_else(|| declared("EmptyResult")), response)
+        }
+        (true, None) => (declared("EmptyResult"), None),
         _ => (None, None),
     };
     Some(Method {
@@ -86,4 +105,28 @@ fn method_of(rev: &Revision, item: &Item) -> Option<Method> {
         result,
         response,
     })
+}
+
+/// The type of a response envelope's `result` member, when it names a type.
+fn result_of(rev: &Revision, response: &str) -> Option<String> {
+    match &rev.struct_of(response)?.field("result")?.ty {
+        Type::Named(n) => Some(n.clone()),
+        _ => None,
+    }
+}
+
+/// `name` is a member, at any depth, of the revision's `ClientRequest` or
+/// `ServerRequest` union.
+fn in_message_union(rev: &Revision, name: &str) -> bool {
+    fn holds(rev: &Revision, t: &Type, name: &str, depth: usize) -> bool {
+        match rev.canonical(t) {
+            Type::Named(n) if n == name => true,
+            Type::Named(n) if depth < crate::model::ALIAS_DEPTH => match rev.item(n).map(|i| &i.kind) {
+                Some(ItemKind::Union(u)) => u.variants.iter().any(|v| holds(rev, &v.ty, name, depth + 1)),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+    ["ClientRequest", "ServerRequest"].iter().any(|u| holds(rev, &Type::Named(u.to_string()), name, 0))
 }

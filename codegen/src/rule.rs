@@ -1,6 +1,6 @@
 //! The union rule, in one place: how the model decides what a union is
 //! (a discriminator, a fallback member for unknown tags, a selector field), how
-//! a JSON value is matched against it ([`fit`], [`choose`]) and how the rule is
+//! a JSON value is matched against it ([`reads`], [`choose()`]) and how the rule is
 //! told to a reader of the generated docs ([`describe`]).
 //!
 //! The generated code implements the same rule in the runtime (`rt::pick`,
@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::model::{Item, ItemKind, Literal, LiteralValue, Revision, Selector, Type, Union, Variant, struct_of};
+use crate::model::{ALIAS_DEPTH, Item, ItemKind, Literal, LiteralValue, Revision, Selector, Type, Union, Variant, struct_of};
 use crate::sample::{Fill, sample};
 
 /// Decides every union of a revision being lowered: first a discriminator where
@@ -103,9 +103,12 @@ fn add_fallbacks(items: &mut BTreeMap<String, Item>) {
 /// A union decided by shape whose members share a field typed by one string
 /// enum, whose docs tie a value to one of the members (`ResultType`:
 /// "input_required - ... contains an {@link InputRequiredResult} object"), is
-/// read by that field first: the value picks that member, and any other value
-/// (or none) leaves the choice to the shape rule among the others. This is how
-/// the spec says a result is to be read ("allows the client to determine how to
+/// read by that field first: a value tied to a member reads that member; a value
+/// the enum does not list (it is open) reads the member `Other`, added here, typed
+/// by the members' common base, so an extension's result is kept whole and never
+/// taken for one of the others; no value, or another listed value (`"complete"`),
+/// leaves the shape rule to choose among the members no value is tied to. This is
+/// how the spec says a result is read ("allows the client to determine how to
 /// parse the result object").
 fn add_selectors(items: &mut BTreeMap<String, Item>) {
     let names: Vec<String> = items.keys().cloned().collect();
@@ -145,15 +148,45 @@ fn add_selectors(items: &mut BTreeMap<String, Item>) {
                 })
                 .collect();
             if !tags.is_empty() && tags.len() < structs.len() {
-                chosen = Some(Selector { field: f.wire.clone(), tags });
+                let base = e.open.then(|| common_base(items, structs.iter().map(|(n, _)| n.as_str()), &f.wire)).flatten();
+                chosen = Some((Selector { field: f.wire.clone(), values_of: enum_name.clone(), tags, other: None }, base));
                 break;
             }
         }
-        if let Some(sel) = chosen
+        if let Some((mut sel, base)) = chosen
             && let Some(Item { kind: ItemKind::Union(u), .. }) = items.get_mut(&name)
         {
+            if let Some(base) = base {
+                let vname = if u.variants.iter().any(|v| v.name == "Other") { "Unknown" } else { "Other" };
+                u.variants.push(Variant { name: vname.into(), ty: Type::Named(base), tags: Vec::new(), boxed: false });
+                sel.other = Some(u.variants.len() - 1);
+            }
             u.selector = Some(sel);
         }
+    }
+}
+
+/// The nearest struct that every one of `members` is or extends and that has
+/// `field`: the type a value of any of them can be read as whole.
+fn common_base<'a>(items: &BTreeMap<String, Item>, members: impl Iterator<Item = &'a str>, field: &str) -> Option<String> {
+    let mut common: Option<Vec<String>> = None;
+    for m in members {
+        let own = canonical_name(items, m)?;
+        let mut lineage = vec![own.clone()];
+        lineage.extend(ancestors(items, &own));
+        common = Some(match common {
+            None => lineage,
+            Some(c) => c.into_iter().filter(|b| lineage.contains(b)).collect(),
+        });
+    }
+    common?.into_iter().find(|b| struct_of(items, b).is_some_and(|s| s.field(field).is_some()))
+}
+
+/// The name of the item `name` stands for, through aliases.
+fn canonical_name(items: &BTreeMap<String, Item>, name: &str) -> Option<String> {
+    match crate::model::canonical(items, &Type::Named(name.to_string())) {
+        Type::Named(n) => Some(n.clone()),
+        _ => None,
     }
 }
 
@@ -187,136 +220,268 @@ pub fn ancestors(items: &BTreeMap<String, Item>, name: &str) -> Vec<String> {
     out
 }
 
-/// How well `v` fits `ty`: `None` when it cannot be one, else the number of
-/// object members at any depth the type knows (see the runtime's `Fit`).
-pub fn fit(rev: &Revision, ty: &Type, v: &Value) -> Option<u32> {
-    fit_depth(rev, ty, v, 0)
+/// The rule's first look, shared with the generated code's runtime.
+#[path = "../runtime/rt/choose.rs"]
+pub mod choose;
+
+/// Would the generated code read `v` as `ty`? The model's account of the typed
+/// read, for the checks and the tests: strings, numbers (an integer is any number
+/// with no fractional part that fits `i64`), objects whose required members are
+/// there and whose fixed members have their value, unions by [`choose()`].
+pub fn reads(rev: &Revision, ty: &Type, v: &Value) -> bool {
+    reads_depth(rev, ty, v, 0)
 }
 
-fn fit_depth(rev: &Revision, ty: &Type, v: &Value, depth: usize) -> Option<u32> {
-    if depth > 64 {
-        return Some(0);
+fn reads_depth(rev: &Revision, ty: &Type, v: &Value, depth: usize) -> bool {
+    if depth > ALIAS_DEPTH {
+        return true;
     }
     match ty {
-        Type::String => v.is_string().then_some(0),
-        Type::Integer => v.is_i64().then_some(0),
-        Type::Number => v.is_number().then_some(0),
-        Type::Boolean => v.is_boolean().then_some(0),
-        Type::Json => Some(0),
+        Type::String => v.is_string(),
+        Type::Integer => is_integer(v),
+        Type::Number => v.is_number(),
+        Type::Boolean => v.is_boolean(),
+        Type::Json => true,
+        // A literal outside a member of its own is read as its base type.
         Type::Literal(l) => match l.value {
-            LiteralValue::Str(_) => v.is_string().then_some(0),
-            LiteralValue::Int(_) => v.is_i64().then_some(0),
-            LiteralValue::Float(_) => v.is_number().then_some(0),
-            LiteralValue::Bool(_) => v.is_boolean().then_some(0),
+            LiteralValue::Str(_) => v.is_string(),
+            LiteralValue::Int(_) => is_integer(v),
+            LiteralValue::Float(_) => v.is_number(),
+            LiteralValue::Bool(_) => v.is_boolean(),
         },
-        Type::Nullable(t) => if v.is_null() { Some(0) } else { fit_depth(rev, t, v, depth + 1) },
-        Type::Array(t) => {
-            let mut score = 0u32;
-            for item in v.as_array()? {
-                score = score.saturating_add(fit_depth(rev, t, item, depth + 1)?);
-            }
-            Some(score)
-        }
-        Type::Map(t) => {
-            let m = v.as_object()?;
-            if crate::rust::is_json(rev, t) {
-                return Some(0);
-            }
-            let mut score = 0u32;
-            for item in m.values() {
-                score = score.saturating_add(fit_depth(rev, t, item, depth + 1)?);
-            }
-            Some(score)
-        }
-        Type::Named(n) => match &rev.item(n)?.kind {
-            ItemKind::Alias(t) => fit_depth(rev, t, v, depth + 1),
-            ItemKind::Const(_) => None,
-            ItemKind::Enum(e) => {
-                let s = v.as_str()?;
-                (e.open || e.values.iter().any(|x| x.value == s)).then_some(0)
-            }
-            ItemKind::Union(u) => {
-                let i = choose_depth(rev, u, v, depth + 1)?;
-                fit_depth(rev, &u.variants[i].ty, v, depth + 1)
-            }
-            ItemKind::Struct(s) => {
-                let m = v.as_object()?;
-                let mut known = 0u32;
-                for f in &s.fields {
-                    match m.get(&f.wire) {
-                        Some(value) => {
-                            let nested = match f.role.fixed() {
-                                Some(l) => {
-                                    if literal_matches(&l.value, value) { 0 } else { return None }
-                                }
-                                None => fit_depth(rev, &f.ty, value, depth + 1)?,
-                            };
-                            known = known.saturating_add(1).saturating_add(nested);
-                        }
-                        None if f.must_be_present() => return None,
-                        None => {}
-                    }
-                }
-                Some(known)
+        Type::Nullable(t) => v.is_null() || reads_depth(rev, t, v, depth + 1),
+        Type::Array(t) => v.as_array().is_some_and(|items| items.iter().all(|item| reads_depth(rev, t, item, depth + 1))),
+        Type::Map(t) => v.as_object().is_some_and(|m| m.values().all(|item| reads_depth(rev, t, item, depth + 1))),
+        Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
+            Some(ItemKind::Alias(t)) => reads_depth(rev, t, v, depth + 1),
+            Some(ItemKind::Const(_)) | None => false,
+            Some(ItemKind::Enum(e)) => v.as_str().is_some_and(|s| e.open || e.values.iter().any(|x| x.value == s)),
+            Some(ItemKind::Union(u)) => choose_depth(rev, u, v, depth + 1).is_some(),
+            Some(ItemKind::Struct(s)) => {
+                let Some(m) = v.as_object() else { return false };
+                s.fields.iter().all(|f| match (m.get(&f.wire), f.role.fixed()) {
+                    (Some(value), Some(l)) => literal_matches(&l.value, value),
+                    (Some(value), None) => reads_depth(rev, &f.ty, value, depth + 1),
+                    (None, _) => !f.must_be_present(),
+                })
             }
         },
     }
+}
+
+fn is_integer(v: &Value) -> bool {
+    v.is_i64() || v.as_f64().is_some_and(|f| f.fract() == 0.0 && (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f))
 }
 
 fn literal_matches(l: &LiteralValue, v: &Value) -> bool {
     match l {
         LiteralValue::Str(s) => v.as_str() == Some(s),
-        LiteralValue::Int(i) => v.as_i64() == Some(*i),
+        LiteralValue::Int(i) => v.as_i64() == Some(*i) || v.as_f64() == Some(*i as f64),
         LiteralValue::Float(f) => v.as_f64() == Some(*f),
         LiteralValue::Bool(b) => v.as_bool() == Some(*b),
     }
 }
 
-/// The member of `u` the rule chooses for `v`: by discriminator when there is one,
-/// else the best fit, the earliest on a tie.
+/// The member of `u` the rule reads `v` as: by discriminator when there is one,
+/// else the first of [`choose::order`]'s candidates that reads.
 pub fn choose(rev: &Revision, u: &Union, v: &Value) -> Option<usize> {
     choose_depth(rev, u, v, 0)
 }
 
 fn choose_depth(rev: &Revision, u: &Union, v: &Value, depth: usize) -> Option<usize> {
     if let Some(field) = &u.discriminator {
-        let tag = v.get(field)?;
-        return u.variants.iter().position(|var| var.tags.iter().any(|t| literal_matches(&t.value, tag))).or(u.fallback);
+        let tag = v.as_object()?.get(field)?;
+        let k = u.variants.iter().position(|var| var.tags.iter().any(|t| literal_matches(&t.value, tag))).or(u.fallback)?;
+        return reads_depth(rev, &u.variants[k].ty, v, depth + 1).then_some(k);
     }
-    if let Some(sel) = &u.selector {
-        let value = v.get(&sel.field).and_then(Value::as_str);
-        if let Some((_, k)) = sel.tags.iter().find(|(t, _)| Some(t.as_str()) == value) {
-            return fit_depth(rev, &u.variants[*k].ty, v, depth + 1).map(|_| *k);
-        }
-    }
-    let selected = |i: usize| u.selector.as_ref().is_some_and(|s| s.tags.iter().any(|(_, k)| *k == i));
-    best_fit(rev, u, v, depth, |i| !selected(i)).or_else(|| best_fit(rev, u, v, depth, |_| true))
+    candidates(rev, u, v).into_iter().find(|&i| reads_depth(rev, &u.variants[i].ty, v, depth + 1))
 }
 
-fn best_fit(rev: &Revision, u: &Union, v: &Value, depth: usize, allowed: impl Fn(usize) -> bool) -> Option<usize> {
-    let mut best: Option<(usize, u32)> = None;
-    for (i, var) in u.variants.iter().enumerate() {
-        if !allowed(i) {
-            continue;
-        }
-        if let Some(score) = fit_depth(rev, &var.ty, v, depth + 1)
-            && best.is_none_or(|(_, s)| score > s)
-        {
-            best = Some((i, score));
-        }
+/// The members the rule would try for `v`, in order ([`choose::order`]).
+pub fn candidates(rev: &Revision, u: &Union, v: &Value) -> Vec<usize> {
+    let keys: Vec<&str> = v.as_object().map(|m| m.keys().map(String::as_str).collect()).unwrap_or_default();
+    let selected = match (&u.selector, v) {
+        (Some(sel), Value::Object(m)) => m.get(&sel.field).and_then(Value::as_str),
+        _ => None,
+    };
+    let look = choose::Look { kind: kind_of(v), keys: &keys, selected };
+    let values: Vec<&str> = u.selector.as_ref().map(|s| listed(rev, &s.values_of)).unwrap_or_default();
+    let picks: Vec<(&str, usize)> = u.selector.as_ref().map(|s| s.tags.iter().map(|(t, k)| (t.as_str(), *k)).collect()).unwrap_or_default();
+    let selector = u.selector.as_ref().map(|s| choose::Selector { field: &s.field, picks: &picks, listed: &values, other: s.other });
+    choose::order(&ModelMembers { rev, u }, selector.as_ref(), &look)
+}
+
+/// The values a string enum lists.
+fn listed<'a>(rev: &'a Revision, name: &str) -> Vec<&'a str> {
+    match rev.item(name).map(|i| &i.kind) {
+        Some(ItemKind::Enum(e)) => e.values.iter().map(|v| v.value.as_str()).collect(),
+        _ => Vec::new(),
     }
-    best.map(|(i, _)| i)
+}
+
+fn kind_of(v: &Value) -> u8 {
+    match v {
+        Value::Object(_) => choose::OBJECT,
+        Value::Array(_) => choose::ARRAY,
+        Value::String(_) => choose::STRING,
+        Value::Number(_) => choose::NUMBER,
+        Value::Bool(_) => choose::BOOLEAN,
+        Value::Null => choose::NULL,
+    }
+}
+
+/// A union's members as the rule sees them, from the model: what the runtime's
+/// `Shape` impls say of the generated types.
+struct ModelMembers<'a> {
+    rev: &'a Revision,
+    u: &'a Union,
+}
+
+impl choose::Members for ModelMembers<'_> {
+    fn count(&self) -> usize {
+        self.u.variants.len()
+    }
+    fn kinds(&self, i: usize) -> u8 {
+        kinds(self.rev, &self.u.variants[i].ty, 0)
+    }
+    fn declares(&self, i: usize, key: &str) -> bool {
+        declares(self.rev, &self.u.variants[i].ty, key, 0)
+    }
+    fn requirement(&self, i: usize, keys: &[&str]) -> (usize, bool) {
+        requirement(self.rev, &self.u.variants[i].ty, keys, 0)
+    }
+}
+
+/// The JSON kinds a value of `ty` can be (the runtime's `Shape::KINDS`).
+pub fn kinds(rev: &Revision, ty: &Type, depth: usize) -> u8 {
+    if depth > ALIAS_DEPTH {
+        return choose::ANY;
+    }
+    match ty {
+        Type::String => choose::STRING,
+        Type::Integer | Type::Number => choose::NUMBER,
+        Type::Boolean => choose::BOOLEAN,
+        Type::Json => choose::ANY,
+        Type::Array(_) => choose::ARRAY,
+        Type::Map(_) => choose::OBJECT,
+        Type::Nullable(t) => kinds(rev, t, depth + 1) | choose::NULL,
+        Type::Literal(l) => match l.value {
+            LiteralValue::Str(_) => choose::STRING,
+            LiteralValue::Int(_) | LiteralValue::Float(_) => choose::NUMBER,
+            LiteralValue::Bool(_) => choose::BOOLEAN,
+        },
+        Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
+            Some(ItemKind::Struct(_)) => choose::OBJECT,
+            Some(ItemKind::Enum(_)) => choose::STRING,
+            Some(ItemKind::Union(u)) => u.variants.iter().fold(0, |k, v| k | kinds(rev, &v.ty, depth + 1)),
+            Some(ItemKind::Alias(t)) => kinds(rev, t, depth + 1),
+            Some(ItemKind::Const(_)) | None => 0,
+        },
+    }
+}
+
+/// `ty` declares the object key `key` (the runtime's `Shape::declares`).
+pub fn declares(rev: &Revision, ty: &Type, key: &str, depth: usize) -> bool {
+    if depth > ALIAS_DEPTH {
+        return false;
+    }
+    match ty {
+        Type::Nullable(t) => declares(rev, t, key, depth + 1),
+        Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
+            Some(ItemKind::Struct(s)) => s.field(key).is_some(),
+            Some(ItemKind::Union(u)) => u.variants.iter().any(|v| declares(rev, &v.ty, key, depth + 1)),
+            Some(ItemKind::Alias(t)) => declares(rev, t, key, depth + 1),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// How many of `keys` `ty` requires and whether it finds all it requires (the
+/// runtime's `Shape::requirement`).
+pub fn requirement(rev: &Revision, ty: &Type, keys: &[&str], depth: usize) -> (usize, bool) {
+    if depth > ALIAS_DEPTH {
+        return (0, true);
+    }
+    match ty {
+        Type::Nullable(t) => requirement(rev, t, keys, depth + 1),
+        Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
+            Some(ItemKind::Struct(s)) => {
+                let required: Vec<&str> = s.fields.iter().filter(|f| f.must_be_present()).map(|f| f.wire.as_str()).collect();
+                let present = required.iter().filter(|r| keys.contains(r)).count();
+                (present, present == required.len())
+            }
+            Some(ItemKind::Union(u)) => {
+                let mut best = (0, false);
+                for v in u.variants.iter().filter(|v| kinds(rev, &v.ty, depth + 1) & choose::OBJECT != 0) {
+                    let r = requirement(rev, &v.ty, keys, depth + 1);
+                    if (r.1, r.0) > (best.1, best.0) {
+                        best = r;
+                    }
+                }
+                best
+            }
+            Some(ItemKind::Alias(t)) => requirement(rev, t, keys, depth + 1),
+            _ => (0, true),
+        },
+        _ => (0, true),
+    }
 }
 
 /// An input made for member `i` of `u`: its sample, with the selector's value
 /// for it when the union has one.
 pub fn member_sample(rev: &Revision, u: &Union, i: usize, fill: Fill) -> Value {
     let mut input = sample(rev, &u.variants[i].ty, fill);
-    if let (Some(sel), Value::Object(m)) = (&u.selector, &mut input)
-        && let Some((value, _)) = sel.tags.iter().find(|(_, k)| *k == i)
-    {
-        m.insert(sel.field.clone(), Value::String(value.clone()));
+    if let (Some(sel), Value::Object(m)) = (&u.selector, &mut input) {
+        if let Some((value, _)) = sel.tags.iter().find(|(_, k)| *k == i) {
+            m.insert(sel.field.clone(), Value::String(value.clone()));
+        } else if sel.other == Some(i) {
+            m.insert(sel.field.clone(), Value::String(UNLISTED_SAMPLE.into()));
+        }
     }
     input
+}
+
+/// A selector value no enum of the schema lists, for the catch-all member's samples.
+pub const UNLISTED_SAMPLE: &str = "com.example/unlisted";
+
+/// The union's rule in words, for its docs: one paragraph per line.
+pub fn describe(u: &Union) -> Vec<String> {
+    let name = |k: usize| u.variants[k].name.as_str();
+    let mut out = Vec::new();
+    match (&u.discriminator, u.fallback) {
+        (Some(field), Some(k)) => out.push(format!(
+            "Reading: the member is chosen by the value of `{field}`; any other value is read as `{}`, so messages this revision does not know pass through.",
+            name(k)
+        )),
+        (Some(field), None) => out.push(format!(
+            "Reading: the member is chosen by the value of `{field}`; an unknown value is an error that lists the known ones."
+        )),
+        (None, _) => {
+            if let Some(sel) = &u.selector {
+                let picks: Vec<String> = sel.tags.iter().map(|(value, k)| format!("`\"{value}\"` reads only `{}`", name(*k))).collect();
+                let other = match sel.other {
+                    Some(k) => format!("; a value `{}` does not list reads `{}`, which keeps the object whole", sel.values_of, name(k)),
+                    None => String::new(),
+                };
+                out.push(format!(
+                    "Reading: `{}` decides first: {}{other}; no value, or any other listed value, leaves the members below to choose from, never those.",
+                    sel.field,
+                    picks.join(", ")
+                ));
+                out.push(String::new());
+            }
+            out.push(
+                "The member is chosen from the schema, never by trying members in the schema's order. Of the members that can \
+                 be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes \
+                 that member the only candidate (its error is the union's error); else the members that declare a key not all of \
+                 them declare are the candidates; a member that declares nothing of its own is read only when no other claims the \
+                 input. Candidates are tried most specific first: those whose required members are all present, then the more of \
+                 the input's keys they require, then the more they know, then schema order; the first that reads is the value."
+                    .to_string(),
+            );
+        }
+    }
+    out
 }
 

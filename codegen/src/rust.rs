@@ -79,19 +79,11 @@ impl<'a> RustTypes<'a> {
             Type::Array(t) => self.generic("Vec", "::std::vec::Vec", vec![self.of(t)]),
             Type::Map(t) => {
                 let key = self.prelude("String", "::std::string::String");
-                if is_json(self.rev, t) {
-                    let map = match self.spelling {
-                        Spelling::Module => "::serde_json::Map",
-                        Spelling::Api => "Map",
-                    };
-                    RustType::Generic(map.into(), vec![key, self.json()])
-                } else {
-                    let map = match self.spelling {
-                        Spelling::Module => "::std::collections::BTreeMap",
-                        Spelling::Api => "BTreeMap",
-                    };
-                    RustType::Generic(map.into(), vec![key, self.of(t)])
-                }
+                let map = match self.spelling {
+                    Spelling::Module => "crate::IndexMap",
+                    Spelling::Api => "IndexMap",
+                };
+                RustType::Generic(map.into(), vec![key, self.of(t)])
             }
             Type::Nullable(t) => self.option(self.of(t)),
             // A literal outside a member of its own (in a union or an array) is
@@ -192,33 +184,77 @@ pub fn holds_objects(rev: &Revision, t: &Type) -> bool {
     go(rev, t, 0)
 }
 
-/// How the runtime writes a value of `t`: an `f64` that holds a whole number is
-/// written without a fraction, so `50` stays `50`.
+/// How the runtime reads and writes the numbers in a value of `t`: an `f64`
+/// that holds a whole number is written without a fraction (`50` stays `50`); an
+/// `i64` is read from any JSON number with no fractional part (`100.0`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WriteAs {
+pub enum NumberWrap {
     Plain,
     Float,
     NullableFloat,
     FloatSeq,
+    Int,
+    NullableInt,
 }
 
-impl WriteAs {
-    pub fn of(t: &Type) -> WriteAs {
+impl NumberWrap {
+    pub fn of(t: &Type) -> NumberWrap {
         match t {
-            Type::Number => WriteAs::Float,
-            Type::Nullable(inner) if **inner == Type::Number => WriteAs::NullableFloat,
-            Type::Array(inner) if **inner == Type::Number => WriteAs::FloatSeq,
-            _ => WriteAs::Plain,
+            Type::Number => NumberWrap::Float,
+            Type::Integer => NumberWrap::Int,
+            Type::Nullable(inner) if **inner == Type::Number => NumberWrap::NullableFloat,
+            Type::Nullable(inner) if **inner == Type::Integer => NumberWrap::NullableInt,
+            Type::Array(inner) if **inner == Type::Number => NumberWrap::FloatSeq,
+            _ => NumberWrap::Plain,
         }
     }
 
-    /// The word the runtime's macros take.
-    pub fn as_str(self) -> &'static str {
+    /// The word the runtime's macros take after `as`, if any.
+    pub fn word(self) -> Option<&'static str> {
         match self {
-            WriteAs::Plain => "plain",
-            WriteAs::Float => "float",
-            WriteAs::NullableFloat => "nullable_float",
-            WriteAs::FloatSeq => "float_seq",
+            NumberWrap::Plain => None,
+            NumberWrap::Float => Some("float"),
+            NumberWrap::NullableFloat => Some("nullable_float"),
+            NumberWrap::FloatSeq => Some("float_seq"),
+            NumberWrap::Int => Some("int"),
+            NumberWrap::NullableInt => Some("nullable_int"),
         }
+    }
+}
+
+/// The traits a generated type gets beyond `Clone, Debug, PartialEq`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Derives {
+    /// `Eq` and `Hash`: every value it can hold has them (no `f64`, no kept
+    /// members), so it can key a map (`RequestId`, `ProgressToken`).
+    pub eq_hash: bool,
+    /// `Display`: every member is a string, a number or a boolean, shown as is.
+    pub display: bool,
+}
+
+/// What a union derives (structs and enums have fixed derives).
+pub fn union_derives(rev: &Revision, u: &crate::model::Union) -> Derives {
+    Derives {
+        eq_hash: u.variants.iter().all(|v| eq_hash(rev, &v.ty, 0)),
+        display: u.variants.iter().all(|v| {
+            matches!(rev.canonical(&v.ty), Type::String | Type::Integer | Type::Number | Type::Boolean)
+        }),
+    }
+}
+
+fn eq_hash(rev: &Revision, t: &Type, depth: usize) -> bool {
+    if depth > crate::model::ALIAS_DEPTH {
+        return false;
+    }
+    match rev.canonical(t) {
+        Type::String | Type::Integer | Type::Boolean => true,
+        Type::Literal(l) => !matches!(l.value, LiteralValue::Float(_)),
+        Type::Array(t) | Type::Nullable(t) => eq_hash(rev, t, depth + 1),
+        Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
+            Some(ItemKind::Enum(_)) => true,
+            Some(ItemKind::Union(u)) => u.variants.iter().all(|v| eq_hash(rev, &v.ty, depth + 1)),
+            _ => false,
+        },
+        _ => false,
     }
 }

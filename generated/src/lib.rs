@@ -38,6 +38,9 @@
 #[doc(hidden)]
 pub mod rt;
 pub use rt::Extra;
+/// The ordered map of every map-typed member: members keep the order they
+/// came in, whatever features the build gives `serde_json`.
+pub use indexmap::IndexMap;
 pub mod registry;
 #[cfg(feature = "v2024_11_05")]
 pub mod v2024_11_05;
@@ -54,7 +57,8 @@ pub mod draft;
 #[cfg(feature = "v2026_07_28")]
 /// The newest dated revision, 2026-07-28.
 pub use v2026_07_28 as latest;
-/// Every revision this crate was generated from, oldest first.
+/// Every revision this crate was generated from, oldest first (each is a
+/// module behind a feature of the module's name).
 pub const REVISIONS: &[&str] = &[
     "2024-11-05",
     "2025-03-26",
@@ -63,17 +67,74 @@ pub const REVISIONS: &[&str] = &[
     "2026-07-28",
     "draft",
 ];
-/// A request type of some revision: its wire method, the type of its
-/// `params` and the type of its result. Implemented by every request
-/// type of every revision module.
+/// The `METHODS` of a revision by its name (`"2026-07-28"`), when its
+/// feature is on.
+pub fn methods(revision: &str) -> ::std::option::Option<&'static [MethodInfo]> {
+    match revision {
+        #[cfg(feature = "v2024_11_05")]
+        "2024-11-05" => ::std::option::Option::Some(v2024_11_05::METHODS),
+        #[cfg(feature = "v2025_03_26")]
+        "2025-03-26" => ::std::option::Option::Some(v2025_03_26::METHODS),
+        #[cfg(feature = "v2025_06_18")]
+        "2025-06-18" => ::std::option::Option::Some(v2025_06_18::METHODS),
+        #[cfg(feature = "v2025_11_25")]
+        "2025-11-25" => ::std::option::Option::Some(v2025_11_25::METHODS),
+        #[cfg(feature = "v2026_07_28")]
+        "2026-07-28" => ::std::option::Option::Some(v2026_07_28::METHODS),
+        #[cfg(feature = "draft")]
+        "draft" => ::std::option::Option::Some(draft::METHODS),
+        _ => ::std::option::Option::None,
+    }
+}
+/// The `SCHEMA_TYPES` of a revision by its name, when its feature and
+/// `type-table` are on.
+#[cfg(feature = "type-table")]
+pub fn schema_types(revision: &str) -> ::std::option::Option<&'static [rt::TypeEntry]> {
+    match revision {
+        #[cfg(feature = "v2024_11_05")]
+        "2024-11-05" => ::std::option::Option::Some(v2024_11_05::SCHEMA_TYPES),
+        #[cfg(feature = "v2025_03_26")]
+        "2025-03-26" => ::std::option::Option::Some(v2025_03_26::SCHEMA_TYPES),
+        #[cfg(feature = "v2025_06_18")]
+        "2025-06-18" => ::std::option::Option::Some(v2025_06_18::SCHEMA_TYPES),
+        #[cfg(feature = "v2025_11_25")]
+        "2025-11-25" => ::std::option::Option::Some(v2025_11_25::SCHEMA_TYPES),
+        #[cfg(feature = "v2026_07_28")]
+        "2026-07-28" => ::std::option::Option::Some(v2026_07_28::SCHEMA_TYPES),
+        #[cfg(feature = "draft")]
+        "draft" => ::std::option::Option::Some(draft::SCHEMA_TYPES),
+        _ => ::std::option::Option::None,
+    }
+}
+/// A request type of some revision, sent as a JSON-RPC request: its wire
+/// method, the type of its `params` and the type of its result.
+/// Implemented by every such request type of every revision module.
 pub trait Request {
     /// The wire method name: `tools/call`.
     const METHOD: &'static str;
     /// The type of `params`: an `Option` when the schema makes it optional,
     /// `()` when the request has none.
     type Params;
-    /// What a successful response carries: `FooResult` for `FooRequest`, else
-    /// the revision's `EmptyResult` (`serde_json::Value` if it has neither).
+    /// What a successful response carries: the `result` of the response the
+    /// revision declares for it (2026-07-28: `CallToolResultResponse`'s, a
+    /// `CallToolResult` or an `InputRequiredResult`), else `FooResult` for
+    /// `FooRequest`, else the revision's `EmptyResult` (`serde_json::Value`
+    /// if it has neither).
+    type Result;
+    /// The request's params.
+    fn params(&self) -> &Self::Params;
+}
+/// A request a server asks of the client inside a result, not on its own
+/// (2026-07-28: `sampling/createMessage`, `roots/list`, `elicitation/create`
+/// in an `InputRequiredResult`'s `inputRequests`, answered in the retried
+/// request's `inputResponses`). It has no `id` and is never sent as a
+/// JSON-RPC request, so it does not implement [`Request`].
+pub trait InputRequest {
+    /// The method name: `elicitation/create`.
+    const METHOD: &'static str;
+    /// The type of `params`, as for [`Request::Params`].
+    type Params;
+    /// What the client answers with, in `inputResponses`.
     type Result;
     /// The request's params.
     fn params(&self) -> &Self::Params;
@@ -92,13 +153,23 @@ pub trait Notification {
     /// The notification's params.
     fn params(&self) -> &Self::Params;
 }
+/// How a method is sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MethodKind {
+    /// A JSON-RPC request, answered by a response with the same `id`.
+    Request,
+    /// A request carried in a result's `inputRequests` (see [`InputRequest`]).
+    InputRequest,
+    /// A JSON-RPC notification, not answered.
+    Notification,
+}
 /// One method of a revision, as data: see each module's `METHODS`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MethodInfo {
     /// The wire method name.
     pub method: &'static str,
-    /// True for a request, false for a notification.
-    pub is_request: bool,
+    /// How it is sent.
+    pub kind: MethodKind,
     /// The request or notification type.
     pub message: &'static str,
     /// The type of `params` (its schema name), when there is one.

@@ -1289,8 +1289,9 @@ static ENTRIES: &[Entry] = entries![
     "ElicitRequest.params.requestedSchema.required" Field S10 A0,
     "ElicitRequest.params.requestedSchema.type" Field S10 A0, "ElicitRequestFormParams"
     Type S6 A0, "ElicitRequestFormParams.message" Field S6 A0,
-    "ElicitRequestFormParams.mode" Field S6 A0, "ElicitRequestFormParams.requestedSchema"
-    Field S6 A0, "ElicitRequestFormParams.requestedSchema.$schema" Field S6 A0,
+    "ElicitRequestFormParams.mode" Field S6 A0, "ElicitRequestFormParams.mode.\"form\""
+    Value S6 A0, "ElicitRequestFormParams.requestedSchema" Field S6 A0,
+    "ElicitRequestFormParams.requestedSchema.$schema" Field S6 A0,
     "ElicitRequestFormParams.requestedSchema.properties" Field S6 A0,
     "ElicitRequestFormParams.requestedSchema.required" Field S6 A0,
     "ElicitRequestFormParams.requestedSchema.type" Field S6 A0, "ElicitRequestParams"

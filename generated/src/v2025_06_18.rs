@@ -41,6 +41,7 @@
     clippy::enum_variant_names,
     clippy::deprecated_semver
 )]
+
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(Clone, Debug, PartialEq)]
 pub struct Annotations {
@@ -77,11 +78,13 @@ pub struct Annotations {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Annotations, "an object of type Annotations", extra, fields : [[optional "audience"
-    audience(Vec < Role >) plain audience] [optional "priority" priority(f64) float
-    priority] [optional "lastModified" last_modified(String) plain last_modified]], inits
-    : [audience priority last_modified]
+    Annotations {
+        "audience": optional audience: Vec<Role>,
+        "priority": optional priority: f64 as float,
+        "lastModified": optional last_modified: String,
+    }
 }
+
 /// Audio provided to or from an LLM.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"audio"`.
@@ -104,22 +107,20 @@ pub struct AudioContent {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl AudioContent {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "audio";
-}
 crate::rt::object! {
-    AudioContent, "an object of type AudioContent", extra, fields : [[fixed "type"
-    fixed0(crate ::rt::Fixed::Str("audio"))] [required "data" data(String) plain data]
-    [required "mimeType" mime_type(String) plain mime_type] [optional "annotations"
-    annotations(Annotations) plain annotations] [optional "_meta" meta(::serde_json::Map
-    < String, ::serde_json::Value >) plain meta]], inits : [data mime_type annotations
-    meta]
+    AudioContent {
+        "type" fixed TYPE: &str = "audio",
+        "data": required data: String,
+        "mimeType": required mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 ///
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
@@ -140,10 +141,12 @@ pub struct BaseMetadata {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    BaseMetadata, "an object of type BaseMetadata", extra, fields : [[required "name"
-    name(String) plain name] [optional "title" title(String) plain title]], inits : [name
-    title]
+    BaseMetadata {
+        "name": required name: String,
+        "title": optional title: String,
+    }
 }
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct BlobResourceContents {
     /// The URI of this resource.
@@ -161,7 +164,7 @@ pub struct BlobResourceContents {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// A base64-encoded string representing the binary data of the item.
     ///
     /// Format: `byte`
@@ -170,12 +173,14 @@ pub struct BlobResourceContents {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    BlobResourceContents, "an object of type BlobResourceContents", extra, fields :
-    [[required "uri" uri(String) plain uri] [optional "mimeType" mime_type(String) plain
-    mime_type] [optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >)
-    plain meta] [required "blob" blob(String) plain blob]], inits : [uri mime_type meta
-    blob]
+    BlobResourceContents {
+        "uri": required uri: String,
+        "mimeType": optional mime_type: String,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "blob": required blob: String,
+    }
 }
+
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"boolean"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BooleanSchema {
@@ -188,16 +193,15 @@ pub struct BooleanSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl BooleanSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "boolean";
-}
 crate::rt::object! {
-    BooleanSchema, "an object of type BooleanSchema", extra, fields : [[fixed "type"
-    fixed0(crate ::rt::Fixed::Str("boolean"))] [optional "title" title(String) plain
-    title] [optional "description" description(String) plain description] [optional
-    "default" default(bool) plain default]], inits : [title description default]
+    BooleanSchema {
+        "type" fixed TYPE: &str = "boolean",
+        "title": optional title: String,
+        "description": optional description: String,
+        "default": optional default: bool,
+    }
 }
+
 /// Used by the client to invoke a tool provided by the server.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"tools/call"`.
@@ -207,30 +211,29 @@ pub struct CallToolRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl CallToolRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "tools/call";
-}
 crate::rt::object! {
-    CallToolRequest, "an object of type CallToolRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("tools/call"))] [required "params"
-    params(CallToolRequestParams) plain params]], inits : [params]
+    CallToolRequest {
+        "method" fixed METHOD: &str = "tools/call",
+        "params": required params: CallToolRequestParams,
+    }
 }
+
 /// The inline object type of `CallToolRequest.params` in the schema (named from its parent and field; see [`CallToolRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallToolRequestParams {
     pub name: String,
     /// Optional: `None` is left out of the JSON.
-    pub arguments: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub arguments: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CallToolRequestParams, "an object of type CallToolRequestParams", extra, fields :
-    [[required "name" name(String) plain name] [optional "arguments"
-    arguments(::serde_json::Map < String, ::serde_json::Value >) plain arguments]], inits
-    : [name arguments]
+    CallToolRequestParams {
+        "name": required name: String,
+        "arguments": optional arguments: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// The server's response to a tool call.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallToolResult {
@@ -239,7 +242,7 @@ pub struct CallToolResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// A list of content objects that represent the unstructured result of the tool call.
     pub content: Vec<ContentBlock>,
     /// An optional JSON object that represents the structured result of the tool call.
@@ -247,7 +250,7 @@ pub struct CallToolResult {
     /// Wire name: `structuredContent`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub structured_content: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub structured_content: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Whether the tool call ended in an error.
     ///
     /// If not set, this is assumed to be false (the call was successful).
@@ -269,13 +272,14 @@ pub struct CallToolResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CallToolResult, "an object of type CallToolResult", extra, fields : [[optional
-    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "content" content(Vec < ContentBlock >) plain content] [optional "structuredContent"
-    structured_content(::serde_json::Map < String, ::serde_json::Value >) plain
-    structured_content] [optional "isError" is_error(bool) plain is_error]], inits :
-    [meta content structured_content is_error]
+    CallToolResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "content": required content: Vec<ContentBlock>,
+        "structuredContent": optional structured_content: crate::IndexMap<String, ::serde_json::Value>,
+        "isError": optional is_error: bool,
+    }
 }
+
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
 ///
 /// The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
@@ -291,15 +295,13 @@ pub struct CancelledNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl CancelledNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/cancelled";
-}
 crate::rt::object! {
-    CancelledNotification, "an object of type CancelledNotification", extra, fields :
-    [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/cancelled"))] [required
-    "params" params(CancelledNotificationParams) plain params]], inits : [params]
+    CancelledNotification {
+        "method" fixed METHOD: &str = "notifications/cancelled",
+        "params": required params: CancelledNotificationParams,
+    }
 }
+
 /// The inline object type of `CancelledNotification.params` in the schema (named from its parent and field; see [`CancelledNotification`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CancelledNotificationParams {
@@ -317,10 +319,12 @@ pub struct CancelledNotificationParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CancelledNotificationParams, "an object of type CancelledNotificationParams", extra,
-    fields : [[required "requestId" request_id(RequestId) plain request_id] [optional
-    "reason" reason(String) plain reason]], inits : [request_id reason]
+    CancelledNotificationParams {
+        "requestId": required request_id: RequestId,
+        "reason": optional reason: String,
+    }
 }
+
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilities {
@@ -328,10 +332,7 @@ pub struct ClientCapabilities {
     ///
     /// Optional: `None` is left out of the JSON.
     pub experimental: Option<
-        ::std::collections::BTreeMap<
-            String,
-            ::serde_json::Map<String, ::serde_json::Value>,
-        >,
+        crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
     >,
     /// Present if the client supports listing roots.
     ///
@@ -344,23 +345,23 @@ pub struct ClientCapabilities {
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub sampling: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub sampling: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Present if the client supports elicitation from the server.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub elicitation: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub elicitation: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ClientCapabilities, "an object of type ClientCapabilities", extra, fields :
-    [[optional "experimental" experimental(::std::collections::BTreeMap < String,
-    ::serde_json::Map < String, ::serde_json::Value > >) plain experimental] [optional
-    "roots" roots(ClientCapabilitiesRoots) plain roots] [optional "sampling"
-    sampling(::serde_json::Map < String, ::serde_json::Value >) plain sampling] [optional
-    "elicitation" elicitation(::serde_json::Map < String, ::serde_json::Value >) plain
-    elicitation]], inits : [experimental roots sampling elicitation]
+    ClientCapabilities {
+        "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        "roots": optional roots: ClientCapabilitiesRoots,
+        "sampling": optional sampling: crate::IndexMap<String, ::serde_json::Value>,
+        "elicitation": optional elicitation: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// The inline object type of `ClientCapabilities.roots` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesRoots {
@@ -376,10 +377,11 @@ pub struct ClientCapabilitiesRoots {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ClientCapabilitiesRoots, "an object of type ClientCapabilitiesRoots", extra, fields :
-    [[optional "listChanged" list_changed(bool) plain list_changed]], inits :
-    [list_changed]
+    ClientCapabilitiesRoots {
+        "listChanged": optional list_changed: bool,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
 /// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
@@ -393,18 +395,15 @@ pub enum ClientNotification {
     Other(Notification),
 }
 crate::rt::union! {
-    ClientNotification, "ClientNotification", [[0usize
-    CancelledNotification(CancelledNotification) plain] [1usize
-    ProgressNotification(ProgressNotification) plain] [2usize
-    InitializedNotification(InitializedNotification) plain] [3usize
-    RootsListChangedNotification(RootsListChangedNotification) plain] [4usize
-    Other(Notification) plain]], tag text "method"[[crate
-    ::rt::Fixed::Str("notifications/cancelled")] [crate
-    ::rt::Fixed::Str("notifications/progress")] [crate
-    ::rt::Fixed::Str("notifications/initialized")] [crate
-    ::rt::Fixed::Str("notifications/roots/list_changed")] []]
-    (::std::option::Option::Some(4usize))
+    ClientNotification by "method" {
+        CancelledNotification(CancelledNotification) = ["notifications/cancelled"],
+        ProgressNotification(ProgressNotification) = ["notifications/progress"],
+        InitializedNotification(InitializedNotification) = ["notifications/initialized"],
+        RootsListChangedNotification(RootsListChangedNotification) = ["notifications/roots/list_changed"],
+        Other(Notification) = _,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
 /// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
@@ -427,31 +426,27 @@ pub enum ClientRequest {
     Other(Request),
 }
 crate::rt::union! {
-    ClientRequest, "ClientRequest", [[0usize PingRequest(PingRequest) plain] [1usize
-    InitializeRequest(InitializeRequest) plain] [2usize CompleteRequest(CompleteRequest)
-    plain] [3usize SetLevelRequest(SetLevelRequest) plain] [4usize
-    GetPromptRequest(GetPromptRequest) plain] [5usize
-    ListPromptsRequest(ListPromptsRequest) plain] [6usize
-    ListResourcesRequest(ListResourcesRequest) plain] [7usize
-    ListResourceTemplatesRequest(ListResourceTemplatesRequest) plain] [8usize
-    ReadResourceRequest(ReadResourceRequest) plain] [9usize
-    SubscribeRequest(SubscribeRequest) plain] [10usize
-    UnsubscribeRequest(UnsubscribeRequest) plain] [11usize
-    CallToolRequest(CallToolRequest) plain] [12usize ListToolsRequest(ListToolsRequest)
-    plain] [13usize Other(Request) plain]], tag text "method"[[crate
-    ::rt::Fixed::Str("ping")] [crate ::rt::Fixed::Str("initialize")] [crate
-    ::rt::Fixed::Str("completion/complete")] [crate ::rt::Fixed::Str("logging/setLevel")]
-    [crate ::rt::Fixed::Str("prompts/get")] [crate ::rt::Fixed::Str("prompts/list")]
-    [crate ::rt::Fixed::Str("resources/list")] [crate
-    ::rt::Fixed::Str("resources/templates/list")] [crate
-    ::rt::Fixed::Str("resources/read")] [crate ::rt::Fixed::Str("resources/subscribe")]
-    [crate ::rt::Fixed::Str("resources/unsubscribe")] [crate
-    ::rt::Fixed::Str("tools/call")] [crate ::rt::Fixed::Str("tools/list")] []]
-    (::std::option::Option::Some(13usize))
+    ClientRequest by "method" {
+        PingRequest(PingRequest) = ["ping"],
+        InitializeRequest(InitializeRequest) = ["initialize"],
+        CompleteRequest(CompleteRequest) = ["completion/complete"],
+        SetLevelRequest(SetLevelRequest) = ["logging/setLevel"],
+        GetPromptRequest(GetPromptRequest) = ["prompts/get"],
+        ListPromptsRequest(ListPromptsRequest) = ["prompts/list"],
+        ListResourcesRequest(ListResourcesRequest) = ["resources/list"],
+        ListResourceTemplatesRequest(ListResourceTemplatesRequest) = ["resources/templates/list"],
+        ReadResourceRequest(ReadResourceRequest) = ["resources/read"],
+        SubscribeRequest(SubscribeRequest) = ["resources/subscribe"],
+        UnsubscribeRequest(UnsubscribeRequest) = ["resources/unsubscribe"],
+        CallToolRequest(CallToolRequest) = ["tools/call"],
+        ListToolsRequest(ListToolsRequest) = ["tools/list"],
+        Other(Request) = _,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientResult {
     EmptyResult(EmptyResult),
@@ -460,11 +455,14 @@ pub enum ClientResult {
     ElicitResult(ElicitResult),
 }
 crate::rt::union! {
-    ClientResult, "ClientResult", [[0usize EmptyResult(EmptyResult) plain] [1usize
-    CreateMessageResult(CreateMessageResult) plain] [2usize
-    ListRootsResult(ListRootsResult) plain] [3usize ElicitResult(ElicitResult) plain]],
-    shape(::std::option::Option::None)
+    ClientResult by shape {
+        EmptyResult(EmptyResult),
+        CreateMessageResult(CreateMessageResult),
+        ListRootsResult(ListRootsResult),
+        ElicitResult(ElicitResult),
+    }
 }
+
 /// A request from the client to the server, to ask for completion options.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"completion/complete"`.
@@ -474,15 +472,13 @@ pub struct CompleteRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl CompleteRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "completion/complete";
-}
 crate::rt::object! {
-    CompleteRequest, "an object of type CompleteRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("completion/complete"))] [required "params"
-    params(CompleteRequestParams) plain params]], inits : [params]
+    CompleteRequest {
+        "method" fixed METHOD: &str = "completion/complete",
+        "params": required params: CompleteRequestParams,
+    }
 }
+
 /// The inline object type of `CompleteRequest.params` in the schema (named from its parent and field; see [`CompleteRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteRequestParams {
@@ -497,12 +493,13 @@ pub struct CompleteRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CompleteRequestParams, "an object of type CompleteRequestParams", extra, fields :
-    [[required "ref" r#ref(CompleteRequestParamsRef) plain r#ref] [required "argument"
-    argument(CompleteRequestParamsArgument) plain argument] [optional "context"
-    context(CompleteRequestParamsContext) plain context]], inits : [r#ref argument
-    context]
+    CompleteRequestParams {
+        "ref": required r#ref: CompleteRequestParamsRef,
+        "argument": required argument: CompleteRequestParamsArgument,
+        "context": optional context: CompleteRequestParamsContext,
+    }
 }
+
 /// The inline object type of `CompleteRequestParams.argument` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteRequestParamsArgument {
@@ -514,25 +511,28 @@ pub struct CompleteRequestParamsArgument {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CompleteRequestParamsArgument, "an object of type CompleteRequestParamsArgument",
-    extra, fields : [[required "name" name(String) plain name] [required "value"
-    value(String) plain value]], inits : [name value]
+    CompleteRequestParamsArgument {
+        "name": required name: String,
+        "value": required value: String,
+    }
 }
+
 /// The inline object type of `CompleteRequestParams.context` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub arguments: Option<::std::collections::BTreeMap<String, String>>,
+    pub arguments: Option<crate::IndexMap<String, String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CompleteRequestParamsContext, "an object of type CompleteRequestParamsContext",
-    extra, fields : [[optional "arguments" arguments(::std::collections::BTreeMap <
-    String, String >) plain arguments]], inits : [arguments]
+    CompleteRequestParamsContext {
+        "arguments": optional arguments: crate::IndexMap<String, String>,
+    }
 }
+
 /// The inline union type of `CompleteRequestParams.ref` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 ///
 /// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
@@ -542,12 +542,12 @@ pub enum CompleteRequestParamsRef {
     ResourceTemplateReference(ResourceTemplateReference),
 }
 crate::rt::union! {
-    CompleteRequestParamsRef, "CompleteRequestParamsRef", [[0usize
-    PromptReference(PromptReference) plain] [1usize
-    ResourceTemplateReference(ResourceTemplateReference) plain]], tag text "type"[[crate
-    ::rt::Fixed::Str("ref/prompt")] [crate ::rt::Fixed::Str("ref/resource")]]
-    (::std::option::Option::None)
+    CompleteRequestParamsRef by "type" {
+        PromptReference(PromptReference) = ["ref/prompt"],
+        ResourceTemplateReference(ResourceTemplateReference) = ["ref/resource"],
+    }
 }
+
 /// The server's response to a completion/complete request
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteResult {
@@ -556,17 +556,18 @@ pub struct CompleteResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     pub completion: CompleteResultCompletion,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CompleteResult, "an object of type CompleteResult", extra, fields : [[optional
-    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "completion" completion(CompleteResultCompletion) plain completion]], inits : [meta
-    completion]
+    CompleteResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "completion": required completion: CompleteResultCompletion,
+    }
 }
+
 /// The inline object type of `CompleteResult.completion` in the schema (named from its parent and field; see [`CompleteResult`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteResultCompletion {
@@ -586,11 +587,13 @@ pub struct CompleteResultCompletion {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CompleteResultCompletion, "an object of type CompleteResultCompletion", extra, fields
-    : [[required "values" values(Vec < String >) plain values] [optional "total"
-    total(i64) plain total] [optional "hasMore" has_more(bool) plain has_more]], inits :
-    [values total has_more]
+    CompleteResultCompletion {
+        "values": required values: Vec<String>,
+        "total": optional total: i64 as int,
+        "hasMore": optional has_more: bool,
+    }
 }
+
 /// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ContentBlock {
@@ -601,13 +604,15 @@ pub enum ContentBlock {
     EmbeddedResource(EmbeddedResource),
 }
 crate::rt::union! {
-    ContentBlock, "ContentBlock", [[0usize TextContent(TextContent) plain] [1usize
-    ImageContent(ImageContent) plain] [2usize AudioContent(AudioContent) plain] [3usize
-    ResourceLink(ResourceLink) plain] [4usize EmbeddedResource(EmbeddedResource) plain]],
-    tag text "type"[[crate ::rt::Fixed::Str("text")] [crate ::rt::Fixed::Str("image")]
-    [crate ::rt::Fixed::Str("audio")] [crate ::rt::Fixed::Str("resource_link")] [crate
-    ::rt::Fixed::Str("resource")]] (::std::option::Option::None)
+    ContentBlock by "type" {
+        TextContent(TextContent) = ["text"],
+        ImageContent(ImageContent) = ["image"],
+        AudioContent(AudioContent) = ["audio"],
+        ResourceLink(ResourceLink) = ["resource_link"],
+        EmbeddedResource(EmbeddedResource) = ["resource"],
+    }
 }
+
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 ///
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
@@ -619,15 +624,13 @@ pub struct CreateMessageRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl CreateMessageRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "sampling/createMessage";
-}
 crate::rt::object! {
-    CreateMessageRequest, "an object of type CreateMessageRequest", extra, fields :
-    [[fixed "method" fixed0(crate ::rt::Fixed::Str("sampling/createMessage"))] [required
-    "params" params(CreateMessageRequestParams) plain params]], inits : [params]
+    CreateMessageRequest {
+        "method" fixed METHOD: &str = "sampling/createMessage",
+        "params": required params: CreateMessageRequestParams,
+    }
 }
+
 /// The inline object type of `CreateMessageRequest.params` in the schema (named from its parent and field; see [`CreateMessageRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreateMessageRequestParams {
@@ -665,23 +668,23 @@ pub struct CreateMessageRequestParams {
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub metadata: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub metadata: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CreateMessageRequestParams, "an object of type CreateMessageRequestParams", extra,
-    fields : [[required "messages" messages(Vec < SamplingMessage >) plain messages]
-    [optional "modelPreferences" model_preferences(ModelPreferences) plain
-    model_preferences] [optional "systemPrompt" system_prompt(String) plain
-    system_prompt] [optional "includeContext"
-    include_context(CreateMessageRequestParamsIncludeContext) plain include_context]
-    [optional "temperature" temperature(f64) float temperature] [required "maxTokens"
-    max_tokens(i64) plain max_tokens] [optional "stopSequences" stop_sequences(Vec <
-    String >) plain stop_sequences] [optional "metadata" metadata(::serde_json::Map <
-    String, ::serde_json::Value >) plain metadata]], inits : [messages model_preferences
-    system_prompt include_context temperature max_tokens stop_sequences metadata]
+    CreateMessageRequestParams {
+        "messages": required messages: Vec<SamplingMessage>,
+        "modelPreferences": optional model_preferences: ModelPreferences,
+        "systemPrompt": optional system_prompt: String,
+        "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
+        "temperature": optional temperature: f64 as float,
+        "maxTokens": required max_tokens: i64 as int,
+        "stopSequences": optional stop_sequences: Vec<String>,
+        "metadata": optional metadata: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// The inline enum type of `CreateMessageRequestParams.includeContext` in the schema (named from its parent and field; see [`CreateMessageRequestParams`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CreateMessageRequestParamsIncludeContext {
@@ -697,10 +700,13 @@ pub enum CreateMessageRequestParamsIncludeContext {
     AllServers,
 }
 crate::rt::string_enum! {
-    CreateMessageRequestParamsIncludeContext,
-    "a CreateMessageRequestParamsIncludeContext value", closed, [None "none" ThisServer
-    "thisServer" AllServers "allServers"]
+    CreateMessageRequestParamsIncludeContext closed {
+        None = "none",
+        ThisServer = "thisServer",
+        AllServers = "allServers",
+    }
 }
+
 /// The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
 ///
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
@@ -711,7 +717,7 @@ pub struct CreateMessageResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     pub role: Role,
     pub content: SamplingMessageContent,
     /// The name of the model that generated the message.
@@ -726,13 +732,15 @@ pub struct CreateMessageResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CreateMessageResult, "an object of type CreateMessageResult", extra, fields :
-    [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
-    meta] [required "role" role(Role) plain role] [required "content"
-    content(SamplingMessageContent) plain content] [required "model" model(String) plain
-    model] [optional "stopReason" stop_reason(CreateMessageResultStopReason) plain
-    stop_reason]], inits : [meta role content model stop_reason]
+    CreateMessageResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "role": required role: Role,
+        "content": required content: SamplingMessageContent,
+        "model": required model: String,
+        "stopReason": optional stop_reason: CreateMessageResultStopReason,
+    }
 }
+
 /// The inline open enum type of `CreateMessageResult.stopReason` in the schema (named from its parent and field; see [`CreateMessageResult`]).
 ///
 /// Open: a value not listed here is kept in `Other` and written back as it came.
@@ -748,11 +756,16 @@ pub enum CreateMessageResultStopReason {
     Other(::std::string::String),
 }
 crate::rt::string_enum! {
-    CreateMessageResultStopReason, "a CreateMessageResultStopReason value", open,
-    [EndTurn "endTurn" StopSequence "stopSequence" MaxTokens "maxTokens"]
+    CreateMessageResultStopReason open {
+        EndTurn = "endTurn",
+        StopSequence = "stopSequence",
+        MaxTokens = "maxTokens",
+    }
 }
+
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = String;
+
 /// A request from the server to elicit additional information from the user via the client.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"elicitation/create"`.
@@ -762,15 +775,13 @@ pub struct ElicitRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ElicitRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "elicitation/create";
-}
 crate::rt::object! {
-    ElicitRequest, "an object of type ElicitRequest", extra, fields : [[fixed "method"
-    fixed0(crate ::rt::Fixed::Str("elicitation/create"))] [required "params"
-    params(ElicitRequestParams) plain params]], inits : [params]
+    ElicitRequest {
+        "method" fixed METHOD: &str = "elicitation/create",
+        "params": required params: ElicitRequestParams,
+    }
 }
+
 /// The inline object type of `ElicitRequest.params` in the schema (named from its parent and field; see [`ElicitRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElicitRequestParams {
@@ -789,34 +800,31 @@ pub struct ElicitRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ElicitRequestParams, "an object of type ElicitRequestParams", extra, fields :
-    [[required "message" message(String) plain message] [required "requestedSchema"
-    requested_schema(ElicitRequestParamsRequestedSchema) plain requested_schema]], inits
-    : [message requested_schema]
+    ElicitRequestParams {
+        "message": required message: String,
+        "requestedSchema": required requested_schema: ElicitRequestParamsRequestedSchema,
+    }
 }
+
 /// The inline object type of `ElicitRequestParams.requestedSchema` in the schema (named from its parent and field; see [`ElicitRequestParams`]).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"object"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElicitRequestParamsRequestedSchema {
-    pub properties: ::std::collections::BTreeMap<String, PrimitiveSchemaDefinition>,
+    pub properties: crate::IndexMap<String, PrimitiveSchemaDefinition>,
     /// Optional: `None` is left out of the JSON.
     pub required: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ElicitRequestParamsRequestedSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "object";
-}
 crate::rt::object! {
-    ElicitRequestParamsRequestedSchema,
-    "an object of type ElicitRequestParamsRequestedSchema", extra, fields : [[fixed
-    "type" fixed0(crate ::rt::Fixed::Str("object"))] [required "properties"
-    properties(::std::collections::BTreeMap < String, PrimitiveSchemaDefinition >) plain
-    properties] [optional "required" required(Vec < String >) plain required]], inits :
-    [properties required]
+    ElicitRequestParamsRequestedSchema {
+        "type" fixed TYPE: &str = "object",
+        "properties": required properties: crate::IndexMap<String, PrimitiveSchemaDefinition>,
+        "required": optional required: Vec<String>,
+    }
 }
+
 /// The client's response to an elicitation request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElicitResult {
@@ -825,7 +833,7 @@ pub struct ElicitResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// The user action in response to the elicitation.
     /// - "accept": User submitted the form/confirmed the action
     /// - "decline": User explicitly declined the action
@@ -834,18 +842,21 @@ pub struct ElicitResult {
     /// The submitted form data, only present when action is "accept".
     /// Contains values matching the requested schema.
     ///
+    /// **Corrected by the generator:** any number (`f64`) instead of an integer: a form field's `NumberSchema` may have `type: "number"`, so the client's answer can be any number (`0.25`), but the schema types the answer as `number` without `@TJS-type number`, which reads as an integer.
+    ///
     /// Optional: `None` is left out of the JSON.
-    pub content: Option<::std::collections::BTreeMap<String, ElicitResultContentValue>>,
+    pub content: Option<crate::IndexMap<String, ElicitResultContentValue>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ElicitResult, "an object of type ElicitResult", extra, fields : [[optional "_meta"
-    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "action" action(ElicitResultAction) plain action] [optional "content"
-    content(::std::collections::BTreeMap < String, ElicitResultContentValue >) plain
-    content]], inits : [meta action content]
+    ElicitResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "action": required action: ElicitResultAction,
+        "content": optional content: crate::IndexMap<String, ElicitResultContentValue>,
+    }
 }
+
 /// The inline enum type of `ElicitResult.action` in the schema (named from its parent and field; see [`ElicitResult`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ElicitResultAction {
@@ -857,23 +868,44 @@ pub enum ElicitResultAction {
     Cancel,
 }
 crate::rt::string_enum! {
-    ElicitResultAction, "a ElicitResultAction value", closed, [Accept "accept" Decline
-    "decline" Cancel "cancel"]
+    ElicitResultAction closed {
+        Accept = "accept",
+        Decline = "decline",
+        Cancel = "cancel",
+    }
 }
+
+/// **Corrected by the generator:** any number (`f64`) instead of an integer: a form field's `NumberSchema` may have `type: "number"`, so the client's answer can be any number (`0.25`), but the schema types the answer as `number` without `@TJS-type number`, which reads as an integer.
+///
 /// The inline union type of the values of `ElicitResult.content` in the schema (see [`ElicitResult`]).
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ElicitResultContentValue {
     String(String),
-    Integer(i64),
+    Number(f64),
     Boolean(bool),
 }
-crate::rt::union! {
-    ElicitResultContentValue, "ElicitResultContentValue", [[0usize String(String) plain]
-    [1usize Integer(i64) plain] [2usize Boolean(bool) plain]],
-    shape(::std::option::Option::None)
+impl ::std::fmt::Display for ElicitResultContentValue {
+    /// The member's value as is (a string without quotes).
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match self {
+            ElicitResultContentValue::String(value) => ::std::fmt::Display::fmt(value, f),
+            ElicitResultContentValue::Number(value) => ::std::fmt::Display::fmt(value, f),
+            ElicitResultContentValue::Boolean(value) => {
+                ::std::fmt::Display::fmt(value, f)
+            }
+        }
+    }
 }
+crate::rt::union! {
+    ElicitResultContentValue by shape {
+        String(String),
+        Number(f64) as float,
+        Boolean(bool),
+    }
+}
+
 /// The contents of a resource, embedded into a prompt or tool call result.
 ///
 /// It is up to the client how best to render embedded resources for the benefit
@@ -892,37 +924,37 @@ pub struct EmbeddedResource {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl EmbeddedResource {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "resource";
-}
 crate::rt::object! {
-    EmbeddedResource, "an object of type EmbeddedResource", extra, fields : [[fixed
-    "type" fixed0(crate ::rt::Fixed::Str("resource"))] [required "resource"
-    resource(EmbeddedResourceResource) plain resource] [optional "annotations"
-    annotations(Annotations) plain annotations] [optional "_meta" meta(::serde_json::Map
-    < String, ::serde_json::Value >) plain meta]], inits : [resource annotations meta]
+    EmbeddedResource {
+        "type" fixed TYPE: &str = "resource",
+        "resource": required resource: EmbeddedResourceResource,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// The inline union type of `EmbeddedResource.resource` in the schema (named from its parent and field; see [`EmbeddedResource`]).
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EmbeddedResourceResource {
     TextResourceContents(TextResourceContents),
     BlobResourceContents(BlobResourceContents),
 }
 crate::rt::union! {
-    EmbeddedResourceResource, "EmbeddedResourceResource", [[0usize
-    TextResourceContents(TextResourceContents) plain] [1usize
-    BlobResourceContents(BlobResourceContents) plain]],
-    shape(::std::option::Option::None)
+    EmbeddedResourceResource by shape {
+        TextResourceContents(TextResourceContents),
+        BlobResourceContents(BlobResourceContents),
+    }
 }
+
 /// A response that indicates success but carries no data.
 pub type EmptyResult = Result;
+
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"string"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EnumSchema {
@@ -945,17 +977,16 @@ pub struct EnumSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl EnumSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "string";
-}
 crate::rt::object! {
-    EnumSchema, "an object of type EnumSchema", extra, fields : [[fixed "type"
-    fixed0(crate ::rt::Fixed::Str("string"))] [optional "title" title(String) plain
-    title] [optional "description" description(String) plain description] [required
-    "enum" r#enum(Vec < String >) plain r#enum] [optional "enumNames" enum_names(Vec <
-    String >) plain enum_names]], inits : [title description r#enum enum_names]
+    EnumSchema {
+        "type" fixed TYPE: &str = "string",
+        "title": optional title: String,
+        "description": optional description: String,
+        "enum": required r#enum: Vec<String>,
+        "enumNames": optional enum_names: Vec<String>,
+    }
 }
+
 /// Used by the client to get a prompt provided by the server.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"prompts/get"`.
@@ -965,15 +996,13 @@ pub struct GetPromptRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl GetPromptRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "prompts/get";
-}
 crate::rt::object! {
-    GetPromptRequest, "an object of type GetPromptRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("prompts/get"))] [required "params"
-    params(GetPromptRequestParams) plain params]], inits : [params]
+    GetPromptRequest {
+        "method" fixed METHOD: &str = "prompts/get",
+        "params": required params: GetPromptRequestParams,
+    }
 }
+
 /// The inline object type of `GetPromptRequest.params` in the schema (named from its parent and field; see [`GetPromptRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetPromptRequestParams {
@@ -982,16 +1011,17 @@ pub struct GetPromptRequestParams {
     /// Arguments to use for templating the prompt.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub arguments: Option<::std::collections::BTreeMap<String, String>>,
+    pub arguments: Option<crate::IndexMap<String, String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    GetPromptRequestParams, "an object of type GetPromptRequestParams", extra, fields :
-    [[required "name" name(String) plain name] [optional "arguments"
-    arguments(::std::collections::BTreeMap < String, String >) plain arguments]], inits :
-    [name arguments]
+    GetPromptRequestParams {
+        "name": required name: String,
+        "arguments": optional arguments: crate::IndexMap<String, String>,
+    }
 }
+
 /// The server's response to a prompts/get request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetPromptResult {
@@ -1000,7 +1030,7 @@ pub struct GetPromptResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// An optional description for the prompt.
     ///
     /// Optional: `None` is left out of the JSON.
@@ -1010,14 +1040,19 @@ pub struct GetPromptResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    GetPromptResult, "an object of type GetPromptResult", extra, fields : [[optional
-    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
-    "description" description(String) plain description] [required "messages"
-    messages(Vec < PromptMessage >) plain messages]], inits : [meta description messages]
+    GetPromptResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "description": optional description: String,
+        "messages": required messages: Vec<PromptMessage>,
+    }
 }
+
 pub const INTERNAL_ERROR: i64 = -32603i64;
+
 pub const INVALID_PARAMS: i64 = -32602i64;
+
 pub const INVALID_REQUEST: i64 = -32600i64;
+
 /// An image provided to or from an LLM.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"image"`.
@@ -1040,22 +1075,20 @@ pub struct ImageContent {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ImageContent {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "image";
-}
 crate::rt::object! {
-    ImageContent, "an object of type ImageContent", extra, fields : [[fixed "type"
-    fixed0(crate ::rt::Fixed::Str("image"))] [required "data" data(String) plain data]
-    [required "mimeType" mime_type(String) plain mime_type] [optional "annotations"
-    annotations(Annotations) plain annotations] [optional "_meta" meta(::serde_json::Map
-    < String, ::serde_json::Value >) plain meta]], inits : [data mime_type annotations
-    meta]
+    ImageContent {
+        "type" fixed TYPE: &str = "image",
+        "data": required data: String,
+        "mimeType": required mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// Describes the name and version of an MCP implementation, with an optional title for UI representation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Implementation {
@@ -1075,10 +1108,13 @@ pub struct Implementation {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Implementation, "an object of type Implementation", extra, fields : [[required "name"
-    name(String) plain name] [optional "title" title(String) plain title] [required
-    "version" version(String) plain version]], inits : [name title version]
+    Implementation {
+        "name": required name: String,
+        "title": optional title: String,
+        "version": required version: String,
+    }
 }
+
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -1090,15 +1126,13 @@ pub struct InitializeRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl InitializeRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "initialize";
-}
 crate::rt::object! {
-    InitializeRequest, "an object of type InitializeRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("initialize"))] [required "params"
-    params(InitializeRequestParams) plain params]], inits : [params]
+    InitializeRequest {
+        "method" fixed METHOD: &str = "initialize",
+        "params": required params: InitializeRequestParams,
+    }
 }
+
 /// The inline object type of `InitializeRequest.params` in the schema (named from its parent and field; see [`InitializeRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializeRequestParams {
@@ -1113,12 +1147,13 @@ pub struct InitializeRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    InitializeRequestParams, "an object of type InitializeRequestParams", extra, fields :
-    [[required "protocolVersion" protocol_version(String) plain protocol_version]
-    [required "capabilities" capabilities(ClientCapabilities) plain capabilities]
-    [required "clientInfo" client_info(Implementation) plain client_info]], inits :
-    [protocol_version capabilities client_info]
+    InitializeRequestParams {
+        "protocolVersion": required protocol_version: String,
+        "capabilities": required capabilities: ClientCapabilities,
+        "clientInfo": required client_info: Implementation,
+    }
 }
+
 /// After receiving an initialize request from the client, the server sends this response.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -1129,7 +1164,7 @@ pub struct InitializeResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     ///
     /// Wire name: `protocolVersion`.
@@ -1147,14 +1182,15 @@ pub struct InitializeResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    InitializeResult, "an object of type InitializeResult", extra, fields : [[optional
-    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "protocolVersion" protocol_version(String) plain protocol_version] [required
-    "capabilities" capabilities(ServerCapabilities) plain capabilities] [required
-    "serverInfo" server_info(Implementation) plain server_info] [optional "instructions"
-    instructions(String) plain instructions]], inits : [meta protocol_version
-    capabilities server_info instructions]
+    InitializeResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "protocolVersion": required protocol_version: String,
+        "capabilities": required capabilities: ServerCapabilities,
+        "serverInfo": required server_info: Implementation,
+        "instructions": optional instructions: String,
+    }
 }
+
 /// This notification is sent from the client to the server after initialization has finished.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -1167,15 +1203,13 @@ pub struct InitializedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl InitializedNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/initialized";
-}
 crate::rt::object! {
-    InitializedNotification, "an object of type InitializedNotification", extra, fields :
-    [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/initialized"))]
-    [optional "params" params(NotificationParams) plain params]], inits : [params]
+    InitializedNotification {
+        "method" fixed METHOD: &str = "notifications/initialized",
+        "params": optional params: NotificationParams,
+    }
 }
+
 /// A response to a request that indicates an error occurred.
 ///
 /// **Later revisions:** Removed in 2025-11-25.
@@ -1183,20 +1217,20 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCError {
-    pub id: RequestId,
+    /// **Corrected by the generator:** may also be `null`: JSON-RPC 2.0 §5: the `id` of an error response is `null` when the request's id could not be read (a parse error).
+    pub id: Option<RequestId>,
     pub error: JSONRPCErrorError,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl JSONRPCError {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    JSONRPCError, "an object of type JSONRPCError", extra, fields : [[fixed "jsonrpc"
-    fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]
-    [required "error" error(JSONRPCErrorError) plain error]], inits : [id error]
+    JSONRPCError {
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: Option<RequestId>,
+        "error": required error: JSONRPCErrorError,
+    }
 }
+
 /// The inline object type of `JSONRPCError.error` in the schema (named from its parent and field; see [`JSONRPCError`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCErrorError {
@@ -1212,13 +1246,16 @@ pub struct JSONRPCErrorError {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    JSONRPCErrorError, "an object of type JSONRPCErrorError", extra, fields : [[required
-    "code" code(i64) plain code] [required "message" message(String) plain message]
-    [optional "data" data(::serde_json::Value) plain data]], inits : [code message data]
+    JSONRPCErrorError {
+        "code": required code: i64 as int,
+        "message": required message: String,
+        "data": optional data: ::serde_json::Value,
+    }
 }
+
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum JSONRPCMessage {
     JSONRPCRequest(JSONRPCRequest),
@@ -1227,11 +1264,14 @@ pub enum JSONRPCMessage {
     JSONRPCError(JSONRPCError),
 }
 crate::rt::union! {
-    JSONRPCMessage, "JSONRPCMessage", [[0usize JSONRPCRequest(JSONRPCRequest) plain]
-    [1usize JSONRPCNotification(JSONRPCNotification) plain] [2usize
-    JSONRPCResponse(JSONRPCResponse) plain] [3usize JSONRPCError(JSONRPCError) plain]],
-    shape(::std::option::Option::None)
+    JSONRPCMessage by shape {
+        JSONRPCRequest(JSONRPCRequest),
+        JSONRPCNotification(JSONRPCNotification),
+        JSONRPCResponse(JSONRPCResponse),
+        JSONRPCError(JSONRPCError),
+    }
 }
+
 /// A notification which does not expect a response.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
@@ -1243,16 +1283,14 @@ pub struct JSONRPCNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl JSONRPCNotification {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    JSONRPCNotification, "an object of type JSONRPCNotification", extra, fields :
-    [[required "method" method(String) plain method] [optional "params"
-    params(NotificationParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [method params]
+    JSONRPCNotification {
+        "method": required method: String,
+        "params": optional params: NotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
 }
+
 /// A request that expects a response.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
@@ -1265,16 +1303,15 @@ pub struct JSONRPCRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl JSONRPCRequest {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    JSONRPCRequest, "an object of type JSONRPCRequest", extra, fields : [[required
-    "method" method(String) plain method] [optional "params" params(RequestParams) plain
-    params] [fixed "jsonrpc" fixed2(crate ::rt::Fixed::Str("2.0"))] [required "id"
-    id(RequestId) plain id]], inits : [method params id]
+    JSONRPCRequest {
+        "method": required method: String,
+        "params": optional params: RequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// A successful (non-error) response to a request.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
@@ -1287,19 +1324,20 @@ pub struct JSONRPCResponse {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl JSONRPCResponse {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    JSONRPCResponse, "an object of type JSONRPCResponse", extra, fields : [[fixed
-    "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain
-    id] [required "result" result(Result) plain result]], inits : [id result]
+    JSONRPCResponse {
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: Result,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 pub const JSONRPC_VERSION: &str = "2.0";
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-06-18";
+
 /// Sent from the client to request a list of prompts and prompt templates the server has.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"prompts/list"`.
@@ -1310,15 +1348,13 @@ pub struct ListPromptsRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ListPromptsRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "prompts/list";
-}
 crate::rt::object! {
-    ListPromptsRequest, "an object of type ListPromptsRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("prompts/list"))] [optional "params"
-    params(PaginatedRequestParams) plain params]], inits : [params]
+    ListPromptsRequest {
+        "method" fixed METHOD: &str = "prompts/list",
+        "params": optional params: PaginatedRequestParams,
+    }
 }
+
 /// The server's response to a prompts/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListPromptsResult {
@@ -1327,7 +1363,7 @@ pub struct ListPromptsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -1340,11 +1376,13 @@ pub struct ListPromptsResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ListPromptsResult, "an object of type ListPromptsResult", extra, fields : [[optional
-    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
-    "nextCursor" next_cursor(Cursor) plain next_cursor] [required "prompts" prompts(Vec <
-    Prompt >) plain prompts]], inits : [meta next_cursor prompts]
+    ListPromptsResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "nextCursor": optional next_cursor: Cursor,
+        "prompts": required prompts: Vec<Prompt>,
+    }
 }
+
 /// Sent from the client to request a list of resource templates the server has.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"resources/templates/list"`.
@@ -1355,16 +1393,13 @@ pub struct ListResourceTemplatesRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ListResourceTemplatesRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "resources/templates/list";
-}
 crate::rt::object! {
-    ListResourceTemplatesRequest, "an object of type ListResourceTemplatesRequest",
-    extra, fields : [[fixed "method" fixed0(crate
-    ::rt::Fixed::Str("resources/templates/list"))] [optional "params"
-    params(PaginatedRequestParams) plain params]], inits : [params]
+    ListResourceTemplatesRequest {
+        "method" fixed METHOD: &str = "resources/templates/list",
+        "params": optional params: PaginatedRequestParams,
+    }
 }
+
 /// The server's response to a resources/templates/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourceTemplatesResult {
@@ -1373,7 +1408,7 @@ pub struct ListResourceTemplatesResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -1387,12 +1422,13 @@ pub struct ListResourceTemplatesResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ListResourceTemplatesResult, "an object of type ListResourceTemplatesResult", extra,
-    fields : [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >)
-    plain meta] [optional "nextCursor" next_cursor(Cursor) plain next_cursor] [required
-    "resourceTemplates" resource_templates(Vec < ResourceTemplate >) plain
-    resource_templates]], inits : [meta next_cursor resource_templates]
+    ListResourceTemplatesResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "nextCursor": optional next_cursor: Cursor,
+        "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
+    }
 }
+
 /// Sent from the client to request a list of resources the server has.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"resources/list"`.
@@ -1403,15 +1439,13 @@ pub struct ListResourcesRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ListResourcesRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "resources/list";
-}
 crate::rt::object! {
-    ListResourcesRequest, "an object of type ListResourcesRequest", extra, fields :
-    [[fixed "method" fixed0(crate ::rt::Fixed::Str("resources/list"))] [optional "params"
-    params(PaginatedRequestParams) plain params]], inits : [params]
+    ListResourcesRequest {
+        "method" fixed METHOD: &str = "resources/list",
+        "params": optional params: PaginatedRequestParams,
+    }
 }
+
 /// The server's response to a resources/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourcesResult {
@@ -1420,7 +1454,7 @@ pub struct ListResourcesResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -1433,12 +1467,13 @@ pub struct ListResourcesResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ListResourcesResult, "an object of type ListResourcesResult", extra, fields :
-    [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
-    meta] [optional "nextCursor" next_cursor(Cursor) plain next_cursor] [required
-    "resources" resources(Vec < Resource >) plain resources]], inits : [meta next_cursor
-    resources]
+    ListResourcesResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "nextCursor": optional next_cursor: Cursor,
+        "resources": required resources: Vec<Resource>,
+    }
 }
+
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
 /// for roots is providing a set of repositories or directories a server should operate
@@ -1457,15 +1492,13 @@ pub struct ListRootsRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ListRootsRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "roots/list";
-}
 crate::rt::object! {
-    ListRootsRequest, "an object of type ListRootsRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("roots/list"))] [optional "params"
-    params(RequestParams) plain params]], inits : [params]
+    ListRootsRequest {
+        "method" fixed METHOD: &str = "roots/list",
+        "params": optional params: RequestParams,
+    }
 }
+
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
 /// or file that the server can operate on.
@@ -1478,16 +1511,18 @@ pub struct ListRootsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     pub roots: Vec<Root>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ListRootsResult, "an object of type ListRootsResult", extra, fields : [[optional
-    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "roots" roots(Vec < Root >) plain roots]], inits : [meta roots]
+    ListRootsResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "roots": required roots: Vec<Root>,
+    }
 }
+
 /// Sent from the client to request a list of tools the server has.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"tools/list"`.
@@ -1498,15 +1533,13 @@ pub struct ListToolsRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ListToolsRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "tools/list";
-}
 crate::rt::object! {
-    ListToolsRequest, "an object of type ListToolsRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("tools/list"))] [optional "params"
-    params(PaginatedRequestParams) plain params]], inits : [params]
+    ListToolsRequest {
+        "method" fixed METHOD: &str = "tools/list",
+        "params": optional params: PaginatedRequestParams,
+    }
 }
+
 /// The server's response to a tools/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListToolsResult {
@@ -1515,7 +1548,7 @@ pub struct ListToolsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -1528,11 +1561,13 @@ pub struct ListToolsResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ListToolsResult, "an object of type ListToolsResult", extra, fields : [[optional
-    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
-    "nextCursor" next_cursor(Cursor) plain next_cursor] [required "tools" tools(Vec <
-    Tool >) plain tools]], inits : [meta next_cursor tools]
+    ListToolsResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "nextCursor": optional next_cursor: Cursor,
+        "tools": required tools: Vec<Tool>,
+    }
 }
+
 /// The severity of a log message.
 ///
 /// These map to syslog message severities, as specified in RFC-5424:
@@ -1559,10 +1594,18 @@ pub enum LoggingLevel {
     Emergency,
 }
 crate::rt::string_enum! {
-    LoggingLevel, "a LoggingLevel value", closed, [Debug "debug" Info "info" Notice
-    "notice" Warning "warning" Error "error" Critical "critical" Alert "alert" Emergency
-    "emergency"]
+    LoggingLevel closed {
+        Debug = "debug",
+        Info = "info",
+        Notice = "notice",
+        Warning = "warning",
+        Error = "error",
+        Critical = "critical",
+        Alert = "alert",
+        Emergency = "emergency",
+    }
 }
+
 /// Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
 ///
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
@@ -1574,16 +1617,13 @@ pub struct LoggingMessageNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl LoggingMessageNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/message";
-}
 crate::rt::object! {
-    LoggingMessageNotification, "an object of type LoggingMessageNotification", extra,
-    fields : [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/message"))]
-    [required "params" params(LoggingMessageNotificationParams) plain params]], inits :
-    [params]
+    LoggingMessageNotification {
+        "method" fixed METHOD: &str = "notifications/message",
+        "params": required params: LoggingMessageNotificationParams,
+    }
 }
+
 /// The inline object type of `LoggingMessageNotification.params` in the schema (named from its parent and field; see [`LoggingMessageNotification`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoggingMessageNotificationParams {
@@ -1599,13 +1639,15 @@ pub struct LoggingMessageNotificationParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    LoggingMessageNotificationParams,
-    "an object of type LoggingMessageNotificationParams", extra, fields : [[required
-    "level" level(LoggingLevel) plain level] [optional "logger" logger(String) plain
-    logger] [required "data" data(::serde_json::Value) plain data]], inits : [level
-    logger data]
+    LoggingMessageNotificationParams {
+        "level": required level: LoggingLevel,
+        "logger": optional logger: String,
+        "data": required data: ::serde_json::Value,
+    }
 }
+
 pub const METHOD_NOT_FOUND: i64 = -32601i64;
+
 /// Hints to use for model selection.
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
@@ -1630,9 +1672,11 @@ pub struct ModelHint {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ModelHint, "an object of type ModelHint", extra, fields : [[optional "name"
-    name(String) plain name]], inits : [name]
+    ModelHint {
+        "name": optional name: String,
+    }
 }
+
 /// The server's preferences for model selection, requested of the client during sampling.
 ///
 /// Because LLMs can vary along multiple dimensions, choosing the "best" model is
@@ -1698,13 +1742,14 @@ pub struct ModelPreferences {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ModelPreferences, "an object of type ModelPreferences", extra, fields : [[optional
-    "hints" hints(Vec < ModelHint >) plain hints] [optional "costPriority"
-    cost_priority(f64) float cost_priority] [optional "speedPriority" speed_priority(f64)
-    float speed_priority] [optional "intelligencePriority" intelligence_priority(f64)
-    float intelligence_priority]], inits : [hints cost_priority speed_priority
-    intelligence_priority]
+    ModelPreferences {
+        "hints": optional hints: Vec<ModelHint>,
+        "costPriority": optional cost_priority: f64 as float,
+        "speedPriority": optional speed_priority: f64 as float,
+        "intelligencePriority": optional intelligence_priority: f64 as float,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Notification {
@@ -1715,10 +1760,12 @@ pub struct Notification {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Notification, "an object of type Notification", extra, fields : [[required "method"
-    method(String) plain method] [optional "params" params(NotificationParams) plain
-    params]], inits : [method params]
+    Notification {
+        "method": required method: String,
+        "params": optional params: NotificationParams,
+    }
 }
+
 /// The inline object type of `Notification.params` in the schema (named from its parent and field; see [`Notification`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct NotificationParams {
@@ -1729,15 +1776,16 @@ pub struct NotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    NotificationParams, "an object of type NotificationParams", extra, fields :
-    [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
-    meta]], inits : [meta]
+    NotificationParams {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct NumberSchema {
     pub r#type: NumberSchemaType,
@@ -1753,12 +1801,15 @@ pub struct NumberSchema {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    NumberSchema, "an object of type NumberSchema", extra, fields : [[required "type"
-    r#type(NumberSchemaType) plain r#type] [optional "title" title(String) plain title]
-    [optional "description" description(String) plain description] [optional "minimum"
-    minimum(f64) float minimum] [optional "maximum" maximum(f64) float maximum]], inits :
-    [r#type title description minimum maximum]
+    NumberSchema {
+        "type": required r#type: NumberSchemaType,
+        "title": optional title: String,
+        "description": optional description: String,
+        "minimum": optional minimum: f64 as float,
+        "maximum": optional maximum: f64 as float,
+    }
 }
+
 /// The inline enum type of `NumberSchema.type` in the schema (named from its parent and field; see [`NumberSchema`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum NumberSchemaType {
@@ -1768,10 +1819,14 @@ pub enum NumberSchemaType {
     Integer,
 }
 crate::rt::string_enum! {
-    NumberSchemaType, "a NumberSchemaType value", closed, [Number "number" Integer
-    "integer"]
+    NumberSchemaType closed {
+        Number = "number",
+        Integer = "integer",
+    }
 }
+
 pub const PARSE_ERROR: i64 = -32700i64;
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedRequest {
@@ -1782,10 +1837,12 @@ pub struct PaginatedRequest {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    PaginatedRequest, "an object of type PaginatedRequest", extra, fields : [[required
-    "method" method(String) plain method] [optional "params"
-    params(PaginatedRequestParams) plain params]], inits : [method params]
+    PaginatedRequest {
+        "method": required method: String,
+        "params": optional params: PaginatedRequestParams,
+    }
 }
+
 /// The inline object type of `PaginatedRequest.params` in the schema (named from its parent and field; see [`PaginatedRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedRequestParams {
@@ -1798,9 +1855,11 @@ pub struct PaginatedRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    PaginatedRequestParams, "an object of type PaginatedRequestParams", extra, fields :
-    [[optional "cursor" cursor(Cursor) plain cursor]], inits : [cursor]
+    PaginatedRequestParams {
+        "cursor": optional cursor: Cursor,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedResult {
@@ -1809,7 +1868,7 @@ pub struct PaginatedResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -1821,10 +1880,12 @@ pub struct PaginatedResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    PaginatedResult, "an object of type PaginatedResult", extra, fields : [[optional
-    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
-    "nextCursor" next_cursor(Cursor) plain next_cursor]], inits : [meta next_cursor]
+    PaginatedResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "nextCursor": optional next_cursor: Cursor,
+    }
 }
+
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -1837,19 +1898,17 @@ pub struct PingRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl PingRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "ping";
-}
 crate::rt::object! {
-    PingRequest, "an object of type PingRequest", extra, fields : [[fixed "method"
-    fixed0(crate ::rt::Fixed::Str("ping"))] [optional "params" params(RequestParams)
-    plain params]], inits : [params]
+    PingRequest {
+        "method" fixed METHOD: &str = "ping",
+        "params": optional params: RequestParams,
+    }
 }
+
 /// Restricted schema definitions that only allow primitive types
 /// without nested objects or arrays.
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
     StringSchema(StringSchema),
@@ -1858,11 +1917,14 @@ pub enum PrimitiveSchemaDefinition {
     EnumSchema(EnumSchema),
 }
 crate::rt::union! {
-    PrimitiveSchemaDefinition, "PrimitiveSchemaDefinition", [[0usize
-    StringSchema(StringSchema) plain] [1usize NumberSchema(NumberSchema) plain] [2usize
-    BooleanSchema(BooleanSchema) plain] [3usize EnumSchema(EnumSchema) plain]],
-    shape(::std::option::Option::None)
+    PrimitiveSchemaDefinition by shape {
+        StringSchema(StringSchema),
+        NumberSchema(NumberSchema),
+        BooleanSchema(BooleanSchema),
+        EnumSchema(EnumSchema),
+    }
 }
+
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/progress"`.
@@ -1872,15 +1934,13 @@ pub struct ProgressNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ProgressNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/progress";
-}
 crate::rt::object! {
-    ProgressNotification, "an object of type ProgressNotification", extra, fields :
-    [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/progress"))] [required
-    "params" params(ProgressNotificationParams) plain params]], inits : [params]
+    ProgressNotification {
+        "method" fixed METHOD: &str = "notifications/progress",
+        "params": required params: ProgressNotificationParams,
+    }
 }
+
 /// The inline object type of `ProgressNotification.params` in the schema (named from its parent and field; see [`ProgressNotification`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProgressNotificationParams {
@@ -1902,24 +1962,38 @@ pub struct ProgressNotificationParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ProgressNotificationParams, "an object of type ProgressNotificationParams", extra,
-    fields : [[required "progressToken" progress_token(ProgressToken) plain
-    progress_token] [required "progress" progress(f64) float progress] [optional "total"
-    total(f64) float total] [optional "message" message(String) plain message]], inits :
-    [progress_token progress total message]
+    ProgressNotificationParams {
+        "progressToken": required progress_token: ProgressToken,
+        "progress": required progress: f64 as float,
+        "total": optional total: f64 as float,
+        "message": optional message: String,
+    }
 }
+
 /// A progress token, used to associate progress notifications with the original request.
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
-#[derive(Clone, Debug, PartialEq)]
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
     String(String),
     Integer(i64),
 }
-crate::rt::union! {
-    ProgressToken, "ProgressToken", [[0usize String(String) plain] [1usize Integer(i64)
-    plain]], shape(::std::option::Option::None)
+impl ::std::fmt::Display for ProgressToken {
+    /// The member's value as is (a string without quotes).
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match self {
+            ProgressToken::String(value) => ::std::fmt::Display::fmt(value, f),
+            ProgressToken::Integer(value) => ::std::fmt::Display::fmt(value, f),
+        }
+    }
 }
+crate::rt::union! {
+    ProgressToken by shape {
+        String(String),
+        Integer(i64) as int,
+    }
+}
+
 /// A prompt or prompt template that the server offers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Prompt {
@@ -1947,17 +2021,20 @@ pub struct Prompt {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Prompt, "an object of type Prompt", extra, fields : [[required "name" name(String)
-    plain name] [optional "title" title(String) plain title] [optional "description"
-    description(String) plain description] [optional "arguments" arguments(Vec <
-    PromptArgument >) plain arguments] [optional "_meta" meta(::serde_json::Map < String,
-    ::serde_json::Value >) plain meta]], inits : [name title description arguments meta]
+    Prompt {
+        "name": required name: String,
+        "title": optional title: String,
+        "description": optional description: String,
+        "arguments": optional arguments: Vec<PromptArgument>,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// Describes an argument that a prompt can accept.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptArgument {
@@ -1984,11 +2061,14 @@ pub struct PromptArgument {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    PromptArgument, "an object of type PromptArgument", extra, fields : [[required "name"
-    name(String) plain name] [optional "title" title(String) plain title] [optional
-    "description" description(String) plain description] [optional "required"
-    required(bool) plain required]], inits : [name title description required]
+    PromptArgument {
+        "name": required name: String,
+        "title": optional title: String,
+        "description": optional description: String,
+        "required": optional required: bool,
+    }
 }
+
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/prompts/list_changed"`.
@@ -1999,16 +2079,13 @@ pub struct PromptListChangedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl PromptListChangedNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/prompts/list_changed";
-}
 crate::rt::object! {
-    PromptListChangedNotification, "an object of type PromptListChangedNotification",
-    extra, fields : [[fixed "method" fixed0(crate
-    ::rt::Fixed::Str("notifications/prompts/list_changed"))] [optional "params"
-    params(NotificationParams) plain params]], inits : [params]
+    PromptListChangedNotification {
+        "method" fixed METHOD: &str = "notifications/prompts/list_changed",
+        "params": optional params: NotificationParams,
+    }
 }
+
 /// Describes a message returned as part of a prompt.
 ///
 /// This is similar to `SamplingMessage`, but also supports the embedding of
@@ -2021,10 +2098,12 @@ pub struct PromptMessage {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    PromptMessage, "an object of type PromptMessage", extra, fields : [[required "role"
-    role(Role) plain role] [required "content" content(ContentBlock) plain content]],
-    inits : [role content]
+    PromptMessage {
+        "role": required role: Role,
+        "content": required content: ContentBlock,
+    }
 }
+
 /// Identifies a prompt.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"ref/prompt"`.
@@ -2044,15 +2123,14 @@ pub struct PromptReference {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl PromptReference {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "ref/prompt";
-}
 crate::rt::object! {
-    PromptReference, "an object of type PromptReference", extra, fields : [[required
-    "name" name(String) plain name] [optional "title" title(String) plain title] [fixed
-    "type" fixed2(crate ::rt::Fixed::Str("ref/prompt"))]], inits : [name title]
+    PromptReference {
+        "name": required name: String,
+        "title": optional title: String,
+        "type" fixed TYPE: &str = "ref/prompt",
+    }
 }
+
 /// Sent from the client to the server, to read a specific resource URI.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"resources/read"`.
@@ -2062,15 +2140,13 @@ pub struct ReadResourceRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ReadResourceRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "resources/read";
-}
 crate::rt::object! {
-    ReadResourceRequest, "an object of type ReadResourceRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("resources/read"))] [required "params"
-    params(ReadResourceRequestParams) plain params]], inits : [params]
+    ReadResourceRequest {
+        "method" fixed METHOD: &str = "resources/read",
+        "params": required params: ReadResourceRequestParams,
+    }
 }
+
 /// The inline object type of `ReadResourceRequest.params` in the schema (named from its parent and field; see [`ReadResourceRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReadResourceRequestParams {
@@ -2082,9 +2158,11 @@ pub struct ReadResourceRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ReadResourceRequestParams, "an object of type ReadResourceRequestParams", extra,
-    fields : [[required "uri" uri(String) plain uri]], inits : [uri]
+    ReadResourceRequestParams {
+        "uri": required uri: String,
+    }
 }
+
 /// The server's response to a resources/read request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReadResourceResult {
@@ -2093,31 +2171,33 @@ pub struct ReadResourceResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     pub contents: Vec<ReadResourceResultContentsItem>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ReadResourceResult, "an object of type ReadResourceResult", extra, fields :
-    [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
-    meta] [required "contents" contents(Vec < ReadResourceResultContentsItem >) plain
-    contents]], inits : [meta contents]
+    ReadResourceResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "contents": required contents: Vec<ReadResourceResultContentsItem>,
+    }
 }
+
 /// The inline union type of the elements of `ReadResourceResult.contents` in the schema (see [`ReadResourceResult`]).
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     TextResourceContents(TextResourceContents),
     BlobResourceContents(BlobResourceContents),
 }
 crate::rt::union! {
-    ReadResourceResultContentsItem, "ReadResourceResultContentsItem", [[0usize
-    TextResourceContents(TextResourceContents) plain] [1usize
-    BlobResourceContents(BlobResourceContents) plain]],
-    shape(::std::option::Option::None)
+    ReadResourceResultContentsItem by shape {
+        TextResourceContents(TextResourceContents),
+        BlobResourceContents(BlobResourceContents),
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {
@@ -2128,22 +2208,36 @@ pub struct Request {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Request, "an object of type Request", extra, fields : [[required "method"
-    method(String) plain method] [optional "params" params(RequestParams) plain params]],
-    inits : [method params]
+    Request {
+        "method": required method: String,
+        "params": optional params: RequestParams,
+    }
 }
+
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
-#[derive(Clone, Debug, PartialEq)]
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum RequestId {
     String(String),
     Integer(i64),
 }
-crate::rt::union! {
-    RequestId, "RequestId", [[0usize String(String) plain] [1usize Integer(i64) plain]],
-    shape(::std::option::Option::None)
+impl ::std::fmt::Display for RequestId {
+    /// The member's value as is (a string without quotes).
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match self {
+            RequestId::String(value) => ::std::fmt::Display::fmt(value, f),
+            RequestId::Integer(value) => ::std::fmt::Display::fmt(value, f),
+        }
+    }
 }
+crate::rt::union! {
+    RequestId by shape {
+        String(String),
+        Integer(i64) as int,
+    }
+}
+
 /// The inline object type of `Request.params` in the schema (named from its parent and field; see [`Request`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RequestParams {
@@ -2159,9 +2253,11 @@ pub struct RequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    RequestParams, "an object of type RequestParams", extra, fields : [[optional "_meta"
-    meta(RequestParamsMeta) plain meta]], inits : [meta]
+    RequestParams {
+        "_meta": optional meta: RequestParamsMeta,
+    }
 }
+
 /// The inline object type of `RequestParams._meta` in the schema (named from its parent and field; see [`RequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RequestParamsMeta {
@@ -2175,10 +2271,11 @@ pub struct RequestParamsMeta {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    RequestParamsMeta, "an object of type RequestParamsMeta", extra, fields : [[optional
-    "progressToken" progress_token(ProgressToken) plain progress_token]], inits :
-    [progress_token]
+    RequestParamsMeta {
+        "progressToken": optional progress_token: ProgressToken,
+    }
 }
+
 /// A known resource that the server is capable of reading.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Resource {
@@ -2224,19 +2321,23 @@ pub struct Resource {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Resource, "an object of type Resource", extra, fields : [[required "name"
-    name(String) plain name] [optional "title" title(String) plain title] [required "uri"
-    uri(String) plain uri] [optional "description" description(String) plain description]
-    [optional "mimeType" mime_type(String) plain mime_type] [optional "annotations"
-    annotations(Annotations) plain annotations] [optional "size" size(i64) plain size]
-    [optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
-    meta]], inits : [name title uri description mime_type annotations size meta]
+    Resource {
+        "name": required name: String,
+        "title": optional title: String,
+        "uri": required uri: String,
+        "description": optional description: String,
+        "mimeType": optional mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "size": optional size: i64 as int,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// The contents of a specific resource or sub-resource.
 ///
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
@@ -2257,16 +2358,18 @@ pub struct ResourceContents {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ResourceContents, "an object of type ResourceContents", extra, fields : [[required
-    "uri" uri(String) plain uri] [optional "mimeType" mime_type(String) plain mime_type]
-    [optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
-    meta]], inits : [uri mime_type meta]
+    ResourceContents {
+        "uri": required uri: String,
+        "mimeType": optional mime_type: String,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 ///
 /// Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
@@ -2316,24 +2419,24 @@ pub struct ResourceLink {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ResourceLink {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "resource_link";
-}
 crate::rt::object! {
-    ResourceLink, "an object of type ResourceLink", extra, fields : [[required "name"
-    name(String) plain name] [optional "title" title(String) plain title] [required "uri"
-    uri(String) plain uri] [optional "description" description(String) plain description]
-    [optional "mimeType" mime_type(String) plain mime_type] [optional "annotations"
-    annotations(Annotations) plain annotations] [optional "size" size(i64) plain size]
-    [optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]
-    [fixed "type" fixed8(crate ::rt::Fixed::Str("resource_link"))]], inits : [name title
-    uri description mime_type annotations size meta]
+    ResourceLink {
+        "name": required name: String,
+        "title": optional title: String,
+        "uri": required uri: String,
+        "description": optional description: String,
+        "mimeType": optional mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "size": optional size: i64 as int,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "type" fixed TYPE: &str = "resource_link",
+    }
 }
+
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/resources/list_changed"`.
@@ -2344,16 +2447,13 @@ pub struct ResourceListChangedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ResourceListChangedNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/resources/list_changed";
-}
 crate::rt::object! {
-    ResourceListChangedNotification, "an object of type ResourceListChangedNotification",
-    extra, fields : [[fixed "method" fixed0(crate
-    ::rt::Fixed::Str("notifications/resources/list_changed"))] [optional "params"
-    params(NotificationParams) plain params]], inits : [params]
+    ResourceListChangedNotification {
+        "method" fixed METHOD: &str = "notifications/resources/list_changed",
+        "params": optional params: NotificationParams,
+    }
 }
+
 /// A template description for resources available on the server.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceTemplate {
@@ -2395,20 +2495,22 @@ pub struct ResourceTemplate {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ResourceTemplate, "an object of type ResourceTemplate", extra, fields : [[required
-    "name" name(String) plain name] [optional "title" title(String) plain title]
-    [required "uriTemplate" uri_template(String) plain uri_template] [optional
-    "description" description(String) plain description] [optional "mimeType"
-    mime_type(String) plain mime_type] [optional "annotations" annotations(Annotations)
-    plain annotations] [optional "_meta" meta(::serde_json::Map < String,
-    ::serde_json::Value >) plain meta]], inits : [name title uri_template description
-    mime_type annotations meta]
+    ResourceTemplate {
+        "name": required name: String,
+        "title": optional title: String,
+        "uriTemplate": required uri_template: String,
+        "description": optional description: String,
+        "mimeType": optional mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// A reference to a resource or resource template definition.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"ref/resource"`.
@@ -2421,15 +2523,13 @@ pub struct ResourceTemplateReference {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ResourceTemplateReference {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "ref/resource";
-}
 crate::rt::object! {
-    ResourceTemplateReference, "an object of type ResourceTemplateReference", extra,
-    fields : [[fixed "type" fixed0(crate ::rt::Fixed::Str("ref/resource"))] [required
-    "uri" uri(String) plain uri]], inits : [uri]
+    ResourceTemplateReference {
+        "type" fixed TYPE: &str = "ref/resource",
+        "uri": required uri: String,
+    }
 }
+
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/resources/updated"`.
@@ -2439,16 +2539,13 @@ pub struct ResourceUpdatedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ResourceUpdatedNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/resources/updated";
-}
 crate::rt::object! {
-    ResourceUpdatedNotification, "an object of type ResourceUpdatedNotification", extra,
-    fields : [[fixed "method" fixed0(crate
-    ::rt::Fixed::Str("notifications/resources/updated"))] [required "params"
-    params(ResourceUpdatedNotificationParams) plain params]], inits : [params]
+    ResourceUpdatedNotification {
+        "method" fixed METHOD: &str = "notifications/resources/updated",
+        "params": required params: ResourceUpdatedNotificationParams,
+    }
 }
+
 /// The inline object type of `ResourceUpdatedNotification.params` in the schema (named from its parent and field; see [`ResourceUpdatedNotification`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceUpdatedNotificationParams {
@@ -2460,10 +2557,11 @@ pub struct ResourceUpdatedNotificationParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ResourceUpdatedNotificationParams,
-    "an object of type ResourceUpdatedNotificationParams", extra, fields : [[required
-    "uri" uri(String) plain uri]], inits : [uri]
+    ResourceUpdatedNotificationParams {
+        "uri": required uri: String,
+    }
 }
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Result {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -2471,14 +2569,16 @@ pub struct Result {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Result, "an object of type Result", extra, fields : [[optional "_meta"
-    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [meta]
+    Result {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// The sender or recipient of messages and data in a conversation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Role {
@@ -2488,8 +2588,12 @@ pub enum Role {
     Assistant,
 }
 crate::rt::string_enum! {
-    Role, "a Role value", closed, [User "user" Assistant "assistant"]
+    Role closed {
+        User = "user",
+        Assistant = "assistant",
+    }
 }
+
 /// Represents a root directory or file that the server can operate on.
 ///
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
@@ -2512,16 +2616,18 @@ pub struct Root {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Root, "an object of type Root", extra, fields : [[required "uri" uri(String) plain
-    uri] [optional "name" name(String) plain name] [optional "_meta"
-    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [uri
-    name meta]
+    Root {
+        "uri": required uri: String,
+        "name": optional name: String,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
@@ -2536,16 +2642,13 @@ pub struct RootsListChangedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl RootsListChangedNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/roots/list_changed";
-}
 crate::rt::object! {
-    RootsListChangedNotification, "an object of type RootsListChangedNotification",
-    extra, fields : [[fixed "method" fixed0(crate
-    ::rt::Fixed::Str("notifications/roots/list_changed"))] [optional "params"
-    params(NotificationParams) plain params]], inits : [params]
+    RootsListChangedNotification {
+        "method" fixed METHOD: &str = "notifications/roots/list_changed",
+        "params": optional params: NotificationParams,
+    }
 }
+
 /// Describes a message issued to or received from an LLM API.
 ///
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
@@ -2557,10 +2660,12 @@ pub struct SamplingMessage {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    SamplingMessage, "an object of type SamplingMessage", extra, fields : [[required
-    "role" role(Role) plain role] [required "content" content(SamplingMessageContent)
-    plain content]], inits : [role content]
+    SamplingMessage {
+        "role": required role: Role,
+        "content": required content: SamplingMessageContent,
+    }
 }
+
 /// The inline union type of `SamplingMessage.content` in the schema (named from its parent and field; see [`SamplingMessage`]).
 ///
 /// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
@@ -2571,12 +2676,13 @@ pub enum SamplingMessageContent {
     AudioContent(AudioContent),
 }
 crate::rt::union! {
-    SamplingMessageContent, "SamplingMessageContent", [[0usize TextContent(TextContent)
-    plain] [1usize ImageContent(ImageContent) plain] [2usize AudioContent(AudioContent)
-    plain]], tag text "type"[[crate ::rt::Fixed::Str("text")] [crate
-    ::rt::Fixed::Str("image")] [crate ::rt::Fixed::Str("audio")]]
-    (::std::option::Option::None)
+    SamplingMessageContent by "type" {
+        TextContent(TextContent) = ["text"],
+        ImageContent(ImageContent) = ["image"],
+        AudioContent(AudioContent) = ["audio"],
+    }
 }
+
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilities {
@@ -2584,21 +2690,18 @@ pub struct ServerCapabilities {
     ///
     /// Optional: `None` is left out of the JSON.
     pub experimental: Option<
-        ::std::collections::BTreeMap<
-            String,
-            ::serde_json::Map<String, ::serde_json::Value>,
-        >,
+        crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
     >,
     /// Present if the server supports sending log messages to the client.
     ///
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub logging: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub logging: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Present if the server supports argument autocompletion suggestions.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub completions: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub completions: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Present if the server offers any prompt templates.
     ///
     /// Optional: `None` is left out of the JSON.
@@ -2615,16 +2718,16 @@ pub struct ServerCapabilities {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ServerCapabilities, "an object of type ServerCapabilities", extra, fields :
-    [[optional "experimental" experimental(::std::collections::BTreeMap < String,
-    ::serde_json::Map < String, ::serde_json::Value > >) plain experimental] [optional
-    "logging" logging(::serde_json::Map < String, ::serde_json::Value >) plain logging]
-    [optional "completions" completions(::serde_json::Map < String, ::serde_json::Value
-    >) plain completions] [optional "prompts" prompts(ServerCapabilitiesPrompts) plain
-    prompts] [optional "resources" resources(ServerCapabilitiesResources) plain
-    resources] [optional "tools" tools(ServerCapabilitiesTools) plain tools]], inits :
-    [experimental logging completions prompts resources tools]
+    ServerCapabilities {
+        "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        "logging": optional logging: crate::IndexMap<String, ::serde_json::Value>,
+        "completions": optional completions: crate::IndexMap<String, ::serde_json::Value>,
+        "prompts": optional prompts: ServerCapabilitiesPrompts,
+        "resources": optional resources: ServerCapabilitiesResources,
+        "tools": optional tools: ServerCapabilitiesTools,
+    }
 }
+
 /// The inline object type of `ServerCapabilities.prompts` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilitiesPrompts {
@@ -2638,10 +2741,11 @@ pub struct ServerCapabilitiesPrompts {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ServerCapabilitiesPrompts, "an object of type ServerCapabilitiesPrompts", extra,
-    fields : [[optional "listChanged" list_changed(bool) plain list_changed]], inits :
-    [list_changed]
+    ServerCapabilitiesPrompts {
+        "listChanged": optional list_changed: bool,
+    }
 }
+
 /// The inline object type of `ServerCapabilities.resources` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilitiesResources {
@@ -2659,11 +2763,12 @@ pub struct ServerCapabilitiesResources {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ServerCapabilitiesResources, "an object of type ServerCapabilitiesResources", extra,
-    fields : [[optional "subscribe" subscribe(bool) plain subscribe] [optional
-    "listChanged" list_changed(bool) plain list_changed]], inits : [subscribe
-    list_changed]
+    ServerCapabilitiesResources {
+        "subscribe": optional subscribe: bool,
+        "listChanged": optional list_changed: bool,
+    }
 }
+
 /// The inline object type of `ServerCapabilities.tools` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilitiesTools {
@@ -2677,10 +2782,11 @@ pub struct ServerCapabilitiesTools {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ServerCapabilitiesTools, "an object of type ServerCapabilitiesTools", extra, fields :
-    [[optional "listChanged" list_changed(bool) plain list_changed]], inits :
-    [list_changed]
+    ServerCapabilitiesTools {
+        "listChanged": optional list_changed: bool,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
 /// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
@@ -2697,24 +2803,18 @@ pub enum ServerNotification {
     Other(Notification),
 }
 crate::rt::union! {
-    ServerNotification, "ServerNotification", [[0usize
-    CancelledNotification(CancelledNotification) plain] [1usize
-    ProgressNotification(ProgressNotification) plain] [2usize
-    LoggingMessageNotification(LoggingMessageNotification) plain] [3usize
-    ResourceUpdatedNotification(ResourceUpdatedNotification) plain] [4usize
-    ResourceListChangedNotification(ResourceListChangedNotification) plain] [5usize
-    ToolListChangedNotification(ToolListChangedNotification) plain] [6usize
-    PromptListChangedNotification(PromptListChangedNotification) plain] [7usize
-    Other(Notification) plain]], tag text "method"[[crate
-    ::rt::Fixed::Str("notifications/cancelled")] [crate
-    ::rt::Fixed::Str("notifications/progress")] [crate
-    ::rt::Fixed::Str("notifications/message")] [crate
-    ::rt::Fixed::Str("notifications/resources/updated")] [crate
-    ::rt::Fixed::Str("notifications/resources/list_changed")] [crate
-    ::rt::Fixed::Str("notifications/tools/list_changed")] [crate
-    ::rt::Fixed::Str("notifications/prompts/list_changed")] []]
-    (::std::option::Option::Some(7usize))
+    ServerNotification by "method" {
+        CancelledNotification(CancelledNotification) = ["notifications/cancelled"],
+        ProgressNotification(ProgressNotification) = ["notifications/progress"],
+        LoggingMessageNotification(LoggingMessageNotification) = ["notifications/message"],
+        ResourceUpdatedNotification(ResourceUpdatedNotification) = ["notifications/resources/updated"],
+        ResourceListChangedNotification(ResourceListChangedNotification) = ["notifications/resources/list_changed"],
+        ToolListChangedNotification(ToolListChangedNotification) = ["notifications/tools/list_changed"],
+        PromptListChangedNotification(PromptListChangedNotification) = ["notifications/prompts/list_changed"],
+        Other(Notification) = _,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -2730,17 +2830,18 @@ pub enum ServerRequest {
     Other(Request),
 }
 crate::rt::union! {
-    ServerRequest, "ServerRequest", [[0usize PingRequest(PingRequest) plain] [1usize
-    CreateMessageRequest(CreateMessageRequest) plain] [2usize
-    ListRootsRequest(ListRootsRequest) plain] [3usize ElicitRequest(ElicitRequest) plain]
-    [4usize Other(Request) plain]], tag text "method"[[crate ::rt::Fixed::Str("ping")]
-    [crate ::rt::Fixed::Str("sampling/createMessage")] [crate
-    ::rt::Fixed::Str("roots/list")] [crate ::rt::Fixed::Str("elicitation/create")] []]
-    (::std::option::Option::Some(4usize))
+    ServerRequest by "method" {
+        PingRequest(PingRequest) = ["ping"],
+        CreateMessageRequest(CreateMessageRequest) = ["sampling/createMessage"],
+        ListRootsRequest(ListRootsRequest) = ["roots/list"],
+        ElicitRequest(ElicitRequest) = ["elicitation/create"],
+        Other(Request) = _,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerResult {
     EmptyResult(EmptyResult),
@@ -2755,16 +2856,20 @@ pub enum ServerResult {
     ListToolsResult(ListToolsResult),
 }
 crate::rt::union! {
-    ServerResult, "ServerResult", [[0usize EmptyResult(EmptyResult) plain] [1usize
-    InitializeResult(InitializeResult) plain] [2usize CompleteResult(CompleteResult)
-    plain] [3usize GetPromptResult(GetPromptResult) plain] [4usize
-    ListPromptsResult(ListPromptsResult) plain] [5usize
-    ListResourceTemplatesResult(ListResourceTemplatesResult) plain] [6usize
-    ListResourcesResult(ListResourcesResult) plain] [7usize
-    ReadResourceResult(ReadResourceResult) plain] [8usize CallToolResult(CallToolResult)
-    plain] [9usize ListToolsResult(ListToolsResult) plain]],
-    shape(::std::option::Option::None)
+    ServerResult by shape {
+        EmptyResult(EmptyResult),
+        InitializeResult(InitializeResult),
+        CompleteResult(CompleteResult),
+        GetPromptResult(GetPromptResult),
+        ListPromptsResult(ListPromptsResult),
+        ListResourceTemplatesResult(ListResourceTemplatesResult),
+        ListResourcesResult(ListResourcesResult),
+        ReadResourceResult(ReadResourceResult),
+        CallToolResult(CallToolResult),
+        ListToolsResult(ListToolsResult),
+    }
 }
+
 /// A request from the client to the server, to enable or adjust logging.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -2776,15 +2881,13 @@ pub struct SetLevelRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl SetLevelRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "logging/setLevel";
-}
 crate::rt::object! {
-    SetLevelRequest, "an object of type SetLevelRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("logging/setLevel"))] [required "params"
-    params(SetLevelRequestParams) plain params]], inits : [params]
+    SetLevelRequest {
+        "method" fixed METHOD: &str = "logging/setLevel",
+        "params": required params: SetLevelRequestParams,
+    }
 }
+
 /// The inline object type of `SetLevelRequest.params` in the schema (named from its parent and field; see [`SetLevelRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SetLevelRequestParams {
@@ -2794,9 +2897,11 @@ pub struct SetLevelRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    SetLevelRequestParams, "an object of type SetLevelRequestParams", extra, fields :
-    [[required "level" level(LoggingLevel) plain level]], inits : [level]
+    SetLevelRequestParams {
+        "level": required level: LoggingLevel,
+    }
 }
+
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"string"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StringSchema {
@@ -2817,18 +2922,17 @@ pub struct StringSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl StringSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "string";
-}
 crate::rt::object! {
-    StringSchema, "an object of type StringSchema", extra, fields : [[fixed "type"
-    fixed0(crate ::rt::Fixed::Str("string"))] [optional "title" title(String) plain
-    title] [optional "description" description(String) plain description] [optional
-    "minLength" min_length(i64) plain min_length] [optional "maxLength" max_length(i64)
-    plain max_length] [optional "format" format(StringSchemaFormat) plain format]], inits
-    : [title description min_length max_length format]
+    StringSchema {
+        "type" fixed TYPE: &str = "string",
+        "title": optional title: String,
+        "description": optional description: String,
+        "minLength": optional min_length: i64 as int,
+        "maxLength": optional max_length: i64 as int,
+        "format": optional format: StringSchemaFormat,
+    }
 }
+
 /// The inline enum type of `StringSchema.format` in the schema (named from its parent and field; see [`StringSchema`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum StringSchemaFormat {
@@ -2842,9 +2946,14 @@ pub enum StringSchemaFormat {
     DateTime,
 }
 crate::rt::string_enum! {
-    StringSchemaFormat, "a StringSchemaFormat value", closed, [Email "email" Uri "uri"
-    Date "date" DateTime "date-time"]
+    StringSchemaFormat closed {
+        Email = "email",
+        Uri = "uri",
+        Date = "date",
+        DateTime = "date-time",
+    }
 }
+
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -2856,15 +2965,13 @@ pub struct SubscribeRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl SubscribeRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "resources/subscribe";
-}
 crate::rt::object! {
-    SubscribeRequest, "an object of type SubscribeRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("resources/subscribe"))] [required "params"
-    params(SubscribeRequestParams) plain params]], inits : [params]
+    SubscribeRequest {
+        "method" fixed METHOD: &str = "resources/subscribe",
+        "params": required params: SubscribeRequestParams,
+    }
 }
+
 /// The inline object type of `SubscribeRequest.params` in the schema (named from its parent and field; see [`SubscribeRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SubscribeRequestParams {
@@ -2876,9 +2983,11 @@ pub struct SubscribeRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    SubscribeRequestParams, "an object of type SubscribeRequestParams", extra, fields :
-    [[required "uri" uri(String) plain uri]], inits : [uri]
+    SubscribeRequestParams {
+        "uri": required uri: String,
+    }
 }
+
 /// Text provided to or from an LLM.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"text"`.
@@ -2895,21 +3004,19 @@ pub struct TextContent {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl TextContent {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "text";
-}
 crate::rt::object! {
-    TextContent, "an object of type TextContent", extra, fields : [[fixed "type"
-    fixed0(crate ::rt::Fixed::Str("text"))] [required "text" text(String) plain text]
-    [optional "annotations" annotations(Annotations) plain annotations] [optional "_meta"
-    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [text
-    annotations meta]
+    TextContent {
+        "type" fixed TYPE: &str = "text",
+        "text": required text: String,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct TextResourceContents {
     /// The URI of this resource.
@@ -2927,19 +3034,21 @@ pub struct TextResourceContents {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    TextResourceContents, "an object of type TextResourceContents", extra, fields :
-    [[required "uri" uri(String) plain uri] [optional "mimeType" mime_type(String) plain
-    mime_type] [optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >)
-    plain meta] [required "text" text(String) plain text]], inits : [uri mime_type meta
-    text]
+    TextResourceContents {
+        "uri": required uri: String,
+        "mimeType": optional mime_type: String,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "text": required text: String,
+    }
 }
+
 /// Definition for a tool the client can call.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tool {
@@ -2982,20 +3091,22 @@ pub struct Tool {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Tool, "an object of type Tool", extra, fields : [[required "name" name(String) plain
-    name] [optional "title" title(String) plain title] [optional "description"
-    description(String) plain description] [required "inputSchema"
-    input_schema(ToolInputSchema) plain input_schema] [optional "outputSchema"
-    output_schema(ToolOutputSchema) plain output_schema] [optional "annotations"
-    annotations(ToolAnnotations) plain annotations] [optional "_meta"
-    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [name
-    title description input_schema output_schema annotations meta]
+    Tool {
+        "name": required name: String,
+        "title": optional title: String,
+        "description": optional description: String,
+        "inputSchema": required input_schema: ToolInputSchema,
+        "outputSchema": optional output_schema: ToolOutputSchema,
+        "annotations": optional annotations: ToolAnnotations,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// Additional properties describing a Tool to clients.
 ///
 /// NOTE: all properties in ToolAnnotations are **hints**.
@@ -3055,14 +3166,15 @@ pub struct ToolAnnotations {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ToolAnnotations, "an object of type ToolAnnotations", extra, fields : [[optional
-    "title" title(String) plain title] [optional "readOnlyHint" read_only_hint(bool)
-    plain read_only_hint] [optional "destructiveHint" destructive_hint(bool) plain
-    destructive_hint] [optional "idempotentHint" idempotent_hint(bool) plain
-    idempotent_hint] [optional "openWorldHint" open_world_hint(bool) plain
-    open_world_hint]], inits : [title read_only_hint destructive_hint idempotent_hint
-    open_world_hint]
+    ToolAnnotations {
+        "title": optional title: String,
+        "readOnlyHint": optional read_only_hint: bool,
+        "destructiveHint": optional destructive_hint: bool,
+        "idempotentHint": optional idempotent_hint: bool,
+        "openWorldHint": optional open_world_hint: bool,
+    }
 }
+
 /// The inline object type of `Tool.inputSchema` in the schema (named from its parent and field; see [`Tool`]).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"object"`.
@@ -3072,10 +3184,7 @@ pub struct ToolInputSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub properties: Option<
-        ::std::collections::BTreeMap<
-            String,
-            ::serde_json::Map<String, ::serde_json::Value>,
-        >,
+        crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
     >,
     /// **Later revisions:** Removed in 2026-07-28.
     ///
@@ -3084,17 +3193,14 @@ pub struct ToolInputSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ToolInputSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "object";
-}
 crate::rt::object! {
-    ToolInputSchema, "an object of type ToolInputSchema", extra, fields : [[fixed "type"
-    fixed0(crate ::rt::Fixed::Str("object"))] [optional "properties"
-    properties(::std::collections::BTreeMap < String, ::serde_json::Map < String,
-    ::serde_json::Value > >) plain properties] [optional "required" required(Vec < String
-    >) plain required]], inits : [properties required]
+    ToolInputSchema {
+        "type" fixed TYPE: &str = "object",
+        "properties": optional properties: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        "required": optional required: Vec<String>,
+    }
 }
+
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/tools/list_changed"`.
@@ -3105,16 +3211,13 @@ pub struct ToolListChangedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ToolListChangedNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/tools/list_changed";
-}
 crate::rt::object! {
-    ToolListChangedNotification, "an object of type ToolListChangedNotification", extra,
-    fields : [[fixed "method" fixed0(crate
-    ::rt::Fixed::Str("notifications/tools/list_changed"))] [optional "params"
-    params(NotificationParams) plain params]], inits : [params]
+    ToolListChangedNotification {
+        "method" fixed METHOD: &str = "notifications/tools/list_changed",
+        "params": optional params: NotificationParams,
+    }
 }
+
 /// The inline object type of `Tool.outputSchema` in the schema (named from its parent and field; see [`Tool`]).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"object"`.
@@ -3124,10 +3227,7 @@ pub struct ToolOutputSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub properties: Option<
-        ::std::collections::BTreeMap<
-            String,
-            ::serde_json::Map<String, ::serde_json::Value>,
-        >,
+        crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
     >,
     /// **Later revisions:** Removed in 2026-07-28.
     ///
@@ -3136,17 +3236,14 @@ pub struct ToolOutputSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ToolOutputSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "object";
-}
 crate::rt::object! {
-    ToolOutputSchema, "an object of type ToolOutputSchema", extra, fields : [[fixed
-    "type" fixed0(crate ::rt::Fixed::Str("object"))] [optional "properties"
-    properties(::std::collections::BTreeMap < String, ::serde_json::Map < String,
-    ::serde_json::Value > >) plain properties] [optional "required" required(Vec < String
-    >) plain required]], inits : [properties required]
+    ToolOutputSchema {
+        "type" fixed TYPE: &str = "object",
+        "properties": optional properties: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        "required": optional required: Vec<String>,
+    }
 }
+
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -3158,15 +3255,13 @@ pub struct UnsubscribeRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl UnsubscribeRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "resources/unsubscribe";
-}
 crate::rt::object! {
-    UnsubscribeRequest, "an object of type UnsubscribeRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("resources/unsubscribe"))] [required "params"
-    params(UnsubscribeRequestParams) plain params]], inits : [params]
+    UnsubscribeRequest {
+        "method" fixed METHOD: &str = "resources/unsubscribe",
+        "params": required params: UnsubscribeRequestParams,
+    }
 }
+
 /// The inline object type of `UnsubscribeRequest.params` in the schema (named from its parent and field; see [`UnsubscribeRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct UnsubscribeRequestParams {
@@ -3178,9 +3273,11 @@ pub struct UnsubscribeRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    UnsubscribeRequestParams, "an object of type UnsubscribeRequestParams", extra, fields
-    : [[required "uri" uri(String) plain uri]], inits : [uri]
+    UnsubscribeRequestParams {
+        "uri": required uri: String,
+    }
 }
+
 impl crate::Request for CompleteRequest {
     const METHOD: &'static str = "completion/complete";
     type Params = CompleteRequestParams;
@@ -3372,12 +3469,13 @@ impl crate::Request for ListToolsRequest {
         &self.params
     }
 }
-/// Every request and notification of this revision by wire method name,
-/// with its params and result types (the `Request` and `Notification` impls, as data).
+/// Every request, input request and notification of this revision by wire
+/// method name, with its params and result types (the `Request`,
+/// `InputRequest` and `Notification` impls, as data).
 pub const METHODS: &[crate::MethodInfo] = &[
     crate::MethodInfo {
         method: "completion/complete",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "CompleteRequest",
         params: ::std::option::Option::Some("CompleteRequestParams"),
         result: ::std::option::Option::Some("CompleteResult"),
@@ -3385,7 +3483,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "elicitation/create",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "ElicitRequest",
         params: ::std::option::Option::Some("ElicitRequestParams"),
         result: ::std::option::Option::Some("ElicitResult"),
@@ -3393,7 +3491,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "initialize",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "InitializeRequest",
         params: ::std::option::Option::Some("InitializeRequestParams"),
         result: ::std::option::Option::Some("InitializeResult"),
@@ -3401,7 +3499,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "logging/setLevel",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "SetLevelRequest",
         params: ::std::option::Option::Some("SetLevelRequestParams"),
         result: ::std::option::Option::Some("EmptyResult"),
@@ -3409,7 +3507,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/cancelled",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "CancelledNotification",
         params: ::std::option::Option::Some("CancelledNotificationParams"),
         result: ::std::option::Option::None,
@@ -3417,7 +3515,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/initialized",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "InitializedNotification",
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
@@ -3425,7 +3523,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/message",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "LoggingMessageNotification",
         params: ::std::option::Option::Some("LoggingMessageNotificationParams"),
         result: ::std::option::Option::None,
@@ -3433,7 +3531,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/progress",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "ProgressNotification",
         params: ::std::option::Option::Some("ProgressNotificationParams"),
         result: ::std::option::Option::None,
@@ -3441,7 +3539,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/prompts/list_changed",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "PromptListChangedNotification",
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
@@ -3449,7 +3547,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/resources/list_changed",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "ResourceListChangedNotification",
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
@@ -3457,7 +3555,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/resources/updated",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "ResourceUpdatedNotification",
         params: ::std::option::Option::Some("ResourceUpdatedNotificationParams"),
         result: ::std::option::Option::None,
@@ -3465,7 +3563,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/roots/list_changed",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "RootsListChangedNotification",
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
@@ -3473,7 +3571,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/tools/list_changed",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "ToolListChangedNotification",
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
@@ -3481,7 +3579,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "ping",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "PingRequest",
         params: ::std::option::Option::Some("RequestParams"),
         result: ::std::option::Option::Some("EmptyResult"),
@@ -3489,7 +3587,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "prompts/get",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "GetPromptRequest",
         params: ::std::option::Option::Some("GetPromptRequestParams"),
         result: ::std::option::Option::Some("GetPromptResult"),
@@ -3497,7 +3595,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "prompts/list",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "ListPromptsRequest",
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListPromptsResult"),
@@ -3505,7 +3603,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "resources/list",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "ListResourcesRequest",
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListResourcesResult"),
@@ -3513,7 +3611,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "resources/read",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "ReadResourceRequest",
         params: ::std::option::Option::Some("ReadResourceRequestParams"),
         result: ::std::option::Option::Some("ReadResourceResult"),
@@ -3521,7 +3619,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "resources/subscribe",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "SubscribeRequest",
         params: ::std::option::Option::Some("SubscribeRequestParams"),
         result: ::std::option::Option::Some("EmptyResult"),
@@ -3529,7 +3627,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "resources/templates/list",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "ListResourceTemplatesRequest",
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListResourceTemplatesResult"),
@@ -3537,7 +3635,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "resources/unsubscribe",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "UnsubscribeRequest",
         params: ::std::option::Option::Some("UnsubscribeRequestParams"),
         result: ::std::option::Option::Some("EmptyResult"),
@@ -3545,7 +3643,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "roots/list",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "ListRootsRequest",
         params: ::std::option::Option::Some("RequestParams"),
         result: ::std::option::Option::Some("ListRootsResult"),
@@ -3553,7 +3651,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "sampling/createMessage",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "CreateMessageRequest",
         params: ::std::option::Option::Some("CreateMessageRequestParams"),
         result: ::std::option::Option::Some("CreateMessageResult"),
@@ -3561,7 +3659,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "tools/call",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "CallToolRequest",
         params: ::std::option::Option::Some("CallToolRequestParams"),
         result: ::std::option::Option::Some("CallToolResult"),
@@ -3569,7 +3667,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "tools/list",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "ListToolsRequest",
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListToolsResult"),

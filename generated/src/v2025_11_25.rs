@@ -48,6 +48,7 @@
     clippy::enum_variant_names,
     clippy::deprecated_semver
 )]
+
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(Clone, Debug, PartialEq)]
 pub struct Annotations {
@@ -84,11 +85,13 @@ pub struct Annotations {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Annotations, "an object of type Annotations", extra, fields : [[optional "audience"
-    audience(Vec < Role >) plain audience] [optional "priority" priority(f64) float
-    priority] [optional "lastModified" last_modified(String) plain last_modified]], inits
-    : [audience priority last_modified]
+    Annotations {
+        "audience": optional audience: Vec<Role>,
+        "priority": optional priority: f64 as float,
+        "lastModified": optional last_modified: String,
+    }
 }
+
 /// Audio provided to or from an LLM.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"audio"`.
@@ -111,22 +114,20 @@ pub struct AudioContent {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl AudioContent {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "audio";
-}
 crate::rt::object! {
-    AudioContent, "an object of type AudioContent", extra, fields : [[fixed "type"
-    fixed0(crate ::rt::Fixed::Str("audio"))] [required "data" data(String) plain data]
-    [required "mimeType" mime_type(String) plain mime_type] [optional "annotations"
-    annotations(Annotations) plain annotations] [optional "_meta" meta(::serde_json::Map
-    < String, ::serde_json::Value >) plain meta]], inits : [data mime_type annotations
-    meta]
+    AudioContent {
+        "type" fixed TYPE: &str = "audio",
+        "data": required data: String,
+        "mimeType": required mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 ///
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
@@ -147,10 +148,12 @@ pub struct BaseMetadata {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    BaseMetadata, "an object of type BaseMetadata", extra, fields : [[required "name"
-    name(String) plain name] [optional "title" title(String) plain title]], inits : [name
-    title]
+    BaseMetadata {
+        "name": required name: String,
+        "title": optional title: String,
+    }
 }
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct BlobResourceContents {
     /// The URI of this resource.
@@ -168,7 +171,7 @@ pub struct BlobResourceContents {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// A base64-encoded string representing the binary data of the item.
     ///
     /// Format: `byte`
@@ -177,12 +180,14 @@ pub struct BlobResourceContents {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    BlobResourceContents, "an object of type BlobResourceContents", extra, fields :
-    [[required "uri" uri(String) plain uri] [optional "mimeType" mime_type(String) plain
-    mime_type] [optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >)
-    plain meta] [required "blob" blob(String) plain blob]], inits : [uri mime_type meta
-    blob]
+    BlobResourceContents {
+        "uri": required uri: String,
+        "mimeType": optional mime_type: String,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "blob": required blob: String,
+    }
 }
+
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"boolean"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BooleanSchema {
@@ -195,16 +200,15 @@ pub struct BooleanSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl BooleanSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "boolean";
-}
 crate::rt::object! {
-    BooleanSchema, "an object of type BooleanSchema", extra, fields : [[fixed "type"
-    fixed0(crate ::rt::Fixed::Str("boolean"))] [optional "title" title(String) plain
-    title] [optional "description" description(String) plain description] [optional
-    "default" default(bool) plain default]], inits : [title description default]
+    BooleanSchema {
+        "type" fixed TYPE: &str = "boolean",
+        "title": optional title: String,
+        "description": optional description: String,
+        "default": optional default: bool,
+    }
 }
+
 /// Used by the client to invoke a tool provided by the server.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"tools/call"`, `jsonrpc`: `"2.0"`.
@@ -215,19 +219,15 @@ pub struct CallToolRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl CallToolRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "tools/call";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    CallToolRequest, "an object of type CallToolRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("tools/call"))] [required "params"
-    params(CallToolRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    CallToolRequest {
+        "method" fixed METHOD: &str = "tools/call",
+        "params": required params: CallToolRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// Parameters for a `tools/call` request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallToolRequestParams {
@@ -251,17 +251,19 @@ pub struct CallToolRequestParams {
     /// Arguments to use for the tool call.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub arguments: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub arguments: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CallToolRequestParams, "an object of type CallToolRequestParams", extra, fields :
-    [[optional "_meta" meta(RequestParamsMeta) plain meta] [optional "task"
-    task(TaskMetadata) plain task] [required "name" name(String) plain name] [optional
-    "arguments" arguments(::serde_json::Map < String, ::serde_json::Value >) plain
-    arguments]], inits : [meta task name arguments]
+    CallToolRequestParams {
+        "_meta": optional meta: RequestParamsMeta,
+        "task": optional task: TaskMetadata,
+        "name": required name: String,
+        "arguments": optional arguments: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// The server's response to a tool call.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallToolResult {
@@ -270,7 +272,7 @@ pub struct CallToolResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// A list of content objects that represent the unstructured result of the tool call.
     pub content: Vec<ContentBlock>,
     /// An optional JSON object that represents the structured result of the tool call.
@@ -278,7 +280,7 @@ pub struct CallToolResult {
     /// Wire name: `structuredContent`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub structured_content: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub structured_content: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Whether the tool call ended in an error.
     ///
     /// If not set, this is assumed to be false (the call was successful).
@@ -300,13 +302,14 @@ pub struct CallToolResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CallToolResult, "an object of type CallToolResult", extra, fields : [[optional
-    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "content" content(Vec < ContentBlock >) plain content] [optional "structuredContent"
-    structured_content(::serde_json::Map < String, ::serde_json::Value >) plain
-    structured_content] [optional "isError" is_error(bool) plain is_error]], inits :
-    [meta content structured_content is_error]
+    CallToolResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "content": required content: Vec<ContentBlock>,
+        "structuredContent": optional structured_content: crate::IndexMap<String, ::serde_json::Value>,
+        "isError": optional is_error: bool,
+    }
 }
+
 /// A request to cancel a task.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -319,19 +322,15 @@ pub struct CancelTaskRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl CancelTaskRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "tasks/cancel";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    CancelTaskRequest, "an object of type CancelTaskRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("tasks/cancel"))] [required "params"
-    params(CancelTaskRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    CancelTaskRequest {
+        "method" fixed METHOD: &str = "tasks/cancel",
+        "params": required params: CancelTaskRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// The inline object type of `CancelTaskRequest.params` in the schema (named from its parent and field; see [`CancelTaskRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CancelTaskRequestParams {
@@ -343,9 +342,11 @@ pub struct CancelTaskRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CancelTaskRequestParams, "an object of type CancelTaskRequestParams", extra, fields :
-    [[required "taskId" task_id(String) plain task_id]], inits : [task_id]
+    CancelTaskRequestParams {
+        "taskId": required task_id: String,
+    }
 }
+
 /// The response to a tasks/cancel request.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -356,7 +357,7 @@ pub struct CancelTaskResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// The task identifier.
     ///
     /// Wire name: `taskId`.
@@ -395,15 +396,18 @@ pub struct CancelTaskResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CancelTaskResult, "an object of type CancelTaskResult", extra, fields : [[optional
-    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "taskId" task_id(String) plain task_id] [required "status" status(TaskStatus) plain
-    status] [optional "statusMessage" status_message(String) plain status_message]
-    [required "createdAt" created_at(String) plain created_at] [required "lastUpdatedAt"
-    last_updated_at(String) plain last_updated_at] [required "ttl" ttl(Option < i64 >)
-    plain ttl] [optional "pollInterval" poll_interval(i64) plain poll_interval]], inits :
-    [meta task_id status status_message created_at last_updated_at ttl poll_interval]
+    CancelTaskResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "taskId": required task_id: String,
+        "status": required status: TaskStatus,
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttl": required ttl: Option<i64> as nullable_int,
+        "pollInterval": optional poll_interval: i64 as int,
+    }
 }
+
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
 ///
 /// The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
@@ -421,18 +425,14 @@ pub struct CancelledNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl CancelledNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/cancelled";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    CancelledNotification, "an object of type CancelledNotification", extra, fields :
-    [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/cancelled"))] [required
-    "params" params(CancelledNotificationParams) plain params] [fixed "jsonrpc"
-    fixed2(crate ::rt::Fixed::Str("2.0"))]], inits : [params]
+    CancelledNotification {
+        "method" fixed METHOD: &str = "notifications/cancelled",
+        "params": required params: CancelledNotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
 }
+
 /// Parameters for a `notifications/cancelled` notification.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CancelledNotificationParams {
@@ -441,7 +441,7 @@ pub struct CancelledNotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// The ID of the request to cancel.
     ///
     /// This MUST correspond to the ID of a request previously issued in the same direction.
@@ -460,11 +460,13 @@ pub struct CancelledNotificationParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CancelledNotificationParams, "an object of type CancelledNotificationParams", extra,
-    fields : [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >)
-    plain meta] [optional "requestId" request_id(RequestId) plain request_id] [optional
-    "reason" reason(String) plain reason]], inits : [meta request_id reason]
+    CancelledNotificationParams {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "requestId": optional request_id: RequestId,
+        "reason": optional reason: String,
+    }
 }
+
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilities {
@@ -472,10 +474,7 @@ pub struct ClientCapabilities {
     ///
     /// Optional: `None` is left out of the JSON.
     pub experimental: Option<
-        ::std::collections::BTreeMap<
-            String,
-            ::serde_json::Map<String, ::serde_json::Value>,
-        >,
+        crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
     >,
     /// Present if the client supports listing roots.
     ///
@@ -503,31 +502,32 @@ pub struct ClientCapabilities {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ClientCapabilities, "an object of type ClientCapabilities", extra, fields :
-    [[optional "experimental" experimental(::std::collections::BTreeMap < String,
-    ::serde_json::Map < String, ::serde_json::Value > >) plain experimental] [optional
-    "roots" roots(ClientCapabilitiesRoots) plain roots] [optional "sampling"
-    sampling(ClientCapabilitiesSampling) plain sampling] [optional "elicitation"
-    elicitation(ClientCapabilitiesElicitation) plain elicitation] [optional "tasks"
-    tasks(ClientCapabilitiesTasks) plain tasks]], inits : [experimental roots sampling
-    elicitation tasks]
+    ClientCapabilities {
+        "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        "roots": optional roots: ClientCapabilitiesRoots,
+        "sampling": optional sampling: ClientCapabilitiesSampling,
+        "elicitation": optional elicitation: ClientCapabilitiesElicitation,
+        "tasks": optional tasks: ClientCapabilitiesTasks,
+    }
 }
+
 /// The inline object type of `ClientCapabilities.elicitation` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesElicitation {
     /// Optional: `None` is left out of the JSON.
-    pub form: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub form: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Optional: `None` is left out of the JSON.
-    pub url: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub url: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ClientCapabilitiesElicitation, "an object of type ClientCapabilitiesElicitation",
-    extra, fields : [[optional "form" form(::serde_json::Map < String,
-    ::serde_json::Value >) plain form] [optional "url" url(::serde_json::Map < String,
-    ::serde_json::Value >) plain url]], inits : [form url]
+    ClientCapabilitiesElicitation {
+        "form": optional form: crate::IndexMap<String, ::serde_json::Value>,
+        "url": optional url: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// The inline object type of `ClientCapabilities.roots` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesRoots {
@@ -543,10 +543,11 @@ pub struct ClientCapabilitiesRoots {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ClientCapabilitiesRoots, "an object of type ClientCapabilitiesRoots", extra, fields :
-    [[optional "listChanged" list_changed(bool) plain list_changed]], inits :
-    [list_changed]
+    ClientCapabilitiesRoots {
+        "listChanged": optional list_changed: bool,
+    }
 }
+
 /// The inline object type of `ClientCapabilities.sampling` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesSampling {
@@ -554,31 +555,32 @@ pub struct ClientCapabilitiesSampling {
     /// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub context: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub context: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Whether the client supports tool use via tools and toolChoice parameters.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub tools: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub tools: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ClientCapabilitiesSampling, "an object of type ClientCapabilitiesSampling", extra,
-    fields : [[optional "context" context(::serde_json::Map < String, ::serde_json::Value
-    >) plain context] [optional "tools" tools(::serde_json::Map < String,
-    ::serde_json::Value >) plain tools]], inits : [context tools]
+    ClientCapabilitiesSampling {
+        "context": optional context: crate::IndexMap<String, ::serde_json::Value>,
+        "tools": optional tools: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// The inline object type of `ClientCapabilities.tasks` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesTasks {
     /// Whether this client supports tasks/list.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub list: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub list: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Whether this client supports tasks/cancel.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub cancel: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub cancel: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Specifies which request types can be augmented with tasks.
     ///
     /// Optional: `None` is left out of the JSON.
@@ -587,12 +589,13 @@ pub struct ClientCapabilitiesTasks {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ClientCapabilitiesTasks, "an object of type ClientCapabilitiesTasks", extra, fields :
-    [[optional "list" list(::serde_json::Map < String, ::serde_json::Value >) plain list]
-    [optional "cancel" cancel(::serde_json::Map < String, ::serde_json::Value >) plain
-    cancel] [optional "requests" requests(ClientCapabilitiesTasksRequests) plain
-    requests]], inits : [list cancel requests]
+    ClientCapabilitiesTasks {
+        "list": optional list: crate::IndexMap<String, ::serde_json::Value>,
+        "cancel": optional cancel: crate::IndexMap<String, ::serde_json::Value>,
+        "requests": optional requests: ClientCapabilitiesTasksRequests,
+    }
 }
+
 /// The inline object type of `ClientCapabilitiesTasks.requests` in the schema (named from its parent and field; see [`ClientCapabilitiesTasks`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesTasksRequests {
@@ -608,28 +611,28 @@ pub struct ClientCapabilitiesTasksRequests {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ClientCapabilitiesTasksRequests, "an object of type ClientCapabilitiesTasksRequests",
-    extra, fields : [[optional "sampling"
-    sampling(ClientCapabilitiesTasksRequestsSampling) plain sampling] [optional
-    "elicitation" elicitation(ClientCapabilitiesTasksRequestsElicitation) plain
-    elicitation]], inits : [sampling elicitation]
+    ClientCapabilitiesTasksRequests {
+        "sampling": optional sampling: ClientCapabilitiesTasksRequestsSampling,
+        "elicitation": optional elicitation: ClientCapabilitiesTasksRequestsElicitation,
+    }
 }
+
 /// The inline object type of `ClientCapabilitiesTasksRequests.elicitation` in the schema (named from its parent and field; see [`ClientCapabilitiesTasksRequests`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesTasksRequestsElicitation {
     /// Whether the client supports task-augmented elicitation/create requests.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub create: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub create: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ClientCapabilitiesTasksRequestsElicitation,
-    "an object of type ClientCapabilitiesTasksRequestsElicitation", extra, fields :
-    [[optional "create" create(::serde_json::Map < String, ::serde_json::Value >) plain
-    create]], inits : [create]
+    ClientCapabilitiesTasksRequestsElicitation {
+        "create": optional create: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// The inline object type of `ClientCapabilitiesTasksRequests.sampling` in the schema (named from its parent and field; see [`ClientCapabilitiesTasksRequests`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesTasksRequestsSampling {
@@ -638,16 +641,16 @@ pub struct ClientCapabilitiesTasksRequestsSampling {
     /// Wire name: `createMessage`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub create_message: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub create_message: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ClientCapabilitiesTasksRequestsSampling,
-    "an object of type ClientCapabilitiesTasksRequestsSampling", extra, fields :
-    [[optional "createMessage" create_message(::serde_json::Map < String,
-    ::serde_json::Value >) plain create_message]], inits : [create_message]
+    ClientCapabilitiesTasksRequestsSampling {
+        "createMessage": optional create_message: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
 /// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
@@ -662,20 +665,16 @@ pub enum ClientNotification {
     Other(JSONRPCNotification),
 }
 crate::rt::union! {
-    ClientNotification, "ClientNotification", [[0usize
-    CancelledNotification(CancelledNotification) plain] [1usize
-    ProgressNotification(ProgressNotification) plain] [2usize
-    InitializedNotification(InitializedNotification) plain] [3usize
-    RootsListChangedNotification(RootsListChangedNotification) plain] [4usize
-    TaskStatusNotification(TaskStatusNotification) plain] [5usize
-    Other(JSONRPCNotification) plain]], tag text "method"[[crate
-    ::rt::Fixed::Str("notifications/cancelled")] [crate
-    ::rt::Fixed::Str("notifications/progress")] [crate
-    ::rt::Fixed::Str("notifications/initialized")] [crate
-    ::rt::Fixed::Str("notifications/roots/list_changed")] [crate
-    ::rt::Fixed::Str("notifications/tasks/status")] []]
-    (::std::option::Option::Some(5usize))
+    ClientNotification by "method" {
+        CancelledNotification(CancelledNotification) = ["notifications/cancelled"],
+        ProgressNotification(ProgressNotification) = ["notifications/progress"],
+        InitializedNotification(InitializedNotification) = ["notifications/initialized"],
+        RootsListChangedNotification(RootsListChangedNotification) = ["notifications/roots/list_changed"],
+        TaskStatusNotification(TaskStatusNotification) = ["notifications/tasks/status"],
+        Other(JSONRPCNotification) = _,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
 /// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
@@ -702,36 +701,31 @@ pub enum ClientRequest {
     Other(JSONRPCRequest),
 }
 crate::rt::union! {
-    ClientRequest, "ClientRequest", [[0usize PingRequest(PingRequest) plain] [1usize
-    InitializeRequest(InitializeRequest) plain] [2usize CompleteRequest(CompleteRequest)
-    plain] [3usize SetLevelRequest(SetLevelRequest) plain] [4usize
-    GetPromptRequest(GetPromptRequest) plain] [5usize
-    ListPromptsRequest(ListPromptsRequest) plain] [6usize
-    ListResourcesRequest(ListResourcesRequest) plain] [7usize
-    ListResourceTemplatesRequest(ListResourceTemplatesRequest) plain] [8usize
-    ReadResourceRequest(ReadResourceRequest) plain] [9usize
-    SubscribeRequest(SubscribeRequest) plain] [10usize
-    UnsubscribeRequest(UnsubscribeRequest) plain] [11usize
-    CallToolRequest(CallToolRequest) plain] [12usize ListToolsRequest(ListToolsRequest)
-    plain] [13usize GetTaskRequest(GetTaskRequest) plain] [14usize
-    GetTaskPayloadRequest(GetTaskPayloadRequest) plain] [15usize
-    ListTasksRequest(ListTasksRequest) plain] [16usize
-    CancelTaskRequest(CancelTaskRequest) plain] [17usize Other(JSONRPCRequest) plain]],
-    tag text "method"[[crate ::rt::Fixed::Str("ping")] [crate
-    ::rt::Fixed::Str("initialize")] [crate ::rt::Fixed::Str("completion/complete")]
-    [crate ::rt::Fixed::Str("logging/setLevel")] [crate ::rt::Fixed::Str("prompts/get")]
-    [crate ::rt::Fixed::Str("prompts/list")] [crate ::rt::Fixed::Str("resources/list")]
-    [crate ::rt::Fixed::Str("resources/templates/list")] [crate
-    ::rt::Fixed::Str("resources/read")] [crate ::rt::Fixed::Str("resources/subscribe")]
-    [crate ::rt::Fixed::Str("resources/unsubscribe")] [crate
-    ::rt::Fixed::Str("tools/call")] [crate ::rt::Fixed::Str("tools/list")] [crate
-    ::rt::Fixed::Str("tasks/get")] [crate ::rt::Fixed::Str("tasks/result")] [crate
-    ::rt::Fixed::Str("tasks/list")] [crate ::rt::Fixed::Str("tasks/cancel")] []]
-    (::std::option::Option::Some(17usize))
+    ClientRequest by "method" {
+        PingRequest(PingRequest) = ["ping"],
+        InitializeRequest(InitializeRequest) = ["initialize"],
+        CompleteRequest(CompleteRequest) = ["completion/complete"],
+        SetLevelRequest(SetLevelRequest) = ["logging/setLevel"],
+        GetPromptRequest(GetPromptRequest) = ["prompts/get"],
+        ListPromptsRequest(ListPromptsRequest) = ["prompts/list"],
+        ListResourcesRequest(ListResourcesRequest) = ["resources/list"],
+        ListResourceTemplatesRequest(ListResourceTemplatesRequest) = ["resources/templates/list"],
+        ReadResourceRequest(ReadResourceRequest) = ["resources/read"],
+        SubscribeRequest(SubscribeRequest) = ["resources/subscribe"],
+        UnsubscribeRequest(UnsubscribeRequest) = ["resources/unsubscribe"],
+        CallToolRequest(CallToolRequest) = ["tools/call"],
+        ListToolsRequest(ListToolsRequest) = ["tools/list"],
+        GetTaskRequest(GetTaskRequest) = ["tasks/get"],
+        GetTaskPayloadRequest(GetTaskPayloadRequest) = ["tasks/result"],
+        ListTasksRequest(ListTasksRequest) = ["tasks/list"],
+        CancelTaskRequest(CancelTaskRequest) = ["tasks/cancel"],
+        Other(JSONRPCRequest) = _,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientResult {
     EmptyResult(EmptyResult),
@@ -744,14 +738,18 @@ pub enum ClientResult {
     CancelTaskResult(CancelTaskResult),
 }
 crate::rt::union! {
-    ClientResult, "ClientResult", [[0usize EmptyResult(EmptyResult) plain] [1usize
-    CreateMessageResult(CreateMessageResult) plain] [2usize
-    ListRootsResult(ListRootsResult) plain] [3usize ElicitResult(ElicitResult) plain]
-    [4usize GetTaskResult(GetTaskResult) plain] [5usize
-    GetTaskPayloadResult(GetTaskPayloadResult) plain] [6usize
-    ListTasksResult(ListTasksResult) plain] [7usize CancelTaskResult(CancelTaskResult)
-    plain]], shape(::std::option::Option::None)
+    ClientResult by shape {
+        EmptyResult(EmptyResult),
+        CreateMessageResult(CreateMessageResult),
+        ListRootsResult(ListRootsResult),
+        ElicitResult(ElicitResult),
+        GetTaskResult(GetTaskResult),
+        GetTaskPayloadResult(GetTaskPayloadResult),
+        ListTasksResult(ListTasksResult),
+        CancelTaskResult(CancelTaskResult),
+    }
 }
+
 /// A request from the client to the server, to ask for completion options.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"completion/complete"`, `jsonrpc`: `"2.0"`.
@@ -762,19 +760,15 @@ pub struct CompleteRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl CompleteRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "completion/complete";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    CompleteRequest, "an object of type CompleteRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("completion/complete"))] [required "params"
-    params(CompleteRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    CompleteRequest {
+        "method" fixed METHOD: &str = "completion/complete",
+        "params": required params: CompleteRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// Parameters for a `completion/complete` request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteRequestParams {
@@ -795,13 +789,14 @@ pub struct CompleteRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CompleteRequestParams, "an object of type CompleteRequestParams", extra, fields :
-    [[optional "_meta" meta(RequestParamsMeta) plain meta] [required "ref"
-    r#ref(CompleteRequestParamsRef) plain r#ref] [required "argument"
-    argument(CompleteRequestParamsArgument) plain argument] [optional "context"
-    context(CompleteRequestParamsContext) plain context]], inits : [meta r#ref argument
-    context]
+    CompleteRequestParams {
+        "_meta": optional meta: RequestParamsMeta,
+        "ref": required r#ref: CompleteRequestParamsRef,
+        "argument": required argument: CompleteRequestParamsArgument,
+        "context": optional context: CompleteRequestParamsContext,
+    }
 }
+
 /// The inline object type of `CompleteRequestParams.argument` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteRequestParamsArgument {
@@ -813,25 +808,28 @@ pub struct CompleteRequestParamsArgument {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CompleteRequestParamsArgument, "an object of type CompleteRequestParamsArgument",
-    extra, fields : [[required "name" name(String) plain name] [required "value"
-    value(String) plain value]], inits : [name value]
+    CompleteRequestParamsArgument {
+        "name": required name: String,
+        "value": required value: String,
+    }
 }
+
 /// The inline object type of `CompleteRequestParams.context` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub arguments: Option<::std::collections::BTreeMap<String, String>>,
+    pub arguments: Option<crate::IndexMap<String, String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CompleteRequestParamsContext, "an object of type CompleteRequestParamsContext",
-    extra, fields : [[optional "arguments" arguments(::std::collections::BTreeMap <
-    String, String >) plain arguments]], inits : [arguments]
+    CompleteRequestParamsContext {
+        "arguments": optional arguments: crate::IndexMap<String, String>,
+    }
 }
+
 /// The inline union type of `CompleteRequestParams.ref` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 ///
 /// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
@@ -841,12 +839,12 @@ pub enum CompleteRequestParamsRef {
     ResourceTemplateReference(ResourceTemplateReference),
 }
 crate::rt::union! {
-    CompleteRequestParamsRef, "CompleteRequestParamsRef", [[0usize
-    PromptReference(PromptReference) plain] [1usize
-    ResourceTemplateReference(ResourceTemplateReference) plain]], tag text "type"[[crate
-    ::rt::Fixed::Str("ref/prompt")] [crate ::rt::Fixed::Str("ref/resource")]]
-    (::std::option::Option::None)
+    CompleteRequestParamsRef by "type" {
+        PromptReference(PromptReference) = ["ref/prompt"],
+        ResourceTemplateReference(ResourceTemplateReference) = ["ref/resource"],
+    }
 }
+
 /// The server's response to a completion/complete request
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteResult {
@@ -855,17 +853,18 @@ pub struct CompleteResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     pub completion: CompleteResultCompletion,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CompleteResult, "an object of type CompleteResult", extra, fields : [[optional
-    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "completion" completion(CompleteResultCompletion) plain completion]], inits : [meta
-    completion]
+    CompleteResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "completion": required completion: CompleteResultCompletion,
+    }
 }
+
 /// The inline object type of `CompleteResult.completion` in the schema (named from its parent and field; see [`CompleteResult`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteResultCompletion {
@@ -885,11 +884,13 @@ pub struct CompleteResultCompletion {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CompleteResultCompletion, "an object of type CompleteResultCompletion", extra, fields
-    : [[required "values" values(Vec < String >) plain values] [optional "total"
-    total(i64) plain total] [optional "hasMore" has_more(bool) plain has_more]], inits :
-    [values total has_more]
+    CompleteResultCompletion {
+        "values": required values: Vec<String>,
+        "total": optional total: i64 as int,
+        "hasMore": optional has_more: bool,
+    }
 }
+
 /// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ContentBlock {
@@ -900,13 +901,15 @@ pub enum ContentBlock {
     EmbeddedResource(EmbeddedResource),
 }
 crate::rt::union! {
-    ContentBlock, "ContentBlock", [[0usize TextContent(TextContent) plain] [1usize
-    ImageContent(ImageContent) plain] [2usize AudioContent(AudioContent) plain] [3usize
-    ResourceLink(ResourceLink) plain] [4usize EmbeddedResource(EmbeddedResource) plain]],
-    tag text "type"[[crate ::rt::Fixed::Str("text")] [crate ::rt::Fixed::Str("image")]
-    [crate ::rt::Fixed::Str("audio")] [crate ::rt::Fixed::Str("resource_link")] [crate
-    ::rt::Fixed::Str("resource")]] (::std::option::Option::None)
+    ContentBlock by "type" {
+        TextContent(TextContent) = ["text"],
+        ImageContent(ImageContent) = ["image"],
+        AudioContent(AudioContent) = ["audio"],
+        ResourceLink(ResourceLink) = ["resource_link"],
+        EmbeddedResource(EmbeddedResource) = ["resource"],
+    }
 }
+
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 ///
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
@@ -919,19 +922,15 @@ pub struct CreateMessageRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl CreateMessageRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "sampling/createMessage";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    CreateMessageRequest, "an object of type CreateMessageRequest", extra, fields :
-    [[fixed "method" fixed0(crate ::rt::Fixed::Str("sampling/createMessage"))] [required
-    "params" params(CreateMessageRequestParams) plain params] [fixed "jsonrpc"
-    fixed2(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits
-    : [params id]
+    CreateMessageRequest {
+        "method" fixed METHOD: &str = "sampling/createMessage",
+        "params": required params: CreateMessageRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// Parameters for a `sampling/createMessage` request.
 ///
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
@@ -990,7 +989,7 @@ pub struct CreateMessageRequestParams {
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub metadata: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub metadata: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Tools that the model may use during generation.
     /// The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
     ///
@@ -1008,21 +1007,22 @@ pub struct CreateMessageRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CreateMessageRequestParams, "an object of type CreateMessageRequestParams", extra,
-    fields : [[optional "_meta" meta(RequestParamsMeta) plain meta] [optional "task"
-    task(TaskMetadata) plain task] [required "messages" messages(Vec < SamplingMessage >)
-    plain messages] [optional "modelPreferences" model_preferences(ModelPreferences)
-    plain model_preferences] [optional "systemPrompt" system_prompt(String) plain
-    system_prompt] [optional "includeContext"
-    include_context(CreateMessageRequestParamsIncludeContext) plain include_context]
-    [optional "temperature" temperature(f64) float temperature] [required "maxTokens"
-    max_tokens(i64) plain max_tokens] [optional "stopSequences" stop_sequences(Vec <
-    String >) plain stop_sequences] [optional "metadata" metadata(::serde_json::Map <
-    String, ::serde_json::Value >) plain metadata] [optional "tools" tools(Vec < Tool >)
-    plain tools] [optional "toolChoice" tool_choice(ToolChoice) plain tool_choice]],
-    inits : [meta task messages model_preferences system_prompt include_context
-    temperature max_tokens stop_sequences metadata tools tool_choice]
+    CreateMessageRequestParams {
+        "_meta": optional meta: RequestParamsMeta,
+        "task": optional task: TaskMetadata,
+        "messages": required messages: Vec<SamplingMessage>,
+        "modelPreferences": optional model_preferences: ModelPreferences,
+        "systemPrompt": optional system_prompt: String,
+        "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
+        "temperature": optional temperature: f64 as float,
+        "maxTokens": required max_tokens: i64 as int,
+        "stopSequences": optional stop_sequences: Vec<String>,
+        "metadata": optional metadata: crate::IndexMap<String, ::serde_json::Value>,
+        "tools": optional tools: Vec<Tool>,
+        "toolChoice": optional tool_choice: ToolChoice,
+    }
 }
+
 /// The inline enum type of `CreateMessageRequestParams.includeContext` in the schema (named from its parent and field; see [`CreateMessageRequestParams`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CreateMessageRequestParamsIncludeContext {
@@ -1038,10 +1038,13 @@ pub enum CreateMessageRequestParamsIncludeContext {
     AllServers,
 }
 crate::rt::string_enum! {
-    CreateMessageRequestParamsIncludeContext,
-    "a CreateMessageRequestParamsIncludeContext value", closed, [None "none" ThisServer
-    "thisServer" AllServers "allServers"]
+    CreateMessageRequestParamsIncludeContext closed {
+        None = "none",
+        ThisServer = "thisServer",
+        AllServers = "allServers",
+    }
 }
+
 /// The client's response to a sampling/createMessage request from the server.
 /// The client should inform the user before returning the sampled message, to allow them
 /// to inspect the response (human in the loop) and decide whether to allow the server to see it.
@@ -1054,7 +1057,7 @@ pub struct CreateMessageResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     pub role: Role,
     pub content: SamplingMessageContent,
     /// The name of the model that generated the message.
@@ -1077,13 +1080,15 @@ pub struct CreateMessageResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CreateMessageResult, "an object of type CreateMessageResult", extra, fields :
-    [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
-    meta] [required "role" role(Role) plain role] [required "content"
-    content(SamplingMessageContent) plain content] [required "model" model(String) plain
-    model] [optional "stopReason" stop_reason(CreateMessageResultStopReason) plain
-    stop_reason]], inits : [meta role content model stop_reason]
+    CreateMessageResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "role": required role: Role,
+        "content": required content: SamplingMessageContent,
+        "model": required model: String,
+        "stopReason": optional stop_reason: CreateMessageResultStopReason,
+    }
 }
+
 /// The inline open enum type of `CreateMessageResult.stopReason` in the schema (named from its parent and field; see [`CreateMessageResult`]).
 ///
 /// Open: a value not listed here is kept in `Other` and written back as it came.
@@ -1101,10 +1106,14 @@ pub enum CreateMessageResultStopReason {
     Other(::std::string::String),
 }
 crate::rt::string_enum! {
-    CreateMessageResultStopReason, "a CreateMessageResultStopReason value", open,
-    [EndTurn "endTurn" StopSequence "stopSequence" MaxTokens "maxTokens" ToolUse
-    "toolUse"]
+    CreateMessageResultStopReason open {
+        EndTurn = "endTurn",
+        StopSequence = "stopSequence",
+        MaxTokens = "maxTokens",
+        ToolUse = "toolUse",
+    }
 }
+
 /// A response to a task-augmented request.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -1115,18 +1124,21 @@ pub struct CreateTaskResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     pub task: Task,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CreateTaskResult, "an object of type CreateTaskResult", extra, fields : [[optional
-    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "task" task(Task) plain task]], inits : [meta task]
+    CreateTaskResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "task": required task: Task,
+    }
 }
+
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = String;
+
 /// A request from the server to elicit additional information from the user via the client.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"elicitation/create"`, `jsonrpc`: `"2.0"`.
@@ -1137,19 +1149,15 @@ pub struct ElicitRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ElicitRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "elicitation/create";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ElicitRequest, "an object of type ElicitRequest", extra, fields : [[fixed "method"
-    fixed0(crate ::rt::Fixed::Str("elicitation/create"))] [required "params"
-    params(ElicitRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    ElicitRequest {
+        "method" fixed METHOD: &str = "elicitation/create",
+        "params": required params: ElicitRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// The parameters for a request to elicit non-sensitive information from the user via a form in the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElicitRequestFormParams {
@@ -1171,7 +1179,7 @@ pub struct ElicitRequestFormParams {
     /// The elicitation mode.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mode: Option<String>,
+    pub mode: Option<ElicitRequestFormParamsMode>,
     /// The message to present to the user describing what information is being requested.
     pub message: String,
     /// A restricted subset of JSON Schema.
@@ -1183,13 +1191,27 @@ pub struct ElicitRequestFormParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ElicitRequestFormParams, "an object of type ElicitRequestFormParams", extra, fields :
-    [[optional "_meta" meta(RequestParamsMeta) plain meta] [optional "task"
-    task(TaskMetadata) plain task] [optional "mode" mode(String) plain mode] [required
-    "message" message(String) plain message] [required "requestedSchema"
-    requested_schema(ElicitRequestFormParamsRequestedSchema) plain requested_schema]],
-    inits : [meta task mode message requested_schema]
+    ElicitRequestFormParams {
+        "_meta": optional meta: RequestParamsMeta,
+        "task": optional task: TaskMetadata,
+        "mode": optional mode: ElicitRequestFormParamsMode,
+        "message": required message: String,
+        "requestedSchema": required requested_schema: ElicitRequestFormParamsRequestedSchema,
+    }
 }
+
+/// The inline enum type of `ElicitRequestFormParams.mode` in the schema (named from its parent and field; see [`ElicitRequestFormParams`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ElicitRequestFormParamsMode {
+    /// `"form"`
+    Form,
+}
+crate::rt::string_enum! {
+    ElicitRequestFormParamsMode closed {
+        Form = "form",
+    }
+}
+
 /// The inline object type of `ElicitRequestFormParams.requestedSchema` in the schema (named from its parent and field; see [`ElicitRequestFormParams`]).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"object"`.
@@ -1199,39 +1221,36 @@ pub struct ElicitRequestFormParamsRequestedSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub schema: Option<String>,
-    pub properties: ::std::collections::BTreeMap<String, PrimitiveSchemaDefinition>,
+    pub properties: crate::IndexMap<String, PrimitiveSchemaDefinition>,
     /// Optional: `None` is left out of the JSON.
     pub required: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ElicitRequestFormParamsRequestedSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "object";
-}
 crate::rt::object! {
-    ElicitRequestFormParamsRequestedSchema,
-    "an object of type ElicitRequestFormParamsRequestedSchema", extra, fields :
-    [[optional "$schema" schema(String) plain schema] [fixed "type" fixed1(crate
-    ::rt::Fixed::Str("object"))] [required "properties"
-    properties(::std::collections::BTreeMap < String, PrimitiveSchemaDefinition >) plain
-    properties] [optional "required" required(Vec < String >) plain required]], inits :
-    [schema properties required]
+    ElicitRequestFormParamsRequestedSchema {
+        "$schema": optional schema: String,
+        "type" fixed TYPE: &str = "object",
+        "properties": required properties: crate::IndexMap<String, PrimitiveSchemaDefinition>,
+        "required": optional required: Vec<String>,
+    }
 }
+
 /// The parameters for a request to elicit additional information from the user via the client.
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ElicitRequestParams {
     ElicitRequestFormParams(ElicitRequestFormParams),
     ElicitRequestURLParams(ElicitRequestURLParams),
 }
 crate::rt::union! {
-    ElicitRequestParams, "ElicitRequestParams", [[0usize
-    ElicitRequestFormParams(ElicitRequestFormParams) plain] [1usize
-    ElicitRequestURLParams(ElicitRequestURLParams) plain]],
-    shape(::std::option::Option::None)
+    ElicitRequestParams by shape {
+        ElicitRequestFormParams(ElicitRequestFormParams),
+        ElicitRequestURLParams(ElicitRequestURLParams),
+    }
 }
+
 /// The parameters for a request to elicit information from the user via a URL in the client.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `mode`: `"url"`.
@@ -1268,18 +1287,17 @@ pub struct ElicitRequestURLParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ElicitRequestURLParams {
-    /// The fixed value of `mode`.
-    pub const MODE: &'static str = "url";
-}
 crate::rt::object! {
-    ElicitRequestURLParams, "an object of type ElicitRequestURLParams", extra, fields :
-    [[optional "_meta" meta(RequestParamsMeta) plain meta] [optional "task"
-    task(TaskMetadata) plain task] [fixed "mode" fixed2(crate ::rt::Fixed::Str("url"))]
-    [required "message" message(String) plain message] [required "elicitationId"
-    elicitation_id(String) plain elicitation_id] [required "url" url(String) plain url]],
-    inits : [meta task message elicitation_id url]
+    ElicitRequestURLParams {
+        "_meta": optional meta: RequestParamsMeta,
+        "task": optional task: TaskMetadata,
+        "mode" fixed MODE: &str = "url",
+        "message": required message: String,
+        "elicitationId": required elicitation_id: String,
+        "url": required url: String,
+    }
 }
+
 /// The client's response to an elicitation request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElicitResult {
@@ -1288,7 +1306,7 @@ pub struct ElicitResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// The user action in response to the elicitation.
     /// - "accept": User submitted the form/confirmed the action
     /// - "decline": User explicitly decline the action
@@ -1298,18 +1316,21 @@ pub struct ElicitResult {
     /// Contains values matching the requested schema.
     /// Omitted for out-of-band mode responses.
     ///
+    /// **Corrected by the generator:** any number (`f64`) instead of an integer: a form field's `NumberSchema` may have `type: "number"`, so the client's answer can be any number (`0.25`), but the schema types the answer as `number` without `@TJS-type number`, which reads as an integer.
+    ///
     /// Optional: `None` is left out of the JSON.
-    pub content: Option<::std::collections::BTreeMap<String, ElicitResultContentValue>>,
+    pub content: Option<crate::IndexMap<String, ElicitResultContentValue>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ElicitResult, "an object of type ElicitResult", extra, fields : [[optional "_meta"
-    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "action" action(ElicitResultAction) plain action] [optional "content"
-    content(::std::collections::BTreeMap < String, ElicitResultContentValue >) plain
-    content]], inits : [meta action content]
+    ElicitResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "action": required action: ElicitResultAction,
+        "content": optional content: crate::IndexMap<String, ElicitResultContentValue>,
+    }
 }
+
 /// The inline enum type of `ElicitResult.action` in the schema (named from its parent and field; see [`ElicitResult`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ElicitResultAction {
@@ -1321,24 +1342,34 @@ pub enum ElicitResultAction {
     Cancel,
 }
 crate::rt::string_enum! {
-    ElicitResultAction, "a ElicitResultAction value", closed, [Accept "accept" Decline
-    "decline" Cancel "cancel"]
+    ElicitResultAction closed {
+        Accept = "accept",
+        Decline = "decline",
+        Cancel = "cancel",
+    }
 }
+
+/// **Corrected by the generator:** any number (`f64`) instead of an integer: a form field's `NumberSchema` may have `type: "number"`, so the client's answer can be any number (`0.25`), but the schema types the answer as `number` without `@TJS-type number`, which reads as an integer.
+///
 /// The inline union type of the values of `ElicitResult.content` in the schema (see [`ElicitResult`]).
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ElicitResultContentValue {
     String(String),
-    Integer(i64),
+    Number(f64),
     Boolean(bool),
     StringArray(Vec<String>),
 }
 crate::rt::union! {
-    ElicitResultContentValue, "ElicitResultContentValue", [[0usize String(String) plain]
-    [1usize Integer(i64) plain] [2usize Boolean(bool) plain] [3usize StringArray(Vec <
-    String >) plain]], shape(::std::option::Option::None)
+    ElicitResultContentValue by shape {
+        String(String),
+        Number(f64) as float,
+        Boolean(bool),
+        StringArray(Vec<String>),
+    }
 }
+
 /// An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -1350,19 +1381,14 @@ pub struct ElicitationCompleteNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ElicitationCompleteNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/elicitation/complete";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ElicitationCompleteNotification, "an object of type ElicitationCompleteNotification",
-    extra, fields : [[fixed "method" fixed0(crate
-    ::rt::Fixed::Str("notifications/elicitation/complete"))] [required "params"
-    params(ElicitationCompleteNotificationParams) plain params] [fixed "jsonrpc"
-    fixed2(crate ::rt::Fixed::Str("2.0"))]], inits : [params]
+    ElicitationCompleteNotification {
+        "method" fixed METHOD: &str = "notifications/elicitation/complete",
+        "params": required params: ElicitationCompleteNotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
 }
+
 /// The inline object type of `ElicitationCompleteNotification.params` in the schema (named from its parent and field; see [`ElicitationCompleteNotification`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElicitationCompleteNotificationParams {
@@ -1374,11 +1400,11 @@ pub struct ElicitationCompleteNotificationParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ElicitationCompleteNotificationParams,
-    "an object of type ElicitationCompleteNotificationParams", extra, fields : [[required
-    "elicitationId" elicitation_id(String) plain elicitation_id]], inits :
-    [elicitation_id]
+    ElicitationCompleteNotificationParams {
+        "elicitationId": required elicitation_id: String,
+    }
 }
+
 /// The contents of a resource, embedded into a prompt or tool call result.
 ///
 /// It is up to the client how best to render embedded resources for the benefit
@@ -1397,38 +1423,38 @@ pub struct EmbeddedResource {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl EmbeddedResource {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "resource";
-}
 crate::rt::object! {
-    EmbeddedResource, "an object of type EmbeddedResource", extra, fields : [[fixed
-    "type" fixed0(crate ::rt::Fixed::Str("resource"))] [required "resource"
-    resource(EmbeddedResourceResource) plain resource] [optional "annotations"
-    annotations(Annotations) plain annotations] [optional "_meta" meta(::serde_json::Map
-    < String, ::serde_json::Value >) plain meta]], inits : [resource annotations meta]
+    EmbeddedResource {
+        "type" fixed TYPE: &str = "resource",
+        "resource": required resource: EmbeddedResourceResource,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// The inline union type of `EmbeddedResource.resource` in the schema (named from its parent and field; see [`EmbeddedResource`]).
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EmbeddedResourceResource {
     TextResourceContents(TextResourceContents),
     BlobResourceContents(BlobResourceContents),
 }
 crate::rt::union! {
-    EmbeddedResourceResource, "EmbeddedResourceResource", [[0usize
-    TextResourceContents(TextResourceContents) plain] [1usize
-    BlobResourceContents(BlobResourceContents) plain]],
-    shape(::std::option::Option::None)
+    EmbeddedResourceResource by shape {
+        TextResourceContents(TextResourceContents),
+        BlobResourceContents(BlobResourceContents),
+    }
 }
+
 /// A response that indicates success but carries no data.
 pub type EmptyResult = Result;
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EnumSchema {
     SingleSelectEnumSchema(SingleSelectEnumSchema),
@@ -1436,11 +1462,13 @@ pub enum EnumSchema {
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
 }
 crate::rt::union! {
-    EnumSchema, "EnumSchema", [[0usize SingleSelectEnumSchema(SingleSelectEnumSchema)
-    plain] [1usize MultiSelectEnumSchema(MultiSelectEnumSchema) plain] [2usize
-    LegacyTitledEnumSchema(LegacyTitledEnumSchema) plain]],
-    shape(::std::option::Option::None)
+    EnumSchema by shape {
+        SingleSelectEnumSchema(SingleSelectEnumSchema),
+        MultiSelectEnumSchema(MultiSelectEnumSchema),
+        LegacyTitledEnumSchema(LegacyTitledEnumSchema),
+    }
 }
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Error {
     /// The error type that occurred.
@@ -1455,10 +1483,13 @@ pub struct Error {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Error, "an object of type Error", extra, fields : [[required "code" code(i64) plain
-    code] [required "message" message(String) plain message] [optional "data"
-    data(::serde_json::Value) plain data]], inits : [code message data]
+    Error {
+        "code": required code: i64 as int,
+        "message": required message: String,
+        "data": optional data: ::serde_json::Value,
+    }
 }
+
 /// Used by the client to get a prompt provided by the server.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"prompts/get"`, `jsonrpc`: `"2.0"`.
@@ -1469,19 +1500,15 @@ pub struct GetPromptRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl GetPromptRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "prompts/get";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    GetPromptRequest, "an object of type GetPromptRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("prompts/get"))] [required "params"
-    params(GetPromptRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    GetPromptRequest {
+        "method" fixed METHOD: &str = "prompts/get",
+        "params": required params: GetPromptRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// Parameters for a `prompts/get` request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetPromptRequestParams {
@@ -1496,16 +1523,18 @@ pub struct GetPromptRequestParams {
     /// Arguments to use for templating the prompt.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub arguments: Option<::std::collections::BTreeMap<String, String>>,
+    pub arguments: Option<crate::IndexMap<String, String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    GetPromptRequestParams, "an object of type GetPromptRequestParams", extra, fields :
-    [[optional "_meta" meta(RequestParamsMeta) plain meta] [required "name" name(String)
-    plain name] [optional "arguments" arguments(::std::collections::BTreeMap < String,
-    String >) plain arguments]], inits : [meta name arguments]
+    GetPromptRequestParams {
+        "_meta": optional meta: RequestParamsMeta,
+        "name": required name: String,
+        "arguments": optional arguments: crate::IndexMap<String, String>,
+    }
 }
+
 /// The server's response to a prompts/get request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetPromptResult {
@@ -1514,7 +1543,7 @@ pub struct GetPromptResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// An optional description for the prompt.
     ///
     /// Optional: `None` is left out of the JSON.
@@ -1524,11 +1553,13 @@ pub struct GetPromptResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    GetPromptResult, "an object of type GetPromptResult", extra, fields : [[optional
-    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
-    "description" description(String) plain description] [required "messages"
-    messages(Vec < PromptMessage >) plain messages]], inits : [meta description messages]
+    GetPromptResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "description": optional description: String,
+        "messages": required messages: Vec<PromptMessage>,
+    }
 }
+
 /// A request to retrieve the result of a completed task.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -1541,19 +1572,15 @@ pub struct GetTaskPayloadRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl GetTaskPayloadRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "tasks/result";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    GetTaskPayloadRequest, "an object of type GetTaskPayloadRequest", extra, fields :
-    [[fixed "method" fixed0(crate ::rt::Fixed::Str("tasks/result"))] [required "params"
-    params(GetTaskPayloadRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    GetTaskPayloadRequest {
+        "method" fixed METHOD: &str = "tasks/result",
+        "params": required params: GetTaskPayloadRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// The inline object type of `GetTaskPayloadRequest.params` in the schema (named from its parent and field; see [`GetTaskPayloadRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetTaskPayloadRequestParams {
@@ -1565,9 +1592,11 @@ pub struct GetTaskPayloadRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    GetTaskPayloadRequestParams, "an object of type GetTaskPayloadRequestParams", extra,
-    fields : [[required "taskId" task_id(String) plain task_id]], inits : [task_id]
+    GetTaskPayloadRequestParams {
+        "taskId": required task_id: String,
+    }
 }
+
 /// The response to a tasks/result request.
 /// The structure matches the result type of the original request.
 /// For example, a tools/call task would return the CallToolResult structure.
@@ -1580,15 +1609,16 @@ pub struct GetTaskPayloadResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    GetTaskPayloadResult, "an object of type GetTaskPayloadResult", extra, fields :
-    [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
-    meta]], inits : [meta]
+    GetTaskPayloadResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// A request to retrieve the state of a task.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -1601,19 +1631,15 @@ pub struct GetTaskRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl GetTaskRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "tasks/get";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    GetTaskRequest, "an object of type GetTaskRequest", extra, fields : [[fixed "method"
-    fixed0(crate ::rt::Fixed::Str("tasks/get"))] [required "params"
-    params(GetTaskRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    GetTaskRequest {
+        "method" fixed METHOD: &str = "tasks/get",
+        "params": required params: GetTaskRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// The inline object type of `GetTaskRequest.params` in the schema (named from its parent and field; see [`GetTaskRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetTaskRequestParams {
@@ -1625,9 +1651,11 @@ pub struct GetTaskRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    GetTaskRequestParams, "an object of type GetTaskRequestParams", extra, fields :
-    [[required "taskId" task_id(String) plain task_id]], inits : [task_id]
+    GetTaskRequestParams {
+        "taskId": required task_id: String,
+    }
 }
+
 /// The response to a tasks/get request.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -1638,7 +1666,7 @@ pub struct GetTaskResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// The task identifier.
     ///
     /// Wire name: `taskId`.
@@ -1677,18 +1705,24 @@ pub struct GetTaskResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    GetTaskResult, "an object of type GetTaskResult", extra, fields : [[optional "_meta"
-    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "taskId" task_id(String) plain task_id] [required "status" status(TaskStatus) plain
-    status] [optional "statusMessage" status_message(String) plain status_message]
-    [required "createdAt" created_at(String) plain created_at] [required "lastUpdatedAt"
-    last_updated_at(String) plain last_updated_at] [required "ttl" ttl(Option < i64 >)
-    plain ttl] [optional "pollInterval" poll_interval(i64) plain poll_interval]], inits :
-    [meta task_id status status_message created_at last_updated_at ttl poll_interval]
+    GetTaskResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "taskId": required task_id: String,
+        "status": required status: TaskStatus,
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttl": required ttl: Option<i64> as nullable_int,
+        "pollInterval": optional poll_interval: i64 as int,
+    }
 }
+
 pub const INTERNAL_ERROR: i64 = -32603i64;
+
 pub const INVALID_PARAMS: i64 = -32602i64;
+
 pub const INVALID_REQUEST: i64 = -32600i64;
+
 /// An optionally-sized icon that can be displayed in a user interface.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Icon {
@@ -1729,11 +1763,14 @@ pub struct Icon {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Icon, "an object of type Icon", extra, fields : [[required "src" src(String) plain
-    src] [optional "mimeType" mime_type(String) plain mime_type] [optional "sizes"
-    sizes(Vec < String >) plain sizes] [optional "theme" theme(IconTheme) plain theme]],
-    inits : [src mime_type sizes theme]
+    Icon {
+        "src": required src: String,
+        "mimeType": optional mime_type: String,
+        "sizes": optional sizes: Vec<String>,
+        "theme": optional theme: IconTheme,
+    }
 }
+
 /// The inline enum type of `Icon.theme` in the schema (named from its parent and field; see [`Icon`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum IconTheme {
@@ -1743,8 +1780,12 @@ pub enum IconTheme {
     Dark,
 }
 crate::rt::string_enum! {
-    IconTheme, "a IconTheme value", closed, [Light "light" Dark "dark"]
+    IconTheme closed {
+        Light = "light",
+        Dark = "dark",
+    }
 }
+
 /// Base interface to add `icons` property.
 ///
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
@@ -1766,9 +1807,11 @@ pub struct Icons {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Icons, "an object of type Icons", extra, fields : [[optional "icons" icons(Vec < Icon
-    >) plain icons]], inits : [icons]
+    Icons {
+        "icons": optional icons: Vec<Icon>,
+    }
 }
+
 /// An image provided to or from an LLM.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"image"`.
@@ -1791,22 +1834,20 @@ pub struct ImageContent {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ImageContent {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "image";
-}
 crate::rt::object! {
-    ImageContent, "an object of type ImageContent", extra, fields : [[fixed "type"
-    fixed0(crate ::rt::Fixed::Str("image"))] [required "data" data(String) plain data]
-    [required "mimeType" mime_type(String) plain mime_type] [optional "annotations"
-    annotations(Annotations) plain annotations] [optional "_meta" meta(::serde_json::Map
-    < String, ::serde_json::Value >) plain meta]], inits : [data mime_type annotations
-    meta]
+    ImageContent {
+        "type" fixed TYPE: &str = "image",
+        "data": required data: String,
+        "mimeType": required mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// Describes the MCP implementation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Implementation {
@@ -1854,13 +1895,16 @@ pub struct Implementation {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Implementation, "an object of type Implementation", extra, fields : [[required "name"
-    name(String) plain name] [optional "title" title(String) plain title] [optional
-    "icons" icons(Vec < Icon >) plain icons] [required "version" version(String) plain
-    version] [optional "description" description(String) plain description] [optional
-    "websiteUrl" website_url(String) plain website_url]], inits : [name title icons
-    version description website_url]
+    Implementation {
+        "name": required name: String,
+        "title": optional title: String,
+        "icons": optional icons: Vec<Icon>,
+        "version": required version: String,
+        "description": optional description: String,
+        "websiteUrl": optional website_url: String,
+    }
 }
+
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -1873,19 +1917,15 @@ pub struct InitializeRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl InitializeRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "initialize";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    InitializeRequest, "an object of type InitializeRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("initialize"))] [required "params"
-    params(InitializeRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    InitializeRequest {
+        "method" fixed METHOD: &str = "initialize",
+        "params": required params: InitializeRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// Parameters for an `initialize` request.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -1908,13 +1948,14 @@ pub struct InitializeRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    InitializeRequestParams, "an object of type InitializeRequestParams", extra, fields :
-    [[optional "_meta" meta(RequestParamsMeta) plain meta] [required "protocolVersion"
-    protocol_version(String) plain protocol_version] [required "capabilities"
-    capabilities(ClientCapabilities) plain capabilities] [required "clientInfo"
-    client_info(Implementation) plain client_info]], inits : [meta protocol_version
-    capabilities client_info]
+    InitializeRequestParams {
+        "_meta": optional meta: RequestParamsMeta,
+        "protocolVersion": required protocol_version: String,
+        "capabilities": required capabilities: ClientCapabilities,
+        "clientInfo": required client_info: Implementation,
+    }
 }
+
 /// After receiving an initialize request from the client, the server sends this response.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -1925,7 +1966,7 @@ pub struct InitializeResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     ///
     /// Wire name: `protocolVersion`.
@@ -1943,14 +1984,15 @@ pub struct InitializeResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    InitializeResult, "an object of type InitializeResult", extra, fields : [[optional
-    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "protocolVersion" protocol_version(String) plain protocol_version] [required
-    "capabilities" capabilities(ServerCapabilities) plain capabilities] [required
-    "serverInfo" server_info(Implementation) plain server_info] [optional "instructions"
-    instructions(String) plain instructions]], inits : [meta protocol_version
-    capabilities server_info instructions]
+    InitializeResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "protocolVersion": required protocol_version: String,
+        "capabilities": required capabilities: ServerCapabilities,
+        "serverInfo": required server_info: Implementation,
+        "instructions": optional instructions: String,
+    }
 }
+
 /// This notification is sent from the client to the server after initialization has finished.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -1963,41 +2005,38 @@ pub struct InitializedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl InitializedNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/initialized";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    InitializedNotification, "an object of type InitializedNotification", extra, fields :
-    [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/initialized"))]
-    [optional "params" params(NotificationParams) plain params] [fixed "jsonrpc"
-    fixed2(crate ::rt::Fixed::Str("2.0"))]], inits : [params]
+    InitializedNotification {
+        "method" fixed METHOD: &str = "notifications/initialized",
+        "params": optional params: NotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
 }
+
 /// A response to a request that indicates an error occurred.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCErrorResponse {
+    /// **Corrected by the generator:** may also be `null`: JSON-RPC 2.0 §5: the `id` of an error response is `null` when the request's id could not be read (a parse error).
+    ///
     /// Optional: `None` is left out of the JSON.
-    pub id: Option<RequestId>,
+    pub id: Option<Option<RequestId>>,
     pub error: Error,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl JSONRPCErrorResponse {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    JSONRPCErrorResponse, "an object of type JSONRPCErrorResponse", extra, fields :
-    [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [optional "id" id(RequestId)
-    plain id] [required "error" error(Error) plain error]], inits : [id error]
+    JSONRPCErrorResponse {
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": optional id: Option<RequestId>,
+        "error": required error: Error,
+    }
 }
+
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum JSONRPCMessage {
     JSONRPCRequest(JSONRPCRequest),
@@ -2005,10 +2044,13 @@ pub enum JSONRPCMessage {
     JSONRPCResponse(JSONRPCResponse),
 }
 crate::rt::union! {
-    JSONRPCMessage, "JSONRPCMessage", [[0usize JSONRPCRequest(JSONRPCRequest) plain]
-    [1usize JSONRPCNotification(JSONRPCNotification) plain] [2usize
-    JSONRPCResponse(JSONRPCResponse) plain]], shape(::std::option::Option::None)
+    JSONRPCMessage by shape {
+        JSONRPCRequest(JSONRPCRequest),
+        JSONRPCNotification(JSONRPCNotification),
+        JSONRPCResponse(JSONRPCResponse),
+    }
 }
+
 /// A notification which does not expect a response.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
@@ -2016,20 +2058,18 @@ crate::rt::union! {
 pub struct JSONRPCNotification {
     pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl JSONRPCNotification {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    JSONRPCNotification, "an object of type JSONRPCNotification", extra, fields :
-    [[required "method" method(String) plain method] [optional "params"
-    params(::serde_json::Map < String, ::serde_json::Value >) plain params] [fixed
-    "jsonrpc" fixed2(crate ::rt::Fixed::Str("2.0"))]], inits : [method params]
+    JSONRPCNotification {
+        "method": required method: String,
+        "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
 }
+
 /// A request that expects a response.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
@@ -2037,36 +2077,35 @@ crate::rt::object! {
 pub struct JSONRPCRequest {
     pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl JSONRPCRequest {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    JSONRPCRequest, "an object of type JSONRPCRequest", extra, fields : [[required
-    "method" method(String) plain method] [optional "params" params(::serde_json::Map <
-    String, ::serde_json::Value >) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [method
-    params id]
+    JSONRPCRequest {
+        "method": required method: String,
+        "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// A response to a request, containing either the result or error.
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum JSONRPCResponse {
     JSONRPCResultResponse(JSONRPCResultResponse),
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
 crate::rt::union! {
-    JSONRPCResponse, "JSONRPCResponse", [[0usize
-    JSONRPCResultResponse(JSONRPCResultResponse) plain] [1usize
-    JSONRPCErrorResponse(JSONRPCErrorResponse) plain]],
-    shape(::std::option::Option::None)
+    JSONRPCResponse by shape {
+        JSONRPCResultResponse(JSONRPCResultResponse),
+        JSONRPCErrorResponse(JSONRPCErrorResponse),
+    }
 }
+
 /// A successful (non-error) response to a request.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
@@ -2077,19 +2116,20 @@ pub struct JSONRPCResultResponse {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl JSONRPCResultResponse {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    JSONRPCResultResponse, "an object of type JSONRPCResultResponse", extra, fields :
-    [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId)
-    plain id] [required "result" result(Result) plain result]], inits : [id result]
+    JSONRPCResultResponse {
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: Result,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 pub const JSONRPC_VERSION: &str = "2.0";
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
+
 /// Use TitledSingleSelectEnumSchema instead.
 /// This interface will be removed in a future version.
 ///
@@ -2113,19 +2153,17 @@ pub struct LegacyTitledEnumSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl LegacyTitledEnumSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "string";
-}
 crate::rt::object! {
-    LegacyTitledEnumSchema, "an object of type LegacyTitledEnumSchema", extra, fields :
-    [[fixed "type" fixed0(crate ::rt::Fixed::Str("string"))] [optional "title"
-    title(String) plain title] [optional "description" description(String) plain
-    description] [required "enum" r#enum(Vec < String >) plain r#enum] [optional
-    "enumNames" enum_names(Vec < String >) plain enum_names] [optional "default"
-    default(String) plain default]], inits : [title description r#enum enum_names
-    default]
+    LegacyTitledEnumSchema {
+        "type" fixed TYPE: &str = "string",
+        "title": optional title: String,
+        "description": optional description: String,
+        "enum": required r#enum: Vec<String>,
+        "enumNames": optional enum_names: Vec<String>,
+        "default": optional default: String,
+    }
 }
+
 /// Sent from the client to request a list of prompts and prompt templates the server has.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"prompts/list"`, `jsonrpc`: `"2.0"`.
@@ -2137,19 +2175,15 @@ pub struct ListPromptsRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ListPromptsRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "prompts/list";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ListPromptsRequest, "an object of type ListPromptsRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("prompts/list"))] [optional "params"
-    params(PaginatedRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    ListPromptsRequest {
+        "method" fixed METHOD: &str = "prompts/list",
+        "params": optional params: PaginatedRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// The server's response to a prompts/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListPromptsResult {
@@ -2158,7 +2192,7 @@ pub struct ListPromptsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -2171,11 +2205,13 @@ pub struct ListPromptsResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ListPromptsResult, "an object of type ListPromptsResult", extra, fields : [[optional
-    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
-    "nextCursor" next_cursor(Cursor) plain next_cursor] [required "prompts" prompts(Vec <
-    Prompt >) plain prompts]], inits : [meta next_cursor prompts]
+    ListPromptsResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "nextCursor": optional next_cursor: Cursor,
+        "prompts": required prompts: Vec<Prompt>,
+    }
 }
+
 /// Sent from the client to request a list of resource templates the server has.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"resources/templates/list"`, `jsonrpc`: `"2.0"`.
@@ -2187,20 +2223,15 @@ pub struct ListResourceTemplatesRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ListResourceTemplatesRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "resources/templates/list";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ListResourceTemplatesRequest, "an object of type ListResourceTemplatesRequest",
-    extra, fields : [[fixed "method" fixed0(crate
-    ::rt::Fixed::Str("resources/templates/list"))] [optional "params"
-    params(PaginatedRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    ListResourceTemplatesRequest {
+        "method" fixed METHOD: &str = "resources/templates/list",
+        "params": optional params: PaginatedRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// The server's response to a resources/templates/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourceTemplatesResult {
@@ -2209,7 +2240,7 @@ pub struct ListResourceTemplatesResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -2223,12 +2254,13 @@ pub struct ListResourceTemplatesResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ListResourceTemplatesResult, "an object of type ListResourceTemplatesResult", extra,
-    fields : [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >)
-    plain meta] [optional "nextCursor" next_cursor(Cursor) plain next_cursor] [required
-    "resourceTemplates" resource_templates(Vec < ResourceTemplate >) plain
-    resource_templates]], inits : [meta next_cursor resource_templates]
+    ListResourceTemplatesResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "nextCursor": optional next_cursor: Cursor,
+        "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
+    }
 }
+
 /// Sent from the client to request a list of resources the server has.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"resources/list"`, `jsonrpc`: `"2.0"`.
@@ -2240,19 +2272,15 @@ pub struct ListResourcesRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ListResourcesRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "resources/list";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ListResourcesRequest, "an object of type ListResourcesRequest", extra, fields :
-    [[fixed "method" fixed0(crate ::rt::Fixed::Str("resources/list"))] [optional "params"
-    params(PaginatedRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    ListResourcesRequest {
+        "method" fixed METHOD: &str = "resources/list",
+        "params": optional params: PaginatedRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// The server's response to a resources/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourcesResult {
@@ -2261,7 +2289,7 @@ pub struct ListResourcesResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -2274,12 +2302,13 @@ pub struct ListResourcesResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ListResourcesResult, "an object of type ListResourcesResult", extra, fields :
-    [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
-    meta] [optional "nextCursor" next_cursor(Cursor) plain next_cursor] [required
-    "resources" resources(Vec < Resource >) plain resources]], inits : [meta next_cursor
-    resources]
+    ListResourcesResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "nextCursor": optional next_cursor: Cursor,
+        "resources": required resources: Vec<Resource>,
+    }
 }
+
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
 /// for roots is providing a set of repositories or directories a server should operate
@@ -2299,19 +2328,15 @@ pub struct ListRootsRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ListRootsRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "roots/list";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ListRootsRequest, "an object of type ListRootsRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("roots/list"))] [optional "params"
-    params(RequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    ListRootsRequest {
+        "method" fixed METHOD: &str = "roots/list",
+        "params": optional params: RequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
 /// or file that the server can operate on.
@@ -2324,16 +2349,18 @@ pub struct ListRootsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     pub roots: Vec<Root>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ListRootsResult, "an object of type ListRootsResult", extra, fields : [[optional
-    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "roots" roots(Vec < Root >) plain roots]], inits : [meta roots]
+    ListRootsResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "roots": required roots: Vec<Root>,
+    }
 }
+
 /// A request to retrieve a list of tasks.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -2347,19 +2374,15 @@ pub struct ListTasksRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ListTasksRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "tasks/list";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ListTasksRequest, "an object of type ListTasksRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("tasks/list"))] [optional "params"
-    params(PaginatedRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    ListTasksRequest {
+        "method" fixed METHOD: &str = "tasks/list",
+        "params": optional params: PaginatedRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// The response to a tasks/list request.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -2370,7 +2393,7 @@ pub struct ListTasksResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -2383,11 +2406,13 @@ pub struct ListTasksResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ListTasksResult, "an object of type ListTasksResult", extra, fields : [[optional
-    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
-    "nextCursor" next_cursor(Cursor) plain next_cursor] [required "tasks" tasks(Vec <
-    Task >) plain tasks]], inits : [meta next_cursor tasks]
+    ListTasksResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "nextCursor": optional next_cursor: Cursor,
+        "tasks": required tasks: Vec<Task>,
+    }
 }
+
 /// Sent from the client to request a list of tools the server has.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"tools/list"`, `jsonrpc`: `"2.0"`.
@@ -2399,19 +2424,15 @@ pub struct ListToolsRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ListToolsRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "tools/list";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ListToolsRequest, "an object of type ListToolsRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("tools/list"))] [optional "params"
-    params(PaginatedRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    ListToolsRequest {
+        "method" fixed METHOD: &str = "tools/list",
+        "params": optional params: PaginatedRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// The server's response to a tools/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListToolsResult {
@@ -2420,7 +2441,7 @@ pub struct ListToolsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -2433,11 +2454,13 @@ pub struct ListToolsResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ListToolsResult, "an object of type ListToolsResult", extra, fields : [[optional
-    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
-    "nextCursor" next_cursor(Cursor) plain next_cursor] [required "tools" tools(Vec <
-    Tool >) plain tools]], inits : [meta next_cursor tools]
+    ListToolsResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "nextCursor": optional next_cursor: Cursor,
+        "tools": required tools: Vec<Tool>,
+    }
 }
+
 /// The severity of a log message.
 ///
 /// These map to syslog message severities, as specified in RFC-5424:
@@ -2464,10 +2487,18 @@ pub enum LoggingLevel {
     Emergency,
 }
 crate::rt::string_enum! {
-    LoggingLevel, "a LoggingLevel value", closed, [Debug "debug" Info "info" Notice
-    "notice" Warning "warning" Error "error" Critical "critical" Alert "alert" Emergency
-    "emergency"]
+    LoggingLevel closed {
+        Debug = "debug",
+        Info = "info",
+        Notice = "notice",
+        Warning = "warning",
+        Error = "error",
+        Critical = "critical",
+        Alert = "alert",
+        Emergency = "emergency",
+    }
 }
+
 /// JSONRPCNotification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
 ///
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
@@ -2479,18 +2510,14 @@ pub struct LoggingMessageNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl LoggingMessageNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/message";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    LoggingMessageNotification, "an object of type LoggingMessageNotification", extra,
-    fields : [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/message"))]
-    [required "params" params(LoggingMessageNotificationParams) plain params] [fixed
-    "jsonrpc" fixed2(crate ::rt::Fixed::Str("2.0"))]], inits : [params]
+    LoggingMessageNotification {
+        "method" fixed METHOD: &str = "notifications/message",
+        "params": required params: LoggingMessageNotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
 }
+
 /// Parameters for a `notifications/message` notification.
 ///
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
@@ -2501,7 +2528,7 @@ pub struct LoggingMessageNotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
@@ -2514,14 +2541,16 @@ pub struct LoggingMessageNotificationParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    LoggingMessageNotificationParams,
-    "an object of type LoggingMessageNotificationParams", extra, fields : [[optional
-    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "level" level(LoggingLevel) plain level] [optional "logger" logger(String) plain
-    logger] [required "data" data(::serde_json::Value) plain data]], inits : [meta level
-    logger data]
+    LoggingMessageNotificationParams {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "level": required level: LoggingLevel,
+        "logger": optional logger: String,
+        "data": required data: ::serde_json::Value,
+    }
 }
+
 pub const METHOD_NOT_FOUND: i64 = -32601i64;
+
 /// Hints to use for model selection.
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
@@ -2546,9 +2575,11 @@ pub struct ModelHint {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ModelHint, "an object of type ModelHint", extra, fields : [[optional "name"
-    name(String) plain name]], inits : [name]
+    ModelHint {
+        "name": optional name: String,
+    }
 }
+
 /// The server's preferences for model selection, requested of the client during sampling.
 ///
 /// Because LLMs can vary along multiple dimensions, choosing the "best" model is
@@ -2614,39 +2645,43 @@ pub struct ModelPreferences {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ModelPreferences, "an object of type ModelPreferences", extra, fields : [[optional
-    "hints" hints(Vec < ModelHint >) plain hints] [optional "costPriority"
-    cost_priority(f64) float cost_priority] [optional "speedPriority" speed_priority(f64)
-    float speed_priority] [optional "intelligencePriority" intelligence_priority(f64)
-    float intelligence_priority]], inits : [hints cost_priority speed_priority
-    intelligence_priority]
+    ModelPreferences {
+        "hints": optional hints: Vec<ModelHint>,
+        "costPriority": optional cost_priority: f64 as float,
+        "speedPriority": optional speed_priority: f64 as float,
+        "intelligencePriority": optional intelligence_priority: f64 as float,
+    }
 }
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MultiSelectEnumSchema {
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
 }
 crate::rt::union! {
-    MultiSelectEnumSchema, "MultiSelectEnumSchema", [[0usize
-    UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema) plain] [1usize
-    TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema) plain]],
-    shape(::std::option::Option::None)
+    MultiSelectEnumSchema by shape {
+        UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
+        TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Notification {
     pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Notification, "an object of type Notification", extra, fields : [[required "method"
-    method(String) plain method] [optional "params" params(::serde_json::Map < String,
-    ::serde_json::Value >) plain params]], inits : [method params]
+    Notification {
+        "method": required method: String,
+        "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NotificationParams {
@@ -2655,15 +2690,16 @@ pub struct NotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    NotificationParams, "an object of type NotificationParams", extra, fields :
-    [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
-    meta]], inits : [meta]
+    NotificationParams {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct NumberSchema {
     pub r#type: NumberSchemaType,
@@ -2681,13 +2717,16 @@ pub struct NumberSchema {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    NumberSchema, "an object of type NumberSchema", extra, fields : [[required "type"
-    r#type(NumberSchemaType) plain r#type] [optional "title" title(String) plain title]
-    [optional "description" description(String) plain description] [optional "minimum"
-    minimum(f64) float minimum] [optional "maximum" maximum(f64) float maximum] [optional
-    "default" default(f64) float default]], inits : [r#type title description minimum
-    maximum default]
+    NumberSchema {
+        "type": required r#type: NumberSchemaType,
+        "title": optional title: String,
+        "description": optional description: String,
+        "minimum": optional minimum: f64 as float,
+        "maximum": optional maximum: f64 as float,
+        "default": optional default: f64 as float,
+    }
 }
+
 /// The inline enum type of `NumberSchema.type` in the schema (named from its parent and field; see [`NumberSchema`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum NumberSchemaType {
@@ -2697,10 +2736,14 @@ pub enum NumberSchemaType {
     Integer,
 }
 crate::rt::string_enum! {
-    NumberSchemaType, "a NumberSchemaType value", closed, [Number "number" Integer
-    "integer"]
+    NumberSchemaType closed {
+        Number = "number",
+        Integer = "integer",
+    }
 }
+
 pub const PARSE_ERROR: i64 = -32700i64;
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
@@ -2713,17 +2756,15 @@ pub struct PaginatedRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl PaginatedRequest {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    PaginatedRequest, "an object of type PaginatedRequest", extra, fields : [[required
-    "method" method(String) plain method] [optional "params"
-    params(PaginatedRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [method
-    params id]
+    PaginatedRequest {
+        "method": required method: String,
+        "params": optional params: PaginatedRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// Common parameters for paginated requests.
 ///
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
@@ -2744,10 +2785,12 @@ pub struct PaginatedRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    PaginatedRequestParams, "an object of type PaginatedRequestParams", extra, fields :
-    [[optional "_meta" meta(RequestParamsMeta) plain meta] [optional "cursor"
-    cursor(Cursor) plain cursor]], inits : [meta cursor]
+    PaginatedRequestParams {
+        "_meta": optional meta: RequestParamsMeta,
+        "cursor": optional cursor: Cursor,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedResult {
@@ -2756,7 +2799,7 @@ pub struct PaginatedResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -2768,10 +2811,12 @@ pub struct PaginatedResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    PaginatedResult, "an object of type PaginatedResult", extra, fields : [[optional
-    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [optional
-    "nextCursor" next_cursor(Cursor) plain next_cursor]], inits : [meta next_cursor]
+    PaginatedResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "nextCursor": optional next_cursor: Cursor,
+    }
 }
+
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -2785,22 +2830,19 @@ pub struct PingRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl PingRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "ping";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    PingRequest, "an object of type PingRequest", extra, fields : [[fixed "method"
-    fixed0(crate ::rt::Fixed::Str("ping"))] [optional "params" params(RequestParams)
-    plain params] [fixed "jsonrpc" fixed2(crate ::rt::Fixed::Str("2.0"))] [required "id"
-    id(RequestId) plain id]], inits : [params id]
+    PingRequest {
+        "method" fixed METHOD: &str = "ping",
+        "params": optional params: RequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// Restricted schema definitions that only allow primitive types
 /// without nested objects or arrays.
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
     StringSchema(StringSchema),
@@ -2809,11 +2851,14 @@ pub enum PrimitiveSchemaDefinition {
     EnumSchema(EnumSchema),
 }
 crate::rt::union! {
-    PrimitiveSchemaDefinition, "PrimitiveSchemaDefinition", [[0usize
-    StringSchema(StringSchema) plain] [1usize NumberSchema(NumberSchema) plain] [2usize
-    BooleanSchema(BooleanSchema) plain] [3usize EnumSchema(EnumSchema) plain]],
-    shape(::std::option::Option::None)
+    PrimitiveSchemaDefinition by shape {
+        StringSchema(StringSchema),
+        NumberSchema(NumberSchema),
+        BooleanSchema(BooleanSchema),
+        EnumSchema(EnumSchema),
+    }
 }
+
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/progress"`, `jsonrpc`: `"2.0"`.
@@ -2823,18 +2868,14 @@ pub struct ProgressNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ProgressNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/progress";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ProgressNotification, "an object of type ProgressNotification", extra, fields :
-    [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/progress"))] [required
-    "params" params(ProgressNotificationParams) plain params] [fixed "jsonrpc"
-    fixed2(crate ::rt::Fixed::Str("2.0"))]], inits : [params]
+    ProgressNotification {
+        "method" fixed METHOD: &str = "notifications/progress",
+        "params": required params: ProgressNotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
 }
+
 /// Parameters for a `notifications/progress` notification.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProgressNotificationParams {
@@ -2843,7 +2884,7 @@ pub struct ProgressNotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     ///
     /// Wire name: `progressToken`.
@@ -2862,25 +2903,39 @@ pub struct ProgressNotificationParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ProgressNotificationParams, "an object of type ProgressNotificationParams", extra,
-    fields : [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >)
-    plain meta] [required "progressToken" progress_token(ProgressToken) plain
-    progress_token] [required "progress" progress(f64) float progress] [optional "total"
-    total(f64) float total] [optional "message" message(String) plain message]], inits :
-    [meta progress_token progress total message]
+    ProgressNotificationParams {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "progressToken": required progress_token: ProgressToken,
+        "progress": required progress: f64 as float,
+        "total": optional total: f64 as float,
+        "message": optional message: String,
+    }
 }
+
 /// A progress token, used to associate progress notifications with the original request.
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
-#[derive(Clone, Debug, PartialEq)]
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
     String(String),
     Integer(i64),
 }
-crate::rt::union! {
-    ProgressToken, "ProgressToken", [[0usize String(String) plain] [1usize Integer(i64)
-    plain]], shape(::std::option::Option::None)
+impl ::std::fmt::Display for ProgressToken {
+    /// The member's value as is (a string without quotes).
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match self {
+            ProgressToken::String(value) => ::std::fmt::Display::fmt(value, f),
+            ProgressToken::Integer(value) => ::std::fmt::Display::fmt(value, f),
+        }
+    }
 }
+crate::rt::union! {
+    ProgressToken by shape {
+        String(String),
+        Integer(i64) as int,
+    }
+}
+
 /// A prompt or prompt template that the server offers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Prompt {
@@ -2920,18 +2975,21 @@ pub struct Prompt {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Prompt, "an object of type Prompt", extra, fields : [[required "name" name(String)
-    plain name] [optional "title" title(String) plain title] [optional "icons" icons(Vec
-    < Icon >) plain icons] [optional "description" description(String) plain description]
-    [optional "arguments" arguments(Vec < PromptArgument >) plain arguments] [optional
-    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits :
-    [name title icons description arguments meta]
+    Prompt {
+        "name": required name: String,
+        "title": optional title: String,
+        "icons": optional icons: Vec<Icon>,
+        "description": optional description: String,
+        "arguments": optional arguments: Vec<PromptArgument>,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// Describes an argument that a prompt can accept.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptArgument {
@@ -2958,11 +3016,14 @@ pub struct PromptArgument {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    PromptArgument, "an object of type PromptArgument", extra, fields : [[required "name"
-    name(String) plain name] [optional "title" title(String) plain title] [optional
-    "description" description(String) plain description] [optional "required"
-    required(bool) plain required]], inits : [name title description required]
+    PromptArgument {
+        "name": required name: String,
+        "title": optional title: String,
+        "description": optional description: String,
+        "required": optional required: bool,
+    }
 }
+
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/prompts/list_changed"`, `jsonrpc`: `"2.0"`.
@@ -2973,19 +3034,14 @@ pub struct PromptListChangedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl PromptListChangedNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/prompts/list_changed";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    PromptListChangedNotification, "an object of type PromptListChangedNotification",
-    extra, fields : [[fixed "method" fixed0(crate
-    ::rt::Fixed::Str("notifications/prompts/list_changed"))] [optional "params"
-    params(NotificationParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params]
+    PromptListChangedNotification {
+        "method" fixed METHOD: &str = "notifications/prompts/list_changed",
+        "params": optional params: NotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
 }
+
 /// Describes a message returned as part of a prompt.
 ///
 /// This is similar to `SamplingMessage`, but also supports the embedding of
@@ -2998,10 +3054,12 @@ pub struct PromptMessage {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    PromptMessage, "an object of type PromptMessage", extra, fields : [[required "role"
-    role(Role) plain role] [required "content" content(ContentBlock) plain content]],
-    inits : [role content]
+    PromptMessage {
+        "role": required role: Role,
+        "content": required content: ContentBlock,
+    }
 }
+
 /// Identifies a prompt.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"ref/prompt"`.
@@ -3021,15 +3079,14 @@ pub struct PromptReference {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl PromptReference {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "ref/prompt";
-}
 crate::rt::object! {
-    PromptReference, "an object of type PromptReference", extra, fields : [[required
-    "name" name(String) plain name] [optional "title" title(String) plain title] [fixed
-    "type" fixed2(crate ::rt::Fixed::Str("ref/prompt"))]], inits : [name title]
+    PromptReference {
+        "name": required name: String,
+        "title": optional title: String,
+        "type" fixed TYPE: &str = "ref/prompt",
+    }
 }
+
 /// Sent from the client to the server, to read a specific resource URI.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"resources/read"`, `jsonrpc`: `"2.0"`.
@@ -3040,19 +3097,15 @@ pub struct ReadResourceRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ReadResourceRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "resources/read";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ReadResourceRequest, "an object of type ReadResourceRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("resources/read"))] [required "params"
-    params(ReadResourceRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    ReadResourceRequest {
+        "method" fixed METHOD: &str = "resources/read",
+        "params": required params: ReadResourceRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// Parameters for a `resources/read` request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReadResourceRequestParams {
@@ -3070,10 +3123,12 @@ pub struct ReadResourceRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ReadResourceRequestParams, "an object of type ReadResourceRequestParams", extra,
-    fields : [[optional "_meta" meta(RequestParamsMeta) plain meta] [required "uri"
-    uri(String) plain uri]], inits : [meta uri]
+    ReadResourceRequestParams {
+        "_meta": optional meta: RequestParamsMeta,
+        "uri": required uri: String,
+    }
 }
+
 /// The server's response to a resources/read request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReadResourceResult {
@@ -3082,31 +3137,33 @@ pub struct ReadResourceResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     pub contents: Vec<ReadResourceResultContentsItem>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ReadResourceResult, "an object of type ReadResourceResult", extra, fields :
-    [[optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
-    meta] [required "contents" contents(Vec < ReadResourceResultContentsItem >) plain
-    contents]], inits : [meta contents]
+    ReadResourceResult {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "contents": required contents: Vec<ReadResourceResultContentsItem>,
+    }
 }
+
 /// The inline union type of the elements of `ReadResourceResult.contents` in the schema (see [`ReadResourceResult`]).
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     TextResourceContents(TextResourceContents),
     BlobResourceContents(BlobResourceContents),
 }
 crate::rt::union! {
-    ReadResourceResultContentsItem, "ReadResourceResultContentsItem", [[0usize
-    TextResourceContents(TextResourceContents) plain] [1usize
-    BlobResourceContents(BlobResourceContents) plain]],
-    shape(::std::option::Option::None)
+    ReadResourceResultContentsItem by shape {
+        TextResourceContents(TextResourceContents),
+        BlobResourceContents(BlobResourceContents),
+    }
 }
+
 /// Metadata for associating messages with a task.
 /// Include this in the `_meta` field under the key `io.modelcontextprotocol/related-task`.
 ///
@@ -3121,35 +3178,51 @@ pub struct RelatedTaskMetadata {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    RelatedTaskMetadata, "an object of type RelatedTaskMetadata", extra, fields :
-    [[required "taskId" task_id(String) plain task_id]], inits : [task_id]
+    RelatedTaskMetadata {
+        "taskId": required task_id: String,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {
     pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Request, "an object of type Request", extra, fields : [[required "method"
-    method(String) plain method] [optional "params" params(::serde_json::Map < String,
-    ::serde_json::Value >) plain params]], inits : [method params]
+    Request {
+        "method": required method: String,
+        "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
-#[derive(Clone, Debug, PartialEq)]
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum RequestId {
     String(String),
     Integer(i64),
 }
-crate::rt::union! {
-    RequestId, "RequestId", [[0usize String(String) plain] [1usize Integer(i64) plain]],
-    shape(::std::option::Option::None)
+impl ::std::fmt::Display for RequestId {
+    /// The member's value as is (a string without quotes).
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match self {
+            RequestId::String(value) => ::std::fmt::Display::fmt(value, f),
+            RequestId::Integer(value) => ::std::fmt::Display::fmt(value, f),
+        }
+    }
 }
+crate::rt::union! {
+    RequestId by shape {
+        String(String),
+        Integer(i64) as int,
+    }
+}
+
 /// Common params for any request.
 ///
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
@@ -3165,9 +3238,11 @@ pub struct RequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    RequestParams, "an object of type RequestParams", extra, fields : [[optional "_meta"
-    meta(RequestParamsMeta) plain meta]], inits : [meta]
+    RequestParams {
+        "_meta": optional meta: RequestParamsMeta,
+    }
 }
+
 /// The inline object type of `RequestParams._meta` in the schema (named from its parent and field; see [`RequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RequestParamsMeta {
@@ -3181,10 +3256,11 @@ pub struct RequestParamsMeta {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    RequestParamsMeta, "an object of type RequestParamsMeta", extra, fields : [[optional
-    "progressToken" progress_token(ProgressToken) plain progress_token]], inits :
-    [progress_token]
+    RequestParamsMeta {
+        "progressToken": optional progress_token: ProgressToken,
+    }
 }
+
 /// A known resource that the server is capable of reading.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Resource {
@@ -3242,20 +3318,24 @@ pub struct Resource {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Resource, "an object of type Resource", extra, fields : [[required "name"
-    name(String) plain name] [optional "title" title(String) plain title] [optional
-    "icons" icons(Vec < Icon >) plain icons] [required "uri" uri(String) plain uri]
-    [optional "description" description(String) plain description] [optional "mimeType"
-    mime_type(String) plain mime_type] [optional "annotations" annotations(Annotations)
-    plain annotations] [optional "size" size(i64) plain size] [optional "_meta"
-    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [name
-    title icons uri description mime_type annotations size meta]
+    Resource {
+        "name": required name: String,
+        "title": optional title: String,
+        "icons": optional icons: Vec<Icon>,
+        "uri": required uri: String,
+        "description": optional description: String,
+        "mimeType": optional mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "size": optional size: i64 as int,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// The contents of a specific resource or sub-resource.
 ///
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
@@ -3276,16 +3356,18 @@ pub struct ResourceContents {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ResourceContents, "an object of type ResourceContents", extra, fields : [[required
-    "uri" uri(String) plain uri] [optional "mimeType" mime_type(String) plain mime_type]
-    [optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain
-    meta]], inits : [uri mime_type meta]
+    ResourceContents {
+        "uri": required uri: String,
+        "mimeType": optional mime_type: String,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 ///
 /// Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
@@ -3347,25 +3429,25 @@ pub struct ResourceLink {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ResourceLink {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "resource_link";
-}
 crate::rt::object! {
-    ResourceLink, "an object of type ResourceLink", extra, fields : [[required "name"
-    name(String) plain name] [optional "title" title(String) plain title] [optional
-    "icons" icons(Vec < Icon >) plain icons] [required "uri" uri(String) plain uri]
-    [optional "description" description(String) plain description] [optional "mimeType"
-    mime_type(String) plain mime_type] [optional "annotations" annotations(Annotations)
-    plain annotations] [optional "size" size(i64) plain size] [optional "_meta"
-    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [fixed "type"
-    fixed9(crate ::rt::Fixed::Str("resource_link"))]], inits : [name title icons uri
-    description mime_type annotations size meta]
+    ResourceLink {
+        "name": required name: String,
+        "title": optional title: String,
+        "icons": optional icons: Vec<Icon>,
+        "uri": required uri: String,
+        "description": optional description: String,
+        "mimeType": optional mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "size": optional size: i64 as int,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "type" fixed TYPE: &str = "resource_link",
+    }
 }
+
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/resources/list_changed"`, `jsonrpc`: `"2.0"`.
@@ -3376,19 +3458,14 @@ pub struct ResourceListChangedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ResourceListChangedNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/resources/list_changed";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ResourceListChangedNotification, "an object of type ResourceListChangedNotification",
-    extra, fields : [[fixed "method" fixed0(crate
-    ::rt::Fixed::Str("notifications/resources/list_changed"))] [optional "params"
-    params(NotificationParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params]
+    ResourceListChangedNotification {
+        "method" fixed METHOD: &str = "notifications/resources/list_changed",
+        "params": optional params: NotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
 }
+
 /// Common parameters when working with resources.
 ///
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
@@ -3408,10 +3485,12 @@ pub struct ResourceRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ResourceRequestParams, "an object of type ResourceRequestParams", extra, fields :
-    [[optional "_meta" meta(RequestParamsMeta) plain meta] [required "uri" uri(String)
-    plain uri]], inits : [meta uri]
+    ResourceRequestParams {
+        "_meta": optional meta: RequestParamsMeta,
+        "uri": required uri: String,
+    }
 }
+
 /// A template description for resources available on the server.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceTemplate {
@@ -3465,20 +3544,23 @@ pub struct ResourceTemplate {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ResourceTemplate, "an object of type ResourceTemplate", extra, fields : [[required
-    "name" name(String) plain name] [optional "title" title(String) plain title]
-    [optional "icons" icons(Vec < Icon >) plain icons] [required "uriTemplate"
-    uri_template(String) plain uri_template] [optional "description" description(String)
-    plain description] [optional "mimeType" mime_type(String) plain mime_type] [optional
-    "annotations" annotations(Annotations) plain annotations] [optional "_meta"
-    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [name
-    title icons uri_template description mime_type annotations meta]
+    ResourceTemplate {
+        "name": required name: String,
+        "title": optional title: String,
+        "icons": optional icons: Vec<Icon>,
+        "uriTemplate": required uri_template: String,
+        "description": optional description: String,
+        "mimeType": optional mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// A reference to a resource or resource template definition.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"ref/resource"`.
@@ -3491,15 +3573,13 @@ pub struct ResourceTemplateReference {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ResourceTemplateReference {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "ref/resource";
-}
 crate::rt::object! {
-    ResourceTemplateReference, "an object of type ResourceTemplateReference", extra,
-    fields : [[fixed "type" fixed0(crate ::rt::Fixed::Str("ref/resource"))] [required
-    "uri" uri(String) plain uri]], inits : [uri]
+    ResourceTemplateReference {
+        "type" fixed TYPE: &str = "ref/resource",
+        "uri": required uri: String,
+    }
 }
+
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/resources/updated"`, `jsonrpc`: `"2.0"`.
@@ -3509,19 +3589,14 @@ pub struct ResourceUpdatedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ResourceUpdatedNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/resources/updated";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ResourceUpdatedNotification, "an object of type ResourceUpdatedNotification", extra,
-    fields : [[fixed "method" fixed0(crate
-    ::rt::Fixed::Str("notifications/resources/updated"))] [required "params"
-    params(ResourceUpdatedNotificationParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params]
+    ResourceUpdatedNotification {
+        "method" fixed METHOD: &str = "notifications/resources/updated",
+        "params": required params: ResourceUpdatedNotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
 }
+
 /// Parameters for a `notifications/resources/updated` notification.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceUpdatedNotificationParams {
@@ -3530,7 +3605,7 @@ pub struct ResourceUpdatedNotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     ///
     /// Format: `uri`
@@ -3539,11 +3614,12 @@ pub struct ResourceUpdatedNotificationParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ResourceUpdatedNotificationParams,
-    "an object of type ResourceUpdatedNotificationParams", extra, fields : [[optional
-    "_meta" meta(::serde_json::Map < String, ::serde_json::Value >) plain meta] [required
-    "uri" uri(String) plain uri]], inits : [meta uri]
+    ResourceUpdatedNotificationParams {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "uri": required uri: String,
+    }
 }
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Result {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -3551,14 +3627,16 @@ pub struct Result {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Result, "an object of type Result", extra, fields : [[optional "_meta"
-    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [meta]
+    Result {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// The sender or recipient of messages and data in a conversation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Role {
@@ -3568,8 +3646,12 @@ pub enum Role {
     Assistant,
 }
 crate::rt::string_enum! {
-    Role, "a Role value", closed, [User "user" Assistant "assistant"]
+    Role closed {
+        User = "user",
+        Assistant = "assistant",
+    }
 }
+
 /// Represents a root directory or file that the server can operate on.
 ///
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
@@ -3592,16 +3674,18 @@ pub struct Root {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Root, "an object of type Root", extra, fields : [[required "uri" uri(String) plain
-    uri] [optional "name" name(String) plain name] [optional "_meta"
-    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [uri
-    name meta]
+    Root {
+        "uri": required uri: String,
+        "name": optional name: String,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
@@ -3616,19 +3700,14 @@ pub struct RootsListChangedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl RootsListChangedNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/roots/list_changed";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    RootsListChangedNotification, "an object of type RootsListChangedNotification",
-    extra, fields : [[fixed "method" fixed0(crate
-    ::rt::Fixed::Str("notifications/roots/list_changed"))] [optional "params"
-    params(NotificationParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params]
+    RootsListChangedNotification {
+        "method" fixed METHOD: &str = "notifications/roots/list_changed",
+        "params": optional params: NotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
 }
+
 /// Describes a message issued to or received from an LLM API.
 ///
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
@@ -3641,30 +3720,33 @@ pub struct SamplingMessage {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    SamplingMessage, "an object of type SamplingMessage", extra, fields : [[required
-    "role" role(Role) plain role] [required "content" content(SamplingMessageContent)
-    plain content] [optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value
-    >) plain meta]], inits : [role content meta]
+    SamplingMessage {
+        "role": required role: Role,
+        "content": required content: SamplingMessageContent,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// The inline union type of `SamplingMessage.content` in the schema (named from its parent and field; see [`SamplingMessage`]).
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SamplingMessageContent {
     SamplingMessageContentBlock(SamplingMessageContentBlock),
     SamplingMessageContentBlockArray(Vec<SamplingMessageContentBlock>),
 }
 crate::rt::union! {
-    SamplingMessageContent, "SamplingMessageContent", [[0usize
-    SamplingMessageContentBlock(SamplingMessageContentBlock) plain] [1usize
-    SamplingMessageContentBlockArray(Vec < SamplingMessageContentBlock >) plain]],
-    shape(::std::option::Option::None)
+    SamplingMessageContent by shape {
+        SamplingMessageContentBlock(SamplingMessageContentBlock),
+        SamplingMessageContentBlockArray(Vec<SamplingMessageContentBlock>),
+    }
 }
+
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 ///
 /// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
@@ -3677,14 +3759,15 @@ pub enum SamplingMessageContentBlock {
     ToolResultContent(ToolResultContent),
 }
 crate::rt::union! {
-    SamplingMessageContentBlock, "SamplingMessageContentBlock", [[0usize
-    TextContent(TextContent) plain] [1usize ImageContent(ImageContent) plain] [2usize
-    AudioContent(AudioContent) plain] [3usize ToolUseContent(ToolUseContent) plain]
-    [4usize ToolResultContent(ToolResultContent) plain]], tag text "type"[[crate
-    ::rt::Fixed::Str("text")] [crate ::rt::Fixed::Str("image")] [crate
-    ::rt::Fixed::Str("audio")] [crate ::rt::Fixed::Str("tool_use")] [crate
-    ::rt::Fixed::Str("tool_result")]] (::std::option::Option::None)
+    SamplingMessageContentBlock by "type" {
+        TextContent(TextContent) = ["text"],
+        ImageContent(ImageContent) = ["image"],
+        AudioContent(AudioContent) = ["audio"],
+        ToolUseContent(ToolUseContent) = ["tool_use"],
+        ToolResultContent(ToolResultContent) = ["tool_result"],
+    }
 }
+
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilities {
@@ -3692,21 +3775,18 @@ pub struct ServerCapabilities {
     ///
     /// Optional: `None` is left out of the JSON.
     pub experimental: Option<
-        ::std::collections::BTreeMap<
-            String,
-            ::serde_json::Map<String, ::serde_json::Value>,
-        >,
+        crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
     >,
     /// Present if the server supports sending log messages to the client.
     ///
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub logging: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub logging: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Present if the server supports argument autocompletion suggestions.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub completions: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub completions: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Present if the server offers any prompt templates.
     ///
     /// Optional: `None` is left out of the JSON.
@@ -3729,17 +3809,17 @@ pub struct ServerCapabilities {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ServerCapabilities, "an object of type ServerCapabilities", extra, fields :
-    [[optional "experimental" experimental(::std::collections::BTreeMap < String,
-    ::serde_json::Map < String, ::serde_json::Value > >) plain experimental] [optional
-    "logging" logging(::serde_json::Map < String, ::serde_json::Value >) plain logging]
-    [optional "completions" completions(::serde_json::Map < String, ::serde_json::Value
-    >) plain completions] [optional "prompts" prompts(ServerCapabilitiesPrompts) plain
-    prompts] [optional "resources" resources(ServerCapabilitiesResources) plain
-    resources] [optional "tools" tools(ServerCapabilitiesTools) plain tools] [optional
-    "tasks" tasks(ServerCapabilitiesTasks) plain tasks]], inits : [experimental logging
-    completions prompts resources tools tasks]
+    ServerCapabilities {
+        "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        "logging": optional logging: crate::IndexMap<String, ::serde_json::Value>,
+        "completions": optional completions: crate::IndexMap<String, ::serde_json::Value>,
+        "prompts": optional prompts: ServerCapabilitiesPrompts,
+        "resources": optional resources: ServerCapabilitiesResources,
+        "tools": optional tools: ServerCapabilitiesTools,
+        "tasks": optional tasks: ServerCapabilitiesTasks,
+    }
 }
+
 /// The inline object type of `ServerCapabilities.prompts` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilitiesPrompts {
@@ -3753,10 +3833,11 @@ pub struct ServerCapabilitiesPrompts {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ServerCapabilitiesPrompts, "an object of type ServerCapabilitiesPrompts", extra,
-    fields : [[optional "listChanged" list_changed(bool) plain list_changed]], inits :
-    [list_changed]
+    ServerCapabilitiesPrompts {
+        "listChanged": optional list_changed: bool,
+    }
 }
+
 /// The inline object type of `ServerCapabilities.resources` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilitiesResources {
@@ -3774,22 +3855,23 @@ pub struct ServerCapabilitiesResources {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ServerCapabilitiesResources, "an object of type ServerCapabilitiesResources", extra,
-    fields : [[optional "subscribe" subscribe(bool) plain subscribe] [optional
-    "listChanged" list_changed(bool) plain list_changed]], inits : [subscribe
-    list_changed]
+    ServerCapabilitiesResources {
+        "subscribe": optional subscribe: bool,
+        "listChanged": optional list_changed: bool,
+    }
 }
+
 /// The inline object type of `ServerCapabilities.tasks` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilitiesTasks {
     /// Whether this server supports tasks/list.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub list: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub list: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Whether this server supports tasks/cancel.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub cancel: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub cancel: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Specifies which request types can be augmented with tasks.
     ///
     /// Optional: `None` is left out of the JSON.
@@ -3798,12 +3880,13 @@ pub struct ServerCapabilitiesTasks {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ServerCapabilitiesTasks, "an object of type ServerCapabilitiesTasks", extra, fields :
-    [[optional "list" list(::serde_json::Map < String, ::serde_json::Value >) plain list]
-    [optional "cancel" cancel(::serde_json::Map < String, ::serde_json::Value >) plain
-    cancel] [optional "requests" requests(ServerCapabilitiesTasksRequests) plain
-    requests]], inits : [list cancel requests]
+    ServerCapabilitiesTasks {
+        "list": optional list: crate::IndexMap<String, ::serde_json::Value>,
+        "cancel": optional cancel: crate::IndexMap<String, ::serde_json::Value>,
+        "requests": optional requests: ServerCapabilitiesTasksRequests,
+    }
 }
+
 /// The inline object type of `ServerCapabilitiesTasks.requests` in the schema (named from its parent and field; see [`ServerCapabilitiesTasks`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilitiesTasksRequests {
@@ -3815,26 +3898,27 @@ pub struct ServerCapabilitiesTasksRequests {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ServerCapabilitiesTasksRequests, "an object of type ServerCapabilitiesTasksRequests",
-    extra, fields : [[optional "tools" tools(ServerCapabilitiesTasksRequestsTools) plain
-    tools]], inits : [tools]
+    ServerCapabilitiesTasksRequests {
+        "tools": optional tools: ServerCapabilitiesTasksRequestsTools,
+    }
 }
+
 /// The inline object type of `ServerCapabilitiesTasksRequests.tools` in the schema (named from its parent and field; see [`ServerCapabilitiesTasksRequests`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilitiesTasksRequestsTools {
     /// Whether the server supports task-augmented tools/call requests.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub call: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub call: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ServerCapabilitiesTasksRequestsTools,
-    "an object of type ServerCapabilitiesTasksRequestsTools", extra, fields : [[optional
-    "call" call(::serde_json::Map < String, ::serde_json::Value >) plain call]], inits :
-    [call]
+    ServerCapabilitiesTasksRequestsTools {
+        "call": optional call: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// The inline object type of `ServerCapabilities.tools` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilitiesTools {
@@ -3848,10 +3932,11 @@ pub struct ServerCapabilitiesTools {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ServerCapabilitiesTools, "an object of type ServerCapabilitiesTools", extra, fields :
-    [[optional "listChanged" list_changed(bool) plain list_changed]], inits :
-    [list_changed]
+    ServerCapabilitiesTools {
+        "listChanged": optional list_changed: bool,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
 /// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
@@ -3870,28 +3955,20 @@ pub enum ServerNotification {
     Other(JSONRPCNotification),
 }
 crate::rt::union! {
-    ServerNotification, "ServerNotification", [[0usize
-    CancelledNotification(CancelledNotification) plain] [1usize
-    ProgressNotification(ProgressNotification) plain] [2usize
-    LoggingMessageNotification(LoggingMessageNotification) plain] [3usize
-    ResourceUpdatedNotification(ResourceUpdatedNotification) plain] [4usize
-    ResourceListChangedNotification(ResourceListChangedNotification) plain] [5usize
-    ToolListChangedNotification(ToolListChangedNotification) plain] [6usize
-    PromptListChangedNotification(PromptListChangedNotification) plain] [7usize
-    ElicitationCompleteNotification(ElicitationCompleteNotification) plain] [8usize
-    TaskStatusNotification(TaskStatusNotification) plain] [9usize
-    Other(JSONRPCNotification) plain]], tag text "method"[[crate
-    ::rt::Fixed::Str("notifications/cancelled")] [crate
-    ::rt::Fixed::Str("notifications/progress")] [crate
-    ::rt::Fixed::Str("notifications/message")] [crate
-    ::rt::Fixed::Str("notifications/resources/updated")] [crate
-    ::rt::Fixed::Str("notifications/resources/list_changed")] [crate
-    ::rt::Fixed::Str("notifications/tools/list_changed")] [crate
-    ::rt::Fixed::Str("notifications/prompts/list_changed")] [crate
-    ::rt::Fixed::Str("notifications/elicitation/complete")] [crate
-    ::rt::Fixed::Str("notifications/tasks/status")] []]
-    (::std::option::Option::Some(9usize))
+    ServerNotification by "method" {
+        CancelledNotification(CancelledNotification) = ["notifications/cancelled"],
+        ProgressNotification(ProgressNotification) = ["notifications/progress"],
+        LoggingMessageNotification(LoggingMessageNotification) = ["notifications/message"],
+        ResourceUpdatedNotification(ResourceUpdatedNotification) = ["notifications/resources/updated"],
+        ResourceListChangedNotification(ResourceListChangedNotification) = ["notifications/resources/list_changed"],
+        ToolListChangedNotification(ToolListChangedNotification) = ["notifications/tools/list_changed"],
+        PromptListChangedNotification(PromptListChangedNotification) = ["notifications/prompts/list_changed"],
+        ElicitationCompleteNotification(ElicitationCompleteNotification) = ["notifications/elicitation/complete"],
+        TaskStatusNotification(TaskStatusNotification) = ["notifications/tasks/status"],
+        Other(JSONRPCNotification) = _,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -3911,22 +3988,22 @@ pub enum ServerRequest {
     Other(JSONRPCRequest),
 }
 crate::rt::union! {
-    ServerRequest, "ServerRequest", [[0usize PingRequest(PingRequest) plain] [1usize
-    CreateMessageRequest(CreateMessageRequest) plain] [2usize
-    ListRootsRequest(ListRootsRequest) plain] [3usize ElicitRequest(ElicitRequest) plain]
-    [4usize GetTaskRequest(GetTaskRequest) plain] [5usize
-    GetTaskPayloadRequest(GetTaskPayloadRequest) plain] [6usize
-    ListTasksRequest(ListTasksRequest) plain] [7usize
-    CancelTaskRequest(CancelTaskRequest) plain] [8usize Other(JSONRPCRequest) plain]],
-    tag text "method"[[crate ::rt::Fixed::Str("ping")] [crate
-    ::rt::Fixed::Str("sampling/createMessage")] [crate ::rt::Fixed::Str("roots/list")]
-    [crate ::rt::Fixed::Str("elicitation/create")] [crate ::rt::Fixed::Str("tasks/get")]
-    [crate ::rt::Fixed::Str("tasks/result")] [crate ::rt::Fixed::Str("tasks/list")]
-    [crate ::rt::Fixed::Str("tasks/cancel")] []] (::std::option::Option::Some(8usize))
+    ServerRequest by "method" {
+        PingRequest(PingRequest) = ["ping"],
+        CreateMessageRequest(CreateMessageRequest) = ["sampling/createMessage"],
+        ListRootsRequest(ListRootsRequest) = ["roots/list"],
+        ElicitRequest(ElicitRequest) = ["elicitation/create"],
+        GetTaskRequest(GetTaskRequest) = ["tasks/get"],
+        GetTaskPayloadRequest(GetTaskPayloadRequest) = ["tasks/result"],
+        ListTasksRequest(ListTasksRequest) = ["tasks/list"],
+        CancelTaskRequest(CancelTaskRequest) = ["tasks/cancel"],
+        Other(JSONRPCRequest) = _,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerResult {
     EmptyResult(EmptyResult),
@@ -3945,19 +4022,24 @@ pub enum ServerResult {
     CancelTaskResult(CancelTaskResult),
 }
 crate::rt::union! {
-    ServerResult, "ServerResult", [[0usize EmptyResult(EmptyResult) plain] [1usize
-    InitializeResult(InitializeResult) plain] [2usize CompleteResult(CompleteResult)
-    plain] [3usize GetPromptResult(GetPromptResult) plain] [4usize
-    ListPromptsResult(ListPromptsResult) plain] [5usize
-    ListResourceTemplatesResult(ListResourceTemplatesResult) plain] [6usize
-    ListResourcesResult(ListResourcesResult) plain] [7usize
-    ReadResourceResult(ReadResourceResult) plain] [8usize CallToolResult(CallToolResult)
-    plain] [9usize ListToolsResult(ListToolsResult) plain] [10usize
-    GetTaskResult(GetTaskResult) plain] [11usize
-    GetTaskPayloadResult(GetTaskPayloadResult) plain] [12usize
-    ListTasksResult(ListTasksResult) plain] [13usize CancelTaskResult(CancelTaskResult)
-    plain]], shape(::std::option::Option::None)
+    ServerResult by shape {
+        EmptyResult(EmptyResult),
+        InitializeResult(InitializeResult),
+        CompleteResult(CompleteResult),
+        GetPromptResult(GetPromptResult),
+        ListPromptsResult(ListPromptsResult),
+        ListResourceTemplatesResult(ListResourceTemplatesResult),
+        ListResourcesResult(ListResourcesResult),
+        ReadResourceResult(ReadResourceResult),
+        CallToolResult(CallToolResult),
+        ListToolsResult(ListToolsResult),
+        GetTaskResult(GetTaskResult),
+        GetTaskPayloadResult(GetTaskPayloadResult),
+        ListTasksResult(ListTasksResult),
+        CancelTaskResult(CancelTaskResult),
+    }
 }
+
 /// A request from the client to the server, to enable or adjust logging.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -3970,19 +4052,15 @@ pub struct SetLevelRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl SetLevelRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "logging/setLevel";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    SetLevelRequest, "an object of type SetLevelRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("logging/setLevel"))] [required "params"
-    params(SetLevelRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    SetLevelRequest {
+        "method" fixed METHOD: &str = "logging/setLevel",
+        "params": required params: SetLevelRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// Parameters for a `logging/setLevel` request.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -4000,22 +4078,25 @@ pub struct SetLevelRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    SetLevelRequestParams, "an object of type SetLevelRequestParams", extra, fields :
-    [[optional "_meta" meta(RequestParamsMeta) plain meta] [required "level"
-    level(LoggingLevel) plain level]], inits : [meta level]
+    SetLevelRequestParams {
+        "_meta": optional meta: RequestParamsMeta,
+        "level": required level: LoggingLevel,
+    }
 }
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SingleSelectEnumSchema {
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
     TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
 }
 crate::rt::union! {
-    SingleSelectEnumSchema, "SingleSelectEnumSchema", [[0usize
-    UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema) plain] [1usize
-    TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema) plain]],
-    shape(::std::option::Option::None)
+    SingleSelectEnumSchema by shape {
+        UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
+        TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
+    }
 }
+
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"string"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StringSchema {
@@ -4038,19 +4119,18 @@ pub struct StringSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl StringSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "string";
-}
 crate::rt::object! {
-    StringSchema, "an object of type StringSchema", extra, fields : [[fixed "type"
-    fixed0(crate ::rt::Fixed::Str("string"))] [optional "title" title(String) plain
-    title] [optional "description" description(String) plain description] [optional
-    "minLength" min_length(i64) plain min_length] [optional "maxLength" max_length(i64)
-    plain max_length] [optional "format" format(StringSchemaFormat) plain format]
-    [optional "default" default(String) plain default]], inits : [title description
-    min_length max_length format default]
+    StringSchema {
+        "type" fixed TYPE: &str = "string",
+        "title": optional title: String,
+        "description": optional description: String,
+        "minLength": optional min_length: i64 as int,
+        "maxLength": optional max_length: i64 as int,
+        "format": optional format: StringSchemaFormat,
+        "default": optional default: String,
+    }
 }
+
 /// The inline enum type of `StringSchema.format` in the schema (named from its parent and field; see [`StringSchema`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum StringSchemaFormat {
@@ -4064,9 +4144,14 @@ pub enum StringSchemaFormat {
     DateTime,
 }
 crate::rt::string_enum! {
-    StringSchemaFormat, "a StringSchemaFormat value", closed, [Email "email" Uri "uri"
-    Date "date" DateTime "date-time"]
+    StringSchemaFormat closed {
+        Email = "email",
+        Uri = "uri",
+        Date = "date",
+        DateTime = "date-time",
+    }
 }
+
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -4079,19 +4164,15 @@ pub struct SubscribeRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl SubscribeRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "resources/subscribe";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    SubscribeRequest, "an object of type SubscribeRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("resources/subscribe"))] [required "params"
-    params(SubscribeRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    SubscribeRequest {
+        "method" fixed METHOD: &str = "resources/subscribe",
+        "params": required params: SubscribeRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// Parameters for a `resources/subscribe` request.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -4111,10 +4192,12 @@ pub struct SubscribeRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    SubscribeRequestParams, "an object of type SubscribeRequestParams", extra, fields :
-    [[optional "_meta" meta(RequestParamsMeta) plain meta] [required "uri" uri(String)
-    plain uri]], inits : [meta uri]
+    SubscribeRequestParams {
+        "_meta": optional meta: RequestParamsMeta,
+        "uri": required uri: String,
+    }
 }
+
 /// Data associated with a task.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -4158,14 +4241,17 @@ pub struct Task {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Task, "an object of type Task", extra, fields : [[required "taskId" task_id(String)
-    plain task_id] [required "status" status(TaskStatus) plain status] [optional
-    "statusMessage" status_message(String) plain status_message] [required "createdAt"
-    created_at(String) plain created_at] [required "lastUpdatedAt"
-    last_updated_at(String) plain last_updated_at] [required "ttl" ttl(Option < i64 >)
-    plain ttl] [optional "pollInterval" poll_interval(i64) plain poll_interval]], inits :
-    [task_id status status_message created_at last_updated_at ttl poll_interval]
+    Task {
+        "taskId": required task_id: String,
+        "status": required status: TaskStatus,
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttl": required ttl: Option<i64> as nullable_int,
+        "pollInterval": optional poll_interval: i64 as int,
+    }
 }
+
 /// Common params for any task-augmented request.
 ///
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
@@ -4192,10 +4278,12 @@ pub struct TaskAugmentedRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    TaskAugmentedRequestParams, "an object of type TaskAugmentedRequestParams", extra,
-    fields : [[optional "_meta" meta(RequestParamsMeta) plain meta] [optional "task"
-    task(TaskMetadata) plain task]], inits : [meta task]
+    TaskAugmentedRequestParams {
+        "_meta": optional meta: RequestParamsMeta,
+        "task": optional task: TaskMetadata,
+    }
 }
+
 /// Metadata for augmenting a request with task execution.
 /// Include this in the `task` field of the request parameters.
 ///
@@ -4210,9 +4298,11 @@ pub struct TaskMetadata {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    TaskMetadata, "an object of type TaskMetadata", extra, fields : [[optional "ttl"
-    ttl(i64) plain ttl]], inits : [ttl]
+    TaskMetadata {
+        "ttl": optional ttl: i64 as int,
+    }
 }
+
 /// The status of a task.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -4230,9 +4320,15 @@ pub enum TaskStatus {
     Cancelled,
 }
 crate::rt::string_enum! {
-    TaskStatus, "a TaskStatus value", closed, [Working "working" InputRequired
-    "input_required" Completed "completed" Failed "failed" Cancelled "cancelled"]
+    TaskStatus closed {
+        Working = "working",
+        InputRequired = "input_required",
+        Completed = "completed",
+        Failed = "failed",
+        Cancelled = "cancelled",
+    }
 }
+
 /// An optional notification from the receiver to the requestor, informing them that a task's status has changed. Receivers are not required to send these notifications.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -4244,18 +4340,14 @@ pub struct TaskStatusNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl TaskStatusNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/tasks/status";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    TaskStatusNotification, "an object of type TaskStatusNotification", extra, fields :
-    [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/tasks/status"))]
-    [required "params" params(TaskStatusNotificationParams) plain params] [fixed
-    "jsonrpc" fixed2(crate ::rt::Fixed::Str("2.0"))]], inits : [params]
+    TaskStatusNotification {
+        "method" fixed METHOD: &str = "notifications/tasks/status",
+        "params": required params: TaskStatusNotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
 }
+
 /// Parameters for a `notifications/tasks/status` notification.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -4266,7 +4358,7 @@ pub struct TaskStatusNotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// The task identifier.
     ///
     /// Wire name: `taskId`.
@@ -4305,16 +4397,18 @@ pub struct TaskStatusNotificationParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    TaskStatusNotificationParams, "an object of type TaskStatusNotificationParams",
-    extra, fields : [[optional "_meta" meta(::serde_json::Map < String,
-    ::serde_json::Value >) plain meta] [required "taskId" task_id(String) plain task_id]
-    [required "status" status(TaskStatus) plain status] [optional "statusMessage"
-    status_message(String) plain status_message] [required "createdAt" created_at(String)
-    plain created_at] [required "lastUpdatedAt" last_updated_at(String) plain
-    last_updated_at] [required "ttl" ttl(Option < i64 >) plain ttl] [optional
-    "pollInterval" poll_interval(i64) plain poll_interval]], inits : [meta task_id status
-    status_message created_at last_updated_at ttl poll_interval]
+    TaskStatusNotificationParams {
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "taskId": required task_id: String,
+        "status": required status: TaskStatus,
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttl": required ttl: Option<i64> as nullable_int,
+        "pollInterval": optional poll_interval: i64 as int,
+    }
 }
+
 /// Text provided to or from an LLM.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"text"`.
@@ -4331,21 +4425,19 @@ pub struct TextContent {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl TextContent {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "text";
-}
 crate::rt::object! {
-    TextContent, "an object of type TextContent", extra, fields : [[fixed "type"
-    fixed0(crate ::rt::Fixed::Str("text"))] [required "text" text(String) plain text]
-    [optional "annotations" annotations(Annotations) plain annotations] [optional "_meta"
-    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [text
-    annotations meta]
+    TextContent {
+        "type" fixed TYPE: &str = "text",
+        "text": required text: String,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct TextResourceContents {
     /// The URI of this resource.
@@ -4363,19 +4455,21 @@ pub struct TextResourceContents {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    TextResourceContents, "an object of type TextResourceContents", extra, fields :
-    [[required "uri" uri(String) plain uri] [optional "mimeType" mime_type(String) plain
-    mime_type] [optional "_meta" meta(::serde_json::Map < String, ::serde_json::Value >)
-    plain meta] [required "text" text(String) plain text]], inits : [uri mime_type meta
-    text]
+    TextResourceContents {
+        "uri": required uri: String,
+        "mimeType": optional mime_type: String,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        "text": required text: String,
+    }
 }
+
 /// Schema for multiple-selection enumeration with display titles for each option.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"array"`.
@@ -4410,20 +4504,18 @@ pub struct TitledMultiSelectEnumSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl TitledMultiSelectEnumSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "array";
-}
 crate::rt::object! {
-    TitledMultiSelectEnumSchema, "an object of type TitledMultiSelectEnumSchema", extra,
-    fields : [[fixed "type" fixed0(crate ::rt::Fixed::Str("array"))] [optional "title"
-    title(String) plain title] [optional "description" description(String) plain
-    description] [optional "minItems" min_items(i64) plain min_items] [optional
-    "maxItems" max_items(i64) plain max_items] [required "items"
-    items(TitledMultiSelectEnumSchemaItems) plain items] [optional "default" default(Vec
-    < String >) plain default]], inits : [title description min_items max_items items
-    default]
+    TitledMultiSelectEnumSchema {
+        "type" fixed TYPE: &str = "array",
+        "title": optional title: String,
+        "description": optional description: String,
+        "minItems": optional min_items: i64 as int,
+        "maxItems": optional max_items: i64 as int,
+        "items": required items: TitledMultiSelectEnumSchemaItems,
+        "default": optional default: Vec<String>,
+    }
 }
+
 /// The inline object type of `TitledMultiSelectEnumSchema.items` in the schema (named from its parent and field; see [`TitledMultiSelectEnumSchema`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TitledMultiSelectEnumSchemaItems {
@@ -4435,11 +4527,11 @@ pub struct TitledMultiSelectEnumSchemaItems {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    TitledMultiSelectEnumSchemaItems,
-    "an object of type TitledMultiSelectEnumSchemaItems", extra, fields : [[required
-    "anyOf" any_of(Vec < TitledMultiSelectEnumSchemaItemsAnyOfItem >) plain any_of]],
-    inits : [any_of]
+    TitledMultiSelectEnumSchemaItems {
+        "anyOf": required any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
+    }
 }
+
 /// The inline object type of the elements of `TitledMultiSelectEnumSchemaItems.anyOf` in the schema (see [`TitledMultiSelectEnumSchemaItems`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
@@ -4451,11 +4543,12 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    TitledMultiSelectEnumSchemaItemsAnyOfItem,
-    "an object of type TitledMultiSelectEnumSchemaItemsAnyOfItem", extra, fields :
-    [[required "const" r#const(String) plain r#const] [required "title" title(String)
-    plain title]], inits : [r#const title]
+    TitledMultiSelectEnumSchemaItemsAnyOfItem {
+        "const": required r#const: String,
+        "title": required title: String,
+    }
 }
+
 /// Schema for single-selection enumeration with display titles for each option.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"string"`.
@@ -4480,18 +4573,16 @@ pub struct TitledSingleSelectEnumSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl TitledSingleSelectEnumSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "string";
-}
 crate::rt::object! {
-    TitledSingleSelectEnumSchema, "an object of type TitledSingleSelectEnumSchema",
-    extra, fields : [[fixed "type" fixed0(crate ::rt::Fixed::Str("string"))] [optional
-    "title" title(String) plain title] [optional "description" description(String) plain
-    description] [required "oneOf" one_of(Vec < TitledSingleSelectEnumSchemaOneOfItem >)
-    plain one_of] [optional "default" default(String) plain default]], inits : [title
-    description one_of default]
+    TitledSingleSelectEnumSchema {
+        "type" fixed TYPE: &str = "string",
+        "title": optional title: String,
+        "description": optional description: String,
+        "oneOf": required one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>,
+        "default": optional default: String,
+    }
 }
+
 /// The inline object type of the elements of `TitledSingleSelectEnumSchema.oneOf` in the schema (see [`TitledSingleSelectEnumSchema`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TitledSingleSelectEnumSchemaOneOfItem {
@@ -4503,11 +4594,12 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    TitledSingleSelectEnumSchemaOneOfItem,
-    "an object of type TitledSingleSelectEnumSchemaOneOfItem", extra, fields : [[required
-    "const" r#const(String) plain r#const] [required "title" title(String) plain title]],
-    inits : [r#const title]
+    TitledSingleSelectEnumSchemaOneOfItem {
+        "const": required r#const: String,
+        "title": required title: String,
+    }
 }
+
 /// Definition for a tool the client can call.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tool {
@@ -4571,21 +4663,24 @@ pub struct Tool {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Tool, "an object of type Tool", extra, fields : [[required "name" name(String) plain
-    name] [optional "title" title(String) plain title] [optional "icons" icons(Vec < Icon
-    >) plain icons] [optional "description" description(String) plain description]
-    [required "inputSchema" input_schema(ToolInputSchema) plain input_schema] [optional
-    "execution" execution(ToolExecution) plain execution] [optional "outputSchema"
-    output_schema(ToolOutputSchema) plain output_schema] [optional "annotations"
-    annotations(ToolAnnotations) plain annotations] [optional "_meta"
-    meta(::serde_json::Map < String, ::serde_json::Value >) plain meta]], inits : [name
-    title icons description input_schema execution output_schema annotations meta]
+    Tool {
+        "name": required name: String,
+        "title": optional title: String,
+        "icons": optional icons: Vec<Icon>,
+        "description": optional description: String,
+        "inputSchema": required input_schema: ToolInputSchema,
+        "execution": optional execution: ToolExecution,
+        "outputSchema": optional output_schema: ToolOutputSchema,
+        "annotations": optional annotations: ToolAnnotations,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// Additional properties describing a Tool to clients.
 ///
 /// NOTE: all properties in ToolAnnotations are **hints**.
@@ -4645,14 +4740,15 @@ pub struct ToolAnnotations {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ToolAnnotations, "an object of type ToolAnnotations", extra, fields : [[optional
-    "title" title(String) plain title] [optional "readOnlyHint" read_only_hint(bool)
-    plain read_only_hint] [optional "destructiveHint" destructive_hint(bool) plain
-    destructive_hint] [optional "idempotentHint" idempotent_hint(bool) plain
-    idempotent_hint] [optional "openWorldHint" open_world_hint(bool) plain
-    open_world_hint]], inits : [title read_only_hint destructive_hint idempotent_hint
-    open_world_hint]
+    ToolAnnotations {
+        "title": optional title: String,
+        "readOnlyHint": optional read_only_hint: bool,
+        "destructiveHint": optional destructive_hint: bool,
+        "idempotentHint": optional idempotent_hint: bool,
+        "openWorldHint": optional open_world_hint: bool,
+    }
 }
+
 /// Controls tool selection behavior for sampling requests.
 ///
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
@@ -4669,9 +4765,11 @@ pub struct ToolChoice {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ToolChoice, "an object of type ToolChoice", extra, fields : [[optional "mode"
-    mode(ToolChoiceMode) plain mode]], inits : [mode]
+    ToolChoice {
+        "mode": optional mode: ToolChoiceMode,
+    }
 }
+
 /// The inline enum type of `ToolChoice.mode` in the schema (named from its parent and field; see [`ToolChoice`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ToolChoiceMode {
@@ -4683,9 +4781,13 @@ pub enum ToolChoiceMode {
     None,
 }
 crate::rt::string_enum! {
-    ToolChoiceMode, "a ToolChoiceMode value", closed, [Auto "auto" Required "required"
-    None "none"]
+    ToolChoiceMode closed {
+        Auto = "auto",
+        Required = "required",
+        None = "none",
+    }
 }
+
 /// Execution-related properties for a tool.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -4709,10 +4811,11 @@ pub struct ToolExecution {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ToolExecution, "an object of type ToolExecution", extra, fields : [[optional
-    "taskSupport" task_support(ToolExecutionTaskSupport) plain task_support]], inits :
-    [task_support]
+    ToolExecution {
+        "taskSupport": optional task_support: ToolExecutionTaskSupport,
+    }
 }
+
 /// The inline enum type of `ToolExecution.taskSupport` in the schema (named from its parent and field; see [`ToolExecution`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ToolExecutionTaskSupport {
@@ -4724,9 +4827,13 @@ pub enum ToolExecutionTaskSupport {
     Required,
 }
 crate::rt::string_enum! {
-    ToolExecutionTaskSupport, "a ToolExecutionTaskSupport value", closed, [Forbidden
-    "forbidden" Optional "optional" Required "required"]
+    ToolExecutionTaskSupport closed {
+        Forbidden = "forbidden",
+        Optional = "optional",
+        Required = "required",
+    }
 }
+
 /// The inline object type of `Tool.inputSchema` in the schema (named from its parent and field; see [`Tool`]).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"object"`.
@@ -4740,10 +4847,7 @@ pub struct ToolInputSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub properties: Option<
-        ::std::collections::BTreeMap<
-            String,
-            ::serde_json::Map<String, ::serde_json::Value>,
-        >,
+        crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
     >,
     /// **Later revisions:** Removed in 2026-07-28.
     ///
@@ -4752,18 +4856,15 @@ pub struct ToolInputSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ToolInputSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "object";
-}
 crate::rt::object! {
-    ToolInputSchema, "an object of type ToolInputSchema", extra, fields : [[optional
-    "$schema" schema(String) plain schema] [fixed "type" fixed1(crate
-    ::rt::Fixed::Str("object"))] [optional "properties"
-    properties(::std::collections::BTreeMap < String, ::serde_json::Map < String,
-    ::serde_json::Value > >) plain properties] [optional "required" required(Vec < String
-    >) plain required]], inits : [schema properties required]
+    ToolInputSchema {
+        "$schema": optional schema: String,
+        "type" fixed TYPE: &str = "object",
+        "properties": optional properties: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        "required": optional required: Vec<String>,
+    }
 }
+
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/tools/list_changed"`, `jsonrpc`: `"2.0"`.
@@ -4774,19 +4875,14 @@ pub struct ToolListChangedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ToolListChangedNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/tools/list_changed";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ToolListChangedNotification, "an object of type ToolListChangedNotification", extra,
-    fields : [[fixed "method" fixed0(crate
-    ::rt::Fixed::Str("notifications/tools/list_changed"))] [optional "params"
-    params(NotificationParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params]
+    ToolListChangedNotification {
+        "method" fixed METHOD: &str = "notifications/tools/list_changed",
+        "params": optional params: NotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
 }
+
 /// The inline object type of `Tool.outputSchema` in the schema (named from its parent and field; see [`Tool`]).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"object"`.
@@ -4800,10 +4896,7 @@ pub struct ToolOutputSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub properties: Option<
-        ::std::collections::BTreeMap<
-            String,
-            ::serde_json::Map<String, ::serde_json::Value>,
-        >,
+        crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
     >,
     /// **Later revisions:** Removed in 2026-07-28.
     ///
@@ -4812,18 +4905,15 @@ pub struct ToolOutputSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ToolOutputSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "object";
-}
 crate::rt::object! {
-    ToolOutputSchema, "an object of type ToolOutputSchema", extra, fields : [[optional
-    "$schema" schema(String) plain schema] [fixed "type" fixed1(crate
-    ::rt::Fixed::Str("object"))] [optional "properties"
-    properties(::std::collections::BTreeMap < String, ::serde_json::Map < String,
-    ::serde_json::Value > >) plain properties] [optional "required" required(Vec < String
-    >) plain required]], inits : [schema properties required]
+    ToolOutputSchema {
+        "$schema": optional schema: String,
+        "type" fixed TYPE: &str = "object",
+        "properties": optional properties: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        "required": optional required: Vec<String>,
+    }
 }
+
 /// The result of a tool use, provided by the user back to the assistant.
 ///
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
@@ -4849,7 +4939,7 @@ pub struct ToolResultContent {
     /// Wire name: `structuredContent`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub structured_content: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub structured_content: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Whether the tool use resulted in an error.
     ///
     /// If true, the content typically describes the error that occurred.
@@ -4867,24 +4957,21 @@ pub struct ToolResultContent {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ToolResultContent {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "tool_result";
-}
 crate::rt::object! {
-    ToolResultContent, "an object of type ToolResultContent", extra, fields : [[fixed
-    "type" fixed0(crate ::rt::Fixed::Str("tool_result"))] [required "toolUseId"
-    tool_use_id(String) plain tool_use_id] [required "content" content(Vec < ContentBlock
-    >) plain content] [optional "structuredContent" structured_content(::serde_json::Map
-    < String, ::serde_json::Value >) plain structured_content] [optional "isError"
-    is_error(bool) plain is_error] [optional "_meta" meta(::serde_json::Map < String,
-    ::serde_json::Value >) plain meta]], inits : [tool_use_id content structured_content
-    is_error meta]
+    ToolResultContent {
+        "type" fixed TYPE: &str = "tool_result",
+        "toolUseId": required tool_use_id: String,
+        "content": required content: Vec<ContentBlock>,
+        "structuredContent": optional structured_content: crate::IndexMap<String, ::serde_json::Value>,
+        "isError": optional is_error: bool,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// A request from the assistant to call a tool.
 ///
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
@@ -4899,7 +4986,7 @@ pub struct ToolUseContent {
     /// The name of the tool to call.
     pub name: String,
     /// The arguments to pass to the tool, conforming to the tool's input schema.
-    pub input: ::serde_json::Map<String, ::serde_json::Value>,
+    pub input: crate::IndexMap<String, ::serde_json::Value>,
     /// Optional metadata about the tool use. Clients SHOULD preserve this field when
     /// including tool uses in subsequent sampling requests to enable caching optimizations.
     ///
@@ -4908,21 +4995,20 @@ pub struct ToolUseContent {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ToolUseContent {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "tool_use";
-}
 crate::rt::object! {
-    ToolUseContent, "an object of type ToolUseContent", extra, fields : [[fixed "type"
-    fixed0(crate ::rt::Fixed::Str("tool_use"))] [required "id" id(String) plain id]
-    [required "name" name(String) plain name] [required "input" input(::serde_json::Map <
-    String, ::serde_json::Value >) plain input] [optional "_meta" meta(::serde_json::Map
-    < String, ::serde_json::Value >) plain meta]], inits : [id name input meta]
+    ToolUseContent {
+        "type" fixed TYPE: &str = "tool_use",
+        "id": required id: String,
+        "name": required name: String,
+        "input": required input: crate::IndexMap<String, ::serde_json::Value>,
+        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// An error response that indicates that the server requires the client to provide additional information via an elicitation request.
 ///
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
@@ -4932,22 +5018,22 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct URLElicitationRequiredError {
+    /// **Corrected by the generator:** may also be `null`: JSON-RPC 2.0 §5: the `id` of an error response is `null` when the request's id could not be read (a parse error).
+    ///
     /// Optional: `None` is left out of the JSON.
-    pub id: Option<RequestId>,
+    pub id: Option<Option<RequestId>>,
     pub error: URLElicitationRequiredErrorError,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl URLElicitationRequiredError {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    URLElicitationRequiredError, "an object of type URLElicitationRequiredError", extra,
-    fields : [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [optional "id"
-    id(RequestId) plain id] [required "error" error(URLElicitationRequiredErrorError)
-    plain error]], inits : [id error]
+    URLElicitationRequiredError {
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": optional id: Option<RequestId>,
+        "error": required error: URLElicitationRequiredErrorError,
+    }
 }
+
 /// The inline object type of `URLElicitationRequiredError.error` in the schema (named from its parent and field; see [`URLElicitationRequiredError`]).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `code`: `-32042`.
@@ -4960,17 +5046,14 @@ pub struct URLElicitationRequiredErrorError {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl URLElicitationRequiredErrorError {
-    /// The fixed value of `code`.
-    pub const CODE: i64 = -32042i64;
-}
 crate::rt::object! {
-    URLElicitationRequiredErrorError,
-    "an object of type URLElicitationRequiredErrorError", extra, fields : [[fixed "code"
-    fixed0(crate ::rt::Fixed::Int(- 32042i64))] [required "message" message(String) plain
-    message] [required "data" data(URLElicitationRequiredErrorErrorData) plain data]],
-    inits : [message data]
+    URLElicitationRequiredErrorError {
+        "code" fixed CODE: i64 = -32042,
+        "message": required message: String,
+        "data": required data: URLElicitationRequiredErrorErrorData,
+    }
 }
+
 /// The inline object type of `URLElicitationRequiredErrorError.data` in the schema (named from its parent and field; see [`URLElicitationRequiredErrorError`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct URLElicitationRequiredErrorErrorData {
@@ -4979,15 +5062,16 @@ pub struct URLElicitationRequiredErrorErrorData {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    URLElicitationRequiredErrorErrorData,
-    "an object of type URLElicitationRequiredErrorErrorData", extra, fields : [[required
-    "elicitations" elicitations(Vec < ElicitRequestURLParams >) plain elicitations]],
-    inits : [elicitations]
+    URLElicitationRequiredErrorErrorData {
+        "elicitations": required elicitations: Vec<ElicitRequestURLParams>,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
 pub const URL_ELICITATION_REQUIRED: i64 = -32042i64;
+
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -5000,19 +5084,15 @@ pub struct UnsubscribeRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl UnsubscribeRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "resources/unsubscribe";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    UnsubscribeRequest, "an object of type UnsubscribeRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("resources/unsubscribe"))] [required "params"
-    params(UnsubscribeRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    UnsubscribeRequest {
+        "method" fixed METHOD: &str = "resources/unsubscribe",
+        "params": required params: UnsubscribeRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// Parameters for a `resources/unsubscribe` request.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -5032,10 +5112,12 @@ pub struct UnsubscribeRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    UnsubscribeRequestParams, "an object of type UnsubscribeRequestParams", extra, fields
-    : [[optional "_meta" meta(RequestParamsMeta) plain meta] [required "uri" uri(String)
-    plain uri]], inits : [meta uri]
+    UnsubscribeRequestParams {
+        "_meta": optional meta: RequestParamsMeta,
+        "uri": required uri: String,
+    }
 }
+
 /// Schema for multiple-selection enumeration without display titles for options.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"array"`.
@@ -5070,20 +5152,18 @@ pub struct UntitledMultiSelectEnumSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl UntitledMultiSelectEnumSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "array";
-}
 crate::rt::object! {
-    UntitledMultiSelectEnumSchema, "an object of type UntitledMultiSelectEnumSchema",
-    extra, fields : [[fixed "type" fixed0(crate ::rt::Fixed::Str("array"))] [optional
-    "title" title(String) plain title] [optional "description" description(String) plain
-    description] [optional "minItems" min_items(i64) plain min_items] [optional
-    "maxItems" max_items(i64) plain max_items] [required "items"
-    items(UntitledMultiSelectEnumSchemaItems) plain items] [optional "default"
-    default(Vec < String >) plain default]], inits : [title description min_items
-    max_items items default]
+    UntitledMultiSelectEnumSchema {
+        "type" fixed TYPE: &str = "array",
+        "title": optional title: String,
+        "description": optional description: String,
+        "minItems": optional min_items: i64 as int,
+        "maxItems": optional max_items: i64 as int,
+        "items": required items: UntitledMultiSelectEnumSchemaItems,
+        "default": optional default: Vec<String>,
+    }
 }
+
 /// The inline object type of `UntitledMultiSelectEnumSchema.items` in the schema (named from its parent and field; see [`UntitledMultiSelectEnumSchema`]).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"string"`.
@@ -5094,16 +5174,13 @@ pub struct UntitledMultiSelectEnumSchemaItems {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl UntitledMultiSelectEnumSchemaItems {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "string";
-}
 crate::rt::object! {
-    UntitledMultiSelectEnumSchemaItems,
-    "an object of type UntitledMultiSelectEnumSchemaItems", extra, fields : [[fixed
-    "type" fixed0(crate ::rt::Fixed::Str("string"))] [required "enum" r#enum(Vec < String
-    >) plain r#enum]], inits : [r#enum]
+    UntitledMultiSelectEnumSchemaItems {
+        "type" fixed TYPE: &str = "string",
+        "enum": required r#enum: Vec<String>,
+    }
 }
+
 /// Schema for single-selection enumeration without display titles for options.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"string"`.
@@ -5126,17 +5203,16 @@ pub struct UntitledSingleSelectEnumSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl UntitledSingleSelectEnumSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "string";
-}
 crate::rt::object! {
-    UntitledSingleSelectEnumSchema, "an object of type UntitledSingleSelectEnumSchema",
-    extra, fields : [[fixed "type" fixed0(crate ::rt::Fixed::Str("string"))] [optional
-    "title" title(String) plain title] [optional "description" description(String) plain
-    description] [required "enum" r#enum(Vec < String >) plain r#enum] [optional
-    "default" default(String) plain default]], inits : [title description r#enum default]
+    UntitledSingleSelectEnumSchema {
+        "type" fixed TYPE: &str = "string",
+        "title": optional title: String,
+        "description": optional description: String,
+        "enum": required r#enum: Vec<String>,
+        "default": optional default: String,
+    }
 }
+
 impl crate::Request for CompleteRequest {
     const METHOD: &'static str = "completion/complete";
     type Params = CompleteRequestParams;
@@ -5374,12 +5450,13 @@ impl crate::Request for ListToolsRequest {
         &self.params
     }
 }
-/// Every request and notification of this revision by wire method name,
-/// with its params and result types (the `Request` and `Notification` impls, as data).
+/// Every request, input request and notification of this revision by wire
+/// method name, with its params and result types (the `Request`,
+/// `InputRequest` and `Notification` impls, as data).
 pub const METHODS: &[crate::MethodInfo] = &[
     crate::MethodInfo {
         method: "completion/complete",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "CompleteRequest",
         params: ::std::option::Option::Some("CompleteRequestParams"),
         result: ::std::option::Option::Some("CompleteResult"),
@@ -5387,7 +5464,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "elicitation/create",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "ElicitRequest",
         params: ::std::option::Option::Some("ElicitRequestParams"),
         result: ::std::option::Option::Some("ElicitResult"),
@@ -5395,7 +5472,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "initialize",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "InitializeRequest",
         params: ::std::option::Option::Some("InitializeRequestParams"),
         result: ::std::option::Option::Some("InitializeResult"),
@@ -5403,7 +5480,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "logging/setLevel",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "SetLevelRequest",
         params: ::std::option::Option::Some("SetLevelRequestParams"),
         result: ::std::option::Option::Some("EmptyResult"),
@@ -5411,7 +5488,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/cancelled",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "CancelledNotification",
         params: ::std::option::Option::Some("CancelledNotificationParams"),
         result: ::std::option::Option::None,
@@ -5419,7 +5496,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/elicitation/complete",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "ElicitationCompleteNotification",
         params: ::std::option::Option::Some("ElicitationCompleteNotificationParams"),
         result: ::std::option::Option::None,
@@ -5427,7 +5504,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/initialized",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "InitializedNotification",
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
@@ -5435,7 +5512,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/message",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "LoggingMessageNotification",
         params: ::std::option::Option::Some("LoggingMessageNotificationParams"),
         result: ::std::option::Option::None,
@@ -5443,7 +5520,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/progress",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "ProgressNotification",
         params: ::std::option::Option::Some("ProgressNotificationParams"),
         result: ::std::option::Option::None,
@@ -5451,7 +5528,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/prompts/list_changed",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "PromptListChangedNotification",
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
@@ -5459,7 +5536,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/resources/list_changed",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "ResourceListChangedNotification",
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
@@ -5467,7 +5544,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/resources/updated",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "ResourceUpdatedNotification",
         params: ::std::option::Option::Some("ResourceUpdatedNotificationParams"),
         result: ::std::option::Option::None,
@@ -5475,7 +5552,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/roots/list_changed",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "RootsListChangedNotification",
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
@@ -5483,7 +5560,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/tasks/status",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "TaskStatusNotification",
         params: ::std::option::Option::Some("TaskStatusNotificationParams"),
         result: ::std::option::Option::None,
@@ -5491,7 +5568,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/tools/list_changed",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "ToolListChangedNotification",
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
@@ -5499,7 +5576,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "ping",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "PingRequest",
         params: ::std::option::Option::Some("RequestParams"),
         result: ::std::option::Option::Some("EmptyResult"),
@@ -5507,7 +5584,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "prompts/get",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "GetPromptRequest",
         params: ::std::option::Option::Some("GetPromptRequestParams"),
         result: ::std::option::Option::Some("GetPromptResult"),
@@ -5515,7 +5592,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "prompts/list",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "ListPromptsRequest",
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListPromptsResult"),
@@ -5523,7 +5600,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "resources/list",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "ListResourcesRequest",
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListResourcesResult"),
@@ -5531,7 +5608,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "resources/read",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "ReadResourceRequest",
         params: ::std::option::Option::Some("ReadResourceRequestParams"),
         result: ::std::option::Option::Some("ReadResourceResult"),
@@ -5539,7 +5616,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "resources/subscribe",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "SubscribeRequest",
         params: ::std::option::Option::Some("SubscribeRequestParams"),
         result: ::std::option::Option::Some("EmptyResult"),
@@ -5547,7 +5624,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "resources/templates/list",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "ListResourceTemplatesRequest",
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListResourceTemplatesResult"),
@@ -5555,7 +5632,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "resources/unsubscribe",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "UnsubscribeRequest",
         params: ::std::option::Option::Some("UnsubscribeRequestParams"),
         result: ::std::option::Option::Some("EmptyResult"),
@@ -5563,7 +5640,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "roots/list",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "ListRootsRequest",
         params: ::std::option::Option::Some("RequestParams"),
         result: ::std::option::Option::Some("ListRootsResult"),
@@ -5571,7 +5648,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "sampling/createMessage",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "CreateMessageRequest",
         params: ::std::option::Option::Some("CreateMessageRequestParams"),
         result: ::std::option::Option::Some("CreateMessageResult"),
@@ -5579,7 +5656,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "tasks/cancel",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "CancelTaskRequest",
         params: ::std::option::Option::Some("CancelTaskRequestParams"),
         result: ::std::option::Option::Some("CancelTaskResult"),
@@ -5587,7 +5664,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "tasks/get",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "GetTaskRequest",
         params: ::std::option::Option::Some("GetTaskRequestParams"),
         result: ::std::option::Option::Some("GetTaskResult"),
@@ -5595,7 +5672,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "tasks/list",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "ListTasksRequest",
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListTasksResult"),
@@ -5603,7 +5680,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "tasks/result",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "GetTaskPayloadRequest",
         params: ::std::option::Option::Some("GetTaskPayloadRequestParams"),
         result: ::std::option::Option::Some("GetTaskPayloadResult"),
@@ -5611,7 +5688,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "tools/call",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "CallToolRequest",
         params: ::std::option::Option::Some("CallToolRequestParams"),
         result: ::std::option::Option::Some("CallToolResult"),
@@ -5619,7 +5696,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "tools/list",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "ListToolsRequest",
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListToolsResult"),
@@ -5649,28 +5726,29 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = crate::rt::type_table![
     CreateMessageRequestParams, plain CreateMessageRequestParamsIncludeContext, plain
     CreateMessageResult, plain CreateMessageResultStopReason, plain CreateTaskResult,
     plain Cursor, plain ElicitRequest, plain ElicitRequestFormParams, plain
-    ElicitRequestFormParamsRequestedSchema, union ElicitRequestParams, plain
-    ElicitRequestURLParams, plain ElicitResult, plain ElicitResultAction, union
-    ElicitResultContentValue, plain ElicitationCompleteNotification, plain
-    ElicitationCompleteNotificationParams, plain EmbeddedResource, union
-    EmbeddedResourceResource, plain EmptyResult, union EnumSchema, plain Error, plain
-    GetPromptRequest, plain GetPromptRequestParams, plain GetPromptResult, plain
-    GetTaskPayloadRequest, plain GetTaskPayloadRequestParams, plain GetTaskPayloadResult,
-    plain GetTaskRequest, plain GetTaskRequestParams, plain GetTaskResult, plain Icon,
-    plain IconTheme, plain Icons, plain ImageContent, plain Implementation, plain
-    InitializeRequest, plain InitializeRequestParams, plain InitializeResult, plain
-    InitializedNotification, plain JSONRPCErrorResponse, union JSONRPCMessage, plain
-    JSONRPCNotification, plain JSONRPCRequest, union JSONRPCResponse, plain
-    JSONRPCResultResponse, plain LegacyTitledEnumSchema, plain ListPromptsRequest, plain
-    ListPromptsResult, plain ListResourceTemplatesRequest, plain
-    ListResourceTemplatesResult, plain ListResourcesRequest, plain ListResourcesResult,
-    plain ListRootsRequest, plain ListRootsResult, plain ListTasksRequest, plain
-    ListTasksResult, plain ListToolsRequest, plain ListToolsResult, plain LoggingLevel,
-    plain LoggingMessageNotification, plain LoggingMessageNotificationParams, plain
-    ModelHint, plain ModelPreferences, union MultiSelectEnumSchema, plain Notification,
-    plain NotificationParams, plain NumberSchema, plain NumberSchemaType, plain
-    PaginatedRequest, plain PaginatedRequestParams, plain PaginatedResult, plain
-    PingRequest, union PrimitiveSchemaDefinition, plain ProgressNotification, plain
+    ElicitRequestFormParamsMode, plain ElicitRequestFormParamsRequestedSchema, union
+    ElicitRequestParams, plain ElicitRequestURLParams, plain ElicitResult, plain
+    ElicitResultAction, union ElicitResultContentValue, plain
+    ElicitationCompleteNotification, plain ElicitationCompleteNotificationParams, plain
+    EmbeddedResource, union EmbeddedResourceResource, plain EmptyResult, union
+    EnumSchema, plain Error, plain GetPromptRequest, plain GetPromptRequestParams, plain
+    GetPromptResult, plain GetTaskPayloadRequest, plain GetTaskPayloadRequestParams,
+    plain GetTaskPayloadResult, plain GetTaskRequest, plain GetTaskRequestParams, plain
+    GetTaskResult, plain Icon, plain IconTheme, plain Icons, plain ImageContent, plain
+    Implementation, plain InitializeRequest, plain InitializeRequestParams, plain
+    InitializeResult, plain InitializedNotification, plain JSONRPCErrorResponse, union
+    JSONRPCMessage, plain JSONRPCNotification, plain JSONRPCRequest, union
+    JSONRPCResponse, plain JSONRPCResultResponse, plain LegacyTitledEnumSchema, plain
+    ListPromptsRequest, plain ListPromptsResult, plain ListResourceTemplatesRequest,
+    plain ListResourceTemplatesResult, plain ListResourcesRequest, plain
+    ListResourcesResult, plain ListRootsRequest, plain ListRootsResult, plain
+    ListTasksRequest, plain ListTasksResult, plain ListToolsRequest, plain
+    ListToolsResult, plain LoggingLevel, plain LoggingMessageNotification, plain
+    LoggingMessageNotificationParams, plain ModelHint, plain ModelPreferences, union
+    MultiSelectEnumSchema, plain Notification, plain NotificationParams, plain
+    NumberSchema, plain NumberSchemaType, plain PaginatedRequest, plain
+    PaginatedRequestParams, plain PaginatedResult, plain PingRequest, union
+    PrimitiveSchemaDefinition, plain ProgressNotification, plain
     ProgressNotificationParams, union ProgressToken, plain Prompt, plain PromptArgument,
     plain PromptListChangedNotification, plain PromptMessage, plain PromptReference,
     plain ReadResourceRequest, plain ReadResourceRequestParams, plain ReadResourceResult,

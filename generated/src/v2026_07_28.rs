@@ -39,6 +39,7 @@
     clippy::enum_variant_names,
     clippy::deprecated_semver
 )]
+
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(Clone, Debug, PartialEq)]
 pub struct Annotations {
@@ -75,11 +76,13 @@ pub struct Annotations {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Annotations, "an object of type Annotations", extra, fields : [[optional "audience"
-    audience(Vec < Role >) plain audience] [optional "priority" priority(f64) float
-    priority] [optional "lastModified" last_modified(String) plain last_modified]], inits
-    : [audience priority last_modified]
+    Annotations {
+        "audience": optional audience: Vec<Role>,
+        "priority": optional priority: f64 as float,
+        "lastModified": optional last_modified: String,
+    }
 }
+
 /// Audio provided to or from an LLM.
 ///
 /// **Example: `audio/wav` content**
@@ -114,17 +117,16 @@ pub struct AudioContent {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl AudioContent {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "audio";
-}
 crate::rt::object! {
-    AudioContent, "an object of type AudioContent", extra, fields : [[fixed "type"
-    fixed0(crate ::rt::Fixed::Str("audio"))] [required "data" data(String) plain data]
-    [required "mimeType" mime_type(String) plain mime_type] [optional "annotations"
-    annotations(Annotations) plain annotations] [optional "_meta" meta(MetaObject) plain
-    meta]], inits : [data mime_type annotations meta]
+    AudioContent {
+        "type" fixed TYPE: &str = "audio",
+        "data": required data: String,
+        "mimeType": required mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: MetaObject,
+    }
 }
+
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 ///
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
@@ -145,10 +147,12 @@ pub struct BaseMetadata {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    BaseMetadata, "an object of type BaseMetadata", extra, fields : [[required "name"
-    name(String) plain name] [optional "title" title(String) plain title]], inits : [name
-    title]
+    BaseMetadata {
+        "name": required name: String,
+        "title": optional title: String,
+    }
 }
+
 /// **Example: Image file contents**
 ///
 /// ```json
@@ -182,11 +186,14 @@ pub struct BlobResourceContents {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    BlobResourceContents, "an object of type BlobResourceContents", extra, fields :
-    [[required "uri" uri(String) plain uri] [optional "mimeType" mime_type(String) plain
-    mime_type] [optional "_meta" meta(MetaObject) plain meta] [required "blob"
-    blob(String) plain blob]], inits : [uri mime_type meta blob]
+    BlobResourceContents {
+        "uri": required uri: String,
+        "mimeType": optional mime_type: String,
+        "_meta": optional meta: MetaObject,
+        "blob": required blob: String,
+    }
 }
+
 /// **Example: Boolean input schema**
 ///
 /// ```json
@@ -210,16 +217,15 @@ pub struct BooleanSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl BooleanSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "boolean";
-}
 crate::rt::object! {
-    BooleanSchema, "an object of type BooleanSchema", extra, fields : [[fixed "type"
-    fixed0(crate ::rt::Fixed::Str("boolean"))] [optional "title" title(String) plain
-    title] [optional "description" description(String) plain description] [optional
-    "default" default(bool) plain default]], inits : [title description default]
+    BooleanSchema {
+        "type" fixed TYPE: &str = "boolean",
+        "title": optional title: String,
+        "description": optional description: String,
+        "default": optional default: bool,
+    }
 }
+
 /// A result that supports a time-to-live (TTL) hint for client-side caching.
 ///
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
@@ -271,13 +277,14 @@ pub struct CacheableResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CacheableResult, "an object of type CacheableResult", extra, fields : [[optional
-    "_meta" meta(ResultMetaObject) plain meta] [defaulted "resultType"
-    result_type(ResultType) plain result_type(ResultType::Complete)] [required "ttlMs"
-    ttl_ms(i64) plain ttl_ms] [required "cacheScope"
-    cache_scope(CacheableResultCacheScope) plain cache_scope]], inits : [meta result_type
-    ttl_ms cache_scope]
+    CacheableResult {
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "ttlMs": required ttl_ms: i64 as int,
+        "cacheScope": required cache_scope: CacheableResultCacheScope,
+    }
 }
+
 /// The inline enum type of `CacheableResult.cacheScope` in the schema (named from its parent and field; see [`CacheableResult`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CacheableResultCacheScope {
@@ -287,9 +294,12 @@ pub enum CacheableResultCacheScope {
     Private,
 }
 crate::rt::string_enum! {
-    CacheableResultCacheScope, "a CacheableResultCacheScope value", closed, [Public
-    "public" Private "private"]
+    CacheableResultCacheScope closed {
+        Public = "public",
+        Private = "private",
+    }
 }
+
 /// Used by the client to invoke a tool provided by the server.
 ///
 /// **Example: Call tool request**
@@ -324,19 +334,15 @@ pub struct CallToolRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl CallToolRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "tools/call";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    CallToolRequest, "an object of type CallToolRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("tools/call"))] [required "params"
-    params(CallToolRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    CallToolRequest {
+        "method" fixed METHOD: &str = "tools/call",
+        "params": required params: CallToolRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// Parameters for a `tools/call` request.
 ///
 /// **Example: `get_weather` tool call params**
@@ -400,18 +406,20 @@ pub struct CallToolRequestParams {
     /// Arguments to use for the tool call.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub arguments: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub arguments: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CallToolRequestParams, "an object of type CallToolRequestParams", extra, fields :
-    [[required "_meta" meta(RequestMetaObject) plain meta] [optional "inputResponses"
-    input_responses(InputResponses) plain input_responses] [optional "requestState"
-    request_state(String) plain request_state] [required "name" name(String) plain name]
-    [optional "arguments" arguments(::serde_json::Map < String, ::serde_json::Value >)
-    plain arguments]], inits : [meta input_responses request_state name arguments]
+    CallToolRequestParams {
+        "_meta": required meta: RequestMetaObject,
+        "inputResponses": optional input_responses: InputResponses,
+        "requestState": optional request_state: String,
+        "name": required name: String,
+        "arguments": optional arguments: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// The result returned by the server for a [tools/call](CallToolRequest) request.
 ///
 /// **Example: Result with unstructured text**
@@ -512,14 +520,15 @@ pub struct CallToolResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CallToolResult, "an object of type CallToolResult", extra, fields : [[optional
-    "_meta" meta(ResultMetaObject) plain meta] [defaulted "resultType"
-    result_type(ResultType) plain result_type(ResultType::Complete)] [required "content"
-    content(Vec < ContentBlock >) plain content] [optional "structuredContent"
-    structured_content(::serde_json::Value) plain structured_content] [optional "isError"
-    is_error(bool) plain is_error]], inits : [meta result_type content structured_content
-    is_error]
+    CallToolResult {
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "content": required content: Vec<ContentBlock>,
+        "structuredContent": optional structured_content: ::serde_json::Value,
+        "isError": optional is_error: bool,
+    }
 }
+
 /// A successful response from the server for a [tools/call](CallToolRequest) request.
 ///
 /// **Example: Call tool result response**
@@ -549,32 +558,34 @@ pub struct CallToolResultResponse {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl CallToolResultResponse {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    CallToolResultResponse, "an object of type CallToolResultResponse", extra, fields :
-    [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId)
-    plain id] [required "result" result(CallToolResultResponseResult) plain result]],
-    inits : [id result]
+    CallToolResultResponse {
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: CallToolResultResponseResult,
+    }
 }
+
 /// The inline union type of `CallToolResultResponse.result` in the schema (named from its parent and field; see [`CallToolResultResponse`]).
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// Reading: `resultType` decides first: `"input_required"` reads only `InputRequiredResult`; a value `ResultType` does not list reads `Other`, which keeps the object whole; no value, or any other listed value, leaves the members below to choose from, never those.
 ///
-/// `resultType` is looked at first: `"input_required"` reads `InputRequiredResult`; any other value, or none, leaves the choice to the rule above among the other members (among all of them, if none of the others fits).
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CallToolResultResponseResult {
     CallToolResult(CallToolResult),
     InputRequiredResult(InputRequiredResult),
+    /// A result of a kind this revision does not list: kept whole, as the common type.
+    Other(Result),
 }
 crate::rt::union! {
-    CallToolResultResponseResult, "CallToolResultResponseResult", [[0usize
-    CallToolResult(CallToolResult) plain] [1usize
-    InputRequiredResult(InputRequiredResult) plain]],
-    shape(::std::option::Option::Some(("resultType", & [("input_required", 1usize)])))
+    CallToolResultResponseResult by shape, "resultType" (ResultType) picks { "input_required" => InputRequiredResult }, unlisted Other {
+        CallToolResult(CallToolResult),
+        InputRequiredResult(InputRequiredResult),
+        Other(Result),
+    }
 }
+
 /// This notification is sent by the client to indicate that it is cancelling a request it previously issued.
 ///
 /// On stdio, the server also sends this notification, solely to terminate a [subscriptions/listen](SubscriptionsListenRequest) stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
@@ -603,18 +614,14 @@ pub struct CancelledNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl CancelledNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/cancelled";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    CancelledNotification, "an object of type CancelledNotification", extra, fields :
-    [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/cancelled"))] [required
-    "params" params(CancelledNotificationParams) plain params] [fixed "jsonrpc"
-    fixed2(crate ::rt::Fixed::Str("2.0"))]], inits : [params]
+    CancelledNotification {
+        "method" fixed METHOD: &str = "notifications/cancelled",
+        "params": required params: CancelledNotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
 }
+
 /// Parameters for a `notifications/cancelled` notification.
 ///
 /// **Example: User-requested cancellation**
@@ -645,18 +652,20 @@ pub struct CancelledNotificationParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CancelledNotificationParams, "an object of type CancelledNotificationParams", extra,
-    fields : [[optional "_meta" meta(NotificationMetaObject) plain meta] [required
-    "requestId" request_id(RequestId) plain request_id] [optional "reason" reason(String)
-    plain reason]], inits : [meta request_id reason]
+    CancelledNotificationParams {
+        "_meta": optional meta: NotificationMetaObject,
+        "requestId": required request_id: RequestId,
+        "reason": optional reason: String,
+    }
 }
+
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub experimental: Option<::std::collections::BTreeMap<String, JSONObject>>,
+    pub experimental: Option<crate::IndexMap<String, JSONObject>>,
     /// Present if the client supports listing roots.
     ///
     /// **Example: Roots — minimum baseline support**
@@ -736,7 +745,7 @@ pub struct ClientCapabilities {
     /// (e.g., "io.modelcontextprotocol/oauth-client-credentials"), and values are
     /// per-extension settings objects. An empty object indicates support with no settings.
     ///
-    /// Keys MUST follow the {@link MetaObject | `_meta` key naming rules}, with a
+    /// Keys MUST follow the [`_meta` key naming rules](MetaObject), with a
     /// mandatory prefix.
     ///
     /// **Example: Extensions — MCP Apps (UI) extension with MIME type support**
@@ -752,20 +761,20 @@ pub struct ClientCapabilities {
     /// ```
     ///
     /// Optional: `None` is left out of the JSON.
-    pub extensions: Option<::std::collections::BTreeMap<String, JSONObject>>,
+    pub extensions: Option<crate::IndexMap<String, JSONObject>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ClientCapabilities, "an object of type ClientCapabilities", extra, fields :
-    [[optional "experimental" experimental(::std::collections::BTreeMap < String,
-    JSONObject >) plain experimental] [optional "roots" roots(ClientCapabilitiesRoots)
-    plain roots] [optional "sampling" sampling(ClientCapabilitiesSampling) plain
-    sampling] [optional "elicitation" elicitation(ClientCapabilitiesElicitation) plain
-    elicitation] [optional "extensions" extensions(::std::collections::BTreeMap < String,
-    JSONObject >) plain extensions]], inits : [experimental roots sampling elicitation
-    extensions]
+    ClientCapabilities {
+        "experimental": optional experimental: crate::IndexMap<String, JSONObject>,
+        "roots": optional roots: ClientCapabilitiesRoots,
+        "sampling": optional sampling: ClientCapabilitiesSampling,
+        "elicitation": optional elicitation: ClientCapabilitiesElicitation,
+        "extensions": optional extensions: crate::IndexMap<String, JSONObject>,
+    }
 }
+
 /// The inline object type of `ClientCapabilities.elicitation` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesElicitation {
@@ -777,10 +786,12 @@ pub struct ClientCapabilitiesElicitation {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ClientCapabilitiesElicitation, "an object of type ClientCapabilitiesElicitation",
-    extra, fields : [[optional "form" form(JSONObject) plain form] [optional "url"
-    url(JSONObject) plain url]], inits : [form url]
+    ClientCapabilitiesElicitation {
+        "form": optional form: JSONObject,
+        "url": optional url: JSONObject,
+    }
 }
+
 /// The inline object type of `ClientCapabilities.roots` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesRoots {
@@ -788,9 +799,9 @@ pub struct ClientCapabilitiesRoots {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ClientCapabilitiesRoots, "an object of type ClientCapabilitiesRoots", extra, fields :
-    [], inits : []
+    ClientCapabilitiesRoots {}
 }
+
 /// The inline object type of `ClientCapabilities.sampling` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesSampling {
@@ -807,12 +818,15 @@ pub struct ClientCapabilitiesSampling {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ClientCapabilitiesSampling, "an object of type ClientCapabilitiesSampling", extra,
-    fields : [[optional "context" context(JSONObject) plain context] [optional "tools"
-    tools(JSONObject) plain tools]], inits : [context tools]
+    ClientCapabilitiesSampling {
+        "context": optional context: JSONObject,
+        "tools": optional tools: JSONObject,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 pub type ClientNotification = CancelledNotification;
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
 /// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
@@ -832,26 +846,24 @@ pub enum ClientRequest {
     Other(JSONRPCRequest),
 }
 crate::rt::union! {
-    ClientRequest, "ClientRequest", [[0usize DiscoverRequest(DiscoverRequest) plain]
-    [1usize CompleteRequest(CompleteRequest) plain] [2usize
-    GetPromptRequest(GetPromptRequest) plain] [3usize
-    ListPromptsRequest(ListPromptsRequest) plain] [4usize
-    ListResourcesRequest(ListResourcesRequest) plain] [5usize
-    ListResourceTemplatesRequest(ListResourceTemplatesRequest) plain] [6usize
-    ReadResourceRequest(ReadResourceRequest) plain] [7usize
-    SubscriptionsListenRequest(SubscriptionsListenRequest) plain] [8usize
-    CallToolRequest(CallToolRequest) plain] [9usize ListToolsRequest(ListToolsRequest)
-    plain] [10usize Other(JSONRPCRequest) plain]], tag text "method"[[crate
-    ::rt::Fixed::Str("server/discover")] [crate ::rt::Fixed::Str("completion/complete")]
-    [crate ::rt::Fixed::Str("prompts/get")] [crate ::rt::Fixed::Str("prompts/list")]
-    [crate ::rt::Fixed::Str("resources/list")] [crate
-    ::rt::Fixed::Str("resources/templates/list")] [crate
-    ::rt::Fixed::Str("resources/read")] [crate ::rt::Fixed::Str("subscriptions/listen")]
-    [crate ::rt::Fixed::Str("tools/call")] [crate ::rt::Fixed::Str("tools/list")] []]
-    (::std::option::Option::Some(10usize))
+    ClientRequest by "method" {
+        DiscoverRequest(DiscoverRequest) = ["server/discover"],
+        CompleteRequest(CompleteRequest) = ["completion/complete"],
+        GetPromptRequest(GetPromptRequest) = ["prompts/get"],
+        ListPromptsRequest(ListPromptsRequest) = ["prompts/list"],
+        ListResourcesRequest(ListResourcesRequest) = ["resources/list"],
+        ListResourceTemplatesRequest(ListResourceTemplatesRequest) = ["resources/templates/list"],
+        ReadResourceRequest(ReadResourceRequest) = ["resources/read"],
+        SubscriptionsListenRequest(SubscriptionsListenRequest) = ["subscriptions/listen"],
+        CallToolRequest(CallToolRequest) = ["tools/call"],
+        ListToolsRequest(ListToolsRequest) = ["tools/list"],
+        Other(JSONRPCRequest) = _,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 pub type ClientResult = EmptyResult;
+
 /// A request from the client to the server, to ask for completion options.
 ///
 /// **Example: Completion request**
@@ -890,19 +902,15 @@ pub struct CompleteRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl CompleteRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "completion/complete";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    CompleteRequest, "an object of type CompleteRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("completion/complete"))] [required "params"
-    params(CompleteRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    CompleteRequest {
+        "method" fixed METHOD: &str = "completion/complete",
+        "params": required params: CompleteRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// Parameters for a `completion/complete` request.
 ///
 /// **Example: Prompt argument completion**
@@ -970,13 +978,14 @@ pub struct CompleteRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CompleteRequestParams, "an object of type CompleteRequestParams", extra, fields :
-    [[required "_meta" meta(RequestMetaObject) plain meta] [required "ref"
-    r#ref(CompleteRequestParamsRef) plain r#ref] [required "argument"
-    argument(CompleteRequestParamsArgument) plain argument] [optional "context"
-    context(CompleteRequestParamsContext) plain context]], inits : [meta r#ref argument
-    context]
+    CompleteRequestParams {
+        "_meta": required meta: RequestMetaObject,
+        "ref": required r#ref: CompleteRequestParamsRef,
+        "argument": required argument: CompleteRequestParamsArgument,
+        "context": optional context: CompleteRequestParamsContext,
+    }
 }
+
 /// The inline object type of `CompleteRequestParams.argument` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteRequestParamsArgument {
@@ -988,25 +997,28 @@ pub struct CompleteRequestParamsArgument {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CompleteRequestParamsArgument, "an object of type CompleteRequestParamsArgument",
-    extra, fields : [[required "name" name(String) plain name] [required "value"
-    value(String) plain value]], inits : [name value]
+    CompleteRequestParamsArgument {
+        "name": required name: String,
+        "value": required value: String,
+    }
 }
+
 /// The inline object type of `CompleteRequestParams.context` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub arguments: Option<::std::collections::BTreeMap<String, String>>,
+    pub arguments: Option<crate::IndexMap<String, String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CompleteRequestParamsContext, "an object of type CompleteRequestParamsContext",
-    extra, fields : [[optional "arguments" arguments(::std::collections::BTreeMap <
-    String, String >) plain arguments]], inits : [arguments]
+    CompleteRequestParamsContext {
+        "arguments": optional arguments: crate::IndexMap<String, String>,
+    }
 }
+
 /// The inline union type of `CompleteRequestParams.ref` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 ///
 /// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
@@ -1016,12 +1028,12 @@ pub enum CompleteRequestParamsRef {
     ResourceTemplateReference(ResourceTemplateReference),
 }
 crate::rt::union! {
-    CompleteRequestParamsRef, "CompleteRequestParamsRef", [[0usize
-    PromptReference(PromptReference) plain] [1usize
-    ResourceTemplateReference(ResourceTemplateReference) plain]], tag text "type"[[crate
-    ::rt::Fixed::Str("ref/prompt")] [crate ::rt::Fixed::Str("ref/resource")]]
-    (::std::option::Option::None)
+    CompleteRequestParamsRef by "type" {
+        PromptReference(PromptReference) = ["ref/prompt"],
+        ResourceTemplateReference(ResourceTemplateReference) = ["ref/resource"],
+    }
 }
+
 /// The result returned by the server for a [completion/complete](CompleteRequest) request.
 ///
 /// **Example: Single completion value**
@@ -1072,12 +1084,13 @@ pub struct CompleteResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CompleteResult, "an object of type CompleteResult", extra, fields : [[optional
-    "_meta" meta(ResultMetaObject) plain meta] [defaulted "resultType"
-    result_type(ResultType) plain result_type(ResultType::Complete)] [required
-    "completion" completion(CompleteResultCompletion) plain completion]], inits : [meta
-    result_type completion]
+    CompleteResult {
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "completion": required completion: CompleteResultCompletion,
+    }
 }
+
 /// The inline object type of `CompleteResult.completion` in the schema (named from its parent and field; see [`CompleteResult`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteResultCompletion {
@@ -1099,11 +1112,13 @@ pub struct CompleteResultCompletion {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CompleteResultCompletion, "an object of type CompleteResultCompletion", extra, fields
-    : [[required "values" values(Vec < String >) plain values] [optional "total"
-    total(i64) plain total] [optional "hasMore" has_more(bool) plain has_more]], inits :
-    [values total has_more]
+    CompleteResultCompletion {
+        "values": required values: Vec<String>,
+        "total": optional total: i64 as int,
+        "hasMore": optional has_more: bool,
+    }
 }
+
 /// A successful response from the server for a [completion/complete](CompleteRequest) request.
 ///
 /// **Example: Completion result response**
@@ -1131,16 +1146,14 @@ pub struct CompleteResultResponse {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl CompleteResultResponse {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    CompleteResultResponse, "an object of type CompleteResultResponse", extra, fields :
-    [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId)
-    plain id] [required "result" result(CompleteResult) plain result]], inits : [id
-    result]
+    CompleteResultResponse {
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: CompleteResult,
+    }
 }
+
 /// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ContentBlock {
@@ -1151,13 +1164,15 @@ pub enum ContentBlock {
     EmbeddedResource(EmbeddedResource),
 }
 crate::rt::union! {
-    ContentBlock, "ContentBlock", [[0usize TextContent(TextContent) plain] [1usize
-    ImageContent(ImageContent) plain] [2usize AudioContent(AudioContent) plain] [3usize
-    ResourceLink(ResourceLink) plain] [4usize EmbeddedResource(EmbeddedResource) plain]],
-    tag text "type"[[crate ::rt::Fixed::Str("text")] [crate ::rt::Fixed::Str("image")]
-    [crate ::rt::Fixed::Str("audio")] [crate ::rt::Fixed::Str("resource_link")] [crate
-    ::rt::Fixed::Str("resource")]] (::std::option::Option::None)
+    ContentBlock by "type" {
+        TextContent(TextContent) = ["text"],
+        ImageContent(ImageContent) = ["image"],
+        AudioContent(AudioContent) = ["audio"],
+        ResourceLink(ResourceLink) = ["resource_link"],
+        EmbeddedResource(EmbeddedResource) = ["resource"],
+    }
 }
+
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 ///
 /// **Example: Sampling request**
@@ -1201,15 +1216,13 @@ pub struct CreateMessageRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl CreateMessageRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "sampling/createMessage";
-}
 crate::rt::object! {
-    CreateMessageRequest, "an object of type CreateMessageRequest", extra, fields :
-    [[fixed "method" fixed0(crate ::rt::Fixed::Str("sampling/createMessage"))] [required
-    "params" params(CreateMessageRequestParams) plain params]], inits : [params]
+    CreateMessageRequest {
+        "method" fixed METHOD: &str = "sampling/createMessage",
+        "params": required params: CreateMessageRequestParams,
+    }
 }
+
 /// Parameters for a `sampling/createMessage` request.
 ///
 /// **Example: Basic request**
@@ -1409,20 +1422,20 @@ pub struct CreateMessageRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CreateMessageRequestParams, "an object of type CreateMessageRequestParams", extra,
-    fields : [[required "messages" messages(Vec < SamplingMessage >) plain messages]
-    [optional "modelPreferences" model_preferences(ModelPreferences) plain
-    model_preferences] [optional "systemPrompt" system_prompt(String) plain
-    system_prompt] [optional "includeContext"
-    include_context(CreateMessageRequestParamsIncludeContext) plain include_context]
-    [optional "temperature" temperature(f64) float temperature] [required "maxTokens"
-    max_tokens(i64) plain max_tokens] [optional "stopSequences" stop_sequences(Vec <
-    String >) plain stop_sequences] [optional "metadata" metadata(JSONObject) plain
-    metadata] [optional "tools" tools(Vec < Tool >) plain tools] [optional "toolChoice"
-    tool_choice(ToolChoice) plain tool_choice]], inits : [messages model_preferences
-    system_prompt include_context temperature max_tokens stop_sequences metadata tools
-    tool_choice]
+    CreateMessageRequestParams {
+        "messages": required messages: Vec<SamplingMessage>,
+        "modelPreferences": optional model_preferences: ModelPreferences,
+        "systemPrompt": optional system_prompt: String,
+        "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
+        "temperature": optional temperature: f64 as float,
+        "maxTokens": required max_tokens: i64 as int,
+        "stopSequences": optional stop_sequences: Vec<String>,
+        "metadata": optional metadata: JSONObject,
+        "tools": optional tools: Vec<Tool>,
+        "toolChoice": optional tool_choice: ToolChoice,
+    }
 }
+
 /// The inline enum type of `CreateMessageRequestParams.includeContext` in the schema (named from its parent and field; see [`CreateMessageRequestParams`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CreateMessageRequestParamsIncludeContext {
@@ -1442,10 +1455,13 @@ pub enum CreateMessageRequestParamsIncludeContext {
     AllServers,
 }
 crate::rt::string_enum! {
-    CreateMessageRequestParamsIncludeContext,
-    "a CreateMessageRequestParamsIncludeContext value", closed, [None "none" ThisServer
-    "thisServer" AllServers "allServers"]
+    CreateMessageRequestParamsIncludeContext closed {
+        None = "none",
+        ThisServer = "thisServer",
+        AllServers = "allServers",
+    }
 }
+
 /// The result returned by the client for a [sampling/createMessage](CreateMessageRequest) request.
 /// The client should inform the user before returning the sampled message, to allow them
 /// to inspect the response (human in the loop) and decide whether to allow the server to see it.
@@ -1537,13 +1553,15 @@ pub struct CreateMessageResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    CreateMessageResult, "an object of type CreateMessageResult", extra, fields :
-    [[required "role" role(Role) plain role] [required "content"
-    content(SamplingMessageContent) plain content] [optional "_meta" meta(MetaObject)
-    plain meta] [required "model" model(String) plain model] [optional "stopReason"
-    stop_reason(CreateMessageResultStopReason) plain stop_reason]], inits : [role content
-    meta model stop_reason]
+    CreateMessageResult {
+        "role": required role: Role,
+        "content": required content: SamplingMessageContent,
+        "_meta": optional meta: MetaObject,
+        "model": required model: String,
+        "stopReason": optional stop_reason: CreateMessageResultStopReason,
+    }
 }
+
 /// The inline open enum type of `CreateMessageResult.stopReason` in the schema (named from its parent and field; see [`CreateMessageResult`]).
 ///
 /// Open: a value not listed here is kept in `Other` and written back as it came.
@@ -1561,12 +1579,17 @@ pub enum CreateMessageResultStopReason {
     Other(::std::string::String),
 }
 crate::rt::string_enum! {
-    CreateMessageResultStopReason, "a CreateMessageResultStopReason value", open,
-    [EndTurn "endTurn" StopSequence "stopSequence" MaxTokens "maxTokens" ToolUse
-    "toolUse"]
+    CreateMessageResultStopReason open {
+        EndTurn = "endTurn",
+        StopSequence = "stopSequence",
+        MaxTokens = "maxTokens",
+        ToolUse = "toolUse",
+    }
 }
+
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = String;
+
 /// A request from the client asking the server to advertise its supported
 /// protocol versions, capabilities, and other metadata. Servers **MUST**
 /// implement `server/discover`. Clients **MAY** call it but are not required
@@ -1600,19 +1623,15 @@ pub struct DiscoverRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl DiscoverRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "server/discover";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    DiscoverRequest, "an object of type DiscoverRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("server/discover"))] [required "params"
-    params(RequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    DiscoverRequest {
+        "method" fixed METHOD: &str = "server/discover",
+        "params": required params: RequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// The result returned by the server for a [server/discover](DiscoverRequest) request.
 ///
 /// **Example: Server capabilities discovery**
@@ -1700,16 +1719,17 @@ pub struct DiscoverResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    DiscoverResult, "an object of type DiscoverResult", extra, fields : [[optional
-    "_meta" meta(ResultMetaObject) plain meta] [defaulted "resultType"
-    result_type(ResultType) plain result_type(ResultType::Complete)] [required "ttlMs"
-    ttl_ms(i64) plain ttl_ms] [required "cacheScope"
-    cache_scope(CacheableResultCacheScope) plain cache_scope] [required
-    "supportedVersions" supported_versions(Vec < String >) plain supported_versions]
-    [required "capabilities" capabilities(ServerCapabilities) plain capabilities]
-    [optional "instructions" instructions(String) plain instructions]], inits : [meta
-    result_type ttl_ms cache_scope supported_versions capabilities instructions]
+    DiscoverResult {
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "ttlMs": required ttl_ms: i64 as int,
+        "cacheScope": required cache_scope: CacheableResultCacheScope,
+        "supportedVersions": required supported_versions: Vec<String>,
+        "capabilities": required capabilities: ServerCapabilities,
+        "instructions": optional instructions: String,
+    }
 }
+
 /// A successful response from the server for a [server/discover](DiscoverRequest) request.
 ///
 /// **Example: Discover result response**
@@ -1745,16 +1765,14 @@ pub struct DiscoverResultResponse {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl DiscoverResultResponse {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    DiscoverResultResponse, "an object of type DiscoverResultResponse", extra, fields :
-    [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId)
-    plain id] [required "result" result(DiscoverResult) plain result]], inits : [id
-    result]
+    DiscoverResultResponse {
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: DiscoverResult,
+    }
 }
+
 /// A request from the server to elicit additional information from the user via the client.
 ///
 /// **Example: Elicitation request**
@@ -1787,15 +1805,13 @@ pub struct ElicitRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ElicitRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "elicitation/create";
-}
 crate::rt::object! {
-    ElicitRequest, "an object of type ElicitRequest", extra, fields : [[fixed "method"
-    fixed0(crate ::rt::Fixed::Str("elicitation/create"))] [required "params"
-    params(ElicitRequestParams) plain params]], inits : [params]
+    ElicitRequest {
+        "method" fixed METHOD: &str = "elicitation/create",
+        "params": required params: ElicitRequestParams,
+    }
 }
+
 /// The parameters for a request to elicit non-sensitive information from the user via a form in the client.
 ///
 /// **Example: Elicit single field**
@@ -1849,7 +1865,7 @@ pub struct ElicitRequestFormParams {
     /// The elicitation mode.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub mode: Option<String>,
+    pub mode: Option<ElicitRequestFormParamsMode>,
     /// The message to present to the user describing what information is being requested.
     pub message: String,
     /// A restricted subset of JSON Schema.
@@ -1861,12 +1877,25 @@ pub struct ElicitRequestFormParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ElicitRequestFormParams, "an object of type ElicitRequestFormParams", extra, fields :
-    [[optional "mode" mode(String) plain mode] [required "message" message(String) plain
-    message] [required "requestedSchema"
-    requested_schema(ElicitRequestFormParamsRequestedSchema) plain requested_schema]],
-    inits : [mode message requested_schema]
+    ElicitRequestFormParams {
+        "mode": optional mode: ElicitRequestFormParamsMode,
+        "message": required message: String,
+        "requestedSchema": required requested_schema: ElicitRequestFormParamsRequestedSchema,
+    }
 }
+
+/// The inline enum type of `ElicitRequestFormParams.mode` in the schema (named from its parent and field; see [`ElicitRequestFormParams`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ElicitRequestFormParamsMode {
+    /// `"form"`
+    Form,
+}
+crate::rt::string_enum! {
+    ElicitRequestFormParamsMode closed {
+        Form = "form",
+    }
+}
+
 /// The inline object type of `ElicitRequestFormParams.requestedSchema` in the schema (named from its parent and field; see [`ElicitRequestFormParams`]).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"object"`.
@@ -1876,39 +1905,36 @@ pub struct ElicitRequestFormParamsRequestedSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub schema: Option<String>,
-    pub properties: ::std::collections::BTreeMap<String, PrimitiveSchemaDefinition>,
+    pub properties: crate::IndexMap<String, PrimitiveSchemaDefinition>,
     /// Optional: `None` is left out of the JSON.
     pub required: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ElicitRequestFormParamsRequestedSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "object";
-}
 crate::rt::object! {
-    ElicitRequestFormParamsRequestedSchema,
-    "an object of type ElicitRequestFormParamsRequestedSchema", extra, fields :
-    [[optional "$schema" schema(String) plain schema] [fixed "type" fixed1(crate
-    ::rt::Fixed::Str("object"))] [required "properties"
-    properties(::std::collections::BTreeMap < String, PrimitiveSchemaDefinition >) plain
-    properties] [optional "required" required(Vec < String >) plain required]], inits :
-    [schema properties required]
+    ElicitRequestFormParamsRequestedSchema {
+        "$schema": optional schema: String,
+        "type" fixed TYPE: &str = "object",
+        "properties": required properties: crate::IndexMap<String, PrimitiveSchemaDefinition>,
+        "required": optional required: Vec<String>,
+    }
 }
+
 /// The parameters for a request to elicit additional information from the user via the client.
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ElicitRequestParams {
     ElicitRequestFormParams(ElicitRequestFormParams),
     ElicitRequestURLParams(ElicitRequestURLParams),
 }
 crate::rt::union! {
-    ElicitRequestParams, "ElicitRequestParams", [[0usize
-    ElicitRequestFormParams(ElicitRequestFormParams) plain] [1usize
-    ElicitRequestURLParams(ElicitRequestURLParams) plain]],
-    shape(::std::option::Option::None)
+    ElicitRequestParams by shape {
+        ElicitRequestFormParams(ElicitRequestFormParams),
+        ElicitRequestURLParams(ElicitRequestURLParams),
+    }
 }
+
 /// The parameters for a request to elicit information from the user via a URL in the client.
 ///
 /// **Example: Elicit sensitive data**
@@ -1933,16 +1959,14 @@ pub struct ElicitRequestURLParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ElicitRequestURLParams {
-    /// The fixed value of `mode`.
-    pub const MODE: &'static str = "url";
-}
 crate::rt::object! {
-    ElicitRequestURLParams, "an object of type ElicitRequestURLParams", extra, fields :
-    [[fixed "mode" fixed0(crate ::rt::Fixed::Str("url"))] [required "message"
-    message(String) plain message] [required "url" url(String) plain url]], inits :
-    [message url]
+    ElicitRequestURLParams {
+        "mode" fixed MODE: &str = "url",
+        "message": required message: String,
+        "url": required url: String,
+    }
 }
+
 /// The result returned by the client for an [elicitation/create](ElicitRequest) request.
 ///
 /// **Example: Input single field**
@@ -1987,17 +2011,20 @@ pub struct ElicitResult {
     /// Contains values matching the requested schema.
     /// Omitted for out-of-band mode responses.
     ///
+    /// **Corrected by the generator:** any number (`f64`) instead of an integer: a form field's `NumberSchema` may have `type: "number"`, so the client's answer can be any number (`0.25`), but the schema types the answer as `number` without `@TJS-type number`, which reads as an integer.
+    ///
     /// Optional: `None` is left out of the JSON.
-    pub content: Option<::std::collections::BTreeMap<String, ElicitResultContentValue>>,
+    pub content: Option<crate::IndexMap<String, ElicitResultContentValue>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ElicitResult, "an object of type ElicitResult", extra, fields : [[required "action"
-    action(ElicitResultAction) plain action] [optional "content"
-    content(::std::collections::BTreeMap < String, ElicitResultContentValue >) plain
-    content]], inits : [action content]
+    ElicitResult {
+        "action": required action: ElicitResultAction,
+        "content": optional content: crate::IndexMap<String, ElicitResultContentValue>,
+    }
 }
+
 /// The inline enum type of `ElicitResult.action` in the schema (named from its parent and field; see [`ElicitResult`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ElicitResultAction {
@@ -2009,24 +2036,34 @@ pub enum ElicitResultAction {
     Cancel,
 }
 crate::rt::string_enum! {
-    ElicitResultAction, "a ElicitResultAction value", closed, [Accept "accept" Decline
-    "decline" Cancel "cancel"]
+    ElicitResultAction closed {
+        Accept = "accept",
+        Decline = "decline",
+        Cancel = "cancel",
+    }
 }
+
+/// **Corrected by the generator:** any number (`f64`) instead of an integer: a form field's `NumberSchema` may have `type: "number"`, so the client's answer can be any number (`0.25`), but the schema types the answer as `number` without `@TJS-type number`, which reads as an integer.
+///
 /// The inline union type of the values of `ElicitResult.content` in the schema (see [`ElicitResult`]).
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ElicitResultContentValue {
     String(String),
-    Integer(i64),
+    Number(f64),
     Boolean(bool),
     StringArray(Vec<String>),
 }
 crate::rt::union! {
-    ElicitResultContentValue, "ElicitResultContentValue", [[0usize String(String) plain]
-    [1usize Integer(i64) plain] [2usize Boolean(bool) plain] [3usize StringArray(Vec <
-    String >) plain]], shape(::std::option::Option::None)
+    ElicitResultContentValue by shape {
+        String(String),
+        Number(f64) as float,
+        Boolean(bool),
+        StringArray(Vec<String>),
+    }
 }
+
 /// The contents of a resource, embedded into a prompt or tool call result.
 ///
 /// It is up to the client how best to render embedded resources for the benefit
@@ -2065,34 +2102,34 @@ pub struct EmbeddedResource {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl EmbeddedResource {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "resource";
-}
 crate::rt::object! {
-    EmbeddedResource, "an object of type EmbeddedResource", extra, fields : [[fixed
-    "type" fixed0(crate ::rt::Fixed::Str("resource"))] [required "resource"
-    resource(EmbeddedResourceResource) plain resource] [optional "annotations"
-    annotations(Annotations) plain annotations] [optional "_meta" meta(MetaObject) plain
-    meta]], inits : [resource annotations meta]
+    EmbeddedResource {
+        "type" fixed TYPE: &str = "resource",
+        "resource": required resource: EmbeddedResourceResource,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: MetaObject,
+    }
 }
+
 /// The inline union type of `EmbeddedResource.resource` in the schema (named from its parent and field; see [`EmbeddedResource`]).
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EmbeddedResourceResource {
     TextResourceContents(TextResourceContents),
     BlobResourceContents(BlobResourceContents),
 }
 crate::rt::union! {
-    EmbeddedResourceResource, "EmbeddedResourceResource", [[0usize
-    TextResourceContents(TextResourceContents) plain] [1usize
-    BlobResourceContents(BlobResourceContents) plain]],
-    shape(::std::option::Option::None)
+    EmbeddedResourceResource by shape {
+        TextResourceContents(TextResourceContents),
+        BlobResourceContents(BlobResourceContents),
+    }
 }
+
 /// A result that indicates success but carries no data.
 pub type EmptyResult = Result;
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EnumSchema {
     SingleSelectEnumSchema(SingleSelectEnumSchema),
@@ -2100,11 +2137,13 @@ pub enum EnumSchema {
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
 }
 crate::rt::union! {
-    EnumSchema, "EnumSchema", [[0usize SingleSelectEnumSchema(SingleSelectEnumSchema)
-    plain] [1usize MultiSelectEnumSchema(MultiSelectEnumSchema) plain] [2usize
-    LegacyTitledEnumSchema(LegacyTitledEnumSchema) plain]],
-    shape(::std::option::Option::None)
+    EnumSchema by shape {
+        SingleSelectEnumSchema(SingleSelectEnumSchema),
+        MultiSelectEnumSchema(MultiSelectEnumSchema),
+        LegacyTitledEnumSchema(LegacyTitledEnumSchema),
+    }
 }
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Error {
     /// The error type that occurred.
@@ -2119,10 +2158,13 @@ pub struct Error {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Error, "an object of type Error", extra, fields : [[required "code" code(i64) plain
-    code] [required "message" message(String) plain message] [optional "data"
-    data(::serde_json::Value) plain data]], inits : [code message data]
+    Error {
+        "code": required code: i64 as int,
+        "message": required message: String,
+        "data": optional data: ::serde_json::Value,
+    }
 }
+
 /// Used by the client to get a prompt provided by the server.
 ///
 /// **Example: Get prompt request**
@@ -2157,19 +2199,15 @@ pub struct GetPromptRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl GetPromptRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "prompts/get";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    GetPromptRequest, "an object of type GetPromptRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("prompts/get"))] [required "params"
-    params(GetPromptRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    GetPromptRequest {
+        "method" fixed METHOD: &str = "prompts/get",
+        "params": required params: GetPromptRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// Parameters for a `prompts/get` request.
 ///
 /// **Example: Get code review prompt**
@@ -2213,18 +2251,20 @@ pub struct GetPromptRequestParams {
     /// Arguments to use for templating the prompt.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub arguments: Option<::std::collections::BTreeMap<String, String>>,
+    pub arguments: Option<crate::IndexMap<String, String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    GetPromptRequestParams, "an object of type GetPromptRequestParams", extra, fields :
-    [[required "_meta" meta(RequestMetaObject) plain meta] [optional "inputResponses"
-    input_responses(InputResponses) plain input_responses] [optional "requestState"
-    request_state(String) plain request_state] [required "name" name(String) plain name]
-    [optional "arguments" arguments(::std::collections::BTreeMap < String, String >)
-    plain arguments]], inits : [meta input_responses request_state name arguments]
+    GetPromptRequestParams {
+        "_meta": required meta: RequestMetaObject,
+        "inputResponses": optional input_responses: InputResponses,
+        "requestState": optional request_state: String,
+        "name": required name: String,
+        "arguments": optional arguments: crate::IndexMap<String, String>,
+    }
 }
+
 /// The result returned by the server for a [prompts/get](GetPromptRequest) request.
 ///
 /// **Example: Code review prompt**
@@ -2271,13 +2311,14 @@ pub struct GetPromptResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    GetPromptResult, "an object of type GetPromptResult", extra, fields : [[optional
-    "_meta" meta(ResultMetaObject) plain meta] [defaulted "resultType"
-    result_type(ResultType) plain result_type(ResultType::Complete)] [optional
-    "description" description(String) plain description] [required "messages"
-    messages(Vec < PromptMessage >) plain messages]], inits : [meta result_type
-    description messages]
+    GetPromptResult {
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "description": optional description: String,
+        "messages": required messages: Vec<PromptMessage>,
+    }
 }
+
 /// A successful response from the server for a [prompts/get](GetPromptRequest) request.
 ///
 /// **Example: Get prompt result response**
@@ -2310,36 +2351,39 @@ pub struct GetPromptResultResponse {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl GetPromptResultResponse {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    GetPromptResultResponse, "an object of type GetPromptResultResponse", extra, fields :
-    [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId)
-    plain id] [required "result" result(GetPromptResultResponseResult) plain result]],
-    inits : [id result]
+    GetPromptResultResponse {
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: GetPromptResultResponseResult,
+    }
 }
+
 /// The inline union type of `GetPromptResultResponse.result` in the schema (named from its parent and field; see [`GetPromptResultResponse`]).
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// Reading: `resultType` decides first: `"input_required"` reads only `InputRequiredResult`; a value `ResultType` does not list reads `Other`, which keeps the object whole; no value, or any other listed value, leaves the members below to choose from, never those.
 ///
-/// `resultType` is looked at first: `"input_required"` reads `InputRequiredResult`; any other value, or none, leaves the choice to the rule above among the other members (among all of them, if none of the others fits).
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum GetPromptResultResponseResult {
     GetPromptResult(GetPromptResult),
     InputRequiredResult(InputRequiredResult),
+    /// A result of a kind this revision does not list: kept whole, as the common type.
+    Other(Result),
 }
 crate::rt::union! {
-    GetPromptResultResponseResult, "GetPromptResultResponseResult", [[0usize
-    GetPromptResult(GetPromptResult) plain] [1usize
-    InputRequiredResult(InputRequiredResult) plain]],
-    shape(::std::option::Option::Some(("resultType", & [("input_required", 1usize)])))
+    GetPromptResultResponseResult by shape, "resultType" (ResultType) picks { "input_required" => InputRequiredResult }, unlisted Other {
+        GetPromptResult(GetPromptResult),
+        InputRequiredResult(InputRequiredResult),
+        Other(Result),
+    }
 }
+
 /// Error code returned when the HTTP headers of a request do not match the
 /// corresponding values in the request body, or required headers are
 /// missing or malformed.
 pub const HEADER_MISMATCH: i64 = -32020i64;
+
 /// Returned when a server rejects a request because the values in the HTTP
 /// headers do not match the corresponding values in the request body, or
 /// because required headers are missing or malformed. For HTTP, the response
@@ -2361,22 +2405,22 @@ pub const HEADER_MISMATCH: i64 = -32020i64;
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HeaderMismatchError {
+    /// **Corrected by the generator:** may also be `null`: JSON-RPC 2.0 §5: the `id` of an error response is `null` when the request's id could not be read (a parse error).
+    ///
     /// Optional: `None` is left out of the JSON.
-    pub id: Option<RequestId>,
+    pub id: Option<Option<RequestId>>,
     pub error: HeaderMismatchErrorError,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl HeaderMismatchError {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    HeaderMismatchError, "an object of type HeaderMismatchError", extra, fields : [[fixed
-    "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [optional "id" id(RequestId) plain
-    id] [required "error" error(HeaderMismatchErrorError) plain error]], inits : [id
-    error]
+    HeaderMismatchError {
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": optional id: Option<RequestId>,
+        "error": required error: HeaderMismatchErrorError,
+    }
 }
+
 /// The inline object type of `HeaderMismatchError.error` in the schema (named from its parent and field; see [`HeaderMismatchError`]).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `code`: `-32020`.
@@ -2391,19 +2435,20 @@ pub struct HeaderMismatchErrorError {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl HeaderMismatchErrorError {
-    /// The fixed value of `code`.
-    pub const CODE: i64 = -32020i64;
-}
 crate::rt::object! {
-    HeaderMismatchErrorError, "an object of type HeaderMismatchErrorError", extra, fields
-    : [[fixed "code" fixed0(crate ::rt::Fixed::Int(- 32020i64))] [required "message"
-    message(String) plain message] [optional "data" data(::serde_json::Value) plain
-    data]], inits : [message data]
+    HeaderMismatchErrorError {
+        "code" fixed CODE: i64 = -32020,
+        "message": required message: String,
+        "data": optional data: ::serde_json::Value,
+    }
 }
+
 pub const INTERNAL_ERROR: i64 = -32603i64;
+
 pub const INVALID_PARAMS: i64 = -32602i64;
+
 pub const INVALID_REQUEST: i64 = -32600i64;
+
 /// An optionally-sized icon that can be displayed in a user interface.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Icon {
@@ -2444,11 +2489,14 @@ pub struct Icon {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Icon, "an object of type Icon", extra, fields : [[required "src" src(String) plain
-    src] [optional "mimeType" mime_type(String) plain mime_type] [optional "sizes"
-    sizes(Vec < String >) plain sizes] [optional "theme" theme(IconTheme) plain theme]],
-    inits : [src mime_type sizes theme]
+    Icon {
+        "src": required src: String,
+        "mimeType": optional mime_type: String,
+        "sizes": optional sizes: Vec<String>,
+        "theme": optional theme: IconTheme,
+    }
 }
+
 /// The inline enum type of `Icon.theme` in the schema (named from its parent and field; see [`Icon`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum IconTheme {
@@ -2458,8 +2506,12 @@ pub enum IconTheme {
     Dark,
 }
 crate::rt::string_enum! {
-    IconTheme, "a IconTheme value", closed, [Light "light" Dark "dark"]
+    IconTheme closed {
+        Light = "light",
+        Dark = "dark",
+    }
 }
+
 /// Base interface to add `icons` property.
 ///
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
@@ -2481,9 +2533,11 @@ pub struct Icons {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Icons, "an object of type Icons", extra, fields : [[optional "icons" icons(Vec < Icon
-    >) plain icons]], inits : [icons]
+    Icons {
+        "icons": optional icons: Vec<Icon>,
+    }
 }
+
 /// An image provided to or from an LLM.
 ///
 /// **Example: `image/png` content with annotations**
@@ -2522,17 +2576,16 @@ pub struct ImageContent {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ImageContent {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "image";
-}
 crate::rt::object! {
-    ImageContent, "an object of type ImageContent", extra, fields : [[fixed "type"
-    fixed0(crate ::rt::Fixed::Str("image"))] [required "data" data(String) plain data]
-    [required "mimeType" mime_type(String) plain mime_type] [optional "annotations"
-    annotations(Annotations) plain annotations] [optional "_meta" meta(MetaObject) plain
-    meta]], inits : [data mime_type annotations meta]
+    ImageContent {
+        "type" fixed TYPE: &str = "image",
+        "data": required data: String,
+        "mimeType": required mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: MetaObject,
+    }
 }
+
 /// Describes the MCP implementation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Implementation {
@@ -2581,13 +2634,16 @@ pub struct Implementation {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Implementation, "an object of type Implementation", extra, fields : [[required "name"
-    name(String) plain name] [optional "title" title(String) plain title] [optional
-    "icons" icons(Vec < Icon >) plain icons] [required "version" version(String) plain
-    version] [optional "description" description(String) plain description] [optional
-    "websiteUrl" website_url(String) plain website_url]], inits : [name title icons
-    version description website_url]
+    Implementation {
+        "name": required name: String,
+        "title": optional title: String,
+        "icons": optional icons: Vec<Icon>,
+        "version": required version: String,
+        "description": optional description: String,
+        "websiteUrl": optional website_url: String,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
 /// Reading: the member is chosen by the value of `method`; an unknown value is an error that lists the known ones.
@@ -2598,12 +2654,13 @@ pub enum InputRequest {
     ElicitRequest(ElicitRequest),
 }
 crate::rt::union! {
-    InputRequest, "InputRequest", [[0usize CreateMessageRequest(CreateMessageRequest)
-    plain] [1usize ListRootsRequest(ListRootsRequest) plain] [2usize
-    ElicitRequest(ElicitRequest) plain]], tag text "method"[[crate
-    ::rt::Fixed::Str("sampling/createMessage")] [crate ::rt::Fixed::Str("roots/list")]
-    [crate ::rt::Fixed::Str("elicitation/create")]] (::std::option::Option::None)
+    InputRequest by "method" {
+        CreateMessageRequest(CreateMessageRequest) = ["sampling/createMessage"],
+        ListRootsRequest(ListRootsRequest) = ["roots/list"],
+        ElicitRequest(ElicitRequest) = ["elicitation/create"],
+    }
 }
+
 /// A map of server-initiated requests that the client must fulfill.
 /// Keys are server-assigned identifiers; values are the request objects.
 ///
@@ -2644,7 +2701,8 @@ crate::rt::union! {
 ///   }
 /// }
 /// ```
-pub type InputRequests = ::std::collections::BTreeMap<String, InputRequest>;
+pub type InputRequests = crate::IndexMap<String, InputRequest>;
+
 /// An InputRequiredResult sent by the server to indicate that additional input is needed
 /// before the request can be completed.
 ///
@@ -2737,16 +2795,17 @@ pub struct InputRequiredResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    InputRequiredResult, "an object of type InputRequiredResult", extra, fields :
-    [[optional "_meta" meta(ResultMetaObject) plain meta] [defaulted "resultType"
-    result_type(ResultType) plain result_type(ResultType::Complete)] [optional
-    "inputRequests" input_requests(InputRequests) plain input_requests] [optional
-    "requestState" request_state(String) plain request_state]], inits : [meta result_type
-    input_requests request_state]
+    InputRequiredResult {
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "inputRequests": optional input_requests: InputRequests,
+        "requestState": optional request_state: String,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum InputResponse {
     CreateMessageResult(CreateMessageResult),
@@ -2754,10 +2813,13 @@ pub enum InputResponse {
     ElicitResult(ElicitResult),
 }
 crate::rt::union! {
-    InputResponse, "InputResponse", [[0usize CreateMessageResult(CreateMessageResult)
-    plain] [1usize ListRootsResult(ListRootsResult) plain] [2usize
-    ElicitResult(ElicitResult) plain]], shape(::std::option::Option::None)
+    InputResponse by shape {
+        CreateMessageResult(CreateMessageResult),
+        ListRootsResult(ListRootsResult),
+        ElicitResult(ElicitResult),
+    }
 }
+
 /// Request parameter type that includes input responses and request state.
 /// These parameters may be included in any client-initiated request.
 #[derive(Clone, Debug, PartialEq)]
@@ -2782,12 +2844,13 @@ pub struct InputResponseRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    InputResponseRequestParams, "an object of type InputResponseRequestParams", extra,
-    fields : [[required "_meta" meta(RequestMetaObject) plain meta] [optional
-    "inputResponses" input_responses(InputResponses) plain input_responses] [optional
-    "requestState" request_state(String) plain request_state]], inits : [meta
-    input_responses request_state]
+    InputResponseRequestParams {
+        "_meta": required meta: RequestMetaObject,
+        "inputResponses": optional input_responses: InputResponses,
+        "requestState": optional request_state: String,
+    }
 }
+
 /// A map of client responses to server-initiated requests.
 /// Keys correspond to the keys in the [`InputRequests`] map;
 /// values are the client's result for each request.
@@ -2813,7 +2876,8 @@ crate::rt::object! {
 ///   }
 /// }
 /// ```
-pub type InputResponses = ::std::collections::BTreeMap<String, InputResponse>;
+pub type InputResponses = crate::IndexMap<String, InputResponse>;
+
 /// A JSON-RPC error indicating that an internal error occurred on the receiver. This error is returned when the receiver encounters an unexpected condition that prevents it from fulfilling the request.
 ///
 /// See also: [JSON-RPC 2.0 Error Object](https://www.jsonrpc.org/specification#error_object)
@@ -2839,16 +2903,14 @@ pub struct InternalError {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl InternalError {
-    /// The fixed value of `code`.
-    pub const CODE: i64 = -32603i64;
-}
 crate::rt::object! {
-    InternalError, "an object of type InternalError", extra, fields : [[fixed "code"
-    fixed0(crate ::rt::Fixed::Int(- 32603i64))] [required "message" message(String) plain
-    message] [optional "data" data(::serde_json::Value) plain data]], inits : [message
-    data]
+    InternalError {
+        "code" fixed CODE: i64 = -32603,
+        "message": required message: String,
+        "data": optional data: ::serde_json::Value,
+    }
 }
+
 /// A JSON-RPC error indicating that the method parameters are invalid or malformed.
 ///
 /// In MCP, this error is returned in various contexts when request parameters fail validation:
@@ -2910,16 +2972,14 @@ pub struct InvalidParamsError {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl InvalidParamsError {
-    /// The fixed value of `code`.
-    pub const CODE: i64 = -32602i64;
-}
 crate::rt::object! {
-    InvalidParamsError, "an object of type InvalidParamsError", extra, fields : [[fixed
-    "code" fixed0(crate ::rt::Fixed::Int(- 32602i64))] [required "message"
-    message(String) plain message] [optional "data" data(::serde_json::Value) plain
-    data]], inits : [message data]
+    InvalidParamsError {
+        "code" fixed CODE: i64 = -32602,
+        "message": required message: String,
+        "data": optional data: ::serde_json::Value,
+    }
 }
+
 /// A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields).
 ///
 /// See also: [JSON-RPC 2.0 Error Object](https://www.jsonrpc.org/specification#error_object)
@@ -2936,41 +2996,42 @@ pub struct InvalidRequestError {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl InvalidRequestError {
-    /// The fixed value of `code`.
-    pub const CODE: i64 = -32600i64;
-}
 crate::rt::object! {
-    InvalidRequestError, "an object of type InvalidRequestError", extra, fields : [[fixed
-    "code" fixed0(crate ::rt::Fixed::Int(- 32600i64))] [required "message"
-    message(String) plain message] [optional "data" data(::serde_json::Value) plain
-    data]], inits : [message data]
+    InvalidRequestError {
+        "code" fixed CODE: i64 = -32600,
+        "message": required message: String,
+        "data": optional data: ::serde_json::Value,
+    }
 }
+
 pub type JSONArray = Vec<JSONValue>;
-pub type JSONObject = ::serde_json::Map<String, ::serde_json::Value>;
+
+pub type JSONObject = crate::IndexMap<String, JSONValue>;
+
 /// A response to a request that indicates an error occurred.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCErrorResponse {
+    /// **Corrected by the generator:** may also be `null`: JSON-RPC 2.0 §5: the `id` of an error response is `null` when the request's id could not be read (a parse error).
+    ///
     /// Optional: `None` is left out of the JSON.
-    pub id: Option<RequestId>,
+    pub id: Option<Option<RequestId>>,
     pub error: Error,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl JSONRPCErrorResponse {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    JSONRPCErrorResponse, "an object of type JSONRPCErrorResponse", extra, fields :
-    [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [optional "id" id(RequestId)
-    plain id] [required "error" error(Error) plain error]], inits : [id error]
+    JSONRPCErrorResponse {
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": optional id: Option<RequestId>,
+        "error": required error: Error,
+    }
 }
+
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum JSONRPCMessage {
     JSONRPCRequest(JSONRPCRequest),
@@ -2978,10 +3039,13 @@ pub enum JSONRPCMessage {
     JSONRPCResponse(JSONRPCResponse),
 }
 crate::rt::union! {
-    JSONRPCMessage, "JSONRPCMessage", [[0usize JSONRPCRequest(JSONRPCRequest) plain]
-    [1usize JSONRPCNotification(JSONRPCNotification) plain] [2usize
-    JSONRPCResponse(JSONRPCResponse) plain]], shape(::std::option::Option::None)
+    JSONRPCMessage by shape {
+        JSONRPCRequest(JSONRPCRequest),
+        JSONRPCNotification(JSONRPCNotification),
+        JSONRPCResponse(JSONRPCResponse),
+    }
 }
+
 /// A notification which does not expect a response.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
@@ -2989,20 +3053,18 @@ crate::rt::union! {
 pub struct JSONRPCNotification {
     pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl JSONRPCNotification {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    JSONRPCNotification, "an object of type JSONRPCNotification", extra, fields :
-    [[required "method" method(String) plain method] [optional "params"
-    params(::serde_json::Map < String, ::serde_json::Value >) plain params] [fixed
-    "jsonrpc" fixed2(crate ::rt::Fixed::Str("2.0"))]], inits : [method params]
+    JSONRPCNotification {
+        "method": required method: String,
+        "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
 }
+
 /// A request that expects a response.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
@@ -3010,36 +3072,35 @@ crate::rt::object! {
 pub struct JSONRPCRequest {
     pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl JSONRPCRequest {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    JSONRPCRequest, "an object of type JSONRPCRequest", extra, fields : [[required
-    "method" method(String) plain method] [optional "params" params(::serde_json::Map <
-    String, ::serde_json::Value >) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [method
-    params id]
+    JSONRPCRequest {
+        "method": required method: String,
+        "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// A response to a request, containing either the result or error.
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum JSONRPCResponse {
     JSONRPCResultResponse(JSONRPCResultResponse),
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
 crate::rt::union! {
-    JSONRPCResponse, "JSONRPCResponse", [[0usize
-    JSONRPCResultResponse(JSONRPCResultResponse) plain] [1usize
-    JSONRPCErrorResponse(JSONRPCErrorResponse) plain]],
-    shape(::std::option::Option::None)
+    JSONRPCResponse by shape {
+        JSONRPCResultResponse(JSONRPCResultResponse),
+        JSONRPCErrorResponse(JSONRPCErrorResponse),
+    }
 }
+
 /// A successful (non-error) response to a request.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
@@ -3050,20 +3111,22 @@ pub struct JSONRPCResultResponse {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl JSONRPCResultResponse {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    JSONRPCResultResponse, "an object of type JSONRPCResultResponse", extra, fields :
-    [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId)
-    plain id] [required "result" result(Result) plain result]], inits : [id result]
+    JSONRPCResultResponse {
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: Result,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 pub const JSONRPC_VERSION: &str = "2.0";
+
 pub type JSONValue = ::serde_json::Value;
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 pub const LATEST_PROTOCOL_VERSION: &str = "2026-07-28";
+
 /// Use [`TitledSingleSelectEnumSchema`] instead.
 /// This interface will be removed in a future version.
 ///
@@ -3087,19 +3150,17 @@ pub struct LegacyTitledEnumSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl LegacyTitledEnumSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "string";
-}
 crate::rt::object! {
-    LegacyTitledEnumSchema, "an object of type LegacyTitledEnumSchema", extra, fields :
-    [[fixed "type" fixed0(crate ::rt::Fixed::Str("string"))] [optional "title"
-    title(String) plain title] [optional "description" description(String) plain
-    description] [required "enum" r#enum(Vec < String >) plain r#enum] [optional
-    "enumNames" enum_names(Vec < String >) plain enum_names] [optional "default"
-    default(String) plain default]], inits : [title description r#enum enum_names
-    default]
+    LegacyTitledEnumSchema {
+        "type" fixed TYPE: &str = "string",
+        "title": optional title: String,
+        "description": optional description: String,
+        "enum": required r#enum: Vec<String>,
+        "enumNames": optional enum_names: Vec<String>,
+        "default": optional default: String,
+    }
 }
+
 /// Sent from the client to request a list of prompts and prompt templates the server has.
 ///
 /// **Example: List prompts request**
@@ -3130,19 +3191,15 @@ pub struct ListPromptsRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ListPromptsRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "prompts/list";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ListPromptsRequest, "an object of type ListPromptsRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("prompts/list"))] [required "params"
-    params(PaginatedRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    ListPromptsRequest {
+        "method" fixed METHOD: &str = "prompts/list",
+        "params": required params: PaginatedRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// The result returned by the server for a [prompts/list](ListPromptsRequest) request.
 ///
 /// **Example: Prompts list with cursor and TTL**
@@ -3232,14 +3289,16 @@ pub struct ListPromptsResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ListPromptsResult, "an object of type ListPromptsResult", extra, fields : [[optional
-    "_meta" meta(ResultMetaObject) plain meta] [defaulted "resultType"
-    result_type(ResultType) plain result_type(ResultType::Complete)] [optional
-    "nextCursor" next_cursor(Cursor) plain next_cursor] [required "ttlMs" ttl_ms(i64)
-    plain ttl_ms] [required "cacheScope" cache_scope(CacheableResultCacheScope) plain
-    cache_scope] [required "prompts" prompts(Vec < Prompt >) plain prompts]], inits :
-    [meta result_type next_cursor ttl_ms cache_scope prompts]
+    ListPromptsResult {
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "nextCursor": optional next_cursor: Cursor,
+        "ttlMs": required ttl_ms: i64 as int,
+        "cacheScope": required cache_scope: CacheableResultCacheScope,
+        "prompts": required prompts: Vec<Prompt>,
+    }
 }
+
 /// A successful response from the server for a [prompts/list](ListPromptsRequest) request.
 ///
 /// **Example: List prompts result response**
@@ -3286,16 +3345,14 @@ pub struct ListPromptsResultResponse {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ListPromptsResultResponse {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ListPromptsResultResponse, "an object of type ListPromptsResultResponse", extra,
-    fields : [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id"
-    id(RequestId) plain id] [required "result" result(ListPromptsResult) plain result]],
-    inits : [id result]
+    ListPromptsResultResponse {
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: ListPromptsResult,
+    }
 }
+
 /// Sent from the client to request a list of resource templates the server has.
 ///
 /// **Example: List resource templates request**
@@ -3326,20 +3383,15 @@ pub struct ListResourceTemplatesRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ListResourceTemplatesRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "resources/templates/list";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ListResourceTemplatesRequest, "an object of type ListResourceTemplatesRequest",
-    extra, fields : [[fixed "method" fixed0(crate
-    ::rt::Fixed::Str("resources/templates/list"))] [required "params"
-    params(PaginatedRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    ListResourceTemplatesRequest {
+        "method" fixed METHOD: &str = "resources/templates/list",
+        "params": required params: PaginatedRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// The result returned by the server for a [resources/templates/list](ListResourceTemplatesRequest) request.
 ///
 /// **Example: Resource templates list with cursor and TTL**
@@ -3425,16 +3477,16 @@ pub struct ListResourceTemplatesResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ListResourceTemplatesResult, "an object of type ListResourceTemplatesResult", extra,
-    fields : [[optional "_meta" meta(ResultMetaObject) plain meta] [defaulted
-    "resultType" result_type(ResultType) plain result_type(ResultType::Complete)]
-    [optional "nextCursor" next_cursor(Cursor) plain next_cursor] [required "ttlMs"
-    ttl_ms(i64) plain ttl_ms] [required "cacheScope"
-    cache_scope(CacheableResultCacheScope) plain cache_scope] [required
-    "resourceTemplates" resource_templates(Vec < ResourceTemplate >) plain
-    resource_templates]], inits : [meta result_type next_cursor ttl_ms cache_scope
-    resource_templates]
+    ListResourceTemplatesResult {
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "nextCursor": optional next_cursor: Cursor,
+        "ttlMs": required ttl_ms: i64 as int,
+        "cacheScope": required cache_scope: CacheableResultCacheScope,
+        "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
+    }
 }
+
 /// A successful response from the server for a [resources/templates/list](ListResourceTemplatesRequest) request.
 ///
 /// **Example: List resource templates result response**
@@ -3475,17 +3527,14 @@ pub struct ListResourceTemplatesResultResponse {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ListResourceTemplatesResultResponse {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ListResourceTemplatesResultResponse,
-    "an object of type ListResourceTemplatesResultResponse", extra, fields : [[fixed
-    "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain
-    id] [required "result" result(ListResourceTemplatesResult) plain result]], inits :
-    [id result]
+    ListResourceTemplatesResultResponse {
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: ListResourceTemplatesResult,
+    }
 }
+
 /// Sent from the client to request a list of resources the server has.
 ///
 /// **Example: List resources request**
@@ -3516,19 +3565,15 @@ pub struct ListResourcesRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ListResourcesRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "resources/list";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ListResourcesRequest, "an object of type ListResourcesRequest", extra, fields :
-    [[fixed "method" fixed0(crate ::rt::Fixed::Str("resources/list"))] [required "params"
-    params(PaginatedRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    ListResourcesRequest {
+        "method" fixed METHOD: &str = "resources/list",
+        "params": required params: PaginatedRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// The result returned by the server for a [resources/list](ListResourcesRequest) request.
 ///
 /// **Example: Resources list with cursor and TTL**
@@ -3613,14 +3658,16 @@ pub struct ListResourcesResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ListResourcesResult, "an object of type ListResourcesResult", extra, fields :
-    [[optional "_meta" meta(ResultMetaObject) plain meta] [defaulted "resultType"
-    result_type(ResultType) plain result_type(ResultType::Complete)] [optional
-    "nextCursor" next_cursor(Cursor) plain next_cursor] [required "ttlMs" ttl_ms(i64)
-    plain ttl_ms] [required "cacheScope" cache_scope(CacheableResultCacheScope) plain
-    cache_scope] [required "resources" resources(Vec < Resource >) plain resources]],
-    inits : [meta result_type next_cursor ttl_ms cache_scope resources]
+    ListResourcesResult {
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "nextCursor": optional next_cursor: Cursor,
+        "ttlMs": required ttl_ms: i64 as int,
+        "cacheScope": required cache_scope: CacheableResultCacheScope,
+        "resources": required resources: Vec<Resource>,
+    }
 }
+
 /// A successful response from the server for a [resources/list](ListResourcesRequest) request.
 ///
 /// **Example: List resources result response**
@@ -3662,16 +3709,14 @@ pub struct ListResourcesResultResponse {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ListResourcesResultResponse {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ListResourcesResultResponse, "an object of type ListResourcesResultResponse", extra,
-    fields : [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id"
-    id(RequestId) plain id] [required "result" result(ListResourcesResult) plain
-    result]], inits : [id result]
+    ListResourcesResultResponse {
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: ListResourcesResult,
+    }
 }
+
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
 /// for roots is providing a set of repositories or directories a server should operate
@@ -3701,15 +3746,13 @@ pub struct ListRootsRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ListRootsRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "roots/list";
-}
 crate::rt::object! {
-    ListRootsRequest, "an object of type ListRootsRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("roots/list"))] [optional "params"
-    params(ListRootsRequestParams) plain params]], inits : [params]
+    ListRootsRequest {
+        "method" fixed METHOD: &str = "roots/list",
+        "params": optional params: ListRootsRequestParams,
+    }
 }
+
 /// The inline object type of `ListRootsRequest.params` in the schema (named from its parent and field; see [`ListRootsRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListRootsRequestParams {
@@ -3721,9 +3764,11 @@ pub struct ListRootsRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ListRootsRequestParams, "an object of type ListRootsRequestParams", extra, fields :
-    [[optional "_meta" meta(MetaObject) plain meta]], inits : [meta]
+    ListRootsRequestParams {
+        "_meta": optional meta: MetaObject,
+    }
 }
+
 /// The result returned by the client for a [roots/list](ListRootsRequest) request.
 /// This result contains an array of [`Root`] objects, each representing a root directory
 /// or file that the server can operate on.
@@ -3768,9 +3813,11 @@ pub struct ListRootsResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ListRootsResult, "an object of type ListRootsResult", extra, fields : [[required
-    "roots" roots(Vec < Root >) plain roots]], inits : [roots]
+    ListRootsResult {
+        "roots": required roots: Vec<Root>,
+    }
 }
+
 /// Sent from the client to request a list of tools the server has.
 ///
 /// **Example: List tools request**
@@ -3801,19 +3848,15 @@ pub struct ListToolsRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ListToolsRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "tools/list";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ListToolsRequest, "an object of type ListToolsRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("tools/list"))] [required "params"
-    params(PaginatedRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    ListToolsRequest {
+        "method" fixed METHOD: &str = "tools/list",
+        "params": required params: PaginatedRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// The result returned by the server for a [tools/list](ListToolsRequest) request.
 ///
 /// **Example: Tools list with cursor and TTL**
@@ -3906,14 +3949,16 @@ pub struct ListToolsResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ListToolsResult, "an object of type ListToolsResult", extra, fields : [[optional
-    "_meta" meta(ResultMetaObject) plain meta] [defaulted "resultType"
-    result_type(ResultType) plain result_type(ResultType::Complete)] [optional
-    "nextCursor" next_cursor(Cursor) plain next_cursor] [required "ttlMs" ttl_ms(i64)
-    plain ttl_ms] [required "cacheScope" cache_scope(CacheableResultCacheScope) plain
-    cache_scope] [required "tools" tools(Vec < Tool >) plain tools]], inits : [meta
-    result_type next_cursor ttl_ms cache_scope tools]
+    ListToolsResult {
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "nextCursor": optional next_cursor: Cursor,
+        "ttlMs": required ttl_ms: i64 as int,
+        "cacheScope": required cache_scope: CacheableResultCacheScope,
+        "tools": required tools: Vec<Tool>,
+    }
 }
+
 /// A successful response from the server for a [tools/list](ListToolsRequest) request.
 ///
 /// **Example: List tools result response**
@@ -3963,16 +4008,14 @@ pub struct ListToolsResultResponse {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ListToolsResultResponse {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ListToolsResultResponse, "an object of type ListToolsResultResponse", extra, fields :
-    [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId)
-    plain id] [required "result" result(ListToolsResult) plain result]], inits : [id
-    result]
+    ListToolsResultResponse {
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: ListToolsResult,
+    }
 }
+
 /// The severity of a log message.
 ///
 /// These map to syslog message severities, as specified in RFC-5424:
@@ -4001,10 +4044,18 @@ pub enum LoggingLevel {
     Emergency,
 }
 crate::rt::string_enum! {
-    LoggingLevel, "a LoggingLevel value", closed, [Debug "debug" Info "info" Notice
-    "notice" Warning "warning" Error "error" Critical "critical" Alert "alert" Emergency
-    "emergency"]
+    LoggingLevel closed {
+        Debug = "debug",
+        Info = "info",
+        Notice = "notice",
+        Warning = "warning",
+        Error = "error",
+        Critical = "critical",
+        Alert = "alert",
+        Emergency = "emergency",
+    }
 }
+
 /// JSONRPCNotification of a log message passed from server to client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
 ///
 /// **Example: Log database connection failed**
@@ -4038,18 +4089,14 @@ pub struct LoggingMessageNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl LoggingMessageNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/message";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    LoggingMessageNotification, "an object of type LoggingMessageNotification", extra,
-    fields : [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/message"))]
-    [required "params" params(LoggingMessageNotificationParams) plain params] [fixed
-    "jsonrpc" fixed2(crate ::rt::Fixed::Str("2.0"))]], inits : [params]
+    LoggingMessageNotification {
+        "method" fixed METHOD: &str = "notifications/message",
+        "params": required params: LoggingMessageNotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
 }
+
 /// Parameters for a `notifications/message` notification.
 ///
 /// **Example: Log database connection failed**
@@ -4089,17 +4136,20 @@ pub struct LoggingMessageNotificationParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    LoggingMessageNotificationParams,
-    "an object of type LoggingMessageNotificationParams", extra, fields : [[optional
-    "_meta" meta(NotificationMetaObject) plain meta] [required "level"
-    level(LoggingLevel) plain level] [optional "logger" logger(String) plain logger]
-    [required "data" data(::serde_json::Value) plain data]], inits : [meta level logger
-    data]
+    LoggingMessageNotificationParams {
+        "_meta": optional meta: NotificationMetaObject,
+        "level": required level: LoggingLevel,
+        "logger": optional logger: String,
+        "data": required data: ::serde_json::Value,
+    }
 }
+
 pub const METHOD_NOT_FOUND: i64 = -32601i64;
+
 /// Error code returned when a server requires a client capability that was
 /// not declared in the request's `clientCapabilities`.
 pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021i64;
+
 /// Represents the contents of a `_meta` field, which clients and servers use to attach additional metadata to their interactions.
 ///
 /// Certain key names are reserved by MCP for protocol-level metadata; implementations MUST NOT make assumptions about values at these keys. Additionally, specific schema definitions may reserve particular names for purpose-specific metadata, as declared in those definitions.
@@ -4117,7 +4167,8 @@ pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021i64;
 /// - Interior characters may be alphanumeric, hyphens (`-`), underscores (`_`), or dots (`.`).
 ///
 /// See also: [General fields: `_meta`](https://modelcontextprotocol.io/specification/2026-07-28/basic/index#meta) for more details.
-pub type MetaObject = ::serde_json::Map<String, ::serde_json::Value>;
+pub type MetaObject = crate::IndexMap<String, ::serde_json::Value>;
+
 /// A JSON-RPC error indicating that the requested method does not exist or is not available.
 ///
 /// In MCP, a server returns this error when a client invokes a method the server does not implement — either a genuinely unknown method, or one gated behind a server capability the server did not advertise (e.g., calling `prompts/list` when the `prompts` capability was not advertised).
@@ -4150,16 +4201,14 @@ pub struct MethodNotFoundError {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl MethodNotFoundError {
-    /// The fixed value of `code`.
-    pub const CODE: i64 = -32601i64;
-}
 crate::rt::object! {
-    MethodNotFoundError, "an object of type MethodNotFoundError", extra, fields : [[fixed
-    "code" fixed0(crate ::rt::Fixed::Int(- 32601i64))] [required "message"
-    message(String) plain message] [optional "data" data(::serde_json::Value) plain
-    data]], inits : [message data]
+    MethodNotFoundError {
+        "code" fixed CODE: i64 = -32601,
+        "message": required message: String,
+        "data": optional data: ::serde_json::Value,
+    }
 }
+
 /// Returned when processing a request requires a capability the client did not
 /// declare in `clientCapabilities`. For HTTP, the response status code MUST be
 /// `400 Bad Request`.
@@ -4185,23 +4234,22 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MissingRequiredClientCapabilityError {
+    /// **Corrected by the generator:** may also be `null`: JSON-RPC 2.0 §5: the `id` of an error response is `null` when the request's id could not be read (a parse error).
+    ///
     /// Optional: `None` is left out of the JSON.
-    pub id: Option<RequestId>,
+    pub id: Option<Option<RequestId>>,
     pub error: MissingRequiredClientCapabilityErrorError,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl MissingRequiredClientCapabilityError {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    MissingRequiredClientCapabilityError,
-    "an object of type MissingRequiredClientCapabilityError", extra, fields : [[fixed
-    "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [optional "id" id(RequestId) plain
-    id] [required "error" error(MissingRequiredClientCapabilityErrorError) plain error]],
-    inits : [id error]
+    MissingRequiredClientCapabilityError {
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": optional id: Option<RequestId>,
+        "error": required error: MissingRequiredClientCapabilityErrorError,
+    }
 }
+
 /// The inline object type of `MissingRequiredClientCapabilityError.error` in the schema (named from its parent and field; see [`MissingRequiredClientCapabilityError`]).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `code`: `-32021`.
@@ -4214,18 +4262,14 @@ pub struct MissingRequiredClientCapabilityErrorError {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl MissingRequiredClientCapabilityErrorError {
-    /// The fixed value of `code`.
-    pub const CODE: i64 = -32021i64;
-}
 crate::rt::object! {
-    MissingRequiredClientCapabilityErrorError,
-    "an object of type MissingRequiredClientCapabilityErrorError", extra, fields :
-    [[fixed "code" fixed0(crate ::rt::Fixed::Int(- 32021i64))] [required "message"
-    message(String) plain message] [required "data"
-    data(MissingRequiredClientCapabilityErrorErrorData) plain data]], inits : [message
-    data]
+    MissingRequiredClientCapabilityErrorError {
+        "code" fixed CODE: i64 = -32021,
+        "message": required message: String,
+        "data": required data: MissingRequiredClientCapabilityErrorErrorData,
+    }
 }
+
 /// The inline object type of `MissingRequiredClientCapabilityErrorError.data` in the schema (named from its parent and field; see [`MissingRequiredClientCapabilityErrorError`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct MissingRequiredClientCapabilityErrorErrorData {
@@ -4237,11 +4281,11 @@ pub struct MissingRequiredClientCapabilityErrorErrorData {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    MissingRequiredClientCapabilityErrorErrorData,
-    "an object of type MissingRequiredClientCapabilityErrorErrorData", extra, fields :
-    [[required "requiredCapabilities" required_capabilities(ClientCapabilities) plain
-    required_capabilities]], inits : [required_capabilities]
+    MissingRequiredClientCapabilityErrorErrorData {
+        "requiredCapabilities": required required_capabilities: ClientCapabilities,
+    }
 }
+
 /// Hints to use for model selection.
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
@@ -4268,9 +4312,11 @@ pub struct ModelHint {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ModelHint, "an object of type ModelHint", extra, fields : [[optional "name"
-    name(String) plain name]], inits : [name]
+    ModelHint {
+        "name": optional name: String,
+    }
 }
+
 /// The server's preferences for model selection, requested of the client during sampling.
 ///
 /// Because LLMs can vary along multiple dimensions, choosing the "best" model is
@@ -4352,39 +4398,43 @@ pub struct ModelPreferences {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ModelPreferences, "an object of type ModelPreferences", extra, fields : [[optional
-    "hints" hints(Vec < ModelHint >) plain hints] [optional "costPriority"
-    cost_priority(f64) float cost_priority] [optional "speedPriority" speed_priority(f64)
-    float speed_priority] [optional "intelligencePriority" intelligence_priority(f64)
-    float intelligence_priority]], inits : [hints cost_priority speed_priority
-    intelligence_priority]
+    ModelPreferences {
+        "hints": optional hints: Vec<ModelHint>,
+        "costPriority": optional cost_priority: f64 as float,
+        "speedPriority": optional speed_priority: f64 as float,
+        "intelligencePriority": optional intelligence_priority: f64 as float,
+    }
 }
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MultiSelectEnumSchema {
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
 }
 crate::rt::union! {
-    MultiSelectEnumSchema, "MultiSelectEnumSchema", [[0usize
-    UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema) plain] [1usize
-    TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema) plain]],
-    shape(::std::option::Option::None)
+    MultiSelectEnumSchema by shape {
+        UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
+        TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Notification {
     pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Notification, "an object of type Notification", extra, fields : [[required "method"
-    method(String) plain method] [optional "params" params(::serde_json::Map < String,
-    ::serde_json::Value >) plain params]], inits : [method params]
+    Notification {
+        "method": required method: String,
+        "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// Extends [`MetaObject`] with additional notification-specific fields. All key naming rules from `MetaObject` apply.
 ///
 /// See also: [`MetaObject`] for key naming rules and reserved prefixes.
@@ -4411,12 +4461,11 @@ pub struct NotificationMetaObject {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    NotificationMetaObject, "an object of type NotificationMetaObject", extra, fields :
-    [[optional "io.modelcontextprotocol/subscriptionId"
-    io_modelcontextprotocol_subscription_id(RequestId) plain
-    io_modelcontextprotocol_subscription_id]], inits :
-    [io_modelcontextprotocol_subscription_id]
+    NotificationMetaObject {
+        "io.modelcontextprotocol/subscriptionId": optional io_modelcontextprotocol_subscription_id: RequestId,
+    }
 }
+
 /// Common params for any notification.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NotificationParams {
@@ -4428,9 +4477,11 @@ pub struct NotificationParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    NotificationParams, "an object of type NotificationParams", extra, fields :
-    [[optional "_meta" meta(NotificationMetaObject) plain meta]], inits : [meta]
+    NotificationParams {
+        "_meta": optional meta: NotificationMetaObject,
+    }
 }
+
 /// **Example: Number input schema**
 ///
 /// ```json
@@ -4460,13 +4511,16 @@ pub struct NumberSchema {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    NumberSchema, "an object of type NumberSchema", extra, fields : [[required "type"
-    r#type(NumberSchemaType) plain r#type] [optional "title" title(String) plain title]
-    [optional "description" description(String) plain description] [optional "minimum"
-    minimum(f64) float minimum] [optional "maximum" maximum(f64) float maximum] [optional
-    "default" default(f64) float default]], inits : [r#type title description minimum
-    maximum default]
+    NumberSchema {
+        "type": required r#type: NumberSchemaType,
+        "title": optional title: String,
+        "description": optional description: String,
+        "minimum": optional minimum: f64 as float,
+        "maximum": optional maximum: f64 as float,
+        "default": optional default: f64 as float,
+    }
 }
+
 /// The inline enum type of `NumberSchema.type` in the schema (named from its parent and field; see [`NumberSchema`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum NumberSchemaType {
@@ -4476,10 +4530,14 @@ pub enum NumberSchemaType {
     Integer,
 }
 crate::rt::string_enum! {
-    NumberSchemaType, "a NumberSchemaType value", closed, [Number "number" Integer
-    "integer"]
+    NumberSchemaType closed {
+        Number = "number",
+        Integer = "integer",
+    }
 }
+
 pub const PARSE_ERROR: i64 = -32700i64;
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
@@ -4491,17 +4549,15 @@ pub struct PaginatedRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl PaginatedRequest {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    PaginatedRequest, "an object of type PaginatedRequest", extra, fields : [[required
-    "method" method(String) plain method] [required "params"
-    params(PaginatedRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [method
-    params id]
+    PaginatedRequest {
+        "method": required method: String,
+        "params": required params: PaginatedRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// Common params for paginated requests.
 ///
 /// **Example: List request with cursor**
@@ -4532,10 +4588,12 @@ pub struct PaginatedRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    PaginatedRequestParams, "an object of type PaginatedRequestParams", extra, fields :
-    [[required "_meta" meta(RequestMetaObject) plain meta] [optional "cursor"
-    cursor(Cursor) plain cursor]], inits : [meta cursor]
+    PaginatedRequestParams {
+        "_meta": required meta: RequestMetaObject,
+        "cursor": optional cursor: Cursor,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedResult {
@@ -4566,12 +4624,13 @@ pub struct PaginatedResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    PaginatedResult, "an object of type PaginatedResult", extra, fields : [[optional
-    "_meta" meta(ResultMetaObject) plain meta] [defaulted "resultType"
-    result_type(ResultType) plain result_type(ResultType::Complete)] [optional
-    "nextCursor" next_cursor(Cursor) plain next_cursor]], inits : [meta result_type
-    next_cursor]
+    PaginatedResult {
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "nextCursor": optional next_cursor: Cursor,
+    }
 }
+
 /// A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message.
 ///
 /// See also: [JSON-RPC 2.0 Error Object](https://www.jsonrpc.org/specification#error_object)
@@ -4597,20 +4656,18 @@ pub struct ParseError {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ParseError {
-    /// The fixed value of `code`.
-    pub const CODE: i64 = -32700i64;
-}
 crate::rt::object! {
-    ParseError, "an object of type ParseError", extra, fields : [[fixed "code"
-    fixed0(crate ::rt::Fixed::Int(- 32700i64))] [required "message" message(String) plain
-    message] [optional "data" data(::serde_json::Value) plain data]], inits : [message
-    data]
+    ParseError {
+        "code" fixed CODE: i64 = -32700,
+        "message": required message: String,
+        "data": optional data: ::serde_json::Value,
+    }
 }
+
 /// Restricted schema definitions that only allow primitive types
 /// without nested objects or arrays.
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
     StringSchema(StringSchema),
@@ -4619,11 +4676,14 @@ pub enum PrimitiveSchemaDefinition {
     EnumSchema(EnumSchema),
 }
 crate::rt::union! {
-    PrimitiveSchemaDefinition, "PrimitiveSchemaDefinition", [[0usize
-    StringSchema(StringSchema) plain] [1usize NumberSchema(NumberSchema) plain] [2usize
-    BooleanSchema(BooleanSchema) plain] [3usize EnumSchema(EnumSchema) plain]],
-    shape(::std::option::Option::None)
+    PrimitiveSchemaDefinition by shape {
+        StringSchema(StringSchema),
+        NumberSchema(NumberSchema),
+        BooleanSchema(BooleanSchema),
+        EnumSchema(EnumSchema),
+    }
 }
+
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 ///
 /// **Example: Progress message**
@@ -4648,18 +4708,14 @@ pub struct ProgressNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ProgressNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/progress";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ProgressNotification, "an object of type ProgressNotification", extra, fields :
-    [[fixed "method" fixed0(crate ::rt::Fixed::Str("notifications/progress"))] [required
-    "params" params(ProgressNotificationParams) plain params] [fixed "jsonrpc"
-    fixed2(crate ::rt::Fixed::Str("2.0"))]], inits : [params]
+    ProgressNotification {
+        "method" fixed METHOD: &str = "notifications/progress",
+        "params": required params: ProgressNotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
 }
+
 /// Parameters for a [notifications/progress](ProgressNotification) notification.
 ///
 /// **Example: Progress message**
@@ -4696,25 +4752,39 @@ pub struct ProgressNotificationParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ProgressNotificationParams, "an object of type ProgressNotificationParams", extra,
-    fields : [[optional "_meta" meta(NotificationMetaObject) plain meta] [required
-    "progressToken" progress_token(ProgressToken) plain progress_token] [required
-    "progress" progress(f64) float progress] [optional "total" total(f64) float total]
-    [optional "message" message(String) plain message]], inits : [meta progress_token
-    progress total message]
+    ProgressNotificationParams {
+        "_meta": optional meta: NotificationMetaObject,
+        "progressToken": required progress_token: ProgressToken,
+        "progress": required progress: f64 as float,
+        "total": optional total: f64 as float,
+        "message": optional message: String,
+    }
 }
+
 /// A progress token, used to associate progress notifications with the original request.
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
-#[derive(Clone, Debug, PartialEq)]
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
     String(String),
     Integer(i64),
 }
-crate::rt::union! {
-    ProgressToken, "ProgressToken", [[0usize String(String) plain] [1usize Integer(i64)
-    plain]], shape(::std::option::Option::None)
+impl ::std::fmt::Display for ProgressToken {
+    /// The member's value as is (a string without quotes).
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match self {
+            ProgressToken::String(value) => ::std::fmt::Display::fmt(value, f),
+            ProgressToken::Integer(value) => ::std::fmt::Display::fmt(value, f),
+        }
+    }
 }
+crate::rt::union! {
+    ProgressToken by shape {
+        String(String),
+        Integer(i64) as int,
+    }
+}
+
 /// A prompt or prompt template that the server offers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Prompt {
@@ -4757,13 +4827,16 @@ pub struct Prompt {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Prompt, "an object of type Prompt", extra, fields : [[required "name" name(String)
-    plain name] [optional "title" title(String) plain title] [optional "icons" icons(Vec
-    < Icon >) plain icons] [optional "description" description(String) plain description]
-    [optional "arguments" arguments(Vec < PromptArgument >) plain arguments] [optional
-    "_meta" meta(MetaObject) plain meta]], inits : [name title icons description
-    arguments meta]
+    Prompt {
+        "name": required name: String,
+        "title": optional title: String,
+        "icons": optional icons: Vec<Icon>,
+        "description": optional description: String,
+        "arguments": optional arguments: Vec<PromptArgument>,
+        "_meta": optional meta: MetaObject,
+    }
 }
+
 /// Describes an argument that a prompt can accept.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptArgument {
@@ -4790,11 +4863,14 @@ pub struct PromptArgument {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    PromptArgument, "an object of type PromptArgument", extra, fields : [[required "name"
-    name(String) plain name] [optional "title" title(String) plain title] [optional
-    "description" description(String) plain description] [optional "required"
-    required(bool) plain required]], inits : [name title description required]
+    PromptArgument {
+        "name": required name: String,
+        "title": optional title: String,
+        "description": optional description: String,
+        "required": optional required: bool,
+    }
 }
+
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a [subscriptions/listen](SubscriptionsListenRequest) stream when the client requested it via the `promptsListChanged` filter field.
 ///
 /// **Example: Prompts list changed**
@@ -4819,19 +4895,14 @@ pub struct PromptListChangedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl PromptListChangedNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/prompts/list_changed";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    PromptListChangedNotification, "an object of type PromptListChangedNotification",
-    extra, fields : [[fixed "method" fixed0(crate
-    ::rt::Fixed::Str("notifications/prompts/list_changed"))] [optional "params"
-    params(NotificationParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params]
+    PromptListChangedNotification {
+        "method" fixed METHOD: &str = "notifications/prompts/list_changed",
+        "params": optional params: NotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
 }
+
 /// Describes a message returned as part of a prompt.
 ///
 /// This is similar to [`SamplingMessage`], but also supports the embedding of
@@ -4844,10 +4915,12 @@ pub struct PromptMessage {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    PromptMessage, "an object of type PromptMessage", extra, fields : [[required "role"
-    role(Role) plain role] [required "content" content(ContentBlock) plain content]],
-    inits : [role content]
+    PromptMessage {
+        "role": required role: Role,
+        "content": required content: ContentBlock,
+    }
 }
+
 /// Identifies a prompt.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"ref/prompt"`.
@@ -4867,15 +4940,14 @@ pub struct PromptReference {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl PromptReference {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "ref/prompt";
-}
 crate::rt::object! {
-    PromptReference, "an object of type PromptReference", extra, fields : [[required
-    "name" name(String) plain name] [optional "title" title(String) plain title] [fixed
-    "type" fixed2(crate ::rt::Fixed::Str("ref/prompt"))]], inits : [name title]
+    PromptReference {
+        "name": required name: String,
+        "title": optional title: String,
+        "type" fixed TYPE: &str = "ref/prompt",
+    }
 }
+
 /// Sent from the client to the server, to read a specific resource URI.
 ///
 /// **Example: Read resource request**
@@ -4907,19 +4979,15 @@ pub struct ReadResourceRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ReadResourceRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "resources/read";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ReadResourceRequest, "an object of type ReadResourceRequest", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("resources/read"))] [required "params"
-    params(ReadResourceRequestParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain id]], inits : [params
-    id]
+    ReadResourceRequest {
+        "method" fixed METHOD: &str = "resources/read",
+        "params": required params: ReadResourceRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// Parameters for a `resources/read` request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReadResourceRequestParams {
@@ -4947,12 +5015,14 @@ pub struct ReadResourceRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ReadResourceRequestParams, "an object of type ReadResourceRequestParams", extra,
-    fields : [[required "_meta" meta(RequestMetaObject) plain meta] [required "uri"
-    uri(String) plain uri] [optional "inputResponses" input_responses(InputResponses)
-    plain input_responses] [optional "requestState" request_state(String) plain
-    request_state]], inits : [meta uri input_responses request_state]
+    ReadResourceRequestParams {
+        "_meta": required meta: RequestMetaObject,
+        "uri": required uri: String,
+        "inputResponses": optional input_responses: InputResponses,
+        "requestState": optional request_state: String,
+    }
 }
+
 /// The result returned by the server for a [resources/read](ReadResourceRequest) request.
 ///
 /// **Example: File resource contents**
@@ -5020,28 +5090,30 @@ pub struct ReadResourceResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ReadResourceResult, "an object of type ReadResourceResult", extra, fields :
-    [[optional "_meta" meta(ResultMetaObject) plain meta] [defaulted "resultType"
-    result_type(ResultType) plain result_type(ResultType::Complete)] [required "ttlMs"
-    ttl_ms(i64) plain ttl_ms] [required "cacheScope"
-    cache_scope(CacheableResultCacheScope) plain cache_scope] [required "contents"
-    contents(Vec < ReadResourceResultContentsItem >) plain contents]], inits : [meta
-    result_type ttl_ms cache_scope contents]
+    ReadResourceResult {
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "ttlMs": required ttl_ms: i64 as int,
+        "cacheScope": required cache_scope: CacheableResultCacheScope,
+        "contents": required contents: Vec<ReadResourceResultContentsItem>,
+    }
 }
+
 /// The inline union type of the elements of `ReadResourceResult.contents` in the schema (see [`ReadResourceResult`]).
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     TextResourceContents(TextResourceContents),
     BlobResourceContents(BlobResourceContents),
 }
 crate::rt::union! {
-    ReadResourceResultContentsItem, "ReadResourceResultContentsItem", [[0usize
-    TextResourceContents(TextResourceContents) plain] [1usize
-    BlobResourceContents(BlobResourceContents) plain]],
-    shape(::std::option::Option::None)
+    ReadResourceResultContentsItem by shape {
+        TextResourceContents(TextResourceContents),
+        BlobResourceContents(BlobResourceContents),
+    }
 }
+
 /// A successful response from the server for a [resources/read](ReadResourceRequest) request.
 ///
 /// **Example: Read resource result response**
@@ -5092,58 +5164,74 @@ pub struct ReadResourceResultResponse {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ReadResourceResultResponse {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ReadResourceResultResponse, "an object of type ReadResourceResultResponse", extra,
-    fields : [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id"
-    id(RequestId) plain id] [required "result" result(ReadResourceResultResponseResult)
-    plain result]], inits : [id result]
+    ReadResourceResultResponse {
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: ReadResourceResultResponseResult,
+    }
 }
+
 /// The inline union type of `ReadResourceResultResponse.result` in the schema (named from its parent and field; see [`ReadResourceResultResponse`]).
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// Reading: `resultType` decides first: `"input_required"` reads only `InputRequiredResult`; a value `ResultType` does not list reads `Other`, which keeps the object whole; no value, or any other listed value, leaves the members below to choose from, never those.
 ///
-/// `resultType` is looked at first: `"input_required"` reads `InputRequiredResult`; any other value, or none, leaves the choice to the rule above among the other members (among all of them, if none of the others fits).
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ReadResourceResultResponseResult {
     ReadResourceResult(ReadResourceResult),
     InputRequiredResult(InputRequiredResult),
+    /// A result of a kind this revision does not list: kept whole, as the common type.
+    Other(Result),
 }
 crate::rt::union! {
-    ReadResourceResultResponseResult, "ReadResourceResultResponseResult", [[0usize
-    ReadResourceResult(ReadResourceResult) plain] [1usize
-    InputRequiredResult(InputRequiredResult) plain]],
-    shape(::std::option::Option::Some(("resultType", & [("input_required", 1usize)])))
+    ReadResourceResultResponseResult by shape, "resultType" (ResultType) picks { "input_required" => InputRequiredResult }, unlisted Other {
+        ReadResourceResult(ReadResourceResult),
+        InputRequiredResult(InputRequiredResult),
+        Other(Result),
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {
     pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: Option<::serde_json::Map<String, ::serde_json::Value>>,
+    pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Request, "an object of type Request", extra, fields : [[required "method"
-    method(String) plain method] [optional "params" params(::serde_json::Map < String,
-    ::serde_json::Value >) plain params]], inits : [method params]
+    Request {
+        "method": required method: String,
+        "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
+    }
 }
+
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
-#[derive(Clone, Debug, PartialEq)]
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum RequestId {
     String(String),
     Integer(i64),
 }
-crate::rt::union! {
-    RequestId, "RequestId", [[0usize String(String) plain] [1usize Integer(i64) plain]],
-    shape(::std::option::Option::None)
+impl ::std::fmt::Display for RequestId {
+    /// The member's value as is (a string without quotes).
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match self {
+            RequestId::String(value) => ::std::fmt::Display::fmt(value, f),
+            RequestId::Integer(value) => ::std::fmt::Display::fmt(value, f),
+        }
+    }
 }
+crate::rt::union! {
+    RequestId by shape {
+        String(String),
+        Integer(i64) as int,
+    }
+}
+
 /// Extends [`MetaObject`] with additional request-specific fields. All key naming rules from `MetaObject` apply.
 ///
 /// See also: [`MetaObject`] for key naming rules and reserved prefixes.
@@ -5208,22 +5296,15 @@ pub struct RequestMetaObject {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    RequestMetaObject, "an object of type RequestMetaObject", extra, fields : [[optional
-    "progressToken" progress_token(ProgressToken) plain progress_token] [required
-    "io.modelcontextprotocol/protocolVersion"
-    io_modelcontextprotocol_protocol_version(String) plain
-    io_modelcontextprotocol_protocol_version] [optional
-    "io.modelcontextprotocol/clientInfo"
-    io_modelcontextprotocol_client_info(Implementation) plain
-    io_modelcontextprotocol_client_info] [required
-    "io.modelcontextprotocol/clientCapabilities"
-    io_modelcontextprotocol_client_capabilities(ClientCapabilities) plain
-    io_modelcontextprotocol_client_capabilities] [optional
-    "io.modelcontextprotocol/logLevel" io_modelcontextprotocol_log_level(LoggingLevel)
-    plain io_modelcontextprotocol_log_level]], inits : [progress_token
-    io_modelcontextprotocol_protocol_version io_modelcontextprotocol_client_info
-    io_modelcontextprotocol_client_capabilities io_modelcontextprotocol_log_level]
+    RequestMetaObject {
+        "progressToken": optional progress_token: ProgressToken,
+        "io.modelcontextprotocol/protocolVersion": required io_modelcontextprotocol_protocol_version: String,
+        "io.modelcontextprotocol/clientInfo": optional io_modelcontextprotocol_client_info: Implementation,
+        "io.modelcontextprotocol/clientCapabilities": required io_modelcontextprotocol_client_capabilities: ClientCapabilities,
+        "io.modelcontextprotocol/logLevel": optional io_modelcontextprotocol_log_level: LoggingLevel,
+    }
 }
+
 /// Common params for any request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RequestParams {
@@ -5233,9 +5314,11 @@ pub struct RequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    RequestParams, "an object of type RequestParams", extra, fields : [[required "_meta"
-    meta(RequestMetaObject) plain meta]], inits : [meta]
+    RequestParams {
+        "_meta": required meta: RequestMetaObject,
+    }
 }
+
 /// A known resource that the server is capable of reading.
 ///
 /// **Example: File resource with annotations**
@@ -5312,15 +5395,19 @@ pub struct Resource {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Resource, "an object of type Resource", extra, fields : [[required "name"
-    name(String) plain name] [optional "title" title(String) plain title] [optional
-    "icons" icons(Vec < Icon >) plain icons] [required "uri" uri(String) plain uri]
-    [optional "description" description(String) plain description] [optional "mimeType"
-    mime_type(String) plain mime_type] [optional "annotations" annotations(Annotations)
-    plain annotations] [optional "size" size(i64) plain size] [optional "_meta"
-    meta(MetaObject) plain meta]], inits : [name title icons uri description mime_type
-    annotations size meta]
+    Resource {
+        "name": required name: String,
+        "title": optional title: String,
+        "icons": optional icons: Vec<Icon>,
+        "uri": required uri: String,
+        "description": optional description: String,
+        "mimeType": optional mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "size": optional size: i64 as int,
+        "_meta": optional meta: MetaObject,
+    }
 }
+
 /// The contents of a specific resource or sub-resource.
 ///
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
@@ -5344,10 +5431,13 @@ pub struct ResourceContents {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ResourceContents, "an object of type ResourceContents", extra, fields : [[required
-    "uri" uri(String) plain uri] [optional "mimeType" mime_type(String) plain mime_type]
-    [optional "_meta" meta(MetaObject) plain meta]], inits : [uri mime_type meta]
+    ResourceContents {
+        "uri": required uri: String,
+        "mimeType": optional mime_type: String,
+        "_meta": optional meta: MetaObject,
+    }
 }
+
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 ///
 /// Note: resource links returned by tools are not guaranteed to appear in the results of [resources/list](ListResourcesRequest) requests.
@@ -5423,21 +5513,21 @@ pub struct ResourceLink {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ResourceLink {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "resource_link";
-}
 crate::rt::object! {
-    ResourceLink, "an object of type ResourceLink", extra, fields : [[required "name"
-    name(String) plain name] [optional "title" title(String) plain title] [optional
-    "icons" icons(Vec < Icon >) plain icons] [required "uri" uri(String) plain uri]
-    [optional "description" description(String) plain description] [optional "mimeType"
-    mime_type(String) plain mime_type] [optional "annotations" annotations(Annotations)
-    plain annotations] [optional "size" size(i64) plain size] [optional "_meta"
-    meta(MetaObject) plain meta] [fixed "type" fixed9(crate
-    ::rt::Fixed::Str("resource_link"))]], inits : [name title icons uri description
-    mime_type annotations size meta]
+    ResourceLink {
+        "name": required name: String,
+        "title": optional title: String,
+        "icons": optional icons: Vec<Icon>,
+        "uri": required uri: String,
+        "description": optional description: String,
+        "mimeType": optional mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "size": optional size: i64 as int,
+        "_meta": optional meta: MetaObject,
+        "type" fixed TYPE: &str = "resource_link",
+    }
 }
+
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a [subscriptions/listen](SubscriptionsListenRequest) stream when the client requested it via the `resourcesListChanged` filter field.
 ///
 /// **Example: Resources list changed**
@@ -5462,19 +5552,14 @@ pub struct ResourceListChangedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ResourceListChangedNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/resources/list_changed";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ResourceListChangedNotification, "an object of type ResourceListChangedNotification",
-    extra, fields : [[fixed "method" fixed0(crate
-    ::rt::Fixed::Str("notifications/resources/list_changed"))] [optional "params"
-    params(NotificationParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params]
+    ResourceListChangedNotification {
+        "method" fixed METHOD: &str = "notifications/resources/list_changed",
+        "params": optional params: NotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
 }
+
 /// Common params for resource-related requests.
 ///
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
@@ -5490,10 +5575,12 @@ pub struct ResourceRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ResourceRequestParams, "an object of type ResourceRequestParams", extra, fields :
-    [[required "_meta" meta(RequestMetaObject) plain meta] [required "uri" uri(String)
-    plain uri]], inits : [meta uri]
+    ResourceRequestParams {
+        "_meta": required meta: RequestMetaObject,
+        "uri": required uri: String,
+    }
 }
+
 /// A template description for resources available on the server.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceTemplate {
@@ -5550,15 +5637,18 @@ pub struct ResourceTemplate {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ResourceTemplate, "an object of type ResourceTemplate", extra, fields : [[required
-    "name" name(String) plain name] [optional "title" title(String) plain title]
-    [optional "icons" icons(Vec < Icon >) plain icons] [required "uriTemplate"
-    uri_template(String) plain uri_template] [optional "description" description(String)
-    plain description] [optional "mimeType" mime_type(String) plain mime_type] [optional
-    "annotations" annotations(Annotations) plain annotations] [optional "_meta"
-    meta(MetaObject) plain meta]], inits : [name title icons uri_template description
-    mime_type annotations meta]
+    ResourceTemplate {
+        "name": required name: String,
+        "title": optional title: String,
+        "icons": optional icons: Vec<Icon>,
+        "uriTemplate": required uri_template: String,
+        "description": optional description: String,
+        "mimeType": optional mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: MetaObject,
+    }
 }
+
 /// A reference to a resource or resource template definition.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"ref/resource"`.
@@ -5571,15 +5661,13 @@ pub struct ResourceTemplateReference {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ResourceTemplateReference {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "ref/resource";
-}
 crate::rt::object! {
-    ResourceTemplateReference, "an object of type ResourceTemplateReference", extra,
-    fields : [[fixed "type" fixed0(crate ::rt::Fixed::Str("ref/resource"))] [required
-    "uri" uri(String) plain uri]], inits : [uri]
+    ResourceTemplateReference {
+        "type" fixed TYPE: &str = "ref/resource",
+        "uri": required uri: String,
+    }
 }
+
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a [subscriptions/listen](SubscriptionsListenRequest) request.
 ///
 /// **Example: File resource updated notification**
@@ -5604,19 +5692,14 @@ pub struct ResourceUpdatedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ResourceUpdatedNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/resources/updated";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ResourceUpdatedNotification, "an object of type ResourceUpdatedNotification", extra,
-    fields : [[fixed "method" fixed0(crate
-    ::rt::Fixed::Str("notifications/resources/updated"))] [required "params"
-    params(ResourceUpdatedNotificationParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params]
+    ResourceUpdatedNotification {
+        "method" fixed METHOD: &str = "notifications/resources/updated",
+        "params": required params: ResourceUpdatedNotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
 }
+
 /// Parameters for a `notifications/resources/updated` notification.
 ///
 /// **Example: File resource updated**
@@ -5640,11 +5723,12 @@ pub struct ResourceUpdatedNotificationParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ResourceUpdatedNotificationParams,
-    "an object of type ResourceUpdatedNotificationParams", extra, fields : [[optional
-    "_meta" meta(NotificationMetaObject) plain meta] [required "uri" uri(String) plain
-    uri]], inits : [meta uri]
+    ResourceUpdatedNotificationParams {
+        "_meta": optional meta: NotificationMetaObject,
+        "uri": required uri: String,
+    }
 }
+
 /// Common result fields.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Result {
@@ -5668,10 +5752,12 @@ pub struct Result {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Result, "an object of type Result", extra, fields : [[optional "_meta"
-    meta(ResultMetaObject) plain meta] [defaulted "resultType" result_type(ResultType)
-    plain result_type(ResultType::Complete)]], inits : [meta result_type]
+    Result {
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+    }
 }
+
 /// Extends [`MetaObject`] with additional result-specific fields. All key naming rules from `MetaObject` apply.
 ///
 /// See also: [`MetaObject`] for key naming rules and reserved prefixes.
@@ -5699,11 +5785,11 @@ pub struct ResultMetaObject {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ResultMetaObject, "an object of type ResultMetaObject", extra, fields : [[optional
-    "io.modelcontextprotocol/serverInfo"
-    io_modelcontextprotocol_server_info(Implementation) plain
-    io_modelcontextprotocol_server_info]], inits : [io_modelcontextprotocol_server_info]
+    ResultMetaObject {
+        "io.modelcontextprotocol/serverInfo": optional io_modelcontextprotocol_server_info: Implementation,
+    }
 }
+
 /// Indicates the type of a [`Result`] object, allowing the client to
 /// determine how to parse the response.
 ///
@@ -5721,9 +5807,12 @@ pub enum ResultType {
     Other(::std::string::String),
 }
 crate::rt::string_enum! {
-    ResultType, "a ResultType value", open, [Complete "complete" InputRequired
-    "input_required"]
+    ResultType open {
+        Complete = "complete",
+        InputRequired = "input_required",
+    }
 }
+
 /// The sender or recipient of messages and data in a conversation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Role {
@@ -5733,8 +5822,12 @@ pub enum Role {
     Assistant,
 }
 crate::rt::string_enum! {
-    Role, "a Role value", closed, [User "user" Assistant "assistant"]
+    Role closed {
+        User = "user",
+        Assistant = "assistant",
+    }
 }
+
 /// Represents a root directory or file that the server can operate on.
 ///
 /// **Example: Project directory root**
@@ -5771,10 +5864,13 @@ pub struct Root {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Root, "an object of type Root", extra, fields : [[required "uri" uri(String) plain
-    uri] [optional "name" name(String) plain name] [optional "_meta" meta(MetaObject)
-    plain meta]], inits : [uri name meta]
+    Root {
+        "uri": required uri: String,
+        "name": optional name: String,
+        "_meta": optional meta: MetaObject,
+    }
 }
+
 /// Describes a message issued to or received from an LLM API.
 ///
 /// **Example: Single content block**
@@ -5824,25 +5920,28 @@ pub struct SamplingMessage {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    SamplingMessage, "an object of type SamplingMessage", extra, fields : [[required
-    "role" role(Role) plain role] [required "content" content(SamplingMessageContent)
-    plain content] [optional "_meta" meta(MetaObject) plain meta]], inits : [role content
-    meta]
+    SamplingMessage {
+        "role": required role: Role,
+        "content": required content: SamplingMessageContent,
+        "_meta": optional meta: MetaObject,
+    }
 }
+
 /// The inline union type of `SamplingMessage.content` in the schema (named from its parent and field; see [`SamplingMessage`]).
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SamplingMessageContent {
     SamplingMessageContentBlock(SamplingMessageContentBlock),
     SamplingMessageContentBlockArray(Vec<SamplingMessageContentBlock>),
 }
 crate::rt::union! {
-    SamplingMessageContent, "SamplingMessageContent", [[0usize
-    SamplingMessageContentBlock(SamplingMessageContentBlock) plain] [1usize
-    SamplingMessageContentBlockArray(Vec < SamplingMessageContentBlock >) plain]],
-    shape(::std::option::Option::None)
+    SamplingMessageContent by shape {
+        SamplingMessageContentBlock(SamplingMessageContentBlock),
+        SamplingMessageContentBlockArray(Vec<SamplingMessageContentBlock>),
+    }
 }
+
 /// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
 #[deprecated(
     since = "2026-07-28",
@@ -5857,21 +5956,22 @@ pub enum SamplingMessageContentBlock {
     ToolResultContent(ToolResultContent),
 }
 crate::rt::union! {
-    SamplingMessageContentBlock, "SamplingMessageContentBlock", [[0usize
-    TextContent(TextContent) plain] [1usize ImageContent(ImageContent) plain] [2usize
-    AudioContent(AudioContent) plain] [3usize ToolUseContent(ToolUseContent) plain]
-    [4usize ToolResultContent(ToolResultContent) plain]], tag text "type"[[crate
-    ::rt::Fixed::Str("text")] [crate ::rt::Fixed::Str("image")] [crate
-    ::rt::Fixed::Str("audio")] [crate ::rt::Fixed::Str("tool_use")] [crate
-    ::rt::Fixed::Str("tool_result")]] (::std::option::Option::None)
+    SamplingMessageContentBlock by "type" {
+        TextContent(TextContent) = ["text"],
+        ImageContent(ImageContent) = ["image"],
+        AudioContent(AudioContent) = ["audio"],
+        ToolUseContent(ToolUseContent) = ["tool_use"],
+        ToolResultContent(ToolResultContent) = ["tool_result"],
+    }
 }
+
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilities {
     /// Experimental, non-standard capabilities that the server supports.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub experimental: Option<::std::collections::BTreeMap<String, JSONObject>>,
+    pub experimental: Option<crate::IndexMap<String, JSONObject>>,
     /// Present if the server supports sending log messages to the client.
     ///
     /// **Example: Logging — minimum baseline support**
@@ -5991,7 +6091,7 @@ pub struct ServerCapabilities {
     /// (e.g., "io.modelcontextprotocol/tasks"), and values are per-extension settings
     /// objects. An empty object indicates support with no settings.
     ///
-    /// Keys MUST follow the {@link MetaObject | `_meta` key naming rules}, with a
+    /// Keys MUST follow the [`_meta` key naming rules](MetaObject), with a
     /// mandatory prefix.
     ///
     /// **Example: Extensions — Tasks extension support**
@@ -6005,21 +6105,22 @@ pub struct ServerCapabilities {
     /// ```
     ///
     /// Optional: `None` is left out of the JSON.
-    pub extensions: Option<::std::collections::BTreeMap<String, JSONObject>>,
+    pub extensions: Option<crate::IndexMap<String, JSONObject>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ServerCapabilities, "an object of type ServerCapabilities", extra, fields :
-    [[optional "experimental" experimental(::std::collections::BTreeMap < String,
-    JSONObject >) plain experimental] [optional "logging" logging(JSONObject) plain
-    logging] [optional "completions" completions(JSONObject) plain completions] [optional
-    "prompts" prompts(ServerCapabilitiesPrompts) plain prompts] [optional "resources"
-    resources(ServerCapabilitiesResources) plain resources] [optional "tools"
-    tools(ServerCapabilitiesTools) plain tools] [optional "extensions"
-    extensions(::std::collections::BTreeMap < String, JSONObject >) plain extensions]],
-    inits : [experimental logging completions prompts resources tools extensions]
+    ServerCapabilities {
+        "experimental": optional experimental: crate::IndexMap<String, JSONObject>,
+        "logging": optional logging: JSONObject,
+        "completions": optional completions: JSONObject,
+        "prompts": optional prompts: ServerCapabilitiesPrompts,
+        "resources": optional resources: ServerCapabilitiesResources,
+        "tools": optional tools: ServerCapabilitiesTools,
+        "extensions": optional extensions: crate::IndexMap<String, JSONObject>,
+    }
 }
+
 /// The inline object type of `ServerCapabilities.prompts` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilitiesPrompts {
@@ -6033,10 +6134,11 @@ pub struct ServerCapabilitiesPrompts {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ServerCapabilitiesPrompts, "an object of type ServerCapabilitiesPrompts", extra,
-    fields : [[optional "listChanged" list_changed(bool) plain list_changed]], inits :
-    [list_changed]
+    ServerCapabilitiesPrompts {
+        "listChanged": optional list_changed: bool,
+    }
 }
+
 /// The inline object type of `ServerCapabilities.resources` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilitiesResources {
@@ -6054,11 +6156,12 @@ pub struct ServerCapabilitiesResources {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ServerCapabilitiesResources, "an object of type ServerCapabilitiesResources", extra,
-    fields : [[optional "subscribe" subscribe(bool) plain subscribe] [optional
-    "listChanged" list_changed(bool) plain list_changed]], inits : [subscribe
-    list_changed]
+    ServerCapabilitiesResources {
+        "subscribe": optional subscribe: bool,
+        "listChanged": optional list_changed: bool,
+    }
 }
+
 /// The inline object type of `ServerCapabilities.tools` in the schema (named from its parent and field; see [`ServerCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilitiesTools {
@@ -6072,10 +6175,11 @@ pub struct ServerCapabilitiesTools {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ServerCapabilitiesTools, "an object of type ServerCapabilitiesTools", extra, fields :
-    [[optional "listChanged" list_changed(bool) plain list_changed]], inits :
-    [list_changed]
+    ServerCapabilitiesTools {
+        "listChanged": optional list_changed: bool,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
 /// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
@@ -6093,31 +6197,24 @@ pub enum ServerNotification {
     Other(JSONRPCNotification),
 }
 crate::rt::union! {
-    ServerNotification, "ServerNotification", [[0usize
-    CancelledNotification(CancelledNotification) plain] [1usize
-    ProgressNotification(ProgressNotification) plain] [2usize
-    LoggingMessageNotification(LoggingMessageNotification) plain] [3usize
-    ResourceUpdatedNotification(ResourceUpdatedNotification) plain] [4usize
-    ResourceListChangedNotification(ResourceListChangedNotification) plain] [5usize
-    ToolListChangedNotification(ToolListChangedNotification) plain] [6usize
-    PromptListChangedNotification(PromptListChangedNotification) plain] [7usize
-    SubscriptionsAcknowledgedNotification(SubscriptionsAcknowledgedNotification) plain]
-    [8usize Other(JSONRPCNotification) plain]], tag text "method"[[crate
-    ::rt::Fixed::Str("notifications/cancelled")] [crate
-    ::rt::Fixed::Str("notifications/progress")] [crate
-    ::rt::Fixed::Str("notifications/message")] [crate
-    ::rt::Fixed::Str("notifications/resources/updated")] [crate
-    ::rt::Fixed::Str("notifications/resources/list_changed")] [crate
-    ::rt::Fixed::Str("notifications/tools/list_changed")] [crate
-    ::rt::Fixed::Str("notifications/prompts/list_changed")] [crate
-    ::rt::Fixed::Str("notifications/subscriptions/acknowledged")] []]
-    (::std::option::Option::Some(8usize))
+    ServerNotification by "method" {
+        CancelledNotification(CancelledNotification) = ["notifications/cancelled"],
+        ProgressNotification(ProgressNotification) = ["notifications/progress"],
+        LoggingMessageNotification(LoggingMessageNotification) = ["notifications/message"],
+        ResourceUpdatedNotification(ResourceUpdatedNotification) = ["notifications/resources/updated"],
+        ResourceListChangedNotification(ResourceListChangedNotification) = ["notifications/resources/list_changed"],
+        ToolListChangedNotification(ToolListChangedNotification) = ["notifications/tools/list_changed"],
+        PromptListChangedNotification(PromptListChangedNotification) = ["notifications/prompts/list_changed"],
+        SubscriptionsAcknowledgedNotification(SubscriptionsAcknowledgedNotification) = ["notifications/subscriptions/acknowledged"],
+        Other(JSONRPCNotification) = _,
+    }
 }
+
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+/// Reading: `resultType` decides first: `"input_required"` reads only `InputRequiredResult`; a value `ResultType` does not list reads `Other`, which keeps the object whole; no value, or any other listed value, leaves the members below to choose from, never those.
 ///
-/// `resultType` is looked at first: `"input_required"` reads `InputRequiredResult`; any other value, or none, leaves the choice to the rule above among the other members (among all of them, if none of the others fits).
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerResult {
     EmptyResult(EmptyResult),
@@ -6132,32 +6229,40 @@ pub enum ServerResult {
     CallToolResult(CallToolResult),
     ListToolsResult(ListToolsResult),
     InputRequiredResult(InputRequiredResult),
+    /// A result of a kind this revision does not list: kept whole, as the common type.
+    Other(Result),
 }
 crate::rt::union! {
-    ServerResult, "ServerResult", [[0usize EmptyResult(EmptyResult) plain] [1usize
-    DiscoverResult(DiscoverResult) plain] [2usize CompleteResult(CompleteResult) plain]
-    [3usize GetPromptResult(GetPromptResult) plain] [4usize
-    ListPromptsResult(ListPromptsResult) plain] [5usize
-    ListResourceTemplatesResult(ListResourceTemplatesResult) plain] [6usize
-    ListResourcesResult(ListResourcesResult) plain] [7usize
-    ReadResourceResult(ReadResourceResult) plain] [8usize
-    SubscriptionsListenResult(SubscriptionsListenResult) plain] [9usize
-    CallToolResult(CallToolResult) plain] [10usize ListToolsResult(ListToolsResult)
-    plain] [11usize InputRequiredResult(InputRequiredResult) plain]],
-    shape(::std::option::Option::Some(("resultType", & [("input_required", 11usize)])))
+    ServerResult by shape, "resultType" (ResultType) picks { "input_required" => InputRequiredResult }, unlisted Other {
+        EmptyResult(EmptyResult),
+        DiscoverResult(DiscoverResult),
+        CompleteResult(CompleteResult),
+        GetPromptResult(GetPromptResult),
+        ListPromptsResult(ListPromptsResult),
+        ListResourceTemplatesResult(ListResourceTemplatesResult),
+        ListResourcesResult(ListResourcesResult),
+        ReadResourceResult(ReadResourceResult),
+        SubscriptionsListenResult(SubscriptionsListenResult),
+        CallToolResult(CallToolResult),
+        ListToolsResult(ListToolsResult),
+        InputRequiredResult(InputRequiredResult),
+        Other(Result),
+    }
 }
-/// Reading: the member is chosen from the schema, never by trying members in order. A member fits when every required member is present, every fixed value matches and every known member's value fits its type (recursively). Of the members that fit, the one that names the most of the object's members wins; on a tie, the earlier member in the schema's order.
+
+/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SingleSelectEnumSchema {
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
     TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
 }
 crate::rt::union! {
-    SingleSelectEnumSchema, "SingleSelectEnumSchema", [[0usize
-    UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema) plain] [1usize
-    TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema) plain]],
-    shape(::std::option::Option::None)
+    SingleSelectEnumSchema by shape {
+        UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
+        TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
+    }
 }
+
 /// **Example: Email input schema**
 ///
 /// ```json
@@ -6194,19 +6299,18 @@ pub struct StringSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl StringSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "string";
-}
 crate::rt::object! {
-    StringSchema, "an object of type StringSchema", extra, fields : [[fixed "type"
-    fixed0(crate ::rt::Fixed::Str("string"))] [optional "title" title(String) plain
-    title] [optional "description" description(String) plain description] [optional
-    "minLength" min_length(i64) plain min_length] [optional "maxLength" max_length(i64)
-    plain max_length] [optional "format" format(StringSchemaFormat) plain format]
-    [optional "default" default(String) plain default]], inits : [title description
-    min_length max_length format default]
+    StringSchema {
+        "type" fixed TYPE: &str = "string",
+        "title": optional title: String,
+        "description": optional description: String,
+        "minLength": optional min_length: i64 as int,
+        "maxLength": optional max_length: i64 as int,
+        "format": optional format: StringSchemaFormat,
+        "default": optional default: String,
+    }
 }
+
 /// The inline enum type of `StringSchema.format` in the schema (named from its parent and field; see [`StringSchema`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum StringSchemaFormat {
@@ -6220,9 +6324,14 @@ pub enum StringSchemaFormat {
     DateTime,
 }
 crate::rt::string_enum! {
-    StringSchemaFormat, "a StringSchemaFormat value", closed, [Email "email" Uri "uri"
-    Date "date" DateTime "date-time"]
+    StringSchemaFormat closed {
+        Email = "email",
+        Uri = "uri",
+        Date = "date",
+        DateTime = "date-time",
+    }
 }
+
 /// The set of notification types a client may opt in to on a
 /// [subscriptions/listen](SubscriptionsListenRequest) request.
 ///
@@ -6259,14 +6368,14 @@ pub struct SubscriptionFilter {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    SubscriptionFilter, "an object of type SubscriptionFilter", extra, fields :
-    [[optional "toolsListChanged" tools_list_changed(bool) plain tools_list_changed]
-    [optional "promptsListChanged" prompts_list_changed(bool) plain prompts_list_changed]
-    [optional "resourcesListChanged" resources_list_changed(bool) plain
-    resources_list_changed] [optional "resourceSubscriptions" resource_subscriptions(Vec
-    < String >) plain resource_subscriptions]], inits : [tools_list_changed
-    prompts_list_changed resources_list_changed resource_subscriptions]
+    SubscriptionFilter {
+        "toolsListChanged": optional tools_list_changed: bool,
+        "promptsListChanged": optional prompts_list_changed: bool,
+        "resourcesListChanged": optional resources_list_changed: bool,
+        "resourceSubscriptions": optional resource_subscriptions: Vec<String>,
+    }
 }
+
 /// Sent by the server to acknowledge that a
 /// [subscriptions/listen](SubscriptionsListenRequest) subscription has been
 /// established and to report which notification types it agreed to honor.
@@ -6303,19 +6412,14 @@ pub struct SubscriptionsAcknowledgedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl SubscriptionsAcknowledgedNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/subscriptions/acknowledged";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    SubscriptionsAcknowledgedNotification,
-    "an object of type SubscriptionsAcknowledgedNotification", extra, fields : [[fixed
-    "method" fixed0(crate ::rt::Fixed::Str("notifications/subscriptions/acknowledged"))]
-    [required "params" params(SubscriptionsAcknowledgedNotificationParams) plain params]
-    [fixed "jsonrpc" fixed2(crate ::rt::Fixed::Str("2.0"))]], inits : [params]
+    SubscriptionsAcknowledgedNotification {
+        "method" fixed METHOD: &str = "notifications/subscriptions/acknowledged",
+        "params": required params: SubscriptionsAcknowledgedNotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
 }
+
 /// Parameters for a [notifications/subscriptions/acknowledged](SubscriptionsAcknowledgedNotification) notification.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SubscriptionsAcknowledgedNotificationParams {
@@ -6332,11 +6436,12 @@ pub struct SubscriptionsAcknowledgedNotificationParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    SubscriptionsAcknowledgedNotificationParams,
-    "an object of type SubscriptionsAcknowledgedNotificationParams", extra, fields :
-    [[optional "_meta" meta(NotificationMetaObject) plain meta] [required "notifications"
-    notifications(SubscriptionFilter) plain notifications]], inits : [meta notifications]
+    SubscriptionsAcknowledgedNotificationParams {
+        "_meta": optional meta: NotificationMetaObject,
+        "notifications": required notifications: SubscriptionFilter,
+    }
 }
+
 /// Sent from the client to open a long-lived channel for receiving notifications
 /// outside the context of a specific request. Replaces the previous HTTP GET
 /// endpoint and ensures consistent behavior between HTTP and STDIO.
@@ -6373,19 +6478,15 @@ pub struct SubscriptionsListenRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl SubscriptionsListenRequest {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "subscriptions/listen";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    SubscriptionsListenRequest, "an object of type SubscriptionsListenRequest", extra,
-    fields : [[fixed "method" fixed0(crate ::rt::Fixed::Str("subscriptions/listen"))]
-    [required "params" params(SubscriptionsListenRequestParams) plain params] [fixed
-    "jsonrpc" fixed2(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain
-    id]], inits : [params id]
+    SubscriptionsListenRequest {
+        "method" fixed METHOD: &str = "subscriptions/listen",
+        "params": required params: SubscriptionsListenRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+    }
 }
+
 /// Parameters for a [subscriptions/listen](SubscriptionsListenRequest) request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SubscriptionsListenRequestParams {
@@ -6399,11 +6500,12 @@ pub struct SubscriptionsListenRequestParams {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    SubscriptionsListenRequestParams,
-    "an object of type SubscriptionsListenRequestParams", extra, fields : [[required
-    "_meta" meta(RequestMetaObject) plain meta] [required "notifications"
-    notifications(SubscriptionFilter) plain notifications]], inits : [meta notifications]
+    SubscriptionsListenRequestParams {
+        "_meta": required meta: RequestMetaObject,
+        "notifications": required notifications: SubscriptionFilter,
+    }
 }
+
 /// The response to a [subscriptions/listen](SubscriptionsListenRequest)
 /// request, signalling that the subscription has ended gracefully (for example,
 /// during server shutdown). Because the listen stream is long-lived, this result
@@ -6440,11 +6542,12 @@ pub struct SubscriptionsListenResult {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    SubscriptionsListenResult, "an object of type SubscriptionsListenResult", extra,
-    fields : [[required "_meta" meta(SubscriptionsListenResultMetaObject) plain meta]
-    [defaulted "resultType" result_type(ResultType) plain
-    result_type(ResultType::Complete)]], inits : [meta result_type]
+    SubscriptionsListenResult {
+        "_meta": required meta: SubscriptionsListenResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+    }
 }
+
 /// Extends [`ResultMetaObject`] with the subscription-stream identifier carried by a
 /// [`SubscriptionsListenResult`]. All key naming rules from `MetaObject` apply.
 ///
@@ -6479,16 +6582,12 @@ pub struct SubscriptionsListenResultMetaObject {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    SubscriptionsListenResultMetaObject,
-    "an object of type SubscriptionsListenResultMetaObject", extra, fields : [[optional
-    "io.modelcontextprotocol/serverInfo"
-    io_modelcontextprotocol_server_info(Implementation) plain
-    io_modelcontextprotocol_server_info] [required
-    "io.modelcontextprotocol/subscriptionId"
-    io_modelcontextprotocol_subscription_id(RequestId) plain
-    io_modelcontextprotocol_subscription_id]], inits :
-    [io_modelcontextprotocol_server_info io_modelcontextprotocol_subscription_id]
+    SubscriptionsListenResultMetaObject {
+        "io.modelcontextprotocol/serverInfo": optional io_modelcontextprotocol_server_info: Implementation,
+        "io.modelcontextprotocol/subscriptionId": required io_modelcontextprotocol_subscription_id: RequestId,
+    }
 }
+
 /// A successful response from the server for a [subscriptions/listen](SubscriptionsListenRequest)
 /// request, sent when the server tears the subscription down gracefully.
 ///
@@ -6515,17 +6614,14 @@ pub struct SubscriptionsListenResultResponse {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl SubscriptionsListenResultResponse {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    SubscriptionsListenResultResponse,
-    "an object of type SubscriptionsListenResultResponse", extra, fields : [[fixed
-    "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [required "id" id(RequestId) plain
-    id] [required "result" result(SubscriptionsListenResult) plain result]], inits : [id
-    result]
+    SubscriptionsListenResultResponse {
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: SubscriptionsListenResult,
+    }
 }
+
 /// Text provided to or from an LLM.
 ///
 /// **Example: Text content**
@@ -6553,16 +6649,15 @@ pub struct TextContent {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl TextContent {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "text";
-}
 crate::rt::object! {
-    TextContent, "an object of type TextContent", extra, fields : [[fixed "type"
-    fixed0(crate ::rt::Fixed::Str("text"))] [required "text" text(String) plain text]
-    [optional "annotations" annotations(Annotations) plain annotations] [optional "_meta"
-    meta(MetaObject) plain meta]], inits : [text annotations meta]
+    TextContent {
+        "type" fixed TYPE: &str = "text",
+        "text": required text: String,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: MetaObject,
+    }
 }
+
 /// **Example: Text file contents**
 ///
 /// ```json
@@ -6594,11 +6689,14 @@ pub struct TextResourceContents {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    TextResourceContents, "an object of type TextResourceContents", extra, fields :
-    [[required "uri" uri(String) plain uri] [optional "mimeType" mime_type(String) plain
-    mime_type] [optional "_meta" meta(MetaObject) plain meta] [required "text"
-    text(String) plain text]], inits : [uri mime_type meta text]
+    TextResourceContents {
+        "uri": required uri: String,
+        "mimeType": optional mime_type: String,
+        "_meta": optional meta: MetaObject,
+        "text": required text: String,
+    }
 }
+
 /// Schema for multiple-selection enumeration with display titles for each option.
 ///
 /// **Example: Titled color multi-select schema**
@@ -6653,20 +6751,18 @@ pub struct TitledMultiSelectEnumSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl TitledMultiSelectEnumSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "array";
-}
 crate::rt::object! {
-    TitledMultiSelectEnumSchema, "an object of type TitledMultiSelectEnumSchema", extra,
-    fields : [[fixed "type" fixed0(crate ::rt::Fixed::Str("array"))] [optional "title"
-    title(String) plain title] [optional "description" description(String) plain
-    description] [optional "minItems" min_items(i64) plain min_items] [optional
-    "maxItems" max_items(i64) plain max_items] [required "items"
-    items(TitledMultiSelectEnumSchemaItems) plain items] [optional "default" default(Vec
-    < String >) plain default]], inits : [title description min_items max_items items
-    default]
+    TitledMultiSelectEnumSchema {
+        "type" fixed TYPE: &str = "array",
+        "title": optional title: String,
+        "description": optional description: String,
+        "minItems": optional min_items: i64 as int,
+        "maxItems": optional max_items: i64 as int,
+        "items": required items: TitledMultiSelectEnumSchemaItems,
+        "default": optional default: Vec<String>,
+    }
 }
+
 /// The inline object type of `TitledMultiSelectEnumSchema.items` in the schema (named from its parent and field; see [`TitledMultiSelectEnumSchema`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TitledMultiSelectEnumSchemaItems {
@@ -6678,11 +6774,11 @@ pub struct TitledMultiSelectEnumSchemaItems {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    TitledMultiSelectEnumSchemaItems,
-    "an object of type TitledMultiSelectEnumSchemaItems", extra, fields : [[required
-    "anyOf" any_of(Vec < TitledMultiSelectEnumSchemaItemsAnyOfItem >) plain any_of]],
-    inits : [any_of]
+    TitledMultiSelectEnumSchemaItems {
+        "anyOf": required any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
+    }
 }
+
 /// The inline object type of the elements of `TitledMultiSelectEnumSchemaItems.anyOf` in the schema (see [`TitledMultiSelectEnumSchemaItems`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
@@ -6694,11 +6790,12 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    TitledMultiSelectEnumSchemaItemsAnyOfItem,
-    "an object of type TitledMultiSelectEnumSchemaItemsAnyOfItem", extra, fields :
-    [[required "const" r#const(String) plain r#const] [required "title" title(String)
-    plain title]], inits : [r#const title]
+    TitledMultiSelectEnumSchemaItemsAnyOfItem {
+        "const": required r#const: String,
+        "title": required title: String,
+    }
 }
+
 /// Schema for single-selection enumeration with display titles for each option.
 ///
 /// **Example: Titled color select schema**
@@ -6739,18 +6836,16 @@ pub struct TitledSingleSelectEnumSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl TitledSingleSelectEnumSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "string";
-}
 crate::rt::object! {
-    TitledSingleSelectEnumSchema, "an object of type TitledSingleSelectEnumSchema",
-    extra, fields : [[fixed "type" fixed0(crate ::rt::Fixed::Str("string"))] [optional
-    "title" title(String) plain title] [optional "description" description(String) plain
-    description] [required "oneOf" one_of(Vec < TitledSingleSelectEnumSchemaOneOfItem >)
-    plain one_of] [optional "default" default(String) plain default]], inits : [title
-    description one_of default]
+    TitledSingleSelectEnumSchema {
+        "type" fixed TYPE: &str = "string",
+        "title": optional title: String,
+        "description": optional description: String,
+        "oneOf": required one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>,
+        "default": optional default: String,
+    }
 }
+
 /// The inline object type of the elements of `TitledSingleSelectEnumSchema.oneOf` in the schema (see [`TitledSingleSelectEnumSchema`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TitledSingleSelectEnumSchemaOneOfItem {
@@ -6762,11 +6857,12 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    TitledSingleSelectEnumSchemaOneOfItem,
-    "an object of type TitledSingleSelectEnumSchemaOneOfItem", extra, fields : [[required
-    "const" r#const(String) plain r#const] [required "title" title(String) plain title]],
-    inits : [r#const title]
+    TitledSingleSelectEnumSchemaOneOfItem {
+        "const": required r#const: String,
+        "title": required title: String,
+    }
 }
+
 /// Definition for a tool the client can call.
 ///
 /// **Example: With default 2020-12 input schema**
@@ -6925,15 +7021,18 @@ pub struct Tool {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    Tool, "an object of type Tool", extra, fields : [[required "name" name(String) plain
-    name] [optional "title" title(String) plain title] [optional "icons" icons(Vec < Icon
-    >) plain icons] [optional "description" description(String) plain description]
-    [required "inputSchema" input_schema(ToolInputSchema) plain input_schema] [optional
-    "outputSchema" output_schema(ToolOutputSchema) plain output_schema] [optional
-    "annotations" annotations(ToolAnnotations) plain annotations] [optional "_meta"
-    meta(MetaObject) plain meta]], inits : [name title icons description input_schema
-    output_schema annotations meta]
+    Tool {
+        "name": required name: String,
+        "title": optional title: String,
+        "icons": optional icons: Vec<Icon>,
+        "description": optional description: String,
+        "inputSchema": required input_schema: ToolInputSchema,
+        "outputSchema": optional output_schema: ToolOutputSchema,
+        "annotations": optional annotations: ToolAnnotations,
+        "_meta": optional meta: MetaObject,
+    }
 }
+
 /// Additional properties describing a [`Tool`] to clients.
 ///
 /// NOTE: all properties in `ToolAnnotations` are **hints**.
@@ -6993,14 +7092,15 @@ pub struct ToolAnnotations {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ToolAnnotations, "an object of type ToolAnnotations", extra, fields : [[optional
-    "title" title(String) plain title] [optional "readOnlyHint" read_only_hint(bool)
-    plain read_only_hint] [optional "destructiveHint" destructive_hint(bool) plain
-    destructive_hint] [optional "idempotentHint" idempotent_hint(bool) plain
-    idempotent_hint] [optional "openWorldHint" open_world_hint(bool) plain
-    open_world_hint]], inits : [title read_only_hint destructive_hint idempotent_hint
-    open_world_hint]
+    ToolAnnotations {
+        "title": optional title: String,
+        "readOnlyHint": optional read_only_hint: bool,
+        "destructiveHint": optional destructive_hint: bool,
+        "idempotentHint": optional idempotent_hint: bool,
+        "openWorldHint": optional open_world_hint: bool,
+    }
 }
+
 /// Controls tool selection behavior for sampling requests.
 #[deprecated(
     since = "2026-07-28",
@@ -7019,9 +7119,11 @@ pub struct ToolChoice {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ToolChoice, "an object of type ToolChoice", extra, fields : [[optional "mode"
-    mode(ToolChoiceMode) plain mode]], inits : [mode]
+    ToolChoice {
+        "mode": optional mode: ToolChoiceMode,
+    }
 }
+
 /// The inline enum type of `ToolChoice.mode` in the schema (named from its parent and field; see [`ToolChoice`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ToolChoiceMode {
@@ -7033,9 +7135,13 @@ pub enum ToolChoiceMode {
     None,
 }
 crate::rt::string_enum! {
-    ToolChoiceMode, "a ToolChoiceMode value", closed, [Auto "auto" Required "required"
-    None "none"]
+    ToolChoiceMode closed {
+        Auto = "auto",
+        Required = "required",
+        None = "none",
+    }
 }
+
 /// The inline object type of `Tool.inputSchema` in the schema (named from its parent and field; see [`Tool`]).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"object"`.
@@ -7048,15 +7154,13 @@ pub struct ToolInputSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ToolInputSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "object";
-}
 crate::rt::object! {
-    ToolInputSchema, "an object of type ToolInputSchema", extra, fields : [[optional
-    "$schema" schema(String) plain schema] [fixed "type" fixed1(crate
-    ::rt::Fixed::Str("object"))]], inits : [schema]
+    ToolInputSchema {
+        "$schema": optional schema: String,
+        "type" fixed TYPE: &str = "object",
+    }
 }
+
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a [subscriptions/listen](SubscriptionsListenRequest) stream when the client requested it via the `toolsListChanged` filter field.
 ///
 /// **Example: Tools list changed**
@@ -7081,19 +7185,14 @@ pub struct ToolListChangedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ToolListChangedNotification {
-    /// The fixed value of `method`.
-    pub const METHOD: &'static str = "notifications/tools/list_changed";
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    ToolListChangedNotification, "an object of type ToolListChangedNotification", extra,
-    fields : [[fixed "method" fixed0(crate
-    ::rt::Fixed::Str("notifications/tools/list_changed"))] [optional "params"
-    params(NotificationParams) plain params] [fixed "jsonrpc" fixed2(crate
-    ::rt::Fixed::Str("2.0"))]], inits : [params]
+    ToolListChangedNotification {
+        "method" fixed METHOD: &str = "notifications/tools/list_changed",
+        "params": optional params: NotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
 }
+
 /// The inline object type of `Tool.outputSchema` in the schema (named from its parent and field; see [`Tool`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolOutputSchema {
@@ -7105,9 +7204,11 @@ pub struct ToolOutputSchema {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    ToolOutputSchema, "an object of type ToolOutputSchema", extra, fields : [[optional
-    "$schema" schema(String) plain schema]], inits : [schema]
+    ToolOutputSchema {
+        "$schema": optional schema: String,
+    }
 }
+
 /// The result of a tool use, provided by the user back to the assistant.
 ///
 /// **Example: `get_weather` tool result**
@@ -7171,19 +7272,17 @@ pub struct ToolResultContent {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ToolResultContent {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "tool_result";
-}
 crate::rt::object! {
-    ToolResultContent, "an object of type ToolResultContent", extra, fields : [[fixed
-    "type" fixed0(crate ::rt::Fixed::Str("tool_result"))] [required "toolUseId"
-    tool_use_id(String) plain tool_use_id] [required "content" content(Vec < ContentBlock
-    >) plain content] [optional "structuredContent"
-    structured_content(::serde_json::Value) plain structured_content] [optional "isError"
-    is_error(bool) plain is_error] [optional "_meta" meta(MetaObject) plain meta]], inits
-    : [tool_use_id content structured_content is_error meta]
+    ToolResultContent {
+        "type" fixed TYPE: &str = "tool_result",
+        "toolUseId": required tool_use_id: String,
+        "content": required content: Vec<ContentBlock>,
+        "structuredContent": optional structured_content: ::serde_json::Value,
+        "isError": optional is_error: bool,
+        "_meta": optional meta: MetaObject,
+    }
 }
+
 /// A request from the assistant to call a tool.
 ///
 /// **Example: `get_weather` tool use**
@@ -7213,7 +7312,7 @@ pub struct ToolUseContent {
     /// The name of the tool to call.
     pub name: String,
     /// The arguments to pass to the tool, conforming to the tool's input schema.
-    pub input: ::serde_json::Map<String, ::serde_json::Value>,
+    pub input: crate::IndexMap<String, ::serde_json::Value>,
     /// Optional metadata about the tool use. Clients SHOULD preserve this field when
     /// including tool uses in subsequent sampling requests to enable caching optimizations.
     ///
@@ -7224,20 +7323,20 @@ pub struct ToolUseContent {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl ToolUseContent {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "tool_use";
-}
 crate::rt::object! {
-    ToolUseContent, "an object of type ToolUseContent", extra, fields : [[fixed "type"
-    fixed0(crate ::rt::Fixed::Str("tool_use"))] [required "id" id(String) plain id]
-    [required "name" name(String) plain name] [required "input" input(::serde_json::Map <
-    String, ::serde_json::Value >) plain input] [optional "_meta" meta(MetaObject) plain
-    meta]], inits : [id name input meta]
+    ToolUseContent {
+        "type" fixed TYPE: &str = "tool_use",
+        "id": required id: String,
+        "name": required name: String,
+        "input": required input: crate::IndexMap<String, ::serde_json::Value>,
+        "_meta": optional meta: MetaObject,
+    }
 }
+
 /// Error code returned when the request's protocol version is not supported
 /// by the server.
 pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022i64;
+
 /// Returned when the request's protocol version is unknown to the server or
 /// unsupported (e.g., a known experimental or draft version the server has
 /// chosen not to implement). For HTTP, the response status code MUST be
@@ -7266,22 +7365,22 @@ pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022i64;
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct UnsupportedProtocolVersionError {
+    /// **Corrected by the generator:** may also be `null`: JSON-RPC 2.0 §5: the `id` of an error response is `null` when the request's id could not be read (a parse error).
+    ///
     /// Optional: `None` is left out of the JSON.
-    pub id: Option<RequestId>,
+    pub id: Option<Option<RequestId>>,
     pub error: UnsupportedProtocolVersionErrorError,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl UnsupportedProtocolVersionError {
-    /// The fixed value of `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-}
 crate::rt::object! {
-    UnsupportedProtocolVersionError, "an object of type UnsupportedProtocolVersionError",
-    extra, fields : [[fixed "jsonrpc" fixed0(crate ::rt::Fixed::Str("2.0"))] [optional
-    "id" id(RequestId) plain id] [required "error"
-    error(UnsupportedProtocolVersionErrorError) plain error]], inits : [id error]
+    UnsupportedProtocolVersionError {
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": optional id: Option<RequestId>,
+        "error": required error: UnsupportedProtocolVersionErrorError,
+    }
 }
+
 /// The inline object type of `UnsupportedProtocolVersionError.error` in the schema (named from its parent and field; see [`UnsupportedProtocolVersionError`]).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `code`: `-32022`.
@@ -7294,17 +7393,14 @@ pub struct UnsupportedProtocolVersionErrorError {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl UnsupportedProtocolVersionErrorError {
-    /// The fixed value of `code`.
-    pub const CODE: i64 = -32022i64;
-}
 crate::rt::object! {
-    UnsupportedProtocolVersionErrorError,
-    "an object of type UnsupportedProtocolVersionErrorError", extra, fields : [[fixed
-    "code" fixed0(crate ::rt::Fixed::Int(- 32022i64))] [required "message"
-    message(String) plain message] [required "data"
-    data(UnsupportedProtocolVersionErrorErrorData) plain data]], inits : [message data]
+    UnsupportedProtocolVersionErrorError {
+        "code" fixed CODE: i64 = -32022,
+        "message": required message: String,
+        "data": required data: UnsupportedProtocolVersionErrorErrorData,
+    }
 }
+
 /// The inline object type of `UnsupportedProtocolVersionErrorError.data` in the schema (named from its parent and field; see [`UnsupportedProtocolVersionErrorError`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct UnsupportedProtocolVersionErrorErrorData {
@@ -7317,11 +7413,12 @@ pub struct UnsupportedProtocolVersionErrorErrorData {
     pub extra: crate::Extra,
 }
 crate::rt::object! {
-    UnsupportedProtocolVersionErrorErrorData,
-    "an object of type UnsupportedProtocolVersionErrorErrorData", extra, fields :
-    [[required "supported" supported(Vec < String >) plain supported] [required
-    "requested" requested(String) plain requested]], inits : [supported requested]
+    UnsupportedProtocolVersionErrorErrorData {
+        "supported": required supported: Vec<String>,
+        "requested": required requested: String,
+    }
 }
+
 /// Schema for multiple-selection enumeration without display titles for options.
 ///
 /// **Example: Color multi-select schema**
@@ -7373,20 +7470,18 @@ pub struct UntitledMultiSelectEnumSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl UntitledMultiSelectEnumSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "array";
-}
 crate::rt::object! {
-    UntitledMultiSelectEnumSchema, "an object of type UntitledMultiSelectEnumSchema",
-    extra, fields : [[fixed "type" fixed0(crate ::rt::Fixed::Str("array"))] [optional
-    "title" title(String) plain title] [optional "description" description(String) plain
-    description] [optional "minItems" min_items(i64) plain min_items] [optional
-    "maxItems" max_items(i64) plain max_items] [required "items"
-    items(UntitledMultiSelectEnumSchemaItems) plain items] [optional "default"
-    default(Vec < String >) plain default]], inits : [title description min_items
-    max_items items default]
+    UntitledMultiSelectEnumSchema {
+        "type" fixed TYPE: &str = "array",
+        "title": optional title: String,
+        "description": optional description: String,
+        "minItems": optional min_items: i64 as int,
+        "maxItems": optional max_items: i64 as int,
+        "items": required items: UntitledMultiSelectEnumSchemaItems,
+        "default": optional default: Vec<String>,
+    }
 }
+
 /// The inline object type of `UntitledMultiSelectEnumSchema.items` in the schema (named from its parent and field; see [`UntitledMultiSelectEnumSchema`]).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"string"`.
@@ -7397,16 +7492,13 @@ pub struct UntitledMultiSelectEnumSchemaItems {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl UntitledMultiSelectEnumSchemaItems {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "string";
-}
 crate::rt::object! {
-    UntitledMultiSelectEnumSchemaItems,
-    "an object of type UntitledMultiSelectEnumSchemaItems", extra, fields : [[fixed
-    "type" fixed0(crate ::rt::Fixed::Str("string"))] [required "enum" r#enum(Vec < String
-    >) plain r#enum]], inits : [r#enum]
+    UntitledMultiSelectEnumSchemaItems {
+        "type" fixed TYPE: &str = "string",
+        "enum": required r#enum: Vec<String>,
+    }
 }
+
 /// Schema for single-selection enumeration without display titles for options.
 ///
 /// **Example: Color select schema**
@@ -7441,17 +7533,16 @@ pub struct UntitledSingleSelectEnumSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
-impl UntitledSingleSelectEnumSchema {
-    /// The fixed value of `type`.
-    pub const TYPE: &'static str = "string";
-}
 crate::rt::object! {
-    UntitledSingleSelectEnumSchema, "an object of type UntitledSingleSelectEnumSchema",
-    extra, fields : [[fixed "type" fixed0(crate ::rt::Fixed::Str("string"))] [optional
-    "title" title(String) plain title] [optional "description" description(String) plain
-    description] [required "enum" r#enum(Vec < String >) plain r#enum] [optional
-    "default" default(String) plain default]], inits : [title description r#enum default]
+    UntitledSingleSelectEnumSchema {
+        "type" fixed TYPE: &str = "string",
+        "title": optional title: String,
+        "description": optional description: String,
+        "enum": required r#enum: Vec<String>,
+        "default": optional default: String,
+    }
 }
+
 impl crate::Request for CompleteRequest {
     const METHOD: &'static str = "completion/complete";
     type Params = CompleteRequestParams;
@@ -7463,7 +7554,7 @@ impl crate::Request for CompleteRequest {
 impl crate::HasResponse for CompleteRequest {
     type Response = CompleteResultResponse;
 }
-impl crate::Request for ElicitRequest {
+impl crate::InputRequest for ElicitRequest {
     const METHOD: &'static str = "elicitation/create";
     type Params = ElicitRequestParams;
     type Result = ElicitResult;
@@ -7530,7 +7621,7 @@ impl crate::Notification for ToolListChangedNotification {
 impl crate::Request for GetPromptRequest {
     const METHOD: &'static str = "prompts/get";
     type Params = GetPromptRequestParams;
-    type Result = GetPromptResult;
+    type Result = GetPromptResultResponseResult;
     fn params(&self) -> &Self::Params {
         &self.params
     }
@@ -7563,7 +7654,7 @@ impl crate::HasResponse for ListResourcesRequest {
 impl crate::Request for ReadResourceRequest {
     const METHOD: &'static str = "resources/read";
     type Params = ReadResourceRequestParams;
-    type Result = ReadResourceResult;
+    type Result = ReadResourceResultResponseResult;
     fn params(&self) -> &Self::Params {
         &self.params
     }
@@ -7582,7 +7673,7 @@ impl crate::Request for ListResourceTemplatesRequest {
 impl crate::HasResponse for ListResourceTemplatesRequest {
     type Response = ListResourceTemplatesResultResponse;
 }
-impl crate::Request for ListRootsRequest {
+impl crate::InputRequest for ListRootsRequest {
     const METHOD: &'static str = "roots/list";
     type Params = Option<ListRootsRequestParams>;
     type Result = ListRootsResult;
@@ -7590,7 +7681,7 @@ impl crate::Request for ListRootsRequest {
         &self.params
     }
 }
-impl crate::Request for CreateMessageRequest {
+impl crate::InputRequest for CreateMessageRequest {
     const METHOD: &'static str = "sampling/createMessage";
     type Params = CreateMessageRequestParams;
     type Result = CreateMessageResult;
@@ -7623,7 +7714,7 @@ impl crate::HasResponse for SubscriptionsListenRequest {
 impl crate::Request for CallToolRequest {
     const METHOD: &'static str = "tools/call";
     type Params = CallToolRequestParams;
-    type Result = CallToolResult;
+    type Result = CallToolResultResponseResult;
     fn params(&self) -> &Self::Params {
         &self.params
     }
@@ -7642,12 +7733,13 @@ impl crate::Request for ListToolsRequest {
 impl crate::HasResponse for ListToolsRequest {
     type Response = ListToolsResultResponse;
 }
-/// Every request and notification of this revision by wire method name,
-/// with its params and result types (the `Request` and `Notification` impls, as data).
+/// Every request, input request and notification of this revision by wire
+/// method name, with its params and result types (the `Request`,
+/// `InputRequest` and `Notification` impls, as data).
 pub const METHODS: &[crate::MethodInfo] = &[
     crate::MethodInfo {
         method: "completion/complete",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "CompleteRequest",
         params: ::std::option::Option::Some("CompleteRequestParams"),
         result: ::std::option::Option::Some("CompleteResult"),
@@ -7655,7 +7747,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "elicitation/create",
-        is_request: true,
+        kind: crate::MethodKind::InputRequest,
         message: "ElicitRequest",
         params: ::std::option::Option::Some("ElicitRequestParams"),
         result: ::std::option::Option::Some("ElicitResult"),
@@ -7663,7 +7755,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/cancelled",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "CancelledNotification",
         params: ::std::option::Option::Some("CancelledNotificationParams"),
         result: ::std::option::Option::None,
@@ -7671,7 +7763,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/message",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "LoggingMessageNotification",
         params: ::std::option::Option::Some("LoggingMessageNotificationParams"),
         result: ::std::option::Option::None,
@@ -7679,7 +7771,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/progress",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "ProgressNotification",
         params: ::std::option::Option::Some("ProgressNotificationParams"),
         result: ::std::option::Option::None,
@@ -7687,7 +7779,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/prompts/list_changed",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "PromptListChangedNotification",
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
@@ -7695,7 +7787,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/resources/list_changed",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "ResourceListChangedNotification",
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
@@ -7703,7 +7795,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/resources/updated",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "ResourceUpdatedNotification",
         params: ::std::option::Option::Some("ResourceUpdatedNotificationParams"),
         result: ::std::option::Option::None,
@@ -7711,7 +7803,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/subscriptions/acknowledged",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "SubscriptionsAcknowledgedNotification",
         params: ::std::option::Option::Some(
             "SubscriptionsAcknowledgedNotificationParams",
@@ -7721,7 +7813,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "notifications/tools/list_changed",
-        is_request: false,
+        kind: crate::MethodKind::Notification,
         message: "ToolListChangedNotification",
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
@@ -7729,15 +7821,15 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "prompts/get",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "GetPromptRequest",
         params: ::std::option::Option::Some("GetPromptRequestParams"),
-        result: ::std::option::Option::Some("GetPromptResult"),
+        result: ::std::option::Option::Some("GetPromptResultResponseResult"),
         response: ::std::option::Option::Some("GetPromptResultResponse"),
     },
     crate::MethodInfo {
         method: "prompts/list",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "ListPromptsRequest",
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListPromptsResult"),
@@ -7745,7 +7837,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "resources/list",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "ListResourcesRequest",
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListResourcesResult"),
@@ -7753,15 +7845,15 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "resources/read",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "ReadResourceRequest",
         params: ::std::option::Option::Some("ReadResourceRequestParams"),
-        result: ::std::option::Option::Some("ReadResourceResult"),
+        result: ::std::option::Option::Some("ReadResourceResultResponseResult"),
         response: ::std::option::Option::Some("ReadResourceResultResponse"),
     },
     crate::MethodInfo {
         method: "resources/templates/list",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "ListResourceTemplatesRequest",
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListResourceTemplatesResult"),
@@ -7769,7 +7861,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "roots/list",
-        is_request: true,
+        kind: crate::MethodKind::InputRequest,
         message: "ListRootsRequest",
         params: ::std::option::Option::Some("ListRootsRequestParams"),
         result: ::std::option::Option::Some("ListRootsResult"),
@@ -7777,7 +7869,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "sampling/createMessage",
-        is_request: true,
+        kind: crate::MethodKind::InputRequest,
         message: "CreateMessageRequest",
         params: ::std::option::Option::Some("CreateMessageRequestParams"),
         result: ::std::option::Option::Some("CreateMessageResult"),
@@ -7785,7 +7877,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "server/discover",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "DiscoverRequest",
         params: ::std::option::Option::Some("RequestParams"),
         result: ::std::option::Option::Some("DiscoverResult"),
@@ -7793,7 +7885,7 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "subscriptions/listen",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "SubscriptionsListenRequest",
         params: ::std::option::Option::Some("SubscriptionsListenRequestParams"),
         result: ::std::option::Option::Some("SubscriptionsListenResult"),
@@ -7801,15 +7893,15 @@ pub const METHODS: &[crate::MethodInfo] = &[
     },
     crate::MethodInfo {
         method: "tools/call",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "CallToolRequest",
         params: ::std::option::Option::Some("CallToolRequestParams"),
-        result: ::std::option::Option::Some("CallToolResult"),
+        result: ::std::option::Option::Some("CallToolResultResponseResult"),
         response: ::std::option::Option::Some("CallToolResultResponse"),
     },
     crate::MethodInfo {
         method: "tools/list",
-        is_request: true,
+        kind: crate::MethodKind::Request,
         message: "ListToolsRequest",
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListToolsResult"),
@@ -7838,21 +7930,22 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = crate::rt::type_table![
     CreateMessageRequestParamsIncludeContext, plain CreateMessageResult, plain
     CreateMessageResultStopReason, plain Cursor, plain DiscoverRequest, plain
     DiscoverResult, plain DiscoverResultResponse, plain ElicitRequest, plain
-    ElicitRequestFormParams, plain ElicitRequestFormParamsRequestedSchema, union
-    ElicitRequestParams, plain ElicitRequestURLParams, plain ElicitResult, plain
-    ElicitResultAction, union ElicitResultContentValue, plain EmbeddedResource, union
-    EmbeddedResourceResource, plain EmptyResult, union EnumSchema, plain Error, plain
-    GetPromptRequest, plain GetPromptRequestParams, plain GetPromptResult, plain
-    GetPromptResultResponse, union GetPromptResultResponseResult, plain
-    HeaderMismatchError, plain HeaderMismatchErrorError, plain Icon, plain IconTheme,
-    plain Icons, plain ImageContent, plain Implementation, union InputRequest, plain
-    InputRequests, plain InputRequiredResult, union InputResponse, plain
-    InputResponseRequestParams, plain InputResponses, plain InternalError, plain
-    InvalidParamsError, plain InvalidRequestError, plain JSONArray, plain JSONObject,
-    plain JSONRPCErrorResponse, union JSONRPCMessage, plain JSONRPCNotification, plain
-    JSONRPCRequest, union JSONRPCResponse, plain JSONRPCResultResponse, plain JSONValue,
-    plain LegacyTitledEnumSchema, plain ListPromptsRequest, plain ListPromptsResult,
-    plain ListPromptsResultResponse, plain ListResourceTemplatesRequest, plain
+    ElicitRequestFormParams, plain ElicitRequestFormParamsMode, plain
+    ElicitRequestFormParamsRequestedSchema, union ElicitRequestParams, plain
+    ElicitRequestURLParams, plain ElicitResult, plain ElicitResultAction, union
+    ElicitResultContentValue, plain EmbeddedResource, union EmbeddedResourceResource,
+    plain EmptyResult, union EnumSchema, plain Error, plain GetPromptRequest, plain
+    GetPromptRequestParams, plain GetPromptResult, plain GetPromptResultResponse, union
+    GetPromptResultResponseResult, plain HeaderMismatchError, plain
+    HeaderMismatchErrorError, plain Icon, plain IconTheme, plain Icons, plain
+    ImageContent, plain Implementation, union InputRequest, plain InputRequests, plain
+    InputRequiredResult, union InputResponse, plain InputResponseRequestParams, plain
+    InputResponses, plain InternalError, plain InvalidParamsError, plain
+    InvalidRequestError, plain JSONArray, plain JSONObject, plain JSONRPCErrorResponse,
+    union JSONRPCMessage, plain JSONRPCNotification, plain JSONRPCRequest, union
+    JSONRPCResponse, plain JSONRPCResultResponse, plain JSONValue, plain
+    LegacyTitledEnumSchema, plain ListPromptsRequest, plain ListPromptsResult, plain
+    ListPromptsResultResponse, plain ListResourceTemplatesRequest, plain
     ListResourceTemplatesResult, plain ListResourceTemplatesResultResponse, plain
     ListResourcesRequest, plain ListResourcesResult, plain ListResourcesResultResponse,
     plain ListRootsRequest, plain ListRootsRequestParams, plain ListRootsResult, plain

@@ -37,6 +37,10 @@ enum Command {
         /// Print how long each stage took.
         #[arg(long)]
         timings: bool,
+        /// Print each warning about the schema in full (excerpt, labels, hint)
+        /// instead of one line each.
+        #[arg(long)]
+        verbose: bool,
     },
     /// Print the deprecation registry: every item's state (Active, Deprecated, Removed) per revision.
     Registry {
@@ -107,7 +111,7 @@ fn workspace_root() -> PathBuf {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Codegen { spec_dir, out, check, timings } => codegen(spec_dir, out, check, timings),
+        Command::Codegen { spec_dir, out, check, timings, verbose } => codegen(spec_dir, out, check, timings, verbose),
         Command::Model { revision, spec_dir } => model(&revision, spec_dir),
         Command::Registry { revision, format, spec_dir } => registry_report(revision.as_deref(), format, spec_dir),
         Command::Diff { old, new, format, fail_on, docs, spec_dir } => diff(&old, &new, format, fail_on, docs, spec_dir),
@@ -133,7 +137,7 @@ fn report(d: &Diagnostics) {
     }
 }
 
-fn codegen(spec_dir: Option<PathBuf>, out: Option<PathBuf>, check: bool, timings: bool) -> ExitCode {
+fn codegen(spec_dir: Option<PathBuf>, out: Option<PathBuf>, check: bool, timings: bool, verbose: bool) -> ExitCode {
     let started = std::time::Instant::now();
     let root = workspace_root();
     let dir = match spec::locate_spec_dir(spec_dir.as_deref(), &root) {
@@ -151,7 +155,13 @@ fn codegen(spec_dir: Option<PathBuf>, out: Option<PathBuf>, check: bool, timings
             return ExitCode::from(1);
         }
     };
-    report(&generated.warnings);
+    if verbose {
+        report(&generated.warnings);
+    } else if !generated.warnings.is_empty() {
+        eprint!("{}", generated.warnings.render_brief());
+        let n = generated.warnings.items.len();
+        eprintln!("{n} warning{} about the schema (`--verbose` shows each in full)", if n == 1 { "" } else { "s" });
+    }
     let out = out.unwrap_or_else(|| root.join("generated"));
     if check {
         let stale = output::check_crate(&out, &generated.files);

@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 
 use crate::model::{Docs, Field, Item, ItemKind, Origin, Revision, Type, member_segment, value_segment};
-use crate::protocol::{MethodKind, methods};
+use crate::protocol::methods;
 
 /// Path → summary.
 pub type Facts = BTreeMap<String, String>;
@@ -126,6 +126,9 @@ pub fn fact_set(rev: &Revision) -> FactSet {
                     let mut tags: Vec<String> = v.tags.iter().map(|t| t.value.to_json()).collect();
                     if let Some(sel) = &u.selector {
                         tags.extend(sel.tags.iter().filter(|(_, k)| *k == i).map(|(t, _)| format!("{}: {t:?}", sel.field)));
+                        if sel.other == Some(i) {
+                            tags.push(format!("{}: unlisted", sel.field));
+                        }
                     }
                     if u.fallback == Some(i) {
                         tags.push("any other".into());
@@ -145,7 +148,7 @@ pub fn fact_set(rev: &Revision) -> FactSet {
 
 pub fn method_summary(m: &crate::protocol::Method) -> String {
     match (m.kind, &m.result) {
-        (MethodKind::Request, Some(r)) => format!("request {} -> {r}", m.message),
+        (kind, Some(r)) if kind.is_request() => format!("{} {} -> {r}", kind.as_str(), m.message),
         (kind, _) => format!("{} {}", kind.as_str(), m.message),
     }
 }

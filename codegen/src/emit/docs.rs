@@ -72,6 +72,9 @@ pub fn render(docs: &Docs, links: &Links<'_>) -> Vec<String> {
         out.push("```".into());
     }
     let mut extra = Vec::new();
+    for o in &docs.overrides {
+        extra.push(format!("**Corrected by the generator:** {}", convert_line(o, links)));
+    }
     if docs.internal {
         extra.push("*Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.".to_string());
     }
@@ -134,6 +137,12 @@ enum Seg {
 
 /// Converts one line outside code fences.
 pub fn convert_line(line: &str, links: &Links<'_>) -> String {
+    // `{@link Target | label}` tags whose label holds a code span, likewise.
+    if let Some((start, end)) = link_tag_with_code(line) {
+        let inner = &line[start + 1..end - 1];
+        let body = inner.trim_start_matches("@linkcode").trim_start_matches("@linkplain").trim_start_matches("@link").trim();
+        return format!("{}{}{}", convert_line(&line[..start], links), render_link(body, links), convert_line(&line[end..], links));
+    }
     // Markdown links whose label holds a code span (`[the `_meta` field](/specification/...)`)
     // are found on the whole line first: splitting at code spans would cut them.
     if let Some((start, end, target)) = md_link_with_code(line) {
@@ -210,6 +219,25 @@ fn convert_text(text: &str, links: &Links<'_>) -> String {
         }
     }
     out
+}
+
+/// The first `{@link ...}` outside a code span whose text holds a code span:
+/// (start of `{`, end after `}`).
+fn link_tag_with_code(line: &str) -> Option<(usize, usize)> {
+    let mut in_code = false;
+    for (i, c) in line.char_indices() {
+        match c {
+            '`' => in_code = !in_code,
+            '{' if !in_code && line[i..].starts_with("{@link") => {
+                let close = line[i..].find('}')? + i;
+                if line[i..close].contains('`') {
+                    return Some((i, close + 1));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The first `[label](target)` whose label contains a code span, with its `[`
@@ -381,6 +409,11 @@ mod tests {
         assert_eq!(convert_line("[General](/specification/2026-07-28/basic)", &l), "[General](https://modelcontextprotocol.io/specification/2026-07-28/basic)");
         assert_eq!(convert_line("{@link Missing}", &l), "`Missing`");
         assert_eq!(convert_line("{@link https://a.b/c | JSON-RPC}", &l), "[JSON-RPC](https://a.b/c)");
+        assert_eq!(
+            convert_line("Keys MUST follow the {@link https://a.b/meta | `_meta` key naming rules}, with a", &l),
+            "Keys MUST follow the [`_meta` key naming rules](https://a.b/meta), with a"
+        );
+        assert_eq!(convert_line("the {@link Missing | `x` rules} and `{@link}`", &l), "the `x` rules (`Missing`) and `{@link}`");
         assert_eq!(
             convert_line("See [General fields: `_meta`](/specification/x#meta) for <notes>.", &l),
             "See [General fields: `_meta`](https://modelcontextprotocol.io/specification/x#meta) for \\<notes\\>."

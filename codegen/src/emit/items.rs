@@ -1,19 +1,18 @@
-//! Model items → Rust tokens: one emitter per shape (struct, string enum, union,
-//! alias, const), each with hand-written serde impls (no derive, no `flatten`
-//! buffering) and a `Fit` impl (see `codegen/runtime/rt.rs`) used to decide unions.
-//!
-//! The non-generic functions (`fit`, a union's `from_json`) are `#[inline]`: they
-//! instantiate the serde code of every member, and inline functions are compiled
-//! only in the crates that use them, so the types crate itself stays quick to build.
+//! Model items → Rust: one emitter per shape (struct, string enum, union, alias,
+//! const). Each item is its Rust definition, as tokens that prettyplease lays out,
+//! and, for structs, enums and unions, one call of a runtime macro
+//! (`codegen/runtime/rt/`) that writes its serde impls, laid out here by hand, one
+//! member per line, so that a one-member change in the schema is a one-line
+//! change in the macro call.
 
 use std::collections::BTreeMap;
 
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 
 use super::docs::{Links, inline_origin, render};
 use crate::model::*;
-use crate::rust::{RustType, RustTypes, WriteAs, const_name, holds_objects, member_name};
+use crate::rust::{NumberWrap, RustType, RustTypes, member_name, union_derives};
 
 /// Extra doc lines for items and fields, keyed by `Type` or `Type.field`
 /// (the registry's look-ahead notes: "Removed in 2026-07-28").
@@ -50,30 +49,21 @@ impl Cx<'_> {
         }
     }
 
-    /// The Rust expression for a field's default value (checked in `lower`).
-    fn default_expr(&self, ty: &Type, v: &LiteralValue) -> Option<TokenStream> {
+    /// The Rust expression for a member's default value (checked in `lower`).
+    fn default_text(&self, ty: &Type, v: &LiteralValue) -> Option<String> {
         match (ty, v) {
-            (Type::String, LiteralValue::Str(s)) => Some(quote!(::std::string::String::from(#s))),
-            (Type::Integer, LiteralValue::Int(i)) => Some(quote!(#i)),
-            (Type::Number, LiteralValue::Int(i)) => {
-                let f = *i as f64;
-                Some(quote!(#f))
-            }
-            (Type::Number, LiteralValue::Float(f)) => Some(quote!(#f)),
-            (Type::Boolean, LiteralValue::Bool(b)) => Some(quote!(#b)),
+            (Type::String, LiteralValue::Str(s)) => Some(format!("::std::string::String::from({s:?})")),
+            (Type::Integer, LiteralValue::Int(i)) => Some(i.to_string()),
+            (Type::Number, LiteralValue::Int(i)) => Some(format!("{:?}", *i as f64)),
+            (Type::Number, LiteralValue::Float(f)) => Some(format!("{f:?}")),
+            (Type::Boolean, LiteralValue::Bool(b)) => Some(b.to_string()),
             (Type::Named(n), LiteralValue::Str(s)) => match self.rev.item(n).map(|i| &i.kind) {
-                Some(ItemKind::Enum(e)) => {
-                    let name = ident(n);
-                    match e.values.iter().find(|v| &v.value == s) {
-                        Some(v) => {
-                            let variant = ident(&v.rust);
-                            Some(quote!(#name::#variant))
-                        }
-                        None if e.open => Some(quote!(#name::Other(::std::string::String::from(#s)))),
-                        None => None,
-                    }
-                }
-                Some(ItemKind::Alias(t)) => self.default_expr(t, v),
+                Some(ItemKind::Enum(e)) => match e.values.iter().find(|v| &v.value == s) {
+                    Some(v) => Some(format!("{n}::{}", v.rust)),
+                    None if e.open => Some(format!("{n}::Other(::std::string::String::from({s:?}))")),
+                    None => None,
+                },
+                Some(ItemKind::Alias(t)) => self.default_text(t, v),
                 _ => None,
             },
             _ => None,
@@ -155,27 +145,17 @@ fn deprecated_attr(dep: &Option<Deprecation>) -> TokenStream {
     }
 }
 
-fn fixed_expr(l: &Literal) -> TokenStream {
-    match &l.value {
-        LiteralValue::Str(s) => quote!(crate::rt::Fixed::Str(#s)),
-        LiteralValue::Int(i) => quote!(crate::rt::Fixed::Int(#i)),
-        LiteralValue::Float(f) => quote!(crate::rt::Fixed::Float(#f)),
-        LiteralValue::Bool(b) => quote!(crate::rt::Fixed::Bool(#b)),
-    }
+/// One item of a generated module: its definition, for prettyplease, and the
+/// runtime macro call that writes its impls, already laid out.
+pub struct Emitted {
+    pub tokens: TokenStream,
+    pub call: Option<String>,
 }
 
-/// How the runtime's macros write a value of `t`: floats keep `50` as `50`.
-fn wrap_of(t: &Type) -> Ident {
-    format_ident!("{}", WriteAs::of(t).as_str())
-}
-
-pub fn emit_item(item: &Item, cx: &Cx<'_>) -> TokenStream {
+pub fn emit_item(item: &Item, cx: &Cx<'_>) -> Emitted {
     let mut lines = cx.doc_lines(&item.docs, &item.name);
     if let Origin::Inline { parent, field, role } = &item.origin {
-        if !lines.is_empty() {
-            lines.push(String::new());
-        }
-        lines.push(inline_origin(item, parent, field, *role));
+        push_paragraph(&mut lines, inline_origin(item, parent, field, *role));
     }
     match &item.kind {
         ItemKind::Struct(s) => emit_struct(item, s, lines, cx),
@@ -186,7 +166,7 @@ pub fn emit_item(item: &Item, cx: &Cx<'_>) -> TokenStream {
             let dep = deprecated_attr(&item.docs.deprecated);
             let name = ident(&item.name);
             let ty = cx.rust_type(t);
-            quote! { #docs #dep pub type #name = #ty; }
+            Emitted { tokens: quote! { #docs #dep pub type #name = #ty; }, call: None }
         }
         ItemKind::Const(l) => {
             let docs = doc_attrs(&lines);
@@ -198,27 +178,58 @@ pub fn emit_item(item: &Item, cx: &Cx<'_>) -> TokenStream {
                 LiteralValue::Float(f) => (quote!(f64), quote!(#f)),
                 LiteralValue::Bool(b) => (quote!(bool), quote!(#b)),
             };
-            quote! { #docs #dep pub const #name: #ty = #value; }
+            Emitted { tokens: quote! { #docs #dep pub const #name: #ty = #value; }, call: None }
         }
     }
 }
 
-fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> TokenStream {
+/// Adds a paragraph to doc lines, after a blank line when there are lines already.
+fn push_paragraph(lines: &mut Vec<String>, text: impl Into<String>) {
+    if !lines.is_empty() {
+        lines.push(String::new());
+    }
+    lines.push(text.into());
+}
+
+/// A Rust literal for a literal value: `"2.0"`, `-32602`, `0.5`, `true`, and its type.
+fn literal_text(l: &LiteralValue) -> (String, &'static str) {
+    match l {
+        LiteralValue::Str(s) => (format!("{s:?}"), "&str"),
+        LiteralValue::Int(i) => (i.to_string(), "i64"),
+        LiteralValue::Float(f) => (format!("{f:?}"), "f64"),
+        LiteralValue::Bool(b) => (b.to_string(), "bool"),
+    }
+}
+
+/// ` as int`, ` as float`, or nothing.
+fn wrap_text(t: &Type) -> String {
+    NumberWrap::of(t).word().map(|w| format!(" as {w}")).unwrap_or_default()
+}
+
+/// A macro call: `crate::rt::NAME! {`, the header line, the member lines, `}`.
+fn macro_call(name: &str, header: &str, members: &[String]) -> String {
+    if members.is_empty() {
+        return format!("crate::rt::{name}! {{\n    {header} {{}}\n}}\n");
+    }
+    let mut out = format!("crate::rt::{name}! {{\n    {header} {{\n");
+    for m in members {
+        out.push_str("        ");
+        out.push_str(m);
+        out.push_str(",\n");
+    }
+    out.push_str("    }\n}\n");
+    out
+}
+
+fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> Emitted {
     let name = ident(&item.name);
-    let name_str = item.name.as_str();
     let dep = deprecated_attr(&item.docs.deprecated);
     let extra = ident(&s.extra);
 
     let fixed: Vec<(&Field, &Literal)> = s.fixed().collect();
     if !fixed.is_empty() {
-        if !lines.is_empty() {
-            lines.push(String::new());
-        }
         let list: Vec<String> = fixed.iter().map(|(f, l)| format!("`{}`: `{}`", f.wire, l.value.to_json())).collect();
-        lines.push(format!(
-            "Fixed members, always written and checked when read (no Rust field): {}.",
-            list.join(", ")
-        ));
+        push_paragraph(&mut lines, format!("Fixed members, always written and checked when read (no Rust field): {}.", list.join(", ")));
     }
     let docs = doc_attrs(&lines);
 
@@ -228,69 +239,20 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
         let key = format!("{}.{}", item.name, f.wire);
         let mut flines = cx.doc_lines(&f.docs, &key);
         if f.rust != f.wire {
-            if !flines.is_empty() {
-                flines.push(String::new());
-            }
-            flines.push(format!("Wire name: `{}`.", f.wire));
+            push_paragraph(&mut flines, format!("Wire name: `{}`.", f.wire));
         }
         if !f.is_required() {
-            if !flines.is_empty() {
-                flines.push(String::new());
-            }
-            flines.push("Optional: `None` is left out of the JSON.".into());
+            push_paragraph(&mut flines, "Optional: `None` is left out of the JSON.");
         }
         if let Some(d) = f.role.default() {
-            if !flines.is_empty() {
-                flines.push(String::new());
-            }
-            flines.push(format!("When absent on the wire it is read as `{}`; it is always written.", d.value.to_json()));
+            push_paragraph(&mut flines, format!("When absent on the wire it is read as `{}`; it is always written.", d.value.to_json()));
         }
         let fdocs = doc_attrs(&flines);
         let fdep = deprecated_attr(&f.docs.deprecated);
         quote! { #fdocs #fdep pub #fname: #ty, }
     });
     let extra_doc = " Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.";
-
-    let consts = fixed.iter().map(|(f, l)| {
-        let cname = format_ident!("{}", const_name(&f.wire));
-        let doc = format!(" The fixed value of `{}`.", f.wire);
-        let (ty, value) = match &l.value {
-            LiteralValue::Str(v) => (quote!(&'static str), quote!(#v)),
-            LiteralValue::Int(v) => (quote!(i64), quote!(#v)),
-            LiteralValue::Float(v) => (quote!(f64), quote!(#v)),
-            LiteralValue::Bool(v) => (quote!(bool), quote!(#v)),
-        };
-        quote! { #[doc = #doc] pub const #cname: #ty = #value; }
-    });
-
-    // The serde and `Fit` impls come from the runtime's `object!` macro: one line
-    // per member here, in schema order (`codegen/runtime/rt.rs` documents the form).
-    let members = s.fields.iter().enumerate().map(|(i, f)| {
-        let wire = &f.wire;
-        if let Some(l) = f.role.fixed() {
-            let fx = fixed_expr(l);
-            let slot = format_ident!("fixed{}", i);
-            return quote! { [fixed #wire #slot (#fx)] };
-        }
-        let slot = ident(&member_name(f));
-        let t = cx.member_type(&f.ty, f.boxed);
-        let wrap = wrap_of(&f.ty);
-        let fname = ident(&member_name(f));
-        match (&f.role, f.role.default().and_then(|d| cx.default_expr(&f.ty, &d.value))) {
-            (Role::Optional, _) => quote! { [optional #wire #slot (#t) #wrap #fname] },
-            (_, Some(default)) => quote! { [defaulted #wire #slot (#t) #wrap #fname (#default)] },
-            _ => quote! { [required #wire #slot (#t) #wrap #fname] },
-        }
-    });
-    let inits = s.stored().map(|f| ident(&member_name(f)));
-    let expecting = format!("an object of type {name_str}");
-    let consts_block = if fixed.is_empty() {
-        TokenStream::new()
-    } else {
-        quote! { impl #name { #(#consts)* } }
-    };
-
-    quote! {
+    let tokens = quote! {
         #docs
         #dep
         #[derive(Clone, Debug, PartialEq)]
@@ -299,33 +261,45 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
             #[doc = #extra_doc]
             pub #extra: crate::Extra,
         }
+    };
 
-        #consts_block
-
-        crate::rt::object! {
-            #name, #expecting, #extra,
-            fields: [ #(#members)* ],
-            inits: [ #(#inits)* ]
-        }
-    }
+    let types = cx.types();
+    let members: Vec<String> = s
+        .fields
+        .iter()
+        .map(|f| {
+            let wire = format!("{:?}", f.wire);
+            let ty = types.boxed(&f.ty, f.boxed);
+            match &f.role {
+                Role::Fixed(l) => {
+                    let (value, cty) = literal_text(&l.value);
+                    format!("{wire} fixed {}: {cty} = {value}", member_name(f))
+                }
+                Role::Optional => format!("{wire}: optional {}: {ty}{}", member_name(f), wrap_text(&f.ty)),
+                Role::Defaulted(d) => match cx.default_text(&f.ty, &d.value) {
+                    Some(default) => format!("{wire}: defaulted {}: {ty}{} = {default}", member_name(f), wrap_text(&f.ty)),
+                    None => format!("{wire}: required {}: {ty}{}", member_name(f), wrap_text(&f.ty)),
+                },
+                Role::Required => format!("{wire}: required {}: {ty}{}", member_name(f), wrap_text(&f.ty)),
+            }
+        })
+        .collect();
+    let header = if s.extra == "extra" { item.name.clone() } else { format!("{} (extra: {})", item.name, s.extra) };
+    Emitted { tokens, call: Some(macro_call("object", &header, &members)) }
 }
 
-fn emit_enum(item: &Item, e: &StringEnum, mut lines: Vec<String>, cx: &Cx<'_>) -> TokenStream {
+fn emit_enum(item: &Item, e: &StringEnum, mut lines: Vec<String>, cx: &Cx<'_>) -> Emitted {
     let name = ident(&item.name);
     let dep = deprecated_attr(&item.docs.deprecated);
     if e.open {
-        if !lines.is_empty() {
-            lines.push(String::new());
-        }
-        lines.push("Open: a value not listed here is kept in `Other` and written back as it came.".into());
+        push_paragraph(&mut lines, "Open: a value not listed here is kept in `Other` and written back as it came.");
     }
     let docs = doc_attrs(&lines);
     let variants = e.values.iter().map(|v| {
         let vname = ident(&v.rust);
         let mut vlines = vec![format!("`{}`", serde_json::to_string(&v.value).unwrap_or_default())];
         for note in cx.notes.get(&crate::registry::value_key(&item.name, &v.value)).into_iter().flatten() {
-            vlines.push(String::new());
-            vlines.push(note.clone());
+            push_paragraph(&mut vlines, note.clone());
         }
         let doc = doc_attrs(&vlines);
         let vdep = deprecated_attr(&v.deprecated);
@@ -339,117 +313,102 @@ fn emit_enum(item: &Item, e: &StringEnum, mut lines: Vec<String>, cx: &Cx<'_>) -
     } else {
         TokenStream::new()
     };
-    let pairs = e.values.iter().map(|v| {
-        let vname = ident(&v.rust);
-        let s = &v.value;
-        quote! { #vname #s }
-    });
-    let openness = if e.open { format_ident!("open") } else { format_ident!("closed") };
-    let expecting = format!("a {} value", item.name);
-    let derives = quote!(#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]);
-    quote! {
+    let tokens = quote! {
         #docs
         #dep
-        #derives
+        #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum #name {
             #(#variants)*
             #other
         }
-
-        crate::rt::string_enum! { #name, #expecting, #openness, [ #(#pairs)* ] }
-    }
+    };
+    let members: Vec<String> = e.values.iter().map(|v| format!("{} = {:?}", v.rust, v.value)).collect();
+    let header = format!("{} {}", item.name, if e.open { "open" } else { "closed" });
+    Emitted { tokens, call: Some(macro_call("string_enum", &header, &members)) }
 }
 
-fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> TokenStream {
+fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> Emitted {
     let name = ident(&item.name);
-    let name_str = item.name.as_str();
     let dep = deprecated_attr(&item.docs.deprecated);
-    if !lines.is_empty() {
-        lines.push(String::new());
-    }
-    match (&u.discriminator, u.fallback) {
-        (Some(field), Some(k)) => lines.push(format!(
-            "Reading: the member is chosen by the value of `{field}`; any other value is read as `{}`, so messages this revision does not know pass through.",
-            u.variants[k].name
-        )),
-        (Some(field), None) => lines.push(format!(
-            "Reading: the member is chosen by the value of `{field}`; an unknown value is an error that lists the known ones."
-        )),
-        (None, _) => lines.push(
-            "Reading: the member is chosen from the schema, never by trying members in order. A member fits when \
-             every required member is present, every fixed value matches and every known member's value fits its \
-             type (recursively). Of the members that fit, the one that names the most of the object's members wins; \
-             on a tie, the earlier member in the schema's order."
-                .to_string(),
-        ),
-    }
-    if let Some(sel) = &u.selector {
-        let picks: Vec<String> =
-            sel.tags.iter().map(|(value, k)| format!("`\"{value}\"` reads `{}`", u.variants[*k].name)).collect();
-        lines.push(String::new());
-        lines.push(format!(
-            "`{}` is looked at first: {}; any other value, or none, leaves the choice to the rule above among the other members (among all of them, if none of the others fits).",
-            sel.field,
-            picks.join(", ")
-        ));
+    for (i, line) in crate::rule::describe(u).into_iter().enumerate() {
+        if i == 0 {
+            push_paragraph(&mut lines, line);
+        } else {
+            lines.push(line);
+        }
     }
     let docs = doc_attrs(&lines);
     let variants = u.variants.iter().enumerate().map(|(i, v)| {
         let vname = ident(&v.name);
         let t = cx.member_type(&v.ty, v.boxed);
-        if u.fallback == Some(i) {
-            quote! {
-                /// A message with any other value: kept whole, as the generic type.
-                #vname(#t),
-            }
+        let doc = if u.fallback == Some(i) {
+            quote! { #[doc = " A message with any other value: kept whole, as the generic type."] }
+        } else if u.selector.as_ref().is_some_and(|s| s.other == Some(i)) {
+            quote! { #[doc = " A result of a kind this revision does not list: kept whole, as the common type."] }
         } else {
-            quote! { #vname(#t), }
-        }
+            TokenStream::new()
+        };
+        quote! { #doc #vname(#t), }
     });
-    // A discriminated union whose members hold objects is read from its input
-    // as text: only the discriminator is parsed to choose, and the member is read
-    // from the text, so the members it keeps stay text. Other unions need the
-    // whole value for the shape rule, so they go through a `Value`.
-    let as_text = u.discriminator.is_some() && u.variants.iter().any(|v| holds_objects(cx.rev, &v.ty));
-    let members = u.variants.iter().enumerate().map(|(i, v)| {
-        let vname = ident(&v.name);
-        let t = cx.member_type(&v.ty, v.boxed);
-        let wrap = wrap_of(&v.ty);
-        quote! { [#i #vname (#t) #wrap] }
-    });
-    let choice = match &u.discriminator {
-        Some(field) => {
-            let tags = u.variants.iter().map(|v| {
-                let fx = v.tags.iter().map(fixed_expr);
-                quote! { [#(#fx),*] }
-            });
-            let fallback = match u.fallback {
-                Some(k) => quote!(::std::option::Option::Some(#k)),
-                None => quote!(::std::option::Option::None),
-            };
-            let how = if as_text { format_ident!("text") } else { format_ident!("value") };
-            quote! { tag #how #field [ #(#tags)* ] (#fallback) }
-        }
-        None => {
-            let selector = match &u.selector {
-                Some(sel) => {
-                    let field = &sel.field;
-                    let tags = sel.tags.iter().map(|(v, k)| quote! { (#v, #k) });
-                    quote! { ::std::option::Option::Some((#field, &[#(#tags),*])) }
-                }
-                None => quote!(::std::option::Option::None),
-            };
-            quote! { shape (#selector) }
-        }
+    let derives = union_derives(cx.rev, u);
+    let derive = if derives.eq_hash {
+        quote!(#[derive(Clone, Debug, PartialEq, Eq, Hash)])
+    } else {
+        quote!(#[derive(Clone, Debug, PartialEq)])
     };
-    quote! {
+    let display = derives.display.then(|| {
+        let arms = u.variants.iter().map(|v| {
+            let vname = ident(&v.name);
+            quote! { #name::#vname(value) => ::std::fmt::Display::fmt(value, f), }
+        });
+        quote! {
+            impl ::std::fmt::Display for #name {
+                /// The member's value as is (a string without quotes).
+                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                    match self { #(#arms)* }
+                }
+            }
+        }
+    });
+    let tokens = quote! {
         #docs
         #dep
-        #[derive(Clone, Debug, PartialEq)]
+        #derive
         pub enum #name {
             #(#variants)*
         }
+        #display
+    };
 
-        crate::rt::union! { #name, #name_str, [ #(#members)* ], #choice }
-    }
+    let types = cx.types();
+    let member = |v: &crate::model::Variant| format!("{}({}){}", v.name, types.boxed(&v.ty, v.boxed), wrap_text(&v.ty));
+    let (header, members): (String, Vec<String>) = match &u.discriminator {
+        Some(field) => (
+            format!("{} by {field:?}", item.name),
+            u.variants
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    let tags = if u.fallback == Some(i) {
+                        "_".to_string()
+                    } else {
+                        format!("[{}]", v.tags.iter().map(|t| literal_text(&t.value).0).collect::<Vec<_>>().join(", "))
+                    };
+                    format!("{} = {tags}", member(v))
+                })
+                .collect(),
+        ),
+        None => {
+            let selector = match &u.selector {
+                Some(sel) => {
+                    let picks: Vec<String> = sel.tags.iter().map(|(value, k)| format!("{value:?} => {}", u.variants[*k].name)).collect();
+                    let other = sel.other.map(|k| format!(", unlisted {}", u.variants[k].name)).unwrap_or_default();
+                    format!(", {:?} ({}) picks {{ {} }}{other}", sel.field, sel.values_of, picks.join(", "))
+                }
+                None => String::new(),
+            };
+            (format!("{} by shape{selector}", item.name), u.variants.iter().map(member).collect())
+        }
+    };
+    Emitted { tokens, call: Some(macro_call("union", &header, &members)) }
 }

@@ -19,8 +19,18 @@ use items::{Cx, Notes, emit_item, ident, inner_doc_attrs};
 /// The command named in every generated file's header.
 pub const COMMAND: &str = "cargo xtask codegen";
 
-/// The support module copied into every generated crate.
-pub const RUNTIME: &str = include_str!("../../runtime/rt.rs");
+/// The support module copied into every generated crate, file by file.
+pub const RUNTIME: &[(&str, &str)] = &[
+    ("src/rt/mod.rs", include_str!("../../runtime/rt/mod.rs")),
+    ("src/rt/choose.rs", include_str!("../../runtime/rt/choose.rs")),
+    ("src/rt/enums.rs", include_str!("../../runtime/rt/enums.rs")),
+    ("src/rt/extra.rs", include_str!("../../runtime/rt/extra.rs")),
+    ("src/rt/fixed.rs", include_str!("../../runtime/rt/fixed.rs")),
+    ("src/rt/number.rs", include_str!("../../runtime/rt/number.rs")),
+    ("src/rt/object.rs", include_str!("../../runtime/rt/object.rs")),
+    ("src/rt/table.rs", include_str!("../../runtime/rt/table.rs")),
+    ("src/rt/union.rs", include_str!("../../runtime/rt/union.rs")),
+];
 
 /// Files of the generated crate, keyed by their path relative to the crate root.
 pub type Files = BTreeMap<PathBuf, String>;
@@ -35,7 +45,9 @@ pub fn emit_crate(spec: &Spec, registry: &Registry, notes: &RevisionNotes) -> Re
     let mut files = Files::new();
     let mut diags = Diagnostics::default();
     files.insert("Cargo.toml".into(), cargo_toml(spec));
-    files.insert("src/rt.rs".into(), format!("{}{}", runtime_header(), RUNTIME));
+    for (path, text) in RUNTIME {
+        files.insert(path.into(), format!("{}{text}", runtime_header(path)));
+    }
     // Every Rust file is independent: emitted and formatted on every core, the
     // biggest revisions first so the cores finish together.
     enum Job<'a> {
@@ -60,8 +72,7 @@ pub fn emit_crate(spec: &Spec, registry: &Registry, notes: &RevisionNotes) -> Re
             }
             Job::Module(rev) => {
                 let path = format!("src/{}.rs", rev.module);
-                let tokens = revision_module(rev, notes.get(&rev.module).unwrap_or(&empty));
-                let text = format_file(&tokens, &revision_header(rev), &path, &mut d);
+                let text = format_module(rev, notes.get(&rev.module).unwrap_or(&empty), &path, &mut d);
                 (path, text)
             }
         };
@@ -78,8 +89,41 @@ pub fn emit_crate(spec: &Spec, registry: &Registry, notes: &RevisionNotes) -> Re
 pub fn emit_module(rev: &Revision, notes: &Notes) -> Result<String, Diagnostics> {
     let mut diags = Diagnostics::default();
     let path = format!("src/{}.rs", rev.module);
-    let text = format_file(&revision_module(rev, notes), &revision_header(rev), &path, &mut diags);
+    let text = format_module(rev, notes, &path, &mut diags);
     if diags.has_errors() { Err(diags) } else { Ok(text) }
+}
+
+/// A revision's module as text: the module's docs and attributes, then each item
+/// formatted on its own (prettyplease for the definition, the macro call as laid
+/// out), a blank line between items, so that one item's change leaves the others'
+/// text alone.
+fn format_module(rev: &Revision, notes: &Notes, path: &str, diags: &mut Diagnostics) -> String {
+    let module = revision_module(rev, notes);
+    let mut out = format_file(&module.head, &revision_header(rev), path, diags);
+    for piece in module.items {
+        out.push('\n');
+        out.push_str(&format_file(&piece.tokens, "", path, diags));
+        if let Some(call) = piece.call {
+            check_call(&call, path, diags);
+            out.push_str(&call);
+        }
+    }
+    if !module.tail.is_empty() {
+        out.push('\n');
+        out.push_str(&format_file(&module.tail, "", path, diags));
+    }
+    out
+}
+
+/// A macro call laid out by hand must still be Rust: an internal error otherwise.
+fn check_call(call: &str, path: &str, diags: &mut Diagnostics) {
+    if let Err(e) = syn::parse_str::<syn::File>(call) {
+        diags.push(
+            Diagnostic::error(format!("internal error: a generated macro call in {path} does not parse: {e}"))
+                .note(call.lines().next().unwrap_or_default().to_string())
+                .hint("this is a bug in mcp-spec-codegen; please report it with the schema that caused it"),
+        );
+    }
 }
 
 /// Formats tokens as a file; tokens that do not parse are an internal error
@@ -96,8 +140,9 @@ pub fn format_file(tokens: &TokenStream, header: &str, path: &str, diags: &mut D
     }
 }
 
-/// The `Request` (and `HasResponse`) or `Notification` impl of one method.
+/// The `Request` (and `HasResponse`), `InputRequest` or `Notification` impl of one method.
 fn method_impl(rev: &Revision, cx: &Cx<'_>, m: &crate::protocol::Method) -> TokenStream {
+    use crate::protocol::MethodKind;
     let message = ident(&m.message);
     let method = &m.name;
     let (params_ty, params_expr) = match rev.item(&m.message).map(|i| &i.kind) {
@@ -112,15 +157,15 @@ fn method_impl(rev: &Revision, cx: &Cx<'_>, m: &crate::protocol::Method) -> Toke
         },
         _ => (quote!(()), quote!(&())),
     };
+    let result = match &m.result {
+        Some(r) => {
+            let r = ident(r);
+            quote!(#r)
+        }
+        None => quote!(::serde_json::Value),
+    };
     match m.kind {
-        crate::protocol::MethodKind::Request => {
-            let result = match &m.result {
-                Some(r) => {
-                    let r = ident(r);
-                    quote!(#r)
-                }
-                None => quote!(::serde_json::Value),
-            };
+        MethodKind::Request => {
             let response = m.response.as_ref().map(|r| {
                 let r = ident(r);
                 quote! { impl crate::HasResponse for #message { type Response = #r; } }
@@ -135,7 +180,15 @@ fn method_impl(rev: &Revision, cx: &Cx<'_>, m: &crate::protocol::Method) -> Toke
                 #response
             }
         }
-        crate::protocol::MethodKind::Notification => quote! {
+        MethodKind::InputRequest => quote! {
+            impl crate::InputRequest for #message {
+                const METHOD: &'static str = #method;
+                type Params = #params_ty;
+                type Result = #result;
+                fn params(&self) -> &Self::Params { #params_expr }
+            }
+        },
+        MethodKind::Notification => quote! {
             impl crate::Notification for #message {
                 const METHOD: &'static str = #method;
                 type Params = #params_ty;
@@ -197,9 +250,10 @@ fn lib_header(spec: &Spec) -> String {
     s
 }
 
-fn runtime_header() -> String {
+fn runtime_header(path: &str) -> String {
+    let source = path.trim_start_matches("src/");
     format!(
-        "// @generated by `{COMMAND}` from codegen/runtime/rt.rs. Do not edit by hand.\n// Revisions: all (this file does not depend on a schema).\n\n"
+        "// @generated by `{COMMAND}` from codegen/runtime/{source}. Do not edit by hand.\n// Revisions: all (this file does not depend on a schema).\n\n"
     )
 }
 
@@ -230,6 +284,8 @@ all-features = true
     let default: Vec<String> = spec.latest_dated().map(|r| format!("\"{}\"", r.module)).into_iter().collect();
     s.push_str(&format!("default = [{}]\n", default.join(", ")));
     s.push_str("# Each module's SCHEMA_TYPES: every type by name, for tests and tools.\ntype-table = []\n");
+    let all: Vec<String> = spec.revisions.iter().map(|r| format!("\"{}\"", r.module)).collect();
+    s.push_str(&format!("# Every revision.\nall-revisions = [{}]\n", all.join(", ")));
     for r in &spec.revisions {
         s.push_str(&format!("{} = []\n", r.module));
     }
@@ -238,6 +294,10 @@ all-features = true
 [dependencies]
 serde = { version = "1.0.229", default-features = false, features = ["std"] }
 serde_json = { version = "1.0.154", features = ["raw_value"] }
+# Map-typed members keep their order whatever features the build gives serde_json.
+indexmap = { version = "2.14.2", default-features = false, features = ["std", "serde"] }
+# The JSON path inside a union's member when it does not read (on errors only).
+serde_path_to_error = "0.1.20"
 "#,
     );
     s
@@ -301,6 +361,20 @@ fn lib_rs(spec: &Spec) -> TokenStream {
         }
     });
     let names: Vec<&str> = spec.revisions.iter().map(|r| r.name.as_str()).collect();
+    let method_arms = spec.revisions.iter().map(|r| {
+        let (m, feature, name) = (ident(&r.module), &r.module, &r.name);
+        quote! {
+            #[cfg(feature = #feature)]
+            #name => ::std::option::Option::Some(#m::METHODS),
+        }
+    });
+    let table_arms = spec.revisions.iter().map(|r| {
+        let (m, feature, name) = (ident(&r.module), &r.module, &r.name);
+        quote! {
+            #[cfg(feature = #feature)]
+            #name => ::std::option::Option::Some(#m::SCHEMA_TYPES),
+        }
+    });
     quote! {
         #doc
         #![forbid(unsafe_code)]
@@ -309,26 +383,68 @@ fn lib_rs(spec: &Spec) -> TokenStream {
         pub mod rt;
 
         pub use rt::Extra;
+        /// The ordered map of every map-typed member: members keep the order they
+        /// came in, whatever features the build gives `serde_json`.
+        pub use indexmap::IndexMap;
 
         pub mod registry;
 
         #(#mods)*
         #latest
 
-        /// Every revision this crate was generated from, oldest first.
+        /// Every revision this crate was generated from, oldest first (each is a
+        /// module behind a feature of the module's name).
         pub const REVISIONS: &[&str] = &[#(#names),*];
 
-        /// A request type of some revision: its wire method, the type of its
-        /// `params` and the type of its result. Implemented by every request
-        /// type of every revision module.
+        /// The `METHODS` of a revision by its name (`"2026-07-28"`), when its
+        /// feature is on.
+        pub fn methods(revision: &str) -> ::std::option::Option<&'static [MethodInfo]> {
+            match revision {
+                #(#method_arms)*
+                _ => ::std::option::Option::None,
+            }
+        }
+
+        /// The `SCHEMA_TYPES` of a revision by its name, when its feature and
+        /// `type-table` are on.
+        #[cfg(feature = "type-table")]
+        pub fn schema_types(revision: &str) -> ::std::option::Option<&'static [rt::TypeEntry]> {
+            match revision {
+                #(#table_arms)*
+                _ => ::std::option::Option::None,
+            }
+        }
+
+        /// A request type of some revision, sent as a JSON-RPC request: its wire
+        /// method, the type of its `params` and the type of its result.
+        /// Implemented by every such request type of every revision module.
         pub trait Request {
             /// The wire method name: `tools/call`.
             const METHOD: &'static str;
             /// The type of `params`: an `Option` when the schema makes it optional,
             /// `()` when the request has none.
             type Params;
-            /// What a successful response carries: `FooResult` for `FooRequest`, else
-            /// the revision's `EmptyResult` (`serde_json::Value` if it has neither).
+            /// What a successful response carries: the `result` of the response the
+            /// revision declares for it (2026-07-28: `CallToolResultResponse`'s, a
+            /// `CallToolResult` or an `InputRequiredResult`), else `FooResult` for
+            /// `FooRequest`, else the revision's `EmptyResult` (`serde_json::Value`
+            /// if it has neither).
+            type Result;
+            /// The request's params.
+            fn params(&self) -> &Self::Params;
+        }
+
+        /// A request a server asks of the client inside a result, not on its own
+        /// (2026-07-28: `sampling/createMessage`, `roots/list`, `elicitation/create`
+        /// in an `InputRequiredResult`'s `inputRequests`, answered in the retried
+        /// request's `inputResponses`). It has no `id` and is never sent as a
+        /// JSON-RPC request, so it does not implement [`Request`].
+        pub trait InputRequest {
+            /// The method name: `elicitation/create`.
+            const METHOD: &'static str;
+            /// The type of `params`, as for [`Request::Params`].
+            type Params;
+            /// What the client answers with, in `inputResponses`.
             type Result;
             /// The request's params.
             fn params(&self) -> &Self::Params;
@@ -350,13 +466,24 @@ fn lib_rs(spec: &Spec) -> TokenStream {
             fn params(&self) -> &Self::Params;
         }
 
+        /// How a method is sent.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum MethodKind {
+            /// A JSON-RPC request, answered by a response with the same `id`.
+            Request,
+            /// A request carried in a result's `inputRequests` (see [`InputRequest`]).
+            InputRequest,
+            /// A JSON-RPC notification, not answered.
+            Notification,
+        }
+
         /// One method of a revision, as data: see each module's `METHODS`.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub struct MethodInfo {
             /// The wire method name.
             pub method: &'static str,
-            /// True for a request, false for a notification.
-            pub is_request: bool,
+            /// How it is sent.
+            pub kind: MethodKind,
             /// The request or notification type.
             pub message: &'static str,
             /// The type of `params` (its schema name), when there is one.
@@ -369,7 +496,16 @@ fn lib_rs(spec: &Spec) -> TokenStream {
     }
 }
 
-pub fn revision_module(rev: &Revision, notes: &Notes) -> TokenStream {
+/// A revision's module, in the parts `format_module` lays out.
+pub struct RevisionModule {
+    /// The module's docs and inner attributes.
+    pub head: TokenStream,
+    pub items: Vec<items::Emitted>,
+    /// The method impls, `METHODS` and `SCHEMA_TYPES`.
+    pub tail: TokenStream,
+}
+
+pub fn revision_module(rev: &Revision, notes: &Notes) -> RevisionModule {
     let cx = Cx { rev, notes };
     let mut docs = vec![format!("Types of MCP revision {}, generated from `schema/{}/schema.ts`.", rev.name, rev.name)];
     // The schema's `@category` tags, as an index.
@@ -396,7 +532,7 @@ pub fn revision_module(rev: &Revision, notes: &Notes) -> TokenStream {
         }
     }
     let doc = inner_doc_attrs(&docs);
-    let items = rev.items.values().map(|item| emit_item(item, &cx));
+    let items = rev.items.values().map(|item| emit_item(item, &cx)).collect();
     let entries = rev.items.values().filter(|i| !matches!(i.kind, ItemKind::Const(_))).map(|i| {
         let id = ident(&i.name);
         let kind = if matches!(i.kind, ItemKind::Union(_)) { quote!(union) } else { quote!(plain) };
@@ -406,7 +542,11 @@ pub fn revision_module(rev: &Revision, notes: &Notes) -> TokenStream {
     let impls = methods.iter().map(|m| method_impl(rev, &cx, m));
     let infos = methods.iter().map(|m| {
         let (method, message) = (&m.name, &m.message);
-        let is_request = m.kind == crate::protocol::MethodKind::Request;
+        let kind = match m.kind {
+            crate::protocol::MethodKind::Request => quote!(crate::MethodKind::Request),
+            crate::protocol::MethodKind::InputRequest => quote!(crate::MethodKind::InputRequest),
+            crate::protocol::MethodKind::Notification => quote!(crate::MethodKind::Notification),
+        };
         let opt = |s: Option<String>| match s {
             Some(s) => quote!(::std::option::Option::Some(#s)),
             None => quote!(::std::option::Option::None),
@@ -414,20 +554,20 @@ pub fn revision_module(rev: &Revision, notes: &Notes) -> TokenStream {
         let params = opt(m.params.as_ref().map(|t| t.describe()));
         let (result, response) = (opt(m.result.clone()), opt(m.response.clone()));
         quote! {
-            crate::MethodInfo { method: #method, is_request: #is_request, message: #message, params: #params, result: #result, response: #response },
+            crate::MethodInfo { method: #method, kind: #kind, message: #message, params: #params, result: #result, response: #response },
         }
     });
-    quote! {
+    let head = quote! {
         #doc
         #![allow(deprecated)]
         #![allow(clippy::large_enum_variant, clippy::enum_variant_names, clippy::deprecated_semver)]
-
-        #(#items)*
-
+    };
+    let tail = quote! {
         #(#impls)*
 
-        /// Every request and notification of this revision by wire method name,
-        /// with its params and result types (the `Request` and `Notification` impls, as data).
+        /// Every request, input request and notification of this revision by wire
+        /// method name, with its params and result types (the `Request`,
+        /// `InputRequest` and `Notification` impls, as data).
         pub const METHODS: &[crate::MethodInfo] = &[#(#infos)*];
 
         /// Every type of this revision by its schema name (inline types by their
@@ -437,7 +577,8 @@ pub fn revision_module(rev: &Revision, notes: &Notes) -> TokenStream {
         /// type, which a crate that names its types does not need to compile.
         #[cfg(feature = "type-table")]
         pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = crate::rt::type_table![#(#entries)*];
-    }
+    };
+    RevisionModule { head, items, tail }
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ use crate::model::*;
 use crate::names::{pascal_case, snake_case};
 use crate::syntax::{ConstValue, Decl, DeclKind, Member, RawDoc, TypeExpr, TypeKind};
 
+pub mod overrides;
 mod passes;
 
 pub struct LowerInput<'a> {
@@ -54,6 +55,9 @@ pub fn lower_revision(input: LowerInput<'_>) -> (Revision, Diagnostics) {
     }
     for name in lx.order.clone() {
         lx.lower_decl(&name);
+    }
+    for w in overrides::apply_overrides(&mut lx.items, &input.name, input.dated, input.schema_path) {
+        lx.diags.push(w);
     }
     crate::rule::decide_unions(&mut lx.items);
     lx.check_defaults();
@@ -312,7 +316,14 @@ impl Lowerer<'_> {
             match m {
                 Member::Property { name, optional, ty, doc, span } => {
                     let docs = self.docs(doc.as_ref());
-                    let t = self.lower_type(ty, parent, name, InlineRole::Member, &docs);
+                    let mut t = self.lower_type(ty, parent, name, InlineRole::Member, &docs);
+                    if let (true, Type::Literal(Literal { value: LiteralValue::Str(s), .. })) = (*optional, &t) {
+                        // An optional member fixed by a literal (`mode?: "form"`) is
+                        // checked when present: an enum of that one value.
+                        let enum_name = self.inline_name(parent, name, InlineRole::Member);
+                        let kind = ItemKind::Enum(StringEnum { values: vec![EnumValue { value: s.clone(), rust: pascal_case(s), deprecated: None }], open: false });
+                        t = self.add_inline(&enum_name, parent, name, InlineRole::Member, ty.span, kind);
+                    }
                     let default = if *optional { None } else { default_of(&docs) };
                     let f = Field {
                         wire: name.clone(),

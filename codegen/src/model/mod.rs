@@ -295,9 +295,8 @@ pub struct Union {
     /// other value, so a method this revision does not know passes through as a
     /// generic request instead of failing.
     pub fallback: Option<usize>,
-    /// Without a discriminator: a member chosen by the value of one field when it
-    /// has that value (`resultType: "input_required"` → `InputRequiredResult`); any
-    /// other value, or none, leaves the choice to the shape rule among the rest.
+    /// Without a discriminator: a field whose value chooses first
+    /// (`resultType: "input_required"` → `InputRequiredResult`; see `rule`).
     pub selector: Option<Selector>,
 }
 
@@ -305,8 +304,13 @@ pub struct Union {
 pub struct Selector {
     /// The field's wire name: `resultType`.
     pub field: String,
+    /// The string enum that types the field (`ResultType`): the values it lists.
+    pub values_of: String,
     /// A value and the index of the member it selects.
     pub tags: Vec<(String, usize)>,
+    /// The member, added by `lower`, that reads a value the enum does not list: the
+    /// members' common base, which keeps the object whole (`Other(Result)`).
+    pub other: Option<usize>,
 }
 
 #[derive(Clone, Debug)]
@@ -397,6 +401,9 @@ pub struct Docs {
     pub constraints: Vec<(String, String)>,
     /// `@TJS-type number`.
     pub tjs_number: bool,
+    /// Corrections the generator's override table made here, each with its reason
+    /// (see `lower::overrides`).
+    pub overrides: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

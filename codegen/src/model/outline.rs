@@ -17,6 +17,9 @@ pub fn outline(rev: &Revision) -> String {
                     let default = f.role.default().map(|d| format!(" (absent: {})", d.value.to_json())).unwrap_or_default();
                     let fdep = if f.docs.deprecated.is_some() { " [deprecated]" } else { "" };
                     out.push_str(&format!("  {}{opt}: {}{default}{fdep}\n", f.wire, f.ty.describe()));
+                    for o in &f.docs.overrides {
+                        out.push_str(&format!("    (corrected: {o})\n"));
+                    }
                 }
                 if let Some(ix) = &s.index {
                     out.push_str(&format!("  [key: string]: {}\n", ix.describe()));
@@ -36,6 +39,9 @@ pub fn outline(rev: &Revision) -> String {
                     let mut tags: Vec<String> = v.tags.iter().map(|t| t.value.to_json()).collect();
                     if let Some(sel) = &u.selector {
                         tags.extend(sel.tags.iter().filter(|(_, k)| *k == i).map(|(t, _)| format!("{t:?}")));
+                        if sel.other == Some(i) {
+                            tags.push(format!("unlisted `{}`", sel.field));
+                        }
                     }
                     if u.fallback == Some(i) {
                         tags.push("any other".into());

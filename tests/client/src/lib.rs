@@ -13,7 +13,7 @@ use std::time::Duration;
 use mcp_spec_types::{Extra, Request, v2025_11_25 as legacy, v2026_07_28 as modern};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 /// What a session with a server found.
 #[derive(Debug, Default)]
@@ -169,7 +169,7 @@ impl Peer {
 
         // Call a tool that needs no input of its own, or echo if there is one.
         let tool = tools.tools.iter().find(|t| t.name == "echo").or_else(|| tools.tools.first()).ok_or("the server has no tools")?;
-        let arguments = (tool.name == "echo").then(|| Map::from_iter([("message".to_string(), json!("hello from Rust"))]));
+        let arguments = (tool.name == "echo").then(|| mcp_spec_types::IndexMap::from_iter([("message".to_string(), json!("hello from Rust"))]));
         let name = tool.name.clone();
         let called = self.call(|id| legacy::CallToolRequest {
             params: legacy::CallToolRequestParams { meta: None, task: None, name, arguments, extra: Extra::new() },

@@ -1,0 +1,62 @@
+//! Support code for the generated types, in the crate so that the types need no
+//! proc-macro: the declarative macros each generated type calls (`object!`,
+//! `union!`, `string_enum!`), the reading of keys, fixed values and numbers, the
+//! kept unknown members ([`Extra`]) and the union rule's first look. Public for
+//! the generated modules only.
+//!
+//! # One worked expansion
+//!
+//! For the schema's
+//!
+//! ```text
+//! interface ProgressNotification { jsonrpc: "2.0"; method: "notifications/progress"; params: ProgressNotificationParams }
+//! ```
+//!
+//! the generator writes a plain struct (`params` and `extra`) and
+//!
+//! ```text
+//! crate::rt::object! {
+//!     ProgressNotification {
+//!         "jsonrpc" fixed JSONRPC: &str = "2.0",
+//!         "method" fixed METHOD: &str = "notifications/progress",
+//!         "params": required params: ProgressNotificationParams,
+//!     }
+//! }
+//! ```
+//!
+//! which expands to the consts `ProgressNotification::JSONRPC` and `::METHOD`; a
+//! `Serialize` that writes `jsonrpc`, `method` and `params` in that order, then the
+//! kept members; a `Deserialize` that reads the keys in one pass (a fixed member's
+//! value is checked where it stands, so the error names it; a repeated key is an
+//! error; an unknown key is kept as its JSON text), then fails on a missing required
+//! member; and the [`Shape`] a union asks of its members. A member line is
+//! `"wire": KIND field: Type`, where KIND is `required`, `optional` (the field is an
+//! `Option` of the type, left out when `None`) or `defaulted` (with `= value`, read
+//! when the member is absent); `as float` (or `nullable_float`, `float_seq`) writes
+//! a whole `f64` without a fraction, `as int` (or `nullable_int`) reads any JSON
+//! number with no fractional part into an `i64`. `object! { Name (extra: other) { .. } }`
+//! names the field that keeps unknown members when `extra` is taken.
+
+mod choose;
+mod enums;
+mod extra;
+mod fixed;
+mod number;
+mod object;
+mod table;
+mod union;
+
+pub use enums::UnknownValue;
+
+pub use choose::*;
+pub use extra::{Extra, Member};
+pub use fixed::{Fixed, read_fixed};
+pub use number::{Float, FloatSeq, Int, NullableFloat, NullableInt};
+pub use object::{Key, Shape, missing, read_extra, read_field, read_field_as};
+pub use table::{ChooseMember, TypeEntry, read, read_tracked, roundtrip};
+pub use union::{MemberTable, Scanned, TagRule, by_tag, member_error, position, raw_of, read_member, scan, to_raw, union_error};
+
+pub use crate::__mcp_object as object;
+pub use crate::__mcp_string_enum as string_enum;
+pub use crate::__mcp_type_table as type_table;
+pub use crate::__mcp_union as union;

@@ -1,0 +1,285 @@
+//! Object types: the `object!` macro each generated struct calls, the reading of
+//! its keys and members, and the [`Shape`] unions ask of their members.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+use serde_json::value::RawValue;
+
+use super::choose::{ANY, ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING};
+use super::extra::Extra;
+
+/// An object key, borrowed from the input when the input allows it.
+pub struct Key<'de>(pub Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string key")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(KeyVisitor)
+    }
+}
+
+/// Skips a repeated key's value and fails with "duplicate field", from inside the
+/// value so that the error's path names the key.
+pub(crate) struct Duplicate<'a>(pub(crate) &'a str);
+
+impl<'de> de::DeserializeSeed<'de> for Duplicate<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        de::IgnoredAny::deserialize(d)?;
+        Err(de::Error::custom(format_args!("duplicate field `{}`", self.0)))
+    }
+}
+
+/// Reads a member's value into its slot, refusing a second occurrence of the key.
+pub fn read_field<'de, A: MapAccess<'de>, T: Deserialize<'de>>(map: &mut A, field: &'static str, slot: &mut Option<T>) -> Result<(), A::Error> {
+    if slot.is_some() {
+        return map.next_value_seed(Duplicate(field));
+    }
+    *slot = Some(map.next_value()?);
+    Ok(())
+}
+
+/// [`read_field`] through a reading type (`Int` for an `i64` read leniently).
+pub fn read_field_as<'de, A: MapAccess<'de>, W: Deserialize<'de>, T>(
+    map: &mut A,
+    field: &'static str,
+    slot: &mut Option<T>,
+    unwrap: impl FnOnce(W) -> T,
+) -> Result<(), A::Error> {
+    if slot.is_some() {
+        return map.next_value_seed(Duplicate(field));
+    }
+    *slot = Some(unwrap(map.next_value::<W>()?));
+    Ok(())
+}
+
+/// Keeps a member the type does not name, as the JSON text it came as,
+/// refusing a duplicate key.
+pub fn read_extra<'de, A: MapAccess<'de>>(map: &mut A, key: Key<'de>, extra: &mut Extra) -> Result<(), A::Error> {
+    if extra.contains_key(&key.0) {
+        return map.next_value_seed(Duplicate(&key.0));
+    }
+    let raw: Box<RawValue> = map.next_value()?;
+    extra.insert_raw(key.0.into_owned(), raw);
+    Ok(())
+}
+
+/// The error for a required member that is absent.
+pub fn missing<E: de::Error>(field: &'static str) -> E {
+    E::missing_field(field)
+}
+
+/// What a union asks of a member type before reading it (see `choose`): the JSON
+/// kinds its values can be, the keys it declares and those it requires.
+pub trait Shape {
+    /// The kind bits (`OBJECT`, `STRING`, ...).
+    const KINDS: u8;
+    /// The type declares `key` (a union: one of its members does).
+    fn declares(_key: &str) -> bool {
+        false
+    }
+    /// How many of `keys` it requires, and whether `keys` holds all it requires.
+    fn requirement(_keys: &[&str]) -> (usize, bool) {
+        (0, true)
+    }
+}
+
+impl Shape for String {
+    const KINDS: u8 = STRING;
+}
+impl Shape for i64 {
+    const KINDS: u8 = NUMBER;
+}
+impl Shape for f64 {
+    const KINDS: u8 = NUMBER;
+}
+impl Shape for bool {
+    const KINDS: u8 = BOOLEAN;
+}
+impl Shape for serde_json::Value {
+    const KINDS: u8 = ANY;
+}
+impl<T> Shape for Vec<T> {
+    const KINDS: u8 = ARRAY;
+}
+impl<T> Shape for indexmap::IndexMap<String, T> {
+    const KINDS: u8 = OBJECT;
+}
+impl<T: Shape> Shape for Option<T> {
+    const KINDS: u8 = T::KINDS | NULL;
+    fn declares(key: &str) -> bool {
+        T::declares(key)
+    }
+    fn requirement(keys: &[&str]) -> (usize, bool) {
+        T::requirement(keys)
+    }
+}
+impl<T: Shape> Shape for Box<T> {
+    const KINDS: u8 = T::KINDS;
+    fn declares(key: &str) -> bool {
+        T::declares(key)
+    }
+    fn requirement(keys: &[&str]) -> (usize, bool) {
+        T::requirement(keys)
+    }
+}
+
+/// The serde impls, the fixed members' consts and the [`Shape`] of one generated
+/// struct; see the module docs for the form of a call.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __mcp_object {
+    ($name:ident { $($members:tt)* }) => {
+        $crate::__mcp_object!(@impl $name extra { $($members)* });
+    };
+    ($name:ident (extra: $extra:ident) { $($members:tt)* }) => {
+        $crate::__mcp_object!(@impl $name $extra { $($members)* });
+    };
+    (@impl $name:ident $extra:ident {
+        $( $wire:literal
+            $( fixed $cname:ident : $cty:ty = $cvalue:literal )?
+            $( : $kind:ident $field:ident : $ty:ty $( as $wrap:ident )? $( = $default:expr )? )?
+        ),* $(,)?
+    }) => {
+        impl $name {
+            $( $(
+                #[doc = concat!(" The fixed value of `", $wire, "`.")]
+                pub const $cname: $cty = $cvalue;
+            )? )*
+        }
+
+        impl ::serde::Serialize for $name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                let mut map = serializer.serialize_map(::std::option::Option::None)?;
+                $(
+                    $( ::serde::ser::SerializeMap::serialize_entry(&mut map, $wire, &$crate::rt::Fixed::from($name::$cname))?; )?
+                    $( $crate::__mcp_object!(@write self map $kind $wire $field $($wrap)?); )?
+                )*
+                for (key, value) in self.$extra.members() {
+                    ::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
+                }
+                ::serde::ser::SerializeMap::end(map)
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                struct ObjectVisitor;
+                impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
+                    type Value = $name;
+                    #[inline]
+                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.write_str(concat!("an object of type ", stringify!($name)))
+                    }
+                    #[allow(unused_mut, unused_variables)]
+                    fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut access: A) -> ::std::result::Result<$name, A::Error> {
+                        const WIRES: &[&str] = &[ $( $wire ),* ];
+                        // Whether each fixed member was seen, by its place among the members.
+                        let mut seen = [false; WIRES.len()];
+                        $(
+                            $( let mut $field: ::std::option::Option<$ty> = ::std::option::Option::None; )?
+                        )*
+                        let mut $extra = $crate::rt::Extra::new();
+                        while let ::std::option::Option::Some(key) = access.next_key::<$crate::rt::Key<'de>>()? {
+                            match &*key.0 {
+                                $( $wire => {
+                                    $( $crate::rt::read_fixed(&mut access, $wire, $crate::rt::Fixed::from($name::$cname), &mut seen[const { $crate::rt::position(WIRES, $wire) }])?; )?
+                                    $( $crate::__mcp_object!(@read access $wire $field $($wrap)?); )?
+                                } )*
+                                _ => $crate::rt::read_extra(&mut access, key, &mut $extra)?,
+                            }
+                        }
+                        $(
+                            $( if !seen[const { $crate::__mcp_object!(@at WIRES $wire $cname) }] { return ::std::result::Result::Err($crate::rt::missing($wire)); } )?
+                            $( $crate::__mcp_object!(@finish $kind $wire $field $(= $default)?); )?
+                        )*
+                        ::std::result::Result::Ok($name { $( $( $field, )? )* $extra })
+                    }
+                }
+                deserializer.deserialize_map(ObjectVisitor)
+            }
+        }
+
+        impl $crate::rt::Shape for $name {
+            const KINDS: u8 = $crate::rt::OBJECT;
+            #[inline]
+            fn declares(key: &str) -> bool {
+                match key {
+                    $( $wire => true, )*
+                    _ => false,
+                }
+            }
+            #[allow(unused_mut, unused_variables)]
+            fn requirement(keys: &[&str]) -> (usize, bool) {
+                let (mut present, mut all) = (0usize, true);
+                $(
+                    if $crate::__mcp_object!(@required $( fixed $cname )? $( $kind )?) {
+                        if keys.contains(&$wire) { present += 1 } else { all = false }
+                    }
+                )*
+                (present, all)
+            }
+        }
+    };
+
+    (@write $s:ident $map:ident optional $wire:literal $field:ident $($wrap:ident)?) => {
+        if let ::std::option::Option::Some(value) = &$s.$field {
+            ::serde::ser::SerializeMap::serialize_entry(&mut $map, $wire, $crate::__mcp_object!(@wrap value $($wrap)?))?;
+        }
+    };
+    (@write $s:ident $map:ident $kind:ident $wire:literal $field:ident $($wrap:ident)?) => {
+        ::serde::ser::SerializeMap::serialize_entry(&mut $map, $wire, $crate::__mcp_object!(@wrap (&$s.$field) $($wrap)?))?
+    };
+    (@wrap $v:tt) => { $v };
+    (@wrap $v:tt float) => { &$crate::rt::Float(*$v) };
+    (@wrap $v:tt nullable_float) => { &$crate::rt::NullableFloat(*$v) };
+    (@wrap $v:tt float_seq) => { &$crate::rt::FloatSeq($v) };
+    (@wrap $v:tt int) => { $v };
+    (@wrap $v:tt nullable_int) => { $v };
+
+    (@read $access:ident $wire:literal $field:ident int) => {
+        $crate::rt::read_field_as(&mut $access, $wire, &mut $field, |i: $crate::rt::Int| i.0)?
+    };
+    (@read $access:ident $wire:literal $field:ident nullable_int) => {
+        $crate::rt::read_field_as(&mut $access, $wire, &mut $field, |i: $crate::rt::NullableInt| i.0)?
+    };
+    (@read $access:ident $wire:literal $field:ident $($wrap:ident)?) => {
+        $crate::rt::read_field(&mut $access, $wire, &mut $field)?
+    };
+
+    (@finish required $wire:literal $field:ident) => {
+        let ::std::option::Option::Some($field) = $field else {
+            return ::std::result::Result::Err($crate::rt::missing($wire));
+        };
+    };
+    (@finish optional $wire:literal $field:ident) => {};
+    (@finish defaulted $wire:literal $field:ident = $default:expr) => {
+        let $field = match $field {
+            ::std::option::Option::Some(value) => value,
+            ::std::option::Option::None => $default,
+        };
+    };
+
+    (@at $wires:ident $wire:literal $cname:ident) => { $crate::rt::position($wires, $wire) };
+
+    (@required fixed $cname:ident) => { true };
+    (@required required) => { true };
+    (@required $kind:ident) => { false };
+}

@@ -1,0 +1,73 @@
+//! A module's `SCHEMA_TYPES`: every type by its schema name, with functions that
+//! read JSON text into it and write it back, for tests and tools.
+
+use serde::Serialize;
+use serde::de;
+use serde_json::Value;
+
+/// A type of a revision module, by its schema name, with a function that reads
+/// JSON text into the type and writes the value back as JSON.
+pub struct TypeEntry {
+    pub name: &'static str,
+    /// Reads JSON text as the type, and only that (for benchmarks).
+    pub read: fn(&str) -> Result<(), String>,
+    pub roundtrip: fn(&str) -> Result<Value, String>,
+    /// Reads JSON text as the type; an error says the JSON path where it went wrong
+    /// (`result: CallToolResultResponseResult: CallToolResult: content[0]: ...`).
+    pub read_tracked: fn(&str) -> Result<(), String>,
+    /// For unions: reads a JSON value and says which member it chose.
+    pub choose: Option<ChooseMember>,
+}
+
+/// Reads a JSON value as a union and names the member chosen.
+pub type ChooseMember = fn(Value) -> Result<&'static str, String>;
+
+/// Reads `json` as `T`.
+pub fn read<T: de::DeserializeOwned>(json: &str) -> Result<(), String> {
+    serde_json::from_str::<T>(json).map(drop).map_err(|e| e.to_string())
+}
+
+/// Reads `json` as `T`, tracking the path for the error.
+pub fn read_tracked<T: de::DeserializeOwned>(json: &str) -> Result<(), String> {
+    let mut d = serde_json::Deserializer::from_str(json);
+    match serde_path_to_error::deserialize::<_, T>(&mut d) {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            let path = e.path().to_string();
+            Err(if path == "." { e.inner().to_string() } else { format!("{path}: {}", e.inner()) })
+        }
+    }
+}
+
+/// Reads `json` as `T` and writes it back.
+pub fn roundtrip<T: de::DeserializeOwned + Serialize>(json: &str) -> Result<Value, String> {
+    let value: T = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    serde_json::to_value(&value).map_err(|e| e.to_string())
+}
+
+/// A module's `SCHEMA_TYPES`: `type_table![ plain A, union B, ... ]`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __mcp_type_table {
+    ( $( $kind:ident $name:ident ),* $(,)? ) => {
+        &[ $( $crate::__mcp_type_table!(@entry $kind $name) ),* ]
+    };
+    (@entry plain $name:ident) => {
+        $crate::rt::TypeEntry {
+            name: stringify!($name),
+            read: $crate::rt::read::<$name>,
+            roundtrip: $crate::rt::roundtrip::<$name>,
+            read_tracked: $crate::rt::read_tracked::<$name>,
+            choose: ::std::option::Option::None,
+        }
+    };
+    (@entry union $name:ident) => {
+        $crate::rt::TypeEntry {
+            name: stringify!($name),
+            read: $crate::rt::read::<$name>,
+            roundtrip: $crate::rt::roundtrip::<$name>,
+            read_tracked: $crate::rt::read_tracked::<$name>,
+            choose: ::std::option::Option::Some(|v| $name::from_json(v).map(|u| u.member_name())),
+        }
+    };
+}

@@ -1,0 +1,387 @@
+//! Unions: the `union!` macro each generated enum of types calls, the first
+//! look at its input (kind, keys, the selector's or discriminator's value) and
+//! the reading of the chosen member from the input's text, with errors that name
+//! the member and the JSON path inside it.
+//!
+//! Forms of a call:
+//!
+//! - `union! { Name by "field" { A(TypeA) = ["a"], B(TypeB) = ["b", "bee"], Other(Base) = _ } }`:
+//!   the member is the one whose values include the field's (`_` reads any other value);
+//! - `union! { Name by shape { A(TypeA), B(i64) as int } }`: by the rule of `choose`;
+//! - `union! { Name by shape, "resultType" (ResultType) picks { "input_required" => B }, unlisted Other { .. } }`:
+//!   with a selector field.
+//!
+//! The input is taken as JSON text (`RawValue`): only the keys and one value are
+//! looked at to choose, then the member is read from the text once, so the members
+//! it keeps stay text too.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, Visitor};
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use super::choose::{ARRAY, BOOLEAN, Members, NULL, NUMBER, OBJECT, STRING, kind_name, kinds_names};
+use super::fixed::Fixed;
+use super::object::Key;
+
+/// The members of a union as `choose` sees them: one entry per member, from each
+/// member type's `Shape`.
+pub struct MemberTable<'a> {
+    pub kinds: &'a [u8],
+    pub declares: &'a [fn(&str) -> bool],
+    pub requirement: &'a [Requirement],
+}
+
+/// A member type's `Shape::requirement`.
+pub type Requirement = fn(&[&str]) -> (usize, bool);
+
+impl Members for MemberTable<'_> {
+    fn count(&self) -> usize {
+        self.kinds.len()
+    }
+    fn kinds(&self, i: usize) -> u8 {
+        self.kinds[i]
+    }
+    fn declares(&self, i: usize, key: &str) -> bool {
+        (self.declares[i])(key)
+    }
+    fn requirement(&self, i: usize, keys: &[&str]) -> (usize, bool) {
+        (self.requirement[i])(keys)
+    }
+}
+
+/// The position of `name` in `names` (for a union's selector, at compile time).
+pub const fn position(names: &[&str], name: &str) -> usize {
+    let mut i = 0;
+    while i < names.len() {
+        let (a, b) = (names[i].as_bytes(), name.as_bytes());
+        if a.len() == b.len() {
+            let mut j = 0;
+            while j < a.len() && a[j] == b[j] {
+                j += 1;
+            }
+            if j == a.len() {
+                return i;
+            }
+        }
+        i += 1;
+    }
+    panic!("no such member")
+}
+
+/// What a first look at a union's input found.
+pub struct Scanned<'a> {
+    /// One of the kind bits.
+    pub kind: u8,
+    /// An object's keys, when asked for.
+    pub keys: Vec<Cow<'a, str>>,
+    /// The value of the field asked for, when the object has it.
+    pub field: Option<Value>,
+}
+
+impl Scanned<'_> {
+    /// The keys as `choose` takes them.
+    pub fn key_list(&self) -> Vec<&str> {
+        self.keys.iter().map(|k| &**k).collect()
+    }
+}
+
+/// Looks at a union's input: its kind, its keys (when `keys`) and the value of
+/// `field` (when it is an object that has it). Nothing else is parsed.
+pub fn scan<'a>(text: &'a str, field: Option<&str>, keys: bool) -> Result<Scanned<'a>, String> {
+    let mut d = serde_json::Deserializer::from_str(text);
+    de::Deserializer::deserialize_any(&mut d, ScanVisitor { field, keys }).map_err(|e| without_position(&e))
+}
+
+struct ScanVisitor<'f> {
+    field: Option<&'f str>,
+    keys: bool,
+}
+
+impl<'de> Visitor<'de> for ScanVisitor<'_> {
+    type Value = Scanned<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Scanned<'de>, A::Error> {
+        let mut out = Scanned { kind: OBJECT, keys: Vec::new(), field: None };
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            if out.field.is_none() && Some(&*key.0) == self.field {
+                out.field = Some(map.next_value::<Value>()?);
+            } else {
+                map.next_value::<de::IgnoredAny>()?;
+            }
+            if self.keys {
+                out.keys.push(key.0);
+            }
+        }
+        Ok(out)
+    }
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Scanned<'de>, A::Error> {
+        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+        Ok(Scanned { kind: ARRAY, keys: Vec::new(), field: None })
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Scanned<'de>, E> {
+        Ok(Scanned { kind: STRING, keys: Vec::new(), field: None })
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Scanned<'de>, E> {
+        Ok(Scanned { kind: NUMBER, keys: Vec::new(), field: None })
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Scanned<'de>, E> {
+        Ok(Scanned { kind: NUMBER, keys: Vec::new(), field: None })
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Scanned<'de>, E> {
+        Ok(Scanned { kind: NUMBER, keys: Vec::new(), field: None })
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Scanned<'de>, E> {
+        Ok(Scanned { kind: BOOLEAN, keys: Vec::new(), field: None })
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Scanned<'de>, E> {
+        Ok(Scanned { kind: NULL, keys: Vec::new(), field: None })
+    }
+}
+
+/// Reads a union's member from the union's input text. On failure the text is
+/// read again, tracking where, so the error says the path inside the member
+/// (`content[0]: missing field \`mimeType\``).
+#[inline]
+pub fn read_member<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+    serde_json::from_str(text).map_err(|_| member_error::<T>(text))
+}
+
+/// The error of reading `text` as `T`, with its JSON path.
+#[cold]
+pub fn member_error<T: DeserializeOwned>(text: &str) -> String {
+    let mut d = serde_json::Deserializer::from_str(text);
+    match serde_path_to_error::deserialize::<_, T>(&mut d) {
+        Ok(_) => "the value reads only when tracked".into(),
+        Err(e) => {
+            let path = e.path().to_string();
+            let inner = without_position(e.inner());
+            if path == "." || path.is_empty() { inner } else { format!("{path}: {inner}") }
+        }
+    }
+}
+
+/// The error of a union none of whose candidates read: each candidate's own,
+/// or, when no member can be a value of the input's kind, the kinds expected.
+#[cold]
+pub fn union_error(union: &str, names: &[&str], kinds: &[u8], kind: u8, errors: &[(usize, String)]) -> String {
+    match errors {
+        [] => {
+            let all = kinds.iter().fold(0, |a, k| a | k);
+            format!("{union}: expected {}, found {}", kinds_names(all), kind_name(kind))
+        }
+        // A member that is a union names itself first.
+        [(i, e)] if e.starts_with(names[*i]) && e[names[*i].len()..].starts_with(": ") => format!("{union}: {e}"),
+        [(i, e)] => format!("{union}: {}: {e}", names[*i]),
+        many => {
+            let list: Vec<&str> = many.iter().map(|(i, _)| names[*i]).collect();
+            let each: Vec<String> = many.iter().map(|(i, e)| format!("{}: {e}", names[*i])).collect();
+            format!("{union}: the value is none of {} ({})", list.join(", "), each.join("; "))
+        }
+    }
+}
+
+/// How a discriminated union's field decides.
+pub struct TagRule<'a> {
+    pub field: &'a str,
+    /// Per member, the values that select it.
+    pub tags: &'a [&'a [Fixed]],
+    /// The member that reads any other value.
+    pub fallback: Option<usize>,
+}
+
+/// The member a discriminator's value selects, from the first look at the input.
+pub fn by_tag(rule: &TagRule<'_>, scanned: &Scanned<'_>) -> Result<usize, String> {
+    if scanned.kind != OBJECT {
+        return Err(format!("invalid type: {}, expected an object", kind_name(scanned.kind)));
+    }
+    let Some(tag) = &scanned.field else {
+        return Err(format!("missing field `{}`", rule.field));
+    };
+    rule.tags.iter().position(|ts| ts.iter().any(|t| t.matches(tag))).or(rule.fallback).ok_or_else(|| {
+        let expected: Vec<String> = rule.tags.iter().flat_map(|ts| ts.iter().map(|t| t.to_string())).collect();
+        format!("unknown `{}` value {tag}, expected one of {}", rule.field, expected.join(", "))
+    })
+}
+
+/// A JSON value as text, for reading a union from a `Value`.
+pub fn to_raw(value: &Value) -> Result<Box<RawValue>, String> {
+    serde_json::value::to_raw_value(value).map_err(|e| e.to_string())
+}
+
+/// The message of an error met inside a union's input, without a position that
+/// would count from the start of that fragment rather than of the document.
+fn without_position(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" at line ") {
+        Some(i) if e.line() > 0 => s[..i].to_string(),
+        _ => s,
+    }
+}
+
+/// Reads a union from any deserializer: as JSON text first.
+pub fn raw_of<'de, D: Deserializer<'de>>(d: D) -> Result<Box<RawValue>, D::Error> {
+    <Box<RawValue> as serde::Deserialize>::deserialize(d)
+}
+
+/// The impls of one generated union: `member_name`, reading (see each union's
+/// docs for its rule) and writing, and the [`Shape`](super::Shape) its own unions ask of it.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __mcp_union {
+    // Discriminated by a field's value.
+    ($name:ident by $field:literal { $( $variant:ident ($ty:ty) $(as $wrap:ident)? = $tags:tt ),* $(,)? }) => {
+        $crate::__mcp_union!(@common $name { $( $variant ($ty) $(as $wrap)? ),* });
+        impl $name {
+            /// Reads the union from JSON text, choosing the member as its docs say.
+            pub fn from_raw(raw: &::serde_json::value::RawValue) -> ::std::result::Result<Self, ::std::string::String> {
+                let text = raw.get();
+                let scanned = $crate::rt::scan(text, ::std::option::Option::Some($field), false)
+                    .map_err(|e| ::std::format!("{}: {e}", stringify!($name)))?;
+                let rule = $crate::rt::TagRule {
+                    field: $field,
+                    tags: &[ $( $crate::__mcp_union!(@tags $tags) ),* ],
+                    fallback: $crate::__mcp_union!(@fallback [ $( $tags )* ] 0usize),
+                };
+                let which = $crate::rt::by_tag(&rule, &scanned).map_err(|e| ::std::format!("{}: {e}", stringify!($name)))?;
+                let readers: &[fn(&str) -> ::std::result::Result<$name, ::std::string::String>] =
+                    &[ $( $crate::__mcp_union!(@reader $name $variant ($ty) $($wrap)?) ),* ];
+                (readers[which])(text).map_err(|e| $crate::rt::union_error(stringify!($name), $name::MEMBERS, &[], 0, &[(which, e)]))
+            }
+        }
+    };
+    // Decided by shape, with a selector field.
+    ($name:ident by shape, $sfield:literal ($sty:ty) picks { $( $pvalue:literal => $pick:ident ),* $(,)? } $(, unlisted $other:ident)?
+        { $( $variant:ident ($ty:ty) $(as $wrap:ident)? ),* $(,)? }) => {
+        $crate::__mcp_union!(@common $name { $( $variant ($ty) $(as $wrap)? ),* });
+        $crate::__mcp_union!(@shape $name { $( $variant ($ty) $(as $wrap)? ),* }
+            ::std::option::Option::Some($crate::rt::Selector {
+                field: $sfield,
+                picks: &[ $( ($pvalue, $crate::rt::position($name::MEMBERS, stringify!($pick))) ),* ],
+                listed: <$sty>::VALUES,
+                other: $crate::__mcp_union!(@other $name $($other)?),
+            }));
+    };
+    // Decided by shape.
+    ($name:ident by shape { $( $variant:ident ($ty:ty) $(as $wrap:ident)? ),* $(,)? }) => {
+        $crate::__mcp_union!(@common $name { $( $variant ($ty) $(as $wrap)? ),* });
+        $crate::__mcp_union!(@shape $name { $( $variant ($ty) $(as $wrap)? ),* } ::std::option::Option::None);
+    };
+
+    (@shape $name:ident { $( $variant:ident ($ty:ty) $(as $wrap:ident)? ),* } $selector:expr) => {
+        impl $name {
+            const SELECTOR: ::std::option::Option<$crate::rt::Selector<'static>> = $selector;
+            const TABLE: $crate::rt::MemberTable<'static> = $crate::rt::MemberTable {
+                kinds: &[ $( <$ty as $crate::rt::Shape>::KINDS ),* ],
+                declares: &[ $( <$ty as $crate::rt::Shape>::declares ),* ],
+                requirement: &[ $( <$ty as $crate::rt::Shape>::requirement ),* ],
+            };
+
+            /// Reads the union from JSON text, choosing the member as its docs say.
+            pub fn from_raw(raw: &::serde_json::value::RawValue) -> ::std::result::Result<Self, ::std::string::String> {
+                let text = raw.get();
+                let selector = $name::SELECTOR;
+                let scanned = $crate::rt::scan(text, selector.map(|s| s.field), true)
+                    .map_err(|e| ::std::format!("{}: {e}", stringify!($name)))?;
+                let keys = scanned.key_list();
+                let selected = scanned.field.as_ref().and_then(::serde_json::Value::as_str);
+                let look = $crate::rt::Look { kind: scanned.kind, keys: &keys, selected };
+                let order = $crate::rt::order(&$name::TABLE, selector.as_ref(), &look);
+                let readers: &[fn(&str) -> ::std::result::Result<$name, ::std::string::String>] =
+                    &[ $( $crate::__mcp_union!(@reader $name $variant ($ty) $($wrap)?) ),* ];
+                let mut errors = ::std::vec::Vec::new();
+                for i in order {
+                    match (readers[i])(text) {
+                        ::std::result::Result::Ok(value) => return ::std::result::Result::Ok(value),
+                        ::std::result::Result::Err(e) => errors.push((i, e)),
+                    }
+                }
+                ::std::result::Result::Err($crate::rt::union_error(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, scanned.kind, &errors))
+            }
+        }
+    };
+
+    (@common $name:ident { $( $variant:ident ($ty:ty) $(as $wrap:ident)? ),* }) => {
+        impl $name {
+            /// The names of the members, in the schema's order.
+            pub const MEMBERS: &'static [&'static str] = &[ $( stringify!($variant) ),* ];
+
+            /// The name of the member this value holds.
+            pub fn member_name(&self) -> &'static str {
+                match self {
+                    $( $name::$variant(_) => stringify!($variant), )*
+                }
+            }
+
+            /// Reads a value already parsed into JSON, choosing the member as for text.
+            pub fn from_json(value: ::serde_json::Value) -> ::std::result::Result<Self, ::std::string::String> {
+                $name::from_raw(&$crate::rt::to_raw(&value)?)
+            }
+        }
+
+        impl ::serde::Serialize for $name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                match self {
+                    $( $name::$variant(value) => ::serde::Serialize::serialize($crate::__mcp_union!(@wrap value $($wrap)?), serializer), )*
+                }
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                let raw = $crate::rt::raw_of(deserializer)?;
+                $name::from_raw(&raw).map_err(::serde::de::Error::custom)
+            }
+        }
+
+        impl $crate::rt::Shape for $name {
+            const KINDS: u8 = 0 $( | <$ty as $crate::rt::Shape>::KINDS )*;
+            fn declares(key: &str) -> bool {
+                false $( || <$ty as $crate::rt::Shape>::declares(key) )*
+            }
+            fn requirement(keys: &[&str]) -> (usize, bool) {
+                let mut best = (0usize, false);
+                $(
+                    if <$ty as $crate::rt::Shape>::KINDS & $crate::rt::OBJECT != 0 {
+                        let r = <$ty as $crate::rt::Shape>::requirement(keys);
+                        if (r.1, r.0) > (best.1, best.0) {
+                            best = r;
+                        }
+                    }
+                )*
+                best
+            }
+        }
+    };
+
+    (@reader $name:ident $variant:ident ($ty:ty) int) => {
+        |text: &str| $crate::rt::read_member::<$crate::rt::Int>(text).map(|i| $name::$variant(i.0))
+    };
+    (@reader $name:ident $variant:ident ($ty:ty) nullable_int) => {
+        |text: &str| $crate::rt::read_member::<$crate::rt::NullableInt>(text).map(|i| $name::$variant(i.0))
+    };
+    (@reader $name:ident $variant:ident ($ty:ty) $($wrap:ident)?) => {
+        |text: &str| $crate::rt::read_member::<$ty>(text).map($name::$variant)
+    };
+
+    (@wrap $v:ident) => { $v };
+    (@wrap $v:ident float) => { &$crate::rt::Float(*$v) };
+    (@wrap $v:ident nullable_float) => { &$crate::rt::NullableFloat(*$v) };
+    (@wrap $v:ident float_seq) => { &$crate::rt::FloatSeq($v) };
+    (@wrap $v:ident int) => { $v };
+    (@wrap $v:ident nullable_int) => { $v };
+
+    (@tags _) => { &[] };
+    (@tags [ $( $tag:expr ),* ]) => { &[ $( $crate::rt::Fixed::from($tag) ),* ] };
+
+    (@fallback [] $i:expr) => { ::std::option::Option::None };
+    (@fallback [ _ $($rest:tt)* ] $i:expr) => { ::std::option::Option::Some($i) };
+    (@fallback [ $first:tt $($rest:tt)* ] $i:expr) => { $crate::__mcp_union!(@fallback [ $($rest)* ] $i + 1usize) };
+
+    (@other $name:ident) => { ::std::option::Option::None };
+    (@other $name:ident $other:ident) => { ::std::option::Option::Some($crate::rt::position($name::MEMBERS, stringify!($other))) };
+}
