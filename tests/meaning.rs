@@ -1,0 +1,209 @@
+//! The member a message is read as, and what a near miss gets: the cases that
+//! a round trip cannot see (a broken complete result read as an
+//! `InputRequiredResult`, a result swallowed by `EmptyResult`), one test each.
+
+use mcp_spec_types::v2026_07_28 as m;
+use serde_json::{Value, json};
+
+fn read<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, String> {
+    serde_json::from_value(v).map_err(|e| e.to_string())
+}
+
+fn error_of<T: serde::de::DeserializeOwned + std::fmt::Debug>(v: Value) -> String {
+    match read::<T>(v.clone()) {
+        Ok(t) => panic!("{v} read as {t:?}, expected an error"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn a_broken_complete_result_is_an_error_naming_the_complete_member_and_the_path() {
+    use m::CallToolResultResponseResult as R;
+    let e = error_of::<R>(json!({"resultType": "complete", "content": [{"type": "image", "data": "AAAA"}]}));
+    assert!(e.contains("CallToolResult: content[0]: ContentBlock: ImageContent: missing field `mimeType`"), "{e}");
+    // Without resultType (a server of an earlier revision): the same.
+    let e = error_of::<R>(json!({"content": [{"type": "image", "data": "AAAA"}]}));
+    assert!(e.contains("CallToolResult: content[0]"), "{e}");
+    let e = error_of::<R>(json!({"resultType": "complete"}));
+    assert!(e.contains("CallToolResult: missing field `content`"), "{e}");
+    let e = error_of::<m::GetPromptResultResponseResult>(json!({"resultType": "complete", "description": "d"}));
+    assert!(e.contains("GetPromptResult: missing field `messages`"), "{e}");
+    let e = error_of::<m::ReadResourceResultResponseResult>(json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public"}));
+    assert!(e.contains("ReadResourceResult: missing field `contents`"), "{e}");
+    // In a whole response, the error says where the result is too.
+    let e = error_of::<m::CallToolResultResponse>(json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete"}}));
+    assert!(e.contains("CallToolResult: missing field `content`"), "{e}");
+}
+
+#[test]
+fn input_required_reads_only_as_input_required_and_an_unlisted_result_type_as_other() {
+    use m::CallToolResultResponseResult as R;
+    let r: R = read(json!({"resultType": "input_required", "requestState": "s1"})).unwrap();
+    let R::InputRequiredResult(ir) = &r else { panic!("{}", r.member_name()) };
+    assert_eq!(ir.request_state.as_deref(), Some("s1"));
+    // `content` does not make it a complete result: resultType decides.
+    let r: R = read(json!({"resultType": "input_required", "content": []})).unwrap();
+    assert_eq!(r.member_name(), "InputRequiredResult");
+    // A kind of result this revision does not list: kept whole, never taken for
+    // one of the others.
+    let ticket = json!({"resultType": "com.example/tickets/ticket", "ticket": {"id": 7}, "content": []});
+    let r: R = read(ticket.clone()).unwrap();
+    let R::Other(result) = &r else { panic!("read as {}", r.member_name()) };
+    assert_eq!(result.result_type, m::ResultType::Other("com.example/tickets/ticket".into()));
+    assert_eq!(result.extra["ticket"], json!({"id": 7}));
+    assert_eq!(serde_json::to_value(&r).unwrap(), ticket);
+    let s: m::ServerResult = read(json!({"resultType": "com.example/x"})).unwrap();
+    assert_eq!(s.member_name(), "Other");
+}
+
+#[test]
+fn server_result_never_settles_for_empty_result_when_a_specific_member_claims_the_input() {
+    let s: m::ServerResult = read(json!({"resultType": "complete"})).unwrap();
+    assert_eq!(s.member_name(), "EmptyResult");
+    let s: m::ServerResult = read(json!({"resultType": "complete", "x-vendor": 1})).unwrap();
+    assert_eq!(s.member_name(), "EmptyResult", "an extension member claims nothing");
+    let tools = json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "tools": [{"name": "t", "inputSchema": {"type": "object"}}]});
+    assert_eq!(read::<m::ServerResult>(tools).unwrap().member_name(), "ListToolsResult");
+    // `tools` is ListToolsResult's alone: its error is the union's error.
+    let e = error_of::<m::ServerResult>(json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "tools": [{"name": 5}]}));
+    assert!(e.contains("ServerResult: ListToolsResult: tools[0].name: invalid type: integer `5`"), "{e}");
+    let e = error_of::<m::ServerResult>(json!({"resultType": "complete", "content": [{"type": "text"}]}));
+    assert!(e.contains("ServerResult: CallToolResult: content[0]: ContentBlock: TextContent: missing field `text`"), "{e}");
+    // Members claimed by a key several of them declare, none of them complete:
+    // each one's error, never EmptyResult.
+    let e = error_of::<m::ServerResult>(json!({"resultType": "complete", "ttlMs": 5, "cacheScope": "public"}));
+    assert!(e.contains("the value is none of") && e.contains("ListToolsResult: missing field `tools`"), "{e}");
+}
+
+#[test]
+fn ties_go_to_the_member_that_requires_more_of_the_input() {
+    let select = json!({"type": "string", "enum": ["a", "b"], "minLength": 1});
+    let p: m::PrimitiveSchemaDefinition = read(select).unwrap();
+    let m::PrimitiveSchemaDefinition::EnumSchema(m::EnumSchema::SingleSelectEnumSchema(m::SingleSelectEnumSchema::UntitledSingleSelectEnumSchema(e))) = &p else {
+        panic!("{p:?}")
+    };
+    assert_eq!(e.r#enum, ["a", "b"]);
+    assert!(e.extra.contains_key("minLength"), "what the member does not know is kept");
+}
+
+#[test]
+fn every_elicitation_schema_is_read_as_itself() {
+    use m::PrimitiveSchemaDefinition as P;
+    let cases: Vec<(Value, &str)> = vec![
+        (json!({"type": "string", "title": "Name", "minLength": 1, "maxLength": 50}), "StringSchema"),
+        (json!({"type": "string", "format": "email"}), "StringSchema"),
+        (json!({"type": "number", "minimum": 0.5, "maximum": 9.5, "default": 1.5}), "NumberSchema"),
+        (json!({"type": "integer", "minimum": 0}), "NumberSchema"),
+        (json!({"type": "boolean", "default": false}), "BooleanSchema"),
+        (json!({"type": "string", "enum": ["red", "green"]}), "UntitledSingleSelectEnumSchema"),
+        (json!({"type": "string", "oneOf": [{"const": "r", "title": "Red"}]}), "TitledSingleSelectEnumSchema"),
+        (json!({"type": "array", "items": {"type": "string", "enum": ["a", "b"]}, "minItems": 1}), "UntitledMultiSelectEnumSchema"),
+        (json!({"type": "array", "items": {"anyOf": [{"const": "a", "title": "A"}]}}), "TitledMultiSelectEnumSchema"),
+        (json!({"type": "string", "enum": ["a", "b"], "enumNames": ["A", "B"]}), "LegacyTitledEnumSchema"),
+    ];
+    for (input, expected) in cases {
+        let p: P = read(input.clone()).unwrap_or_else(|e| panic!("{input}: {e}"));
+        let name = match &p {
+            P::EnumSchema(m::EnumSchema::SingleSelectEnumSchema(s)) => s.member_name(),
+            P::EnumSchema(m::EnumSchema::MultiSelectEnumSchema(s)) => s.member_name(),
+            P::EnumSchema(e) => e.member_name(),
+            other => other.member_name(),
+        };
+        assert_eq!(name, expected, "{input}");
+        assert_eq!(serde_json::to_value(&p).unwrap(), input);
+    }
+    // A near miss of each: an error, never another member.
+    for bad in [json!({"type": "number", "minimum": "low"}), json!({"type": "string", "enum": "red"}), json!({"type": "date"})] {
+        assert!(read::<P>(bad.clone()).is_err(), "{bad} read");
+    }
+}
+
+#[test]
+fn a_form_answer_may_be_any_number_and_integers_may_be_written_as_whole_floats() {
+    let r: m::ElicitResult = read(json!({"action": "accept", "content": {"ratio": 0.25, "count": 3}})).unwrap();
+    let content = r.content.as_ref().unwrap();
+    assert_eq!(content["ratio"], m::ElicitResultContentValue::Number(0.25));
+    assert_eq!(serde_json::to_value(&r).unwrap()["content"], json!({"ratio": 0.25, "count": 3}));
+    // A retried tools/call carrying that answer reads too.
+    let call: m::CallToolRequest = read(json!({
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {
+            "name": "book", "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}},
+            "inputResponses": {"q": {"action": "accept", "content": {"ratio": 0.25}}}, "requestState": "s"
+        }
+    }))
+    .unwrap();
+    assert_eq!(call.params.name, "book");
+    // JSON Schema's integer is any number with no fractional part.
+    let cached: m::ListToolsResult = read(json!({"resultType": "complete", "ttlMs": 3.6e6, "cacheScope": "public", "tools": []})).unwrap();
+    assert_eq!(cached.ttl_ms, 3_600_000);
+    assert_eq!(serde_json::to_value(&cached).unwrap()["ttlMs"], json!(3600000));
+    let id: m::RequestId = read(json!(100.0)).unwrap();
+    assert_eq!(id, m::RequestId::Integer(100));
+    assert_eq!(serde_json::to_value(&id).unwrap(), json!(100));
+    let e = error_of::<m::ListToolsResult>(json!({"resultType": "complete", "ttlMs": 0.5, "cacheScope": "public", "tools": []}));
+    assert!(e.contains("invalid value: floating point `0.5`, expected an integer"), "{e}");
+    let e = error_of::<m::ListToolsResult>(json!({"resultType": "complete", "ttlMs": 1e30, "cacheScope": "public", "tools": []}));
+    assert!(e.contains("expected an integer") && e.contains("fits in 64 bits"), "{e}");
+}
+
+#[test]
+fn an_optional_literal_is_checked_when_present() {
+    let base = json!({"message": "?", "requestedSchema": {"type": "object", "properties": {}}});
+    let p: m::ElicitRequestFormParams = read(base.clone()).unwrap();
+    assert_eq!(p.mode, None);
+    let mut with = base.clone();
+    with["mode"] = json!("form");
+    let p: m::ElicitRequestFormParams = read(with.clone()).unwrap();
+    assert_eq!(p.mode, Some(m::ElicitRequestFormParamsMode::Form));
+    assert_eq!(serde_json::to_value(&p).unwrap(), with);
+    let mut wrong = base;
+    wrong["mode"] = json!("url");
+    let e = error_of::<m::ElicitRequestFormParams>(wrong);
+    assert!(e.contains("unknown variant `url`, expected `form`"), "{e}");
+}
+
+#[test]
+fn an_error_response_may_have_a_null_id() {
+    let parse_error = json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error"}});
+    let r: m::JSONRPCErrorResponse = read(parse_error.clone()).unwrap();
+    assert_eq!(r.id, Some(None));
+    assert_eq!(serde_json::to_value(&r).unwrap(), parse_error);
+    let absent = json!({"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}});
+    let r: m::JSONRPCErrorResponse = read(absent.clone()).unwrap();
+    assert_eq!(r.id, None);
+    assert_eq!(serde_json::to_value(&r).unwrap(), absent);
+    // The generic message reads it as an error response too.
+    let msg: m::JSONRPCMessage = read(parse_error).unwrap();
+    assert!(matches!(msg, m::JSONRPCMessage::JSONRPCResponse(m::JSONRPCResponse::JSONRPCErrorResponse(_))), "{msg:?}");
+    // And so does an older revision, whose id is required.
+    use mcp_spec_types::v2025_06_18 as old;
+    let r: old::JSONRPCError = read(json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error"}})).unwrap();
+    assert_eq!(r.id, None);
+}
+
+#[test]
+fn request_ids_key_maps_and_print_as_they_are() {
+    use std::collections::{HashMap, HashSet};
+    let ids: Vec<m::RequestId> = vec![read(json!(1)).unwrap(), read(json!("abc")).unwrap(), read(json!(1.0)).unwrap()];
+    let set: HashSet<m::RequestId> = ids.iter().cloned().collect();
+    assert_eq!(set.len(), 2, "1 and 1.0 are the same id");
+    let mut pending: HashMap<m::ProgressToken, &str> = HashMap::new();
+    pending.insert(read(json!("t")).unwrap(), "x");
+    assert_eq!(ids[0].to_string(), "1");
+    assert_eq!(ids[1].to_string(), "abc");
+}
+
+#[test]
+fn maps_keep_the_order_they_came_in() {
+    let props = json!({"zeta": {"type": "string"}, "alpha": {"type": "number"}, "mid": {"type": "boolean"}});
+    let text = json!({"message": "?", "requestedSchema": {"type": "object", "properties": props}}).to_string();
+    let p: m::ElicitRequestFormParams = serde_json::from_str(&text).unwrap();
+    let keys: Vec<&String> = p.requested_schema.properties.keys().collect();
+    assert_eq!(keys, ["zeta", "alpha", "mid"]);
+    let written = serde_json::to_string(&p).unwrap();
+    assert!(written.find("zeta").unwrap() < written.find("alpha").unwrap() && written.find("alpha").unwrap() < written.find("mid").unwrap(), "{written}");
+    let t: m::TextContent = serde_json::from_str(r#"{"type":"text","text":"t","z":1,"a":2}"#).unwrap();
+    assert_eq!(t.extra.keys().collect::<Vec<_>>(), ["z", "a"]);
+    assert_eq!(serde_json::to_string(&t).unwrap(), r#"{"type":"text","text":"t","z":1,"a":2}"#);
+}
