@@ -290,3 +290,38 @@ pub fn examples_of(dir: &Path) -> Vec<(String, PathBuf, serde_json::Value)> {
     }
     out
 }
+
+/// A crate outside the workspace that depends on the generated one as a user's
+/// would: in `target/downstream/<name>`, with `main.rs` as given and the
+/// revision features listed (no others: not `serde_json/preserve_order`). It
+/// shares one target folder with the other downstream crates and the workspace's
+/// lock file (so the same versions, and nothing to fetch that the workspace did
+/// not). Returns cargo's output for `command` (`check`, `run`, `build`).
+pub fn downstream(name: &str, features: &[&str], main_rs: &str, command: &str) -> std::process::Output {
+    let root = workspace_root();
+    let base = root.join("target/downstream");
+    let dir = base.join(name);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let features: Vec<String> = features.iter().map(|f| format!("{f:?}")).collect();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = {name:?}\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+             [dependencies]\nmcp-spec-types = {{ path = {:?}, default-features = false, features = [{}] }}\nserde_json = \"1\"\n\n[workspace]\n",
+            root.join("generated").display().to_string(),
+            features.join(", ")
+        ),
+    )
+    .unwrap();
+    std::fs::write(dir.join("src/main.rs"), main_rs).unwrap();
+    std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    std::process::Command::new(cargo)
+        .args([command, "--quiet", "--message-format", "short"])
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", base.join("target"))
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .output()
+        .expect("cargo runs")
+}

@@ -206,7 +206,7 @@ fn check_mutant(base: &Baseline, text: &str, full: bool) -> Outcome {
         };
     }
     let notes = Default::default();
-    let cx = mcp_spec_codegen::emit::items::Cx { rev: &rev, notes: &notes };
+    let cx = mcp_spec_codegen::emit::items::Cx::new(&rev, &notes);
     for item in rev.items.values() {
         if base.items.get(&item.name).is_some_and(|k| *k == item_key(item)) {
             continue;

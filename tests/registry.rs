@@ -4,7 +4,6 @@
 //! docs of older modules, and the three report formats.
 
 use std::collections::BTreeSet;
-use std::process::Command;
 
 use mcp_spec_codegen::registry::report::{Format, render};
 use mcp_spec_tests as support;
@@ -263,20 +262,9 @@ fn older_modules_say_what_later_revisions_do() {
 
 #[test]
 fn a_downstream_crate_gets_the_compilers_deprecation_warnings() {
-    let root = support::workspace_root();
-    let dir = root.join("target/downstream-deprecations");
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"downstream-deprecations\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
-             [dependencies]\nmcp-spec-types = {{ path = {:?}, default-features = false, features = [\"v2026_07_28\"] }}\n\n[workspace]\n",
-            root.join("generated").display().to_string()
-        ),
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("src/main.rs"),
+    let out = support::downstream(
+        "deprecations",
+        &["v2026_07_28"],
         r#"use mcp_spec_types::v2026_07_28 as v;
 
 fn wants_sampling(caps: &v::ClientCapabilities) -> bool {
@@ -295,17 +283,8 @@ fn main() {
     let _ = (wants_sampling, level, context, fine, tool_name);
 }
 "#,
-    )
-    .unwrap();
-    std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = Command::new(cargo)
-        .args(["check", "--offline", "--message-format", "short"])
-        .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", dir.join("target"))
-        .env_remove("RUSTFLAGS")
-        .output()
-        .expect("cargo runs");
+        "check",
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "the downstream crate must build:\n{stderr}");
     for expected in [

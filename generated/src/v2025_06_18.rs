@@ -77,6 +77,45 @@ pub struct Annotations {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl Annotations {
+    /// A `Annotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        Annotations {
+            audience: ::std::option::Option::None,
+            priority: ::std::option::Option::None,
+            last_modified: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `audience`.
+    #[inline]
+    pub fn with_audience(mut self, value: Vec<Role>) -> Self {
+        self.audience = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `priority`.
+    #[inline]
+    pub fn with_priority(mut self, value: f64) -> Self {
+        self.priority = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `lastModified`.
+    #[inline]
+    pub fn with_last_modified(
+        mut self,
+        value: impl ::std::convert::Into<String>,
+    ) -> Self {
+        self.last_modified = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for Annotations {
+    fn default() -> Self {
+        Annotations::new()
+    }
+}
 crate::rt::object! {
     Annotations {
         "audience": optional audience: Vec<Role>,
@@ -111,6 +150,41 @@ pub struct AudioContent {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl AudioContent {
+    /// A `AudioContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        data: impl ::std::convert::Into<String>,
+        mime_type: impl ::std::convert::Into<String>,
+    ) -> Self {
+        AudioContent {
+            data: data.into(),
+            mime_type: mime_type.into(),
+            annotations: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `annotations`.
+    #[inline]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::std::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     AudioContent {
         "type" fixed TYPE: &str = "audio",
@@ -139,6 +213,24 @@ pub struct BaseMetadata {
     pub title: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl BaseMetadata {
+    /// A `BaseMetadata` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
+        BaseMetadata {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
 }
 crate::rt::object! {
     BaseMetadata {
@@ -172,6 +264,53 @@ pub struct BlobResourceContents {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl BlobResourceContents {
+    /// A `BlobResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        uri: impl ::std::convert::Into<String>,
+        blob: impl ::std::convert::Into<String>,
+    ) -> Self {
+        BlobResourceContents {
+            uri: uri.into(),
+            mime_type: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            blob: blob.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `mimeType`.
+    #[inline]
+    pub fn with_mime_type(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.mime_type = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<BlobResourceContents> for ResourceContents {
+    fn from(value: BlobResourceContents) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("blob", ::serde_json::to_value(value.blob).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        ResourceContents {
+            uri: value.uri,
+            mime_type: value.mime_type,
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     BlobResourceContents {
         "uri": required uri: String,
@@ -193,6 +332,42 @@ pub struct BooleanSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl BooleanSchema {
+    /// A `BooleanSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        BooleanSchema {
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            default: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `default`.
+    #[inline]
+    pub fn with_default(mut self, value: bool) -> Self {
+        self.default = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for BooleanSchema {
+    fn default() -> Self {
+        BooleanSchema::new()
+    }
+}
 crate::rt::object! {
     BooleanSchema {
         "type" fixed TYPE: &str = "boolean",
@@ -211,6 +386,17 @@ pub struct CallToolRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CallToolRequest {
+    /// A `CallToolRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(params: impl ::std::convert::Into<CallToolRequestParams>) -> Self {
+        CallToolRequest {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     CallToolRequest {
         "method" fixed METHOD: &str = "tools/call",
@@ -226,6 +412,27 @@ pub struct CallToolRequestParams {
     pub arguments: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl CallToolRequestParams {
+    /// A `CallToolRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
+        CallToolRequestParams {
+            name: name.into(),
+            arguments: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `arguments`.
+    #[inline]
+    pub fn with_arguments(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.arguments = ::std::option::Option::Some(value);
+        self
+    }
 }
 crate::rt::object! {
     CallToolRequestParams {
@@ -271,6 +478,69 @@ pub struct CallToolResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CallToolResult {
+    /// A `CallToolResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(content: Vec<ContentBlock>) -> Self {
+        CallToolResult {
+            meta: ::std::option::Option::None,
+            content,
+            structured_content: ::std::option::Option::None,
+            is_error: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `structuredContent`.
+    #[inline]
+    pub fn with_structured_content(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.structured_content = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `isError`.
+    #[inline]
+    pub fn with_is_error(mut self, value: bool) -> Self {
+        self.is_error = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<CallToolResult> for Result {
+    fn from(value: CallToolResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "content",
+            ::serde_json::to_value(value.content).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.structured_content {
+            kept.insert(
+                "structuredContent",
+                ::serde_json::to_value(v).unwrap_or_default(),
+            );
+        }
+        if let ::std::option::Option::Some(v) = value.is_error {
+            kept.insert("isError", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     CallToolResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -295,6 +565,17 @@ pub struct CancelledNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CancelledNotification {
+    /// A `CancelledNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(params: impl ::std::convert::Into<CancelledNotificationParams>) -> Self {
+        CancelledNotification {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     CancelledNotification {
         "method" fixed METHOD: &str = "notifications/cancelled",
@@ -317,6 +598,24 @@ pub struct CancelledNotificationParams {
     pub reason: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl CancelledNotificationParams {
+    /// A `CancelledNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(request_id: impl ::std::convert::Into<RequestId>) -> Self {
+        CancelledNotificationParams {
+            request_id: request_id.into(),
+            reason: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `reason`.
+    #[inline]
+    pub fn with_reason(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.reason = ::std::option::Option::Some(value.into());
+        self
+    }
 }
 crate::rt::object! {
     CancelledNotificationParams {
@@ -353,6 +652,61 @@ pub struct ClientCapabilities {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ClientCapabilities {
+    /// A `ClientCapabilities` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ClientCapabilities {
+            experimental: ::std::option::Option::None,
+            roots: ::std::option::Option::None,
+            sampling: ::std::option::Option::None,
+            elicitation: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `experimental`.
+    #[inline]
+    pub fn with_experimental(
+        mut self,
+        value: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+    ) -> Self {
+        self.experimental = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `roots`.
+    #[inline]
+    pub fn with_roots(
+        mut self,
+        value: impl ::std::convert::Into<ClientCapabilitiesRoots>,
+    ) -> Self {
+        self.roots = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `sampling`.
+    #[inline]
+    pub fn with_sampling(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.sampling = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `elicitation`.
+    #[inline]
+    pub fn with_elicitation(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.elicitation = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ClientCapabilities {
+    fn default() -> Self {
+        ClientCapabilities::new()
+    }
+}
 crate::rt::object! {
     ClientCapabilities {
         "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
@@ -376,6 +730,28 @@ pub struct ClientCapabilitiesRoots {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ClientCapabilitiesRoots {
+    /// A `ClientCapabilitiesRoots` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ClientCapabilitiesRoots {
+            list_changed: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `listChanged`.
+    #[inline]
+    pub fn with_list_changed(mut self, value: bool) -> Self {
+        self.list_changed = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ClientCapabilitiesRoots {
+    fn default() -> Self {
+        ClientCapabilitiesRoots::new()
+    }
+}
 crate::rt::object! {
     ClientCapabilitiesRoots {
         "listChanged": optional list_changed: bool,
@@ -393,6 +769,31 @@ pub enum ClientNotification {
     RootsListChangedNotification(RootsListChangedNotification),
     /// A message with any other value: kept whole, as the generic type.
     Other(Notification),
+}
+impl ::std::convert::From<CancelledNotification> for ClientNotification {
+    fn from(value: CancelledNotification) -> Self {
+        ClientNotification::CancelledNotification(value)
+    }
+}
+impl ::std::convert::From<ProgressNotification> for ClientNotification {
+    fn from(value: ProgressNotification) -> Self {
+        ClientNotification::ProgressNotification(value)
+    }
+}
+impl ::std::convert::From<InitializedNotification> for ClientNotification {
+    fn from(value: InitializedNotification) -> Self {
+        ClientNotification::InitializedNotification(value)
+    }
+}
+impl ::std::convert::From<RootsListChangedNotification> for ClientNotification {
+    fn from(value: RootsListChangedNotification) -> Self {
+        ClientNotification::RootsListChangedNotification(value)
+    }
+}
+impl ::std::convert::From<Notification> for ClientNotification {
+    fn from(value: Notification) -> Self {
+        ClientNotification::Other(value)
+    }
 }
 crate::rt::union! {
     ClientNotification by "method" {
@@ -425,6 +826,76 @@ pub enum ClientRequest {
     /// A message with any other value: kept whole, as the generic type.
     Other(Request),
 }
+impl ::std::convert::From<PingRequest> for ClientRequest {
+    fn from(value: PingRequest) -> Self {
+        ClientRequest::PingRequest(value)
+    }
+}
+impl ::std::convert::From<InitializeRequest> for ClientRequest {
+    fn from(value: InitializeRequest) -> Self {
+        ClientRequest::InitializeRequest(value)
+    }
+}
+impl ::std::convert::From<CompleteRequest> for ClientRequest {
+    fn from(value: CompleteRequest) -> Self {
+        ClientRequest::CompleteRequest(value)
+    }
+}
+impl ::std::convert::From<SetLevelRequest> for ClientRequest {
+    fn from(value: SetLevelRequest) -> Self {
+        ClientRequest::SetLevelRequest(value)
+    }
+}
+impl ::std::convert::From<GetPromptRequest> for ClientRequest {
+    fn from(value: GetPromptRequest) -> Self {
+        ClientRequest::GetPromptRequest(value)
+    }
+}
+impl ::std::convert::From<ListPromptsRequest> for ClientRequest {
+    fn from(value: ListPromptsRequest) -> Self {
+        ClientRequest::ListPromptsRequest(value)
+    }
+}
+impl ::std::convert::From<ListResourcesRequest> for ClientRequest {
+    fn from(value: ListResourcesRequest) -> Self {
+        ClientRequest::ListResourcesRequest(value)
+    }
+}
+impl ::std::convert::From<ListResourceTemplatesRequest> for ClientRequest {
+    fn from(value: ListResourceTemplatesRequest) -> Self {
+        ClientRequest::ListResourceTemplatesRequest(value)
+    }
+}
+impl ::std::convert::From<ReadResourceRequest> for ClientRequest {
+    fn from(value: ReadResourceRequest) -> Self {
+        ClientRequest::ReadResourceRequest(value)
+    }
+}
+impl ::std::convert::From<SubscribeRequest> for ClientRequest {
+    fn from(value: SubscribeRequest) -> Self {
+        ClientRequest::SubscribeRequest(value)
+    }
+}
+impl ::std::convert::From<UnsubscribeRequest> for ClientRequest {
+    fn from(value: UnsubscribeRequest) -> Self {
+        ClientRequest::UnsubscribeRequest(value)
+    }
+}
+impl ::std::convert::From<CallToolRequest> for ClientRequest {
+    fn from(value: CallToolRequest) -> Self {
+        ClientRequest::CallToolRequest(value)
+    }
+}
+impl ::std::convert::From<ListToolsRequest> for ClientRequest {
+    fn from(value: ListToolsRequest) -> Self {
+        ClientRequest::ListToolsRequest(value)
+    }
+}
+impl ::std::convert::From<Request> for ClientRequest {
+    fn from(value: Request) -> Self {
+        ClientRequest::Other(value)
+    }
+}
 crate::rt::union! {
     ClientRequest by "method" {
         PingRequest(PingRequest) = ["ping"],
@@ -454,6 +925,26 @@ pub enum ClientResult {
     ListRootsResult(ListRootsResult),
     ElicitResult(ElicitResult),
 }
+impl ::std::convert::From<EmptyResult> for ClientResult {
+    fn from(value: EmptyResult) -> Self {
+        ClientResult::EmptyResult(value)
+    }
+}
+impl ::std::convert::From<CreateMessageResult> for ClientResult {
+    fn from(value: CreateMessageResult) -> Self {
+        ClientResult::CreateMessageResult(value)
+    }
+}
+impl ::std::convert::From<ListRootsResult> for ClientResult {
+    fn from(value: ListRootsResult) -> Self {
+        ClientResult::ListRootsResult(value)
+    }
+}
+impl ::std::convert::From<ElicitResult> for ClientResult {
+    fn from(value: ElicitResult) -> Self {
+        ClientResult::ElicitResult(value)
+    }
+}
 crate::rt::union! {
     ClientResult by shape {
         EmptyResult(EmptyResult),
@@ -471,6 +962,17 @@ pub struct CompleteRequest {
     pub params: CompleteRequestParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl CompleteRequest {
+    /// A `CompleteRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(params: impl ::std::convert::Into<CompleteRequestParams>) -> Self {
+        CompleteRequest {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     CompleteRequest {
@@ -492,6 +994,31 @@ pub struct CompleteRequestParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CompleteRequestParams {
+    /// A `CompleteRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        r#ref: impl ::std::convert::Into<CompleteRequestParamsRef>,
+        argument: impl ::std::convert::Into<CompleteRequestParamsArgument>,
+    ) -> Self {
+        CompleteRequestParams {
+            r#ref: r#ref.into(),
+            argument: argument.into(),
+            context: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `context`.
+    #[inline]
+    pub fn with_context(
+        mut self,
+        value: impl ::std::convert::Into<CompleteRequestParamsContext>,
+    ) -> Self {
+        self.context = ::std::option::Option::Some(value.into());
+        self
+    }
+}
 crate::rt::object! {
     CompleteRequestParams {
         "ref": required r#ref: CompleteRequestParamsRef,
@@ -510,6 +1037,21 @@ pub struct CompleteRequestParamsArgument {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CompleteRequestParamsArgument {
+    /// A `CompleteRequestParamsArgument` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        name: impl ::std::convert::Into<String>,
+        value: impl ::std::convert::Into<String>,
+    ) -> Self {
+        CompleteRequestParamsArgument {
+            name: name.into(),
+            value: value.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     CompleteRequestParamsArgument {
         "name": required name: String,
@@ -527,6 +1069,28 @@ pub struct CompleteRequestParamsContext {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CompleteRequestParamsContext {
+    /// A `CompleteRequestParamsContext` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        CompleteRequestParamsContext {
+            arguments: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `arguments`.
+    #[inline]
+    pub fn with_arguments(mut self, value: crate::IndexMap<String, String>) -> Self {
+        self.arguments = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for CompleteRequestParamsContext {
+    fn default() -> Self {
+        CompleteRequestParamsContext::new()
+    }
+}
 crate::rt::object! {
     CompleteRequestParamsContext {
         "arguments": optional arguments: crate::IndexMap<String, String>,
@@ -540,6 +1104,16 @@ crate::rt::object! {
 pub enum CompleteRequestParamsRef {
     PromptReference(PromptReference),
     ResourceTemplateReference(ResourceTemplateReference),
+}
+impl ::std::convert::From<PromptReference> for CompleteRequestParamsRef {
+    fn from(value: PromptReference) -> Self {
+        CompleteRequestParamsRef::PromptReference(value)
+    }
+}
+impl ::std::convert::From<ResourceTemplateReference> for CompleteRequestParamsRef {
+    fn from(value: ResourceTemplateReference) -> Self {
+        CompleteRequestParamsRef::ResourceTemplateReference(value)
+    }
 }
 crate::rt::union! {
     CompleteRequestParamsRef by "type" {
@@ -560,6 +1134,43 @@ pub struct CompleteResult {
     pub completion: CompleteResultCompletion,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl CompleteResult {
+    /// A `CompleteResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(completion: impl ::std::convert::Into<CompleteResultCompletion>) -> Self {
+        CompleteResult {
+            meta: ::std::option::Option::None,
+            completion: completion.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<CompleteResult> for Result {
+    fn from(value: CompleteResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "completion",
+            ::serde_json::to_value(value.completion).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     CompleteResult {
@@ -586,6 +1197,31 @@ pub struct CompleteResultCompletion {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CompleteResultCompletion {
+    /// A `CompleteResultCompletion` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(values: Vec<String>) -> Self {
+        CompleteResultCompletion {
+            values,
+            total: ::std::option::Option::None,
+            has_more: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `total`.
+    #[inline]
+    pub fn with_total(mut self, value: i64) -> Self {
+        self.total = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `hasMore`.
+    #[inline]
+    pub fn with_has_more(mut self, value: bool) -> Self {
+        self.has_more = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     CompleteResultCompletion {
         "values": required values: Vec<String>,
@@ -602,6 +1238,31 @@ pub enum ContentBlock {
     AudioContent(AudioContent),
     ResourceLink(ResourceLink),
     EmbeddedResource(EmbeddedResource),
+}
+impl ::std::convert::From<TextContent> for ContentBlock {
+    fn from(value: TextContent) -> Self {
+        ContentBlock::TextContent(value)
+    }
+}
+impl ::std::convert::From<ImageContent> for ContentBlock {
+    fn from(value: ImageContent) -> Self {
+        ContentBlock::ImageContent(value)
+    }
+}
+impl ::std::convert::From<AudioContent> for ContentBlock {
+    fn from(value: AudioContent) -> Self {
+        ContentBlock::AudioContent(value)
+    }
+}
+impl ::std::convert::From<ResourceLink> for ContentBlock {
+    fn from(value: ResourceLink) -> Self {
+        ContentBlock::ResourceLink(value)
+    }
+}
+impl ::std::convert::From<EmbeddedResource> for ContentBlock {
+    fn from(value: EmbeddedResource) -> Self {
+        ContentBlock::EmbeddedResource(value)
+    }
 }
 crate::rt::union! {
     ContentBlock by "type" {
@@ -623,6 +1284,17 @@ pub struct CreateMessageRequest {
     pub params: CreateMessageRequestParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl CreateMessageRequest {
+    /// A `CreateMessageRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(params: impl ::std::convert::Into<CreateMessageRequestParams>) -> Self {
+        CreateMessageRequest {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     CreateMessageRequest {
@@ -671,6 +1343,72 @@ pub struct CreateMessageRequestParams {
     pub metadata: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl CreateMessageRequestParams {
+    /// A `CreateMessageRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(messages: Vec<SamplingMessage>, max_tokens: i64) -> Self {
+        CreateMessageRequestParams {
+            messages,
+            model_preferences: ::std::option::Option::None,
+            system_prompt: ::std::option::Option::None,
+            include_context: ::std::option::Option::None,
+            temperature: ::std::option::Option::None,
+            max_tokens,
+            stop_sequences: ::std::option::Option::None,
+            metadata: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `modelPreferences`.
+    #[inline]
+    pub fn with_model_preferences(
+        mut self,
+        value: impl ::std::convert::Into<ModelPreferences>,
+    ) -> Self {
+        self.model_preferences = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `systemPrompt`.
+    #[inline]
+    pub fn with_system_prompt(
+        mut self,
+        value: impl ::std::convert::Into<String>,
+    ) -> Self {
+        self.system_prompt = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `includeContext`.
+    #[inline]
+    pub fn with_include_context(
+        mut self,
+        value: impl ::std::convert::Into<CreateMessageRequestParamsIncludeContext>,
+    ) -> Self {
+        self.include_context = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `temperature`.
+    #[inline]
+    pub fn with_temperature(mut self, value: f64) -> Self {
+        self.temperature = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `stopSequences`.
+    #[inline]
+    pub fn with_stop_sequences(mut self, value: Vec<String>) -> Self {
+        self.stop_sequences = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `metadata`.
+    #[inline]
+    pub fn with_metadata(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.metadata = ::std::option::Option::Some(value);
+        self
+    }
 }
 crate::rt::object! {
     CreateMessageRequestParams {
@@ -731,6 +1469,84 @@ pub struct CreateMessageResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CreateMessageResult {
+    /// A `CreateMessageResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        role: impl ::std::convert::Into<Role>,
+        content: impl ::std::convert::Into<SamplingMessageContent>,
+        model: impl ::std::convert::Into<String>,
+    ) -> Self {
+        CreateMessageResult {
+            meta: ::std::option::Option::None,
+            role: role.into(),
+            content: content.into(),
+            model: model.into(),
+            stop_reason: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `stopReason`.
+    #[inline]
+    pub fn with_stop_reason(
+        mut self,
+        value: impl ::std::convert::Into<CreateMessageResultStopReason>,
+    ) -> Self {
+        self.stop_reason = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<CreateMessageResult> for Result {
+    fn from(value: CreateMessageResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("role", ::serde_json::to_value(value.role).unwrap_or_default());
+        kept.insert(
+            "content",
+            ::serde_json::to_value(value.content).unwrap_or_default(),
+        );
+        kept.insert("model", ::serde_json::to_value(value.model).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.stop_reason {
+            kept.insert("stopReason", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
+    fn from(value: CreateMessageResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert("model", ::serde_json::to_value(value.model).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.stop_reason {
+            kept.insert("stopReason", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        SamplingMessage {
+            role: value.role,
+            content: value.content,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     CreateMessageResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -775,6 +1591,17 @@ pub struct ElicitRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ElicitRequest {
+    /// A `ElicitRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(params: impl ::std::convert::Into<ElicitRequestParams>) -> Self {
+        ElicitRequest {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     ElicitRequest {
         "method" fixed METHOD: &str = "elicitation/create",
@@ -799,6 +1626,21 @@ pub struct ElicitRequestParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ElicitRequestParams {
+    /// A `ElicitRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        message: impl ::std::convert::Into<String>,
+        requested_schema: impl ::std::convert::Into<ElicitRequestParamsRequestedSchema>,
+    ) -> Self {
+        ElicitRequestParams {
+            message: message.into(),
+            requested_schema: requested_schema.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     ElicitRequestParams {
         "message": required message: String,
@@ -816,6 +1658,24 @@ pub struct ElicitRequestParamsRequestedSchema {
     pub required: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ElicitRequestParamsRequestedSchema {
+    /// A `ElicitRequestParamsRequestedSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(properties: crate::IndexMap<String, PrimitiveSchemaDefinition>) -> Self {
+        ElicitRequestParamsRequestedSchema {
+            properties,
+            required: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `required`.
+    #[inline]
+    pub fn with_required(mut self, value: Vec<String>) -> Self {
+        self.required = ::std::option::Option::Some(value);
+        self
+    }
 }
 crate::rt::object! {
     ElicitRequestParamsRequestedSchema {
@@ -848,6 +1708,53 @@ pub struct ElicitResult {
     pub content: Option<crate::IndexMap<String, ElicitResultContentValue>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ElicitResult {
+    /// A `ElicitResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(action: impl ::std::convert::Into<ElicitResultAction>) -> Self {
+        ElicitResult {
+            meta: ::std::option::Option::None,
+            action: action.into(),
+            content: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `content`.
+    #[inline]
+    pub fn with_content(
+        mut self,
+        value: crate::IndexMap<String, ElicitResultContentValue>,
+    ) -> Self {
+        self.content = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<ElicitResult> for Result {
+    fn from(value: ElicitResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("action", ::serde_json::to_value(value.action).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.content {
+            kept.insert("content", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     ElicitResult {
@@ -898,6 +1805,26 @@ impl ::std::fmt::Display for ElicitResultContentValue {
         }
     }
 }
+impl ::std::convert::From<String> for ElicitResultContentValue {
+    fn from(value: String) -> Self {
+        ElicitResultContentValue::String(value)
+    }
+}
+impl ::std::convert::From<&str> for ElicitResultContentValue {
+    fn from(value: &str) -> Self {
+        ElicitResultContentValue::String(::std::string::String::from(value))
+    }
+}
+impl ::std::convert::From<f64> for ElicitResultContentValue {
+    fn from(value: f64) -> Self {
+        ElicitResultContentValue::Number(value)
+    }
+}
+impl ::std::convert::From<bool> for ElicitResultContentValue {
+    fn from(value: bool) -> Self {
+        ElicitResultContentValue::Boolean(value)
+    }
+}
 crate::rt::union! {
     ElicitResultContentValue by shape {
         String(String),
@@ -928,6 +1855,37 @@ pub struct EmbeddedResource {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl EmbeddedResource {
+    /// A `EmbeddedResource` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(resource: impl ::std::convert::Into<EmbeddedResourceResource>) -> Self {
+        EmbeddedResource {
+            resource: resource.into(),
+            annotations: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `annotations`.
+    #[inline]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::std::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     EmbeddedResource {
         "type" fixed TYPE: &str = "resource",
@@ -944,6 +1902,16 @@ crate::rt::object! {
 pub enum EmbeddedResourceResource {
     TextResourceContents(TextResourceContents),
     BlobResourceContents(BlobResourceContents),
+}
+impl ::std::convert::From<TextResourceContents> for EmbeddedResourceResource {
+    fn from(value: TextResourceContents) -> Self {
+        EmbeddedResourceResource::TextResourceContents(value)
+    }
+}
+impl ::std::convert::From<BlobResourceContents> for EmbeddedResourceResource {
+    fn from(value: BlobResourceContents) -> Self {
+        EmbeddedResourceResource::BlobResourceContents(value)
+    }
 }
 crate::rt::union! {
     EmbeddedResourceResource by shape {
@@ -977,6 +1945,38 @@ pub struct EnumSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl EnumSchema {
+    /// A `EnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(r#enum: Vec<String>) -> Self {
+        EnumSchema {
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            r#enum,
+            enum_names: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `enumNames`.
+    #[inline]
+    pub fn with_enum_names(mut self, value: Vec<String>) -> Self {
+        self.enum_names = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     EnumSchema {
         "type" fixed TYPE: &str = "string",
@@ -996,6 +1996,17 @@ pub struct GetPromptRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl GetPromptRequest {
+    /// A `GetPromptRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(params: impl ::std::convert::Into<GetPromptRequestParams>) -> Self {
+        GetPromptRequest {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     GetPromptRequest {
         "method" fixed METHOD: &str = "prompts/get",
@@ -1014,6 +2025,24 @@ pub struct GetPromptRequestParams {
     pub arguments: Option<crate::IndexMap<String, String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl GetPromptRequestParams {
+    /// A `GetPromptRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
+        GetPromptRequestParams {
+            name: name.into(),
+            arguments: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `arguments`.
+    #[inline]
+    pub fn with_arguments(mut self, value: crate::IndexMap<String, String>) -> Self {
+        self.arguments = ::std::option::Option::Some(value);
+        self
+    }
 }
 crate::rt::object! {
     GetPromptRequestParams {
@@ -1038,6 +2067,53 @@ pub struct GetPromptResult {
     pub messages: Vec<PromptMessage>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl GetPromptResult {
+    /// A `GetPromptResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(messages: Vec<PromptMessage>) -> Self {
+        GetPromptResult {
+            meta: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            messages,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<GetPromptResult> for Result {
+    fn from(value: GetPromptResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "messages",
+            ::serde_json::to_value(value.messages).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     GetPromptResult {
@@ -1079,6 +2155,41 @@ pub struct ImageContent {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ImageContent {
+    /// A `ImageContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        data: impl ::std::convert::Into<String>,
+        mime_type: impl ::std::convert::Into<String>,
+    ) -> Self {
+        ImageContent {
+            data: data.into(),
+            mime_type: mime_type.into(),
+            annotations: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `annotations`.
+    #[inline]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::std::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     ImageContent {
         "type" fixed TYPE: &str = "image",
@@ -1107,6 +2218,45 @@ pub struct Implementation {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl Implementation {
+    /// A `Implementation` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        name: impl ::std::convert::Into<String>,
+        version: impl ::std::convert::Into<String>,
+    ) -> Self {
+        Implementation {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            version: version.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<Implementation> for BaseMetadata {
+    fn from(value: Implementation) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "version",
+            ::serde_json::to_value(value.version).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        BaseMetadata {
+            name: value.name,
+            title: value.title,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     Implementation {
         "name": required name: String,
@@ -1125,6 +2275,17 @@ pub struct InitializeRequest {
     pub params: InitializeRequestParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl InitializeRequest {
+    /// A `InitializeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(params: impl ::std::convert::Into<InitializeRequestParams>) -> Self {
+        InitializeRequest {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     InitializeRequest {
@@ -1145,6 +2306,23 @@ pub struct InitializeRequestParams {
     pub client_info: Implementation,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl InitializeRequestParams {
+    /// A `InitializeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        protocol_version: impl ::std::convert::Into<String>,
+        capabilities: impl ::std::convert::Into<ClientCapabilities>,
+        client_info: impl ::std::convert::Into<Implementation>,
+    ) -> Self {
+        InitializeRequestParams {
+            protocol_version: protocol_version.into(),
+            capabilities: capabilities.into(),
+            client_info: client_info.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     InitializeRequestParams {
@@ -1181,6 +2359,70 @@ pub struct InitializeResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl InitializeResult {
+    /// A `InitializeResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        protocol_version: impl ::std::convert::Into<String>,
+        capabilities: impl ::std::convert::Into<ServerCapabilities>,
+        server_info: impl ::std::convert::Into<Implementation>,
+    ) -> Self {
+        InitializeResult {
+            meta: ::std::option::Option::None,
+            protocol_version: protocol_version.into(),
+            capabilities: capabilities.into(),
+            server_info: server_info.into(),
+            instructions: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `instructions`.
+    #[inline]
+    pub fn with_instructions(
+        mut self,
+        value: impl ::std::convert::Into<String>,
+    ) -> Self {
+        self.instructions = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<InitializeResult> for Result {
+    fn from(value: InitializeResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "protocolVersion",
+            ::serde_json::to_value(value.protocol_version).unwrap_or_default(),
+        );
+        kept.insert(
+            "capabilities",
+            ::serde_json::to_value(value.capabilities).unwrap_or_default(),
+        );
+        kept.insert(
+            "serverInfo",
+            ::serde_json::to_value(value.server_info).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.instructions {
+            kept.insert("instructions", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     InitializeResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -1203,6 +2445,44 @@ pub struct InitializedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl InitializedNotification {
+    /// A `InitializedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        InitializedNotification {
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for InitializedNotification {
+    fn default() -> Self {
+        InitializedNotification::new()
+    }
+}
+impl ::std::convert::From<InitializedNotification> for Notification {
+    fn from(value: InitializedNotification) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Notification {
+            method: ::std::string::String::from("notifications/initialized"),
+            params: value.params,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     InitializedNotification {
         "method" fixed METHOD: &str = "notifications/initialized",
@@ -1222,6 +2502,21 @@ pub struct JSONRPCError {
     pub error: JSONRPCErrorError,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl JSONRPCError {
+    /// A `JSONRPCError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: Option<RequestId>,
+        error: impl ::std::convert::Into<JSONRPCErrorError>,
+    ) -> Self {
+        JSONRPCError {
+            id,
+            error: error.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     JSONRPCError {
@@ -1245,6 +2540,32 @@ pub struct JSONRPCErrorError {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl JSONRPCErrorError {
+    /// A `JSONRPCErrorError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(code: i64, message: impl ::std::convert::Into<String>) -> Self {
+        JSONRPCErrorError {
+            code,
+            message: message.into(),
+            data: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `data`.
+    #[inline]
+    pub fn with_data(mut self, value: ::serde_json::Value) -> Self {
+        self.data = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::fmt::Display for JSONRPCErrorError {
+    /// The message, then the code: `Method not found (-32601)`.
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        write!(f, "{} ({})", self.message, self.code)
+    }
+}
+impl ::std::error::Error for JSONRPCErrorError {}
 crate::rt::object! {
     JSONRPCErrorError {
         "code": required code: i64 as int,
@@ -1262,6 +2583,26 @@ pub enum JSONRPCMessage {
     JSONRPCNotification(JSONRPCNotification),
     JSONRPCResponse(JSONRPCResponse),
     JSONRPCError(JSONRPCError),
+}
+impl ::std::convert::From<JSONRPCRequest> for JSONRPCMessage {
+    fn from(value: JSONRPCRequest) -> Self {
+        JSONRPCMessage::JSONRPCRequest(value)
+    }
+}
+impl ::std::convert::From<JSONRPCNotification> for JSONRPCMessage {
+    fn from(value: JSONRPCNotification) -> Self {
+        JSONRPCMessage::JSONRPCNotification(value)
+    }
+}
+impl ::std::convert::From<JSONRPCResponse> for JSONRPCMessage {
+    fn from(value: JSONRPCResponse) -> Self {
+        JSONRPCMessage::JSONRPCResponse(value)
+    }
+}
+impl ::std::convert::From<JSONRPCError> for JSONRPCMessage {
+    fn from(value: JSONRPCError) -> Self {
+        JSONRPCMessage::JSONRPCError(value)
+    }
 }
 crate::rt::union! {
     JSONRPCMessage by shape {
@@ -1283,6 +2624,41 @@ pub struct JSONRPCNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl JSONRPCNotification {
+    /// A `JSONRPCNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(method: impl ::std::convert::Into<String>) -> Self {
+        JSONRPCNotification {
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<JSONRPCNotification> for Notification {
+    fn from(value: JSONRPCNotification) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("jsonrpc", ::serde_json::json!("2.0"));
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Notification {
+            method: value.method,
+            params: value.params,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     JSONRPCNotification {
         "method": required method: String,
@@ -1302,6 +2678,46 @@ pub struct JSONRPCRequest {
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl JSONRPCRequest {
+    /// A `JSONRPCRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        method: impl ::std::convert::Into<String>,
+    ) -> Self {
+        JSONRPCRequest {
+            id: id.into(),
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<RequestParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<JSONRPCRequest> for Request {
+    fn from(value: JSONRPCRequest) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("jsonrpc", ::serde_json::json!("2.0"));
+        kept.insert("id", ::serde_json::to_value(value.id).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Request {
+            method: value.method,
+            params: value.params,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     JSONRPCRequest {
@@ -1323,6 +2739,21 @@ pub struct JSONRPCResponse {
     pub result: Result,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl JSONRPCResponse {
+    /// A `JSONRPCResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        result: impl ::std::convert::Into<Result>,
+    ) -> Self {
+        JSONRPCResponse {
+            id: id.into(),
+            result: result.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     JSONRPCResponse {
@@ -1347,6 +2778,44 @@ pub struct ListPromptsRequest {
     pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ListPromptsRequest {
+    /// A `ListPromptsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ListPromptsRequest {
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ListPromptsRequest {
+    fn default() -> Self {
+        ListPromptsRequest::new()
+    }
+}
+impl ::std::convert::From<ListPromptsRequest> for PaginatedRequest {
+    fn from(value: ListPromptsRequest) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedRequest {
+            method: ::std::string::String::from("prompts/list"),
+            params: value.params,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     ListPromptsRequest {
@@ -1375,6 +2844,51 @@ pub struct ListPromptsResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ListPromptsResult {
+    /// A `ListPromptsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(prompts: Vec<Prompt>) -> Self {
+        ListPromptsResult {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            prompts,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `nextCursor`.
+    #[inline]
+    pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
+        self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
+    fn from(value: ListPromptsResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "prompts",
+            ::serde_json::to_value(value.prompts).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedResult {
+            meta: value.meta,
+            next_cursor: value.next_cursor,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ListPromptsResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -1392,6 +2906,44 @@ pub struct ListResourceTemplatesRequest {
     pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ListResourceTemplatesRequest {
+    /// A `ListResourceTemplatesRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ListResourceTemplatesRequest {
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ListResourceTemplatesRequest {
+    fn default() -> Self {
+        ListResourceTemplatesRequest::new()
+    }
+}
+impl ::std::convert::From<ListResourceTemplatesRequest> for PaginatedRequest {
+    fn from(value: ListResourceTemplatesRequest) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedRequest {
+            method: ::std::string::String::from("resources/templates/list"),
+            params: value.params,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     ListResourceTemplatesRequest {
@@ -1421,6 +2973,51 @@ pub struct ListResourceTemplatesResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ListResourceTemplatesResult {
+    /// A `ListResourceTemplatesResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(resource_templates: Vec<ResourceTemplate>) -> Self {
+        ListResourceTemplatesResult {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            resource_templates,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `nextCursor`.
+    #[inline]
+    pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
+        self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
+    fn from(value: ListResourceTemplatesResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "resourceTemplates",
+            ::serde_json::to_value(value.resource_templates).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedResult {
+            meta: value.meta,
+            next_cursor: value.next_cursor,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ListResourceTemplatesResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -1438,6 +3035,44 @@ pub struct ListResourcesRequest {
     pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ListResourcesRequest {
+    /// A `ListResourcesRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ListResourcesRequest {
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ListResourcesRequest {
+    fn default() -> Self {
+        ListResourcesRequest::new()
+    }
+}
+impl ::std::convert::From<ListResourcesRequest> for PaginatedRequest {
+    fn from(value: ListResourcesRequest) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedRequest {
+            method: ::std::string::String::from("resources/list"),
+            params: value.params,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     ListResourcesRequest {
@@ -1466,6 +3101,51 @@ pub struct ListResourcesResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ListResourcesResult {
+    /// A `ListResourcesResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(resources: Vec<Resource>) -> Self {
+        ListResourcesResult {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            resources,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `nextCursor`.
+    #[inline]
+    pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
+        self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
+    fn from(value: ListResourcesResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "resources",
+            ::serde_json::to_value(value.resources).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedResult {
+            meta: value.meta,
+            next_cursor: value.next_cursor,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ListResourcesResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -1492,6 +3172,44 @@ pub struct ListRootsRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ListRootsRequest {
+    /// A `ListRootsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ListRootsRequest {
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<RequestParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ListRootsRequest {
+    fn default() -> Self {
+        ListRootsRequest::new()
+    }
+}
+impl ::std::convert::From<ListRootsRequest> for Request {
+    fn from(value: ListRootsRequest) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Request {
+            method: ::std::string::String::from("roots/list"),
+            params: value.params,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ListRootsRequest {
         "method" fixed METHOD: &str = "roots/list",
@@ -1516,6 +3234,40 @@ pub struct ListRootsResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ListRootsResult {
+    /// A `ListRootsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(roots: Vec<Root>) -> Self {
+        ListRootsResult {
+            meta: ::std::option::Option::None,
+            roots,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<ListRootsResult> for Result {
+    fn from(value: ListRootsResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("roots", ::serde_json::to_value(value.roots).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ListRootsResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -1532,6 +3284,44 @@ pub struct ListToolsRequest {
     pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ListToolsRequest {
+    /// A `ListToolsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ListToolsRequest {
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ListToolsRequest {
+    fn default() -> Self {
+        ListToolsRequest::new()
+    }
+}
+impl ::std::convert::From<ListToolsRequest> for PaginatedRequest {
+    fn from(value: ListToolsRequest) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedRequest {
+            method: ::std::string::String::from("tools/list"),
+            params: value.params,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     ListToolsRequest {
@@ -1559,6 +3349,48 @@ pub struct ListToolsResult {
     pub tools: Vec<Tool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ListToolsResult {
+    /// A `ListToolsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(tools: Vec<Tool>) -> Self {
+        ListToolsResult {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            tools,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `nextCursor`.
+    #[inline]
+    pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
+        self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ListToolsResult> for PaginatedResult {
+    fn from(value: ListToolsResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedResult {
+            meta: value.meta,
+            next_cursor: value.next_cursor,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     ListToolsResult {
@@ -1617,6 +3449,19 @@ pub struct LoggingMessageNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl LoggingMessageNotification {
+    /// A `LoggingMessageNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        params: impl ::std::convert::Into<LoggingMessageNotificationParams>,
+    ) -> Self {
+        LoggingMessageNotification {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     LoggingMessageNotification {
         "method" fixed METHOD: &str = "notifications/message",
@@ -1637,6 +3482,28 @@ pub struct LoggingMessageNotificationParams {
     pub data: ::serde_json::Value,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl LoggingMessageNotificationParams {
+    /// A `LoggingMessageNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        level: impl ::std::convert::Into<LoggingLevel>,
+        data: ::serde_json::Value,
+    ) -> Self {
+        LoggingMessageNotificationParams {
+            level: level.into(),
+            logger: ::std::option::Option::None,
+            data,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `logger`.
+    #[inline]
+    pub fn with_logger(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.logger = ::std::option::Option::Some(value.into());
+        self
+    }
 }
 crate::rt::object! {
     LoggingMessageNotificationParams {
@@ -1670,6 +3537,28 @@ pub struct ModelHint {
     pub name: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ModelHint {
+    /// A `ModelHint` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ModelHint {
+            name: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `name`.
+    #[inline]
+    pub fn with_name(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.name = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ModelHint {
+    fn default() -> Self {
+        ModelHint::new()
+    }
 }
 crate::rt::object! {
     ModelHint {
@@ -1741,6 +3630,49 @@ pub struct ModelPreferences {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ModelPreferences {
+    /// A `ModelPreferences` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ModelPreferences {
+            hints: ::std::option::Option::None,
+            cost_priority: ::std::option::Option::None,
+            speed_priority: ::std::option::Option::None,
+            intelligence_priority: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `hints`.
+    #[inline]
+    pub fn with_hints(mut self, value: Vec<ModelHint>) -> Self {
+        self.hints = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `costPriority`.
+    #[inline]
+    pub fn with_cost_priority(mut self, value: f64) -> Self {
+        self.cost_priority = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `speedPriority`.
+    #[inline]
+    pub fn with_speed_priority(mut self, value: f64) -> Self {
+        self.speed_priority = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `intelligencePriority`.
+    #[inline]
+    pub fn with_intelligence_priority(mut self, value: f64) -> Self {
+        self.intelligence_priority = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ModelPreferences {
+    fn default() -> Self {
+        ModelPreferences::new()
+    }
+}
 crate::rt::object! {
     ModelPreferences {
         "hints": optional hints: Vec<ModelHint>,
@@ -1758,6 +3690,27 @@ pub struct Notification {
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl Notification {
+    /// A `Notification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(method: impl ::std::convert::Into<String>) -> Self {
+        Notification {
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
 }
 crate::rt::object! {
     Notification {
@@ -1780,6 +3733,31 @@ pub struct NotificationParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl NotificationParams {
+    /// A `NotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        NotificationParams {
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for NotificationParams {
+    fn default() -> Self {
+        NotificationParams::new()
+    }
+}
 crate::rt::object! {
     NotificationParams {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -1799,6 +3777,45 @@ pub struct NumberSchema {
     pub maximum: Option<f64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl NumberSchema {
+    /// A `NumberSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(r#type: impl ::std::convert::Into<NumberSchemaType>) -> Self {
+        NumberSchema {
+            r#type: r#type.into(),
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            minimum: ::std::option::Option::None,
+            maximum: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `minimum`.
+    #[inline]
+    pub fn with_minimum(mut self, value: f64) -> Self {
+        self.minimum = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `maximum`.
+    #[inline]
+    pub fn with_maximum(mut self, value: f64) -> Self {
+        self.maximum = ::std::option::Option::Some(value);
+        self
+    }
 }
 crate::rt::object! {
     NumberSchema {
@@ -1836,6 +3853,27 @@ pub struct PaginatedRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl PaginatedRequest {
+    /// A `PaginatedRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(method: impl ::std::convert::Into<String>) -> Self {
+        PaginatedRequest {
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
 crate::rt::object! {
     PaginatedRequest {
         "method": required method: String,
@@ -1853,6 +3891,28 @@ pub struct PaginatedRequestParams {
     pub cursor: Option<Cursor>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl PaginatedRequestParams {
+    /// A `PaginatedRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        PaginatedRequestParams {
+            cursor: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `cursor`.
+    #[inline]
+    pub fn with_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
+        self.cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for PaginatedRequestParams {
+    fn default() -> Self {
+        PaginatedRequestParams::new()
+    }
 }
 crate::rt::object! {
     PaginatedRequestParams {
@@ -1879,6 +3939,53 @@ pub struct PaginatedResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl PaginatedResult {
+    /// A `PaginatedResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        PaginatedResult {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `nextCursor`.
+    #[inline]
+    pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
+        self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for PaginatedResult {
+    fn default() -> Self {
+        PaginatedResult::new()
+    }
+}
+impl ::std::convert::From<PaginatedResult> for Result {
+    fn from(value: PaginatedResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.next_cursor {
+            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     PaginatedResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -1898,6 +4005,44 @@ pub struct PingRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl PingRequest {
+    /// A `PingRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        PingRequest {
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<RequestParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for PingRequest {
+    fn default() -> Self {
+        PingRequest::new()
+    }
+}
+impl ::std::convert::From<PingRequest> for Request {
+    fn from(value: PingRequest) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Request {
+            method: ::std::string::String::from("ping"),
+            params: value.params,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     PingRequest {
         "method" fixed METHOD: &str = "ping",
@@ -1916,6 +4061,26 @@ pub enum PrimitiveSchemaDefinition {
     BooleanSchema(BooleanSchema),
     EnumSchema(EnumSchema),
 }
+impl ::std::convert::From<StringSchema> for PrimitiveSchemaDefinition {
+    fn from(value: StringSchema) -> Self {
+        PrimitiveSchemaDefinition::StringSchema(value)
+    }
+}
+impl ::std::convert::From<NumberSchema> for PrimitiveSchemaDefinition {
+    fn from(value: NumberSchema) -> Self {
+        PrimitiveSchemaDefinition::NumberSchema(value)
+    }
+}
+impl ::std::convert::From<BooleanSchema> for PrimitiveSchemaDefinition {
+    fn from(value: BooleanSchema) -> Self {
+        PrimitiveSchemaDefinition::BooleanSchema(value)
+    }
+}
+impl ::std::convert::From<EnumSchema> for PrimitiveSchemaDefinition {
+    fn from(value: EnumSchema) -> Self {
+        PrimitiveSchemaDefinition::EnumSchema(value)
+    }
+}
 crate::rt::union! {
     PrimitiveSchemaDefinition by shape {
         StringSchema(StringSchema),
@@ -1933,6 +4098,17 @@ pub struct ProgressNotification {
     pub params: ProgressNotificationParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ProgressNotification {
+    /// A `ProgressNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(params: impl ::std::convert::Into<ProgressNotificationParams>) -> Self {
+        ProgressNotification {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     ProgressNotification {
@@ -1961,6 +4137,35 @@ pub struct ProgressNotificationParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ProgressNotificationParams {
+    /// A `ProgressNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        progress_token: impl ::std::convert::Into<ProgressToken>,
+        progress: f64,
+    ) -> Self {
+        ProgressNotificationParams {
+            progress_token: progress_token.into(),
+            progress,
+            total: ::std::option::Option::None,
+            message: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `total`.
+    #[inline]
+    pub fn with_total(mut self, value: f64) -> Self {
+        self.total = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `message`.
+    #[inline]
+    pub fn with_message(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.message = ::std::option::Option::Some(value.into());
+        self
+    }
+}
 crate::rt::object! {
     ProgressNotificationParams {
         "progressToken": required progress_token: ProgressToken,
@@ -1985,6 +4190,21 @@ impl ::std::fmt::Display for ProgressToken {
             ProgressToken::String(value) => ::std::fmt::Display::fmt(value, f),
             ProgressToken::Integer(value) => ::std::fmt::Display::fmt(value, f),
         }
+    }
+}
+impl ::std::convert::From<String> for ProgressToken {
+    fn from(value: String) -> Self {
+        ProgressToken::String(value)
+    }
+}
+impl ::std::convert::From<&str> for ProgressToken {
+    fn from(value: &str) -> Self {
+        ProgressToken::String(::std::string::String::from(value))
+    }
+}
+impl ::std::convert::From<i64> for ProgressToken {
+    fn from(value: i64) -> Self {
+        ProgressToken::Integer(value)
     }
 }
 crate::rt::union! {
@@ -2025,6 +4245,70 @@ pub struct Prompt {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl Prompt {
+    /// A `Prompt` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
+        Prompt {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            arguments: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `arguments`.
+    #[inline]
+    pub fn with_arguments(mut self, value: Vec<PromptArgument>) -> Self {
+        self.arguments = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<Prompt> for BaseMetadata {
+    fn from(value: Prompt) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.arguments {
+            kept.insert("arguments", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        BaseMetadata {
+            name: value.name,
+            title: value.title,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     Prompt {
         "name": required name: String,
@@ -2060,6 +4344,57 @@ pub struct PromptArgument {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl PromptArgument {
+    /// A `PromptArgument` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
+        PromptArgument {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            required: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `required`.
+    #[inline]
+    pub fn with_required(mut self, value: bool) -> Self {
+        self.required = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<PromptArgument> for BaseMetadata {
+    fn from(value: PromptArgument) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.required {
+            kept.insert("required", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        BaseMetadata {
+            name: value.name,
+            title: value.title,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     PromptArgument {
         "name": required name: String,
@@ -2079,6 +4414,44 @@ pub struct PromptListChangedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl PromptListChangedNotification {
+    /// A `PromptListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        PromptListChangedNotification {
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for PromptListChangedNotification {
+    fn default() -> Self {
+        PromptListChangedNotification::new()
+    }
+}
+impl ::std::convert::From<PromptListChangedNotification> for Notification {
+    fn from(value: PromptListChangedNotification) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Notification {
+            method: ::std::string::String::from("notifications/prompts/list_changed"),
+            params: value.params,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     PromptListChangedNotification {
         "method" fixed METHOD: &str = "notifications/prompts/list_changed",
@@ -2096,6 +4469,21 @@ pub struct PromptMessage {
     pub content: ContentBlock,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl PromptMessage {
+    /// A `PromptMessage` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        role: impl ::std::convert::Into<Role>,
+        content: impl ::std::convert::Into<ContentBlock>,
+    ) -> Self {
+        PromptMessage {
+            role: role.into(),
+            content: content.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     PromptMessage {
@@ -2123,6 +4511,38 @@ pub struct PromptReference {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl PromptReference {
+    /// A `PromptReference` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
+        PromptReference {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<PromptReference> for BaseMetadata {
+    fn from(value: PromptReference) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("type", ::serde_json::json!("ref/prompt"));
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        BaseMetadata {
+            name: value.name,
+            title: value.title,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     PromptReference {
         "name": required name: String,
@@ -2140,6 +4560,17 @@ pub struct ReadResourceRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ReadResourceRequest {
+    /// A `ReadResourceRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(params: impl ::std::convert::Into<ReadResourceRequestParams>) -> Self {
+        ReadResourceRequest {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     ReadResourceRequest {
         "method" fixed METHOD: &str = "resources/read",
@@ -2156,6 +4587,17 @@ pub struct ReadResourceRequestParams {
     pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ReadResourceRequestParams {
+    /// A `ReadResourceRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
+        ReadResourceRequestParams {
+            uri: uri.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     ReadResourceRequestParams {
@@ -2176,6 +4618,43 @@ pub struct ReadResourceResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ReadResourceResult {
+    /// A `ReadResourceResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(contents: Vec<ReadResourceResultContentsItem>) -> Self {
+        ReadResourceResult {
+            meta: ::std::option::Option::None,
+            contents,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<ReadResourceResult> for Result {
+    fn from(value: ReadResourceResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "contents",
+            ::serde_json::to_value(value.contents).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ReadResourceResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -2190,6 +4669,16 @@ crate::rt::object! {
 pub enum ReadResourceResultContentsItem {
     TextResourceContents(TextResourceContents),
     BlobResourceContents(BlobResourceContents),
+}
+impl ::std::convert::From<TextResourceContents> for ReadResourceResultContentsItem {
+    fn from(value: TextResourceContents) -> Self {
+        ReadResourceResultContentsItem::TextResourceContents(value)
+    }
+}
+impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsItem {
+    fn from(value: BlobResourceContents) -> Self {
+        ReadResourceResultContentsItem::BlobResourceContents(value)
+    }
 }
 crate::rt::union! {
     ReadResourceResultContentsItem by shape {
@@ -2206,6 +4695,27 @@ pub struct Request {
     pub params: Option<RequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl Request {
+    /// A `Request` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(method: impl ::std::convert::Into<String>) -> Self {
+        Request {
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<RequestParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
 }
 crate::rt::object! {
     Request {
@@ -2231,6 +4741,21 @@ impl ::std::fmt::Display for RequestId {
         }
     }
 }
+impl ::std::convert::From<String> for RequestId {
+    fn from(value: String) -> Self {
+        RequestId::String(value)
+    }
+}
+impl ::std::convert::From<&str> for RequestId {
+    fn from(value: &str) -> Self {
+        RequestId::String(::std::string::String::from(value))
+    }
+}
+impl ::std::convert::From<i64> for RequestId {
+    fn from(value: i64) -> Self {
+        RequestId::Integer(value)
+    }
+}
 crate::rt::union! {
     RequestId by shape {
         String(String),
@@ -2252,6 +4777,31 @@ pub struct RequestParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl RequestParams {
+    /// A `RequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        RequestParams {
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<RequestParamsMeta>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for RequestParams {
+    fn default() -> Self {
+        RequestParams::new()
+    }
+}
 crate::rt::object! {
     RequestParams {
         "_meta": optional meta: RequestParamsMeta,
@@ -2269,6 +4819,31 @@ pub struct RequestParamsMeta {
     pub progress_token: Option<ProgressToken>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl RequestParamsMeta {
+    /// A `RequestParamsMeta` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        RequestParamsMeta {
+            progress_token: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[inline]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::std::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for RequestParamsMeta {
+    fn default() -> Self {
+        RequestParamsMeta::new()
+    }
 }
 crate::rt::object! {
     RequestParamsMeta {
@@ -2325,6 +4900,98 @@ pub struct Resource {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl Resource {
+    /// A `Resource` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        name: impl ::std::convert::Into<String>,
+        uri: impl ::std::convert::Into<String>,
+    ) -> Self {
+        Resource {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            uri: uri.into(),
+            description: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            size: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `mimeType`.
+    #[inline]
+    pub fn with_mime_type(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.mime_type = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `annotations`.
+    #[inline]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::std::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    #[inline]
+    pub fn with_size(mut self, value: i64) -> Self {
+        self.size = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<Resource> for BaseMetadata {
+    fn from(value: Resource) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.mime_type {
+            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.annotations {
+            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.size {
+            kept.insert("size", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        BaseMetadata {
+            name: value.name,
+            title: value.title,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     Resource {
         "name": required name: String,
@@ -2361,6 +5028,34 @@ pub struct ResourceContents {
     pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ResourceContents {
+    /// A `ResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
+        ResourceContents {
+            uri: uri.into(),
+            mime_type: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `mimeType`.
+    #[inline]
+    pub fn with_mime_type(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.mime_type = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
 }
 crate::rt::object! {
     ResourceContents {
@@ -2423,6 +5118,89 @@ pub struct ResourceLink {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ResourceLink {
+    /// A `ResourceLink` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        name: impl ::std::convert::Into<String>,
+        uri: impl ::std::convert::Into<String>,
+    ) -> Self {
+        ResourceLink {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            uri: uri.into(),
+            description: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            size: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `mimeType`.
+    #[inline]
+    pub fn with_mime_type(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.mime_type = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `annotations`.
+    #[inline]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::std::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    #[inline]
+    pub fn with_size(mut self, value: i64) -> Self {
+        self.size = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<ResourceLink> for Resource {
+    fn from(value: ResourceLink) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("type", ::serde_json::json!("resource_link"));
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Resource {
+            name: value.name,
+            title: value.title,
+            uri: value.uri,
+            description: value.description,
+            mime_type: value.mime_type,
+            annotations: value.annotations,
+            size: value.size,
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ResourceLink {
         "name": required name: String,
@@ -2446,6 +5224,44 @@ pub struct ResourceListChangedNotification {
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ResourceListChangedNotification {
+    /// A `ResourceListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ResourceListChangedNotification {
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ResourceListChangedNotification {
+    fn default() -> Self {
+        ResourceListChangedNotification::new()
+    }
+}
+impl ::std::convert::From<ResourceListChangedNotification> for Notification {
+    fn from(value: ResourceListChangedNotification) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Notification {
+            method: ::std::string::String::from("notifications/resources/list_changed"),
+            params: value.params,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     ResourceListChangedNotification {
@@ -2499,6 +5315,91 @@ pub struct ResourceTemplate {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ResourceTemplate {
+    /// A `ResourceTemplate` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        name: impl ::std::convert::Into<String>,
+        uri_template: impl ::std::convert::Into<String>,
+    ) -> Self {
+        ResourceTemplate {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            uri_template: uri_template.into(),
+            description: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `mimeType`.
+    #[inline]
+    pub fn with_mime_type(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.mime_type = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `annotations`.
+    #[inline]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::std::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<ResourceTemplate> for BaseMetadata {
+    fn from(value: ResourceTemplate) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "uriTemplate",
+            ::serde_json::to_value(value.uri_template).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.mime_type {
+            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.annotations {
+            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        BaseMetadata {
+            name: value.name,
+            title: value.title,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ResourceTemplate {
         "name": required name: String,
@@ -2523,6 +5424,17 @@ pub struct ResourceTemplateReference {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ResourceTemplateReference {
+    /// A `ResourceTemplateReference` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
+        ResourceTemplateReference {
+            uri: uri.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     ResourceTemplateReference {
         "type" fixed TYPE: &str = "ref/resource",
@@ -2538,6 +5450,19 @@ pub struct ResourceUpdatedNotification {
     pub params: ResourceUpdatedNotificationParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ResourceUpdatedNotification {
+    /// A `ResourceUpdatedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        params: impl ::std::convert::Into<ResourceUpdatedNotificationParams>,
+    ) -> Self {
+        ResourceUpdatedNotification {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     ResourceUpdatedNotification {
@@ -2556,6 +5481,17 @@ pub struct ResourceUpdatedNotificationParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ResourceUpdatedNotificationParams {
+    /// A `ResourceUpdatedNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
+        ResourceUpdatedNotificationParams {
+            uri: uri.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     ResourceUpdatedNotificationParams {
         "uri": required uri: String,
@@ -2572,6 +5508,31 @@ pub struct Result {
     pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl Result {
+    /// A `Result` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        Result {
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for Result {
+    fn default() -> Self {
+        Result::new()
+    }
 }
 crate::rt::object! {
     Result {
@@ -2620,6 +5581,34 @@ pub struct Root {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl Root {
+    /// A `Root` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
+        Root {
+            uri: uri.into(),
+            name: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `name`.
+    #[inline]
+    pub fn with_name(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.name = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     Root {
         "uri": required uri: String,
@@ -2642,6 +5631,44 @@ pub struct RootsListChangedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl RootsListChangedNotification {
+    /// A `RootsListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        RootsListChangedNotification {
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for RootsListChangedNotification {
+    fn default() -> Self {
+        RootsListChangedNotification::new()
+    }
+}
+impl ::std::convert::From<RootsListChangedNotification> for Notification {
+    fn from(value: RootsListChangedNotification) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Notification {
+            method: ::std::string::String::from("notifications/roots/list_changed"),
+            params: value.params,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     RootsListChangedNotification {
         "method" fixed METHOD: &str = "notifications/roots/list_changed",
@@ -2659,6 +5686,21 @@ pub struct SamplingMessage {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl SamplingMessage {
+    /// A `SamplingMessage` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        role: impl ::std::convert::Into<Role>,
+        content: impl ::std::convert::Into<SamplingMessageContent>,
+    ) -> Self {
+        SamplingMessage {
+            role: role.into(),
+            content: content.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     SamplingMessage {
         "role": required role: Role,
@@ -2674,6 +5716,21 @@ pub enum SamplingMessageContent {
     TextContent(TextContent),
     ImageContent(ImageContent),
     AudioContent(AudioContent),
+}
+impl ::std::convert::From<TextContent> for SamplingMessageContent {
+    fn from(value: TextContent) -> Self {
+        SamplingMessageContent::TextContent(value)
+    }
+}
+impl ::std::convert::From<ImageContent> for SamplingMessageContent {
+    fn from(value: ImageContent) -> Self {
+        SamplingMessageContent::ImageContent(value)
+    }
+}
+impl ::std::convert::From<AudioContent> for SamplingMessageContent {
+    fn from(value: AudioContent) -> Self {
+        SamplingMessageContent::AudioContent(value)
+    }
 }
 crate::rt::union! {
     SamplingMessageContent by "type" {
@@ -2717,6 +5774,81 @@ pub struct ServerCapabilities {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ServerCapabilities {
+    /// A `ServerCapabilities` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ServerCapabilities {
+            experimental: ::std::option::Option::None,
+            logging: ::std::option::Option::None,
+            completions: ::std::option::Option::None,
+            prompts: ::std::option::Option::None,
+            resources: ::std::option::Option::None,
+            tools: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `experimental`.
+    #[inline]
+    pub fn with_experimental(
+        mut self,
+        value: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+    ) -> Self {
+        self.experimental = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `logging`.
+    #[inline]
+    pub fn with_logging(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.logging = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `completions`.
+    #[inline]
+    pub fn with_completions(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.completions = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `prompts`.
+    #[inline]
+    pub fn with_prompts(
+        mut self,
+        value: impl ::std::convert::Into<ServerCapabilitiesPrompts>,
+    ) -> Self {
+        self.prompts = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `resources`.
+    #[inline]
+    pub fn with_resources(
+        mut self,
+        value: impl ::std::convert::Into<ServerCapabilitiesResources>,
+    ) -> Self {
+        self.resources = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `tools`.
+    #[inline]
+    pub fn with_tools(
+        mut self,
+        value: impl ::std::convert::Into<ServerCapabilitiesTools>,
+    ) -> Self {
+        self.tools = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ServerCapabilities {
+    fn default() -> Self {
+        ServerCapabilities::new()
+    }
+}
 crate::rt::object! {
     ServerCapabilities {
         "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
@@ -2740,6 +5872,28 @@ pub struct ServerCapabilitiesPrompts {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ServerCapabilitiesPrompts {
+    /// A `ServerCapabilitiesPrompts` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ServerCapabilitiesPrompts {
+            list_changed: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `listChanged`.
+    #[inline]
+    pub fn with_list_changed(mut self, value: bool) -> Self {
+        self.list_changed = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ServerCapabilitiesPrompts {
+    fn default() -> Self {
+        ServerCapabilitiesPrompts::new()
+    }
+}
 crate::rt::object! {
     ServerCapabilitiesPrompts {
         "listChanged": optional list_changed: bool,
@@ -2762,6 +5916,35 @@ pub struct ServerCapabilitiesResources {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ServerCapabilitiesResources {
+    /// A `ServerCapabilitiesResources` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ServerCapabilitiesResources {
+            subscribe: ::std::option::Option::None,
+            list_changed: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `subscribe`.
+    #[inline]
+    pub fn with_subscribe(mut self, value: bool) -> Self {
+        self.subscribe = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `listChanged`.
+    #[inline]
+    pub fn with_list_changed(mut self, value: bool) -> Self {
+        self.list_changed = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ServerCapabilitiesResources {
+    fn default() -> Self {
+        ServerCapabilitiesResources::new()
+    }
+}
 crate::rt::object! {
     ServerCapabilitiesResources {
         "subscribe": optional subscribe: bool,
@@ -2780,6 +5963,28 @@ pub struct ServerCapabilitiesTools {
     pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ServerCapabilitiesTools {
+    /// A `ServerCapabilitiesTools` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ServerCapabilitiesTools {
+            list_changed: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `listChanged`.
+    #[inline]
+    pub fn with_list_changed(mut self, value: bool) -> Self {
+        self.list_changed = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ServerCapabilitiesTools {
+    fn default() -> Self {
+        ServerCapabilitiesTools::new()
+    }
 }
 crate::rt::object! {
     ServerCapabilitiesTools {
@@ -2801,6 +6006,46 @@ pub enum ServerNotification {
     PromptListChangedNotification(PromptListChangedNotification),
     /// A message with any other value: kept whole, as the generic type.
     Other(Notification),
+}
+impl ::std::convert::From<CancelledNotification> for ServerNotification {
+    fn from(value: CancelledNotification) -> Self {
+        ServerNotification::CancelledNotification(value)
+    }
+}
+impl ::std::convert::From<ProgressNotification> for ServerNotification {
+    fn from(value: ProgressNotification) -> Self {
+        ServerNotification::ProgressNotification(value)
+    }
+}
+impl ::std::convert::From<LoggingMessageNotification> for ServerNotification {
+    fn from(value: LoggingMessageNotification) -> Self {
+        ServerNotification::LoggingMessageNotification(value)
+    }
+}
+impl ::std::convert::From<ResourceUpdatedNotification> for ServerNotification {
+    fn from(value: ResourceUpdatedNotification) -> Self {
+        ServerNotification::ResourceUpdatedNotification(value)
+    }
+}
+impl ::std::convert::From<ResourceListChangedNotification> for ServerNotification {
+    fn from(value: ResourceListChangedNotification) -> Self {
+        ServerNotification::ResourceListChangedNotification(value)
+    }
+}
+impl ::std::convert::From<ToolListChangedNotification> for ServerNotification {
+    fn from(value: ToolListChangedNotification) -> Self {
+        ServerNotification::ToolListChangedNotification(value)
+    }
+}
+impl ::std::convert::From<PromptListChangedNotification> for ServerNotification {
+    fn from(value: PromptListChangedNotification) -> Self {
+        ServerNotification::PromptListChangedNotification(value)
+    }
+}
+impl ::std::convert::From<Notification> for ServerNotification {
+    fn from(value: Notification) -> Self {
+        ServerNotification::Other(value)
+    }
 }
 crate::rt::union! {
     ServerNotification by "method" {
@@ -2829,6 +6074,31 @@ pub enum ServerRequest {
     /// A message with any other value: kept whole, as the generic type.
     Other(Request),
 }
+impl ::std::convert::From<PingRequest> for ServerRequest {
+    fn from(value: PingRequest) -> Self {
+        ServerRequest::PingRequest(value)
+    }
+}
+impl ::std::convert::From<CreateMessageRequest> for ServerRequest {
+    fn from(value: CreateMessageRequest) -> Self {
+        ServerRequest::CreateMessageRequest(value)
+    }
+}
+impl ::std::convert::From<ListRootsRequest> for ServerRequest {
+    fn from(value: ListRootsRequest) -> Self {
+        ServerRequest::ListRootsRequest(value)
+    }
+}
+impl ::std::convert::From<ElicitRequest> for ServerRequest {
+    fn from(value: ElicitRequest) -> Self {
+        ServerRequest::ElicitRequest(value)
+    }
+}
+impl ::std::convert::From<Request> for ServerRequest {
+    fn from(value: Request) -> Self {
+        ServerRequest::Other(value)
+    }
+}
 crate::rt::union! {
     ServerRequest by "method" {
         PingRequest(PingRequest) = ["ping"],
@@ -2854,6 +6124,56 @@ pub enum ServerResult {
     ReadResourceResult(ReadResourceResult),
     CallToolResult(CallToolResult),
     ListToolsResult(ListToolsResult),
+}
+impl ::std::convert::From<EmptyResult> for ServerResult {
+    fn from(value: EmptyResult) -> Self {
+        ServerResult::EmptyResult(value)
+    }
+}
+impl ::std::convert::From<InitializeResult> for ServerResult {
+    fn from(value: InitializeResult) -> Self {
+        ServerResult::InitializeResult(value)
+    }
+}
+impl ::std::convert::From<CompleteResult> for ServerResult {
+    fn from(value: CompleteResult) -> Self {
+        ServerResult::CompleteResult(value)
+    }
+}
+impl ::std::convert::From<GetPromptResult> for ServerResult {
+    fn from(value: GetPromptResult) -> Self {
+        ServerResult::GetPromptResult(value)
+    }
+}
+impl ::std::convert::From<ListPromptsResult> for ServerResult {
+    fn from(value: ListPromptsResult) -> Self {
+        ServerResult::ListPromptsResult(value)
+    }
+}
+impl ::std::convert::From<ListResourceTemplatesResult> for ServerResult {
+    fn from(value: ListResourceTemplatesResult) -> Self {
+        ServerResult::ListResourceTemplatesResult(value)
+    }
+}
+impl ::std::convert::From<ListResourcesResult> for ServerResult {
+    fn from(value: ListResourcesResult) -> Self {
+        ServerResult::ListResourcesResult(value)
+    }
+}
+impl ::std::convert::From<ReadResourceResult> for ServerResult {
+    fn from(value: ReadResourceResult) -> Self {
+        ServerResult::ReadResourceResult(value)
+    }
+}
+impl ::std::convert::From<CallToolResult> for ServerResult {
+    fn from(value: CallToolResult) -> Self {
+        ServerResult::CallToolResult(value)
+    }
+}
+impl ::std::convert::From<ListToolsResult> for ServerResult {
+    fn from(value: ListToolsResult) -> Self {
+        ServerResult::ListToolsResult(value)
+    }
 }
 crate::rt::union! {
     ServerResult by shape {
@@ -2881,6 +6201,17 @@ pub struct SetLevelRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl SetLevelRequest {
+    /// A `SetLevelRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(params: impl ::std::convert::Into<SetLevelRequestParams>) -> Self {
+        SetLevelRequest {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     SetLevelRequest {
         "method" fixed METHOD: &str = "logging/setLevel",
@@ -2895,6 +6226,17 @@ pub struct SetLevelRequestParams {
     pub level: LoggingLevel,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl SetLevelRequestParams {
+    /// A `SetLevelRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(level: impl ::std::convert::Into<LoggingLevel>) -> Self {
+        SetLevelRequestParams {
+            level: level.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     SetLevelRequestParams {
@@ -2921,6 +6263,59 @@ pub struct StringSchema {
     pub format: Option<StringSchemaFormat>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl StringSchema {
+    /// A `StringSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        StringSchema {
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            min_length: ::std::option::Option::None,
+            max_length: ::std::option::Option::None,
+            format: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `minLength`.
+    #[inline]
+    pub fn with_min_length(mut self, value: i64) -> Self {
+        self.min_length = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `maxLength`.
+    #[inline]
+    pub fn with_max_length(mut self, value: i64) -> Self {
+        self.max_length = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `format`.
+    #[inline]
+    pub fn with_format(
+        mut self,
+        value: impl ::std::convert::Into<StringSchemaFormat>,
+    ) -> Self {
+        self.format = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for StringSchema {
+    fn default() -> Self {
+        StringSchema::new()
+    }
 }
 crate::rt::object! {
     StringSchema {
@@ -2965,6 +6360,17 @@ pub struct SubscribeRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl SubscribeRequest {
+    /// A `SubscribeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(params: impl ::std::convert::Into<SubscribeRequestParams>) -> Self {
+        SubscribeRequest {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     SubscribeRequest {
         "method" fixed METHOD: &str = "resources/subscribe",
@@ -2981,6 +6387,17 @@ pub struct SubscribeRequestParams {
     pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl SubscribeRequestParams {
+    /// A `SubscribeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
+        SubscribeRequestParams {
+            uri: uri.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     SubscribeRequestParams {
@@ -3007,6 +6424,37 @@ pub struct TextContent {
     pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl TextContent {
+    /// A `TextContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(text: impl ::std::convert::Into<String>) -> Self {
+        TextContent {
+            text: text.into(),
+            annotations: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `annotations`.
+    #[inline]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::std::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
 }
 crate::rt::object! {
     TextContent {
@@ -3039,6 +6487,53 @@ pub struct TextResourceContents {
     pub text: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl TextResourceContents {
+    /// A `TextResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        uri: impl ::std::convert::Into<String>,
+        text: impl ::std::convert::Into<String>,
+    ) -> Self {
+        TextResourceContents {
+            uri: uri.into(),
+            mime_type: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            text: text.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `mimeType`.
+    #[inline]
+    pub fn with_mime_type(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.mime_type = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<TextResourceContents> for ResourceContents {
+    fn from(value: TextResourceContents) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("text", ::serde_json::to_value(value.text).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        ResourceContents {
+            uri: value.uri,
+            mime_type: value.mime_type,
+            meta: value.meta,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     TextResourceContents {
@@ -3094,6 +6589,94 @@ pub struct Tool {
     pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl Tool {
+    /// A `Tool` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        name: impl ::std::convert::Into<String>,
+        input_schema: impl ::std::convert::Into<ToolInputSchema>,
+    ) -> Self {
+        Tool {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            input_schema: input_schema.into(),
+            output_schema: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `outputSchema`.
+    #[inline]
+    pub fn with_output_schema(
+        mut self,
+        value: impl ::std::convert::Into<ToolOutputSchema>,
+    ) -> Self {
+        self.output_schema = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `annotations`.
+    #[inline]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::std::convert::Into<ToolAnnotations>,
+    ) -> Self {
+        self.annotations = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<Tool> for BaseMetadata {
+    fn from(value: Tool) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "inputSchema",
+            ::serde_json::to_value(value.input_schema).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.output_schema {
+            kept.insert("outputSchema", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.annotations {
+            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        BaseMetadata {
+            name: value.name,
+            title: value.title,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     Tool {
@@ -3165,6 +6748,56 @@ pub struct ToolAnnotations {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ToolAnnotations {
+    /// A `ToolAnnotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ToolAnnotations {
+            title: ::std::option::Option::None,
+            read_only_hint: ::std::option::Option::None,
+            destructive_hint: ::std::option::Option::None,
+            idempotent_hint: ::std::option::Option::None,
+            open_world_hint: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `readOnlyHint`.
+    #[inline]
+    pub fn with_read_only_hint(mut self, value: bool) -> Self {
+        self.read_only_hint = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `destructiveHint`.
+    #[inline]
+    pub fn with_destructive_hint(mut self, value: bool) -> Self {
+        self.destructive_hint = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `idempotentHint`.
+    #[inline]
+    pub fn with_idempotent_hint(mut self, value: bool) -> Self {
+        self.idempotent_hint = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `openWorldHint`.
+    #[inline]
+    pub fn with_open_world_hint(mut self, value: bool) -> Self {
+        self.open_world_hint = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ToolAnnotations {
+    fn default() -> Self {
+        ToolAnnotations::new()
+    }
+}
 crate::rt::object! {
     ToolAnnotations {
         "title": optional title: String,
@@ -3193,6 +6826,38 @@ pub struct ToolInputSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ToolInputSchema {
+    /// A `ToolInputSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ToolInputSchema {
+            properties: ::std::option::Option::None,
+            required: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `properties`.
+    #[inline]
+    pub fn with_properties(
+        mut self,
+        value: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+    ) -> Self {
+        self.properties = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `required`.
+    #[inline]
+    pub fn with_required(mut self, value: Vec<String>) -> Self {
+        self.required = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ToolInputSchema {
+    fn default() -> Self {
+        ToolInputSchema::new()
+    }
+}
 crate::rt::object! {
     ToolInputSchema {
         "type" fixed TYPE: &str = "object",
@@ -3210,6 +6875,44 @@ pub struct ToolListChangedNotification {
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ToolListChangedNotification {
+    /// A `ToolListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ToolListChangedNotification {
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ToolListChangedNotification {
+    fn default() -> Self {
+        ToolListChangedNotification::new()
+    }
+}
+impl ::std::convert::From<ToolListChangedNotification> for Notification {
+    fn from(value: ToolListChangedNotification) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Notification {
+            method: ::std::string::String::from("notifications/tools/list_changed"),
+            params: value.params,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     ToolListChangedNotification {
@@ -3236,6 +6939,38 @@ pub struct ToolOutputSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ToolOutputSchema {
+    /// A `ToolOutputSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ToolOutputSchema {
+            properties: ::std::option::Option::None,
+            required: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `properties`.
+    #[inline]
+    pub fn with_properties(
+        mut self,
+        value: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+    ) -> Self {
+        self.properties = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `required`.
+    #[inline]
+    pub fn with_required(mut self, value: Vec<String>) -> Self {
+        self.required = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ToolOutputSchema {
+    fn default() -> Self {
+        ToolOutputSchema::new()
+    }
+}
 crate::rt::object! {
     ToolOutputSchema {
         "type" fixed TYPE: &str = "object",
@@ -3255,6 +6990,17 @@ pub struct UnsubscribeRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl UnsubscribeRequest {
+    /// A `UnsubscribeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(params: impl ::std::convert::Into<UnsubscribeRequestParams>) -> Self {
+        UnsubscribeRequest {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     UnsubscribeRequest {
         "method" fixed METHOD: &str = "resources/unsubscribe",
@@ -3271,6 +7017,17 @@ pub struct UnsubscribeRequestParams {
     pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl UnsubscribeRequestParams {
+    /// A `UnsubscribeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
+        UnsubscribeRequestParams {
+            uri: uri.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     UnsubscribeRequestParams {
@@ -3681,15 +7438,15 @@ pub const METHODS: &[crate::MethodInfo] = &[
 /// type, which a crate that names its types does not need to compile.
 #[cfg(feature = "type-table")]
 pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = crate::rt::type_table![
-    plain Annotations, plain AudioContent, plain BaseMetadata, plain
-    BlobResourceContents, plain BooleanSchema, plain CallToolRequest, plain
+    default Annotations, plain AudioContent, plain BaseMetadata, plain
+    BlobResourceContents, default BooleanSchema, plain CallToolRequest, plain
     CallToolRequestParams, plain CallToolResult, plain CancelledNotification, plain
-    CancelledNotificationParams, plain ClientCapabilities, plain ClientCapabilitiesRoots,
-    union ClientNotification, union ClientRequest, union ClientResult, plain
-    CompleteRequest, plain CompleteRequestParams, plain CompleteRequestParamsArgument,
-    plain CompleteRequestParamsContext, union CompleteRequestParamsRef, plain
-    CompleteResult, plain CompleteResultCompletion, union ContentBlock, plain
-    CreateMessageRequest, plain CreateMessageRequestParams, plain
+    CancelledNotificationParams, default ClientCapabilities, default
+    ClientCapabilitiesRoots, union ClientNotification, union ClientRequest, union
+    ClientResult, plain CompleteRequest, plain CompleteRequestParams, plain
+    CompleteRequestParamsArgument, default CompleteRequestParamsContext, union
+    CompleteRequestParamsRef, plain CompleteResult, plain CompleteResultCompletion, union
+    ContentBlock, plain CreateMessageRequest, plain CreateMessageRequestParams, plain
     CreateMessageRequestParamsIncludeContext, plain CreateMessageResult, plain
     CreateMessageResultStopReason, plain Cursor, plain ElicitRequest, plain
     ElicitRequestParams, plain ElicitRequestParamsRequestedSchema, plain ElicitResult,
@@ -3697,33 +7454,33 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = crate::rt::type_table![
     union EmbeddedResourceResource, plain EmptyResult, plain EnumSchema, plain
     GetPromptRequest, plain GetPromptRequestParams, plain GetPromptResult, plain
     ImageContent, plain Implementation, plain InitializeRequest, plain
-    InitializeRequestParams, plain InitializeResult, plain InitializedNotification, plain
-    JSONRPCError, plain JSONRPCErrorError, union JSONRPCMessage, plain
-    JSONRPCNotification, plain JSONRPCRequest, plain JSONRPCResponse, plain
-    ListPromptsRequest, plain ListPromptsResult, plain ListResourceTemplatesRequest,
-    plain ListResourceTemplatesResult, plain ListResourcesRequest, plain
-    ListResourcesResult, plain ListRootsRequest, plain ListRootsResult, plain
+    InitializeRequestParams, plain InitializeResult, default InitializedNotification,
+    plain JSONRPCError, plain JSONRPCErrorError, union JSONRPCMessage, plain
+    JSONRPCNotification, plain JSONRPCRequest, plain JSONRPCResponse, default
+    ListPromptsRequest, plain ListPromptsResult, default ListResourceTemplatesRequest,
+    plain ListResourceTemplatesResult, default ListResourcesRequest, plain
+    ListResourcesResult, default ListRootsRequest, plain ListRootsResult, default
     ListToolsRequest, plain ListToolsResult, plain LoggingLevel, plain
-    LoggingMessageNotification, plain LoggingMessageNotificationParams, plain ModelHint,
-    plain ModelPreferences, plain Notification, plain NotificationParams, plain
-    NumberSchema, plain NumberSchemaType, plain PaginatedRequest, plain
-    PaginatedRequestParams, plain PaginatedResult, plain PingRequest, union
+    LoggingMessageNotification, plain LoggingMessageNotificationParams, default
+    ModelHint, default ModelPreferences, plain Notification, default NotificationParams,
+    plain NumberSchema, plain NumberSchemaType, plain PaginatedRequest, default
+    PaginatedRequestParams, default PaginatedResult, default PingRequest, union
     PrimitiveSchemaDefinition, plain ProgressNotification, plain
     ProgressNotificationParams, union ProgressToken, plain Prompt, plain PromptArgument,
-    plain PromptListChangedNotification, plain PromptMessage, plain PromptReference,
+    default PromptListChangedNotification, plain PromptMessage, plain PromptReference,
     plain ReadResourceRequest, plain ReadResourceRequestParams, plain ReadResourceResult,
-    union ReadResourceResultContentsItem, plain Request, union RequestId, plain
-    RequestParams, plain RequestParamsMeta, plain Resource, plain ResourceContents, plain
-    ResourceLink, plain ResourceListChangedNotification, plain ResourceTemplate, plain
-    ResourceTemplateReference, plain ResourceUpdatedNotification, plain
-    ResourceUpdatedNotificationParams, plain Result, plain Role, plain Root, plain
+    union ReadResourceResultContentsItem, plain Request, union RequestId, default
+    RequestParams, default RequestParamsMeta, plain Resource, plain ResourceContents,
+    plain ResourceLink, default ResourceListChangedNotification, plain ResourceTemplate,
+    plain ResourceTemplateReference, plain ResourceUpdatedNotification, plain
+    ResourceUpdatedNotificationParams, default Result, plain Role, plain Root, default
     RootsListChangedNotification, plain SamplingMessage, union SamplingMessageContent,
-    plain ServerCapabilities, plain ServerCapabilitiesPrompts, plain
-    ServerCapabilitiesResources, plain ServerCapabilitiesTools, union ServerNotification,
-    union ServerRequest, union ServerResult, plain SetLevelRequest, plain
-    SetLevelRequestParams, plain StringSchema, plain StringSchemaFormat, plain
+    default ServerCapabilities, default ServerCapabilitiesPrompts, default
+    ServerCapabilitiesResources, default ServerCapabilitiesTools, union
+    ServerNotification, union ServerRequest, union ServerResult, plain SetLevelRequest,
+    plain SetLevelRequestParams, default StringSchema, plain StringSchemaFormat, plain
     SubscribeRequest, plain SubscribeRequestParams, plain TextContent, plain
-    TextResourceContents, plain Tool, plain ToolAnnotations, plain ToolInputSchema, plain
-    ToolListChangedNotification, plain ToolOutputSchema, plain UnsubscribeRequest, plain
-    UnsubscribeRequestParams,
+    TextResourceContents, plain Tool, default ToolAnnotations, default ToolInputSchema,
+    default ToolListChangedNotification, default ToolOutputSchema, plain
+    UnsubscribeRequest, plain UnsubscribeRequestParams,
 ];

@@ -84,6 +84,45 @@ pub struct Annotations {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl Annotations {
+    /// A `Annotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        Annotations {
+            audience: ::std::option::Option::None,
+            priority: ::std::option::Option::None,
+            last_modified: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `audience`.
+    #[inline]
+    pub fn with_audience(mut self, value: Vec<Role>) -> Self {
+        self.audience = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `priority`.
+    #[inline]
+    pub fn with_priority(mut self, value: f64) -> Self {
+        self.priority = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `lastModified`.
+    #[inline]
+    pub fn with_last_modified(
+        mut self,
+        value: impl ::std::convert::Into<String>,
+    ) -> Self {
+        self.last_modified = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for Annotations {
+    fn default() -> Self {
+        Annotations::new()
+    }
+}
 crate::rt::object! {
     Annotations {
         "audience": optional audience: Vec<Role>,
@@ -118,6 +157,41 @@ pub struct AudioContent {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl AudioContent {
+    /// A `AudioContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        data: impl ::std::convert::Into<String>,
+        mime_type: impl ::std::convert::Into<String>,
+    ) -> Self {
+        AudioContent {
+            data: data.into(),
+            mime_type: mime_type.into(),
+            annotations: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `annotations`.
+    #[inline]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::std::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     AudioContent {
         "type" fixed TYPE: &str = "audio",
@@ -146,6 +220,24 @@ pub struct BaseMetadata {
     pub title: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl BaseMetadata {
+    /// A `BaseMetadata` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
+        BaseMetadata {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
 }
 crate::rt::object! {
     BaseMetadata {
@@ -179,6 +271,53 @@ pub struct BlobResourceContents {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl BlobResourceContents {
+    /// A `BlobResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        uri: impl ::std::convert::Into<String>,
+        blob: impl ::std::convert::Into<String>,
+    ) -> Self {
+        BlobResourceContents {
+            uri: uri.into(),
+            mime_type: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            blob: blob.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `mimeType`.
+    #[inline]
+    pub fn with_mime_type(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.mime_type = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<BlobResourceContents> for ResourceContents {
+    fn from(value: BlobResourceContents) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("blob", ::serde_json::to_value(value.blob).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        ResourceContents {
+            uri: value.uri,
+            mime_type: value.mime_type,
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     BlobResourceContents {
         "uri": required uri: String,
@@ -200,6 +339,42 @@ pub struct BooleanSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl BooleanSchema {
+    /// A `BooleanSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        BooleanSchema {
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            default: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `default`.
+    #[inline]
+    pub fn with_default(mut self, value: bool) -> Self {
+        self.default = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for BooleanSchema {
+    fn default() -> Self {
+        BooleanSchema::new()
+    }
+}
 crate::rt::object! {
     BooleanSchema {
         "type" fixed TYPE: &str = "boolean",
@@ -218,6 +393,21 @@ pub struct CallToolRequest {
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl CallToolRequest {
+    /// A `CallToolRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        params: impl ::std::convert::Into<CallToolRequestParams>,
+    ) -> Self {
+        CallToolRequest {
+            id: id.into(),
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     CallToolRequest {
@@ -254,6 +444,61 @@ pub struct CallToolRequestParams {
     pub arguments: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl CallToolRequestParams {
+    /// A `CallToolRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
+        CallToolRequestParams {
+            meta: ::std::option::Option::None,
+            task: ::std::option::Option::None,
+            name: name.into(),
+            arguments: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<RequestParamsMeta>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `task`.
+    #[inline]
+    pub fn with_task(mut self, value: impl ::std::convert::Into<TaskMetadata>) -> Self {
+        self.task = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `arguments`.
+    #[inline]
+    pub fn with_arguments(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.arguments = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<CallToolRequestParams> for TaskAugmentedRequestParams {
+    fn from(value: CallToolRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.arguments {
+            kept.insert("arguments", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        TaskAugmentedRequestParams {
+            meta: value.meta,
+            task: value.task,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     CallToolRequestParams {
@@ -301,6 +546,69 @@ pub struct CallToolResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CallToolResult {
+    /// A `CallToolResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(content: Vec<ContentBlock>) -> Self {
+        CallToolResult {
+            meta: ::std::option::Option::None,
+            content,
+            structured_content: ::std::option::Option::None,
+            is_error: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `structuredContent`.
+    #[inline]
+    pub fn with_structured_content(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.structured_content = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `isError`.
+    #[inline]
+    pub fn with_is_error(mut self, value: bool) -> Self {
+        self.is_error = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<CallToolResult> for Result {
+    fn from(value: CallToolResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "content",
+            ::serde_json::to_value(value.content).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.structured_content {
+            kept.insert(
+                "structuredContent",
+                ::serde_json::to_value(v).unwrap_or_default(),
+            );
+        }
+        if let ::std::option::Option::Some(v) = value.is_error {
+            kept.insert("isError", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     CallToolResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -322,6 +630,21 @@ pub struct CancelTaskRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CancelTaskRequest {
+    /// A `CancelTaskRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        params: impl ::std::convert::Into<CancelTaskRequestParams>,
+    ) -> Self {
+        CancelTaskRequest {
+            id: id.into(),
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     CancelTaskRequest {
         "method" fixed METHOD: &str = "tasks/cancel",
@@ -340,6 +663,17 @@ pub struct CancelTaskRequestParams {
     pub task_id: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl CancelTaskRequestParams {
+    /// A `CancelTaskRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(task_id: impl ::std::convert::Into<String>) -> Self {
+        CancelTaskRequestParams {
+            task_id: task_id.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     CancelTaskRequestParams {
@@ -395,6 +729,104 @@ pub struct CancelTaskResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CancelTaskResult {
+    /// A `CancelTaskResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        task_id: impl ::std::convert::Into<String>,
+        status: impl ::std::convert::Into<TaskStatus>,
+        created_at: impl ::std::convert::Into<String>,
+        last_updated_at: impl ::std::convert::Into<String>,
+        ttl: Option<i64>,
+    ) -> Self {
+        CancelTaskResult {
+            meta: ::std::option::Option::None,
+            task_id: task_id.into(),
+            status: status.into(),
+            status_message: ::std::option::Option::None,
+            created_at: created_at.into(),
+            last_updated_at: last_updated_at.into(),
+            ttl,
+            poll_interval: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `statusMessage`.
+    #[inline]
+    pub fn with_status_message(
+        mut self,
+        value: impl ::std::convert::Into<String>,
+    ) -> Self {
+        self.status_message = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `pollInterval`.
+    #[inline]
+    pub fn with_poll_interval(mut self, value: i64) -> Self {
+        self.poll_interval = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<CancelTaskResult> for Result {
+    fn from(value: CancelTaskResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("taskId", ::serde_json::to_value(value.task_id).unwrap_or_default());
+        kept.insert("status", ::serde_json::to_value(value.status).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.status_message {
+            kept.insert("statusMessage", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "createdAt",
+            ::serde_json::to_value(value.created_at).unwrap_or_default(),
+        );
+        kept.insert(
+            "lastUpdatedAt",
+            ::serde_json::to_value(value.last_updated_at).unwrap_or_default(),
+        );
+        kept.insert("ttl", ::serde_json::to_value(value.ttl).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.poll_interval {
+            kept.insert("pollInterval", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<CancelTaskResult> for Task {
+    fn from(value: CancelTaskResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Task {
+            task_id: value.task_id,
+            status: value.status,
+            status_message: value.status_message,
+            created_at: value.created_at,
+            last_updated_at: value.last_updated_at,
+            ttl: value.ttl,
+            poll_interval: value.poll_interval,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     CancelTaskResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -424,6 +856,17 @@ pub struct CancelledNotification {
     pub params: CancelledNotificationParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl CancelledNotification {
+    /// A `CancelledNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(params: impl ::std::convert::Into<CancelledNotificationParams>) -> Self {
+        CancelledNotification {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     CancelledNotification {
@@ -458,6 +901,66 @@ pub struct CancelledNotificationParams {
     pub reason: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl CancelledNotificationParams {
+    /// A `CancelledNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        CancelledNotificationParams {
+            meta: ::std::option::Option::None,
+            request_id: ::std::option::Option::None,
+            reason: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `requestId`.
+    #[inline]
+    pub fn with_request_id(
+        mut self,
+        value: impl ::std::convert::Into<RequestId>,
+    ) -> Self {
+        self.request_id = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `reason`.
+    #[inline]
+    pub fn with_reason(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.reason = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for CancelledNotificationParams {
+    fn default() -> Self {
+        CancelledNotificationParams::new()
+    }
+}
+impl ::std::convert::From<CancelledNotificationParams> for NotificationParams {
+    fn from(value: CancelledNotificationParams) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.request_id {
+            kept.insert("requestId", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.reason {
+            kept.insert("reason", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        NotificationParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     CancelledNotificationParams {
@@ -501,6 +1004,71 @@ pub struct ClientCapabilities {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ClientCapabilities {
+    /// A `ClientCapabilities` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ClientCapabilities {
+            experimental: ::std::option::Option::None,
+            roots: ::std::option::Option::None,
+            sampling: ::std::option::Option::None,
+            elicitation: ::std::option::Option::None,
+            tasks: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `experimental`.
+    #[inline]
+    pub fn with_experimental(
+        mut self,
+        value: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+    ) -> Self {
+        self.experimental = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `roots`.
+    #[inline]
+    pub fn with_roots(
+        mut self,
+        value: impl ::std::convert::Into<ClientCapabilitiesRoots>,
+    ) -> Self {
+        self.roots = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `sampling`.
+    #[inline]
+    pub fn with_sampling(
+        mut self,
+        value: impl ::std::convert::Into<ClientCapabilitiesSampling>,
+    ) -> Self {
+        self.sampling = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `elicitation`.
+    #[inline]
+    pub fn with_elicitation(
+        mut self,
+        value: impl ::std::convert::Into<ClientCapabilitiesElicitation>,
+    ) -> Self {
+        self.elicitation = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `tasks`.
+    #[inline]
+    pub fn with_tasks(
+        mut self,
+        value: impl ::std::convert::Into<ClientCapabilitiesTasks>,
+    ) -> Self {
+        self.tasks = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ClientCapabilities {
+    fn default() -> Self {
+        ClientCapabilities::new()
+    }
+}
 crate::rt::object! {
     ClientCapabilities {
         "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
@@ -520,6 +1088,41 @@ pub struct ClientCapabilitiesElicitation {
     pub url: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ClientCapabilitiesElicitation {
+    /// A `ClientCapabilitiesElicitation` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ClientCapabilitiesElicitation {
+            form: ::std::option::Option::None,
+            url: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `form`.
+    #[inline]
+    pub fn with_form(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.form = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `url`.
+    #[inline]
+    pub fn with_url(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.url = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ClientCapabilitiesElicitation {
+    fn default() -> Self {
+        ClientCapabilitiesElicitation::new()
+    }
 }
 crate::rt::object! {
     ClientCapabilitiesElicitation {
@@ -542,6 +1145,28 @@ pub struct ClientCapabilitiesRoots {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ClientCapabilitiesRoots {
+    /// A `ClientCapabilitiesRoots` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ClientCapabilitiesRoots {
+            list_changed: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `listChanged`.
+    #[inline]
+    pub fn with_list_changed(mut self, value: bool) -> Self {
+        self.list_changed = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ClientCapabilitiesRoots {
+    fn default() -> Self {
+        ClientCapabilitiesRoots::new()
+    }
+}
 crate::rt::object! {
     ClientCapabilitiesRoots {
         "listChanged": optional list_changed: bool,
@@ -562,6 +1187,41 @@ pub struct ClientCapabilitiesSampling {
     pub tools: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ClientCapabilitiesSampling {
+    /// A `ClientCapabilitiesSampling` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ClientCapabilitiesSampling {
+            context: ::std::option::Option::None,
+            tools: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `context`.
+    #[inline]
+    pub fn with_context(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.context = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `tools`.
+    #[inline]
+    pub fn with_tools(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.tools = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ClientCapabilitiesSampling {
+    fn default() -> Self {
+        ClientCapabilitiesSampling::new()
+    }
 }
 crate::rt::object! {
     ClientCapabilitiesSampling {
@@ -588,6 +1248,51 @@ pub struct ClientCapabilitiesTasks {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ClientCapabilitiesTasks {
+    /// A `ClientCapabilitiesTasks` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ClientCapabilitiesTasks {
+            list: ::std::option::Option::None,
+            cancel: ::std::option::Option::None,
+            requests: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `list`.
+    #[inline]
+    pub fn with_list(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.list = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `cancel`.
+    #[inline]
+    pub fn with_cancel(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.cancel = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `requests`.
+    #[inline]
+    pub fn with_requests(
+        mut self,
+        value: impl ::std::convert::Into<ClientCapabilitiesTasksRequests>,
+    ) -> Self {
+        self.requests = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ClientCapabilitiesTasks {
+    fn default() -> Self {
+        ClientCapabilitiesTasks::new()
+    }
+}
 crate::rt::object! {
     ClientCapabilitiesTasks {
         "list": optional list: crate::IndexMap<String, ::serde_json::Value>,
@@ -610,6 +1315,41 @@ pub struct ClientCapabilitiesTasksRequests {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ClientCapabilitiesTasksRequests {
+    /// A `ClientCapabilitiesTasksRequests` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ClientCapabilitiesTasksRequests {
+            sampling: ::std::option::Option::None,
+            elicitation: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `sampling`.
+    #[inline]
+    pub fn with_sampling(
+        mut self,
+        value: impl ::std::convert::Into<ClientCapabilitiesTasksRequestsSampling>,
+    ) -> Self {
+        self.sampling = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `elicitation`.
+    #[inline]
+    pub fn with_elicitation(
+        mut self,
+        value: impl ::std::convert::Into<ClientCapabilitiesTasksRequestsElicitation>,
+    ) -> Self {
+        self.elicitation = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ClientCapabilitiesTasksRequests {
+    fn default() -> Self {
+        ClientCapabilitiesTasksRequests::new()
+    }
+}
 crate::rt::object! {
     ClientCapabilitiesTasksRequests {
         "sampling": optional sampling: ClientCapabilitiesTasksRequestsSampling,
@@ -626,6 +1366,31 @@ pub struct ClientCapabilitiesTasksRequestsElicitation {
     pub create: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ClientCapabilitiesTasksRequestsElicitation {
+    /// A `ClientCapabilitiesTasksRequestsElicitation` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ClientCapabilitiesTasksRequestsElicitation {
+            create: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `create`.
+    #[inline]
+    pub fn with_create(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.create = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ClientCapabilitiesTasksRequestsElicitation {
+    fn default() -> Self {
+        ClientCapabilitiesTasksRequestsElicitation::new()
+    }
 }
 crate::rt::object! {
     ClientCapabilitiesTasksRequestsElicitation {
@@ -645,6 +1410,31 @@ pub struct ClientCapabilitiesTasksRequestsSampling {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ClientCapabilitiesTasksRequestsSampling {
+    /// A `ClientCapabilitiesTasksRequestsSampling` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ClientCapabilitiesTasksRequestsSampling {
+            create_message: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `createMessage`.
+    #[inline]
+    pub fn with_create_message(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.create_message = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ClientCapabilitiesTasksRequestsSampling {
+    fn default() -> Self {
+        ClientCapabilitiesTasksRequestsSampling::new()
+    }
+}
 crate::rt::object! {
     ClientCapabilitiesTasksRequestsSampling {
         "createMessage": optional create_message: crate::IndexMap<String, ::serde_json::Value>,
@@ -663,6 +1453,36 @@ pub enum ClientNotification {
     TaskStatusNotification(TaskStatusNotification),
     /// A message with any other value: kept whole, as the generic type.
     Other(JSONRPCNotification),
+}
+impl ::std::convert::From<CancelledNotification> for ClientNotification {
+    fn from(value: CancelledNotification) -> Self {
+        ClientNotification::CancelledNotification(value)
+    }
+}
+impl ::std::convert::From<ProgressNotification> for ClientNotification {
+    fn from(value: ProgressNotification) -> Self {
+        ClientNotification::ProgressNotification(value)
+    }
+}
+impl ::std::convert::From<InitializedNotification> for ClientNotification {
+    fn from(value: InitializedNotification) -> Self {
+        ClientNotification::InitializedNotification(value)
+    }
+}
+impl ::std::convert::From<RootsListChangedNotification> for ClientNotification {
+    fn from(value: RootsListChangedNotification) -> Self {
+        ClientNotification::RootsListChangedNotification(value)
+    }
+}
+impl ::std::convert::From<TaskStatusNotification> for ClientNotification {
+    fn from(value: TaskStatusNotification) -> Self {
+        ClientNotification::TaskStatusNotification(value)
+    }
+}
+impl ::std::convert::From<JSONRPCNotification> for ClientNotification {
+    fn from(value: JSONRPCNotification) -> Self {
+        ClientNotification::Other(value)
+    }
 }
 crate::rt::union! {
     ClientNotification by "method" {
@@ -699,6 +1519,96 @@ pub enum ClientRequest {
     CancelTaskRequest(CancelTaskRequest),
     /// A message with any other value: kept whole, as the generic type.
     Other(JSONRPCRequest),
+}
+impl ::std::convert::From<PingRequest> for ClientRequest {
+    fn from(value: PingRequest) -> Self {
+        ClientRequest::PingRequest(value)
+    }
+}
+impl ::std::convert::From<InitializeRequest> for ClientRequest {
+    fn from(value: InitializeRequest) -> Self {
+        ClientRequest::InitializeRequest(value)
+    }
+}
+impl ::std::convert::From<CompleteRequest> for ClientRequest {
+    fn from(value: CompleteRequest) -> Self {
+        ClientRequest::CompleteRequest(value)
+    }
+}
+impl ::std::convert::From<SetLevelRequest> for ClientRequest {
+    fn from(value: SetLevelRequest) -> Self {
+        ClientRequest::SetLevelRequest(value)
+    }
+}
+impl ::std::convert::From<GetPromptRequest> for ClientRequest {
+    fn from(value: GetPromptRequest) -> Self {
+        ClientRequest::GetPromptRequest(value)
+    }
+}
+impl ::std::convert::From<ListPromptsRequest> for ClientRequest {
+    fn from(value: ListPromptsRequest) -> Self {
+        ClientRequest::ListPromptsRequest(value)
+    }
+}
+impl ::std::convert::From<ListResourcesRequest> for ClientRequest {
+    fn from(value: ListResourcesRequest) -> Self {
+        ClientRequest::ListResourcesRequest(value)
+    }
+}
+impl ::std::convert::From<ListResourceTemplatesRequest> for ClientRequest {
+    fn from(value: ListResourceTemplatesRequest) -> Self {
+        ClientRequest::ListResourceTemplatesRequest(value)
+    }
+}
+impl ::std::convert::From<ReadResourceRequest> for ClientRequest {
+    fn from(value: ReadResourceRequest) -> Self {
+        ClientRequest::ReadResourceRequest(value)
+    }
+}
+impl ::std::convert::From<SubscribeRequest> for ClientRequest {
+    fn from(value: SubscribeRequest) -> Self {
+        ClientRequest::SubscribeRequest(value)
+    }
+}
+impl ::std::convert::From<UnsubscribeRequest> for ClientRequest {
+    fn from(value: UnsubscribeRequest) -> Self {
+        ClientRequest::UnsubscribeRequest(value)
+    }
+}
+impl ::std::convert::From<CallToolRequest> for ClientRequest {
+    fn from(value: CallToolRequest) -> Self {
+        ClientRequest::CallToolRequest(value)
+    }
+}
+impl ::std::convert::From<ListToolsRequest> for ClientRequest {
+    fn from(value: ListToolsRequest) -> Self {
+        ClientRequest::ListToolsRequest(value)
+    }
+}
+impl ::std::convert::From<GetTaskRequest> for ClientRequest {
+    fn from(value: GetTaskRequest) -> Self {
+        ClientRequest::GetTaskRequest(value)
+    }
+}
+impl ::std::convert::From<GetTaskPayloadRequest> for ClientRequest {
+    fn from(value: GetTaskPayloadRequest) -> Self {
+        ClientRequest::GetTaskPayloadRequest(value)
+    }
+}
+impl ::std::convert::From<ListTasksRequest> for ClientRequest {
+    fn from(value: ListTasksRequest) -> Self {
+        ClientRequest::ListTasksRequest(value)
+    }
+}
+impl ::std::convert::From<CancelTaskRequest> for ClientRequest {
+    fn from(value: CancelTaskRequest) -> Self {
+        ClientRequest::CancelTaskRequest(value)
+    }
+}
+impl ::std::convert::From<JSONRPCRequest> for ClientRequest {
+    fn from(value: JSONRPCRequest) -> Self {
+        ClientRequest::Other(value)
+    }
 }
 crate::rt::union! {
     ClientRequest by "method" {
@@ -737,6 +1647,46 @@ pub enum ClientResult {
     ListTasksResult(ListTasksResult),
     CancelTaskResult(CancelTaskResult),
 }
+impl ::std::convert::From<EmptyResult> for ClientResult {
+    fn from(value: EmptyResult) -> Self {
+        ClientResult::EmptyResult(value)
+    }
+}
+impl ::std::convert::From<CreateMessageResult> for ClientResult {
+    fn from(value: CreateMessageResult) -> Self {
+        ClientResult::CreateMessageResult(value)
+    }
+}
+impl ::std::convert::From<ListRootsResult> for ClientResult {
+    fn from(value: ListRootsResult) -> Self {
+        ClientResult::ListRootsResult(value)
+    }
+}
+impl ::std::convert::From<ElicitResult> for ClientResult {
+    fn from(value: ElicitResult) -> Self {
+        ClientResult::ElicitResult(value)
+    }
+}
+impl ::std::convert::From<GetTaskResult> for ClientResult {
+    fn from(value: GetTaskResult) -> Self {
+        ClientResult::GetTaskResult(value)
+    }
+}
+impl ::std::convert::From<GetTaskPayloadResult> for ClientResult {
+    fn from(value: GetTaskPayloadResult) -> Self {
+        ClientResult::GetTaskPayloadResult(value)
+    }
+}
+impl ::std::convert::From<ListTasksResult> for ClientResult {
+    fn from(value: ListTasksResult) -> Self {
+        ClientResult::ListTasksResult(value)
+    }
+}
+impl ::std::convert::From<CancelTaskResult> for ClientResult {
+    fn from(value: CancelTaskResult) -> Self {
+        ClientResult::CancelTaskResult(value)
+    }
+}
 crate::rt::union! {
     ClientResult by shape {
         EmptyResult(EmptyResult),
@@ -759,6 +1709,21 @@ pub struct CompleteRequest {
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl CompleteRequest {
+    /// A `CompleteRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        params: impl ::std::convert::Into<CompleteRequestParams>,
+    ) -> Self {
+        CompleteRequest {
+            id: id.into(),
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     CompleteRequest {
@@ -788,6 +1753,61 @@ pub struct CompleteRequestParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CompleteRequestParams {
+    /// A `CompleteRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        r#ref: impl ::std::convert::Into<CompleteRequestParamsRef>,
+        argument: impl ::std::convert::Into<CompleteRequestParamsArgument>,
+    ) -> Self {
+        CompleteRequestParams {
+            meta: ::std::option::Option::None,
+            r#ref: r#ref.into(),
+            argument: argument.into(),
+            context: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<RequestParamsMeta>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `context`.
+    #[inline]
+    pub fn with_context(
+        mut self,
+        value: impl ::std::convert::Into<CompleteRequestParamsContext>,
+    ) -> Self {
+        self.context = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<CompleteRequestParams> for RequestParams {
+    fn from(value: CompleteRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("ref", ::serde_json::to_value(value.r#ref).unwrap_or_default());
+        kept.insert(
+            "argument",
+            ::serde_json::to_value(value.argument).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.context {
+            kept.insert("context", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        RequestParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     CompleteRequestParams {
         "_meta": optional meta: RequestParamsMeta,
@@ -807,6 +1827,21 @@ pub struct CompleteRequestParamsArgument {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CompleteRequestParamsArgument {
+    /// A `CompleteRequestParamsArgument` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        name: impl ::std::convert::Into<String>,
+        value: impl ::std::convert::Into<String>,
+    ) -> Self {
+        CompleteRequestParamsArgument {
+            name: name.into(),
+            value: value.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     CompleteRequestParamsArgument {
         "name": required name: String,
@@ -824,6 +1859,28 @@ pub struct CompleteRequestParamsContext {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CompleteRequestParamsContext {
+    /// A `CompleteRequestParamsContext` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        CompleteRequestParamsContext {
+            arguments: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `arguments`.
+    #[inline]
+    pub fn with_arguments(mut self, value: crate::IndexMap<String, String>) -> Self {
+        self.arguments = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for CompleteRequestParamsContext {
+    fn default() -> Self {
+        CompleteRequestParamsContext::new()
+    }
+}
 crate::rt::object! {
     CompleteRequestParamsContext {
         "arguments": optional arguments: crate::IndexMap<String, String>,
@@ -837,6 +1894,16 @@ crate::rt::object! {
 pub enum CompleteRequestParamsRef {
     PromptReference(PromptReference),
     ResourceTemplateReference(ResourceTemplateReference),
+}
+impl ::std::convert::From<PromptReference> for CompleteRequestParamsRef {
+    fn from(value: PromptReference) -> Self {
+        CompleteRequestParamsRef::PromptReference(value)
+    }
+}
+impl ::std::convert::From<ResourceTemplateReference> for CompleteRequestParamsRef {
+    fn from(value: ResourceTemplateReference) -> Self {
+        CompleteRequestParamsRef::ResourceTemplateReference(value)
+    }
 }
 crate::rt::union! {
     CompleteRequestParamsRef by "type" {
@@ -857,6 +1924,43 @@ pub struct CompleteResult {
     pub completion: CompleteResultCompletion,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl CompleteResult {
+    /// A `CompleteResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(completion: impl ::std::convert::Into<CompleteResultCompletion>) -> Self {
+        CompleteResult {
+            meta: ::std::option::Option::None,
+            completion: completion.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<CompleteResult> for Result {
+    fn from(value: CompleteResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "completion",
+            ::serde_json::to_value(value.completion).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     CompleteResult {
@@ -883,6 +1987,31 @@ pub struct CompleteResultCompletion {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CompleteResultCompletion {
+    /// A `CompleteResultCompletion` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(values: Vec<String>) -> Self {
+        CompleteResultCompletion {
+            values,
+            total: ::std::option::Option::None,
+            has_more: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `total`.
+    #[inline]
+    pub fn with_total(mut self, value: i64) -> Self {
+        self.total = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `hasMore`.
+    #[inline]
+    pub fn with_has_more(mut self, value: bool) -> Self {
+        self.has_more = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     CompleteResultCompletion {
         "values": required values: Vec<String>,
@@ -899,6 +2028,31 @@ pub enum ContentBlock {
     AudioContent(AudioContent),
     ResourceLink(ResourceLink),
     EmbeddedResource(EmbeddedResource),
+}
+impl ::std::convert::From<TextContent> for ContentBlock {
+    fn from(value: TextContent) -> Self {
+        ContentBlock::TextContent(value)
+    }
+}
+impl ::std::convert::From<ImageContent> for ContentBlock {
+    fn from(value: ImageContent) -> Self {
+        ContentBlock::ImageContent(value)
+    }
+}
+impl ::std::convert::From<AudioContent> for ContentBlock {
+    fn from(value: AudioContent) -> Self {
+        ContentBlock::AudioContent(value)
+    }
+}
+impl ::std::convert::From<ResourceLink> for ContentBlock {
+    fn from(value: ResourceLink) -> Self {
+        ContentBlock::ResourceLink(value)
+    }
+}
+impl ::std::convert::From<EmbeddedResource> for ContentBlock {
+    fn from(value: EmbeddedResource) -> Self {
+        ContentBlock::EmbeddedResource(value)
+    }
 }
 crate::rt::union! {
     ContentBlock by "type" {
@@ -921,6 +2075,21 @@ pub struct CreateMessageRequest {
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl CreateMessageRequest {
+    /// A `CreateMessageRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        params: impl ::std::convert::Into<CreateMessageRequestParams>,
+    ) -> Self {
+        CreateMessageRequest {
+            id: id.into(),
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     CreateMessageRequest {
@@ -1006,6 +2175,154 @@ pub struct CreateMessageRequestParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CreateMessageRequestParams {
+    /// A `CreateMessageRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(messages: Vec<SamplingMessage>, max_tokens: i64) -> Self {
+        CreateMessageRequestParams {
+            meta: ::std::option::Option::None,
+            task: ::std::option::Option::None,
+            messages,
+            model_preferences: ::std::option::Option::None,
+            system_prompt: ::std::option::Option::None,
+            include_context: ::std::option::Option::None,
+            temperature: ::std::option::Option::None,
+            max_tokens,
+            stop_sequences: ::std::option::Option::None,
+            metadata: ::std::option::Option::None,
+            tools: ::std::option::Option::None,
+            tool_choice: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<RequestParamsMeta>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `task`.
+    #[inline]
+    pub fn with_task(mut self, value: impl ::std::convert::Into<TaskMetadata>) -> Self {
+        self.task = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `modelPreferences`.
+    #[inline]
+    pub fn with_model_preferences(
+        mut self,
+        value: impl ::std::convert::Into<ModelPreferences>,
+    ) -> Self {
+        self.model_preferences = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `systemPrompt`.
+    #[inline]
+    pub fn with_system_prompt(
+        mut self,
+        value: impl ::std::convert::Into<String>,
+    ) -> Self {
+        self.system_prompt = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `includeContext`.
+    #[inline]
+    pub fn with_include_context(
+        mut self,
+        value: impl ::std::convert::Into<CreateMessageRequestParamsIncludeContext>,
+    ) -> Self {
+        self.include_context = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `temperature`.
+    #[inline]
+    pub fn with_temperature(mut self, value: f64) -> Self {
+        self.temperature = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `stopSequences`.
+    #[inline]
+    pub fn with_stop_sequences(mut self, value: Vec<String>) -> Self {
+        self.stop_sequences = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `metadata`.
+    #[inline]
+    pub fn with_metadata(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.metadata = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `tools`.
+    #[inline]
+    pub fn with_tools(mut self, value: Vec<Tool>) -> Self {
+        self.tools = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `toolChoice`.
+    #[inline]
+    pub fn with_tool_choice(
+        mut self,
+        value: impl ::std::convert::Into<ToolChoice>,
+    ) -> Self {
+        self.tool_choice = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<CreateMessageRequestParams> for TaskAugmentedRequestParams {
+    fn from(value: CreateMessageRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "messages",
+            ::serde_json::to_value(value.messages).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.model_preferences {
+            kept.insert(
+                "modelPreferences",
+                ::serde_json::to_value(v).unwrap_or_default(),
+            );
+        }
+        if let ::std::option::Option::Some(v) = value.system_prompt {
+            kept.insert("systemPrompt", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.include_context {
+            kept.insert("includeContext", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.temperature {
+            kept.insert("temperature", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "maxTokens",
+            ::serde_json::to_value(value.max_tokens).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.stop_sequences {
+            kept.insert("stopSequences", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.metadata {
+            kept.insert("metadata", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.tools {
+            kept.insert("tools", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.tool_choice {
+            kept.insert("toolChoice", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        TaskAugmentedRequestParams {
+            meta: value.meta,
+            task: value.task,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     CreateMessageRequestParams {
         "_meta": optional meta: RequestParamsMeta,
@@ -1079,6 +2396,82 @@ pub struct CreateMessageResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CreateMessageResult {
+    /// A `CreateMessageResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        role: impl ::std::convert::Into<Role>,
+        content: impl ::std::convert::Into<SamplingMessageContent>,
+        model: impl ::std::convert::Into<String>,
+    ) -> Self {
+        CreateMessageResult {
+            meta: ::std::option::Option::None,
+            role: role.into(),
+            content: content.into(),
+            model: model.into(),
+            stop_reason: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `stopReason`.
+    #[inline]
+    pub fn with_stop_reason(
+        mut self,
+        value: impl ::std::convert::Into<CreateMessageResultStopReason>,
+    ) -> Self {
+        self.stop_reason = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<CreateMessageResult> for Result {
+    fn from(value: CreateMessageResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("role", ::serde_json::to_value(value.role).unwrap_or_default());
+        kept.insert(
+            "content",
+            ::serde_json::to_value(value.content).unwrap_or_default(),
+        );
+        kept.insert("model", ::serde_json::to_value(value.model).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.stop_reason {
+            kept.insert("stopReason", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
+    fn from(value: CreateMessageResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("model", ::serde_json::to_value(value.model).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.stop_reason {
+            kept.insert("stopReason", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        SamplingMessage {
+            role: value.role,
+            content: value.content,
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     CreateMessageResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -1129,6 +2522,40 @@ pub struct CreateTaskResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CreateTaskResult {
+    /// A `CreateTaskResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(task: impl ::std::convert::Into<Task>) -> Self {
+        CreateTaskResult {
+            meta: ::std::option::Option::None,
+            task: task.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<CreateTaskResult> for Result {
+    fn from(value: CreateTaskResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("task", ::serde_json::to_value(value.task).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     CreateTaskResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -1148,6 +2575,21 @@ pub struct ElicitRequest {
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ElicitRequest {
+    /// A `ElicitRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        params: impl ::std::convert::Into<ElicitRequestParams>,
+    ) -> Self {
+        ElicitRequest {
+            id: id.into(),
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     ElicitRequest {
@@ -1190,6 +2632,74 @@ pub struct ElicitRequestFormParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ElicitRequestFormParams {
+    /// A `ElicitRequestFormParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        message: impl ::std::convert::Into<String>,
+        requested_schema: impl ::std::convert::Into<
+            ElicitRequestFormParamsRequestedSchema,
+        >,
+    ) -> Self {
+        ElicitRequestFormParams {
+            meta: ::std::option::Option::None,
+            task: ::std::option::Option::None,
+            mode: ::std::option::Option::None,
+            message: message.into(),
+            requested_schema: requested_schema.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<RequestParamsMeta>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `task`.
+    #[inline]
+    pub fn with_task(mut self, value: impl ::std::convert::Into<TaskMetadata>) -> Self {
+        self.task = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `mode`.
+    #[inline]
+    pub fn with_mode(
+        mut self,
+        value: impl ::std::convert::Into<ElicitRequestFormParamsMode>,
+    ) -> Self {
+        self.mode = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ElicitRequestFormParams> for TaskAugmentedRequestParams {
+    fn from(value: ElicitRequestFormParams) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.mode {
+            kept.insert("mode", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "message",
+            ::serde_json::to_value(value.message).unwrap_or_default(),
+        );
+        kept.insert(
+            "requestedSchema",
+            ::serde_json::to_value(value.requested_schema).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        TaskAugmentedRequestParams {
+            meta: value.meta,
+            task: value.task,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ElicitRequestFormParams {
         "_meta": optional meta: RequestParamsMeta,
@@ -1227,6 +2737,31 @@ pub struct ElicitRequestFormParamsRequestedSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ElicitRequestFormParamsRequestedSchema {
+    /// A `ElicitRequestFormParamsRequestedSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(properties: crate::IndexMap<String, PrimitiveSchemaDefinition>) -> Self {
+        ElicitRequestFormParamsRequestedSchema {
+            schema: ::std::option::Option::None,
+            properties,
+            required: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `$schema`.
+    #[inline]
+    pub fn with_schema(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.schema = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `required`.
+    #[inline]
+    pub fn with_required(mut self, value: Vec<String>) -> Self {
+        self.required = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     ElicitRequestFormParamsRequestedSchema {
         "$schema": optional schema: String,
@@ -1243,6 +2778,16 @@ crate::rt::object! {
 pub enum ElicitRequestParams {
     ElicitRequestFormParams(ElicitRequestFormParams),
     ElicitRequestURLParams(ElicitRequestURLParams),
+}
+impl ::std::convert::From<ElicitRequestFormParams> for ElicitRequestParams {
+    fn from(value: ElicitRequestFormParams) -> Self {
+        ElicitRequestParams::ElicitRequestFormParams(value)
+    }
+}
+impl ::std::convert::From<ElicitRequestURLParams> for ElicitRequestParams {
+    fn from(value: ElicitRequestURLParams) -> Self {
+        ElicitRequestParams::ElicitRequestURLParams(value)
+    }
 }
 crate::rt::union! {
     ElicitRequestParams by shape {
@@ -1287,6 +2832,63 @@ pub struct ElicitRequestURLParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ElicitRequestURLParams {
+    /// A `ElicitRequestURLParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        message: impl ::std::convert::Into<String>,
+        elicitation_id: impl ::std::convert::Into<String>,
+        url: impl ::std::convert::Into<String>,
+    ) -> Self {
+        ElicitRequestURLParams {
+            meta: ::std::option::Option::None,
+            task: ::std::option::Option::None,
+            message: message.into(),
+            elicitation_id: elicitation_id.into(),
+            url: url.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<RequestParamsMeta>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `task`.
+    #[inline]
+    pub fn with_task(mut self, value: impl ::std::convert::Into<TaskMetadata>) -> Self {
+        self.task = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ElicitRequestURLParams> for TaskAugmentedRequestParams {
+    fn from(value: ElicitRequestURLParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("mode", ::serde_json::json!("url"));
+        kept.insert(
+            "message",
+            ::serde_json::to_value(value.message).unwrap_or_default(),
+        );
+        kept.insert(
+            "elicitationId",
+            ::serde_json::to_value(value.elicitation_id).unwrap_or_default(),
+        );
+        kept.insert("url", ::serde_json::to_value(value.url).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        TaskAugmentedRequestParams {
+            meta: value.meta,
+            task: value.task,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ElicitRequestURLParams {
         "_meta": optional meta: RequestParamsMeta,
@@ -1322,6 +2924,53 @@ pub struct ElicitResult {
     pub content: Option<crate::IndexMap<String, ElicitResultContentValue>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ElicitResult {
+    /// A `ElicitResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(action: impl ::std::convert::Into<ElicitResultAction>) -> Self {
+        ElicitResult {
+            meta: ::std::option::Option::None,
+            action: action.into(),
+            content: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `content`.
+    #[inline]
+    pub fn with_content(
+        mut self,
+        value: crate::IndexMap<String, ElicitResultContentValue>,
+    ) -> Self {
+        self.content = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<ElicitResult> for Result {
+    fn from(value: ElicitResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("action", ::serde_json::to_value(value.action).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.content {
+            kept.insert("content", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     ElicitResult {
@@ -1361,6 +3010,31 @@ pub enum ElicitResultContentValue {
     Boolean(bool),
     StringArray(Vec<String>),
 }
+impl ::std::convert::From<String> for ElicitResultContentValue {
+    fn from(value: String) -> Self {
+        ElicitResultContentValue::String(value)
+    }
+}
+impl ::std::convert::From<&str> for ElicitResultContentValue {
+    fn from(value: &str) -> Self {
+        ElicitResultContentValue::String(::std::string::String::from(value))
+    }
+}
+impl ::std::convert::From<f64> for ElicitResultContentValue {
+    fn from(value: f64) -> Self {
+        ElicitResultContentValue::Number(value)
+    }
+}
+impl ::std::convert::From<bool> for ElicitResultContentValue {
+    fn from(value: bool) -> Self {
+        ElicitResultContentValue::Boolean(value)
+    }
+}
+impl ::std::convert::From<Vec<String>> for ElicitResultContentValue {
+    fn from(value: Vec<String>) -> Self {
+        ElicitResultContentValue::StringArray(value)
+    }
+}
 crate::rt::union! {
     ElicitResultContentValue by shape {
         String(String),
@@ -1381,6 +3055,19 @@ pub struct ElicitationCompleteNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ElicitationCompleteNotification {
+    /// A `ElicitationCompleteNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        params: impl ::std::convert::Into<ElicitationCompleteNotificationParams>,
+    ) -> Self {
+        ElicitationCompleteNotification {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     ElicitationCompleteNotification {
         "method" fixed METHOD: &str = "notifications/elicitation/complete",
@@ -1398,6 +3085,17 @@ pub struct ElicitationCompleteNotificationParams {
     pub elicitation_id: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ElicitationCompleteNotificationParams {
+    /// A `ElicitationCompleteNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(elicitation_id: impl ::std::convert::Into<String>) -> Self {
+        ElicitationCompleteNotificationParams {
+            elicitation_id: elicitation_id.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     ElicitationCompleteNotificationParams {
@@ -1427,6 +3125,37 @@ pub struct EmbeddedResource {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl EmbeddedResource {
+    /// A `EmbeddedResource` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(resource: impl ::std::convert::Into<EmbeddedResourceResource>) -> Self {
+        EmbeddedResource {
+            resource: resource.into(),
+            annotations: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `annotations`.
+    #[inline]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::std::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     EmbeddedResource {
         "type" fixed TYPE: &str = "resource",
@@ -1444,6 +3173,16 @@ pub enum EmbeddedResourceResource {
     TextResourceContents(TextResourceContents),
     BlobResourceContents(BlobResourceContents),
 }
+impl ::std::convert::From<TextResourceContents> for EmbeddedResourceResource {
+    fn from(value: TextResourceContents) -> Self {
+        EmbeddedResourceResource::TextResourceContents(value)
+    }
+}
+impl ::std::convert::From<BlobResourceContents> for EmbeddedResourceResource {
+    fn from(value: BlobResourceContents) -> Self {
+        EmbeddedResourceResource::BlobResourceContents(value)
+    }
+}
 crate::rt::union! {
     EmbeddedResourceResource by shape {
         TextResourceContents(TextResourceContents),
@@ -1460,6 +3199,21 @@ pub enum EnumSchema {
     SingleSelectEnumSchema(SingleSelectEnumSchema),
     MultiSelectEnumSchema(MultiSelectEnumSchema),
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
+}
+impl ::std::convert::From<SingleSelectEnumSchema> for EnumSchema {
+    fn from(value: SingleSelectEnumSchema) -> Self {
+        EnumSchema::SingleSelectEnumSchema(value)
+    }
+}
+impl ::std::convert::From<MultiSelectEnumSchema> for EnumSchema {
+    fn from(value: MultiSelectEnumSchema) -> Self {
+        EnumSchema::MultiSelectEnumSchema(value)
+    }
+}
+impl ::std::convert::From<LegacyTitledEnumSchema> for EnumSchema {
+    fn from(value: LegacyTitledEnumSchema) -> Self {
+        EnumSchema::LegacyTitledEnumSchema(value)
+    }
 }
 crate::rt::union! {
     EnumSchema by shape {
@@ -1482,6 +3236,32 @@ pub struct Error {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl Error {
+    /// A `Error` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(code: i64, message: impl ::std::convert::Into<String>) -> Self {
+        Error {
+            code,
+            message: message.into(),
+            data: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `data`.
+    #[inline]
+    pub fn with_data(mut self, value: ::serde_json::Value) -> Self {
+        self.data = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::fmt::Display for Error {
+    /// The message, then the code: `Method not found (-32601)`.
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        write!(f, "{} ({})", self.message, self.code)
+    }
+}
+impl ::std::error::Error for Error {}
 crate::rt::object! {
     Error {
         "code": required code: i64 as int,
@@ -1499,6 +3279,21 @@ pub struct GetPromptRequest {
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl GetPromptRequest {
+    /// A `GetPromptRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        params: impl ::std::convert::Into<GetPromptRequestParams>,
+    ) -> Self {
+        GetPromptRequest {
+            id: id.into(),
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     GetPromptRequest {
@@ -1527,6 +3322,50 @@ pub struct GetPromptRequestParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl GetPromptRequestParams {
+    /// A `GetPromptRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
+        GetPromptRequestParams {
+            meta: ::std::option::Option::None,
+            name: name.into(),
+            arguments: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<RequestParamsMeta>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `arguments`.
+    #[inline]
+    pub fn with_arguments(mut self, value: crate::IndexMap<String, String>) -> Self {
+        self.arguments = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<GetPromptRequestParams> for RequestParams {
+    fn from(value: GetPromptRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.arguments {
+            kept.insert("arguments", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        RequestParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     GetPromptRequestParams {
         "_meta": optional meta: RequestParamsMeta,
@@ -1552,6 +3391,53 @@ pub struct GetPromptResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl GetPromptResult {
+    /// A `GetPromptResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(messages: Vec<PromptMessage>) -> Self {
+        GetPromptResult {
+            meta: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            messages,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<GetPromptResult> for Result {
+    fn from(value: GetPromptResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "messages",
+            ::serde_json::to_value(value.messages).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     GetPromptResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -1572,6 +3458,21 @@ pub struct GetTaskPayloadRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl GetTaskPayloadRequest {
+    /// A `GetTaskPayloadRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        params: impl ::std::convert::Into<GetTaskPayloadRequestParams>,
+    ) -> Self {
+        GetTaskPayloadRequest {
+            id: id.into(),
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     GetTaskPayloadRequest {
         "method" fixed METHOD: &str = "tasks/result",
@@ -1590,6 +3491,17 @@ pub struct GetTaskPayloadRequestParams {
     pub task_id: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl GetTaskPayloadRequestParams {
+    /// A `GetTaskPayloadRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(task_id: impl ::std::convert::Into<String>) -> Self {
+        GetTaskPayloadRequestParams {
+            task_id: task_id.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     GetTaskPayloadRequestParams {
@@ -1613,6 +3525,43 @@ pub struct GetTaskPayloadResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl GetTaskPayloadResult {
+    /// A `GetTaskPayloadResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        GetTaskPayloadResult {
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for GetTaskPayloadResult {
+    fn default() -> Self {
+        GetTaskPayloadResult::new()
+    }
+}
+impl ::std::convert::From<GetTaskPayloadResult> for Result {
+    fn from(value: GetTaskPayloadResult) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     GetTaskPayloadResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -1630,6 +3579,21 @@ pub struct GetTaskRequest {
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl GetTaskRequest {
+    /// A `GetTaskRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        params: impl ::std::convert::Into<GetTaskRequestParams>,
+    ) -> Self {
+        GetTaskRequest {
+            id: id.into(),
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     GetTaskRequest {
@@ -1649,6 +3613,17 @@ pub struct GetTaskRequestParams {
     pub task_id: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl GetTaskRequestParams {
+    /// A `GetTaskRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(task_id: impl ::std::convert::Into<String>) -> Self {
+        GetTaskRequestParams {
+            task_id: task_id.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     GetTaskRequestParams {
@@ -1703,6 +3678,104 @@ pub struct GetTaskResult {
     pub poll_interval: Option<i64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl GetTaskResult {
+    /// A `GetTaskResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        task_id: impl ::std::convert::Into<String>,
+        status: impl ::std::convert::Into<TaskStatus>,
+        created_at: impl ::std::convert::Into<String>,
+        last_updated_at: impl ::std::convert::Into<String>,
+        ttl: Option<i64>,
+    ) -> Self {
+        GetTaskResult {
+            meta: ::std::option::Option::None,
+            task_id: task_id.into(),
+            status: status.into(),
+            status_message: ::std::option::Option::None,
+            created_at: created_at.into(),
+            last_updated_at: last_updated_at.into(),
+            ttl,
+            poll_interval: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `statusMessage`.
+    #[inline]
+    pub fn with_status_message(
+        mut self,
+        value: impl ::std::convert::Into<String>,
+    ) -> Self {
+        self.status_message = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `pollInterval`.
+    #[inline]
+    pub fn with_poll_interval(mut self, value: i64) -> Self {
+        self.poll_interval = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<GetTaskResult> for Result {
+    fn from(value: GetTaskResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("taskId", ::serde_json::to_value(value.task_id).unwrap_or_default());
+        kept.insert("status", ::serde_json::to_value(value.status).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.status_message {
+            kept.insert("statusMessage", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "createdAt",
+            ::serde_json::to_value(value.created_at).unwrap_or_default(),
+        );
+        kept.insert(
+            "lastUpdatedAt",
+            ::serde_json::to_value(value.last_updated_at).unwrap_or_default(),
+        );
+        kept.insert("ttl", ::serde_json::to_value(value.ttl).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.poll_interval {
+            kept.insert("pollInterval", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<GetTaskResult> for Task {
+    fn from(value: GetTaskResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Task {
+            task_id: value.task_id,
+            status: value.status,
+            status_message: value.status_message,
+            created_at: value.created_at,
+            last_updated_at: value.last_updated_at,
+            ttl: value.ttl,
+            poll_interval: value.poll_interval,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     GetTaskResult {
@@ -1762,6 +3835,38 @@ pub struct Icon {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl Icon {
+    /// A `Icon` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(src: impl ::std::convert::Into<String>) -> Self {
+        Icon {
+            src: src.into(),
+            mime_type: ::std::option::Option::None,
+            sizes: ::std::option::Option::None,
+            theme: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `mimeType`.
+    #[inline]
+    pub fn with_mime_type(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.mime_type = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `sizes`.
+    #[inline]
+    pub fn with_sizes(mut self, value: Vec<String>) -> Self {
+        self.sizes = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `theme`.
+    #[inline]
+    pub fn with_theme(mut self, value: impl ::std::convert::Into<IconTheme>) -> Self {
+        self.theme = ::std::option::Option::Some(value.into());
+        self
+    }
+}
 crate::rt::object! {
     Icon {
         "src": required src: String,
@@ -1806,6 +3911,28 @@ pub struct Icons {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl Icons {
+    /// A `Icons` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        Icons {
+            icons: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `icons`.
+    #[inline]
+    pub fn with_icons(mut self, value: Vec<Icon>) -> Self {
+        self.icons = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for Icons {
+    fn default() -> Self {
+        Icons::new()
+    }
+}
 crate::rt::object! {
     Icons {
         "icons": optional icons: Vec<Icon>,
@@ -1837,6 +3964,41 @@ pub struct ImageContent {
     pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ImageContent {
+    /// A `ImageContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        data: impl ::std::convert::Into<String>,
+        mime_type: impl ::std::convert::Into<String>,
+    ) -> Self {
+        ImageContent {
+            data: data.into(),
+            mime_type: mime_type.into(),
+            annotations: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `annotations`.
+    #[inline]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::std::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
 }
 crate::rt::object! {
     ImageContent {
@@ -1894,6 +4056,101 @@ pub struct Implementation {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl Implementation {
+    /// A `Implementation` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        name: impl ::std::convert::Into<String>,
+        version: impl ::std::convert::Into<String>,
+    ) -> Self {
+        Implementation {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            icons: ::std::option::Option::None,
+            version: version.into(),
+            description: ::std::option::Option::None,
+            website_url: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `icons`.
+    #[inline]
+    pub fn with_icons(mut self, value: Vec<Icon>) -> Self {
+        self.icons = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `websiteUrl`.
+    #[inline]
+    pub fn with_website_url(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.website_url = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<Implementation> for BaseMetadata {
+    fn from(value: Implementation) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.icons {
+            kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "version",
+            ::serde_json::to_value(value.version).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.website_url {
+            kept.insert("websiteUrl", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        BaseMetadata {
+            name: value.name,
+            title: value.title,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<Implementation> for Icons {
+    fn from(value: Implementation) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.title {
+            kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "version",
+            ::serde_json::to_value(value.version).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.website_url {
+            kept.insert("websiteUrl", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Icons {
+            icons: value.icons,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     Implementation {
         "name": required name: String,
@@ -1916,6 +4173,21 @@ pub struct InitializeRequest {
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl InitializeRequest {
+    /// A `InitializeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        params: impl ::std::convert::Into<InitializeRequestParams>,
+    ) -> Self {
+        InitializeRequest {
+            id: id.into(),
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     InitializeRequest {
@@ -1946,6 +4218,57 @@ pub struct InitializeRequestParams {
     pub client_info: Implementation,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl InitializeRequestParams {
+    /// A `InitializeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        protocol_version: impl ::std::convert::Into<String>,
+        capabilities: impl ::std::convert::Into<ClientCapabilities>,
+        client_info: impl ::std::convert::Into<Implementation>,
+    ) -> Self {
+        InitializeRequestParams {
+            meta: ::std::option::Option::None,
+            protocol_version: protocol_version.into(),
+            capabilities: capabilities.into(),
+            client_info: client_info.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<RequestParamsMeta>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<InitializeRequestParams> for RequestParams {
+    fn from(value: InitializeRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "protocolVersion",
+            ::serde_json::to_value(value.protocol_version).unwrap_or_default(),
+        );
+        kept.insert(
+            "capabilities",
+            ::serde_json::to_value(value.capabilities).unwrap_or_default(),
+        );
+        kept.insert(
+            "clientInfo",
+            ::serde_json::to_value(value.client_info).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        RequestParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     InitializeRequestParams {
@@ -1983,6 +4306,70 @@ pub struct InitializeResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl InitializeResult {
+    /// A `InitializeResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        protocol_version: impl ::std::convert::Into<String>,
+        capabilities: impl ::std::convert::Into<ServerCapabilities>,
+        server_info: impl ::std::convert::Into<Implementation>,
+    ) -> Self {
+        InitializeResult {
+            meta: ::std::option::Option::None,
+            protocol_version: protocol_version.into(),
+            capabilities: capabilities.into(),
+            server_info: server_info.into(),
+            instructions: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `instructions`.
+    #[inline]
+    pub fn with_instructions(
+        mut self,
+        value: impl ::std::convert::Into<String>,
+    ) -> Self {
+        self.instructions = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<InitializeResult> for Result {
+    fn from(value: InitializeResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "protocolVersion",
+            ::serde_json::to_value(value.protocol_version).unwrap_or_default(),
+        );
+        kept.insert(
+            "capabilities",
+            ::serde_json::to_value(value.capabilities).unwrap_or_default(),
+        );
+        kept.insert(
+            "serverInfo",
+            ::serde_json::to_value(value.server_info).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.instructions {
+            kept.insert("instructions", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     InitializeResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -2005,6 +4392,31 @@ pub struct InitializedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl InitializedNotification {
+    /// A `InitializedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        InitializedNotification {
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for InitializedNotification {
+    fn default() -> Self {
+        InitializedNotification::new()
+    }
+}
 crate::rt::object! {
     InitializedNotification {
         "method" fixed METHOD: &str = "notifications/initialized",
@@ -2026,6 +4438,18 @@ pub struct JSONRPCErrorResponse {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl JSONRPCErrorResponse {
+    /// A `JSONRPCErrorResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(id: Option<RequestId>, error: impl ::std::convert::Into<Error>) -> Self {
+        JSONRPCErrorResponse {
+            id: ::std::option::Option::Some(id),
+            error: error.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     JSONRPCErrorResponse {
         "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -2042,6 +4466,21 @@ pub enum JSONRPCMessage {
     JSONRPCRequest(JSONRPCRequest),
     JSONRPCNotification(JSONRPCNotification),
     JSONRPCResponse(JSONRPCResponse),
+}
+impl ::std::convert::From<JSONRPCRequest> for JSONRPCMessage {
+    fn from(value: JSONRPCRequest) -> Self {
+        JSONRPCMessage::JSONRPCRequest(value)
+    }
+}
+impl ::std::convert::From<JSONRPCNotification> for JSONRPCMessage {
+    fn from(value: JSONRPCNotification) -> Self {
+        JSONRPCMessage::JSONRPCNotification(value)
+    }
+}
+impl ::std::convert::From<JSONRPCResponse> for JSONRPCMessage {
+    fn from(value: JSONRPCResponse) -> Self {
+        JSONRPCMessage::JSONRPCResponse(value)
+    }
 }
 crate::rt::union! {
     JSONRPCMessage by shape {
@@ -2061,6 +4500,41 @@ pub struct JSONRPCNotification {
     pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl JSONRPCNotification {
+    /// A `JSONRPCNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(method: impl ::std::convert::Into<String>) -> Self {
+        JSONRPCNotification {
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<JSONRPCNotification> for Notification {
+    fn from(value: JSONRPCNotification) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("jsonrpc", ::serde_json::json!("2.0"));
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Notification {
+            method: value.method,
+            params: value.params,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     JSONRPCNotification {
@@ -2082,6 +4556,46 @@ pub struct JSONRPCRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl JSONRPCRequest {
+    /// A `JSONRPCRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        method: impl ::std::convert::Into<String>,
+    ) -> Self {
+        JSONRPCRequest {
+            id: id.into(),
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<JSONRPCRequest> for Request {
+    fn from(value: JSONRPCRequest) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("jsonrpc", ::serde_json::json!("2.0"));
+        kept.insert("id", ::serde_json::to_value(value.id).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Request {
+            method: value.method,
+            params: value.params,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     JSONRPCRequest {
         "method": required method: String,
@@ -2099,6 +4613,16 @@ pub enum JSONRPCResponse {
     JSONRPCResultResponse(JSONRPCResultResponse),
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
+impl ::std::convert::From<JSONRPCResultResponse> for JSONRPCResponse {
+    fn from(value: JSONRPCResultResponse) -> Self {
+        JSONRPCResponse::JSONRPCResultResponse(value)
+    }
+}
+impl ::std::convert::From<JSONRPCErrorResponse> for JSONRPCResponse {
+    fn from(value: JSONRPCErrorResponse) -> Self {
+        JSONRPCResponse::JSONRPCErrorResponse(value)
+    }
+}
 crate::rt::union! {
     JSONRPCResponse by shape {
         JSONRPCResultResponse(JSONRPCResultResponse),
@@ -2115,6 +4639,21 @@ pub struct JSONRPCResultResponse {
     pub result: Result,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl JSONRPCResultResponse {
+    /// A `JSONRPCResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        result: impl ::std::convert::Into<Result>,
+    ) -> Self {
+        JSONRPCResultResponse {
+            id: id.into(),
+            result: result.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     JSONRPCResultResponse {
@@ -2153,6 +4692,45 @@ pub struct LegacyTitledEnumSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl LegacyTitledEnumSchema {
+    /// A `LegacyTitledEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(r#enum: Vec<String>) -> Self {
+        LegacyTitledEnumSchema {
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            r#enum,
+            enum_names: ::std::option::Option::None,
+            default: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `enumNames`.
+    #[inline]
+    pub fn with_enum_names(mut self, value: Vec<String>) -> Self {
+        self.enum_names = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `default`.
+    #[inline]
+    pub fn with_default(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.default = ::std::option::Option::Some(value.into());
+        self
+    }
+}
 crate::rt::object! {
     LegacyTitledEnumSchema {
         "type" fixed TYPE: &str = "string",
@@ -2174,6 +4752,41 @@ pub struct ListPromptsRequest {
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ListPromptsRequest {
+    /// A `ListPromptsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(id: impl ::std::convert::Into<RequestId>) -> Self {
+        ListPromptsRequest {
+            id: id.into(),
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ListPromptsRequest> for PaginatedRequest {
+    fn from(value: ListPromptsRequest) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedRequest {
+            method: ::std::string::String::from("prompts/list"),
+            params: value.params,
+            id: value.id,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     ListPromptsRequest {
@@ -2204,6 +4817,51 @@ pub struct ListPromptsResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ListPromptsResult {
+    /// A `ListPromptsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(prompts: Vec<Prompt>) -> Self {
+        ListPromptsResult {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            prompts,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `nextCursor`.
+    #[inline]
+    pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
+        self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
+    fn from(value: ListPromptsResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "prompts",
+            ::serde_json::to_value(value.prompts).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedResult {
+            meta: value.meta,
+            next_cursor: value.next_cursor,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ListPromptsResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -2222,6 +4880,41 @@ pub struct ListResourceTemplatesRequest {
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ListResourceTemplatesRequest {
+    /// A `ListResourceTemplatesRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(id: impl ::std::convert::Into<RequestId>) -> Self {
+        ListResourceTemplatesRequest {
+            id: id.into(),
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ListResourceTemplatesRequest> for PaginatedRequest {
+    fn from(value: ListResourceTemplatesRequest) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedRequest {
+            method: ::std::string::String::from("resources/templates/list"),
+            params: value.params,
+            id: value.id,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     ListResourceTemplatesRequest {
@@ -2253,6 +4946,51 @@ pub struct ListResourceTemplatesResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ListResourceTemplatesResult {
+    /// A `ListResourceTemplatesResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(resource_templates: Vec<ResourceTemplate>) -> Self {
+        ListResourceTemplatesResult {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            resource_templates,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `nextCursor`.
+    #[inline]
+    pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
+        self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
+    fn from(value: ListResourceTemplatesResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "resourceTemplates",
+            ::serde_json::to_value(value.resource_templates).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedResult {
+            meta: value.meta,
+            next_cursor: value.next_cursor,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ListResourceTemplatesResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -2271,6 +5009,41 @@ pub struct ListResourcesRequest {
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ListResourcesRequest {
+    /// A `ListResourcesRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(id: impl ::std::convert::Into<RequestId>) -> Self {
+        ListResourcesRequest {
+            id: id.into(),
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ListResourcesRequest> for PaginatedRequest {
+    fn from(value: ListResourcesRequest) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedRequest {
+            method: ::std::string::String::from("resources/list"),
+            params: value.params,
+            id: value.id,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     ListResourcesRequest {
@@ -2301,6 +5074,51 @@ pub struct ListResourcesResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ListResourcesResult {
+    /// A `ListResourcesResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(resources: Vec<Resource>) -> Self {
+        ListResourcesResult {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            resources,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `nextCursor`.
+    #[inline]
+    pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
+        self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
+    fn from(value: ListResourcesResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "resources",
+            ::serde_json::to_value(value.resources).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedResult {
+            meta: value.meta,
+            next_cursor: value.next_cursor,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ListResourcesResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -2328,6 +5146,27 @@ pub struct ListRootsRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ListRootsRequest {
+    /// A `ListRootsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(id: impl ::std::convert::Into<RequestId>) -> Self {
+        ListRootsRequest {
+            id: id.into(),
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<RequestParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
 crate::rt::object! {
     ListRootsRequest {
         "method" fixed METHOD: &str = "roots/list",
@@ -2354,6 +5193,40 @@ pub struct ListRootsResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ListRootsResult {
+    /// A `ListRootsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(roots: Vec<Root>) -> Self {
+        ListRootsResult {
+            meta: ::std::option::Option::None,
+            roots,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<ListRootsResult> for Result {
+    fn from(value: ListRootsResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("roots", ::serde_json::to_value(value.roots).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ListRootsResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -2373,6 +5246,41 @@ pub struct ListTasksRequest {
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ListTasksRequest {
+    /// A `ListTasksRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(id: impl ::std::convert::Into<RequestId>) -> Self {
+        ListTasksRequest {
+            id: id.into(),
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ListTasksRequest> for PaginatedRequest {
+    fn from(value: ListTasksRequest) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedRequest {
+            method: ::std::string::String::from("tasks/list"),
+            params: value.params,
+            id: value.id,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     ListTasksRequest {
@@ -2405,6 +5313,48 @@ pub struct ListTasksResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ListTasksResult {
+    /// A `ListTasksResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(tasks: Vec<Task>) -> Self {
+        ListTasksResult {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            tasks,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `nextCursor`.
+    #[inline]
+    pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
+        self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ListTasksResult> for PaginatedResult {
+    fn from(value: ListTasksResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("tasks", ::serde_json::to_value(value.tasks).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedResult {
+            meta: value.meta,
+            next_cursor: value.next_cursor,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ListTasksResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -2423,6 +5373,41 @@ pub struct ListToolsRequest {
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ListToolsRequest {
+    /// A `ListToolsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(id: impl ::std::convert::Into<RequestId>) -> Self {
+        ListToolsRequest {
+            id: id.into(),
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ListToolsRequest> for PaginatedRequest {
+    fn from(value: ListToolsRequest) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedRequest {
+            method: ::std::string::String::from("tools/list"),
+            params: value.params,
+            id: value.id,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     ListToolsRequest {
@@ -2452,6 +5437,48 @@ pub struct ListToolsResult {
     pub tools: Vec<Tool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ListToolsResult {
+    /// A `ListToolsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(tools: Vec<Tool>) -> Self {
+        ListToolsResult {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            tools,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `nextCursor`.
+    #[inline]
+    pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
+        self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ListToolsResult> for PaginatedResult {
+    fn from(value: ListToolsResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedResult {
+            meta: value.meta,
+            next_cursor: value.next_cursor,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     ListToolsResult {
@@ -2510,6 +5537,19 @@ pub struct LoggingMessageNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl LoggingMessageNotification {
+    /// A `LoggingMessageNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        params: impl ::std::convert::Into<LoggingMessageNotificationParams>,
+    ) -> Self {
+        LoggingMessageNotification {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     LoggingMessageNotification {
         "method" fixed METHOD: &str = "notifications/message",
@@ -2539,6 +5579,55 @@ pub struct LoggingMessageNotificationParams {
     pub data: ::serde_json::Value,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl LoggingMessageNotificationParams {
+    /// A `LoggingMessageNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        level: impl ::std::convert::Into<LoggingLevel>,
+        data: ::serde_json::Value,
+    ) -> Self {
+        LoggingMessageNotificationParams {
+            meta: ::std::option::Option::None,
+            level: level.into(),
+            logger: ::std::option::Option::None,
+            data,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `logger`.
+    #[inline]
+    pub fn with_logger(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.logger = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<LoggingMessageNotificationParams> for NotificationParams {
+    fn from(value: LoggingMessageNotificationParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("level", ::serde_json::to_value(value.level).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.logger {
+            kept.insert("logger", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert("data", ::serde_json::to_value(value.data).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        NotificationParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     LoggingMessageNotificationParams {
@@ -2573,6 +5662,28 @@ pub struct ModelHint {
     pub name: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ModelHint {
+    /// A `ModelHint` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ModelHint {
+            name: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `name`.
+    #[inline]
+    pub fn with_name(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.name = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ModelHint {
+    fn default() -> Self {
+        ModelHint::new()
+    }
 }
 crate::rt::object! {
     ModelHint {
@@ -2644,6 +5755,49 @@ pub struct ModelPreferences {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ModelPreferences {
+    /// A `ModelPreferences` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ModelPreferences {
+            hints: ::std::option::Option::None,
+            cost_priority: ::std::option::Option::None,
+            speed_priority: ::std::option::Option::None,
+            intelligence_priority: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `hints`.
+    #[inline]
+    pub fn with_hints(mut self, value: Vec<ModelHint>) -> Self {
+        self.hints = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `costPriority`.
+    #[inline]
+    pub fn with_cost_priority(mut self, value: f64) -> Self {
+        self.cost_priority = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `speedPriority`.
+    #[inline]
+    pub fn with_speed_priority(mut self, value: f64) -> Self {
+        self.speed_priority = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `intelligencePriority`.
+    #[inline]
+    pub fn with_intelligence_priority(mut self, value: f64) -> Self {
+        self.intelligence_priority = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ModelPreferences {
+    fn default() -> Self {
+        ModelPreferences::new()
+    }
+}
 crate::rt::object! {
     ModelPreferences {
         "hints": optional hints: Vec<ModelHint>,
@@ -2658,6 +5812,16 @@ crate::rt::object! {
 pub enum MultiSelectEnumSchema {
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
+}
+impl ::std::convert::From<UntitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
+    fn from(value: UntitledMultiSelectEnumSchema) -> Self {
+        MultiSelectEnumSchema::UntitledMultiSelectEnumSchema(value)
+    }
+}
+impl ::std::convert::From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
+    fn from(value: TitledMultiSelectEnumSchema) -> Self {
+        MultiSelectEnumSchema::TitledMultiSelectEnumSchema(value)
+    }
 }
 crate::rt::union! {
     MultiSelectEnumSchema by shape {
@@ -2674,6 +5838,27 @@ pub struct Notification {
     pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl Notification {
+    /// A `Notification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(method: impl ::std::convert::Into<String>) -> Self {
+        Notification {
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value);
+        self
+    }
 }
 crate::rt::object! {
     Notification {
@@ -2693,6 +5878,31 @@ pub struct NotificationParams {
     pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl NotificationParams {
+    /// A `NotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        NotificationParams {
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for NotificationParams {
+    fn default() -> Self {
+        NotificationParams::new()
+    }
 }
 crate::rt::object! {
     NotificationParams {
@@ -2715,6 +5925,52 @@ pub struct NumberSchema {
     pub default: Option<f64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl NumberSchema {
+    /// A `NumberSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(r#type: impl ::std::convert::Into<NumberSchemaType>) -> Self {
+        NumberSchema {
+            r#type: r#type.into(),
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            minimum: ::std::option::Option::None,
+            maximum: ::std::option::Option::None,
+            default: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `minimum`.
+    #[inline]
+    pub fn with_minimum(mut self, value: f64) -> Self {
+        self.minimum = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `maximum`.
+    #[inline]
+    pub fn with_maximum(mut self, value: f64) -> Self {
+        self.maximum = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `default`.
+    #[inline]
+    pub fn with_default(mut self, value: f64) -> Self {
+        self.default = ::std::option::Option::Some(value);
+        self
+    }
 }
 crate::rt::object! {
     NumberSchema {
@@ -2756,6 +6012,31 @@ pub struct PaginatedRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl PaginatedRequest {
+    /// A `PaginatedRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        method: impl ::std::convert::Into<String>,
+    ) -> Self {
+        PaginatedRequest {
+            id: id.into(),
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
 crate::rt::object! {
     PaginatedRequest {
         "method": required method: String,
@@ -2784,6 +6065,53 @@ pub struct PaginatedRequestParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl PaginatedRequestParams {
+    /// A `PaginatedRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        PaginatedRequestParams {
+            meta: ::std::option::Option::None,
+            cursor: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<RequestParamsMeta>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `cursor`.
+    #[inline]
+    pub fn with_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
+        self.cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for PaginatedRequestParams {
+    fn default() -> Self {
+        PaginatedRequestParams::new()
+    }
+}
+impl ::std::convert::From<PaginatedRequestParams> for RequestParams {
+    fn from(value: PaginatedRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.cursor {
+            kept.insert("cursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        RequestParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     PaginatedRequestParams {
         "_meta": optional meta: RequestParamsMeta,
@@ -2810,6 +6138,53 @@ pub struct PaginatedResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl PaginatedResult {
+    /// A `PaginatedResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        PaginatedResult {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `nextCursor`.
+    #[inline]
+    pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
+        self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for PaginatedResult {
+    fn default() -> Self {
+        PaginatedResult::new()
+    }
+}
+impl ::std::convert::From<PaginatedResult> for Result {
+    fn from(value: PaginatedResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.next_cursor {
+            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     PaginatedResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -2829,6 +6204,27 @@ pub struct PingRequest {
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl PingRequest {
+    /// A `PingRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(id: impl ::std::convert::Into<RequestId>) -> Self {
+        PingRequest {
+            id: id.into(),
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<RequestParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
 }
 crate::rt::object! {
     PingRequest {
@@ -2850,6 +6246,26 @@ pub enum PrimitiveSchemaDefinition {
     BooleanSchema(BooleanSchema),
     EnumSchema(EnumSchema),
 }
+impl ::std::convert::From<StringSchema> for PrimitiveSchemaDefinition {
+    fn from(value: StringSchema) -> Self {
+        PrimitiveSchemaDefinition::StringSchema(value)
+    }
+}
+impl ::std::convert::From<NumberSchema> for PrimitiveSchemaDefinition {
+    fn from(value: NumberSchema) -> Self {
+        PrimitiveSchemaDefinition::NumberSchema(value)
+    }
+}
+impl ::std::convert::From<BooleanSchema> for PrimitiveSchemaDefinition {
+    fn from(value: BooleanSchema) -> Self {
+        PrimitiveSchemaDefinition::BooleanSchema(value)
+    }
+}
+impl ::std::convert::From<EnumSchema> for PrimitiveSchemaDefinition {
+    fn from(value: EnumSchema) -> Self {
+        PrimitiveSchemaDefinition::EnumSchema(value)
+    }
+}
 crate::rt::union! {
     PrimitiveSchemaDefinition by shape {
         StringSchema(StringSchema),
@@ -2867,6 +6283,17 @@ pub struct ProgressNotification {
     pub params: ProgressNotificationParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ProgressNotification {
+    /// A `ProgressNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(params: impl ::std::convert::Into<ProgressNotificationParams>) -> Self {
+        ProgressNotification {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     ProgressNotification {
@@ -2902,6 +6329,71 @@ pub struct ProgressNotificationParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ProgressNotificationParams {
+    /// A `ProgressNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        progress_token: impl ::std::convert::Into<ProgressToken>,
+        progress: f64,
+    ) -> Self {
+        ProgressNotificationParams {
+            meta: ::std::option::Option::None,
+            progress_token: progress_token.into(),
+            progress,
+            total: ::std::option::Option::None,
+            message: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `total`.
+    #[inline]
+    pub fn with_total(mut self, value: f64) -> Self {
+        self.total = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `message`.
+    #[inline]
+    pub fn with_message(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.message = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ProgressNotificationParams> for NotificationParams {
+    fn from(value: ProgressNotificationParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "progressToken",
+            ::serde_json::to_value(value.progress_token).unwrap_or_default(),
+        );
+        kept.insert(
+            "progress",
+            ::serde_json::to_value(value.progress).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.total {
+            kept.insert("total", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.message {
+            kept.insert("message", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        NotificationParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ProgressNotificationParams {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -2927,6 +6419,21 @@ impl ::std::fmt::Display for ProgressToken {
             ProgressToken::String(value) => ::std::fmt::Display::fmt(value, f),
             ProgressToken::Integer(value) => ::std::fmt::Display::fmt(value, f),
         }
+    }
+}
+impl ::std::convert::From<String> for ProgressToken {
+    fn from(value: String) -> Self {
+        ProgressToken::String(value)
+    }
+}
+impl ::std::convert::From<&str> for ProgressToken {
+    fn from(value: &str) -> Self {
+        ProgressToken::String(::std::string::String::from(value))
+    }
+}
+impl ::std::convert::From<i64> for ProgressToken {
+    fn from(value: i64) -> Self {
+        ProgressToken::Integer(value)
     }
 }
 crate::rt::union! {
@@ -2979,6 +6486,105 @@ pub struct Prompt {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl Prompt {
+    /// A `Prompt` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
+        Prompt {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            icons: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            arguments: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `icons`.
+    #[inline]
+    pub fn with_icons(mut self, value: Vec<Icon>) -> Self {
+        self.icons = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `arguments`.
+    #[inline]
+    pub fn with_arguments(mut self, value: Vec<PromptArgument>) -> Self {
+        self.arguments = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<Prompt> for BaseMetadata {
+    fn from(value: Prompt) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.icons {
+            kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.arguments {
+            kept.insert("arguments", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        BaseMetadata {
+            name: value.name,
+            title: value.title,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<Prompt> for Icons {
+    fn from(value: Prompt) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.title {
+            kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.arguments {
+            kept.insert("arguments", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Icons {
+            icons: value.icons,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     Prompt {
         "name": required name: String,
@@ -3015,6 +6621,57 @@ pub struct PromptArgument {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl PromptArgument {
+    /// A `PromptArgument` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
+        PromptArgument {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            required: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `required`.
+    #[inline]
+    pub fn with_required(mut self, value: bool) -> Self {
+        self.required = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<PromptArgument> for BaseMetadata {
+    fn from(value: PromptArgument) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.required {
+            kept.insert("required", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        BaseMetadata {
+            name: value.name,
+            title: value.title,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     PromptArgument {
         "name": required name: String,
@@ -3034,6 +6691,31 @@ pub struct PromptListChangedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl PromptListChangedNotification {
+    /// A `PromptListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        PromptListChangedNotification {
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for PromptListChangedNotification {
+    fn default() -> Self {
+        PromptListChangedNotification::new()
+    }
+}
 crate::rt::object! {
     PromptListChangedNotification {
         "method" fixed METHOD: &str = "notifications/prompts/list_changed",
@@ -3052,6 +6734,21 @@ pub struct PromptMessage {
     pub content: ContentBlock,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl PromptMessage {
+    /// A `PromptMessage` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        role: impl ::std::convert::Into<Role>,
+        content: impl ::std::convert::Into<ContentBlock>,
+    ) -> Self {
+        PromptMessage {
+            role: role.into(),
+            content: content.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     PromptMessage {
@@ -3079,6 +6776,38 @@ pub struct PromptReference {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl PromptReference {
+    /// A `PromptReference` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
+        PromptReference {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<PromptReference> for BaseMetadata {
+    fn from(value: PromptReference) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("type", ::serde_json::json!("ref/prompt"));
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        BaseMetadata {
+            name: value.name,
+            title: value.title,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     PromptReference {
         "name": required name: String,
@@ -3096,6 +6825,21 @@ pub struct ReadResourceRequest {
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ReadResourceRequest {
+    /// A `ReadResourceRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        params: impl ::std::convert::Into<ReadResourceRequestParams>,
+    ) -> Self {
+        ReadResourceRequest {
+            id: id.into(),
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     ReadResourceRequest {
@@ -3122,6 +6866,40 @@ pub struct ReadResourceRequestParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ReadResourceRequestParams {
+    /// A `ReadResourceRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
+        ReadResourceRequestParams {
+            meta: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<RequestParamsMeta>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ReadResourceRequestParams> for ResourceRequestParams {
+    fn from(value: ReadResourceRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        ResourceRequestParams {
+            meta: value.meta,
+            uri: value.uri,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ReadResourceRequestParams {
         "_meta": optional meta: RequestParamsMeta,
@@ -3142,6 +6920,43 @@ pub struct ReadResourceResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ReadResourceResult {
+    /// A `ReadResourceResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(contents: Vec<ReadResourceResultContentsItem>) -> Self {
+        ReadResourceResult {
+            meta: ::std::option::Option::None,
+            contents,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<ReadResourceResult> for Result {
+    fn from(value: ReadResourceResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "contents",
+            ::serde_json::to_value(value.contents).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ReadResourceResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -3156,6 +6971,16 @@ crate::rt::object! {
 pub enum ReadResourceResultContentsItem {
     TextResourceContents(TextResourceContents),
     BlobResourceContents(BlobResourceContents),
+}
+impl ::std::convert::From<TextResourceContents> for ReadResourceResultContentsItem {
+    fn from(value: TextResourceContents) -> Self {
+        ReadResourceResultContentsItem::TextResourceContents(value)
+    }
+}
+impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsItem {
+    fn from(value: BlobResourceContents) -> Self {
+        ReadResourceResultContentsItem::BlobResourceContents(value)
+    }
 }
 crate::rt::union! {
     ReadResourceResultContentsItem by shape {
@@ -3177,6 +7002,17 @@ pub struct RelatedTaskMetadata {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl RelatedTaskMetadata {
+    /// A `RelatedTaskMetadata` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(task_id: impl ::std::convert::Into<String>) -> Self {
+        RelatedTaskMetadata {
+            task_id: task_id.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     RelatedTaskMetadata {
         "taskId": required task_id: String,
@@ -3191,6 +7027,27 @@ pub struct Request {
     pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl Request {
+    /// A `Request` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(method: impl ::std::convert::Into<String>) -> Self {
+        Request {
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value);
+        self
+    }
 }
 crate::rt::object! {
     Request {
@@ -3216,6 +7073,21 @@ impl ::std::fmt::Display for RequestId {
         }
     }
 }
+impl ::std::convert::From<String> for RequestId {
+    fn from(value: String) -> Self {
+        RequestId::String(value)
+    }
+}
+impl ::std::convert::From<&str> for RequestId {
+    fn from(value: &str) -> Self {
+        RequestId::String(::std::string::String::from(value))
+    }
+}
+impl ::std::convert::From<i64> for RequestId {
+    fn from(value: i64) -> Self {
+        RequestId::Integer(value)
+    }
+}
 crate::rt::union! {
     RequestId by shape {
         String(String),
@@ -3237,6 +7109,31 @@ pub struct RequestParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl RequestParams {
+    /// A `RequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        RequestParams {
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<RequestParamsMeta>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for RequestParams {
+    fn default() -> Self {
+        RequestParams::new()
+    }
+}
 crate::rt::object! {
     RequestParams {
         "_meta": optional meta: RequestParamsMeta,
@@ -3254,6 +7151,31 @@ pub struct RequestParamsMeta {
     pub progress_token: Option<ProgressToken>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl RequestParamsMeta {
+    /// A `RequestParamsMeta` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        RequestParamsMeta {
+            progress_token: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[inline]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::std::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for RequestParamsMeta {
+    fn default() -> Self {
+        RequestParamsMeta::new()
+    }
 }
 crate::rt::object! {
     RequestParamsMeta {
@@ -3322,6 +7244,140 @@ pub struct Resource {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl Resource {
+    /// A `Resource` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        name: impl ::std::convert::Into<String>,
+        uri: impl ::std::convert::Into<String>,
+    ) -> Self {
+        Resource {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            icons: ::std::option::Option::None,
+            uri: uri.into(),
+            description: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            size: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `icons`.
+    #[inline]
+    pub fn with_icons(mut self, value: Vec<Icon>) -> Self {
+        self.icons = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `mimeType`.
+    #[inline]
+    pub fn with_mime_type(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.mime_type = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `annotations`.
+    #[inline]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::std::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    #[inline]
+    pub fn with_size(mut self, value: i64) -> Self {
+        self.size = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<Resource> for BaseMetadata {
+    fn from(value: Resource) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.icons {
+            kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.mime_type {
+            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.annotations {
+            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.size {
+            kept.insert("size", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        BaseMetadata {
+            name: value.name,
+            title: value.title,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<Resource> for Icons {
+    fn from(value: Resource) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.title {
+            kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.mime_type {
+            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.annotations {
+            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.size {
+            kept.insert("size", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Icons {
+            icons: value.icons,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     Resource {
         "name": required name: String,
@@ -3359,6 +7415,34 @@ pub struct ResourceContents {
     pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ResourceContents {
+    /// A `ResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
+        ResourceContents {
+            uri: uri.into(),
+            mime_type: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `mimeType`.
+    #[inline]
+    pub fn with_mime_type(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.mime_type = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
 }
 crate::rt::object! {
     ResourceContents {
@@ -3433,6 +7517,97 @@ pub struct ResourceLink {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ResourceLink {
+    /// A `ResourceLink` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        name: impl ::std::convert::Into<String>,
+        uri: impl ::std::convert::Into<String>,
+    ) -> Self {
+        ResourceLink {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            icons: ::std::option::Option::None,
+            uri: uri.into(),
+            description: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            size: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `icons`.
+    #[inline]
+    pub fn with_icons(mut self, value: Vec<Icon>) -> Self {
+        self.icons = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `mimeType`.
+    #[inline]
+    pub fn with_mime_type(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.mime_type = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `annotations`.
+    #[inline]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::std::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    #[inline]
+    pub fn with_size(mut self, value: i64) -> Self {
+        self.size = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<ResourceLink> for Resource {
+    fn from(value: ResourceLink) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("type", ::serde_json::json!("resource_link"));
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Resource {
+            name: value.name,
+            title: value.title,
+            icons: value.icons,
+            uri: value.uri,
+            description: value.description,
+            mime_type: value.mime_type,
+            annotations: value.annotations,
+            size: value.size,
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ResourceLink {
         "name": required name: String,
@@ -3457,6 +7632,31 @@ pub struct ResourceListChangedNotification {
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ResourceListChangedNotification {
+    /// A `ResourceListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ResourceListChangedNotification {
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ResourceListChangedNotification {
+    fn default() -> Self {
+        ResourceListChangedNotification::new()
+    }
 }
 crate::rt::object! {
     ResourceListChangedNotification {
@@ -3483,6 +7683,40 @@ pub struct ResourceRequestParams {
     pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ResourceRequestParams {
+    /// A `ResourceRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
+        ResourceRequestParams {
+            meta: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<RequestParamsMeta>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ResourceRequestParams> for RequestParams {
+    fn from(value: ResourceRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        RequestParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     ResourceRequestParams {
@@ -3548,6 +7782,133 @@ pub struct ResourceTemplate {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ResourceTemplate {
+    /// A `ResourceTemplate` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        name: impl ::std::convert::Into<String>,
+        uri_template: impl ::std::convert::Into<String>,
+    ) -> Self {
+        ResourceTemplate {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            icons: ::std::option::Option::None,
+            uri_template: uri_template.into(),
+            description: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `icons`.
+    #[inline]
+    pub fn with_icons(mut self, value: Vec<Icon>) -> Self {
+        self.icons = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `mimeType`.
+    #[inline]
+    pub fn with_mime_type(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.mime_type = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `annotations`.
+    #[inline]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::std::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<ResourceTemplate> for BaseMetadata {
+    fn from(value: ResourceTemplate) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.icons {
+            kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "uriTemplate",
+            ::serde_json::to_value(value.uri_template).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.mime_type {
+            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.annotations {
+            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        BaseMetadata {
+            name: value.name,
+            title: value.title,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<ResourceTemplate> for Icons {
+    fn from(value: ResourceTemplate) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.title {
+            kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "uriTemplate",
+            ::serde_json::to_value(value.uri_template).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.mime_type {
+            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.annotations {
+            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Icons {
+            icons: value.icons,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ResourceTemplate {
         "name": required name: String,
@@ -3573,6 +7934,17 @@ pub struct ResourceTemplateReference {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ResourceTemplateReference {
+    /// A `ResourceTemplateReference` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
+        ResourceTemplateReference {
+            uri: uri.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     ResourceTemplateReference {
         "type" fixed TYPE: &str = "ref/resource",
@@ -3588,6 +7960,19 @@ pub struct ResourceUpdatedNotification {
     pub params: ResourceUpdatedNotificationParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ResourceUpdatedNotification {
+    /// A `ResourceUpdatedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        params: impl ::std::convert::Into<ResourceUpdatedNotificationParams>,
+    ) -> Self {
+        ResourceUpdatedNotification {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     ResourceUpdatedNotification {
@@ -3613,6 +7998,40 @@ pub struct ResourceUpdatedNotificationParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ResourceUpdatedNotificationParams {
+    /// A `ResourceUpdatedNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
+        ResourceUpdatedNotificationParams {
+            meta: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<ResourceUpdatedNotificationParams> for NotificationParams {
+    fn from(value: ResourceUpdatedNotificationParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        NotificationParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ResourceUpdatedNotificationParams {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -3630,6 +8049,31 @@ pub struct Result {
     pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl Result {
+    /// A `Result` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        Result {
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for Result {
+    fn default() -> Self {
+        Result::new()
+    }
 }
 crate::rt::object! {
     Result {
@@ -3678,6 +8122,34 @@ pub struct Root {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl Root {
+    /// A `Root` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
+        Root {
+            uri: uri.into(),
+            name: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `name`.
+    #[inline]
+    pub fn with_name(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.name = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     Root {
         "uri": required uri: String,
@@ -3699,6 +8171,31 @@ pub struct RootsListChangedNotification {
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl RootsListChangedNotification {
+    /// A `RootsListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        RootsListChangedNotification {
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for RootsListChangedNotification {
+    fn default() -> Self {
+        RootsListChangedNotification::new()
+    }
 }
 crate::rt::object! {
     RootsListChangedNotification {
@@ -3724,6 +8221,31 @@ pub struct SamplingMessage {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl SamplingMessage {
+    /// A `SamplingMessage` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        role: impl ::std::convert::Into<Role>,
+        content: impl ::std::convert::Into<SamplingMessageContent>,
+    ) -> Self {
+        SamplingMessage {
+            role: role.into(),
+            content: content.into(),
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     SamplingMessage {
         "role": required role: Role,
@@ -3739,6 +8261,16 @@ crate::rt::object! {
 pub enum SamplingMessageContent {
     SamplingMessageContentBlock(SamplingMessageContentBlock),
     SamplingMessageContentBlockArray(Vec<SamplingMessageContentBlock>),
+}
+impl ::std::convert::From<SamplingMessageContentBlock> for SamplingMessageContent {
+    fn from(value: SamplingMessageContentBlock) -> Self {
+        SamplingMessageContent::SamplingMessageContentBlock(value)
+    }
+}
+impl ::std::convert::From<Vec<SamplingMessageContentBlock>> for SamplingMessageContent {
+    fn from(value: Vec<SamplingMessageContentBlock>) -> Self {
+        SamplingMessageContent::SamplingMessageContentBlockArray(value)
+    }
 }
 crate::rt::union! {
     SamplingMessageContent by shape {
@@ -3757,6 +8289,31 @@ pub enum SamplingMessageContentBlock {
     AudioContent(AudioContent),
     ToolUseContent(ToolUseContent),
     ToolResultContent(ToolResultContent),
+}
+impl ::std::convert::From<TextContent> for SamplingMessageContentBlock {
+    fn from(value: TextContent) -> Self {
+        SamplingMessageContentBlock::TextContent(value)
+    }
+}
+impl ::std::convert::From<ImageContent> for SamplingMessageContentBlock {
+    fn from(value: ImageContent) -> Self {
+        SamplingMessageContentBlock::ImageContent(value)
+    }
+}
+impl ::std::convert::From<AudioContent> for SamplingMessageContentBlock {
+    fn from(value: AudioContent) -> Self {
+        SamplingMessageContentBlock::AudioContent(value)
+    }
+}
+impl ::std::convert::From<ToolUseContent> for SamplingMessageContentBlock {
+    fn from(value: ToolUseContent) -> Self {
+        SamplingMessageContentBlock::ToolUseContent(value)
+    }
+}
+impl ::std::convert::From<ToolResultContent> for SamplingMessageContentBlock {
+    fn from(value: ToolResultContent) -> Self {
+        SamplingMessageContentBlock::ToolResultContent(value)
+    }
 }
 crate::rt::union! {
     SamplingMessageContentBlock by "type" {
@@ -3808,6 +8365,91 @@ pub struct ServerCapabilities {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ServerCapabilities {
+    /// A `ServerCapabilities` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ServerCapabilities {
+            experimental: ::std::option::Option::None,
+            logging: ::std::option::Option::None,
+            completions: ::std::option::Option::None,
+            prompts: ::std::option::Option::None,
+            resources: ::std::option::Option::None,
+            tools: ::std::option::Option::None,
+            tasks: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `experimental`.
+    #[inline]
+    pub fn with_experimental(
+        mut self,
+        value: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+    ) -> Self {
+        self.experimental = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `logging`.
+    #[inline]
+    pub fn with_logging(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.logging = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `completions`.
+    #[inline]
+    pub fn with_completions(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.completions = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `prompts`.
+    #[inline]
+    pub fn with_prompts(
+        mut self,
+        value: impl ::std::convert::Into<ServerCapabilitiesPrompts>,
+    ) -> Self {
+        self.prompts = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `resources`.
+    #[inline]
+    pub fn with_resources(
+        mut self,
+        value: impl ::std::convert::Into<ServerCapabilitiesResources>,
+    ) -> Self {
+        self.resources = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `tools`.
+    #[inline]
+    pub fn with_tools(
+        mut self,
+        value: impl ::std::convert::Into<ServerCapabilitiesTools>,
+    ) -> Self {
+        self.tools = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `tasks`.
+    #[inline]
+    pub fn with_tasks(
+        mut self,
+        value: impl ::std::convert::Into<ServerCapabilitiesTasks>,
+    ) -> Self {
+        self.tasks = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ServerCapabilities {
+    fn default() -> Self {
+        ServerCapabilities::new()
+    }
+}
 crate::rt::object! {
     ServerCapabilities {
         "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
@@ -3832,6 +8474,28 @@ pub struct ServerCapabilitiesPrompts {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ServerCapabilitiesPrompts {
+    /// A `ServerCapabilitiesPrompts` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ServerCapabilitiesPrompts {
+            list_changed: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `listChanged`.
+    #[inline]
+    pub fn with_list_changed(mut self, value: bool) -> Self {
+        self.list_changed = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ServerCapabilitiesPrompts {
+    fn default() -> Self {
+        ServerCapabilitiesPrompts::new()
+    }
+}
 crate::rt::object! {
     ServerCapabilitiesPrompts {
         "listChanged": optional list_changed: bool,
@@ -3853,6 +8517,35 @@ pub struct ServerCapabilitiesResources {
     pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ServerCapabilitiesResources {
+    /// A `ServerCapabilitiesResources` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ServerCapabilitiesResources {
+            subscribe: ::std::option::Option::None,
+            list_changed: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `subscribe`.
+    #[inline]
+    pub fn with_subscribe(mut self, value: bool) -> Self {
+        self.subscribe = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `listChanged`.
+    #[inline]
+    pub fn with_list_changed(mut self, value: bool) -> Self {
+        self.list_changed = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ServerCapabilitiesResources {
+    fn default() -> Self {
+        ServerCapabilitiesResources::new()
+    }
 }
 crate::rt::object! {
     ServerCapabilitiesResources {
@@ -3879,6 +8572,51 @@ pub struct ServerCapabilitiesTasks {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ServerCapabilitiesTasks {
+    /// A `ServerCapabilitiesTasks` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ServerCapabilitiesTasks {
+            list: ::std::option::Option::None,
+            cancel: ::std::option::Option::None,
+            requests: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `list`.
+    #[inline]
+    pub fn with_list(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.list = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `cancel`.
+    #[inline]
+    pub fn with_cancel(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.cancel = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `requests`.
+    #[inline]
+    pub fn with_requests(
+        mut self,
+        value: impl ::std::convert::Into<ServerCapabilitiesTasksRequests>,
+    ) -> Self {
+        self.requests = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ServerCapabilitiesTasks {
+    fn default() -> Self {
+        ServerCapabilitiesTasks::new()
+    }
+}
 crate::rt::object! {
     ServerCapabilitiesTasks {
         "list": optional list: crate::IndexMap<String, ::serde_json::Value>,
@@ -3897,6 +8635,31 @@ pub struct ServerCapabilitiesTasksRequests {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ServerCapabilitiesTasksRequests {
+    /// A `ServerCapabilitiesTasksRequests` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ServerCapabilitiesTasksRequests {
+            tools: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `tools`.
+    #[inline]
+    pub fn with_tools(
+        mut self,
+        value: impl ::std::convert::Into<ServerCapabilitiesTasksRequestsTools>,
+    ) -> Self {
+        self.tools = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ServerCapabilitiesTasksRequests {
+    fn default() -> Self {
+        ServerCapabilitiesTasksRequests::new()
+    }
+}
 crate::rt::object! {
     ServerCapabilitiesTasksRequests {
         "tools": optional tools: ServerCapabilitiesTasksRequestsTools,
@@ -3912,6 +8675,31 @@ pub struct ServerCapabilitiesTasksRequestsTools {
     pub call: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ServerCapabilitiesTasksRequestsTools {
+    /// A `ServerCapabilitiesTasksRequestsTools` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ServerCapabilitiesTasksRequestsTools {
+            call: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `call`.
+    #[inline]
+    pub fn with_call(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.call = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ServerCapabilitiesTasksRequestsTools {
+    fn default() -> Self {
+        ServerCapabilitiesTasksRequestsTools::new()
+    }
 }
 crate::rt::object! {
     ServerCapabilitiesTasksRequestsTools {
@@ -3930,6 +8718,28 @@ pub struct ServerCapabilitiesTools {
     pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ServerCapabilitiesTools {
+    /// A `ServerCapabilitiesTools` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ServerCapabilitiesTools {
+            list_changed: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `listChanged`.
+    #[inline]
+    pub fn with_list_changed(mut self, value: bool) -> Self {
+        self.list_changed = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ServerCapabilitiesTools {
+    fn default() -> Self {
+        ServerCapabilitiesTools::new()
+    }
 }
 crate::rt::object! {
     ServerCapabilitiesTools {
@@ -3953,6 +8763,56 @@ pub enum ServerNotification {
     TaskStatusNotification(TaskStatusNotification),
     /// A message with any other value: kept whole, as the generic type.
     Other(JSONRPCNotification),
+}
+impl ::std::convert::From<CancelledNotification> for ServerNotification {
+    fn from(value: CancelledNotification) -> Self {
+        ServerNotification::CancelledNotification(value)
+    }
+}
+impl ::std::convert::From<ProgressNotification> for ServerNotification {
+    fn from(value: ProgressNotification) -> Self {
+        ServerNotification::ProgressNotification(value)
+    }
+}
+impl ::std::convert::From<LoggingMessageNotification> for ServerNotification {
+    fn from(value: LoggingMessageNotification) -> Self {
+        ServerNotification::LoggingMessageNotification(value)
+    }
+}
+impl ::std::convert::From<ResourceUpdatedNotification> for ServerNotification {
+    fn from(value: ResourceUpdatedNotification) -> Self {
+        ServerNotification::ResourceUpdatedNotification(value)
+    }
+}
+impl ::std::convert::From<ResourceListChangedNotification> for ServerNotification {
+    fn from(value: ResourceListChangedNotification) -> Self {
+        ServerNotification::ResourceListChangedNotification(value)
+    }
+}
+impl ::std::convert::From<ToolListChangedNotification> for ServerNotification {
+    fn from(value: ToolListChangedNotification) -> Self {
+        ServerNotification::ToolListChangedNotification(value)
+    }
+}
+impl ::std::convert::From<PromptListChangedNotification> for ServerNotification {
+    fn from(value: PromptListChangedNotification) -> Self {
+        ServerNotification::PromptListChangedNotification(value)
+    }
+}
+impl ::std::convert::From<ElicitationCompleteNotification> for ServerNotification {
+    fn from(value: ElicitationCompleteNotification) -> Self {
+        ServerNotification::ElicitationCompleteNotification(value)
+    }
+}
+impl ::std::convert::From<TaskStatusNotification> for ServerNotification {
+    fn from(value: TaskStatusNotification) -> Self {
+        ServerNotification::TaskStatusNotification(value)
+    }
+}
+impl ::std::convert::From<JSONRPCNotification> for ServerNotification {
+    fn from(value: JSONRPCNotification) -> Self {
+        ServerNotification::Other(value)
+    }
 }
 crate::rt::union! {
     ServerNotification by "method" {
@@ -3986,6 +8846,51 @@ pub enum ServerRequest {
     CancelTaskRequest(CancelTaskRequest),
     /// A message with any other value: kept whole, as the generic type.
     Other(JSONRPCRequest),
+}
+impl ::std::convert::From<PingRequest> for ServerRequest {
+    fn from(value: PingRequest) -> Self {
+        ServerRequest::PingRequest(value)
+    }
+}
+impl ::std::convert::From<CreateMessageRequest> for ServerRequest {
+    fn from(value: CreateMessageRequest) -> Self {
+        ServerRequest::CreateMessageRequest(value)
+    }
+}
+impl ::std::convert::From<ListRootsRequest> for ServerRequest {
+    fn from(value: ListRootsRequest) -> Self {
+        ServerRequest::ListRootsRequest(value)
+    }
+}
+impl ::std::convert::From<ElicitRequest> for ServerRequest {
+    fn from(value: ElicitRequest) -> Self {
+        ServerRequest::ElicitRequest(value)
+    }
+}
+impl ::std::convert::From<GetTaskRequest> for ServerRequest {
+    fn from(value: GetTaskRequest) -> Self {
+        ServerRequest::GetTaskRequest(value)
+    }
+}
+impl ::std::convert::From<GetTaskPayloadRequest> for ServerRequest {
+    fn from(value: GetTaskPayloadRequest) -> Self {
+        ServerRequest::GetTaskPayloadRequest(value)
+    }
+}
+impl ::std::convert::From<ListTasksRequest> for ServerRequest {
+    fn from(value: ListTasksRequest) -> Self {
+        ServerRequest::ListTasksRequest(value)
+    }
+}
+impl ::std::convert::From<CancelTaskRequest> for ServerRequest {
+    fn from(value: CancelTaskRequest) -> Self {
+        ServerRequest::CancelTaskRequest(value)
+    }
+}
+impl ::std::convert::From<JSONRPCRequest> for ServerRequest {
+    fn from(value: JSONRPCRequest) -> Self {
+        ServerRequest::Other(value)
+    }
 }
 crate::rt::union! {
     ServerRequest by "method" {
@@ -4021,6 +8926,76 @@ pub enum ServerResult {
     ListTasksResult(ListTasksResult),
     CancelTaskResult(CancelTaskResult),
 }
+impl ::std::convert::From<EmptyResult> for ServerResult {
+    fn from(value: EmptyResult) -> Self {
+        ServerResult::EmptyResult(value)
+    }
+}
+impl ::std::convert::From<InitializeResult> for ServerResult {
+    fn from(value: InitializeResult) -> Self {
+        ServerResult::InitializeResult(value)
+    }
+}
+impl ::std::convert::From<CompleteResult> for ServerResult {
+    fn from(value: CompleteResult) -> Self {
+        ServerResult::CompleteResult(value)
+    }
+}
+impl ::std::convert::From<GetPromptResult> for ServerResult {
+    fn from(value: GetPromptResult) -> Self {
+        ServerResult::GetPromptResult(value)
+    }
+}
+impl ::std::convert::From<ListPromptsResult> for ServerResult {
+    fn from(value: ListPromptsResult) -> Self {
+        ServerResult::ListPromptsResult(value)
+    }
+}
+impl ::std::convert::From<ListResourceTemplatesResult> for ServerResult {
+    fn from(value: ListResourceTemplatesResult) -> Self {
+        ServerResult::ListResourceTemplatesResult(value)
+    }
+}
+impl ::std::convert::From<ListResourcesResult> for ServerResult {
+    fn from(value: ListResourcesResult) -> Self {
+        ServerResult::ListResourcesResult(value)
+    }
+}
+impl ::std::convert::From<ReadResourceResult> for ServerResult {
+    fn from(value: ReadResourceResult) -> Self {
+        ServerResult::ReadResourceResult(value)
+    }
+}
+impl ::std::convert::From<CallToolResult> for ServerResult {
+    fn from(value: CallToolResult) -> Self {
+        ServerResult::CallToolResult(value)
+    }
+}
+impl ::std::convert::From<ListToolsResult> for ServerResult {
+    fn from(value: ListToolsResult) -> Self {
+        ServerResult::ListToolsResult(value)
+    }
+}
+impl ::std::convert::From<GetTaskResult> for ServerResult {
+    fn from(value: GetTaskResult) -> Self {
+        ServerResult::GetTaskResult(value)
+    }
+}
+impl ::std::convert::From<GetTaskPayloadResult> for ServerResult {
+    fn from(value: GetTaskPayloadResult) -> Self {
+        ServerResult::GetTaskPayloadResult(value)
+    }
+}
+impl ::std::convert::From<ListTasksResult> for ServerResult {
+    fn from(value: ListTasksResult) -> Self {
+        ServerResult::ListTasksResult(value)
+    }
+}
+impl ::std::convert::From<CancelTaskResult> for ServerResult {
+    fn from(value: CancelTaskResult) -> Self {
+        ServerResult::CancelTaskResult(value)
+    }
+}
 crate::rt::union! {
     ServerResult by shape {
         EmptyResult(EmptyResult),
@@ -4052,6 +9027,21 @@ pub struct SetLevelRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl SetLevelRequest {
+    /// A `SetLevelRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        params: impl ::std::convert::Into<SetLevelRequestParams>,
+    ) -> Self {
+        SetLevelRequest {
+            id: id.into(),
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     SetLevelRequest {
         "method" fixed METHOD: &str = "logging/setLevel",
@@ -4077,6 +9067,40 @@ pub struct SetLevelRequestParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl SetLevelRequestParams {
+    /// A `SetLevelRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(level: impl ::std::convert::Into<LoggingLevel>) -> Self {
+        SetLevelRequestParams {
+            meta: ::std::option::Option::None,
+            level: level.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<RequestParamsMeta>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<SetLevelRequestParams> for RequestParams {
+    fn from(value: SetLevelRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("level", ::serde_json::to_value(value.level).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        RequestParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     SetLevelRequestParams {
         "_meta": optional meta: RequestParamsMeta,
@@ -4089,6 +9113,16 @@ crate::rt::object! {
 pub enum SingleSelectEnumSchema {
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
     TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
+}
+impl ::std::convert::From<UntitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
+    fn from(value: UntitledSingleSelectEnumSchema) -> Self {
+        SingleSelectEnumSchema::UntitledSingleSelectEnumSchema(value)
+    }
+}
+impl ::std::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
+    fn from(value: TitledSingleSelectEnumSchema) -> Self {
+        SingleSelectEnumSchema::TitledSingleSelectEnumSchema(value)
+    }
 }
 crate::rt::union! {
     SingleSelectEnumSchema by shape {
@@ -4118,6 +9152,66 @@ pub struct StringSchema {
     pub default: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl StringSchema {
+    /// A `StringSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        StringSchema {
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            min_length: ::std::option::Option::None,
+            max_length: ::std::option::Option::None,
+            format: ::std::option::Option::None,
+            default: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `minLength`.
+    #[inline]
+    pub fn with_min_length(mut self, value: i64) -> Self {
+        self.min_length = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `maxLength`.
+    #[inline]
+    pub fn with_max_length(mut self, value: i64) -> Self {
+        self.max_length = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `format`.
+    #[inline]
+    pub fn with_format(
+        mut self,
+        value: impl ::std::convert::Into<StringSchemaFormat>,
+    ) -> Self {
+        self.format = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `default`.
+    #[inline]
+    pub fn with_default(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.default = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for StringSchema {
+    fn default() -> Self {
+        StringSchema::new()
+    }
 }
 crate::rt::object! {
     StringSchema {
@@ -4164,6 +9258,21 @@ pub struct SubscribeRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl SubscribeRequest {
+    /// A `SubscribeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        params: impl ::std::convert::Into<SubscribeRequestParams>,
+    ) -> Self {
+        SubscribeRequest {
+            id: id.into(),
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     SubscribeRequest {
         "method" fixed METHOD: &str = "resources/subscribe",
@@ -4190,6 +9299,40 @@ pub struct SubscribeRequestParams {
     pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl SubscribeRequestParams {
+    /// A `SubscribeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
+        SubscribeRequestParams {
+            meta: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<RequestParamsMeta>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<SubscribeRequestParams> for ResourceRequestParams {
+    fn from(value: SubscribeRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        ResourceRequestParams {
+            meta: value.meta,
+            uri: value.uri,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     SubscribeRequestParams {
@@ -4240,6 +9383,44 @@ pub struct Task {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl Task {
+    /// A `Task` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        task_id: impl ::std::convert::Into<String>,
+        status: impl ::std::convert::Into<TaskStatus>,
+        created_at: impl ::std::convert::Into<String>,
+        last_updated_at: impl ::std::convert::Into<String>,
+        ttl: Option<i64>,
+    ) -> Self {
+        Task {
+            task_id: task_id.into(),
+            status: status.into(),
+            status_message: ::std::option::Option::None,
+            created_at: created_at.into(),
+            last_updated_at: last_updated_at.into(),
+            ttl,
+            poll_interval: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `statusMessage`.
+    #[inline]
+    pub fn with_status_message(
+        mut self,
+        value: impl ::std::convert::Into<String>,
+    ) -> Self {
+        self.status_message = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `pollInterval`.
+    #[inline]
+    pub fn with_poll_interval(mut self, value: i64) -> Self {
+        self.poll_interval = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     Task {
         "taskId": required task_id: String,
@@ -4277,6 +9458,53 @@ pub struct TaskAugmentedRequestParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl TaskAugmentedRequestParams {
+    /// A `TaskAugmentedRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        TaskAugmentedRequestParams {
+            meta: ::std::option::Option::None,
+            task: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<RequestParamsMeta>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `task`.
+    #[inline]
+    pub fn with_task(mut self, value: impl ::std::convert::Into<TaskMetadata>) -> Self {
+        self.task = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for TaskAugmentedRequestParams {
+    fn default() -> Self {
+        TaskAugmentedRequestParams::new()
+    }
+}
+impl ::std::convert::From<TaskAugmentedRequestParams> for RequestParams {
+    fn from(value: TaskAugmentedRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.task {
+            kept.insert("task", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        RequestParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     TaskAugmentedRequestParams {
         "_meta": optional meta: RequestParamsMeta,
@@ -4296,6 +9524,28 @@ pub struct TaskMetadata {
     pub ttl: Option<i64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl TaskMetadata {
+    /// A `TaskMetadata` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        TaskMetadata {
+            ttl: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `ttl`.
+    #[inline]
+    pub fn with_ttl(mut self, value: i64) -> Self {
+        self.ttl = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for TaskMetadata {
+    fn default() -> Self {
+        TaskMetadata::new()
+    }
 }
 crate::rt::object! {
     TaskMetadata {
@@ -4339,6 +9589,17 @@ pub struct TaskStatusNotification {
     pub params: TaskStatusNotificationParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl TaskStatusNotification {
+    /// A `TaskStatusNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(params: impl ::std::convert::Into<TaskStatusNotificationParams>) -> Self {
+        TaskStatusNotification {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     TaskStatusNotification {
@@ -4396,6 +9657,104 @@ pub struct TaskStatusNotificationParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl TaskStatusNotificationParams {
+    /// A `TaskStatusNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        task_id: impl ::std::convert::Into<String>,
+        status: impl ::std::convert::Into<TaskStatus>,
+        created_at: impl ::std::convert::Into<String>,
+        last_updated_at: impl ::std::convert::Into<String>,
+        ttl: Option<i64>,
+    ) -> Self {
+        TaskStatusNotificationParams {
+            meta: ::std::option::Option::None,
+            task_id: task_id.into(),
+            status: status.into(),
+            status_message: ::std::option::Option::None,
+            created_at: created_at.into(),
+            last_updated_at: last_updated_at.into(),
+            ttl,
+            poll_interval: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `statusMessage`.
+    #[inline]
+    pub fn with_status_message(
+        mut self,
+        value: impl ::std::convert::Into<String>,
+    ) -> Self {
+        self.status_message = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `pollInterval`.
+    #[inline]
+    pub fn with_poll_interval(mut self, value: i64) -> Self {
+        self.poll_interval = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<TaskStatusNotificationParams> for NotificationParams {
+    fn from(value: TaskStatusNotificationParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("taskId", ::serde_json::to_value(value.task_id).unwrap_or_default());
+        kept.insert("status", ::serde_json::to_value(value.status).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.status_message {
+            kept.insert("statusMessage", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "createdAt",
+            ::serde_json::to_value(value.created_at).unwrap_or_default(),
+        );
+        kept.insert(
+            "lastUpdatedAt",
+            ::serde_json::to_value(value.last_updated_at).unwrap_or_default(),
+        );
+        kept.insert("ttl", ::serde_json::to_value(value.ttl).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.poll_interval {
+            kept.insert("pollInterval", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        NotificationParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<TaskStatusNotificationParams> for Task {
+    fn from(value: TaskStatusNotificationParams) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Task {
+            task_id: value.task_id,
+            status: value.status,
+            status_message: value.status_message,
+            created_at: value.created_at,
+            last_updated_at: value.last_updated_at,
+            ttl: value.ttl,
+            poll_interval: value.poll_interval,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     TaskStatusNotificationParams {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -4429,6 +9788,37 @@ pub struct TextContent {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl TextContent {
+    /// A `TextContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(text: impl ::std::convert::Into<String>) -> Self {
+        TextContent {
+            text: text.into(),
+            annotations: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `annotations`.
+    #[inline]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::std::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     TextContent {
         "type" fixed TYPE: &str = "text",
@@ -4460,6 +9850,53 @@ pub struct TextResourceContents {
     pub text: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl TextResourceContents {
+    /// A `TextResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        uri: impl ::std::convert::Into<String>,
+        text: impl ::std::convert::Into<String>,
+    ) -> Self {
+        TextResourceContents {
+            uri: uri.into(),
+            mime_type: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            text: text.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `mimeType`.
+    #[inline]
+    pub fn with_mime_type(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.mime_type = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<TextResourceContents> for ResourceContents {
+    fn from(value: TextResourceContents) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("text", ::serde_json::to_value(value.text).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        ResourceContents {
+            uri: value.uri,
+            mime_type: value.mime_type,
+            meta: value.meta,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     TextResourceContents {
@@ -4504,6 +9941,54 @@ pub struct TitledMultiSelectEnumSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl TitledMultiSelectEnumSchema {
+    /// A `TitledMultiSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        items: impl ::std::convert::Into<TitledMultiSelectEnumSchemaItems>,
+    ) -> Self {
+        TitledMultiSelectEnumSchema {
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            min_items: ::std::option::Option::None,
+            max_items: ::std::option::Option::None,
+            items: items.into(),
+            default: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `minItems`.
+    #[inline]
+    pub fn with_min_items(mut self, value: i64) -> Self {
+        self.min_items = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `maxItems`.
+    #[inline]
+    pub fn with_max_items(mut self, value: i64) -> Self {
+        self.max_items = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `default`.
+    #[inline]
+    pub fn with_default(mut self, value: Vec<String>) -> Self {
+        self.default = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     TitledMultiSelectEnumSchema {
         "type" fixed TYPE: &str = "array",
@@ -4526,6 +10011,17 @@ pub struct TitledMultiSelectEnumSchemaItems {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl TitledMultiSelectEnumSchemaItems {
+    /// A `TitledMultiSelectEnumSchemaItems` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>) -> Self {
+        TitledMultiSelectEnumSchemaItems {
+            any_of,
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     TitledMultiSelectEnumSchemaItems {
         "anyOf": required any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
@@ -4541,6 +10037,21 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     pub title: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    /// A `TitledMultiSelectEnumSchemaItemsAnyOfItem` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        r#const: impl ::std::convert::Into<String>,
+        title: impl ::std::convert::Into<String>,
+    ) -> Self {
+        TitledMultiSelectEnumSchemaItemsAnyOfItem {
+            r#const: r#const.into(),
+            title: title.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     TitledMultiSelectEnumSchemaItemsAnyOfItem {
@@ -4573,6 +10084,38 @@ pub struct TitledSingleSelectEnumSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl TitledSingleSelectEnumSchema {
+    /// A `TitledSingleSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>) -> Self {
+        TitledSingleSelectEnumSchema {
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            one_of,
+            default: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `default`.
+    #[inline]
+    pub fn with_default(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.default = ::std::option::Option::Some(value.into());
+        self
+    }
+}
 crate::rt::object! {
     TitledSingleSelectEnumSchema {
         "type" fixed TYPE: &str = "string",
@@ -4592,6 +10135,21 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
     pub title: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl TitledSingleSelectEnumSchemaOneOfItem {
+    /// A `TitledSingleSelectEnumSchemaOneOfItem` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        r#const: impl ::std::convert::Into<String>,
+        title: impl ::std::convert::Into<String>,
+    ) -> Self {
+        TitledSingleSelectEnumSchemaOneOfItem {
+            r#const: r#const.into(),
+            title: title.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     TitledSingleSelectEnumSchemaOneOfItem {
@@ -4667,6 +10225,152 @@ pub struct Tool {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl Tool {
+    /// A `Tool` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        name: impl ::std::convert::Into<String>,
+        input_schema: impl ::std::convert::Into<ToolInputSchema>,
+    ) -> Self {
+        Tool {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            icons: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            input_schema: input_schema.into(),
+            execution: ::std::option::Option::None,
+            output_schema: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `icons`.
+    #[inline]
+    pub fn with_icons(mut self, value: Vec<Icon>) -> Self {
+        self.icons = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `execution`.
+    #[inline]
+    pub fn with_execution(
+        mut self,
+        value: impl ::std::convert::Into<ToolExecution>,
+    ) -> Self {
+        self.execution = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `outputSchema`.
+    #[inline]
+    pub fn with_output_schema(
+        mut self,
+        value: impl ::std::convert::Into<ToolOutputSchema>,
+    ) -> Self {
+        self.output_schema = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `annotations`.
+    #[inline]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::std::convert::Into<ToolAnnotations>,
+    ) -> Self {
+        self.annotations = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<Tool> for BaseMetadata {
+    fn from(value: Tool) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.icons {
+            kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "inputSchema",
+            ::serde_json::to_value(value.input_schema).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.execution {
+            kept.insert("execution", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.output_schema {
+            kept.insert("outputSchema", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.annotations {
+            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        BaseMetadata {
+            name: value.name,
+            title: value.title,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<Tool> for Icons {
+    fn from(value: Tool) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.title {
+            kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "inputSchema",
+            ::serde_json::to_value(value.input_schema).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.execution {
+            kept.insert("execution", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.output_schema {
+            kept.insert("outputSchema", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.annotations {
+            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Icons {
+            icons: value.icons,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     Tool {
         "name": required name: String,
@@ -4739,6 +10443,56 @@ pub struct ToolAnnotations {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ToolAnnotations {
+    /// A `ToolAnnotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ToolAnnotations {
+            title: ::std::option::Option::None,
+            read_only_hint: ::std::option::Option::None,
+            destructive_hint: ::std::option::Option::None,
+            idempotent_hint: ::std::option::Option::None,
+            open_world_hint: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `readOnlyHint`.
+    #[inline]
+    pub fn with_read_only_hint(mut self, value: bool) -> Self {
+        self.read_only_hint = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `destructiveHint`.
+    #[inline]
+    pub fn with_destructive_hint(mut self, value: bool) -> Self {
+        self.destructive_hint = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `idempotentHint`.
+    #[inline]
+    pub fn with_idempotent_hint(mut self, value: bool) -> Self {
+        self.idempotent_hint = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `openWorldHint`.
+    #[inline]
+    pub fn with_open_world_hint(mut self, value: bool) -> Self {
+        self.open_world_hint = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ToolAnnotations {
+    fn default() -> Self {
+        ToolAnnotations::new()
+    }
+}
 crate::rt::object! {
     ToolAnnotations {
         "title": optional title: String,
@@ -4763,6 +10517,31 @@ pub struct ToolChoice {
     pub mode: Option<ToolChoiceMode>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ToolChoice {
+    /// A `ToolChoice` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ToolChoice {
+            mode: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `mode`.
+    #[inline]
+    pub fn with_mode(
+        mut self,
+        value: impl ::std::convert::Into<ToolChoiceMode>,
+    ) -> Self {
+        self.mode = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ToolChoice {
+    fn default() -> Self {
+        ToolChoice::new()
+    }
 }
 crate::rt::object! {
     ToolChoice {
@@ -4810,6 +10589,31 @@ pub struct ToolExecution {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ToolExecution {
+    /// A `ToolExecution` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ToolExecution {
+            task_support: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `taskSupport`.
+    #[inline]
+    pub fn with_task_support(
+        mut self,
+        value: impl ::std::convert::Into<ToolExecutionTaskSupport>,
+    ) -> Self {
+        self.task_support = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ToolExecution {
+    fn default() -> Self {
+        ToolExecution::new()
+    }
+}
 crate::rt::object! {
     ToolExecution {
         "taskSupport": optional task_support: ToolExecutionTaskSupport,
@@ -4856,6 +10660,45 @@ pub struct ToolInputSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ToolInputSchema {
+    /// A `ToolInputSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ToolInputSchema {
+            schema: ::std::option::Option::None,
+            properties: ::std::option::Option::None,
+            required: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `$schema`.
+    #[inline]
+    pub fn with_schema(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.schema = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `properties`.
+    #[inline]
+    pub fn with_properties(
+        mut self,
+        value: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+    ) -> Self {
+        self.properties = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `required`.
+    #[inline]
+    pub fn with_required(mut self, value: Vec<String>) -> Self {
+        self.required = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ToolInputSchema {
+    fn default() -> Self {
+        ToolInputSchema::new()
+    }
+}
 crate::rt::object! {
     ToolInputSchema {
         "$schema": optional schema: String,
@@ -4874,6 +10717,31 @@ pub struct ToolListChangedNotification {
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ToolListChangedNotification {
+    /// A `ToolListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ToolListChangedNotification {
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ToolListChangedNotification {
+    fn default() -> Self {
+        ToolListChangedNotification::new()
+    }
 }
 crate::rt::object! {
     ToolListChangedNotification {
@@ -4904,6 +10772,45 @@ pub struct ToolOutputSchema {
     pub required: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ToolOutputSchema {
+    /// A `ToolOutputSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ToolOutputSchema {
+            schema: ::std::option::Option::None,
+            properties: ::std::option::Option::None,
+            required: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `$schema`.
+    #[inline]
+    pub fn with_schema(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.schema = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `properties`.
+    #[inline]
+    pub fn with_properties(
+        mut self,
+        value: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+    ) -> Self {
+        self.properties = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `required`.
+    #[inline]
+    pub fn with_required(mut self, value: Vec<String>) -> Self {
+        self.required = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ToolOutputSchema {
+    fn default() -> Self {
+        ToolOutputSchema::new()
+    }
 }
 crate::rt::object! {
     ToolOutputSchema {
@@ -4961,6 +10868,48 @@ pub struct ToolResultContent {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ToolResultContent {
+    /// A `ToolResultContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        tool_use_id: impl ::std::convert::Into<String>,
+        content: Vec<ContentBlock>,
+    ) -> Self {
+        ToolResultContent {
+            tool_use_id: tool_use_id.into(),
+            content,
+            structured_content: ::std::option::Option::None,
+            is_error: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `structuredContent`.
+    #[inline]
+    pub fn with_structured_content(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.structured_content = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `isError`.
+    #[inline]
+    pub fn with_is_error(mut self, value: bool) -> Self {
+        self.is_error = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     ToolResultContent {
         "type" fixed TYPE: &str = "tool_result",
@@ -4999,6 +10948,33 @@ pub struct ToolUseContent {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ToolUseContent {
+    /// A `ToolUseContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<String>,
+        name: impl ::std::convert::Into<String>,
+        input: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        ToolUseContent {
+            id: id.into(),
+            name: name.into(),
+            input,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     ToolUseContent {
         "type" fixed TYPE: &str = "tool_use",
@@ -5026,6 +11002,21 @@ pub struct URLElicitationRequiredError {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl URLElicitationRequiredError {
+    /// A `URLElicitationRequiredError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: Option<RequestId>,
+        error: impl ::std::convert::Into<URLElicitationRequiredErrorError>,
+    ) -> Self {
+        URLElicitationRequiredError {
+            id: ::std::option::Option::Some(id),
+            error: error.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     URLElicitationRequiredError {
         "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -5046,6 +11037,28 @@ pub struct URLElicitationRequiredErrorError {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl URLElicitationRequiredErrorError {
+    /// A `URLElicitationRequiredErrorError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        message: impl ::std::convert::Into<String>,
+        data: impl ::std::convert::Into<URLElicitationRequiredErrorErrorData>,
+    ) -> Self {
+        URLElicitationRequiredErrorError {
+            message: message.into(),
+            data: data.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
+impl ::std::fmt::Display for URLElicitationRequiredErrorError {
+    /// The message, then the code: `Method not found (-32601)`.
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        write!(f, "{} ({})", self.message, URLElicitationRequiredErrorError::CODE)
+    }
+}
+impl ::std::error::Error for URLElicitationRequiredErrorError {}
 crate::rt::object! {
     URLElicitationRequiredErrorError {
         "code" fixed CODE: i64 = -32042,
@@ -5060,6 +11073,17 @@ pub struct URLElicitationRequiredErrorErrorData {
     pub elicitations: Vec<ElicitRequestURLParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl URLElicitationRequiredErrorErrorData {
+    /// A `URLElicitationRequiredErrorErrorData` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(elicitations: Vec<ElicitRequestURLParams>) -> Self {
+        URLElicitationRequiredErrorErrorData {
+            elicitations,
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     URLElicitationRequiredErrorErrorData {
@@ -5083,6 +11107,21 @@ pub struct UnsubscribeRequest {
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl UnsubscribeRequest {
+    /// A `UnsubscribeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        params: impl ::std::convert::Into<UnsubscribeRequestParams>,
+    ) -> Self {
+        UnsubscribeRequest {
+            id: id.into(),
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     UnsubscribeRequest {
@@ -5110,6 +11149,40 @@ pub struct UnsubscribeRequestParams {
     pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl UnsubscribeRequestParams {
+    /// A `UnsubscribeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
+        UnsubscribeRequestParams {
+            meta: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<RequestParamsMeta>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<UnsubscribeRequestParams> for ResourceRequestParams {
+    fn from(value: UnsubscribeRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        ResourceRequestParams {
+            meta: value.meta,
+            uri: value.uri,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     UnsubscribeRequestParams {
@@ -5152,6 +11225,54 @@ pub struct UntitledMultiSelectEnumSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl UntitledMultiSelectEnumSchema {
+    /// A `UntitledMultiSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        items: impl ::std::convert::Into<UntitledMultiSelectEnumSchemaItems>,
+    ) -> Self {
+        UntitledMultiSelectEnumSchema {
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            min_items: ::std::option::Option::None,
+            max_items: ::std::option::Option::None,
+            items: items.into(),
+            default: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `minItems`.
+    #[inline]
+    pub fn with_min_items(mut self, value: i64) -> Self {
+        self.min_items = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `maxItems`.
+    #[inline]
+    pub fn with_max_items(mut self, value: i64) -> Self {
+        self.max_items = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `default`.
+    #[inline]
+    pub fn with_default(mut self, value: Vec<String>) -> Self {
+        self.default = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     UntitledMultiSelectEnumSchema {
         "type" fixed TYPE: &str = "array",
@@ -5173,6 +11294,17 @@ pub struct UntitledMultiSelectEnumSchemaItems {
     pub r#enum: Vec<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl UntitledMultiSelectEnumSchemaItems {
+    /// A `UntitledMultiSelectEnumSchemaItems` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(r#enum: Vec<String>) -> Self {
+        UntitledMultiSelectEnumSchemaItems {
+            r#enum,
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     UntitledMultiSelectEnumSchemaItems {
@@ -5202,6 +11334,38 @@ pub struct UntitledSingleSelectEnumSchema {
     pub default: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl UntitledSingleSelectEnumSchema {
+    /// A `UntitledSingleSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(r#enum: Vec<String>) -> Self {
+        UntitledSingleSelectEnumSchema {
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            r#enum,
+            default: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `default`.
+    #[inline]
+    pub fn with_default(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.default = ::std::option::Option::Some(value.into());
+        self
+    }
 }
 crate::rt::object! {
     UntitledSingleSelectEnumSchema {
@@ -5710,17 +11874,17 @@ pub const METHODS: &[crate::MethodInfo] = &[
 /// type, which a crate that names its types does not need to compile.
 #[cfg(feature = "type-table")]
 pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = crate::rt::type_table![
-    plain Annotations, plain AudioContent, plain BaseMetadata, plain
-    BlobResourceContents, plain BooleanSchema, plain CallToolRequest, plain
+    default Annotations, plain AudioContent, plain BaseMetadata, plain
+    BlobResourceContents, default BooleanSchema, plain CallToolRequest, plain
     CallToolRequestParams, plain CallToolResult, plain CancelTaskRequest, plain
-    CancelTaskRequestParams, plain CancelTaskResult, plain CancelledNotification, plain
-    CancelledNotificationParams, plain ClientCapabilities, plain
-    ClientCapabilitiesElicitation, plain ClientCapabilitiesRoots, plain
-    ClientCapabilitiesSampling, plain ClientCapabilitiesTasks, plain
-    ClientCapabilitiesTasksRequests, plain ClientCapabilitiesTasksRequestsElicitation,
-    plain ClientCapabilitiesTasksRequestsSampling, union ClientNotification, union
+    CancelTaskRequestParams, plain CancelTaskResult, plain CancelledNotification, default
+    CancelledNotificationParams, default ClientCapabilities, default
+    ClientCapabilitiesElicitation, default ClientCapabilitiesRoots, default
+    ClientCapabilitiesSampling, default ClientCapabilitiesTasks, default
+    ClientCapabilitiesTasksRequests, default ClientCapabilitiesTasksRequestsElicitation,
+    default ClientCapabilitiesTasksRequestsSampling, union ClientNotification, union
     ClientRequest, union ClientResult, plain CompleteRequest, plain
-    CompleteRequestParams, plain CompleteRequestParamsArgument, plain
+    CompleteRequestParams, plain CompleteRequestParamsArgument, default
     CompleteRequestParamsContext, union CompleteRequestParamsRef, plain CompleteResult,
     plain CompleteResultCompletion, union ContentBlock, plain CreateMessageRequest, plain
     CreateMessageRequestParams, plain CreateMessageRequestParamsIncludeContext, plain
@@ -5733,10 +11897,10 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = crate::rt::type_table![
     EmbeddedResource, union EmbeddedResourceResource, plain EmptyResult, union
     EnumSchema, plain Error, plain GetPromptRequest, plain GetPromptRequestParams, plain
     GetPromptResult, plain GetTaskPayloadRequest, plain GetTaskPayloadRequestParams,
-    plain GetTaskPayloadResult, plain GetTaskRequest, plain GetTaskRequestParams, plain
-    GetTaskResult, plain Icon, plain IconTheme, plain Icons, plain ImageContent, plain
+    default GetTaskPayloadResult, plain GetTaskRequest, plain GetTaskRequestParams, plain
+    GetTaskResult, plain Icon, plain IconTheme, default Icons, plain ImageContent, plain
     Implementation, plain InitializeRequest, plain InitializeRequestParams, plain
-    InitializeResult, plain InitializedNotification, plain JSONRPCErrorResponse, union
+    InitializeResult, default InitializedNotification, plain JSONRPCErrorResponse, union
     JSONRPCMessage, plain JSONRPCNotification, plain JSONRPCRequest, union
     JSONRPCResponse, plain JSONRPCResultResponse, plain LegacyTitledEnumSchema, plain
     ListPromptsRequest, plain ListPromptsResult, plain ListResourceTemplatesRequest,
@@ -5744,37 +11908,37 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = crate::rt::type_table![
     ListResourcesResult, plain ListRootsRequest, plain ListRootsResult, plain
     ListTasksRequest, plain ListTasksResult, plain ListToolsRequest, plain
     ListToolsResult, plain LoggingLevel, plain LoggingMessageNotification, plain
-    LoggingMessageNotificationParams, plain ModelHint, plain ModelPreferences, union
-    MultiSelectEnumSchema, plain Notification, plain NotificationParams, plain
-    NumberSchema, plain NumberSchemaType, plain PaginatedRequest, plain
-    PaginatedRequestParams, plain PaginatedResult, plain PingRequest, union
+    LoggingMessageNotificationParams, default ModelHint, default ModelPreferences, union
+    MultiSelectEnumSchema, plain Notification, default NotificationParams, plain
+    NumberSchema, plain NumberSchemaType, plain PaginatedRequest, default
+    PaginatedRequestParams, default PaginatedResult, plain PingRequest, union
     PrimitiveSchemaDefinition, plain ProgressNotification, plain
     ProgressNotificationParams, union ProgressToken, plain Prompt, plain PromptArgument,
-    plain PromptListChangedNotification, plain PromptMessage, plain PromptReference,
+    default PromptListChangedNotification, plain PromptMessage, plain PromptReference,
     plain ReadResourceRequest, plain ReadResourceRequestParams, plain ReadResourceResult,
     union ReadResourceResultContentsItem, plain RelatedTaskMetadata, plain Request, union
-    RequestId, plain RequestParams, plain RequestParamsMeta, plain Resource, plain
-    ResourceContents, plain ResourceLink, plain ResourceListChangedNotification, plain
+    RequestId, default RequestParams, default RequestParamsMeta, plain Resource, plain
+    ResourceContents, plain ResourceLink, default ResourceListChangedNotification, plain
     ResourceRequestParams, plain ResourceTemplate, plain ResourceTemplateReference, plain
-    ResourceUpdatedNotification, plain ResourceUpdatedNotificationParams, plain Result,
-    plain Role, plain Root, plain RootsListChangedNotification, plain SamplingMessage,
-    union SamplingMessageContent, union SamplingMessageContentBlock, plain
-    ServerCapabilities, plain ServerCapabilitiesPrompts, plain
-    ServerCapabilitiesResources, plain ServerCapabilitiesTasks, plain
-    ServerCapabilitiesTasksRequests, plain ServerCapabilitiesTasksRequestsTools, plain
-    ServerCapabilitiesTools, union ServerNotification, union ServerRequest, union
+    ResourceUpdatedNotification, plain ResourceUpdatedNotificationParams, default Result,
+    plain Role, plain Root, default RootsListChangedNotification, plain SamplingMessage,
+    union SamplingMessageContent, union SamplingMessageContentBlock, default
+    ServerCapabilities, default ServerCapabilitiesPrompts, default
+    ServerCapabilitiesResources, default ServerCapabilitiesTasks, default
+    ServerCapabilitiesTasksRequests, default ServerCapabilitiesTasksRequestsTools,
+    default ServerCapabilitiesTools, union ServerNotification, union ServerRequest, union
     ServerResult, plain SetLevelRequest, plain SetLevelRequestParams, union
-    SingleSelectEnumSchema, plain StringSchema, plain StringSchemaFormat, plain
-    SubscribeRequest, plain SubscribeRequestParams, plain Task, plain
-    TaskAugmentedRequestParams, plain TaskMetadata, plain TaskStatus, plain
+    SingleSelectEnumSchema, default StringSchema, plain StringSchemaFormat, plain
+    SubscribeRequest, plain SubscribeRequestParams, plain Task, default
+    TaskAugmentedRequestParams, default TaskMetadata, plain TaskStatus, plain
     TaskStatusNotification, plain TaskStatusNotificationParams, plain TextContent, plain
     TextResourceContents, plain TitledMultiSelectEnumSchema, plain
     TitledMultiSelectEnumSchemaItems, plain TitledMultiSelectEnumSchemaItemsAnyOfItem,
     plain TitledSingleSelectEnumSchema, plain TitledSingleSelectEnumSchemaOneOfItem,
-    plain Tool, plain ToolAnnotations, plain ToolChoice, plain ToolChoiceMode, plain
-    ToolExecution, plain ToolExecutionTaskSupport, plain ToolInputSchema, plain
-    ToolListChangedNotification, plain ToolOutputSchema, plain ToolResultContent, plain
-    ToolUseContent, plain URLElicitationRequiredError, plain
+    plain Tool, default ToolAnnotations, default ToolChoice, plain ToolChoiceMode,
+    default ToolExecution, plain ToolExecutionTaskSupport, default ToolInputSchema,
+    default ToolListChangedNotification, default ToolOutputSchema, plain
+    ToolResultContent, plain ToolUseContent, plain URLElicitationRequiredError, plain
     URLElicitationRequiredErrorError, plain URLElicitationRequiredErrorErrorData, plain
     UnsubscribeRequest, plain UnsubscribeRequestParams, plain
     UntitledMultiSelectEnumSchema, plain UntitledMultiSelectEnumSchemaItems, plain

@@ -75,6 +75,45 @@ pub struct Annotations {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl Annotations {
+    /// A `Annotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        Annotations {
+            audience: ::std::option::Option::None,
+            priority: ::std::option::Option::None,
+            last_modified: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `audience`.
+    #[inline]
+    pub fn with_audience(mut self, value: Vec<Role>) -> Self {
+        self.audience = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `priority`.
+    #[inline]
+    pub fn with_priority(mut self, value: f64) -> Self {
+        self.priority = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `lastModified`.
+    #[inline]
+    pub fn with_last_modified(
+        mut self,
+        value: impl ::std::convert::Into<String>,
+    ) -> Self {
+        self.last_modified = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for Annotations {
+    fn default() -> Self {
+        Annotations::new()
+    }
+}
 crate::rt::object! {
     Annotations {
         "audience": optional audience: Vec<Role>,
@@ -117,6 +156,38 @@ pub struct AudioContent {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl AudioContent {
+    /// A `AudioContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        data: impl ::std::convert::Into<String>,
+        mime_type: impl ::std::convert::Into<String>,
+    ) -> Self {
+        AudioContent {
+            data: data.into(),
+            mime_type: mime_type.into(),
+            annotations: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `annotations`.
+    #[inline]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::std::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(mut self, value: MetaObject) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     AudioContent {
         "type" fixed TYPE: &str = "audio",
@@ -145,6 +216,24 @@ pub struct BaseMetadata {
     pub title: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl BaseMetadata {
+    /// A `BaseMetadata` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
+        BaseMetadata {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
 }
 crate::rt::object! {
     BaseMetadata {
@@ -185,6 +274,50 @@ pub struct BlobResourceContents {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl BlobResourceContents {
+    /// A `BlobResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        uri: impl ::std::convert::Into<String>,
+        blob: impl ::std::convert::Into<String>,
+    ) -> Self {
+        BlobResourceContents {
+            uri: uri.into(),
+            mime_type: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            blob: blob.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `mimeType`.
+    #[inline]
+    pub fn with_mime_type(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.mime_type = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(mut self, value: MetaObject) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<BlobResourceContents> for ResourceContents {
+    fn from(value: BlobResourceContents) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("blob", ::serde_json::to_value(value.blob).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        ResourceContents {
+            uri: value.uri,
+            mime_type: value.mime_type,
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     BlobResourceContents {
         "uri": required uri: String,
@@ -216,6 +349,42 @@ pub struct BooleanSchema {
     pub default: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl BooleanSchema {
+    /// A `BooleanSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        BooleanSchema {
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            default: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `default`.
+    #[inline]
+    pub fn with_default(mut self, value: bool) -> Self {
+        self.default = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for BooleanSchema {
+    fn default() -> Self {
+        BooleanSchema::new()
+    }
 }
 crate::rt::object! {
     BooleanSchema {
@@ -276,6 +445,50 @@ pub struct CacheableResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CacheableResult {
+    /// A `CacheableResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        ttl_ms: i64,
+        cache_scope: impl ::std::convert::Into<CacheableResultCacheScope>,
+    ) -> Self {
+        CacheableResult {
+            meta: ::std::option::Option::None,
+            result_type: ResultType::Complete,
+            ttl_ms,
+            cache_scope: cache_scope.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<CacheableResult> for Result {
+    fn from(value: CacheableResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
+        kept.insert(
+            "cacheScope",
+            ::serde_json::to_value(value.cache_scope).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            result_type: value.result_type,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     CacheableResult {
         "_meta": optional meta: ResultMetaObject,
@@ -333,6 +546,21 @@ pub struct CallToolRequest {
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl CallToolRequest {
+    /// A `CallToolRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        params: impl ::std::convert::Into<CallToolRequestParams>,
+    ) -> Self {
+        CallToolRequest {
+            id: id.into(),
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     CallToolRequest {
@@ -409,6 +637,66 @@ pub struct CallToolRequestParams {
     pub arguments: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl CallToolRequestParams {
+    /// A `CallToolRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        meta: impl ::std::convert::Into<RequestMetaObject>,
+        name: impl ::std::convert::Into<String>,
+    ) -> Self {
+        CallToolRequestParams {
+            meta: meta.into(),
+            input_responses: ::std::option::Option::None,
+            request_state: ::std::option::Option::None,
+            name: name.into(),
+            arguments: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `inputResponses`.
+    #[inline]
+    pub fn with_input_responses(mut self, value: InputResponses) -> Self {
+        self.input_responses = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `requestState`.
+    #[inline]
+    pub fn with_request_state(
+        mut self,
+        value: impl ::std::convert::Into<String>,
+    ) -> Self {
+        self.request_state = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `arguments`.
+    #[inline]
+    pub fn with_arguments(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.arguments = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<CallToolRequestParams> for InputResponseRequestParams {
+    fn from(value: CallToolRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.arguments {
+            kept.insert("arguments", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        InputResponseRequestParams {
+            meta: value.meta,
+            input_responses: value.input_responses,
+            request_state: value.request_state,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     CallToolRequestParams {
@@ -519,6 +807,68 @@ pub struct CallToolResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CallToolResult {
+    /// A `CallToolResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(content: Vec<ContentBlock>) -> Self {
+        CallToolResult {
+            meta: ::std::option::Option::None,
+            result_type: ResultType::Complete,
+            content,
+            structured_content: ::std::option::Option::None,
+            is_error: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `structuredContent`.
+    #[inline]
+    pub fn with_structured_content(mut self, value: ::serde_json::Value) -> Self {
+        self.structured_content = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `isError`.
+    #[inline]
+    pub fn with_is_error(mut self, value: bool) -> Self {
+        self.is_error = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<CallToolResult> for Result {
+    fn from(value: CallToolResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "content",
+            ::serde_json::to_value(value.content).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.structured_content {
+            kept.insert(
+                "structuredContent",
+                ::serde_json::to_value(v).unwrap_or_default(),
+            );
+        }
+        if let ::std::option::Option::Some(v) = value.is_error {
+            kept.insert("isError", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            result_type: value.result_type,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     CallToolResult {
         "_meta": optional meta: ResultMetaObject,
@@ -558,6 +908,21 @@ pub struct CallToolResultResponse {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CallToolResultResponse {
+    /// A `CallToolResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        result: impl ::std::convert::Into<CallToolResultResponseResult>,
+    ) -> Self {
+        CallToolResultResponse {
+            id: id.into(),
+            result: result.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     CallToolResultResponse {
         "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -577,6 +942,21 @@ pub enum CallToolResultResponseResult {
     InputRequiredResult(InputRequiredResult),
     /// A result of a kind this revision does not list: kept whole, as the common type.
     Other(Result),
+}
+impl ::std::convert::From<CallToolResult> for CallToolResultResponseResult {
+    fn from(value: CallToolResult) -> Self {
+        CallToolResultResponseResult::CallToolResult(value)
+    }
+}
+impl ::std::convert::From<InputRequiredResult> for CallToolResultResponseResult {
+    fn from(value: InputRequiredResult) -> Self {
+        CallToolResultResponseResult::InputRequiredResult(value)
+    }
+}
+impl ::std::convert::From<Result> for CallToolResultResponseResult {
+    fn from(value: Result) -> Self {
+        CallToolResultResponseResult::Other(value)
+    }
 }
 crate::rt::union! {
     CallToolResultResponseResult by shape, "resultType" (ResultType) picks { "input_required" => InputRequiredResult }, unlisted Other {
@@ -614,6 +994,17 @@ pub struct CancelledNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CancelledNotification {
+    /// A `CancelledNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(params: impl ::std::convert::Into<CancelledNotificationParams>) -> Self {
+        CancelledNotification {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     CancelledNotification {
         "method" fixed METHOD: &str = "notifications/cancelled",
@@ -650,6 +1041,53 @@ pub struct CancelledNotificationParams {
     pub reason: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl CancelledNotificationParams {
+    /// A `CancelledNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(request_id: impl ::std::convert::Into<RequestId>) -> Self {
+        CancelledNotificationParams {
+            meta: ::std::option::Option::None,
+            request_id: request_id.into(),
+            reason: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<NotificationMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `reason`.
+    #[inline]
+    pub fn with_reason(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.reason = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<CancelledNotificationParams> for NotificationParams {
+    fn from(value: CancelledNotificationParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "requestId",
+            ::serde_json::to_value(value.request_id).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.reason {
+            kept.insert("reason", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        NotificationParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     CancelledNotificationParams {
@@ -765,6 +1203,79 @@ pub struct ClientCapabilities {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ClientCapabilities {
+    /// A `ClientCapabilities` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ClientCapabilities {
+            experimental: ::std::option::Option::None,
+            roots: ::std::option::Option::None,
+            sampling: ::std::option::Option::None,
+            elicitation: ::std::option::Option::None,
+            extensions: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `experimental`.
+    #[inline]
+    pub fn with_experimental(
+        mut self,
+        value: crate::IndexMap<String, JSONObject>,
+    ) -> Self {
+        self.experimental = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `roots`.
+    #[deprecated(
+        since = "2026-07-28",
+        note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."
+    )]
+    #[inline]
+    pub fn with_roots(
+        mut self,
+        value: impl ::std::convert::Into<ClientCapabilitiesRoots>,
+    ) -> Self {
+        self.roots = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `sampling`.
+    #[deprecated(
+        since = "2026-07-28",
+        note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."
+    )]
+    #[inline]
+    pub fn with_sampling(
+        mut self,
+        value: impl ::std::convert::Into<ClientCapabilitiesSampling>,
+    ) -> Self {
+        self.sampling = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `elicitation`.
+    #[inline]
+    pub fn with_elicitation(
+        mut self,
+        value: impl ::std::convert::Into<ClientCapabilitiesElicitation>,
+    ) -> Self {
+        self.elicitation = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `extensions`.
+    #[inline]
+    pub fn with_extensions(
+        mut self,
+        value: crate::IndexMap<String, JSONObject>,
+    ) -> Self {
+        self.extensions = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ClientCapabilities {
+    fn default() -> Self {
+        ClientCapabilities::new()
+    }
+}
 crate::rt::object! {
     ClientCapabilities {
         "experimental": optional experimental: crate::IndexMap<String, JSONObject>,
@@ -785,6 +1296,35 @@ pub struct ClientCapabilitiesElicitation {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ClientCapabilitiesElicitation {
+    /// A `ClientCapabilitiesElicitation` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ClientCapabilitiesElicitation {
+            form: ::std::option::Option::None,
+            url: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `form`.
+    #[inline]
+    pub fn with_form(mut self, value: JSONObject) -> Self {
+        self.form = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `url`.
+    #[inline]
+    pub fn with_url(mut self, value: JSONObject) -> Self {
+        self.url = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ClientCapabilitiesElicitation {
+    fn default() -> Self {
+        ClientCapabilitiesElicitation::new()
+    }
+}
 crate::rt::object! {
     ClientCapabilitiesElicitation {
         "form": optional form: JSONObject,
@@ -797,6 +1337,21 @@ crate::rt::object! {
 pub struct ClientCapabilitiesRoots {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ClientCapabilitiesRoots {
+    /// A `ClientCapabilitiesRoots` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ClientCapabilitiesRoots {
+            extra: crate::Extra::new(),
+        }
+    }
+}
+impl ::std::default::Default for ClientCapabilitiesRoots {
+    fn default() -> Self {
+        ClientCapabilitiesRoots::new()
+    }
 }
 crate::rt::object! {
     ClientCapabilitiesRoots {}
@@ -816,6 +1371,35 @@ pub struct ClientCapabilitiesSampling {
     pub tools: Option<JSONObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ClientCapabilitiesSampling {
+    /// A `ClientCapabilitiesSampling` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ClientCapabilitiesSampling {
+            context: ::std::option::Option::None,
+            tools: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `context`.
+    #[inline]
+    pub fn with_context(mut self, value: JSONObject) -> Self {
+        self.context = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `tools`.
+    #[inline]
+    pub fn with_tools(mut self, value: JSONObject) -> Self {
+        self.tools = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ClientCapabilitiesSampling {
+    fn default() -> Self {
+        ClientCapabilitiesSampling::new()
+    }
 }
 crate::rt::object! {
     ClientCapabilitiesSampling {
@@ -844,6 +1428,61 @@ pub enum ClientRequest {
     ListToolsRequest(ListToolsRequest),
     /// A message with any other value: kept whole, as the generic type.
     Other(JSONRPCRequest),
+}
+impl ::std::convert::From<DiscoverRequest> for ClientRequest {
+    fn from(value: DiscoverRequest) -> Self {
+        ClientRequest::DiscoverRequest(value)
+    }
+}
+impl ::std::convert::From<CompleteRequest> for ClientRequest {
+    fn from(value: CompleteRequest) -> Self {
+        ClientRequest::CompleteRequest(value)
+    }
+}
+impl ::std::convert::From<GetPromptRequest> for ClientRequest {
+    fn from(value: GetPromptRequest) -> Self {
+        ClientRequest::GetPromptRequest(value)
+    }
+}
+impl ::std::convert::From<ListPromptsRequest> for ClientRequest {
+    fn from(value: ListPromptsRequest) -> Self {
+        ClientRequest::ListPromptsRequest(value)
+    }
+}
+impl ::std::convert::From<ListResourcesRequest> for ClientRequest {
+    fn from(value: ListResourcesRequest) -> Self {
+        ClientRequest::ListResourcesRequest(value)
+    }
+}
+impl ::std::convert::From<ListResourceTemplatesRequest> for ClientRequest {
+    fn from(value: ListResourceTemplatesRequest) -> Self {
+        ClientRequest::ListResourceTemplatesRequest(value)
+    }
+}
+impl ::std::convert::From<ReadResourceRequest> for ClientRequest {
+    fn from(value: ReadResourceRequest) -> Self {
+        ClientRequest::ReadResourceRequest(value)
+    }
+}
+impl ::std::convert::From<SubscriptionsListenRequest> for ClientRequest {
+    fn from(value: SubscriptionsListenRequest) -> Self {
+        ClientRequest::SubscriptionsListenRequest(value)
+    }
+}
+impl ::std::convert::From<CallToolRequest> for ClientRequest {
+    fn from(value: CallToolRequest) -> Self {
+        ClientRequest::CallToolRequest(value)
+    }
+}
+impl ::std::convert::From<ListToolsRequest> for ClientRequest {
+    fn from(value: ListToolsRequest) -> Self {
+        ClientRequest::ListToolsRequest(value)
+    }
+}
+impl ::std::convert::From<JSONRPCRequest> for ClientRequest {
+    fn from(value: JSONRPCRequest) -> Self {
+        ClientRequest::Other(value)
+    }
 }
 crate::rt::union! {
     ClientRequest by "method" {
@@ -901,6 +1540,21 @@ pub struct CompleteRequest {
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl CompleteRequest {
+    /// A `CompleteRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        params: impl ::std::convert::Into<CompleteRequestParams>,
+    ) -> Self {
+        CompleteRequest {
+            id: id.into(),
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     CompleteRequest {
@@ -977,6 +1631,53 @@ pub struct CompleteRequestParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CompleteRequestParams {
+    /// A `CompleteRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        meta: impl ::std::convert::Into<RequestMetaObject>,
+        r#ref: impl ::std::convert::Into<CompleteRequestParamsRef>,
+        argument: impl ::std::convert::Into<CompleteRequestParamsArgument>,
+    ) -> Self {
+        CompleteRequestParams {
+            meta: meta.into(),
+            r#ref: r#ref.into(),
+            argument: argument.into(),
+            context: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `context`.
+    #[inline]
+    pub fn with_context(
+        mut self,
+        value: impl ::std::convert::Into<CompleteRequestParamsContext>,
+    ) -> Self {
+        self.context = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<CompleteRequestParams> for RequestParams {
+    fn from(value: CompleteRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("ref", ::serde_json::to_value(value.r#ref).unwrap_or_default());
+        kept.insert(
+            "argument",
+            ::serde_json::to_value(value.argument).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.context {
+            kept.insert("context", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        RequestParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     CompleteRequestParams {
         "_meta": required meta: RequestMetaObject,
@@ -996,6 +1697,21 @@ pub struct CompleteRequestParamsArgument {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CompleteRequestParamsArgument {
+    /// A `CompleteRequestParamsArgument` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        name: impl ::std::convert::Into<String>,
+        value: impl ::std::convert::Into<String>,
+    ) -> Self {
+        CompleteRequestParamsArgument {
+            name: name.into(),
+            value: value.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     CompleteRequestParamsArgument {
         "name": required name: String,
@@ -1013,6 +1729,28 @@ pub struct CompleteRequestParamsContext {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CompleteRequestParamsContext {
+    /// A `CompleteRequestParamsContext` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        CompleteRequestParamsContext {
+            arguments: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `arguments`.
+    #[inline]
+    pub fn with_arguments(mut self, value: crate::IndexMap<String, String>) -> Self {
+        self.arguments = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for CompleteRequestParamsContext {
+    fn default() -> Self {
+        CompleteRequestParamsContext::new()
+    }
+}
 crate::rt::object! {
     CompleteRequestParamsContext {
         "arguments": optional arguments: crate::IndexMap<String, String>,
@@ -1026,6 +1764,16 @@ crate::rt::object! {
 pub enum CompleteRequestParamsRef {
     PromptReference(PromptReference),
     ResourceTemplateReference(ResourceTemplateReference),
+}
+impl ::std::convert::From<PromptReference> for CompleteRequestParamsRef {
+    fn from(value: PromptReference) -> Self {
+        CompleteRequestParamsRef::PromptReference(value)
+    }
+}
+impl ::std::convert::From<ResourceTemplateReference> for CompleteRequestParamsRef {
+    fn from(value: ResourceTemplateReference) -> Self {
+        CompleteRequestParamsRef::ResourceTemplateReference(value)
+    }
 }
 crate::rt::union! {
     CompleteRequestParamsRef by "type" {
@@ -1083,6 +1831,45 @@ pub struct CompleteResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CompleteResult {
+    /// A `CompleteResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(completion: impl ::std::convert::Into<CompleteResultCompletion>) -> Self {
+        CompleteResult {
+            meta: ::std::option::Option::None,
+            result_type: ResultType::Complete,
+            completion: completion.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<CompleteResult> for Result {
+    fn from(value: CompleteResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "completion",
+            ::serde_json::to_value(value.completion).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            result_type: value.result_type,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     CompleteResult {
         "_meta": optional meta: ResultMetaObject,
@@ -1110,6 +1897,31 @@ pub struct CompleteResultCompletion {
     pub has_more: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl CompleteResultCompletion {
+    /// A `CompleteResultCompletion` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(values: Vec<String>) -> Self {
+        CompleteResultCompletion {
+            values,
+            total: ::std::option::Option::None,
+            has_more: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `total`.
+    #[inline]
+    pub fn with_total(mut self, value: i64) -> Self {
+        self.total = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `hasMore`.
+    #[inline]
+    pub fn with_has_more(mut self, value: bool) -> Self {
+        self.has_more = ::std::option::Option::Some(value);
+        self
+    }
 }
 crate::rt::object! {
     CompleteResultCompletion {
@@ -1146,6 +1958,21 @@ pub struct CompleteResultResponse {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CompleteResultResponse {
+    /// A `CompleteResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        result: impl ::std::convert::Into<CompleteResult>,
+    ) -> Self {
+        CompleteResultResponse {
+            id: id.into(),
+            result: result.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     CompleteResultResponse {
         "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -1162,6 +1989,31 @@ pub enum ContentBlock {
     AudioContent(AudioContent),
     ResourceLink(ResourceLink),
     EmbeddedResource(EmbeddedResource),
+}
+impl ::std::convert::From<TextContent> for ContentBlock {
+    fn from(value: TextContent) -> Self {
+        ContentBlock::TextContent(value)
+    }
+}
+impl ::std::convert::From<ImageContent> for ContentBlock {
+    fn from(value: ImageContent) -> Self {
+        ContentBlock::ImageContent(value)
+    }
+}
+impl ::std::convert::From<AudioContent> for ContentBlock {
+    fn from(value: AudioContent) -> Self {
+        ContentBlock::AudioContent(value)
+    }
+}
+impl ::std::convert::From<ResourceLink> for ContentBlock {
+    fn from(value: ResourceLink) -> Self {
+        ContentBlock::ResourceLink(value)
+    }
+}
+impl ::std::convert::From<EmbeddedResource> for ContentBlock {
+    fn from(value: EmbeddedResource) -> Self {
+        ContentBlock::EmbeddedResource(value)
+    }
 }
 crate::rt::union! {
     ContentBlock by "type" {
@@ -1215,6 +2067,17 @@ pub struct CreateMessageRequest {
     pub params: CreateMessageRequestParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl CreateMessageRequest {
+    /// A `CreateMessageRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(params: impl ::std::convert::Into<CreateMessageRequestParams>) -> Self {
+        CreateMessageRequest {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     CreateMessageRequest {
@@ -1421,6 +2284,86 @@ pub struct CreateMessageRequestParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CreateMessageRequestParams {
+    /// A `CreateMessageRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(messages: Vec<SamplingMessage>, max_tokens: i64) -> Self {
+        CreateMessageRequestParams {
+            messages,
+            model_preferences: ::std::option::Option::None,
+            system_prompt: ::std::option::Option::None,
+            include_context: ::std::option::Option::None,
+            temperature: ::std::option::Option::None,
+            max_tokens,
+            stop_sequences: ::std::option::Option::None,
+            metadata: ::std::option::Option::None,
+            tools: ::std::option::Option::None,
+            tool_choice: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `modelPreferences`.
+    #[inline]
+    pub fn with_model_preferences(
+        mut self,
+        value: impl ::std::convert::Into<ModelPreferences>,
+    ) -> Self {
+        self.model_preferences = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `systemPrompt`.
+    #[inline]
+    pub fn with_system_prompt(
+        mut self,
+        value: impl ::std::convert::Into<String>,
+    ) -> Self {
+        self.system_prompt = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `includeContext`.
+    #[inline]
+    pub fn with_include_context(
+        mut self,
+        value: impl ::std::convert::Into<CreateMessageRequestParamsIncludeContext>,
+    ) -> Self {
+        self.include_context = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `temperature`.
+    #[inline]
+    pub fn with_temperature(mut self, value: f64) -> Self {
+        self.temperature = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `stopSequences`.
+    #[inline]
+    pub fn with_stop_sequences(mut self, value: Vec<String>) -> Self {
+        self.stop_sequences = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `metadata`.
+    #[inline]
+    pub fn with_metadata(mut self, value: JSONObject) -> Self {
+        self.metadata = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `tools`.
+    #[inline]
+    pub fn with_tools(mut self, value: Vec<Tool>) -> Self {
+        self.tools = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `toolChoice`.
+    #[inline]
+    pub fn with_tool_choice(
+        mut self,
+        value: impl ::std::convert::Into<ToolChoice>,
+    ) -> Self {
+        self.tool_choice = ::std::option::Option::Some(value.into());
+        self
+    }
+}
 crate::rt::object! {
     CreateMessageRequestParams {
         "messages": required messages: Vec<SamplingMessage>,
@@ -1552,6 +2495,58 @@ pub struct CreateMessageResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl CreateMessageResult {
+    /// A `CreateMessageResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        role: impl ::std::convert::Into<Role>,
+        content: impl ::std::convert::Into<SamplingMessageContent>,
+        model: impl ::std::convert::Into<String>,
+    ) -> Self {
+        CreateMessageResult {
+            role: role.into(),
+            content: content.into(),
+            meta: ::std::option::Option::None,
+            model: model.into(),
+            stop_reason: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(mut self, value: MetaObject) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `stopReason`.
+    #[inline]
+    pub fn with_stop_reason(
+        mut self,
+        value: impl ::std::convert::Into<CreateMessageResultStopReason>,
+    ) -> Self {
+        self.stop_reason = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
+    fn from(value: CreateMessageResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("model", ::serde_json::to_value(value.model).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.stop_reason {
+            kept.insert("stopReason", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        SamplingMessage {
+            role: value.role,
+            content: value.content,
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     CreateMessageResult {
         "role": required role: Role,
@@ -1622,6 +2617,21 @@ pub struct DiscoverRequest {
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl DiscoverRequest {
+    /// A `DiscoverRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        params: impl ::std::convert::Into<RequestParams>,
+    ) -> Self {
+        DiscoverRequest {
+            id: id.into(),
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     DiscoverRequest {
@@ -1718,6 +2728,72 @@ pub struct DiscoverResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl DiscoverResult {
+    /// A `DiscoverResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        ttl_ms: i64,
+        cache_scope: impl ::std::convert::Into<CacheableResultCacheScope>,
+        supported_versions: Vec<String>,
+        capabilities: impl ::std::convert::Into<ServerCapabilities>,
+    ) -> Self {
+        DiscoverResult {
+            meta: ::std::option::Option::None,
+            result_type: ResultType::Complete,
+            ttl_ms,
+            cache_scope: cache_scope.into(),
+            supported_versions,
+            capabilities: capabilities.into(),
+            instructions: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `instructions`.
+    #[inline]
+    pub fn with_instructions(
+        mut self,
+        value: impl ::std::convert::Into<String>,
+    ) -> Self {
+        self.instructions = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<DiscoverResult> for CacheableResult {
+    fn from(value: DiscoverResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "supportedVersions",
+            ::serde_json::to_value(value.supported_versions).unwrap_or_default(),
+        );
+        kept.insert(
+            "capabilities",
+            ::serde_json::to_value(value.capabilities).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.instructions {
+            kept.insert("instructions", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        CacheableResult {
+            meta: value.meta,
+            result_type: value.result_type,
+            ttl_ms: value.ttl_ms,
+            cache_scope: value.cache_scope,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     DiscoverResult {
         "_meta": optional meta: ResultMetaObject,
@@ -1765,6 +2841,21 @@ pub struct DiscoverResultResponse {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl DiscoverResultResponse {
+    /// A `DiscoverResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        result: impl ::std::convert::Into<DiscoverResult>,
+    ) -> Self {
+        DiscoverResultResponse {
+            id: id.into(),
+            result: result.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     DiscoverResultResponse {
         "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -1804,6 +2895,17 @@ pub struct ElicitRequest {
     pub params: ElicitRequestParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ElicitRequest {
+    /// A `ElicitRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(params: impl ::std::convert::Into<ElicitRequestParams>) -> Self {
+        ElicitRequest {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     ElicitRequest {
@@ -1876,6 +2978,33 @@ pub struct ElicitRequestFormParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ElicitRequestFormParams {
+    /// A `ElicitRequestFormParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        message: impl ::std::convert::Into<String>,
+        requested_schema: impl ::std::convert::Into<
+            ElicitRequestFormParamsRequestedSchema,
+        >,
+    ) -> Self {
+        ElicitRequestFormParams {
+            mode: ::std::option::Option::None,
+            message: message.into(),
+            requested_schema: requested_schema.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `mode`.
+    #[inline]
+    pub fn with_mode(
+        mut self,
+        value: impl ::std::convert::Into<ElicitRequestFormParamsMode>,
+    ) -> Self {
+        self.mode = ::std::option::Option::Some(value.into());
+        self
+    }
+}
 crate::rt::object! {
     ElicitRequestFormParams {
         "mode": optional mode: ElicitRequestFormParamsMode,
@@ -1911,6 +3040,31 @@ pub struct ElicitRequestFormParamsRequestedSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ElicitRequestFormParamsRequestedSchema {
+    /// A `ElicitRequestFormParamsRequestedSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(properties: crate::IndexMap<String, PrimitiveSchemaDefinition>) -> Self {
+        ElicitRequestFormParamsRequestedSchema {
+            schema: ::std::option::Option::None,
+            properties,
+            required: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `$schema`.
+    #[inline]
+    pub fn with_schema(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.schema = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `required`.
+    #[inline]
+    pub fn with_required(mut self, value: Vec<String>) -> Self {
+        self.required = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     ElicitRequestFormParamsRequestedSchema {
         "$schema": optional schema: String,
@@ -1927,6 +3081,16 @@ crate::rt::object! {
 pub enum ElicitRequestParams {
     ElicitRequestFormParams(ElicitRequestFormParams),
     ElicitRequestURLParams(ElicitRequestURLParams),
+}
+impl ::std::convert::From<ElicitRequestFormParams> for ElicitRequestParams {
+    fn from(value: ElicitRequestFormParams) -> Self {
+        ElicitRequestParams::ElicitRequestFormParams(value)
+    }
+}
+impl ::std::convert::From<ElicitRequestURLParams> for ElicitRequestParams {
+    fn from(value: ElicitRequestURLParams) -> Self {
+        ElicitRequestParams::ElicitRequestURLParams(value)
+    }
 }
 crate::rt::union! {
     ElicitRequestParams by shape {
@@ -1958,6 +3122,21 @@ pub struct ElicitRequestURLParams {
     pub url: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ElicitRequestURLParams {
+    /// A `ElicitRequestURLParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        message: impl ::std::convert::Into<String>,
+        url: impl ::std::convert::Into<String>,
+    ) -> Self {
+        ElicitRequestURLParams {
+            message: message.into(),
+            url: url.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     ElicitRequestURLParams {
@@ -2018,6 +3197,27 @@ pub struct ElicitResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ElicitResult {
+    /// A `ElicitResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(action: impl ::std::convert::Into<ElicitResultAction>) -> Self {
+        ElicitResult {
+            action: action.into(),
+            content: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `content`.
+    #[inline]
+    pub fn with_content(
+        mut self,
+        value: crate::IndexMap<String, ElicitResultContentValue>,
+    ) -> Self {
+        self.content = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     ElicitResult {
         "action": required action: ElicitResultAction,
@@ -2054,6 +3254,31 @@ pub enum ElicitResultContentValue {
     Number(f64),
     Boolean(bool),
     StringArray(Vec<String>),
+}
+impl ::std::convert::From<String> for ElicitResultContentValue {
+    fn from(value: String) -> Self {
+        ElicitResultContentValue::String(value)
+    }
+}
+impl ::std::convert::From<&str> for ElicitResultContentValue {
+    fn from(value: &str) -> Self {
+        ElicitResultContentValue::String(::std::string::String::from(value))
+    }
+}
+impl ::std::convert::From<f64> for ElicitResultContentValue {
+    fn from(value: f64) -> Self {
+        ElicitResultContentValue::Number(value)
+    }
+}
+impl ::std::convert::From<bool> for ElicitResultContentValue {
+    fn from(value: bool) -> Self {
+        ElicitResultContentValue::Boolean(value)
+    }
+}
+impl ::std::convert::From<Vec<String>> for ElicitResultContentValue {
+    fn from(value: Vec<String>) -> Self {
+        ElicitResultContentValue::StringArray(value)
+    }
 }
 crate::rt::union! {
     ElicitResultContentValue by shape {
@@ -2102,6 +3327,34 @@ pub struct EmbeddedResource {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl EmbeddedResource {
+    /// A `EmbeddedResource` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(resource: impl ::std::convert::Into<EmbeddedResourceResource>) -> Self {
+        EmbeddedResource {
+            resource: resource.into(),
+            annotations: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `annotations`.
+    #[inline]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::std::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(mut self, value: MetaObject) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     EmbeddedResource {
         "type" fixed TYPE: &str = "resource",
@@ -2119,6 +3372,16 @@ pub enum EmbeddedResourceResource {
     TextResourceContents(TextResourceContents),
     BlobResourceContents(BlobResourceContents),
 }
+impl ::std::convert::From<TextResourceContents> for EmbeddedResourceResource {
+    fn from(value: TextResourceContents) -> Self {
+        EmbeddedResourceResource::TextResourceContents(value)
+    }
+}
+impl ::std::convert::From<BlobResourceContents> for EmbeddedResourceResource {
+    fn from(value: BlobResourceContents) -> Self {
+        EmbeddedResourceResource::BlobResourceContents(value)
+    }
+}
 crate::rt::union! {
     EmbeddedResourceResource by shape {
         TextResourceContents(TextResourceContents),
@@ -2135,6 +3398,21 @@ pub enum EnumSchema {
     SingleSelectEnumSchema(SingleSelectEnumSchema),
     MultiSelectEnumSchema(MultiSelectEnumSchema),
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
+}
+impl ::std::convert::From<SingleSelectEnumSchema> for EnumSchema {
+    fn from(value: SingleSelectEnumSchema) -> Self {
+        EnumSchema::SingleSelectEnumSchema(value)
+    }
+}
+impl ::std::convert::From<MultiSelectEnumSchema> for EnumSchema {
+    fn from(value: MultiSelectEnumSchema) -> Self {
+        EnumSchema::MultiSelectEnumSchema(value)
+    }
+}
+impl ::std::convert::From<LegacyTitledEnumSchema> for EnumSchema {
+    fn from(value: LegacyTitledEnumSchema) -> Self {
+        EnumSchema::LegacyTitledEnumSchema(value)
+    }
 }
 crate::rt::union! {
     EnumSchema by shape {
@@ -2157,6 +3435,32 @@ pub struct Error {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl Error {
+    /// A `Error` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(code: i64, message: impl ::std::convert::Into<String>) -> Self {
+        Error {
+            code,
+            message: message.into(),
+            data: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `data`.
+    #[inline]
+    pub fn with_data(mut self, value: ::serde_json::Value) -> Self {
+        self.data = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::fmt::Display for Error {
+    /// The message, then the code: `Method not found (-32601)`.
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        write!(f, "{} ({})", self.message, self.code)
+    }
+}
+impl ::std::error::Error for Error {}
 crate::rt::object! {
     Error {
         "code": required code: i64 as int,
@@ -2198,6 +3502,21 @@ pub struct GetPromptRequest {
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl GetPromptRequest {
+    /// A `GetPromptRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        params: impl ::std::convert::Into<GetPromptRequestParams>,
+    ) -> Self {
+        GetPromptRequest {
+            id: id.into(),
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     GetPromptRequest {
@@ -2255,6 +3574,63 @@ pub struct GetPromptRequestParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl GetPromptRequestParams {
+    /// A `GetPromptRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        meta: impl ::std::convert::Into<RequestMetaObject>,
+        name: impl ::std::convert::Into<String>,
+    ) -> Self {
+        GetPromptRequestParams {
+            meta: meta.into(),
+            input_responses: ::std::option::Option::None,
+            request_state: ::std::option::Option::None,
+            name: name.into(),
+            arguments: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `inputResponses`.
+    #[inline]
+    pub fn with_input_responses(mut self, value: InputResponses) -> Self {
+        self.input_responses = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `requestState`.
+    #[inline]
+    pub fn with_request_state(
+        mut self,
+        value: impl ::std::convert::Into<String>,
+    ) -> Self {
+        self.request_state = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `arguments`.
+    #[inline]
+    pub fn with_arguments(mut self, value: crate::IndexMap<String, String>) -> Self {
+        self.arguments = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<GetPromptRequestParams> for InputResponseRequestParams {
+    fn from(value: GetPromptRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.arguments {
+            kept.insert("arguments", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        InputResponseRequestParams {
+            meta: value.meta,
+            input_responses: value.input_responses,
+            request_state: value.request_state,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     GetPromptRequestParams {
         "_meta": required meta: RequestMetaObject,
@@ -2310,6 +3686,55 @@ pub struct GetPromptResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl GetPromptResult {
+    /// A `GetPromptResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(messages: Vec<PromptMessage>) -> Self {
+        GetPromptResult {
+            meta: ::std::option::Option::None,
+            result_type: ResultType::Complete,
+            description: ::std::option::Option::None,
+            messages,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<GetPromptResult> for Result {
+    fn from(value: GetPromptResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "messages",
+            ::serde_json::to_value(value.messages).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            result_type: value.result_type,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     GetPromptResult {
         "_meta": optional meta: ResultMetaObject,
@@ -2351,6 +3776,21 @@ pub struct GetPromptResultResponse {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl GetPromptResultResponse {
+    /// A `GetPromptResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        result: impl ::std::convert::Into<GetPromptResultResponseResult>,
+    ) -> Self {
+        GetPromptResultResponse {
+            id: id.into(),
+            result: result.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     GetPromptResultResponse {
         "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -2370,6 +3810,21 @@ pub enum GetPromptResultResponseResult {
     InputRequiredResult(InputRequiredResult),
     /// A result of a kind this revision does not list: kept whole, as the common type.
     Other(Result),
+}
+impl ::std::convert::From<GetPromptResult> for GetPromptResultResponseResult {
+    fn from(value: GetPromptResult) -> Self {
+        GetPromptResultResponseResult::GetPromptResult(value)
+    }
+}
+impl ::std::convert::From<InputRequiredResult> for GetPromptResultResponseResult {
+    fn from(value: InputRequiredResult) -> Self {
+        GetPromptResultResponseResult::InputRequiredResult(value)
+    }
+}
+impl ::std::convert::From<Result> for GetPromptResultResponseResult {
+    fn from(value: Result) -> Self {
+        GetPromptResultResponseResult::Other(value)
+    }
 }
 crate::rt::union! {
     GetPromptResultResponseResult by shape, "resultType" (ResultType) picks { "input_required" => InputRequiredResult }, unlisted Other {
@@ -2413,6 +3868,21 @@ pub struct HeaderMismatchError {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl HeaderMismatchError {
+    /// A `HeaderMismatchError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: Option<RequestId>,
+        error: impl ::std::convert::Into<HeaderMismatchErrorError>,
+    ) -> Self {
+        HeaderMismatchError {
+            id: ::std::option::Option::Some(id),
+            error: error.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     HeaderMismatchError {
         "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -2435,6 +3905,45 @@ pub struct HeaderMismatchErrorError {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl HeaderMismatchErrorError {
+    /// A `HeaderMismatchErrorError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(message: impl ::std::convert::Into<String>) -> Self {
+        HeaderMismatchErrorError {
+            message: message.into(),
+            data: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `data`.
+    #[inline]
+    pub fn with_data(mut self, value: ::serde_json::Value) -> Self {
+        self.data = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<HeaderMismatchErrorError> for Error {
+    fn from(value: HeaderMismatchErrorError) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Error {
+            code: -32020i64,
+            message: value.message,
+            data: value.data,
+            extra: kept,
+        }
+    }
+}
+impl ::std::fmt::Display for HeaderMismatchErrorError {
+    /// The message, then the code: `Method not found (-32601)`.
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        write!(f, "{} ({})", self.message, HeaderMismatchErrorError::CODE)
+    }
+}
+impl ::std::error::Error for HeaderMismatchErrorError {}
 crate::rt::object! {
     HeaderMismatchErrorError {
         "code" fixed CODE: i64 = -32020,
@@ -2488,6 +3997,38 @@ pub struct Icon {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl Icon {
+    /// A `Icon` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(src: impl ::std::convert::Into<String>) -> Self {
+        Icon {
+            src: src.into(),
+            mime_type: ::std::option::Option::None,
+            sizes: ::std::option::Option::None,
+            theme: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `mimeType`.
+    #[inline]
+    pub fn with_mime_type(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.mime_type = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `sizes`.
+    #[inline]
+    pub fn with_sizes(mut self, value: Vec<String>) -> Self {
+        self.sizes = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `theme`.
+    #[inline]
+    pub fn with_theme(mut self, value: impl ::std::convert::Into<IconTheme>) -> Self {
+        self.theme = ::std::option::Option::Some(value.into());
+        self
+    }
+}
 crate::rt::object! {
     Icon {
         "src": required src: String,
@@ -2532,6 +4073,28 @@ pub struct Icons {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl Icons {
+    /// A `Icons` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        Icons {
+            icons: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `icons`.
+    #[inline]
+    pub fn with_icons(mut self, value: Vec<Icon>) -> Self {
+        self.icons = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for Icons {
+    fn default() -> Self {
+        Icons::new()
+    }
+}
 crate::rt::object! {
     Icons {
         "icons": optional icons: Vec<Icon>,
@@ -2575,6 +4138,38 @@ pub struct ImageContent {
     pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ImageContent {
+    /// A `ImageContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        data: impl ::std::convert::Into<String>,
+        mime_type: impl ::std::convert::Into<String>,
+    ) -> Self {
+        ImageContent {
+            data: data.into(),
+            mime_type: mime_type.into(),
+            annotations: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `annotations`.
+    #[inline]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::std::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(mut self, value: MetaObject) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
 }
 crate::rt::object! {
     ImageContent {
@@ -2633,6 +4228,101 @@ pub struct Implementation {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl Implementation {
+    /// A `Implementation` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        name: impl ::std::convert::Into<String>,
+        version: impl ::std::convert::Into<String>,
+    ) -> Self {
+        Implementation {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            icons: ::std::option::Option::None,
+            version: version.into(),
+            description: ::std::option::Option::None,
+            website_url: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `icons`.
+    #[inline]
+    pub fn with_icons(mut self, value: Vec<Icon>) -> Self {
+        self.icons = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `websiteUrl`.
+    #[inline]
+    pub fn with_website_url(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.website_url = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<Implementation> for BaseMetadata {
+    fn from(value: Implementation) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.icons {
+            kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "version",
+            ::serde_json::to_value(value.version).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.website_url {
+            kept.insert("websiteUrl", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        BaseMetadata {
+            name: value.name,
+            title: value.title,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<Implementation> for Icons {
+    fn from(value: Implementation) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.title {
+            kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "version",
+            ::serde_json::to_value(value.version).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.website_url {
+            kept.insert("websiteUrl", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Icons {
+            icons: value.icons,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     Implementation {
         "name": required name: String,
@@ -2652,6 +4342,21 @@ pub enum InputRequest {
     CreateMessageRequest(CreateMessageRequest),
     ListRootsRequest(ListRootsRequest),
     ElicitRequest(ElicitRequest),
+}
+impl ::std::convert::From<CreateMessageRequest> for InputRequest {
+    fn from(value: CreateMessageRequest) -> Self {
+        InputRequest::CreateMessageRequest(value)
+    }
+}
+impl ::std::convert::From<ListRootsRequest> for InputRequest {
+    fn from(value: ListRootsRequest) -> Self {
+        InputRequest::ListRootsRequest(value)
+    }
+}
+impl ::std::convert::From<ElicitRequest> for InputRequest {
+    fn from(value: ElicitRequest) -> Self {
+        InputRequest::ElicitRequest(value)
+    }
 }
 crate::rt::union! {
     InputRequest by "method" {
@@ -2794,6 +4499,68 @@ pub struct InputRequiredResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl InputRequiredResult {
+    /// A `InputRequiredResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        InputRequiredResult {
+            meta: ::std::option::Option::None,
+            result_type: ResultType::InputRequired,
+            input_requests: ::std::option::Option::None,
+            request_state: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `inputRequests`.
+    #[inline]
+    pub fn with_input_requests(mut self, value: InputRequests) -> Self {
+        self.input_requests = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `requestState`.
+    #[inline]
+    pub fn with_request_state(
+        mut self,
+        value: impl ::std::convert::Into<String>,
+    ) -> Self {
+        self.request_state = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for InputRequiredResult {
+    fn default() -> Self {
+        InputRequiredResult::new()
+    }
+}
+impl ::std::convert::From<InputRequiredResult> for Result {
+    fn from(value: InputRequiredResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.input_requests {
+            kept.insert("inputRequests", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.request_state {
+            kept.insert("requestState", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            result_type: value.result_type,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     InputRequiredResult {
         "_meta": optional meta: ResultMetaObject,
@@ -2811,6 +4578,21 @@ pub enum InputResponse {
     CreateMessageResult(CreateMessageResult),
     ListRootsResult(ListRootsResult),
     ElicitResult(ElicitResult),
+}
+impl ::std::convert::From<CreateMessageResult> for InputResponse {
+    fn from(value: CreateMessageResult) -> Self {
+        InputResponse::CreateMessageResult(value)
+    }
+}
+impl ::std::convert::From<ListRootsResult> for InputResponse {
+    fn from(value: ListRootsResult) -> Self {
+        InputResponse::ListRootsResult(value)
+    }
+}
+impl ::std::convert::From<ElicitResult> for InputResponse {
+    fn from(value: ElicitResult) -> Self {
+        InputResponse::ElicitResult(value)
+    }
 }
 crate::rt::union! {
     InputResponse by shape {
@@ -2842,6 +4624,52 @@ pub struct InputResponseRequestParams {
     pub request_state: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl InputResponseRequestParams {
+    /// A `InputResponseRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(meta: impl ::std::convert::Into<RequestMetaObject>) -> Self {
+        InputResponseRequestParams {
+            meta: meta.into(),
+            input_responses: ::std::option::Option::None,
+            request_state: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `inputResponses`.
+    #[inline]
+    pub fn with_input_responses(mut self, value: InputResponses) -> Self {
+        self.input_responses = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `requestState`.
+    #[inline]
+    pub fn with_request_state(
+        mut self,
+        value: impl ::std::convert::Into<String>,
+    ) -> Self {
+        self.request_state = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<InputResponseRequestParams> for RequestParams {
+    fn from(value: InputResponseRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.input_responses {
+            kept.insert("inputResponses", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.request_state {
+            kept.insert("requestState", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        RequestParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     InputResponseRequestParams {
@@ -2903,6 +4731,45 @@ pub struct InternalError {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl InternalError {
+    /// A `InternalError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(message: impl ::std::convert::Into<String>) -> Self {
+        InternalError {
+            message: message.into(),
+            data: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `data`.
+    #[inline]
+    pub fn with_data(mut self, value: ::serde_json::Value) -> Self {
+        self.data = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<InternalError> for Error {
+    fn from(value: InternalError) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Error {
+            code: -32603i64,
+            message: value.message,
+            data: value.data,
+            extra: kept,
+        }
+    }
+}
+impl ::std::fmt::Display for InternalError {
+    /// The message, then the code: `Method not found (-32601)`.
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        write!(f, "{} ({})", self.message, InternalError::CODE)
+    }
+}
+impl ::std::error::Error for InternalError {}
 crate::rt::object! {
     InternalError {
         "code" fixed CODE: i64 = -32603,
@@ -2972,6 +4839,45 @@ pub struct InvalidParamsError {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl InvalidParamsError {
+    /// A `InvalidParamsError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(message: impl ::std::convert::Into<String>) -> Self {
+        InvalidParamsError {
+            message: message.into(),
+            data: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `data`.
+    #[inline]
+    pub fn with_data(mut self, value: ::serde_json::Value) -> Self {
+        self.data = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<InvalidParamsError> for Error {
+    fn from(value: InvalidParamsError) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Error {
+            code: -32602i64,
+            message: value.message,
+            data: value.data,
+            extra: kept,
+        }
+    }
+}
+impl ::std::fmt::Display for InvalidParamsError {
+    /// The message, then the code: `Method not found (-32601)`.
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        write!(f, "{} ({})", self.message, InvalidParamsError::CODE)
+    }
+}
+impl ::std::error::Error for InvalidParamsError {}
 crate::rt::object! {
     InvalidParamsError {
         "code" fixed CODE: i64 = -32602,
@@ -2996,6 +4902,45 @@ pub struct InvalidRequestError {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl InvalidRequestError {
+    /// A `InvalidRequestError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(message: impl ::std::convert::Into<String>) -> Self {
+        InvalidRequestError {
+            message: message.into(),
+            data: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `data`.
+    #[inline]
+    pub fn with_data(mut self, value: ::serde_json::Value) -> Self {
+        self.data = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<InvalidRequestError> for Error {
+    fn from(value: InvalidRequestError) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Error {
+            code: -32600i64,
+            message: value.message,
+            data: value.data,
+            extra: kept,
+        }
+    }
+}
+impl ::std::fmt::Display for InvalidRequestError {
+    /// The message, then the code: `Method not found (-32601)`.
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        write!(f, "{} ({})", self.message, InvalidRequestError::CODE)
+    }
+}
+impl ::std::error::Error for InvalidRequestError {}
 crate::rt::object! {
     InvalidRequestError {
         "code" fixed CODE: i64 = -32600,
@@ -3021,6 +4966,18 @@ pub struct JSONRPCErrorResponse {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl JSONRPCErrorResponse {
+    /// A `JSONRPCErrorResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(id: Option<RequestId>, error: impl ::std::convert::Into<Error>) -> Self {
+        JSONRPCErrorResponse {
+            id: ::std::option::Option::Some(id),
+            error: error.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     JSONRPCErrorResponse {
         "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -3037,6 +4994,21 @@ pub enum JSONRPCMessage {
     JSONRPCRequest(JSONRPCRequest),
     JSONRPCNotification(JSONRPCNotification),
     JSONRPCResponse(JSONRPCResponse),
+}
+impl ::std::convert::From<JSONRPCRequest> for JSONRPCMessage {
+    fn from(value: JSONRPCRequest) -> Self {
+        JSONRPCMessage::JSONRPCRequest(value)
+    }
+}
+impl ::std::convert::From<JSONRPCNotification> for JSONRPCMessage {
+    fn from(value: JSONRPCNotification) -> Self {
+        JSONRPCMessage::JSONRPCNotification(value)
+    }
+}
+impl ::std::convert::From<JSONRPCResponse> for JSONRPCMessage {
+    fn from(value: JSONRPCResponse) -> Self {
+        JSONRPCMessage::JSONRPCResponse(value)
+    }
 }
 crate::rt::union! {
     JSONRPCMessage by shape {
@@ -3056,6 +5028,41 @@ pub struct JSONRPCNotification {
     pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl JSONRPCNotification {
+    /// A `JSONRPCNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(method: impl ::std::convert::Into<String>) -> Self {
+        JSONRPCNotification {
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<JSONRPCNotification> for Notification {
+    fn from(value: JSONRPCNotification) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("jsonrpc", ::serde_json::json!("2.0"));
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Notification {
+            method: value.method,
+            params: value.params,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     JSONRPCNotification {
@@ -3077,6 +5084,46 @@ pub struct JSONRPCRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl JSONRPCRequest {
+    /// A `JSONRPCRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        method: impl ::std::convert::Into<String>,
+    ) -> Self {
+        JSONRPCRequest {
+            id: id.into(),
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<JSONRPCRequest> for Request {
+    fn from(value: JSONRPCRequest) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("jsonrpc", ::serde_json::json!("2.0"));
+        kept.insert("id", ::serde_json::to_value(value.id).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Request {
+            method: value.method,
+            params: value.params,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     JSONRPCRequest {
         "method": required method: String,
@@ -3094,6 +5141,16 @@ pub enum JSONRPCResponse {
     JSONRPCResultResponse(JSONRPCResultResponse),
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
+impl ::std::convert::From<JSONRPCResultResponse> for JSONRPCResponse {
+    fn from(value: JSONRPCResultResponse) -> Self {
+        JSONRPCResponse::JSONRPCResultResponse(value)
+    }
+}
+impl ::std::convert::From<JSONRPCErrorResponse> for JSONRPCResponse {
+    fn from(value: JSONRPCErrorResponse) -> Self {
+        JSONRPCResponse::JSONRPCErrorResponse(value)
+    }
+}
 crate::rt::union! {
     JSONRPCResponse by shape {
         JSONRPCResultResponse(JSONRPCResultResponse),
@@ -3110,6 +5167,21 @@ pub struct JSONRPCResultResponse {
     pub result: Result,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl JSONRPCResultResponse {
+    /// A `JSONRPCResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        result: impl ::std::convert::Into<Result>,
+    ) -> Self {
+        JSONRPCResultResponse {
+            id: id.into(),
+            result: result.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     JSONRPCResultResponse {
@@ -3149,6 +5221,45 @@ pub struct LegacyTitledEnumSchema {
     pub default: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl LegacyTitledEnumSchema {
+    /// A `LegacyTitledEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(r#enum: Vec<String>) -> Self {
+        LegacyTitledEnumSchema {
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            r#enum,
+            enum_names: ::std::option::Option::None,
+            default: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `enumNames`.
+    #[inline]
+    pub fn with_enum_names(mut self, value: Vec<String>) -> Self {
+        self.enum_names = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `default`.
+    #[inline]
+    pub fn with_default(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.default = ::std::option::Option::Some(value.into());
+        self
+    }
 }
 crate::rt::object! {
     LegacyTitledEnumSchema {
@@ -3190,6 +5301,35 @@ pub struct ListPromptsRequest {
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ListPromptsRequest {
+    /// A `ListPromptsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        params: impl ::std::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        ListPromptsRequest {
+            id: id.into(),
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
+impl ::std::convert::From<ListPromptsRequest> for PaginatedRequest {
+    fn from(value: ListPromptsRequest) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedRequest {
+            method: ::std::string::String::from("prompts/list"),
+            params: value.params,
+            id: value.id,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     ListPromptsRequest {
@@ -3288,6 +5428,86 @@ pub struct ListPromptsResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ListPromptsResult {
+    /// A `ListPromptsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        ttl_ms: i64,
+        cache_scope: impl ::std::convert::Into<CacheableResultCacheScope>,
+        prompts: Vec<Prompt>,
+    ) -> Self {
+        ListPromptsResult {
+            meta: ::std::option::Option::None,
+            result_type: ResultType::Complete,
+            next_cursor: ::std::option::Option::None,
+            ttl_ms,
+            cache_scope: cache_scope.into(),
+            prompts,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `nextCursor`.
+    #[inline]
+    pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
+        self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
+    fn from(value: ListPromptsResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
+        kept.insert(
+            "cacheScope",
+            ::serde_json::to_value(value.cache_scope).unwrap_or_default(),
+        );
+        kept.insert(
+            "prompts",
+            ::serde_json::to_value(value.prompts).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedResult {
+            meta: value.meta,
+            result_type: value.result_type,
+            next_cursor: value.next_cursor,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<ListPromptsResult> for CacheableResult {
+    fn from(value: ListPromptsResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.next_cursor {
+            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "prompts",
+            ::serde_json::to_value(value.prompts).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        CacheableResult {
+            meta: value.meta,
+            result_type: value.result_type,
+            ttl_ms: value.ttl_ms,
+            cache_scope: value.cache_scope,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ListPromptsResult {
         "_meta": optional meta: ResultMetaObject,
@@ -3345,6 +5565,21 @@ pub struct ListPromptsResultResponse {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ListPromptsResultResponse {
+    /// A `ListPromptsResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        result: impl ::std::convert::Into<ListPromptsResult>,
+    ) -> Self {
+        ListPromptsResultResponse {
+            id: id.into(),
+            result: result.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     ListPromptsResultResponse {
         "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -3382,6 +5617,35 @@ pub struct ListResourceTemplatesRequest {
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ListResourceTemplatesRequest {
+    /// A `ListResourceTemplatesRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        params: impl ::std::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        ListResourceTemplatesRequest {
+            id: id.into(),
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
+impl ::std::convert::From<ListResourceTemplatesRequest> for PaginatedRequest {
+    fn from(value: ListResourceTemplatesRequest) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedRequest {
+            method: ::std::string::String::from("resources/templates/list"),
+            params: value.params,
+            id: value.id,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     ListResourceTemplatesRequest {
@@ -3476,6 +5740,86 @@ pub struct ListResourceTemplatesResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ListResourceTemplatesResult {
+    /// A `ListResourceTemplatesResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        ttl_ms: i64,
+        cache_scope: impl ::std::convert::Into<CacheableResultCacheScope>,
+        resource_templates: Vec<ResourceTemplate>,
+    ) -> Self {
+        ListResourceTemplatesResult {
+            meta: ::std::option::Option::None,
+            result_type: ResultType::Complete,
+            next_cursor: ::std::option::Option::None,
+            ttl_ms,
+            cache_scope: cache_scope.into(),
+            resource_templates,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `nextCursor`.
+    #[inline]
+    pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
+        self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
+    fn from(value: ListResourceTemplatesResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
+        kept.insert(
+            "cacheScope",
+            ::serde_json::to_value(value.cache_scope).unwrap_or_default(),
+        );
+        kept.insert(
+            "resourceTemplates",
+            ::serde_json::to_value(value.resource_templates).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedResult {
+            meta: value.meta,
+            result_type: value.result_type,
+            next_cursor: value.next_cursor,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<ListResourceTemplatesResult> for CacheableResult {
+    fn from(value: ListResourceTemplatesResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.next_cursor {
+            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "resourceTemplates",
+            ::serde_json::to_value(value.resource_templates).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        CacheableResult {
+            meta: value.meta,
+            result_type: value.result_type,
+            ttl_ms: value.ttl_ms,
+            cache_scope: value.cache_scope,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ListResourceTemplatesResult {
         "_meta": optional meta: ResultMetaObject,
@@ -3527,6 +5871,21 @@ pub struct ListResourceTemplatesResultResponse {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ListResourceTemplatesResultResponse {
+    /// A `ListResourceTemplatesResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        result: impl ::std::convert::Into<ListResourceTemplatesResult>,
+    ) -> Self {
+        ListResourceTemplatesResultResponse {
+            id: id.into(),
+            result: result.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     ListResourceTemplatesResultResponse {
         "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -3564,6 +5923,35 @@ pub struct ListResourcesRequest {
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ListResourcesRequest {
+    /// A `ListResourcesRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        params: impl ::std::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        ListResourcesRequest {
+            id: id.into(),
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
+impl ::std::convert::From<ListResourcesRequest> for PaginatedRequest {
+    fn from(value: ListResourcesRequest) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedRequest {
+            method: ::std::string::String::from("resources/list"),
+            params: value.params,
+            id: value.id,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     ListResourcesRequest {
@@ -3657,6 +6045,86 @@ pub struct ListResourcesResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ListResourcesResult {
+    /// A `ListResourcesResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        ttl_ms: i64,
+        cache_scope: impl ::std::convert::Into<CacheableResultCacheScope>,
+        resources: Vec<Resource>,
+    ) -> Self {
+        ListResourcesResult {
+            meta: ::std::option::Option::None,
+            result_type: ResultType::Complete,
+            next_cursor: ::std::option::Option::None,
+            ttl_ms,
+            cache_scope: cache_scope.into(),
+            resources,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `nextCursor`.
+    #[inline]
+    pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
+        self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
+    fn from(value: ListResourcesResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
+        kept.insert(
+            "cacheScope",
+            ::serde_json::to_value(value.cache_scope).unwrap_or_default(),
+        );
+        kept.insert(
+            "resources",
+            ::serde_json::to_value(value.resources).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedResult {
+            meta: value.meta,
+            result_type: value.result_type,
+            next_cursor: value.next_cursor,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<ListResourcesResult> for CacheableResult {
+    fn from(value: ListResourcesResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.next_cursor {
+            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "resources",
+            ::serde_json::to_value(value.resources).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        CacheableResult {
+            meta: value.meta,
+            result_type: value.result_type,
+            ttl_ms: value.ttl_ms,
+            cache_scope: value.cache_scope,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ListResourcesResult {
         "_meta": optional meta: ResultMetaObject,
@@ -3709,6 +6177,21 @@ pub struct ListResourcesResultResponse {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ListResourcesResultResponse {
+    /// A `ListResourcesResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        result: impl ::std::convert::Into<ListResourcesResult>,
+    ) -> Self {
+        ListResourcesResultResponse {
+            id: id.into(),
+            result: result.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     ListResourcesResultResponse {
         "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -3746,6 +6229,31 @@ pub struct ListRootsRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ListRootsRequest {
+    /// A `ListRootsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ListRootsRequest {
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<ListRootsRequestParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ListRootsRequest {
+    fn default() -> Self {
+        ListRootsRequest::new()
+    }
+}
 crate::rt::object! {
     ListRootsRequest {
         "method" fixed METHOD: &str = "roots/list",
@@ -3762,6 +6270,28 @@ pub struct ListRootsRequestParams {
     pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ListRootsRequestParams {
+    /// A `ListRootsRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ListRootsRequestParams {
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(mut self, value: MetaObject) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ListRootsRequestParams {
+    fn default() -> Self {
+        ListRootsRequestParams::new()
+    }
 }
 crate::rt::object! {
     ListRootsRequestParams {
@@ -3812,6 +6342,17 @@ pub struct ListRootsResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ListRootsResult {
+    /// A `ListRootsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(roots: Vec<Root>) -> Self {
+        ListRootsResult {
+            roots,
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     ListRootsResult {
         "roots": required roots: Vec<Root>,
@@ -3847,6 +6388,35 @@ pub struct ListToolsRequest {
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ListToolsRequest {
+    /// A `ListToolsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        params: impl ::std::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        ListToolsRequest {
+            id: id.into(),
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
+impl ::std::convert::From<ListToolsRequest> for PaginatedRequest {
+    fn from(value: ListToolsRequest) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedRequest {
+            method: ::std::string::String::from("tools/list"),
+            params: value.params,
+            id: value.id,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     ListToolsRequest {
@@ -3948,6 +6518,80 @@ pub struct ListToolsResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ListToolsResult {
+    /// A `ListToolsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        ttl_ms: i64,
+        cache_scope: impl ::std::convert::Into<CacheableResultCacheScope>,
+        tools: Vec<Tool>,
+    ) -> Self {
+        ListToolsResult {
+            meta: ::std::option::Option::None,
+            result_type: ResultType::Complete,
+            next_cursor: ::std::option::Option::None,
+            ttl_ms,
+            cache_scope: cache_scope.into(),
+            tools,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `nextCursor`.
+    #[inline]
+    pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
+        self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ListToolsResult> for PaginatedResult {
+    fn from(value: ListToolsResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
+        kept.insert(
+            "cacheScope",
+            ::serde_json::to_value(value.cache_scope).unwrap_or_default(),
+        );
+        kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        PaginatedResult {
+            meta: value.meta,
+            result_type: value.result_type,
+            next_cursor: value.next_cursor,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<ListToolsResult> for CacheableResult {
+    fn from(value: ListToolsResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.next_cursor {
+            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        CacheableResult {
+            meta: value.meta,
+            result_type: value.result_type,
+            ttl_ms: value.ttl_ms,
+            cache_scope: value.cache_scope,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ListToolsResult {
         "_meta": optional meta: ResultMetaObject,
@@ -4007,6 +6651,21 @@ pub struct ListToolsResultResponse {
     pub result: ListToolsResult,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ListToolsResultResponse {
+    /// A `ListToolsResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        result: impl ::std::convert::Into<ListToolsResult>,
+    ) -> Self {
+        ListToolsResultResponse {
+            id: id.into(),
+            result: result.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     ListToolsResultResponse {
@@ -4089,6 +6748,19 @@ pub struct LoggingMessageNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl LoggingMessageNotification {
+    /// A `LoggingMessageNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        params: impl ::std::convert::Into<LoggingMessageNotificationParams>,
+    ) -> Self {
+        LoggingMessageNotification {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     LoggingMessageNotification {
         "method" fixed METHOD: &str = "notifications/message",
@@ -4134,6 +6806,55 @@ pub struct LoggingMessageNotificationParams {
     pub data: ::serde_json::Value,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl LoggingMessageNotificationParams {
+    /// A `LoggingMessageNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        level: impl ::std::convert::Into<LoggingLevel>,
+        data: ::serde_json::Value,
+    ) -> Self {
+        LoggingMessageNotificationParams {
+            meta: ::std::option::Option::None,
+            level: level.into(),
+            logger: ::std::option::Option::None,
+            data,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<NotificationMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `logger`.
+    #[inline]
+    pub fn with_logger(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.logger = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<LoggingMessageNotificationParams> for NotificationParams {
+    fn from(value: LoggingMessageNotificationParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("level", ::serde_json::to_value(value.level).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.logger {
+            kept.insert("logger", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert("data", ::serde_json::to_value(value.data).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        NotificationParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     LoggingMessageNotificationParams {
@@ -4201,6 +6922,45 @@ pub struct MethodNotFoundError {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl MethodNotFoundError {
+    /// A `MethodNotFoundError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(message: impl ::std::convert::Into<String>) -> Self {
+        MethodNotFoundError {
+            message: message.into(),
+            data: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `data`.
+    #[inline]
+    pub fn with_data(mut self, value: ::serde_json::Value) -> Self {
+        self.data = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<MethodNotFoundError> for Error {
+    fn from(value: MethodNotFoundError) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Error {
+            code: -32601i64,
+            message: value.message,
+            data: value.data,
+            extra: kept,
+        }
+    }
+}
+impl ::std::fmt::Display for MethodNotFoundError {
+    /// The message, then the code: `Method not found (-32601)`.
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        write!(f, "{} ({})", self.message, MethodNotFoundError::CODE)
+    }
+}
+impl ::std::error::Error for MethodNotFoundError {}
 crate::rt::object! {
     MethodNotFoundError {
         "code" fixed CODE: i64 = -32601,
@@ -4242,6 +7002,21 @@ pub struct MissingRequiredClientCapabilityError {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl MissingRequiredClientCapabilityError {
+    /// A `MissingRequiredClientCapabilityError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: Option<RequestId>,
+        error: impl ::std::convert::Into<MissingRequiredClientCapabilityErrorError>,
+    ) -> Self {
+        MissingRequiredClientCapabilityError {
+            id: ::std::option::Option::Some(id),
+            error: error.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     MissingRequiredClientCapabilityError {
         "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -4262,6 +7037,30 @@ pub struct MissingRequiredClientCapabilityErrorError {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl MissingRequiredClientCapabilityErrorError {
+    /// A `MissingRequiredClientCapabilityErrorError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        message: impl ::std::convert::Into<String>,
+        data: impl ::std::convert::Into<MissingRequiredClientCapabilityErrorErrorData>,
+    ) -> Self {
+        MissingRequiredClientCapabilityErrorError {
+            message: message.into(),
+            data: data.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
+impl ::std::fmt::Display for MissingRequiredClientCapabilityErrorError {
+    /// The message, then the code: `Method not found (-32601)`.
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        write!(
+            f, "{} ({})", self.message, MissingRequiredClientCapabilityErrorError::CODE
+        )
+    }
+}
+impl ::std::error::Error for MissingRequiredClientCapabilityErrorError {}
 crate::rt::object! {
     MissingRequiredClientCapabilityErrorError {
         "code" fixed CODE: i64 = -32021,
@@ -4279,6 +7078,19 @@ pub struct MissingRequiredClientCapabilityErrorErrorData {
     pub required_capabilities: ClientCapabilities,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl MissingRequiredClientCapabilityErrorErrorData {
+    /// A `MissingRequiredClientCapabilityErrorErrorData` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        required_capabilities: impl ::std::convert::Into<ClientCapabilities>,
+    ) -> Self {
+        MissingRequiredClientCapabilityErrorErrorData {
+            required_capabilities: required_capabilities.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     MissingRequiredClientCapabilityErrorErrorData {
@@ -4310,6 +7122,28 @@ pub struct ModelHint {
     pub name: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ModelHint {
+    /// A `ModelHint` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ModelHint {
+            name: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `name`.
+    #[inline]
+    pub fn with_name(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.name = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ModelHint {
+    fn default() -> Self {
+        ModelHint::new()
+    }
 }
 crate::rt::object! {
     ModelHint {
@@ -4397,6 +7231,49 @@ pub struct ModelPreferences {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ModelPreferences {
+    /// A `ModelPreferences` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ModelPreferences {
+            hints: ::std::option::Option::None,
+            cost_priority: ::std::option::Option::None,
+            speed_priority: ::std::option::Option::None,
+            intelligence_priority: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `hints`.
+    #[inline]
+    pub fn with_hints(mut self, value: Vec<ModelHint>) -> Self {
+        self.hints = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `costPriority`.
+    #[inline]
+    pub fn with_cost_priority(mut self, value: f64) -> Self {
+        self.cost_priority = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `speedPriority`.
+    #[inline]
+    pub fn with_speed_priority(mut self, value: f64) -> Self {
+        self.speed_priority = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `intelligencePriority`.
+    #[inline]
+    pub fn with_intelligence_priority(mut self, value: f64) -> Self {
+        self.intelligence_priority = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ModelPreferences {
+    fn default() -> Self {
+        ModelPreferences::new()
+    }
+}
 crate::rt::object! {
     ModelPreferences {
         "hints": optional hints: Vec<ModelHint>,
@@ -4411,6 +7288,16 @@ crate::rt::object! {
 pub enum MultiSelectEnumSchema {
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
+}
+impl ::std::convert::From<UntitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
+    fn from(value: UntitledMultiSelectEnumSchema) -> Self {
+        MultiSelectEnumSchema::UntitledMultiSelectEnumSchema(value)
+    }
+}
+impl ::std::convert::From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
+    fn from(value: TitledMultiSelectEnumSchema) -> Self {
+        MultiSelectEnumSchema::TitledMultiSelectEnumSchema(value)
+    }
 }
 crate::rt::union! {
     MultiSelectEnumSchema by shape {
@@ -4427,6 +7314,27 @@ pub struct Notification {
     pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl Notification {
+    /// A `Notification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(method: impl ::std::convert::Into<String>) -> Self {
+        Notification {
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value);
+        self
+    }
 }
 crate::rt::object! {
     Notification {
@@ -4460,6 +7368,33 @@ pub struct NotificationMetaObject {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl NotificationMetaObject {
+    /// A `NotificationMetaObject` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        NotificationMetaObject {
+            io_modelcontextprotocol_subscription_id: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `io.modelcontextprotocol/subscriptionId`.
+    #[inline]
+    pub fn with_io_modelcontextprotocol_subscription_id(
+        mut self,
+        value: impl ::std::convert::Into<RequestId>,
+    ) -> Self {
+        self.io_modelcontextprotocol_subscription_id = ::std::option::Option::Some(
+            value.into(),
+        );
+        self
+    }
+}
+impl ::std::default::Default for NotificationMetaObject {
+    fn default() -> Self {
+        NotificationMetaObject::new()
+    }
+}
 crate::rt::object! {
     NotificationMetaObject {
         "io.modelcontextprotocol/subscriptionId": optional io_modelcontextprotocol_subscription_id: RequestId,
@@ -4475,6 +7410,31 @@ pub struct NotificationParams {
     pub meta: Option<NotificationMetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl NotificationParams {
+    /// A `NotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        NotificationParams {
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<NotificationMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for NotificationParams {
+    fn default() -> Self {
+        NotificationParams::new()
+    }
 }
 crate::rt::object! {
     NotificationParams {
@@ -4509,6 +7469,52 @@ pub struct NumberSchema {
     pub default: Option<f64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl NumberSchema {
+    /// A `NumberSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(r#type: impl ::std::convert::Into<NumberSchemaType>) -> Self {
+        NumberSchema {
+            r#type: r#type.into(),
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            minimum: ::std::option::Option::None,
+            maximum: ::std::option::Option::None,
+            default: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `minimum`.
+    #[inline]
+    pub fn with_minimum(mut self, value: f64) -> Self {
+        self.minimum = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `maximum`.
+    #[inline]
+    pub fn with_maximum(mut self, value: f64) -> Self {
+        self.maximum = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `default`.
+    #[inline]
+    pub fn with_default(mut self, value: f64) -> Self {
+        self.default = ::std::option::Option::Some(value);
+        self
+    }
 }
 crate::rt::object! {
     NumberSchema {
@@ -4549,6 +7555,23 @@ pub struct PaginatedRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl PaginatedRequest {
+    /// A `PaginatedRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        method: impl ::std::convert::Into<String>,
+        params: impl ::std::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        PaginatedRequest {
+            id: id.into(),
+            method: method.into(),
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     PaginatedRequest {
         "method": required method: String,
@@ -4587,6 +7610,39 @@ pub struct PaginatedRequestParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl PaginatedRequestParams {
+    /// A `PaginatedRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(meta: impl ::std::convert::Into<RequestMetaObject>) -> Self {
+        PaginatedRequestParams {
+            meta: meta.into(),
+            cursor: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `cursor`.
+    #[inline]
+    pub fn with_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
+        self.cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<PaginatedRequestParams> for RequestParams {
+    fn from(value: PaginatedRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.cursor {
+            kept.insert("cursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        RequestParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     PaginatedRequestParams {
         "_meta": required meta: RequestMetaObject,
@@ -4623,6 +7679,55 @@ pub struct PaginatedResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl PaginatedResult {
+    /// A `PaginatedResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        PaginatedResult {
+            meta: ::std::option::Option::None,
+            result_type: ResultType::Complete,
+            next_cursor: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `nextCursor`.
+    #[inline]
+    pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
+        self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for PaginatedResult {
+    fn default() -> Self {
+        PaginatedResult::new()
+    }
+}
+impl ::std::convert::From<PaginatedResult> for Result {
+    fn from(value: PaginatedResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.next_cursor {
+            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            result_type: value.result_type,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     PaginatedResult {
         "_meta": optional meta: ResultMetaObject,
@@ -4656,6 +7761,45 @@ pub struct ParseError {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ParseError {
+    /// A `ParseError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(message: impl ::std::convert::Into<String>) -> Self {
+        ParseError {
+            message: message.into(),
+            data: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `data`.
+    #[inline]
+    pub fn with_data(mut self, value: ::serde_json::Value) -> Self {
+        self.data = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<ParseError> for Error {
+    fn from(value: ParseError) -> Self {
+        let mut kept = crate::Extra::new();
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Error {
+            code: -32700i64,
+            message: value.message,
+            data: value.data,
+            extra: kept,
+        }
+    }
+}
+impl ::std::fmt::Display for ParseError {
+    /// The message, then the code: `Method not found (-32601)`.
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        write!(f, "{} ({})", self.message, ParseError::CODE)
+    }
+}
+impl ::std::error::Error for ParseError {}
 crate::rt::object! {
     ParseError {
         "code" fixed CODE: i64 = -32700,
@@ -4674,6 +7818,26 @@ pub enum PrimitiveSchemaDefinition {
     NumberSchema(NumberSchema),
     BooleanSchema(BooleanSchema),
     EnumSchema(EnumSchema),
+}
+impl ::std::convert::From<StringSchema> for PrimitiveSchemaDefinition {
+    fn from(value: StringSchema) -> Self {
+        PrimitiveSchemaDefinition::StringSchema(value)
+    }
+}
+impl ::std::convert::From<NumberSchema> for PrimitiveSchemaDefinition {
+    fn from(value: NumberSchema) -> Self {
+        PrimitiveSchemaDefinition::NumberSchema(value)
+    }
+}
+impl ::std::convert::From<BooleanSchema> for PrimitiveSchemaDefinition {
+    fn from(value: BooleanSchema) -> Self {
+        PrimitiveSchemaDefinition::BooleanSchema(value)
+    }
+}
+impl ::std::convert::From<EnumSchema> for PrimitiveSchemaDefinition {
+    fn from(value: EnumSchema) -> Self {
+        PrimitiveSchemaDefinition::EnumSchema(value)
+    }
 }
 crate::rt::union! {
     PrimitiveSchemaDefinition by shape {
@@ -4707,6 +7871,17 @@ pub struct ProgressNotification {
     pub params: ProgressNotificationParams,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ProgressNotification {
+    /// A `ProgressNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(params: impl ::std::convert::Into<ProgressNotificationParams>) -> Self {
+        ProgressNotification {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     ProgressNotification {
@@ -4751,6 +7926,71 @@ pub struct ProgressNotificationParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ProgressNotificationParams {
+    /// A `ProgressNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        progress_token: impl ::std::convert::Into<ProgressToken>,
+        progress: f64,
+    ) -> Self {
+        ProgressNotificationParams {
+            meta: ::std::option::Option::None,
+            progress_token: progress_token.into(),
+            progress,
+            total: ::std::option::Option::None,
+            message: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<NotificationMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `total`.
+    #[inline]
+    pub fn with_total(mut self, value: f64) -> Self {
+        self.total = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `message`.
+    #[inline]
+    pub fn with_message(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.message = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ProgressNotificationParams> for NotificationParams {
+    fn from(value: ProgressNotificationParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "progressToken",
+            ::serde_json::to_value(value.progress_token).unwrap_or_default(),
+        );
+        kept.insert(
+            "progress",
+            ::serde_json::to_value(value.progress).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.total {
+            kept.insert("total", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.message {
+            kept.insert("message", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        NotificationParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ProgressNotificationParams {
         "_meta": optional meta: NotificationMetaObject,
@@ -4776,6 +8016,21 @@ impl ::std::fmt::Display for ProgressToken {
             ProgressToken::String(value) => ::std::fmt::Display::fmt(value, f),
             ProgressToken::Integer(value) => ::std::fmt::Display::fmt(value, f),
         }
+    }
+}
+impl ::std::convert::From<String> for ProgressToken {
+    fn from(value: String) -> Self {
+        ProgressToken::String(value)
+    }
+}
+impl ::std::convert::From<&str> for ProgressToken {
+    fn from(value: &str) -> Self {
+        ProgressToken::String(::std::string::String::from(value))
+    }
+}
+impl ::std::convert::From<i64> for ProgressToken {
+    fn from(value: i64) -> Self {
+        ProgressToken::Integer(value)
     }
 }
 crate::rt::union! {
@@ -4826,6 +8081,102 @@ pub struct Prompt {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl Prompt {
+    /// A `Prompt` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
+        Prompt {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            icons: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            arguments: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `icons`.
+    #[inline]
+    pub fn with_icons(mut self, value: Vec<Icon>) -> Self {
+        self.icons = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `arguments`.
+    #[inline]
+    pub fn with_arguments(mut self, value: Vec<PromptArgument>) -> Self {
+        self.arguments = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(mut self, value: MetaObject) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<Prompt> for BaseMetadata {
+    fn from(value: Prompt) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.icons {
+            kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.arguments {
+            kept.insert("arguments", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        BaseMetadata {
+            name: value.name,
+            title: value.title,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<Prompt> for Icons {
+    fn from(value: Prompt) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.title {
+            kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.arguments {
+            kept.insert("arguments", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Icons {
+            icons: value.icons,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     Prompt {
         "name": required name: String,
@@ -4862,6 +8213,57 @@ pub struct PromptArgument {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl PromptArgument {
+    /// A `PromptArgument` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
+        PromptArgument {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            required: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `required`.
+    #[inline]
+    pub fn with_required(mut self, value: bool) -> Self {
+        self.required = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<PromptArgument> for BaseMetadata {
+    fn from(value: PromptArgument) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.required {
+            kept.insert("required", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        BaseMetadata {
+            name: value.name,
+            title: value.title,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     PromptArgument {
         "name": required name: String,
@@ -4895,6 +8297,31 @@ pub struct PromptListChangedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl PromptListChangedNotification {
+    /// A `PromptListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        PromptListChangedNotification {
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for PromptListChangedNotification {
+    fn default() -> Self {
+        PromptListChangedNotification::new()
+    }
+}
 crate::rt::object! {
     PromptListChangedNotification {
         "method" fixed METHOD: &str = "notifications/prompts/list_changed",
@@ -4913,6 +8340,21 @@ pub struct PromptMessage {
     pub content: ContentBlock,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl PromptMessage {
+    /// A `PromptMessage` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        role: impl ::std::convert::Into<Role>,
+        content: impl ::std::convert::Into<ContentBlock>,
+    ) -> Self {
+        PromptMessage {
+            role: role.into(),
+            content: content.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     PromptMessage {
@@ -4939,6 +8381,38 @@ pub struct PromptReference {
     pub title: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl PromptReference {
+    /// A `PromptReference` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
+        PromptReference {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<PromptReference> for BaseMetadata {
+    fn from(value: PromptReference) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("type", ::serde_json::json!("ref/prompt"));
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        BaseMetadata {
+            name: value.name,
+            title: value.title,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     PromptReference {
@@ -4979,6 +8453,21 @@ pub struct ReadResourceRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ReadResourceRequest {
+    /// A `ReadResourceRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        params: impl ::std::convert::Into<ReadResourceRequestParams>,
+    ) -> Self {
+        ReadResourceRequest {
+            id: id.into(),
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     ReadResourceRequest {
         "method" fixed METHOD: &str = "resources/read",
@@ -5013,6 +8502,72 @@ pub struct ReadResourceRequestParams {
     pub request_state: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ReadResourceRequestParams {
+    /// A `ReadResourceRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        meta: impl ::std::convert::Into<RequestMetaObject>,
+        uri: impl ::std::convert::Into<String>,
+    ) -> Self {
+        ReadResourceRequestParams {
+            meta: meta.into(),
+            uri: uri.into(),
+            input_responses: ::std::option::Option::None,
+            request_state: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `inputResponses`.
+    #[inline]
+    pub fn with_input_responses(mut self, value: InputResponses) -> Self {
+        self.input_responses = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `requestState`.
+    #[inline]
+    pub fn with_request_state(
+        mut self,
+        value: impl ::std::convert::Into<String>,
+    ) -> Self {
+        self.request_state = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ReadResourceRequestParams> for ResourceRequestParams {
+    fn from(value: ReadResourceRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.input_responses {
+            kept.insert("inputResponses", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.request_state {
+            kept.insert("requestState", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        ResourceRequestParams {
+            meta: value.meta,
+            uri: value.uri,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<ReadResourceRequestParams> for InputResponseRequestParams {
+    fn from(value: ReadResourceRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        InputResponseRequestParams {
+            meta: value.meta,
+            input_responses: value.input_responses,
+            request_state: value.request_state,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     ReadResourceRequestParams {
@@ -5089,6 +8644,53 @@ pub struct ReadResourceResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ReadResourceResult {
+    /// A `ReadResourceResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        ttl_ms: i64,
+        cache_scope: impl ::std::convert::Into<CacheableResultCacheScope>,
+        contents: Vec<ReadResourceResultContentsItem>,
+    ) -> Self {
+        ReadResourceResult {
+            meta: ::std::option::Option::None,
+            result_type: ResultType::Complete,
+            ttl_ms,
+            cache_scope: cache_scope.into(),
+            contents,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ReadResourceResult> for CacheableResult {
+    fn from(value: ReadResourceResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "contents",
+            ::serde_json::to_value(value.contents).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        CacheableResult {
+            meta: value.meta,
+            result_type: value.result_type,
+            ttl_ms: value.ttl_ms,
+            cache_scope: value.cache_scope,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ReadResourceResult {
         "_meta": optional meta: ResultMetaObject,
@@ -5106,6 +8708,16 @@ crate::rt::object! {
 pub enum ReadResourceResultContentsItem {
     TextResourceContents(TextResourceContents),
     BlobResourceContents(BlobResourceContents),
+}
+impl ::std::convert::From<TextResourceContents> for ReadResourceResultContentsItem {
+    fn from(value: TextResourceContents) -> Self {
+        ReadResourceResultContentsItem::TextResourceContents(value)
+    }
+}
+impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsItem {
+    fn from(value: BlobResourceContents) -> Self {
+        ReadResourceResultContentsItem::BlobResourceContents(value)
+    }
 }
 crate::rt::union! {
     ReadResourceResultContentsItem by shape {
@@ -5164,6 +8776,21 @@ pub struct ReadResourceResultResponse {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ReadResourceResultResponse {
+    /// A `ReadResourceResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        result: impl ::std::convert::Into<ReadResourceResultResponseResult>,
+    ) -> Self {
+        ReadResourceResultResponse {
+            id: id.into(),
+            result: result.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     ReadResourceResultResponse {
         "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -5184,6 +8811,21 @@ pub enum ReadResourceResultResponseResult {
     /// A result of a kind this revision does not list: kept whole, as the common type.
     Other(Result),
 }
+impl ::std::convert::From<ReadResourceResult> for ReadResourceResultResponseResult {
+    fn from(value: ReadResourceResult) -> Self {
+        ReadResourceResultResponseResult::ReadResourceResult(value)
+    }
+}
+impl ::std::convert::From<InputRequiredResult> for ReadResourceResultResponseResult {
+    fn from(value: InputRequiredResult) -> Self {
+        ReadResourceResultResponseResult::InputRequiredResult(value)
+    }
+}
+impl ::std::convert::From<Result> for ReadResourceResultResponseResult {
+    fn from(value: Result) -> Self {
+        ReadResourceResultResponseResult::Other(value)
+    }
+}
 crate::rt::union! {
     ReadResourceResultResponseResult by shape, "resultType" (ResultType) picks { "input_required" => InputRequiredResult }, unlisted Other {
         ReadResourceResult(ReadResourceResult),
@@ -5200,6 +8842,27 @@ pub struct Request {
     pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl Request {
+    /// A `Request` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(method: impl ::std::convert::Into<String>) -> Self {
+        Request {
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value);
+        self
+    }
 }
 crate::rt::object! {
     Request {
@@ -5223,6 +8886,21 @@ impl ::std::fmt::Display for RequestId {
             RequestId::String(value) => ::std::fmt::Display::fmt(value, f),
             RequestId::Integer(value) => ::std::fmt::Display::fmt(value, f),
         }
+    }
+}
+impl ::std::convert::From<String> for RequestId {
+    fn from(value: String) -> Self {
+        RequestId::String(value)
+    }
+}
+impl ::std::convert::From<&str> for RequestId {
+    fn from(value: &str) -> Self {
+        RequestId::String(::std::string::String::from(value))
+    }
+}
+impl ::std::convert::From<i64> for RequestId {
+    fn from(value: i64) -> Self {
+        RequestId::Integer(value)
     }
 }
 crate::rt::union! {
@@ -5295,6 +8973,63 @@ pub struct RequestMetaObject {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl RequestMetaObject {
+    /// A `RequestMetaObject` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        io_modelcontextprotocol_protocol_version: impl ::std::convert::Into<String>,
+        io_modelcontextprotocol_client_capabilities: impl ::std::convert::Into<
+            ClientCapabilities,
+        >,
+    ) -> Self {
+        RequestMetaObject {
+            progress_token: ::std::option::Option::None,
+            io_modelcontextprotocol_protocol_version: io_modelcontextprotocol_protocol_version
+                .into(),
+            io_modelcontextprotocol_client_info: ::std::option::Option::None,
+            io_modelcontextprotocol_client_capabilities: io_modelcontextprotocol_client_capabilities
+                .into(),
+            io_modelcontextprotocol_log_level: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[inline]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::std::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `io.modelcontextprotocol/clientInfo`.
+    #[inline]
+    pub fn with_io_modelcontextprotocol_client_info(
+        mut self,
+        value: impl ::std::convert::Into<Implementation>,
+    ) -> Self {
+        self.io_modelcontextprotocol_client_info = ::std::option::Option::Some(
+            value.into(),
+        );
+        self
+    }
+    /// Sets `io.modelcontextprotocol/logLevel`.
+    #[deprecated(
+        since = "2026-07-28",
+        note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."
+    )]
+    #[inline]
+    pub fn with_io_modelcontextprotocol_log_level(
+        mut self,
+        value: impl ::std::convert::Into<LoggingLevel>,
+    ) -> Self {
+        self.io_modelcontextprotocol_log_level = ::std::option::Option::Some(
+            value.into(),
+        );
+        self
+    }
+}
 crate::rt::object! {
     RequestMetaObject {
         "progressToken": optional progress_token: ProgressToken,
@@ -5312,6 +9047,17 @@ pub struct RequestParams {
     pub meta: RequestMetaObject,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl RequestParams {
+    /// A `RequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(meta: impl ::std::convert::Into<RequestMetaObject>) -> Self {
+        RequestParams {
+            meta: meta.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     RequestParams {
@@ -5394,6 +9140,137 @@ pub struct Resource {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl Resource {
+    /// A `Resource` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        name: impl ::std::convert::Into<String>,
+        uri: impl ::std::convert::Into<String>,
+    ) -> Self {
+        Resource {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            icons: ::std::option::Option::None,
+            uri: uri.into(),
+            description: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            size: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `icons`.
+    #[inline]
+    pub fn with_icons(mut self, value: Vec<Icon>) -> Self {
+        self.icons = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `mimeType`.
+    #[inline]
+    pub fn with_mime_type(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.mime_type = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `annotations`.
+    #[inline]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::std::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    #[inline]
+    pub fn with_size(mut self, value: i64) -> Self {
+        self.size = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(mut self, value: MetaObject) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<Resource> for BaseMetadata {
+    fn from(value: Resource) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.icons {
+            kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.mime_type {
+            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.annotations {
+            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.size {
+            kept.insert("size", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        BaseMetadata {
+            name: value.name,
+            title: value.title,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<Resource> for Icons {
+    fn from(value: Resource) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.title {
+            kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.mime_type {
+            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.annotations {
+            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.size {
+            kept.insert("size", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Icons {
+            icons: value.icons,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     Resource {
         "name": required name: String,
@@ -5429,6 +9306,31 @@ pub struct ResourceContents {
     pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ResourceContents {
+    /// A `ResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
+        ResourceContents {
+            uri: uri.into(),
+            mime_type: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `mimeType`.
+    #[inline]
+    pub fn with_mime_type(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.mime_type = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(mut self, value: MetaObject) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
 }
 crate::rt::object! {
     ResourceContents {
@@ -5513,6 +9415,94 @@ pub struct ResourceLink {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ResourceLink {
+    /// A `ResourceLink` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        name: impl ::std::convert::Into<String>,
+        uri: impl ::std::convert::Into<String>,
+    ) -> Self {
+        ResourceLink {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            icons: ::std::option::Option::None,
+            uri: uri.into(),
+            description: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            size: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `icons`.
+    #[inline]
+    pub fn with_icons(mut self, value: Vec<Icon>) -> Self {
+        self.icons = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `mimeType`.
+    #[inline]
+    pub fn with_mime_type(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.mime_type = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `annotations`.
+    #[inline]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::std::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    #[inline]
+    pub fn with_size(mut self, value: i64) -> Self {
+        self.size = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(mut self, value: MetaObject) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<ResourceLink> for Resource {
+    fn from(value: ResourceLink) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("type", ::serde_json::json!("resource_link"));
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Resource {
+            name: value.name,
+            title: value.title,
+            icons: value.icons,
+            uri: value.uri,
+            description: value.description,
+            mime_type: value.mime_type,
+            annotations: value.annotations,
+            size: value.size,
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ResourceLink {
         "name": required name: String,
@@ -5552,6 +9542,31 @@ pub struct ResourceListChangedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ResourceListChangedNotification {
+    /// A `ResourceListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ResourceListChangedNotification {
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ResourceListChangedNotification {
+    fn default() -> Self {
+        ResourceListChangedNotification::new()
+    }
+}
 crate::rt::object! {
     ResourceListChangedNotification {
         "method" fixed METHOD: &str = "notifications/resources/list_changed",
@@ -5573,6 +9588,34 @@ pub struct ResourceRequestParams {
     pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ResourceRequestParams {
+    /// A `ResourceRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        meta: impl ::std::convert::Into<RequestMetaObject>,
+        uri: impl ::std::convert::Into<String>,
+    ) -> Self {
+        ResourceRequestParams {
+            meta: meta.into(),
+            uri: uri.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
+impl ::std::convert::From<ResourceRequestParams> for RequestParams {
+    fn from(value: ResourceRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        RequestParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     ResourceRequestParams {
@@ -5636,6 +9679,130 @@ pub struct ResourceTemplate {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ResourceTemplate {
+    /// A `ResourceTemplate` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        name: impl ::std::convert::Into<String>,
+        uri_template: impl ::std::convert::Into<String>,
+    ) -> Self {
+        ResourceTemplate {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            icons: ::std::option::Option::None,
+            uri_template: uri_template.into(),
+            description: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `icons`.
+    #[inline]
+    pub fn with_icons(mut self, value: Vec<Icon>) -> Self {
+        self.icons = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `mimeType`.
+    #[inline]
+    pub fn with_mime_type(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.mime_type = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `annotations`.
+    #[inline]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::std::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(mut self, value: MetaObject) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<ResourceTemplate> for BaseMetadata {
+    fn from(value: ResourceTemplate) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.icons {
+            kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "uriTemplate",
+            ::serde_json::to_value(value.uri_template).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.mime_type {
+            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.annotations {
+            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        BaseMetadata {
+            name: value.name,
+            title: value.title,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<ResourceTemplate> for Icons {
+    fn from(value: ResourceTemplate) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.title {
+            kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "uriTemplate",
+            ::serde_json::to_value(value.uri_template).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.mime_type {
+            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.annotations {
+            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Icons {
+            icons: value.icons,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ResourceTemplate {
         "name": required name: String,
@@ -5660,6 +9827,17 @@ pub struct ResourceTemplateReference {
     pub uri: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ResourceTemplateReference {
+    /// A `ResourceTemplateReference` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
+        ResourceTemplateReference {
+            uri: uri.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     ResourceTemplateReference {
@@ -5692,6 +9870,19 @@ pub struct ResourceUpdatedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ResourceUpdatedNotification {
+    /// A `ResourceUpdatedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        params: impl ::std::convert::Into<ResourceUpdatedNotificationParams>,
+    ) -> Self {
+        ResourceUpdatedNotification {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     ResourceUpdatedNotification {
         "method" fixed METHOD: &str = "notifications/resources/updated",
@@ -5722,6 +9913,40 @@ pub struct ResourceUpdatedNotificationParams {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ResourceUpdatedNotificationParams {
+    /// A `ResourceUpdatedNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
+        ResourceUpdatedNotificationParams {
+            meta: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<NotificationMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<ResourceUpdatedNotificationParams> for NotificationParams {
+    fn from(value: ResourceUpdatedNotificationParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        NotificationParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ResourceUpdatedNotificationParams {
         "_meta": optional meta: NotificationMetaObject,
@@ -5750,6 +9975,32 @@ pub struct Result {
     pub result_type: ResultType,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl Result {
+    /// A `Result` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        Result {
+            meta: ::std::option::Option::None,
+            result_type: ResultType::Complete,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for Result {
+    fn default() -> Self {
+        Result::new()
+    }
 }
 crate::rt::object! {
     Result {
@@ -5783,6 +10034,33 @@ pub struct ResultMetaObject {
     pub io_modelcontextprotocol_server_info: Option<Implementation>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ResultMetaObject {
+    /// A `ResultMetaObject` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ResultMetaObject {
+            io_modelcontextprotocol_server_info: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `io.modelcontextprotocol/serverInfo`.
+    #[inline]
+    pub fn with_io_modelcontextprotocol_server_info(
+        mut self,
+        value: impl ::std::convert::Into<Implementation>,
+    ) -> Self {
+        self.io_modelcontextprotocol_server_info = ::std::option::Option::Some(
+            value.into(),
+        );
+        self
+    }
+}
+impl ::std::default::Default for ResultMetaObject {
+    fn default() -> Self {
+        ResultMetaObject::new()
+    }
 }
 crate::rt::object! {
     ResultMetaObject {
@@ -5863,6 +10141,31 @@ pub struct Root {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl Root {
+    /// A `Root` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
+        Root {
+            uri: uri.into(),
+            name: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `name`.
+    #[inline]
+    pub fn with_name(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.name = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(mut self, value: MetaObject) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     Root {
         "uri": required uri: String,
@@ -5919,6 +10222,28 @@ pub struct SamplingMessage {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl SamplingMessage {
+    /// A `SamplingMessage` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        role: impl ::std::convert::Into<Role>,
+        content: impl ::std::convert::Into<SamplingMessageContent>,
+    ) -> Self {
+        SamplingMessage {
+            role: role.into(),
+            content: content.into(),
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(mut self, value: MetaObject) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     SamplingMessage {
         "role": required role: Role,
@@ -5934,6 +10259,16 @@ crate::rt::object! {
 pub enum SamplingMessageContent {
     SamplingMessageContentBlock(SamplingMessageContentBlock),
     SamplingMessageContentBlockArray(Vec<SamplingMessageContentBlock>),
+}
+impl ::std::convert::From<SamplingMessageContentBlock> for SamplingMessageContent {
+    fn from(value: SamplingMessageContentBlock) -> Self {
+        SamplingMessageContent::SamplingMessageContentBlock(value)
+    }
+}
+impl ::std::convert::From<Vec<SamplingMessageContentBlock>> for SamplingMessageContent {
+    fn from(value: Vec<SamplingMessageContentBlock>) -> Self {
+        SamplingMessageContent::SamplingMessageContentBlockArray(value)
+    }
 }
 crate::rt::union! {
     SamplingMessageContent by shape {
@@ -5954,6 +10289,31 @@ pub enum SamplingMessageContentBlock {
     AudioContent(AudioContent),
     ToolUseContent(ToolUseContent),
     ToolResultContent(ToolResultContent),
+}
+impl ::std::convert::From<TextContent> for SamplingMessageContentBlock {
+    fn from(value: TextContent) -> Self {
+        SamplingMessageContentBlock::TextContent(value)
+    }
+}
+impl ::std::convert::From<ImageContent> for SamplingMessageContentBlock {
+    fn from(value: ImageContent) -> Self {
+        SamplingMessageContentBlock::ImageContent(value)
+    }
+}
+impl ::std::convert::From<AudioContent> for SamplingMessageContentBlock {
+    fn from(value: AudioContent) -> Self {
+        SamplingMessageContentBlock::AudioContent(value)
+    }
+}
+impl ::std::convert::From<ToolUseContent> for SamplingMessageContentBlock {
+    fn from(value: ToolUseContent) -> Self {
+        SamplingMessageContentBlock::ToolUseContent(value)
+    }
+}
+impl ::std::convert::From<ToolResultContent> for SamplingMessageContentBlock {
+    fn from(value: ToolResultContent) -> Self {
+        SamplingMessageContentBlock::ToolResultContent(value)
+    }
 }
 crate::rt::union! {
     SamplingMessageContentBlock by "type" {
@@ -6109,6 +10469,89 @@ pub struct ServerCapabilities {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ServerCapabilities {
+    /// A `ServerCapabilities` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ServerCapabilities {
+            experimental: ::std::option::Option::None,
+            logging: ::std::option::Option::None,
+            completions: ::std::option::Option::None,
+            prompts: ::std::option::Option::None,
+            resources: ::std::option::Option::None,
+            tools: ::std::option::Option::None,
+            extensions: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `experimental`.
+    #[inline]
+    pub fn with_experimental(
+        mut self,
+        value: crate::IndexMap<String, JSONObject>,
+    ) -> Self {
+        self.experimental = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `logging`.
+    #[deprecated(
+        since = "2026-07-28",
+        note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."
+    )]
+    #[inline]
+    pub fn with_logging(mut self, value: JSONObject) -> Self {
+        self.logging = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `completions`.
+    #[inline]
+    pub fn with_completions(mut self, value: JSONObject) -> Self {
+        self.completions = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `prompts`.
+    #[inline]
+    pub fn with_prompts(
+        mut self,
+        value: impl ::std::convert::Into<ServerCapabilitiesPrompts>,
+    ) -> Self {
+        self.prompts = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `resources`.
+    #[inline]
+    pub fn with_resources(
+        mut self,
+        value: impl ::std::convert::Into<ServerCapabilitiesResources>,
+    ) -> Self {
+        self.resources = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `tools`.
+    #[inline]
+    pub fn with_tools(
+        mut self,
+        value: impl ::std::convert::Into<ServerCapabilitiesTools>,
+    ) -> Self {
+        self.tools = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `extensions`.
+    #[inline]
+    pub fn with_extensions(
+        mut self,
+        value: crate::IndexMap<String, JSONObject>,
+    ) -> Self {
+        self.extensions = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ServerCapabilities {
+    fn default() -> Self {
+        ServerCapabilities::new()
+    }
+}
 crate::rt::object! {
     ServerCapabilities {
         "experimental": optional experimental: crate::IndexMap<String, JSONObject>,
@@ -6133,6 +10576,28 @@ pub struct ServerCapabilitiesPrompts {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ServerCapabilitiesPrompts {
+    /// A `ServerCapabilitiesPrompts` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ServerCapabilitiesPrompts {
+            list_changed: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `listChanged`.
+    #[inline]
+    pub fn with_list_changed(mut self, value: bool) -> Self {
+        self.list_changed = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ServerCapabilitiesPrompts {
+    fn default() -> Self {
+        ServerCapabilitiesPrompts::new()
+    }
+}
 crate::rt::object! {
     ServerCapabilitiesPrompts {
         "listChanged": optional list_changed: bool,
@@ -6155,6 +10620,35 @@ pub struct ServerCapabilitiesResources {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ServerCapabilitiesResources {
+    /// A `ServerCapabilitiesResources` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ServerCapabilitiesResources {
+            subscribe: ::std::option::Option::None,
+            list_changed: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `subscribe`.
+    #[inline]
+    pub fn with_subscribe(mut self, value: bool) -> Self {
+        self.subscribe = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `listChanged`.
+    #[inline]
+    pub fn with_list_changed(mut self, value: bool) -> Self {
+        self.list_changed = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ServerCapabilitiesResources {
+    fn default() -> Self {
+        ServerCapabilitiesResources::new()
+    }
+}
 crate::rt::object! {
     ServerCapabilitiesResources {
         "subscribe": optional subscribe: bool,
@@ -6173,6 +10667,28 @@ pub struct ServerCapabilitiesTools {
     pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ServerCapabilitiesTools {
+    /// A `ServerCapabilitiesTools` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ServerCapabilitiesTools {
+            list_changed: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `listChanged`.
+    #[inline]
+    pub fn with_list_changed(mut self, value: bool) -> Self {
+        self.list_changed = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ServerCapabilitiesTools {
+    fn default() -> Self {
+        ServerCapabilitiesTools::new()
+    }
 }
 crate::rt::object! {
     ServerCapabilitiesTools {
@@ -6195,6 +10711,51 @@ pub enum ServerNotification {
     SubscriptionsAcknowledgedNotification(SubscriptionsAcknowledgedNotification),
     /// A message with any other value: kept whole, as the generic type.
     Other(JSONRPCNotification),
+}
+impl ::std::convert::From<CancelledNotification> for ServerNotification {
+    fn from(value: CancelledNotification) -> Self {
+        ServerNotification::CancelledNotification(value)
+    }
+}
+impl ::std::convert::From<ProgressNotification> for ServerNotification {
+    fn from(value: ProgressNotification) -> Self {
+        ServerNotification::ProgressNotification(value)
+    }
+}
+impl ::std::convert::From<LoggingMessageNotification> for ServerNotification {
+    fn from(value: LoggingMessageNotification) -> Self {
+        ServerNotification::LoggingMessageNotification(value)
+    }
+}
+impl ::std::convert::From<ResourceUpdatedNotification> for ServerNotification {
+    fn from(value: ResourceUpdatedNotification) -> Self {
+        ServerNotification::ResourceUpdatedNotification(value)
+    }
+}
+impl ::std::convert::From<ResourceListChangedNotification> for ServerNotification {
+    fn from(value: ResourceListChangedNotification) -> Self {
+        ServerNotification::ResourceListChangedNotification(value)
+    }
+}
+impl ::std::convert::From<ToolListChangedNotification> for ServerNotification {
+    fn from(value: ToolListChangedNotification) -> Self {
+        ServerNotification::ToolListChangedNotification(value)
+    }
+}
+impl ::std::convert::From<PromptListChangedNotification> for ServerNotification {
+    fn from(value: PromptListChangedNotification) -> Self {
+        ServerNotification::PromptListChangedNotification(value)
+    }
+}
+impl ::std::convert::From<SubscriptionsAcknowledgedNotification> for ServerNotification {
+    fn from(value: SubscriptionsAcknowledgedNotification) -> Self {
+        ServerNotification::SubscriptionsAcknowledgedNotification(value)
+    }
+}
+impl ::std::convert::From<JSONRPCNotification> for ServerNotification {
+    fn from(value: JSONRPCNotification) -> Self {
+        ServerNotification::Other(value)
+    }
 }
 crate::rt::union! {
     ServerNotification by "method" {
@@ -6232,6 +10793,61 @@ pub enum ServerResult {
     /// A result of a kind this revision does not list: kept whole, as the common type.
     Other(Result),
 }
+impl ::std::convert::From<DiscoverResult> for ServerResult {
+    fn from(value: DiscoverResult) -> Self {
+        ServerResult::DiscoverResult(value)
+    }
+}
+impl ::std::convert::From<CompleteResult> for ServerResult {
+    fn from(value: CompleteResult) -> Self {
+        ServerResult::CompleteResult(value)
+    }
+}
+impl ::std::convert::From<GetPromptResult> for ServerResult {
+    fn from(value: GetPromptResult) -> Self {
+        ServerResult::GetPromptResult(value)
+    }
+}
+impl ::std::convert::From<ListPromptsResult> for ServerResult {
+    fn from(value: ListPromptsResult) -> Self {
+        ServerResult::ListPromptsResult(value)
+    }
+}
+impl ::std::convert::From<ListResourceTemplatesResult> for ServerResult {
+    fn from(value: ListResourceTemplatesResult) -> Self {
+        ServerResult::ListResourceTemplatesResult(value)
+    }
+}
+impl ::std::convert::From<ListResourcesResult> for ServerResult {
+    fn from(value: ListResourcesResult) -> Self {
+        ServerResult::ListResourcesResult(value)
+    }
+}
+impl ::std::convert::From<ReadResourceResult> for ServerResult {
+    fn from(value: ReadResourceResult) -> Self {
+        ServerResult::ReadResourceResult(value)
+    }
+}
+impl ::std::convert::From<SubscriptionsListenResult> for ServerResult {
+    fn from(value: SubscriptionsListenResult) -> Self {
+        ServerResult::SubscriptionsListenResult(value)
+    }
+}
+impl ::std::convert::From<CallToolResult> for ServerResult {
+    fn from(value: CallToolResult) -> Self {
+        ServerResult::CallToolResult(value)
+    }
+}
+impl ::std::convert::From<ListToolsResult> for ServerResult {
+    fn from(value: ListToolsResult) -> Self {
+        ServerResult::ListToolsResult(value)
+    }
+}
+impl ::std::convert::From<InputRequiredResult> for ServerResult {
+    fn from(value: InputRequiredResult) -> Self {
+        ServerResult::InputRequiredResult(value)
+    }
+}
 crate::rt::union! {
     ServerResult by shape, "resultType" (ResultType) picks { "input_required" => InputRequiredResult }, unlisted Other {
         EmptyResult(EmptyResult),
@@ -6255,6 +10871,16 @@ crate::rt::union! {
 pub enum SingleSelectEnumSchema {
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
     TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
+}
+impl ::std::convert::From<UntitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
+    fn from(value: UntitledSingleSelectEnumSchema) -> Self {
+        SingleSelectEnumSchema::UntitledSingleSelectEnumSchema(value)
+    }
+}
+impl ::std::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
+    fn from(value: TitledSingleSelectEnumSchema) -> Self {
+        SingleSelectEnumSchema::TitledSingleSelectEnumSchema(value)
+    }
 }
 crate::rt::union! {
     SingleSelectEnumSchema by shape {
@@ -6298,6 +10924,66 @@ pub struct StringSchema {
     pub default: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl StringSchema {
+    /// A `StringSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        StringSchema {
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            min_length: ::std::option::Option::None,
+            max_length: ::std::option::Option::None,
+            format: ::std::option::Option::None,
+            default: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `minLength`.
+    #[inline]
+    pub fn with_min_length(mut self, value: i64) -> Self {
+        self.min_length = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `maxLength`.
+    #[inline]
+    pub fn with_max_length(mut self, value: i64) -> Self {
+        self.max_length = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `format`.
+    #[inline]
+    pub fn with_format(
+        mut self,
+        value: impl ::std::convert::Into<StringSchemaFormat>,
+    ) -> Self {
+        self.format = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `default`.
+    #[inline]
+    pub fn with_default(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.default = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for StringSchema {
+    fn default() -> Self {
+        StringSchema::new()
+    }
 }
 crate::rt::object! {
     StringSchema {
@@ -6367,6 +11053,49 @@ pub struct SubscriptionFilter {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl SubscriptionFilter {
+    /// A `SubscriptionFilter` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        SubscriptionFilter {
+            tools_list_changed: ::std::option::Option::None,
+            prompts_list_changed: ::std::option::Option::None,
+            resources_list_changed: ::std::option::Option::None,
+            resource_subscriptions: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `toolsListChanged`.
+    #[inline]
+    pub fn with_tools_list_changed(mut self, value: bool) -> Self {
+        self.tools_list_changed = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `promptsListChanged`.
+    #[inline]
+    pub fn with_prompts_list_changed(mut self, value: bool) -> Self {
+        self.prompts_list_changed = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `resourcesListChanged`.
+    #[inline]
+    pub fn with_resources_list_changed(mut self, value: bool) -> Self {
+        self.resources_list_changed = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `resourceSubscriptions`.
+    #[inline]
+    pub fn with_resource_subscriptions(mut self, value: Vec<String>) -> Self {
+        self.resource_subscriptions = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for SubscriptionFilter {
+    fn default() -> Self {
+        SubscriptionFilter::new()
+    }
+}
 crate::rt::object! {
     SubscriptionFilter {
         "toolsListChanged": optional tools_list_changed: bool,
@@ -6412,6 +11141,19 @@ pub struct SubscriptionsAcknowledgedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl SubscriptionsAcknowledgedNotification {
+    /// A `SubscriptionsAcknowledgedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        params: impl ::std::convert::Into<SubscriptionsAcknowledgedNotificationParams>,
+    ) -> Self {
+        SubscriptionsAcknowledgedNotification {
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     SubscriptionsAcknowledgedNotification {
         "method" fixed METHOD: &str = "notifications/subscriptions/acknowledged",
@@ -6434,6 +11176,44 @@ pub struct SubscriptionsAcknowledgedNotificationParams {
     pub notifications: SubscriptionFilter,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl SubscriptionsAcknowledgedNotificationParams {
+    /// A `SubscriptionsAcknowledgedNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(notifications: impl ::std::convert::Into<SubscriptionFilter>) -> Self {
+        SubscriptionsAcknowledgedNotificationParams {
+            meta: ::std::option::Option::None,
+            notifications: notifications.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(
+        mut self,
+        value: impl ::std::convert::Into<NotificationMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::convert::From<SubscriptionsAcknowledgedNotificationParams>
+for NotificationParams {
+    fn from(value: SubscriptionsAcknowledgedNotificationParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "notifications",
+            ::serde_json::to_value(value.notifications).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        NotificationParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     SubscriptionsAcknowledgedNotificationParams {
@@ -6478,6 +11258,21 @@ pub struct SubscriptionsListenRequest {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl SubscriptionsListenRequest {
+    /// A `SubscriptionsListenRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        params: impl ::std::convert::Into<SubscriptionsListenRequestParams>,
+    ) -> Self {
+        SubscriptionsListenRequest {
+            id: id.into(),
+            params: params.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     SubscriptionsListenRequest {
         "method" fixed METHOD: &str = "subscriptions/listen",
@@ -6498,6 +11293,37 @@ pub struct SubscriptionsListenRequestParams {
     pub notifications: SubscriptionFilter,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl SubscriptionsListenRequestParams {
+    /// A `SubscriptionsListenRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        meta: impl ::std::convert::Into<RequestMetaObject>,
+        notifications: impl ::std::convert::Into<SubscriptionFilter>,
+    ) -> Self {
+        SubscriptionsListenRequestParams {
+            meta: meta.into(),
+            notifications: notifications.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
+impl ::std::convert::From<SubscriptionsListenRequestParams> for RequestParams {
+    fn from(value: SubscriptionsListenRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "notifications",
+            ::serde_json::to_value(value.notifications).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        RequestParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     SubscriptionsListenRequestParams {
@@ -6541,6 +11367,20 @@ pub struct SubscriptionsListenResult {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl SubscriptionsListenResult {
+    /// A `SubscriptionsListenResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        meta: impl ::std::convert::Into<SubscriptionsListenResultMetaObject>,
+    ) -> Self {
+        SubscriptionsListenResult {
+            meta: meta.into(),
+            result_type: ResultType::Complete,
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     SubscriptionsListenResult {
         "_meta": required meta: SubscriptionsListenResultMetaObject,
@@ -6581,6 +11421,50 @@ pub struct SubscriptionsListenResultMetaObject {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl SubscriptionsListenResultMetaObject {
+    /// A `SubscriptionsListenResultMetaObject` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        io_modelcontextprotocol_subscription_id: impl ::std::convert::Into<RequestId>,
+    ) -> Self {
+        SubscriptionsListenResultMetaObject {
+            io_modelcontextprotocol_server_info: ::std::option::Option::None,
+            io_modelcontextprotocol_subscription_id: io_modelcontextprotocol_subscription_id
+                .into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `io.modelcontextprotocol/serverInfo`.
+    #[inline]
+    pub fn with_io_modelcontextprotocol_server_info(
+        mut self,
+        value: impl ::std::convert::Into<Implementation>,
+    ) -> Self {
+        self.io_modelcontextprotocol_server_info = ::std::option::Option::Some(
+            value.into(),
+        );
+        self
+    }
+}
+impl ::std::convert::From<SubscriptionsListenResultMetaObject> for ResultMetaObject {
+    fn from(value: SubscriptionsListenResultMetaObject) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert(
+            "io.modelcontextprotocol/subscriptionId",
+            ::serde_json::to_value(value.io_modelcontextprotocol_subscription_id)
+                .unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        ResultMetaObject {
+            io_modelcontextprotocol_server_info: value
+                .io_modelcontextprotocol_server_info,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     SubscriptionsListenResultMetaObject {
         "io.modelcontextprotocol/serverInfo": optional io_modelcontextprotocol_server_info: Implementation,
@@ -6613,6 +11497,21 @@ pub struct SubscriptionsListenResultResponse {
     pub result: SubscriptionsListenResult,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl SubscriptionsListenResultResponse {
+    /// A `SubscriptionsListenResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<RequestId>,
+        result: impl ::std::convert::Into<SubscriptionsListenResult>,
+    ) -> Self {
+        SubscriptionsListenResultResponse {
+            id: id.into(),
+            result: result.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     SubscriptionsListenResultResponse {
@@ -6648,6 +11547,34 @@ pub struct TextContent {
     pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl TextContent {
+    /// A `TextContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(text: impl ::std::convert::Into<String>) -> Self {
+        TextContent {
+            text: text.into(),
+            annotations: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `annotations`.
+    #[inline]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::std::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(mut self, value: MetaObject) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
 }
 crate::rt::object! {
     TextContent {
@@ -6687,6 +11614,50 @@ pub struct TextResourceContents {
     pub text: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl TextResourceContents {
+    /// A `TextResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        uri: impl ::std::convert::Into<String>,
+        text: impl ::std::convert::Into<String>,
+    ) -> Self {
+        TextResourceContents {
+            uri: uri.into(),
+            mime_type: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            text: text.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `mimeType`.
+    #[inline]
+    pub fn with_mime_type(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.mime_type = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(mut self, value: MetaObject) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<TextResourceContents> for ResourceContents {
+    fn from(value: TextResourceContents) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("text", ::serde_json::to_value(value.text).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        ResourceContents {
+            uri: value.uri,
+            mime_type: value.mime_type,
+            meta: value.meta,
+            extra: kept,
+        }
+    }
 }
 crate::rt::object! {
     TextResourceContents {
@@ -6751,6 +11722,54 @@ pub struct TitledMultiSelectEnumSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl TitledMultiSelectEnumSchema {
+    /// A `TitledMultiSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        items: impl ::std::convert::Into<TitledMultiSelectEnumSchemaItems>,
+    ) -> Self {
+        TitledMultiSelectEnumSchema {
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            min_items: ::std::option::Option::None,
+            max_items: ::std::option::Option::None,
+            items: items.into(),
+            default: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `minItems`.
+    #[inline]
+    pub fn with_min_items(mut self, value: i64) -> Self {
+        self.min_items = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `maxItems`.
+    #[inline]
+    pub fn with_max_items(mut self, value: i64) -> Self {
+        self.max_items = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `default`.
+    #[inline]
+    pub fn with_default(mut self, value: Vec<String>) -> Self {
+        self.default = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     TitledMultiSelectEnumSchema {
         "type" fixed TYPE: &str = "array",
@@ -6773,6 +11792,17 @@ pub struct TitledMultiSelectEnumSchemaItems {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl TitledMultiSelectEnumSchemaItems {
+    /// A `TitledMultiSelectEnumSchemaItems` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>) -> Self {
+        TitledMultiSelectEnumSchemaItems {
+            any_of,
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     TitledMultiSelectEnumSchemaItems {
         "anyOf": required any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
@@ -6788,6 +11818,21 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     pub title: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    /// A `TitledMultiSelectEnumSchemaItemsAnyOfItem` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        r#const: impl ::std::convert::Into<String>,
+        title: impl ::std::convert::Into<String>,
+    ) -> Self {
+        TitledMultiSelectEnumSchemaItemsAnyOfItem {
+            r#const: r#const.into(),
+            title: title.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     TitledMultiSelectEnumSchemaItemsAnyOfItem {
@@ -6836,6 +11881,38 @@ pub struct TitledSingleSelectEnumSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl TitledSingleSelectEnumSchema {
+    /// A `TitledSingleSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>) -> Self {
+        TitledSingleSelectEnumSchema {
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            one_of,
+            default: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `default`.
+    #[inline]
+    pub fn with_default(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.default = ::std::option::Option::Some(value.into());
+        self
+    }
+}
 crate::rt::object! {
     TitledSingleSelectEnumSchema {
         "type" fixed TYPE: &str = "string",
@@ -6855,6 +11932,21 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
     pub title: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl TitledSingleSelectEnumSchemaOneOfItem {
+    /// A `TitledSingleSelectEnumSchemaOneOfItem` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        r#const: impl ::std::convert::Into<String>,
+        title: impl ::std::convert::Into<String>,
+    ) -> Self {
+        TitledSingleSelectEnumSchemaOneOfItem {
+            r#const: r#const.into(),
+            title: title.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     TitledSingleSelectEnumSchemaOneOfItem {
@@ -7020,6 +12112,133 @@ pub struct Tool {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl Tool {
+    /// A `Tool` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        name: impl ::std::convert::Into<String>,
+        input_schema: impl ::std::convert::Into<ToolInputSchema>,
+    ) -> Self {
+        Tool {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            icons: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            input_schema: input_schema.into(),
+            output_schema: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `icons`.
+    #[inline]
+    pub fn with_icons(mut self, value: Vec<Icon>) -> Self {
+        self.icons = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `outputSchema`.
+    #[inline]
+    pub fn with_output_schema(
+        mut self,
+        value: impl ::std::convert::Into<ToolOutputSchema>,
+    ) -> Self {
+        self.output_schema = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `annotations`.
+    #[inline]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::std::convert::Into<ToolAnnotations>,
+    ) -> Self {
+        self.annotations = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(mut self, value: MetaObject) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::convert::From<Tool> for BaseMetadata {
+    fn from(value: Tool) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.icons {
+            kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "inputSchema",
+            ::serde_json::to_value(value.input_schema).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.output_schema {
+            kept.insert("outputSchema", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.annotations {
+            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        BaseMetadata {
+            name: value.name,
+            title: value.title,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<Tool> for Icons {
+    fn from(value: Tool) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.title {
+            kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "inputSchema",
+            ::serde_json::to_value(value.input_schema).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.output_schema {
+            kept.insert("outputSchema", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.annotations {
+            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Icons {
+            icons: value.icons,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     Tool {
         "name": required name: String,
@@ -7091,6 +12310,56 @@ pub struct ToolAnnotations {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ToolAnnotations {
+    /// A `ToolAnnotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ToolAnnotations {
+            title: ::std::option::Option::None,
+            read_only_hint: ::std::option::Option::None,
+            destructive_hint: ::std::option::Option::None,
+            idempotent_hint: ::std::option::Option::None,
+            open_world_hint: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `readOnlyHint`.
+    #[inline]
+    pub fn with_read_only_hint(mut self, value: bool) -> Self {
+        self.read_only_hint = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `destructiveHint`.
+    #[inline]
+    pub fn with_destructive_hint(mut self, value: bool) -> Self {
+        self.destructive_hint = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `idempotentHint`.
+    #[inline]
+    pub fn with_idempotent_hint(mut self, value: bool) -> Self {
+        self.idempotent_hint = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `openWorldHint`.
+    #[inline]
+    pub fn with_open_world_hint(mut self, value: bool) -> Self {
+        self.open_world_hint = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ToolAnnotations {
+    fn default() -> Self {
+        ToolAnnotations::new()
+    }
+}
 crate::rt::object! {
     ToolAnnotations {
         "title": optional title: String,
@@ -7117,6 +12386,31 @@ pub struct ToolChoice {
     pub mode: Option<ToolChoiceMode>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ToolChoice {
+    /// A `ToolChoice` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ToolChoice {
+            mode: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `mode`.
+    #[inline]
+    pub fn with_mode(
+        mut self,
+        value: impl ::std::convert::Into<ToolChoiceMode>,
+    ) -> Self {
+        self.mode = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ToolChoice {
+    fn default() -> Self {
+        ToolChoice::new()
+    }
 }
 crate::rt::object! {
     ToolChoice {
@@ -7154,6 +12448,28 @@ pub struct ToolInputSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ToolInputSchema {
+    /// A `ToolInputSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ToolInputSchema {
+            schema: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `$schema`.
+    #[inline]
+    pub fn with_schema(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.schema = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ToolInputSchema {
+    fn default() -> Self {
+        ToolInputSchema::new()
+    }
+}
 crate::rt::object! {
     ToolInputSchema {
         "$schema": optional schema: String,
@@ -7185,6 +12501,31 @@ pub struct ToolListChangedNotification {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ToolListChangedNotification {
+    /// A `ToolListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ToolListChangedNotification {
+            params: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `params`.
+    #[inline]
+    pub fn with_params(
+        mut self,
+        value: impl ::std::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ToolListChangedNotification {
+    fn default() -> Self {
+        ToolListChangedNotification::new()
+    }
+}
 crate::rt::object! {
     ToolListChangedNotification {
         "method" fixed METHOD: &str = "notifications/tools/list_changed",
@@ -7202,6 +12543,28 @@ pub struct ToolOutputSchema {
     pub schema: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl ToolOutputSchema {
+    /// A `ToolOutputSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ToolOutputSchema {
+            schema: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `$schema`.
+    #[inline]
+    pub fn with_schema(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.schema = ::std::option::Option::Some(value.into());
+        self
+    }
+}
+impl ::std::default::Default for ToolOutputSchema {
+    fn default() -> Self {
+        ToolOutputSchema::new()
+    }
 }
 crate::rt::object! {
     ToolOutputSchema {
@@ -7272,6 +12635,42 @@ pub struct ToolResultContent {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ToolResultContent {
+    /// A `ToolResultContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        tool_use_id: impl ::std::convert::Into<String>,
+        content: Vec<ContentBlock>,
+    ) -> Self {
+        ToolResultContent {
+            tool_use_id: tool_use_id.into(),
+            content,
+            structured_content: ::std::option::Option::None,
+            is_error: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `structuredContent`.
+    #[inline]
+    pub fn with_structured_content(mut self, value: ::serde_json::Value) -> Self {
+        self.structured_content = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `isError`.
+    #[inline]
+    pub fn with_is_error(mut self, value: bool) -> Self {
+        self.is_error = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(mut self, value: MetaObject) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     ToolResultContent {
         "type" fixed TYPE: &str = "tool_result",
@@ -7323,6 +12722,30 @@ pub struct ToolUseContent {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl ToolUseContent {
+    /// A `ToolUseContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: impl ::std::convert::Into<String>,
+        name: impl ::std::convert::Into<String>,
+        input: crate::IndexMap<String, ::serde_json::Value>,
+    ) -> Self {
+        ToolUseContent {
+            id: id.into(),
+            name: name.into(),
+            input,
+            meta: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `_meta`.
+    #[inline]
+    pub fn with_meta(mut self, value: MetaObject) -> Self {
+        self.meta = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     ToolUseContent {
         "type" fixed TYPE: &str = "tool_use",
@@ -7373,6 +12796,21 @@ pub struct UnsupportedProtocolVersionError {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl UnsupportedProtocolVersionError {
+    /// A `UnsupportedProtocolVersionError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        id: Option<RequestId>,
+        error: impl ::std::convert::Into<UnsupportedProtocolVersionErrorError>,
+    ) -> Self {
+        UnsupportedProtocolVersionError {
+            id: ::std::option::Option::Some(id),
+            error: error.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
 crate::rt::object! {
     UnsupportedProtocolVersionError {
         "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -7393,6 +12831,28 @@ pub struct UnsupportedProtocolVersionErrorError {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl UnsupportedProtocolVersionErrorError {
+    /// A `UnsupportedProtocolVersionErrorError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        message: impl ::std::convert::Into<String>,
+        data: impl ::std::convert::Into<UnsupportedProtocolVersionErrorErrorData>,
+    ) -> Self {
+        UnsupportedProtocolVersionErrorError {
+            message: message.into(),
+            data: data.into(),
+            extra: crate::Extra::new(),
+        }
+    }
+}
+impl ::std::fmt::Display for UnsupportedProtocolVersionErrorError {
+    /// The message, then the code: `Method not found (-32601)`.
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        write!(f, "{} ({})", self.message, UnsupportedProtocolVersionErrorError::CODE)
+    }
+}
+impl ::std::error::Error for UnsupportedProtocolVersionErrorError {}
 crate::rt::object! {
     UnsupportedProtocolVersionErrorError {
         "code" fixed CODE: i64 = -32022,
@@ -7411,6 +12871,21 @@ pub struct UnsupportedProtocolVersionErrorErrorData {
     pub requested: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl UnsupportedProtocolVersionErrorErrorData {
+    /// A `UnsupportedProtocolVersionErrorErrorData` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        supported: Vec<String>,
+        requested: impl ::std::convert::Into<String>,
+    ) -> Self {
+        UnsupportedProtocolVersionErrorErrorData {
+            supported,
+            requested: requested.into(),
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     UnsupportedProtocolVersionErrorErrorData {
@@ -7470,6 +12945,54 @@ pub struct UntitledMultiSelectEnumSchema {
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
+impl UntitledMultiSelectEnumSchema {
+    /// A `UntitledMultiSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(
+        items: impl ::std::convert::Into<UntitledMultiSelectEnumSchemaItems>,
+    ) -> Self {
+        UntitledMultiSelectEnumSchema {
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            min_items: ::std::option::Option::None,
+            max_items: ::std::option::Option::None,
+            items: items.into(),
+            default: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `minItems`.
+    #[inline]
+    pub fn with_min_items(mut self, value: i64) -> Self {
+        self.min_items = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `maxItems`.
+    #[inline]
+    pub fn with_max_items(mut self, value: i64) -> Self {
+        self.max_items = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `default`.
+    #[inline]
+    pub fn with_default(mut self, value: Vec<String>) -> Self {
+        self.default = ::std::option::Option::Some(value);
+        self
+    }
+}
 crate::rt::object! {
     UntitledMultiSelectEnumSchema {
         "type" fixed TYPE: &str = "array",
@@ -7491,6 +13014,17 @@ pub struct UntitledMultiSelectEnumSchemaItems {
     pub r#enum: Vec<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl UntitledMultiSelectEnumSchemaItems {
+    /// A `UntitledMultiSelectEnumSchemaItems` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(r#enum: Vec<String>) -> Self {
+        UntitledMultiSelectEnumSchemaItems {
+            r#enum,
+            extra: crate::Extra::new(),
+        }
+    }
 }
 crate::rt::object! {
     UntitledMultiSelectEnumSchemaItems {
@@ -7532,6 +13066,38 @@ pub struct UntitledSingleSelectEnumSchema {
     pub default: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
+}
+impl UntitledSingleSelectEnumSchema {
+    /// A `UntitledSingleSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new(r#enum: Vec<String>) -> Self {
+        UntitledSingleSelectEnumSchema {
+            title: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            r#enum,
+            default: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    #[inline]
+    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.description = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `default`.
+    #[inline]
+    pub fn with_default(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.default = ::std::option::Option::Some(value.into());
+        self
+    }
 }
 crate::rt::object! {
     UntitledSingleSelectEnumSchema {
@@ -7915,15 +13481,15 @@ pub const METHODS: &[crate::MethodInfo] = &[
 /// type, which a crate that names its types does not need to compile.
 #[cfg(feature = "type-table")]
 pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = crate::rt::type_table![
-    plain Annotations, plain AudioContent, plain BaseMetadata, plain
-    BlobResourceContents, plain BooleanSchema, plain CacheableResult, plain
+    default Annotations, plain AudioContent, plain BaseMetadata, plain
+    BlobResourceContents, default BooleanSchema, plain CacheableResult, plain
     CacheableResultCacheScope, plain CallToolRequest, plain CallToolRequestParams, plain
     CallToolResult, plain CallToolResultResponse, union CallToolResultResponseResult,
-    plain CancelledNotification, plain CancelledNotificationParams, plain
-    ClientCapabilities, plain ClientCapabilitiesElicitation, plain
-    ClientCapabilitiesRoots, plain ClientCapabilitiesSampling, plain ClientNotification,
-    union ClientRequest, plain ClientResult, plain CompleteRequest, plain
-    CompleteRequestParams, plain CompleteRequestParamsArgument, plain
+    plain CancelledNotification, plain CancelledNotificationParams, default
+    ClientCapabilities, default ClientCapabilitiesElicitation, default
+    ClientCapabilitiesRoots, default ClientCapabilitiesSampling, plain
+    ClientNotification, union ClientRequest, plain ClientResult, plain CompleteRequest,
+    plain CompleteRequestParams, plain CompleteRequestParamsArgument, default
     CompleteRequestParamsContext, union CompleteRequestParamsRef, plain CompleteResult,
     plain CompleteResultCompletion, plain CompleteResultResponse, union ContentBlock,
     plain CreateMessageRequest, plain CreateMessageRequestParams, plain
@@ -7937,8 +13503,8 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = crate::rt::type_table![
     plain EmptyResult, union EnumSchema, plain Error, plain GetPromptRequest, plain
     GetPromptRequestParams, plain GetPromptResult, plain GetPromptResultResponse, union
     GetPromptResultResponseResult, plain HeaderMismatchError, plain
-    HeaderMismatchErrorError, plain Icon, plain IconTheme, plain Icons, plain
-    ImageContent, plain Implementation, union InputRequest, plain InputRequests, plain
+    HeaderMismatchErrorError, plain Icon, plain IconTheme, default Icons, plain
+    ImageContent, plain Implementation, union InputRequest, plain InputRequests, default
     InputRequiredResult, union InputResponse, plain InputResponseRequestParams, plain
     InputResponses, plain InternalError, plain InvalidParamsError, plain
     InvalidRequestError, plain JSONArray, plain JSONObject, plain JSONRPCErrorResponse,
@@ -7948,33 +13514,33 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = crate::rt::type_table![
     ListPromptsResultResponse, plain ListResourceTemplatesRequest, plain
     ListResourceTemplatesResult, plain ListResourceTemplatesResultResponse, plain
     ListResourcesRequest, plain ListResourcesResult, plain ListResourcesResultResponse,
-    plain ListRootsRequest, plain ListRootsRequestParams, plain ListRootsResult, plain
-    ListToolsRequest, plain ListToolsResult, plain ListToolsResultResponse, plain
+    default ListRootsRequest, default ListRootsRequestParams, plain ListRootsResult,
+    plain ListToolsRequest, plain ListToolsResult, plain ListToolsResultResponse, plain
     LoggingLevel, plain LoggingMessageNotification, plain
     LoggingMessageNotificationParams, plain MetaObject, plain MethodNotFoundError, plain
     MissingRequiredClientCapabilityError, plain
     MissingRequiredClientCapabilityErrorError, plain
-    MissingRequiredClientCapabilityErrorErrorData, plain ModelHint, plain
-    ModelPreferences, union MultiSelectEnumSchema, plain Notification, plain
-    NotificationMetaObject, plain NotificationParams, plain NumberSchema, plain
-    NumberSchemaType, plain PaginatedRequest, plain PaginatedRequestParams, plain
+    MissingRequiredClientCapabilityErrorErrorData, default ModelHint, default
+    ModelPreferences, union MultiSelectEnumSchema, plain Notification, default
+    NotificationMetaObject, default NotificationParams, plain NumberSchema, plain
+    NumberSchemaType, plain PaginatedRequest, plain PaginatedRequestParams, default
     PaginatedResult, plain ParseError, union PrimitiveSchemaDefinition, plain
     ProgressNotification, plain ProgressNotificationParams, union ProgressToken, plain
-    Prompt, plain PromptArgument, plain PromptListChangedNotification, plain
+    Prompt, plain PromptArgument, default PromptListChangedNotification, plain
     PromptMessage, plain PromptReference, plain ReadResourceRequest, plain
     ReadResourceRequestParams, plain ReadResourceResult, union
     ReadResourceResultContentsItem, plain ReadResourceResultResponse, union
     ReadResourceResultResponseResult, plain Request, union RequestId, plain
     RequestMetaObject, plain RequestParams, plain Resource, plain ResourceContents, plain
-    ResourceLink, plain ResourceListChangedNotification, plain ResourceRequestParams,
+    ResourceLink, default ResourceListChangedNotification, plain ResourceRequestParams,
     plain ResourceTemplate, plain ResourceTemplateReference, plain
-    ResourceUpdatedNotification, plain ResourceUpdatedNotificationParams, plain Result,
-    plain ResultMetaObject, plain ResultType, plain Role, plain Root, plain
+    ResourceUpdatedNotification, plain ResourceUpdatedNotificationParams, default Result,
+    default ResultMetaObject, plain ResultType, plain Role, plain Root, plain
     SamplingMessage, union SamplingMessageContent, union SamplingMessageContentBlock,
-    plain ServerCapabilities, plain ServerCapabilitiesPrompts, plain
-    ServerCapabilitiesResources, plain ServerCapabilitiesTools, union ServerNotification,
-    union ServerResult, union SingleSelectEnumSchema, plain StringSchema, plain
-    StringSchemaFormat, plain SubscriptionFilter, plain
+    default ServerCapabilities, default ServerCapabilitiesPrompts, default
+    ServerCapabilitiesResources, default ServerCapabilitiesTools, union
+    ServerNotification, union ServerResult, union SingleSelectEnumSchema, default
+    StringSchema, plain StringSchemaFormat, default SubscriptionFilter, plain
     SubscriptionsAcknowledgedNotification, plain
     SubscriptionsAcknowledgedNotificationParams, plain SubscriptionsListenRequest, plain
     SubscriptionsListenRequestParams, plain SubscriptionsListenResult, plain
@@ -7982,10 +13548,10 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = crate::rt::type_table![
     TextContent, plain TextResourceContents, plain TitledMultiSelectEnumSchema, plain
     TitledMultiSelectEnumSchemaItems, plain TitledMultiSelectEnumSchemaItemsAnyOfItem,
     plain TitledSingleSelectEnumSchema, plain TitledSingleSelectEnumSchemaOneOfItem,
-    plain Tool, plain ToolAnnotations, plain ToolChoice, plain ToolChoiceMode, plain
-    ToolInputSchema, plain ToolListChangedNotification, plain ToolOutputSchema, plain
-    ToolResultContent, plain ToolUseContent, plain UnsupportedProtocolVersionError, plain
-    UnsupportedProtocolVersionErrorError, plain UnsupportedProtocolVersionErrorErrorData,
-    plain UntitledMultiSelectEnumSchema, plain UntitledMultiSelectEnumSchemaItems, plain
-    UntitledSingleSelectEnumSchema,
+    plain Tool, default ToolAnnotations, default ToolChoice, plain ToolChoiceMode,
+    default ToolInputSchema, default ToolListChangedNotification, default
+    ToolOutputSchema, plain ToolResultContent, plain ToolUseContent, plain
+    UnsupportedProtocolVersionError, plain UnsupportedProtocolVersionErrorError, plain
+    UnsupportedProtocolVersionErrorErrorData, plain UntitledMultiSelectEnumSchema, plain
+    UntitledMultiSelectEnumSchemaItems, plain UntitledSingleSelectEnumSchema,
 ];

@@ -17,6 +17,8 @@ pub struct TypeEntry {
     pub read_tracked: fn(&str) -> Result<(), String>,
     /// For unions: reads a JSON value and says which member it chose.
     pub choose: Option<ChooseMember>,
+    /// For types with `Default`: what the default value writes.
+    pub default_json: Option<fn() -> Value>,
 }
 
 /// Reads a JSON value as a union and names the member chosen.
@@ -45,7 +47,7 @@ pub fn roundtrip<T: de::DeserializeOwned + Serialize>(json: &str) -> Result<Valu
     serde_json::to_value(&value).map_err(|e| e.to_string())
 }
 
-/// A module's `SCHEMA_TYPES`: `type_table![ plain A, union B, ... ]`.
+/// A module's `SCHEMA_TYPES`: `type_table![ plain A, union B, default C, ... ]`.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __mcp_type_table {
@@ -59,6 +61,17 @@ macro_rules! __mcp_type_table {
             roundtrip: $crate::rt::roundtrip::<$name>,
             read_tracked: $crate::rt::read_tracked::<$name>,
             choose: ::std::option::Option::None,
+            default_json: ::std::option::Option::None,
+        }
+    };
+    (@entry default $name:ident) => {
+        $crate::rt::TypeEntry {
+            name: stringify!($name),
+            read: $crate::rt::read::<$name>,
+            roundtrip: $crate::rt::roundtrip::<$name>,
+            read_tracked: $crate::rt::read_tracked::<$name>,
+            choose: ::std::option::Option::None,
+            default_json: ::std::option::Option::Some(|| ::serde_json::to_value(<$name as ::std::default::Default>::default()).unwrap_or_default()),
         }
     };
     (@entry union $name:ident) => {
@@ -68,6 +81,7 @@ macro_rules! __mcp_type_table {
             roundtrip: $crate::rt::roundtrip::<$name>,
             read_tracked: $crate::rt::read_tracked::<$name>,
             choose: ::std::option::Option::Some(|v| $name::from_json(v).map(|u| u.member_name())),
+            default_json: ::std::option::Option::None,
         }
     };
 }

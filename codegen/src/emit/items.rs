@@ -21,6 +21,14 @@ pub type Notes = BTreeMap<String, Vec<String>>;
 pub struct Cx<'a> {
     pub rev: &'a Revision,
     pub notes: &'a Notes,
+    /// The values unions' selectors pick structs by (see `build`).
+    pub picked: super::build::Picked,
+}
+
+impl<'a> Cx<'a> {
+    pub fn new(rev: &'a Revision, notes: &'a Notes) -> Cx<'a> {
+        Cx { rev, notes, picked: super::build::picked_values(rev) }
+    }
 }
 
 impl Cx<'_> {
@@ -50,7 +58,7 @@ impl Cx<'_> {
     }
 
     /// The Rust expression for a member's default value (checked in `lower`).
-    fn default_text(&self, ty: &Type, v: &LiteralValue) -> Option<String> {
+    pub(crate) fn default_text(&self, ty: &Type, v: &LiteralValue) -> Option<String> {
         match (ty, v) {
             (Type::String, LiteralValue::Str(s)) => Some(format!("::std::string::String::from({s:?})")),
             (Type::Integer, LiteralValue::Int(i)) => Some(i.to_string()),
@@ -252,6 +260,9 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
         quote! { #fdocs #fdep pub #fname: #ty, }
     });
     let extra_doc = " Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.";
+    let builders = super::build::struct_builders(item, s, cx);
+    let upcasts = super::build::base_froms(item, s, cx);
+    let errors = super::build::error_impls(item, s, cx);
     let tokens = quote! {
         #docs
         #dep
@@ -261,6 +272,9 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
             #[doc = #extra_doc]
             pub #extra: crate::Extra,
         }
+        #builders
+        #upcasts
+        #errors
     };
 
     let types = cx.types();
@@ -370,6 +384,7 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> Em
             }
         }
     });
+    let froms = super::build::union_froms(item, u, cx);
     let tokens = quote! {
         #docs
         #dep
@@ -378,6 +393,7 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> Em
             #(#variants)*
         }
         #display
+        #froms
     };
 
     let types = cx.types();

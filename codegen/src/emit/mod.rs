@@ -1,6 +1,7 @@
 //! Stage 3: the model → the files of the `mcp-spec-types` crate, formatted with
 //! prettyplease. Everything is produced in memory; writing is `output`'s job.
 
+pub mod build;
 pub mod docs;
 pub mod items;
 pub mod registry;
@@ -506,7 +507,7 @@ pub struct RevisionModule {
 }
 
 pub fn revision_module(rev: &Revision, notes: &Notes) -> RevisionModule {
-    let cx = Cx { rev, notes };
+    let cx = Cx::new(rev, notes);
     let mut docs = vec![format!("Types of MCP revision {}, generated from `schema/{}/schema.ts`.", rev.name, rev.name)];
     // The schema's `@category` tags, as an index.
     let mut categories: BTreeMap<&str, Vec<&Item>> = BTreeMap::new();
@@ -535,7 +536,11 @@ pub fn revision_module(rev: &Revision, notes: &Notes) -> RevisionModule {
     let items = rev.items.values().map(|item| emit_item(item, &cx)).collect();
     let entries = rev.items.values().filter(|i| !matches!(i.kind, ItemKind::Const(_))).map(|i| {
         let id = ident(&i.name);
-        let kind = if matches!(i.kind, ItemKind::Union(_)) { quote!(union) } else { quote!(plain) };
+        let kind = match &i.kind {
+            ItemKind::Union(_) => quote!(union),
+            ItemKind::Struct(s) if build::has_default(s) => quote!(default),
+            _ => quote!(plain),
+        };
         quote! { #kind #id, }
     });
     let methods = crate::protocol::methods(rev);

@@ -1,0 +1,107 @@
+//! Building messages: the constructors, `Default`, setters and `From` impls the
+//! generator writes for every type, used as a downstream crate uses them (warnings
+//! denied), and what they write checked against the spec (upstream's schema.json
+//! and the values the spec requires).
+
+use mcp_spec_tests::{self as support, SchemaJson};
+use serde_json::{Value, json};
+
+const FIRST_HOUR: &str = r##"#![deny(warnings)]
+use mcp_spec_types::v2026_07_28 as m;
+
+fn main() {
+    // A tool result with one text block.
+    let result = m::CallToolResult::new(vec![m::TextContent::new("72F").into()]);
+    // A 2026-07-28 request with its required `_meta`.
+    let meta = m::RequestMetaObject::new(m::LATEST_PROTOCOL_VERSION, m::ClientCapabilities::default());
+    let id: m::RequestId = 1.into();
+    let mut pending = std::collections::HashSet::new();
+    pending.insert(id.clone());
+    let request = m::ListToolsRequest::new(id.clone(), m::PaginatedRequestParams::new(meta));
+    // An error reply to a request id.
+    let reply = m::JSONRPCErrorResponse::new(Some(id), m::Error::new(m::METHOD_NOT_FOUND, "no such method"));
+    println!("{}", reply.error);
+    // A multi-round-trip answer, and the typed response of a tool call.
+    let more = m::InputRequiredResult::new().with_request_state("opaque");
+    let response = m::CallToolResultResponse::new("call-1", more);
+    // Orders kept without `serde_json/preserve_order` in this build.
+    let form: m::ElicitRequestFormParams = serde_json::from_str(
+        r#"{"message":"?","requestedSchema":{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"boolean"}}}}"#,
+    )
+    .unwrap();
+    let order: Vec<&String> = form.requested_schema.properties.keys().collect();
+    for (name, value) in [
+        ("result", serde_json::to_value(&result).unwrap()),
+        ("request", serde_json::to_value(&request).unwrap()),
+        ("reply", serde_json::to_value(&reply).unwrap()),
+        ("response", serde_json::to_value(&response).unwrap()),
+        ("order", serde_json::to_value(&order).unwrap()),
+        ("pending", serde_json::to_value(pending.len()).unwrap()),
+    ] {
+        println!("{name} {value}");
+    }
+}
+"##;
+
+#[test]
+fn the_first_hour_tasks_build_in_a_downstream_crate_with_warnings_denied() {
+    let out = support::downstream("first-hour", &["v2026_07_28"], FIRST_HOUR, "run");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "the downstream crate must build with warnings denied and run:\n{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut lines = stdout.lines();
+    assert_eq!(lines.next(), Some("no such method (-32601)"), "Error's Display:\n{stdout}");
+    let printed: std::collections::BTreeMap<&str, Value> =
+        lines.filter_map(|l| l.split_once(' ')).map(|(k, v)| (k, serde_json::from_str(v).unwrap())).collect();
+    // The JSON the spec expects.
+    assert_eq!(printed["result"], json!({"resultType": "complete", "content": [{"type": "text", "text": "72F"}]}));
+    assert_eq!(printed["request"]["method"], "tools/list");
+    assert_eq!(printed["request"]["id"], 1);
+    assert_eq!(printed["request"]["params"]["_meta"], json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}
+    }));
+    assert_eq!(printed["reply"], json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "no such method"}}));
+    assert_eq!(printed["response"]["result"], json!({"resultType": "input_required", "requestState": "opaque"}));
+    assert_eq!(printed["order"], json!(["zeta", "alpha"]));
+    assert_eq!(printed["pending"], 1);
+    // And upstream's schema.json agrees.
+    let (spec, _) = mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render()));
+    let schema = SchemaJson::load(spec.revision("2026-07-28").unwrap());
+    for (name, def) in [("result", "CallToolResult"), ("request", "ListToolsRequest"), ("reply", "JSONRPCErrorResponse"), ("response", "CallToolResultResponse")] {
+        assert_eq!(schema.errors(def, &printed[name]), Vec::<String>::new(), "{name} as {def}");
+    }
+}
+
+/// Every struct of every revision that has `Default` (it requires nothing): what
+/// the default writes reads back as the same, and upstream's schema.json accepts
+/// it (with the selector's value where a union picks the struct by one).
+#[test]
+fn what_default_builds_is_valid_in_every_revision() {
+    let (spec, _) = mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render()));
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for rev in &spec.revisions {
+        let schema = SchemaJson::load(rev);
+        for entry in support::types_of(&rev.name) {
+            let Some(default) = entry.default_json else { continue };
+            let value = default();
+            match (entry.roundtrip)(&value.to_string()) {
+                Ok(back) if back == value => {}
+                Ok(back) => failures.push(format!("{} {}: {value} read back as {back}", rev.name, entry.name)),
+                Err(e) => failures.push(format!("{} {}: {value}: {e}", rev.name, entry.name)),
+            }
+            if schema.defines(entry.name) {
+                let errors = schema.errors(entry.name, &value);
+                if !errors.is_empty() {
+                    failures.push(format!("{} {}: schema.json rejects the default {value}: {errors:?}", rev.name, entry.name));
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let structs: usize = spec.revisions.iter().map(|r| r.items.values().filter(|i| r.struct_of(&i.name).is_some()).count()).sum();
+    assert!(checked * 5 > structs, "only {checked} of {structs} structs have Default");
+    eprintln!("{checked} defaults checked");
+}
