@@ -57,18 +57,30 @@ fn the_first_hour_tasks_build_in_a_downstream_crate_with_warnings_denied() {
     assert_eq!(printed["result"], json!({"resultType": "complete", "content": [{"type": "text", "text": "72F"}]}));
     assert_eq!(printed["request"]["method"], "tools/list");
     assert_eq!(printed["request"]["id"], 1);
-    assert_eq!(printed["request"]["params"]["_meta"], json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {}
-    }));
-    assert_eq!(printed["reply"], json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "no such method"}}));
+    assert_eq!(
+        printed["request"]["params"]["_meta"],
+        json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}
+        })
+    );
+    assert_eq!(
+        printed["reply"],
+        json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "no such method"}})
+    );
     assert_eq!(printed["response"]["result"], json!({"resultType": "input_required", "requestState": "opaque"}));
     assert_eq!(printed["order"], json!(["zeta", "alpha"]));
     assert_eq!(printed["pending"], 1);
     // And upstream's schema.json agrees.
-    let (spec, _) = mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render()));
+    let (spec, _) =
+        mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render()));
     let schema = SchemaJson::load(spec.revision("2026-07-28").unwrap());
-    for (name, def) in [("result", "CallToolResult"), ("request", "ListToolsRequest"), ("reply", "JSONRPCErrorResponse"), ("response", "CallToolResultResponse")] {
+    for (name, def) in [
+        ("result", "CallToolResult"),
+        ("request", "ListToolsRequest"),
+        ("reply", "JSONRPCErrorResponse"),
+        ("response", "CallToolResultResponse"),
+    ] {
         assert_eq!(schema.errors(def, &printed[name]), Vec::<String>::new(), "{name} as {def}");
     }
 }
@@ -78,7 +90,8 @@ fn the_first_hour_tasks_build_in_a_downstream_crate_with_warnings_denied() {
 /// it (with the selector's value where a union picks the struct by one).
 #[test]
 fn what_default_builds_is_valid_in_every_revision() {
-    let (spec, _) = mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render()));
+    let (spec, _) =
+        mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render()));
     let mut checked = 0;
     let mut failures = Vec::new();
     for rev in &spec.revisions {
@@ -94,14 +107,18 @@ fn what_default_builds_is_valid_in_every_revision() {
             if schema.defines(entry.name) {
                 let errors = schema.errors(entry.name, &value);
                 if !errors.is_empty() {
-                    failures.push(format!("{} {}: schema.json rejects the default {value}: {errors:?}", rev.name, entry.name));
+                    failures.push(format!(
+                        "{} {}: schema.json rejects the default {value}: {errors:?}",
+                        rev.name, entry.name
+                    ));
                 }
             }
             checked += 1;
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    let structs: usize = spec.revisions.iter().map(|r| r.items.values().filter(|i| r.struct_of(&i.name).is_some()).count()).sum();
+    let structs: usize =
+        spec.revisions.iter().map(|r| r.items.values().filter(|i| r.struct_of(&i.name).is_some()).count()).sum();
     assert!(checked * 5 > structs, "only {checked} of {structs} structs have Default");
     eprintln!("{checked} defaults checked");
 }

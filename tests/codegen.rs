@@ -62,7 +62,12 @@ fn generation_is_deterministic_across_runs_folders_and_listing_order() {
     let _ = std::fs::remove_dir_all(&tmp);
     for (path, content) in &first {
         let other = copied.get(path).unwrap_or_else(|| panic!("{} missing from the copy's output", path.display()));
-        assert!(other == content, "{} differs when generated from a copy:\n{}", path.display(), short_diff(content, other));
+        assert!(
+            other == content,
+            "{} differs when generated from a copy:\n{}",
+            path.display(),
+            short_diff(content, other)
+        );
     }
     assert_eq!(first.len(), copied.len());
 }

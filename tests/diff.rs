@@ -27,7 +27,12 @@ fn find<'a>(d: &'a Diff, id: &str, path: &str) -> &'a Change {
 }
 
 fn assert_absent(d: &Diff, id: &str, path: &str) {
-    assert!(!d.changes.iter().any(|c| c.id.as_str() == id && c.path == path), "{} -> {}: unexpected `{id}` at `{path}`", d.old, d.new);
+    assert!(
+        !d.changes.iter().any(|c| c.id.as_str() == id && c.path == path),
+        "{} -> {}: unexpected `{id}` at `{path}`",
+        d.old,
+        d.new
+    );
 }
 
 #[test]
@@ -58,7 +63,13 @@ fn reported_changes_turn_old_into_new_for_every_consecutive_pair() {
                         apply(&mut partial, &c.edits);
                     }
                 }
-                assert!(partial != expected, "{} -> {}: the change {:?} edits nothing", old.name, new.name, d.changes[skip]);
+                assert!(
+                    partial != expected,
+                    "{} -> {}: the change {:?} edits nothing",
+                    old.name,
+                    new.name,
+                    d.changes[skip]
+                );
             }
         }
     }
@@ -143,12 +154,18 @@ fn reports_in_three_formats_match_their_golden_files() {
 #[test]
 fn the_readmes_excerpt_is_real_output() {
     let readme = std::fs::read_to_string(support::workspace_root().join("README.md")).unwrap();
-    let after = readme.split("A real excerpt of `cargo xtask diff 2025-06-18 2025-11-25`:").nth(1).expect("the README shows an excerpt");
+    let after = readme
+        .split("A real excerpt of `cargo xtask diff 2025-06-18 2025-11-25`:")
+        .nth(1)
+        .expect("the README shows an excerpt");
     let block = after.split("```text\n").nth(1).and_then(|b| b.split("\n```").next()).expect("a text block");
     let spec = real_spec();
     let output = render(&diff_of(&spec, "2025-06-18", "2025-11-25"), Format::Text, false);
     let lines: Vec<&str> = output.lines().collect();
     for line in block.lines().filter(|l| !l.trim().is_empty()) {
-        assert!(lines.contains(&line), "the README's excerpt has a line the diff does not print any more:\n{line}\nupdate it from `cargo xtask diff 2025-06-18 2025-11-25`");
+        assert!(
+            lines.contains(&line),
+            "the README's excerpt has a line the diff does not print any more:\n{line}\nupdate it from `cargo xtask diff 2025-06-18 2025-11-25`"
+        );
     }
 }

@@ -47,7 +47,19 @@ fn every_example_reads_as_what_it_means() {
         let mut failed_files = 0;
         for (type_name, file, value) in &examples {
             let before = failures.len();
-            check_example(rev, &schema, types, type_name, file, value, &mut failures, &mut golden, &mut read, &mut rejected, &mut choices);
+            check_example(
+                rev,
+                &schema,
+                types,
+                type_name,
+                file,
+                value,
+                &mut failures,
+                &mut golden,
+                &mut read,
+                &mut rejected,
+                &mut choices,
+            );
             if failures.len() > before {
                 failed_files += 1;
             }
@@ -62,7 +74,11 @@ fn every_example_reads_as_what_it_means() {
             rejected.len(),
             same_as.map(|r| format!(" (the same messages as {r}'s)")).unwrap_or_default()
         ));
-        assert_eq!(read + rejected.len() + failed_files, examples.len(), "{revision}: every example is read, rejected or failed");
+        assert_eq!(
+            read + rejected.len() + failed_files,
+            examples.len(),
+            "{revision}: every example is read, rejected or failed"
+        );
     }
     eprintln!("{}", summary.join("\n"));
     assert!(failures.is_empty(), "{} of the examples failed:\n{}", failures.len(), failures.join("\n"));
@@ -96,10 +112,14 @@ fn check_example(
                 Ok(back) => {
                     let before = failures.len();
                     if !upstream.is_empty() {
-                        failures.push(format!("{revision} {rel}: reads, but upstream's schema.json rejects it: {upstream:?}"));
+                        failures.push(format!(
+                            "{revision} {rel}: reads, but upstream's schema.json rejects it: {upstream:?}"
+                        ));
                     }
                     if back != *value {
-                        failures.push(format!("{revision} {rel}: written back differently\n  read:    {value}\n  written: {back}"));
+                        failures.push(format!(
+                            "{revision} {rel}: written back differently\n  read:    {value}\n  written: {back}"
+                        ));
                     }
                     let r = reading(rev, &Type::Named(type_name.to_string()), value);
                     // A member kept as unknown is a misread, unless upstream's schema
@@ -113,8 +133,12 @@ fn check_example(
                     if !misread.is_empty() {
                         failures.push(format!("{revision} {rel}: members kept as unknown, so misread: {misread:?}"));
                     }
-                    for (path, owner, _) in r.extras.iter().filter(|(_, owner, key)| schema.defines(owner) && !schema.declares(owner, key)) {
-                        golden.push_str(&format!("{rel}: {path} is an extension member: neither `{owner}` nor schema.json's names it\n"));
+                    for (path, owner, _) in
+                        r.extras.iter().filter(|(_, owner, key)| schema.defines(owner) && !schema.declares(owner, key))
+                    {
+                        golden.push_str(&format!(
+                            "{rel}: {path} is an extension member: neither `{owner}` nor schema.json's names it\n"
+                        ));
                     }
                     for (path, union, member, at) in &r.choices {
                         *choices += 1;
@@ -187,7 +211,15 @@ fn near_misses(rev: &Revision, ty: &Type, value: &Value) -> Vec<NearMiss> {
     out
 }
 
-fn collect_objects(rev: &Revision, ty: &Type, v: &Value, path: &str, r: &support::Reading, out: &mut Vec<(String, String)>, depth: usize) {
+fn collect_objects(
+    rev: &Revision,
+    ty: &Type,
+    v: &Value,
+    path: &str,
+    r: &support::Reading,
+    out: &mut Vec<(String, String)>,
+    depth: usize,
+) {
     if depth > 32 {
         return;
     }
@@ -294,7 +326,8 @@ fn near_misses_of_every_example_are_errors_naming_the_member_and_where() {
                             if is_prefix(path, &miss.parent) {
                                 // Without its discriminator a union cannot know the
                                 // member: it names itself.
-                                let decided_by_key = path == &miss.parent && discriminator(rev, union) == Some(miss.key.as_str());
+                                let decided_by_key =
+                                    path == &miss.parent && discriminator(rev, union) == Some(miss.key.as_str());
                                 wanted.push(if decided_by_key { union.clone() } else { member.clone() });
                             }
                         }
@@ -310,7 +343,9 @@ fn near_misses_of_every_example_are_errors_naming_the_member_and_where() {
                 }
             }
         }
-        summary.push(format!("{revision}: {tried} near misses, {errors} errors as expected, {still_valid} valid for schema.json too"));
+        summary.push(format!(
+            "{revision}: {tried} near misses, {errors} errors as expected, {still_valid} valid for schema.json too"
+        ));
         let examples = support::examples_of(dir).len();
         assert!(errors >= examples, "{revision}: only {errors} near misses checked, for {examples} examples");
     }

@@ -5,7 +5,8 @@
 
 use std::path::Path;
 
-const COMPILED: &[&str] = &["docs", "enums", "inheritance", "inline", "keywords", "numbers_maps", "recursive", "unions"];
+const COMPILED: &[&str] =
+    &["docs", "enums", "inheritance", "inline", "keywords", "numbers_maps", "recursive", "unions"];
 
 fn fixtures_dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
@@ -15,10 +16,16 @@ fn fixtures_dir() -> std::path::PathBuf {
 fn every_fixture_matches_its_golden_file_and_is_compiled() {
     let dir = fixtures_dir();
     let names = mcp_spec_tests::ts_stems(&dir);
-    assert_eq!(names, COMPILED, "every fixture must be compiled: add a `#[path]` module for it in tests/golden.rs, and its name here and there");
+    assert_eq!(
+        names, COMPILED,
+        "every fixture must be compiled: add a `#[path]` module for it in tests/golden.rs, and its name here and there"
+    );
     let golden = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("golden.rs")).unwrap();
     for name in &names {
-        assert!(golden.contains(&format!("#[path = \"fixtures/{name}.rs\"]")), "tests/golden.rs does not compile {name}.rs");
+        assert!(
+            golden.contains(&format!("#[path = \"fixtures/{name}.rs\"]")),
+            "tests/golden.rs does not compile {name}.rs"
+        );
     }
     let update = std::env::var_os("UPDATE_GOLDEN").is_some();
     let mut mismatches = Vec::new();
@@ -43,6 +50,9 @@ fn every_fixture_matches_its_golden_file_and_is_compiled() {
             }
         }
     }
-    assert!(mismatches.is_empty(), "{}\nrun `UPDATE_GOLDEN=1 cargo test -p mcp-spec-tests --test fixtures` to accept", mismatches.join("\n"));
+    assert!(
+        mismatches.is_empty(),
+        "{}\nrun `UPDATE_GOLDEN=1 cargo test -p mcp-spec-tests --test fixtures` to accept",
+        mismatches.join("\n")
+    );
 }
-

@@ -10,32 +10,41 @@ mod rt {
 pub use mcp_spec_types::{Extra, HasResponse, IndexMap, InputRequest, MethodInfo, MethodKind, Notification, Request};
 
 #[path = "fixtures/docs.rs"]
+#[rustfmt::skip]
 #[allow(dead_code)]
 mod docs;
 #[path = "fixtures/enums.rs"]
+#[rustfmt::skip]
 #[allow(dead_code)]
 mod enums;
 #[path = "fixtures/inheritance.rs"]
+#[rustfmt::skip]
 #[allow(dead_code)]
 mod inheritance;
 #[path = "fixtures/inline.rs"]
+#[rustfmt::skip]
 #[allow(dead_code)]
 mod inline;
 #[path = "fixtures/keywords.rs"]
+#[rustfmt::skip]
 #[allow(dead_code)]
 mod keywords;
 #[path = "fixtures/numbers_maps.rs"]
+#[rustfmt::skip]
 #[allow(dead_code)]
 mod numbers_maps;
 #[path = "fixtures/recursive.rs"]
+#[rustfmt::skip]
 #[allow(dead_code)]
 mod recursive;
 #[path = "fixtures/unions.rs"]
+#[rustfmt::skip]
 #[allow(dead_code)]
 mod unions;
 
 /// Every fixture, compiled above; `tests/fixtures.rs` checks that this list is whole.
-pub const COMPILED: &[&str] = &["docs", "enums", "inheritance", "inline", "keywords", "numbers_maps", "recursive", "unions"];
+pub const COMPILED: &[&str] =
+    &["docs", "enums", "inheritance", "inline", "keywords", "numbers_maps", "recursive", "unions"];
 
 fn fixtures_dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
@@ -130,7 +139,10 @@ fn unions_fixture_tags_shapes_and_primitives() {
     let h: Holder = read(serde_json::json!({"token": 5, "ttl": null, "content": [{"shape": "circle", "radius": 1}]}));
     assert_eq!((h.token, h.ttl), (Token::Integer(5), None));
     assert!(matches!(h.content, HolderContent::FigureArray(ref v) if v.len() == 1));
-    assert!(serde_json::from_value::<Holder>(serde_json::json!({"token": 5, "content": []})).is_err(), "ttl is required");
+    assert!(
+        serde_json::from_value::<Holder>(serde_json::json!({"token": 5, "content": []})).is_err(),
+        "ttl is required"
+    );
 }
 
 #[test]

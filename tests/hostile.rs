@@ -4,10 +4,10 @@
 //! accepts again unchanged.
 
 use mcp_spec_tests as support;
-use support::Rng;
 use mcp_spec_types::v2026_07_28 as v;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
+use support::Rng;
 
 fn error_at<T: DeserializeOwned + std::fmt::Debug>(json: &str) -> (String, String) {
     let mut de = serde_json::Deserializer::from_str(json);
@@ -27,20 +27,32 @@ fn on_small_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> 
 fn deep_nesting_is_an_error_not_a_stack_overflow() {
     let depth = 10_000;
     let objects = format!(r#"{{"content":[],"structuredContent":{}1{}}}"#, r#"{"a":"#.repeat(depth), "}".repeat(depth));
-    let arrays = format!(r#"{{"type":"text","text":"t","annotations":{{"audience":{}"user"{}}}}}"#, "[".repeat(depth), "]".repeat(depth));
+    let arrays = format!(
+        r#"{{"type":"text","text":"t","annotations":{{"audience":{}"user"{}}}}}"#,
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
     let union = format!(r#"{{"content":{}{}}}"#, "[".repeat(depth), "]".repeat(depth));
     let msgs = on_small_stack(move || {
         let a = serde_json::from_str::<v::CallToolResult>(&objects).unwrap_err().to_string();
         let b = serde_json::from_str::<v::ContentBlock>(&arrays).unwrap_err().to_string();
         let c = serde_json::from_str::<v::CallToolResult>(&union).unwrap_err().to_string();
-        let d = serde_json::from_str::<v::JSONRPCMessage>(&format!("{}{}", "[".repeat(depth), "]".repeat(depth))).unwrap_err().to_string();
+        let d = serde_json::from_str::<v::JSONRPCMessage>(&format!("{}{}", "[".repeat(depth), "]".repeat(depth)))
+            .unwrap_err()
+            .to_string();
         [a, b, c, d]
     });
     assert!(msgs[0].contains("recursion limit exceeded") && msgs[0].contains("line 1"), "{}", msgs[0]);
     // A union is chosen by its discriminator without parsing the rest; the member
     // read then stops at the first wrong value, and the message names the member
     // and the path inside it.
-    assert!(msgs[1].contains("ContentBlock: TextContent: annotations.audience[0]: invalid type: sequence, expected a Role value"), "{}", msgs[1]);
+    assert!(
+        msgs[1].contains(
+            "ContentBlock: TextContent: annotations.audience[0]: invalid type: sequence, expected a Role value"
+        ),
+        "{}",
+        msgs[1]
+    );
     assert!(msgs[2].contains("line 1"), "errors inside a document say where: {msgs:?}");
     // The whole document is the union: its error says what it expected.
     assert!(msgs[3].contains("JSONRPCMessage: expected an object, found an array"), "{msgs:?}");
@@ -52,7 +64,8 @@ fn huge_strings_are_read_whole_and_misplaced_ones_rejected() {
     let text = format!(r#"{{"type":"text","text":"{big}"}}"#);
     let read: v::TextContent = serde_json::from_str(&text).unwrap();
     assert_eq!(read.text.len(), big.len());
-    let (path, msg) = error_at::<v::ProgressNotificationParams>(&format!(r#"{{"progressToken":1,"progress":"{big}"}}"#));
+    let (path, msg) =
+        error_at::<v::ProgressNotificationParams>(&format!(r#"{{"progressToken":1,"progress":"{big}"}}"#));
     assert_eq!(path, "progress");
     assert!(msg.starts_with("invalid type: string"), "{}", &msg[..msg.len().min(200)]);
 }
@@ -67,11 +80,15 @@ fn numbers_out_of_range_are_errors_with_a_path() {
     assert_eq!(path, "id");
     // Too big for an i64 (JSON Schema's integer is a whole number, and this one
     // does not fit): the member it could be, and why it is not.
-    assert!(msg.contains("RequestId: Integer: invalid value: floating point") && msg.contains("expected an integer"), "{msg}");
+    assert!(
+        msg.contains("RequestId: Integer: invalid value: floating point") && msg.contains("expected an integer"),
+        "{msg}"
+    );
     let (path, msg) = error_at::<v::ProgressNotificationParams>(r#"{"progressToken":1,"progress":1e400}"#);
     assert_eq!(path, "progress");
     assert!(msg.contains("number out of range"), "{msg}");
-    let (path, msg) = error_at::<v::ReadResourceResult>(r#"{"contents":[],"cacheScope":"public","ttlMs":99999999999999999999}"#);
+    let (path, msg) =
+        error_at::<v::ReadResourceResult>(r#"{"contents":[],"cacheScope":"public","ttlMs":99999999999999999999}"#);
     assert_eq!(path, "ttlMs");
     assert!(msg.contains("invalid value: floating point `1e+20`, expected an integer (a number with no fractional part) that fits in 64 bits"), "{msg}");
 }
@@ -89,7 +106,6 @@ fn wrong_types_deep_inside_are_errors_at_their_path() {
     assert_eq!(path, "tools[0].inputSchema.type");
     assert!(msg.contains("expected \"object\""), "{msg}");
 }
-
 
 /// Keys and strings the real messages use, so arbitrary values often get deep.
 struct Vocabulary {
@@ -115,7 +131,11 @@ fn harvest(v: &Value, keys: &mut Vec<String>, strings: &mut Vec<String>) {
 fn vocabulary() -> Vocabulary {
     let (mut keys, mut strings, mut examples) = (Vec::new(), Vec::new(), Vec::new());
     let dir = support::spec_dir().join("schema/2026-07-28/examples");
-    let mut folders: Vec<_> = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).flatten().map(|e| e.path()).collect();
+    let mut folders: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     folders.sort();
     for folder in folders {
         let mut files: Vec<_> = std::fs::read_dir(&folder).unwrap().flatten().map(|e| e.path()).collect();
@@ -221,6 +241,14 @@ fn arbitrary_json_never_panics_and_what_is_read_reads_back_the_same() {
         }
     }
     eprintln!("{accepted} inputs accepted and stable, {rejected} rejected");
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.iter().take(20).cloned().collect::<Vec<_>>().join("\n"));
-    assert!(accepted > 1000 && rejected > 1000, "{accepted} accepted, {rejected} rejected: the inputs should exercise both");
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.iter().take(20).cloned().collect::<Vec<_>>().join("\n")
+    );
+    assert!(
+        accepted > 1000 && rejected > 1000,
+        "{accepted} accepted, {rejected} rejected: the inputs should exercise both"
+    );
 }

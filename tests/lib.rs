@@ -114,7 +114,8 @@ impl SchemaJson {
         use mcp_spec_codegen::model::{ItemKind, Type};
         let path = spec_dir().join("schema").join(&rev.name).join("schema.json");
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let mut root: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut root: serde_json::Value =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let defs_key = if root.get("$defs").is_some() { "$defs" } else { "definitions" };
         for item in rev.items.values() {
             let ItemKind::Union(u) = &item.kind else { continue };
@@ -143,7 +144,10 @@ impl SchemaJson {
             }
             schema.get("properties").and_then(|p| p.get(key)).is_some()
                 || ["allOf", "anyOf", "oneOf"].iter().any(|k| {
-                    schema.get(*k).and_then(serde_json::Value::as_array).is_some_and(|parts| parts.iter().any(|p| has(root, defs_key, p, key, depth + 1)))
+                    schema
+                        .get(*k)
+                        .and_then(serde_json::Value::as_array)
+                        .is_some_and(|parts| parts.iter().any(|p| has(root, defs_key, p, key, depth + 1)))
                 })
         }
         self.root[self.defs_key].get(name).is_some_and(|d| has(&self.root, self.defs_key, d, key, 0))
@@ -165,7 +169,10 @@ impl SchemaJson {
                 let mut root = self.root.clone();
                 let r = format!("#/{}/{name}", self.defs_key);
                 root.as_object_mut().unwrap().insert("allOf".into(), serde_json::json!([{ "$ref": r }]));
-                std::rc::Rc::new(jsonschema::validator_for(&root).unwrap_or_else(|e| panic!("schema.json does not compile for {name}: {e}")))
+                std::rc::Rc::new(
+                    jsonschema::validator_for(&root)
+                        .unwrap_or_else(|e| panic!("schema.json does not compile for {name}: {e}")),
+                )
             })
             .clone();
         validator.iter_errors(value).map(|e| format!("{}: {e}", e.instance_path())).collect()
@@ -187,14 +194,21 @@ pub struct Reading {
 impl Reading {
     /// The member chosen at each union, one line each: `result = CallToolResult`.
     pub fn member_lines(&self) -> Vec<String> {
-        self.choices.iter().map(|(path, _, member, _)| format!("{} = {member}", if path.is_empty() { "." } else { path })).collect()
+        self.choices
+            .iter()
+            .map(|(path, _, member, _)| format!("{} = {member}", if path.is_empty() { "." } else { path }))
+            .collect()
     }
 }
 
 /// Walks `value` as `ty` of `rev` the way the generated types read it: each union
 /// chooses with the generated code (its `SCHEMA_TYPES` entry), each object's keys
 /// are matched to its members.
-pub fn reading(rev: &mcp_spec_codegen::model::Revision, ty: &mcp_spec_codegen::model::Type, value: &serde_json::Value) -> Reading {
+pub fn reading(
+    rev: &mcp_spec_codegen::model::Revision,
+    ty: &mcp_spec_codegen::model::Type,
+    value: &serde_json::Value,
+) -> Reading {
     let mut out = Reading::default();
     walk(rev, types_of(&rev.name), ty, value, "", &mut out, 0);
     out
@@ -234,7 +248,9 @@ fn walk(
             Some(ItemKind::Struct(s)) => {
                 for (k, item) in v.as_object().into_iter().flatten() {
                     match (s.field(k), &s.index) {
-                        (Some(f), _) if f.role.fixed().is_none() => walk(rev, table, &f.ty, item, &join(path, k), out, depth + 1),
+                        (Some(f), _) if f.role.fixed().is_none() => {
+                            walk(rev, table, &f.ty, item, &join(path, k), out, depth + 1)
+                        }
                         (Some(_), _) => {}
                         (None, Some(index)) => walk(rev, table, index, item, &join(path, k), out, depth + 1),
                         (None, None) => out.extras.push((join(path, k), n.clone(), k.clone())),
@@ -242,7 +258,11 @@ fn walk(
                 }
             }
             Some(ItemKind::Union(u)) => {
-                let choose = table.iter().find(|t| t.name == n).and_then(|t| t.choose).unwrap_or_else(|| panic!("{n} has no chooser"));
+                let choose = table
+                    .iter()
+                    .find(|t| t.name == n)
+                    .and_then(|t| t.choose)
+                    .unwrap_or_else(|| panic!("{n} has no chooser"));
                 match choose(v.clone()) {
                     Ok(member) => {
                         out.choices.push((path.to_string(), n.clone(), member.to_string(), v.clone()));
@@ -276,7 +296,11 @@ pub fn example_revisions() -> Vec<(String, PathBuf)> {
 /// Every example of a revision: (type name from the folder, file, its value).
 pub fn examples_of(dir: &Path) -> Vec<(String, PathBuf, serde_json::Value)> {
     let mut out = Vec::new();
-    let mut folders: Vec<PathBuf> = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).flatten().map(|e| e.path()).collect();
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     folders.sort();
     for folder in folders {
         let type_name = folder.file_name().unwrap().to_string_lossy().into_owned();

@@ -28,10 +28,13 @@ fn a_broken_complete_result_is_an_error_naming_the_complete_member_and_the_path(
     assert!(e.contains("CallToolResult: missing field `content`"), "{e}");
     let e = error_of::<m::GetPromptResultResponseResult>(json!({"resultType": "complete", "description": "d"}));
     assert!(e.contains("GetPromptResult: missing field `messages`"), "{e}");
-    let e = error_of::<m::ReadResourceResultResponseResult>(json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public"}));
+    let e = error_of::<m::ReadResourceResultResponseResult>(
+        json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public"}),
+    );
     assert!(e.contains("ReadResourceResult: missing field `contents`"), "{e}");
     // In a whole response, the error says where the result is too.
-    let e = error_of::<m::CallToolResultResponse>(json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete"}}));
+    let e =
+        error_of::<m::CallToolResultResponse>(json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete"}}));
     assert!(e.contains("CallToolResult: missing field `content`"), "{e}");
 }
 
@@ -65,10 +68,15 @@ fn server_result_never_settles_for_empty_result_when_a_specific_member_claims_th
     let tools = json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "tools": [{"name": "t", "inputSchema": {"type": "object"}}]});
     assert_eq!(read::<m::ServerResult>(tools).unwrap().member_name(), "ListToolsResult");
     // `tools` is ListToolsResult's alone: its error is the union's error.
-    let e = error_of::<m::ServerResult>(json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "tools": [{"name": 5}]}));
+    let e = error_of::<m::ServerResult>(
+        json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "tools": [{"name": 5}]}),
+    );
     assert!(e.contains("ServerResult: ListToolsResult: tools[0].name: invalid type: integer `5`"), "{e}");
     let e = error_of::<m::ServerResult>(json!({"resultType": "complete", "content": [{"type": "text"}]}));
-    assert!(e.contains("ServerResult: CallToolResult: content[0]: ContentBlock: TextContent: missing field `text`"), "{e}");
+    assert!(
+        e.contains("ServerResult: CallToolResult: content[0]: ContentBlock: TextContent: missing field `text`"),
+        "{e}"
+    );
     // Members claimed by a key several of them declare, none of them complete:
     // each one's error, never EmptyResult.
     let e = error_of::<m::ServerResult>(json!({"resultType": "complete", "ttlMs": 5, "cacheScope": "public"}));
@@ -79,7 +87,10 @@ fn server_result_never_settles_for_empty_result_when_a_specific_member_claims_th
 fn ties_go_to_the_member_that_requires_more_of_the_input() {
     let select = json!({"type": "string", "enum": ["a", "b"], "minLength": 1});
     let p: m::PrimitiveSchemaDefinition = read(select).unwrap();
-    let m::PrimitiveSchemaDefinition::EnumSchema(m::EnumSchema::SingleSelectEnumSchema(m::SingleSelectEnumSchema::UntitledSingleSelectEnumSchema(e))) = &p else {
+    let m::PrimitiveSchemaDefinition::EnumSchema(m::EnumSchema::SingleSelectEnumSchema(
+        m::SingleSelectEnumSchema::UntitledSingleSelectEnumSchema(e),
+    )) = &p
+    else {
         panic!("{p:?}")
     };
     assert_eq!(e.r#enum, ["a", "b"]);
@@ -97,7 +108,10 @@ fn every_elicitation_schema_is_read_as_itself() {
         (json!({"type": "boolean", "default": false}), "BooleanSchema"),
         (json!({"type": "string", "enum": ["red", "green"]}), "UntitledSingleSelectEnumSchema"),
         (json!({"type": "string", "oneOf": [{"const": "r", "title": "Red"}]}), "TitledSingleSelectEnumSchema"),
-        (json!({"type": "array", "items": {"type": "string", "enum": ["a", "b"]}, "minItems": 1}), "UntitledMultiSelectEnumSchema"),
+        (
+            json!({"type": "array", "items": {"type": "string", "enum": ["a", "b"]}, "minItems": 1}),
+            "UntitledMultiSelectEnumSchema",
+        ),
         (json!({"type": "array", "items": {"anyOf": [{"const": "a", "title": "A"}]}}), "TitledMultiSelectEnumSchema"),
         (json!({"type": "string", "enum": ["a", "b"], "enumNames": ["A", "B"]}), "LegacyTitledEnumSchema"),
     ];
@@ -113,7 +127,9 @@ fn every_elicitation_schema_is_read_as_itself() {
         assert_eq!(serde_json::to_value(&p).unwrap(), input);
     }
     // A near miss of each: an error, never another member.
-    for bad in [json!({"type": "number", "minimum": "low"}), json!({"type": "string", "enum": "red"}), json!({"type": "date"})] {
+    for bad in
+        [json!({"type": "number", "minimum": "low"}), json!({"type": "string", "enum": "red"}), json!({"type": "date"})]
+    {
         assert!(read::<P>(bad.clone()).is_err(), "{bad} read");
     }
 }
@@ -135,15 +151,20 @@ fn a_form_answer_may_be_any_number_and_integers_may_be_written_as_whole_floats()
     .unwrap();
     assert_eq!(call.params.name, "book");
     // JSON Schema's integer is any number with no fractional part.
-    let cached: m::ListToolsResult = read(json!({"resultType": "complete", "ttlMs": 3.6e6, "cacheScope": "public", "tools": []})).unwrap();
+    let cached: m::ListToolsResult =
+        read(json!({"resultType": "complete", "ttlMs": 3.6e6, "cacheScope": "public", "tools": []})).unwrap();
     assert_eq!(cached.ttl_ms, 3_600_000);
     assert_eq!(serde_json::to_value(&cached).unwrap()["ttlMs"], json!(3600000));
     let id: m::RequestId = read(json!(100.0)).unwrap();
     assert_eq!(id, m::RequestId::Integer(100));
     assert_eq!(serde_json::to_value(&id).unwrap(), json!(100));
-    let e = error_of::<m::ListToolsResult>(json!({"resultType": "complete", "ttlMs": 0.5, "cacheScope": "public", "tools": []}));
+    let e = error_of::<m::ListToolsResult>(
+        json!({"resultType": "complete", "ttlMs": 0.5, "cacheScope": "public", "tools": []}),
+    );
     assert!(e.contains("invalid value: floating point `0.5`, expected an integer"), "{e}");
-    let e = error_of::<m::ListToolsResult>(json!({"resultType": "complete", "ttlMs": 1e30, "cacheScope": "public", "tools": []}));
+    let e = error_of::<m::ListToolsResult>(
+        json!({"resultType": "complete", "ttlMs": 1e30, "cacheScope": "public", "tools": []}),
+    );
     assert!(e.contains("expected an integer") && e.contains("fits in 64 bits"), "{e}");
 }
 
@@ -178,7 +199,8 @@ fn an_error_response_may_have_a_null_id() {
     assert!(matches!(msg, m::JSONRPCMessage::JSONRPCResponse(m::JSONRPCResponse::JSONRPCErrorResponse(_))), "{msg:?}");
     // And so does an older revision, whose id is required.
     use mcp_spec_types::v2025_06_18 as old;
-    let r: old::JSONRPCError = read(json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error"}})).unwrap();
+    let r: old::JSONRPCError =
+        read(json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error"}})).unwrap();
     assert_eq!(r.id, None);
 }
 
@@ -202,7 +224,11 @@ fn maps_keep_the_order_they_came_in() {
     let keys: Vec<&String> = p.requested_schema.properties.keys().collect();
     assert_eq!(keys, ["zeta", "alpha", "mid"]);
     let written = serde_json::to_string(&p).unwrap();
-    assert!(written.find("zeta").unwrap() < written.find("alpha").unwrap() && written.find("alpha").unwrap() < written.find("mid").unwrap(), "{written}");
+    assert!(
+        written.find("zeta").unwrap() < written.find("alpha").unwrap()
+            && written.find("alpha").unwrap() < written.find("mid").unwrap(),
+        "{written}"
+    );
     let t: m::TextContent = serde_json::from_str(r#"{"type":"text","text":"t","z":1,"a":2}"#).unwrap();
     assert_eq!(t.extra.keys().collect::<Vec<_>>(), ["z", "a"]);
     assert_eq!(serde_json::to_string(&t).unwrap(), r#"{"type":"text","text":"t","z":1,"a":2}"#);

@@ -15,7 +15,8 @@ fn methods_of(revision: &str) -> &'static [MethodInfo] {
 
 #[test]
 fn the_method_table_of_every_revision_matches_the_schemas_own_unions() {
-    let (spec, _) = mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render()));
+    let (spec, _) =
+        mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render()));
     let mut printed = String::new();
     for rev in &spec.revisions {
         let table = methods_of(&rev.name);
@@ -68,7 +69,8 @@ fn the_method_table_of_every_revision_matches_the_schemas_own_unions() {
             ("ClientNotification", MethodKind::Notification, ""),
             ("ServerNotification", MethodKind::Notification, ""),
         ] {
-            let answers: BTreeSet<String> = union_members(answered_by).into_iter().chain(["EmptyResult".to_string()]).collect();
+            let answers: BTreeSet<String> =
+                union_members(answered_by).into_iter().chain(["EmptyResult".to_string()]).collect();
             for member in union_members(union) {
                 let m = table.iter().find(|m| m.message == member).unwrap_or_else(|| {
                     panic!("{}: `{member}` of `{union}` has no entry in METHODS:\n{printed}", rev.name)
@@ -82,7 +84,11 @@ fn the_method_table_of_every_revision_matches_the_schemas_own_unions() {
                         members => members.to_vec(),
                     };
                     for r in held.iter().filter(|r| *r != "Result") {
-                        assert!(answers.contains(r), "{}: {member} is answered by `{r}`, which is not in `{answered_by}`", rev.name);
+                        assert!(
+                            answers.contains(r),
+                            "{}: {member} is answered by `{r}`, which is not in `{answered_by}`",
+                            rev.name
+                        );
                     }
                 }
                 checked += 1;
@@ -119,13 +125,17 @@ fn request_types_know_their_method_params_and_result() {
     use mcp_spec_types::v2024_11_05 as old;
     assert_eq!(method_of::<old::InitializeRequest>(), "initialize");
     same_type(PhantomData::<<old::PingRequest as Request>::Result>, PhantomData::<old::EmptyResult>);
-    same_type(PhantomData::<<old::ListToolsRequest as Request>::Params>, PhantomData::<Option<old::PaginatedRequestParams>>);
+    same_type(
+        PhantomData::<<old::ListToolsRequest as Request>::Params>,
+        PhantomData::<Option<old::PaginatedRequestParams>>,
+    );
 }
 
 #[test]
 fn an_unknown_method_passes_through_as_a_generic_request() {
     use mcp_spec_types::v2026_07_28 as v;
-    let json = serde_json::json!({"jsonrpc": "2.0", "id": 9, "method": "vendor/custom", "params": {"x": 1}, "x-trace": "t"});
+    let json =
+        serde_json::json!({"jsonrpc": "2.0", "id": 9, "method": "vendor/custom", "params": {"x": 1}, "x-trace": "t"});
     let r: v::ClientRequest = serde_json::from_value(json.clone()).unwrap();
     let v::ClientRequest::Other(generic) = &r else { panic!("read as {}", r.member_name()) };
     assert_eq!(generic.method, "vendor/custom");
@@ -136,10 +146,16 @@ fn an_unknown_method_passes_through_as_a_generic_request() {
     }))
     .unwrap();
     assert_eq!(known.member_name(), "ListToolsRequest");
-    let n: v::ServerNotification = serde_json::from_value(serde_json::json!({"jsonrpc": "2.0", "method": "vendor/ping"})).unwrap();
+    let n: v::ServerNotification =
+        serde_json::from_value(serde_json::json!({"jsonrpc": "2.0", "method": "vendor/ping"})).unwrap();
     assert_eq!(n.member_name(), "Other");
     // A known method with a wrong shape is still an error, not an `Other`.
-    assert!(serde_json::from_value::<v::ClientRequest>(serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call"})).is_err());
+    assert!(
+        serde_json::from_value::<v::ClientRequest>(
+            serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call"})
+        )
+        .is_err()
+    );
 }
 
 #[test]

@@ -116,7 +116,10 @@ fn mutate(text: &str, rng: &mut Rng) -> (String, &'static str) {
         }
         6 => {
             // Overwrite one character with something hostile.
-            const CHARS: &[&str] = &["{", "}", "\"", "'", "`", "<", ">", "|", "&", "?", ":", ";", "*/", "/*", "é", "\u{0}", "\u{feff}", "🎉", "-", "9"];
+            const CHARS: &[&str] = &[
+                "{", "}", "\"", "'", "`", "<", ">", "|", "&", "?", ":", ";", "*/", "/*", "é", "\u{0}", "\u{feff}",
+                "🎉", "-", "9",
+            ];
             let mut at = rng.below(text.len());
             while !text.is_char_boundary(at) {
                 at -= 1;
@@ -130,7 +133,16 @@ fn mutate(text: &str, rng: &mut Rng) -> (String, &'static str) {
             mutate(&once, rng).0
         }
     };
-    let name = ["delete-token", "delete-line", "duplicate-line", "swap-names", "truncate", "insert-odd", "overwrite-char", "twice"][op];
+    let name = [
+        "delete-token",
+        "delete-line",
+        "duplicate-line",
+        "swap-names",
+        "truncate",
+        "insert-odd",
+        "overwrite-char",
+        "twice",
+    ][op];
     (out, name)
 }
 
@@ -148,7 +160,13 @@ fn swap_words(text: &str, a: &str, b: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut word = String::new();
     let flush = |word: &mut String, out: &mut String| {
-        out.push_str(if word == a { b } else if word == b { a } else { word });
+        out.push_str(if word == a {
+            b
+        } else if word == b {
+            a
+        } else {
+            word
+        });
         word.clear();
     };
     for c in text.chars() {
@@ -233,7 +251,11 @@ fn check_mutant(base: &Baseline, text: &str, full: bool) -> Outcome {
 const FULL_EVERY: u64 = 50;
 
 fn panic_text(panic: Box<dyn std::any::Any + Send>) -> String {
-    panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default()
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
 }
 
 #[test]
@@ -301,7 +323,8 @@ fn mutants_of_every_schema_end_in_output_or_diagnostics() {
             },
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                let stuck: Vec<u64> = running.lock().unwrap_or_else(|e| e.into_inner()).iter().flatten().copied().collect();
+                let stuck: Vec<u64> =
+                    running.lock().unwrap_or_else(|e| e.into_inner()).iter().flatten().copied().collect();
                 failures.push(format!("no result within 60 s (a hang) for the mutants of seeds {stuck:?}"));
                 break;
             }
@@ -313,7 +336,12 @@ fn mutants_of_every_schema_end_in_output_or_diagnostics() {
         started.elapsed().as_secs_f64(),
         failures.len()
     );
-    assert!(failures.is_empty(), "{} mutants broke the generator (replay one with MCP_MUTANTS=1 MCP_MUTANTS_SEED=<seed>):\n{}", failures.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} mutants broke the generator (replay one with MCP_MUTANTS=1 MCP_MUTANTS_SEED=<seed>):\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
     assert_eq!(generated + diagnosed, total, "every mutant must have an outcome");
     assert!(generated > 0 && diagnosed > 0, "the mutants should exercise both outcomes");
 }

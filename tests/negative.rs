@@ -36,18 +36,23 @@ fn wrong_literal_names_the_member_and_the_expected_value() {
 
 #[test]
 fn missing_required_member_names_it_and_its_parent() {
-    let (path, msg) = error_of::<v::CallToolRequest>(&format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{META}}}}}"#));
+    let (path, msg) = error_of::<v::CallToolRequest>(&format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{META}}}}}"#
+    ));
     assert_eq!(path, "params");
     assert!(msg.contains("missing field `name`"), "{msg}");
 
-    let (path, msg) = error_of::<v::CallToolRequest>(&format!(r#"{{"id":1,"method":"tools/call","params":{{{META},"name":"x"}}}}"#));
+    let (path, msg) =
+        error_of::<v::CallToolRequest>(&format!(r#"{{"id":1,"method":"tools/call","params":{{{META},"name":"x"}}}}"#));
     assert_eq!(path, ".");
     assert!(msg.contains("missing field `jsonrpc`"), "{msg}");
 }
 
 #[test]
 fn wrong_type_at_depth_names_the_path() {
-    let (path, msg) = error_of::<v::CallToolRequest>(&format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{META},"name":5}}}}"#));
+    let (path, msg) = error_of::<v::CallToolRequest>(&format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{META},"name":5}}}}"#
+    ));
     assert_eq!(path, "params.name");
     assert!(msg.contains("invalid type: integer `5`, expected a string"), "{msg}");
 
@@ -57,7 +62,8 @@ fn wrong_type_at_depth_names_the_path() {
     assert_eq!(path, "tools[0].inputSchema.type");
     assert!(msg.contains(r#"expected "object""#), "{msg}");
 
-    let (path, msg) = error_of::<v::ListToolsResult>(r#"{"resultType":"complete","ttlMs":1.5,"cacheScope":"public","tools":[]}"#);
+    let (path, msg) =
+        error_of::<v::ListToolsResult>(r#"{"resultType":"complete","ttlMs":1.5,"cacheScope":"public","tools":[]}"#);
     assert_eq!(path, "ttlMs");
     assert!(msg.contains("invalid value: floating point `1.5`, expected an integer"), "{msg}");
 }
@@ -80,7 +86,10 @@ fn closed_enums_reject_unknown_values_and_open_ones_keep_them() {
     assert_eq!(path, "audience[0]");
     assert!(msg.contains("unknown variant `robot`, expected `user` or `assistant`"), "{msg}");
 
-    let r: v::CreateMessageResult = serde_json::from_str(r#"{"role":"assistant","content":{"type":"text","text":"hi"},"model":"m","stopReason":"vendorSpecific"}"#).unwrap();
+    let r: v::CreateMessageResult = serde_json::from_str(
+        r#"{"role":"assistant","content":{"type":"text","text":"hi"},"model":"m","stopReason":"vendorSpecific"}"#,
+    )
+    .unwrap();
     assert_eq!(r.stop_reason, Some(v::CreateMessageResultStopReason::Other("vendorSpecific".into())));
     assert_eq!(serde_json::to_value(&r).unwrap()["stopReason"], "vendorSpecific");
 }

@@ -19,13 +19,23 @@ fn schema_text(revision: &str) -> String {
 /// raw text (not through the generator): one, or one per quoted value when the
 /// tag's first sentence deprecates values.
 fn entries_expected_from_tags(text: &str) -> usize {
-    text.split("@deprecated").skip(1).map(|after| {
-        let tag: String = after.split("*/").next().unwrap_or("").split("\n").map(|l| l.trim().trim_start_matches('*').trim()).collect::<Vec<_>>().join(" ");
-        let tag = tag.split(" @").next().unwrap_or("");
-        let first_sentence = tag.split(". ").next().unwrap_or("");
-        let quoted_values = first_sentence.matches("`\"").count();
-        if first_sentence.contains(" value") && quoted_values > 0 { quoted_values } else { 1 }
-    }).sum()
+    text.split("@deprecated")
+        .skip(1)
+        .map(|after| {
+            let tag: String = after
+                .split("*/")
+                .next()
+                .unwrap_or("")
+                .split("\n")
+                .map(|l| l.trim().trim_start_matches('*').trim())
+                .collect::<Vec<_>>()
+                .join(" ");
+            let tag = tag.split(" @").next().unwrap_or("");
+            let first_sentence = tag.split(". ").next().unwrap_or("");
+            let quoted_values = first_sentence.matches("`\"").count();
+            if first_sentence.contains(" value") && quoted_values > 0 { quoted_values } else { 1 }
+        })
+        .sum()
 }
 
 #[test]
@@ -98,7 +108,10 @@ fn lookups_by_revision_path_and_protocol_version() {
         registry::state("2026-07-28", "CreateMessageRequestParams.includeContext.\"thisServer\""),
         Some(State::Deprecated { since: "2025-11-25", sep: Some("SEP-2596"), .. })
     ));
-    assert_eq!(registry::state("2026-07-28", "CreateMessageRequestParams.includeContext.\"none\""), Some(&State::Active));
+    assert_eq!(
+        registry::state("2026-07-28", "CreateMessageRequestParams.includeContext.\"none\""),
+        Some(&State::Active)
+    );
     assert_eq!(registry::state("2026-07-28", "NoSuchType"), None);
     assert_eq!(registry::state("1999-01-01", "PingRequest"), None);
     let e = registry::entry("RequestMetaObject.\"io.modelcontextprotocol/logLevel\"").expect("a quoted member");
@@ -297,7 +310,10 @@ fn main() {
     }
     // Exactly these: `Tool` and the `None` value are not deprecated.
     assert_eq!(stderr.matches("use of deprecated").count(), 5, "{stderr}");
-    assert!(!stderr.contains("`mcp-spec-types` (lib) generated"), "the generated crate itself must build warning-free:\n{stderr}");
+    assert!(
+        !stderr.contains("`mcp-spec-types` (lib) generated"),
+        "the generated crate itself must build warning-free:\n{stderr}"
+    );
 }
 
 #[test]
@@ -311,7 +327,8 @@ fn reports_in_three_formats_match_their_golden_files() {
 
 #[test]
 fn the_real_report_lists_what_the_spec_deprecates() {
-    let (spec, _) = mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render()));
+    let (spec, _) =
+        mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render()));
     let reg = mcp_spec_codegen::registry::build(&spec);
     let md = render(&reg, reg.revision_index("2026-07-28"), Format::Markdown);
     assert!(md.contains("| `ClientCapabilities.sampling` | field | SEP-2577 | `2026-07-28` |"), "{md}");

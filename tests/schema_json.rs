@@ -107,10 +107,20 @@ fn instances(doc: &Doc, schema: &Value, depth: usize, wide: bool, all_optional: 
     for t in types {
         match t {
             "object" => {
-                let modes: &[bool] = if wide { &[true, false] } else if all_optional && depth < 4 { &[true] } else { &[false] };
+                let modes: &[bool] = if wide {
+                    &[true, false]
+                } else if all_optional && depth < 4 {
+                    &[true]
+                } else {
+                    &[false]
+                };
                 for &all in modes {
                     let mut m = Map::new();
-                    let required: BTreeSet<&str> = schema.get("required").and_then(Value::as_array).map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+                    let required: BTreeSet<&str> = schema
+                        .get("required")
+                        .and_then(Value::as_array)
+                        .map(|r| r.iter().filter_map(Value::as_str).collect())
+                        .unwrap_or_default();
                     if let Some(props) = schema.get("properties").and_then(Value::as_object) {
                         for (k, p) in props {
                             if (required.contains(k.as_str()) || (all && depth < 4))
@@ -120,7 +130,8 @@ fn instances(doc: &Doc, schema: &Value, depth: usize, wide: bool, all_optional: 
                             }
                         }
                     }
-                    if all && depth < 4
+                    if all
+                        && depth < 4
                         && let Some(extra) = schema.get("additionalProperties").filter(|a| a.is_object())
                         && let Some(v) = instances(doc, extra, depth + 1, false, false).into_iter().next()
                     {
@@ -130,7 +141,8 @@ fn instances(doc: &Doc, schema: &Value, depth: usize, wide: bool, all_optional: 
                 }
             }
             "array" => {
-                let item = schema.get("items").map(|i| instances(doc, i, depth + 1, false, all_optional)).unwrap_or_default();
+                let item =
+                    schema.get("items").map(|i| instances(doc, i, depth + 1, false, all_optional)).unwrap_or_default();
                 out.push(if depth < 5 { Value::Array(item.into_iter().take(1).collect()) } else { json!([]) });
             }
             "string" => out.push(json!(match schema.get("format").and_then(Value::as_str) {
@@ -140,8 +152,22 @@ fn instances(doc: &Doc, schema: &Value, depth: usize, wide: bool, all_optional: 
                 Some("email") => "a@example.com",
                 _ => "text",
             })),
-            "integer" => out.push(json!(schema.get("minimum").and_then(Value::as_i64).unwrap_or(1).max(1).min(schema.get("maximum").and_then(Value::as_i64).unwrap_or(i64::MAX)))),
-            "number" => out.push(json!(schema.get("minimum").and_then(Value::as_f64).map(|m| m + 0.5).unwrap_or(0.5).min(schema.get("maximum").and_then(Value::as_f64).unwrap_or(f64::MAX)))),
+            "integer" => out.push(json!(
+                schema
+                    .get("minimum")
+                    .and_then(Value::as_i64)
+                    .unwrap_or(1)
+                    .max(1)
+                    .min(schema.get("maximum").and_then(Value::as_i64).unwrap_or(i64::MAX))
+            )),
+            "number" => out.push(json!(
+                schema
+                    .get("minimum")
+                    .and_then(Value::as_f64)
+                    .map(|m| m + 0.5)
+                    .unwrap_or(0.5)
+                    .min(schema.get("maximum").and_then(Value::as_f64).unwrap_or(f64::MAX))
+            )),
             "boolean" => out.push(json!(true)),
             "null" => out.push(Value::Null),
             _ => out.push(json!({})),
@@ -169,16 +195,20 @@ fn members(rev: &Revision, name: &str) -> Option<(BTreeSet<String>, BTreeSet<Str
 
 #[test]
 fn schema_json_definitions_match_the_generated_types_and_their_instances_round_trip() {
-    let (spec, _) = mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render()));
+    let (spec, _) =
+        mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render()));
     let mut report = Vec::new();
     let mut problems = Vec::new();
     let mut used_disagreements = BTreeSet::new();
     for rev in &spec.revisions {
         let path = rev.schema_path.with_file_name("schema.json");
-        let root: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).unwrap();
+        let root: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+                .unwrap();
         let defs_key = if root.get("$defs").is_some() { "$defs" } else { "definitions" };
         let doc = Doc { root, defs_key };
-        let types: BTreeMap<&str, &mcp_spec_types::rt::TypeEntry> = support::types_of(&rev.name).iter().map(|t| (t.name, t)).collect();
+        let types: BTreeMap<&str, &mcp_spec_types::rt::TypeEntry> =
+            support::types_of(&rev.name).iter().map(|t| (t.name, t)).collect();
         let (mut defs, mut made, mut round_tripped) = (0, 0, 0);
         let mut note = |problems: &mut Vec<String>, def: &str, what: String| {
             if known(&rev.name, def, &what) {
@@ -200,14 +230,32 @@ fn schema_json_definitions_match_the_generated_types_and_their_instances_round_t
             let resolved = doc.resolve(schema);
             if let Some(props) = resolved.get("properties").and_then(Value::as_object) {
                 let theirs: BTreeSet<String> = props.keys().cloned().collect();
-                let their_required: BTreeSet<String> = resolved.get("required").and_then(Value::as_array).map(|r| r.iter().filter_map(|v| v.as_str().map(String::from)).collect()).unwrap_or_default();
+                let their_required: BTreeSet<String> = resolved
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .map(|r| r.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+                    .unwrap_or_default();
                 match members(rev, def) {
                     Some((ours, our_required)) => {
                         if ours != theirs {
-                            note(&mut problems, def, format!("members differ: schema.json only {:?}, schema.ts only {:?}", theirs.difference(&ours).collect::<Vec<_>>(), ours.difference(&theirs).collect::<Vec<_>>()));
+                            note(
+                                &mut problems,
+                                def,
+                                format!(
+                                    "members differ: schema.json only {:?}, schema.ts only {:?}",
+                                    theirs.difference(&ours).collect::<Vec<_>>(),
+                                    ours.difference(&theirs).collect::<Vec<_>>()
+                                ),
+                            );
                         }
                         if our_required != their_required {
-                            note(&mut problems, def, format!("required members differ: schema.json {their_required:?}, schema.ts {our_required:?}"));
+                            note(
+                                &mut problems,
+                                def,
+                                format!(
+                                    "required members differ: schema.json {their_required:?}, schema.ts {our_required:?}"
+                                ),
+                            );
                         }
                     }
                     None => note(&mut problems, def, "an object in schema.json, not an object type here".into()),
@@ -220,7 +268,14 @@ fn schema_json_definitions_match_the_generated_types_and_their_instances_round_t
                     Some(ItemKind::Enum(e)) => {
                         let ours: BTreeSet<&str> = e.values.iter().map(|v| v.value.as_str()).collect();
                         if ours != theirs || e.open {
-                            note(&mut problems, def, format!("enum values differ: schema.json {theirs:?}, schema.ts {ours:?} (open: {})", e.open));
+                            note(
+                                &mut problems,
+                                def,
+                                format!(
+                                    "enum values differ: schema.json {theirs:?}, schema.ts {ours:?} (open: {})",
+                                    e.open
+                                ),
+                            );
                         }
                     }
                     _ => note(&mut problems, def, "an enum in schema.json, not an enum here".into()),
@@ -231,7 +286,10 @@ fn schema_json_definitions_match_the_generated_types_and_their_instances_round_t
             for instance in instances(&doc, schema, 0, true, true) {
                 if !validator.is_valid(&instance) {
                     let why = validator.validate(&instance).err().map(|e| e.to_string()).unwrap_or_default();
-                    problems.push(format!("{} {def}: the test made an instance schema.json rejects ({why}): {instance}", rev.name));
+                    problems.push(format!(
+                        "{} {def}: the test made an instance schema.json rejects ({why}): {instance}",
+                        rev.name
+                    ));
                     continue;
                 }
                 made += 1;
@@ -241,7 +299,11 @@ fn schema_json_definitions_match_the_generated_types_and_their_instances_round_t
                     }
                     Ok(back) => {
                         let valid = if validator.is_valid(&back) { "still valid" } else { "not valid" };
-                        note(&mut problems, def, format!("written back differently ({valid}):\n    read    {instance}\n    written {back}"));
+                        note(
+                            &mut problems,
+                            def,
+                            format!("written back differently ({valid}):\n    read    {instance}\n    written {back}"),
+                        );
                     }
                     Err(e) => note(&mut problems, def, format!("a valid instance is rejected: {e}\n    {instance}")),
                 }
@@ -264,7 +326,9 @@ fn schema_json_definitions_match_the_generated_types_and_their_instances_round_t
                 };
                 match validator.validate(&written) {
                     Ok(()) => written_valid += 1,
-                    Err(e) => note(&mut problems, def, format!("what our type writes is not valid: {e}\n    {written}")),
+                    Err(e) => {
+                        note(&mut problems, def, format!("what our type writes is not valid: {e}\n    {written}"))
+                    }
                 }
             }
         }
@@ -274,7 +338,8 @@ fn schema_json_definitions_match_the_generated_types_and_their_instances_round_t
         ));
     }
     println!("{}", report.join("\n"));
-    let unused: Vec<&str> = KNOWN_DISAGREEMENTS.iter().map(|(_, d, _, _)| *d).filter(|d| !used_disagreements.contains(*d)).collect();
+    let unused: Vec<&str> =
+        KNOWN_DISAGREEMENTS.iter().map(|(_, d, _, _)| *d).filter(|d| !used_disagreements.contains(*d)).collect();
     assert!(unused.is_empty(), "known disagreements that no longer occur (remove them): {unused:?}");
     assert!(problems.is_empty(), "{} problems:\n{}\n\n{}", problems.len(), problems.join("\n"), report.join("\n"));
 }

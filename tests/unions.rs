@@ -3,8 +3,8 @@
 //! the model's rule chooses, and where that is not the member the input was made
 //! for, the generator has warned that the two are indistinguishable.
 
-use mcp_spec_codegen::rule as check;
 use mcp_spec_codegen::model::ItemKind;
+use mcp_spec_codegen::rule as check;
 use mcp_spec_codegen::sample::Fill;
 use mcp_spec_tests as support;
 
@@ -37,8 +37,10 @@ fn every_union_member_is_chosen_for_its_own_input() {
                         Ok(chosen) if chosen == v.name => own += 1,
                         Ok(chosen) => {
                             let warned = warnings.warnings().any(|w| {
-                                w.message.contains(&format!("in revision {}, union `{}`: an input for `{}`", rev.name, item.name, v.name))
-                                    && w.message.ends_with(&format!("the rule picks `{chosen}`"))
+                                w.message.contains(&format!(
+                                    "in revision {}, union `{}`: an input for `{}`",
+                                    rev.name, item.name, v.name
+                                )) && w.message.ends_with(&format!("the rule picks `{chosen}`"))
                             });
                             if warned {
                                 ambiguous += 1;
@@ -49,13 +51,18 @@ fn every_union_member_is_chosen_for_its_own_input() {
                                 ));
                             }
                         }
-                        Err(e) => failures.push(format!("{} {}: input for `{}` failed: {e}", rev.name, item.name, v.name)),
+                        Err(e) => {
+                            failures.push(format!("{} {}: input for `{}` failed: {e}", rev.name, item.name, v.name))
+                        }
                     }
                     let text = input.to_string();
                     match (entry.roundtrip)(&text) {
                         Ok(back) if back == input => {}
-                        Ok(back) => failures.push(format!("{} {}: `{}` wrote back {back} for {input}", rev.name, item.name, v.name)),
-                        Err(e) => failures.push(format!("{} {}: `{}` round trip failed: {e}", rev.name, item.name, v.name)),
+                        Ok(back) => failures
+                            .push(format!("{} {}: `{}` wrote back {back} for {input}", rev.name, item.name, v.name)),
+                        Err(e) => {
+                            failures.push(format!("{} {}: `{}` round trip failed: {e}", rev.name, item.name, v.name))
+                        }
                     }
                 }
             }
@@ -87,9 +94,16 @@ fn hard_cases_choose_the_specific_member() {
     let s: v::ServerResult = serde_json::from_str(r#"{"resultType":"complete"}"#).unwrap();
     assert_eq!(s.member_name(), "EmptyResult");
     let e: v::EnumSchema = serde_json::from_str(r#"{"type":"string","oneOf":[{"const":"a","title":"A"}]}"#).unwrap();
-    assert!(matches!(e, v::EnumSchema::SingleSelectEnumSchema(v::SingleSelectEnumSchema::TitledSingleSelectEnumSchema(_))));
-    let e: v::EnumSchema = serde_json::from_str(r#"{"type":"array","items":{"anyOf":[{"const":"a","title":"A"}]}}"#).unwrap();
-    assert!(matches!(e, v::EnumSchema::MultiSelectEnumSchema(v::MultiSelectEnumSchema::TitledMultiSelectEnumSchema(_))));
+    assert!(matches!(
+        e,
+        v::EnumSchema::SingleSelectEnumSchema(v::SingleSelectEnumSchema::TitledSingleSelectEnumSchema(_))
+    ));
+    let e: v::EnumSchema =
+        serde_json::from_str(r#"{"type":"array","items":{"anyOf":[{"const":"a","title":"A"}]}}"#).unwrap();
+    assert!(matches!(
+        e,
+        v::EnumSchema::MultiSelectEnumSchema(v::MultiSelectEnumSchema::TitledMultiSelectEnumSchema(_))
+    ));
     let e: v::EnumSchema = serde_json::from_str(r#"{"type":"string","enum":["a"],"enumNames":["A"]}"#).unwrap();
     assert!(matches!(e, v::EnumSchema::LegacyTitledEnumSchema(_)));
 }

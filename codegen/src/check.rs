@@ -5,7 +5,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::{ItemKind, Origin, Revision, Role, Type};
 use crate::names::is_keyword;
@@ -175,11 +174,18 @@ pub fn check_recursion(rev: &Revision) -> Diagnostics {
                 cycle.sort();
                 if reported.insert(cycle) {
                     let span = rev.item(start).map(|i| i.span).unwrap_or_default();
-                    let only_aliases = path.iter().all(|n| matches!(rev.item(n).map(|i| &i.kind), Some(ItemKind::Alias(_))));
+                    let only_aliases =
+                        path.iter().all(|n| matches!(rev.item(n).map(|i| &i.kind), Some(ItemKind::Alias(_))));
                     let (what, hint) = if only_aliases {
-                        ("stands for itself", "these aliases name each other and nothing else; let one of them name a real type")
+                        (
+                            "stands for itself",
+                            "these aliases name each other and nothing else; let one of them name a real type",
+                        )
                     } else {
-                        ("contains itself by value", "a Rust type cannot contain itself; make a member on the cycle an array or a map")
+                        (
+                            "contains itself by value",
+                            "a Rust type cannot contain itself; make a member on the cycle an array or a map",
+                        )
                     };
                     diags.push(
                         Diagnostic::error(format!("`{start}` {what}: {} → {start}", path.join(" → ")))

@@ -23,7 +23,8 @@ pub fn comment_lines(raw: &str) -> Vec<String> {
         lines.pop();
     }
     // A one-line `/** text */` keeps its text; drop a common indentation otherwise.
-    let indent = lines.iter().filter(|l| !l.trim().is_empty()).map(|l| l.len() - l.trim_start().len()).min().unwrap_or(0);
+    let indent =
+        lines.iter().filter(|l| !l.trim().is_empty()).map(|l| l.len() - l.trim_start().len()).min().unwrap_or(0);
     lines.into_iter().map(|l| if l.len() >= indent { l[indent..].to_string() } else { l.trim().to_string() }).collect()
 }
 
@@ -88,10 +89,13 @@ fn parse_example(body: &[String]) -> Example {
 /// `lower` keeps those that are values of the field's type.
 pub fn parse_deprecation(text: &str) -> Deprecation {
     let since = find_date(text);
-    let sep = text.find("SEP-").map(|i| {
-        let digits: String = text[i + 4..].chars().take_while(char::is_ascii_digit).collect();
-        format!("SEP-{digits}")
-    }).filter(|s| s.len() > 4);
+    let sep = text
+        .find("SEP-")
+        .map(|i| {
+            let digits: String = text[i + 4..].chars().take_while(char::is_ascii_digit).collect();
+            format!("SEP-{digits}")
+        })
+        .filter(|s| s.len() > 4);
     let sentence = first_sentence_with(text, "deprecated");
     let mut values = Vec::new();
     let mut rest = sentence;
@@ -129,7 +133,8 @@ mod tests {
 
     #[test]
     fn deprecation_of_a_feature() {
-        let d = parse_deprecation("Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification.");
+        let d =
+            parse_deprecation("Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification.");
         assert_eq!(d.since.as_deref(), Some("2026-07-28"));
         assert_eq!(d.sep.as_deref(), Some("SEP-2577"));
         assert!(d.values.is_empty());
@@ -137,7 +142,9 @@ mod tests {
 
     #[test]
     fn deprecation_of_values() {
-        let d = parse_deprecation("The `\"thisServer\"` and `\"allServers\"` values are deprecated as of protocol version 2025-11-25 (SEP-2596) and will be removed no later than the Sampling feature itself (SEP-2577). Omit this field or use `\"none\"`.");
+        let d = parse_deprecation(
+            "The `\"thisServer\"` and `\"allServers\"` values are deprecated as of protocol version 2025-11-25 (SEP-2596) and will be removed no later than the Sampling feature itself (SEP-2577). Omit this field or use `\"none\"`.",
+        );
         assert_eq!(d.since.as_deref(), Some("2025-11-25"));
         assert_eq!(d.sep.as_deref(), Some("SEP-2596"));
         assert_eq!(d.values, vec!["thisServer", "allServers"]);
@@ -145,7 +152,9 @@ mod tests {
 
     #[test]
     fn tags_and_lines() {
-        let docs = parse_docs("*\n * Hello {@link X}.\n *\n * @example Title\n * {@includeCode ./examples/A/b.json}\n * @category Common Types\n * @TJS-type number\n * @format uri\n ");
+        let docs = parse_docs(
+            "*\n * Hello {@link X}.\n *\n * @example Title\n * {@includeCode ./examples/A/b.json}\n * @category Common Types\n * @TJS-type number\n * @format uri\n ",
+        );
         assert_eq!(docs.text, vec!["Hello {@link X}."]);
         assert_eq!(docs.examples[0].path, "./examples/A/b.json");
         assert_eq!(docs.examples[0].title, "Title");

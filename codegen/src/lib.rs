@@ -91,7 +91,8 @@ mod layering {
                     continue;
                 }
                 let rel = path.strip_prefix(&src).unwrap();
-                let module = rel.components().next().unwrap().as_os_str().to_string_lossy().trim_end_matches(".rs").to_string();
+                let module =
+                    rel.components().next().unwrap().as_os_str().to_string_lossy().trim_end_matches(".rs").to_string();
                 if module == "lib" {
                     continue;
                 }
@@ -107,7 +108,8 @@ mod layering {
                 for (i, _) in text.match_indices("use crate::{") {
                     let list: String = text[i + 12..].chars().take_while(|c| *c != '}').collect();
                     for part in list.split(',') {
-                        let name: String = part.trim().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                        let name: String =
+                            part.trim().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
                         if name != module && !name.is_empty() {
                             names.insert(name);
                         }

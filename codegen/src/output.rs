@@ -63,7 +63,11 @@ pub fn write_crate(out: &Path, files: &Files) -> io::Result<()> {
 
 /// [`write_crate`] with a hook called after each file is written to the temporary
 /// folder; an error from the hook aborts the run (tests use it to fail mid-way).
-pub fn write_crate_with(out: &Path, files: &Files, mut after_each: impl FnMut(&Path) -> io::Result<()>) -> io::Result<()> {
+pub fn write_crate_with(
+    out: &Path,
+    files: &Files,
+    mut after_each: impl FnMut(&Path) -> io::Result<()>,
+) -> io::Result<()> {
     let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent)?;
     let name = out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "generated".into());

@@ -22,9 +22,8 @@ pub fn parse_schema(path: &Path, text: &str) -> (Vec<Decl>, Diagnostics) {
     let mut recovered = Vec::new();
     let mut diags = Diagnostics::default();
     let base = fm.start_pos;
-    let to_span = |s: swc_common::Span| -> Span {
-        Span::new(s.lo.0.saturating_sub(base.0), s.hi.0.saturating_sub(base.0))
-    };
+    let to_span =
+        |s: swc_common::Span| -> Span { Span::new(s.lo.0.saturating_sub(base.0), s.hi.0.saturating_sub(base.0)) };
     let result = parse_file_as_module(
         &fm,
         Syntax::Typescript(TsSyntax::default()),
@@ -65,11 +64,7 @@ pub fn parse_schema(path: &Path, text: &str) -> (Vec<Decl>, Diagnostics) {
             }
             ast::ModuleItem::Stmt(other) => {
                 let span = cx.span(other.span());
-                cx.diags.push(
-                    Diagnostic::warning("statement ignored")
-                        .at(path, span)
-                        .label("not a declaration"),
-                );
+                cx.diags.push(Diagnostic::warning("statement ignored").at(path, span).label("not a declaration"));
             }
         }
     }
@@ -84,7 +79,8 @@ fn syntax_error(path: &Path, text: &str, span: Span, msg: &str) -> Diagnostic {
     let lo = (span.lo as usize).min(text.len());
     let before = text[..lo].trim_end();
     if before.ends_with("export")
-        && let Some((real, real_msg)) = first_error(&format!("{}      {}", &before[..before.len() - 6], &text[before.len()..]))
+        && let Some((real, real_msg)) =
+            first_error(&format!("{}      {}", &before[..before.len() - 6], &text[before.len()..]))
         && real.lo > span.lo
     {
         return Diagnostic::error(format!("syntax error: {real_msg}"))
@@ -100,7 +96,13 @@ fn first_error(text: &str) -> Option<(Span, String)> {
     let cm: Lrc<SourceMap> = Default::default();
     let fm = cm.new_source_file(Lrc::new(FileName::Anon), text.to_string());
     let mut recovered = Vec::new();
-    let result = parse_file_as_module(&fm, Syntax::Typescript(TsSyntax::default()), ast::EsVersion::latest(), None, &mut recovered);
+    let result = parse_file_as_module(
+        &fm,
+        Syntax::Typescript(TsSyntax::default()),
+        ast::EsVersion::latest(),
+        None,
+        &mut recovered,
+    );
     let base = fm.start_pos.0;
     let err = recovered.into_iter().next().or(result.err())?;
     let s = err.span();
@@ -156,7 +158,12 @@ impl Cx<'_> {
                 }
                 let extends = i.extends.iter().map(|e| self.heritage(e)).collect();
                 let members = self.members(&i.body.body);
-                out.push(Decl { name: i.id.sym.to_string(), span, doc, kind: DeclKind::Interface { extends, members } });
+                out.push(Decl {
+                    name: i.id.sym.to_string(),
+                    span,
+                    doc,
+                    kind: DeclKind::Interface { extends, members },
+                });
             }
             ast::Decl::TsTypeAlias(a) => {
                 if let Some(tp) = &a.type_params {
@@ -176,7 +183,9 @@ impl Cx<'_> {
                     };
                     let Some(init) = &d.init else {
                         let s = self.span(d.span);
-                        self.diags.push(Diagnostic::error("a const without a value").at(self.path, s).label("expected `= value`"));
+                        self.diags.push(
+                            Diagnostic::error("a const without a value").at(self.path, s).label("expected `= value`"),
+                        );
                         continue;
                     };
                     match self.const_value(init) {
@@ -188,7 +197,11 @@ impl Cx<'_> {
                         }),
                         None => {
                             let s = self.span(init.span());
-                            self.unsupported(s, "a const whose value is not a literal", "use a string, number or boolean literal");
+                            self.unsupported(
+                                s,
+                                "a const whose value is not a literal",
+                                "use a string, number or boolean literal",
+                            );
                         }
                     }
                 }
@@ -224,7 +237,13 @@ impl Cx<'_> {
         let span = self.span(e.span);
         let name = match &*e.expr {
             ast::Expr::Ident(id) => id.sym.to_string(),
-            _ => return self.unsupported(span, "an `extends` clause that is not a plain name", "extend a named interface"),
+            _ => {
+                return self.unsupported(
+                    span,
+                    "an `extends` clause that is not a plain name",
+                    "extend a named interface",
+                );
+            }
         };
         let args = e.type_args.as_ref().map(|a| a.params.iter().map(|t| self.ty(t)).collect()).unwrap_or_default();
         TypeExpr { kind: TypeKind::Ref { name, args }, span }
@@ -266,7 +285,11 @@ impl Cx<'_> {
                             if b.type_ann.as_ref().is_some_and(|t| matches!(&*t.type_ann,
                                 ast::TsType::TsKeywordType(k) if k.kind == ast::TsKeywordTypeKind::TsStringKeyword)));
                     if !key_ok {
-                        self.unsupported(span, "an index signature whose key is not `string`", "use `[key: string]: T`");
+                        self.unsupported(
+                            span,
+                            "an index signature whose key is not `string`",
+                            "use `[key: string]: T`",
+                        );
                         continue;
                     }
                     let ty = match &ix.type_ann {
@@ -277,7 +300,11 @@ impl Cx<'_> {
                 }
                 other => {
                     let span = self.span(other.span());
-                    self.unsupported(span, "a method, call or construct signature", "the schema describes data: use properties");
+                    self.unsupported(
+                        span,
+                        "a method, call or construct signature",
+                        "the schema describes data: use properties",
+                    );
                 }
             }
         }
@@ -307,7 +334,9 @@ impl Cx<'_> {
                 K::TsUnknownKeyword => TypeKind::Unknown,
                 K::TsAnyKeyword => TypeKind::Any,
                 K::TsObjectKeyword => TypeKind::Object,
-                K::TsUndefinedKeyword => return self.unsupported(span, "`undefined`", "make the property optional with `?:`"),
+                K::TsUndefinedKeyword => {
+                    return self.unsupported(span, "`undefined`", "make the property optional with `?:`");
+                }
                 K::TsNeverKeyword => return self.unsupported(span, "`never`", "remove the property"),
                 K::TsVoidKeyword => return self.unsupported(span, "`void`", "use `{}` or remove the property"),
                 K::TsBigIntKeyword => return self.unsupported(span, "`bigint`", "use `number`"),
@@ -318,24 +347,43 @@ impl Cx<'_> {
                 ast::TsLit::Str(s) => TypeKind::StrLit(s.value.to_string_lossy().into_owned()),
                 ast::TsLit::Number(n) => TypeKind::NumLit(n.value),
                 ast::TsLit::Bool(b) => TypeKind::BoolLit(b.value),
-                ast::TsLit::BigInt(_) => return self.unsupported(span, "a bigint literal type", "use a number literal"),
-                ast::TsLit::Tpl(_) => return self.unsupported(span, "a template literal type", "use `string` or a union of string literals"),
+                ast::TsLit::BigInt(_) => {
+                    return self.unsupported(span, "a bigint literal type", "use a number literal");
+                }
+                ast::TsLit::Tpl(_) => {
+                    return self.unsupported(
+                        span,
+                        "a template literal type",
+                        "use `string` or a union of string literals",
+                    );
+                }
             },
             ast::TsType::TsTypeRef(r) => {
                 let name = match &r.type_name {
                     ast::TsEntityName::Ident(id) => id.sym.to_string(),
                     ast::TsEntityName::TsQualifiedName(_) => {
-                        return self.unsupported(span, "a qualified type name (`A.B`)", "refer to the type by its own name");
+                        return self.unsupported(
+                            span,
+                            "a qualified type name (`A.B`)",
+                            "refer to the type by its own name",
+                        );
                     }
                 };
-                let args = r.type_params.as_ref().map(|a| a.params.iter().map(|t| self.ty(t)).collect()).unwrap_or_default();
+                let args =
+                    r.type_params.as_ref().map(|a| a.params.iter().map(|t| self.ty(t)).collect()).unwrap_or_default();
                 TypeKind::Ref { name, args }
             }
             ast::TsType::TsTypeQuery(q) => match &q.expr_name {
                 ast::TsTypeQueryExpr::TsEntityName(ast::TsEntityName::Ident(id)) if q.type_args.is_none() => {
                     TypeKind::TypeOf(id.sym.to_string())
                 }
-                _ => return self.unsupported(span, "a `typeof` of something other than a const", "use `typeof CONST_NAME`"),
+                _ => {
+                    return self.unsupported(
+                        span,
+                        "a `typeof` of something other than a const",
+                        "use `typeof CONST_NAME`",
+                    );
+                }
             },
             ast::TsType::TsTypeLit(l) => TypeKind::Literal(self.members(&l.members)),
             ast::TsType::TsArrayType(a) => TypeKind::Array(Box::new(self.ty(&a.elem_type))),
@@ -346,20 +394,36 @@ impl Cx<'_> {
                 TypeKind::Intersection(i.types.iter().map(|t| self.ty(t)).collect())
             }
             ast::TsType::TsParenthesizedType(p) => return self.ty(&p.type_ann),
-            ast::TsType::TsTypeOperator(op) if op.op == ast::TsTypeOperatorOp::ReadOnly => return self.ty(&op.type_ann),
-            ast::TsType::TsTupleType(_) => return self.unsupported(span, "a tuple type", "use an array `T[]` or an object"),
-            ast::TsType::TsConditionalType(_) => return self.unsupported(span, "a conditional type", "write out the resulting type"),
-            ast::TsType::TsMappedType(_) => return self.unsupported(span, "a mapped type", "use `{ [key: string]: T }` or list the properties"),
-            ast::TsType::TsIndexedAccessType(_) => return self.unsupported(span, "an indexed access type (`T[\"k\"]`)", "name the property's type"),
-            ast::TsType::TsTypeOperator(_) => return self.unsupported(span, "a type operator (`keyof`, `unique`)", "write out the resulting type"),
-            ast::TsType::TsFnOrConstructorType(_) => return self.unsupported(span, "a function type", "functions are not JSON"),
+            ast::TsType::TsTypeOperator(op) if op.op == ast::TsTypeOperatorOp::ReadOnly => {
+                return self.ty(&op.type_ann);
+            }
+            ast::TsType::TsTupleType(_) => {
+                return self.unsupported(span, "a tuple type", "use an array `T[]` or an object");
+            }
+            ast::TsType::TsConditionalType(_) => {
+                return self.unsupported(span, "a conditional type", "write out the resulting type");
+            }
+            ast::TsType::TsMappedType(_) => {
+                return self.unsupported(span, "a mapped type", "use `{ [key: string]: T }` or list the properties");
+            }
+            ast::TsType::TsIndexedAccessType(_) => {
+                return self.unsupported(span, "an indexed access type (`T[\"k\"]`)", "name the property's type");
+            }
+            ast::TsType::TsTypeOperator(_) => {
+                return self.unsupported(span, "a type operator (`keyof`, `unique`)", "write out the resulting type");
+            }
+            ast::TsType::TsFnOrConstructorType(_) => {
+                return self.unsupported(span, "a function type", "functions are not JSON");
+            }
             ast::TsType::TsThisType(_) => return self.unsupported(span, "`this`", "name the type"),
             ast::TsType::TsOptionalType(_) | ast::TsType::TsRestType(_) => {
-                return self.unsupported(span, "an optional or rest tuple element", "use an array")
+                return self.unsupported(span, "an optional or rest tuple element", "use an array");
             }
             ast::TsType::TsInferType(_) => return self.unsupported(span, "`infer`", "write out the resulting type"),
             ast::TsType::TsTypePredicate(_) => return self.unsupported(span, "a type predicate", "use `boolean`"),
-            ast::TsType::TsImportType(_) => return self.unsupported(span, "an `import()` type", "declare the type in this file"),
+            ast::TsType::TsImportType(_) => {
+                return self.unsupported(span, "an `import()` type", "declare the type in this file");
+            }
         };
         TypeExpr { kind, span }
     }

@@ -11,7 +11,9 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::model::{ALIAS_DEPTH, Item, ItemKind, Literal, LiteralValue, Revision, Selector, Type, Union, Variant, struct_of};
+use crate::model::{
+    ALIAS_DEPTH, Item, ItemKind, Literal, LiteralValue, Revision, Selector, Type, Union, Variant, struct_of,
+};
 use crate::sample::{Fill, sample};
 
 /// Decides every union of a revision being lowered: first a discriminator where
@@ -87,9 +89,7 @@ fn add_fallbacks(items: &mut BTreeMap<String, Item>) {
             });
         }
         let open_base = common.unwrap_or_default().into_iter().find(|b| {
-            struct_of(items, b)
-                .and_then(|s| s.field(&field))
-                .is_some_and(|f| !matches!(f.ty, Type::Literal(_)))
+            struct_of(items, b).and_then(|s| s.field(&field)).is_some_and(|f| !matches!(f.ty, Type::Literal(_)))
         });
         let Some(base) = open_base else { continue };
         if let Some(Item { kind: ItemKind::Union(u), .. }) = items.get_mut(&name) {
@@ -148,8 +148,10 @@ fn add_selectors(items: &mut BTreeMap<String, Item>) {
                 })
                 .collect();
             if !tags.is_empty() && tags.len() < structs.len() {
-                let base = e.open.then(|| common_base(items, structs.iter().map(|(n, _)| n.as_str()), &f.wire)).flatten();
-                chosen = Some((Selector { field: f.wire.clone(), values_of: enum_name.clone(), tags, other: None }, base));
+                let base =
+                    e.open.then(|| common_base(items, structs.iter().map(|(n, _)| n.as_str()), &f.wire)).flatten();
+                chosen =
+                    Some((Selector { field: f.wire.clone(), values_of: enum_name.clone(), tags, other: None }, base));
                 break;
             }
         }
@@ -168,7 +170,11 @@ fn add_selectors(items: &mut BTreeMap<String, Item>) {
 
 /// The nearest struct that every one of `members` is or extends and that has
 /// `field`: the type a value of any of them can be read as whole.
-fn common_base<'a>(items: &BTreeMap<String, Item>, members: impl Iterator<Item = &'a str>, field: &str) -> Option<String> {
+fn common_base<'a>(
+    items: &BTreeMap<String, Item>,
+    members: impl Iterator<Item = &'a str>,
+    field: &str,
+) -> Option<String> {
     let mut common: Option<Vec<String>> = None;
     for m in members {
         let own = canonical_name(items, m)?;
@@ -198,7 +204,8 @@ fn value_links(text: &[String]) -> Vec<(String, String)> {
             let (value, rest) = line.trim().split_once(" - ")?;
             let at = rest.find("{@link ")? + "{@link ".len();
             let target: String = rest[at..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-            (!value.contains(' ') && !target.is_empty()).then(|| (value.trim_matches('`').trim_matches('"').to_string(), target))
+            (!value.contains(' ') && !target.is_empty())
+                .then(|| (value.trim_matches('`').trim_matches('"').to_string(), target))
         })
         .collect()
 }
@@ -250,7 +257,9 @@ fn reads_depth(rev: &Revision, ty: &Type, v: &Value, depth: usize) -> bool {
             LiteralValue::Bool(_) => v.is_boolean(),
         },
         Type::Nullable(t) => v.is_null() || reads_depth(rev, t, v, depth + 1),
-        Type::Array(t) => v.as_array().is_some_and(|items| items.iter().all(|item| reads_depth(rev, t, item, depth + 1))),
+        Type::Array(t) => {
+            v.as_array().is_some_and(|items| items.iter().all(|item| reads_depth(rev, t, item, depth + 1)))
+        }
         Type::Map(t) => v.as_object().is_some_and(|m| m.values().all(|item| reads_depth(rev, t, item, depth + 1))),
         Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
             Some(ItemKind::Alias(t)) => reads_depth(rev, t, v, depth + 1),
@@ -270,7 +279,10 @@ fn reads_depth(rev: &Revision, ty: &Type, v: &Value, depth: usize) -> bool {
 }
 
 fn is_integer(v: &Value) -> bool {
-    v.is_i64() || v.as_f64().is_some_and(|f| f.fract() == 0.0 && (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f))
+    v.is_i64()
+        || v.as_f64().is_some_and(|f| {
+            f.fract() == 0.0 && (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f)
+        })
 }
 
 fn literal_matches(l: &LiteralValue, v: &Value) -> bool {
@@ -291,7 +303,8 @@ pub fn choose(rev: &Revision, u: &Union, v: &Value) -> Option<usize> {
 fn choose_depth(rev: &Revision, u: &Union, v: &Value, depth: usize) -> Option<usize> {
     if let Some(field) = &u.discriminator {
         let tag = v.as_object()?.get(field)?;
-        let k = u.variants.iter().position(|var| var.tags.iter().any(|t| literal_matches(&t.value, tag))).or(u.fallback)?;
+        let k =
+            u.variants.iter().position(|var| var.tags.iter().any(|t| literal_matches(&t.value, tag))).or(u.fallback)?;
         return reads_depth(rev, &u.variants[k].ty, v, depth + 1).then_some(k);
     }
     candidates(rev, u, v).into_iter().find(|&i| reads_depth(rev, &u.variants[i].ty, v, depth + 1))
@@ -306,8 +319,14 @@ pub fn candidates(rev: &Revision, u: &Union, v: &Value) -> Vec<usize> {
     };
     let look = choose::Look { kind: kind_of(v), keys: &keys, selected };
     let values: Vec<&str> = u.selector.as_ref().map(|s| listed(rev, &s.values_of)).unwrap_or_default();
-    let picks: Vec<(&str, usize)> = u.selector.as_ref().map(|s| s.tags.iter().map(|(t, k)| (t.as_str(), *k)).collect()).unwrap_or_default();
-    let selector = u.selector.as_ref().map(|s| choose::Selector { field: &s.field, picks: &picks, listed: &values, other: s.other });
+    let picks: Vec<(&str, usize)> =
+        u.selector.as_ref().map(|s| s.tags.iter().map(|(t, k)| (t.as_str(), *k)).collect()).unwrap_or_default();
+    let selector = u.selector.as_ref().map(|s| choose::Selector {
+        field: &s.field,
+        picks: &picks,
+        listed: &values,
+        other: s.other,
+    });
     choose::order(&ModelMembers { rev, u }, selector.as_ref(), &look)
 }
 
@@ -407,7 +426,8 @@ pub fn requirement(rev: &Revision, ty: &Type, keys: &[&str], depth: usize) -> (u
         Type::Nullable(t) => requirement(rev, t, keys, depth + 1),
         Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
             Some(ItemKind::Struct(s)) => {
-                let required: Vec<&str> = s.fields.iter().filter(|f| f.must_be_present()).map(|f| f.wire.as_str()).collect();
+                let required: Vec<&str> =
+                    s.fields.iter().filter(|f| f.must_be_present()).map(|f| f.wire.as_str()).collect();
                 let present = required.iter().filter(|r| keys.contains(r)).count();
                 (present, present == required.len())
             }
@@ -484,4 +504,3 @@ pub fn describe(u: &Union) -> Vec<String> {
     }
     out
 }
-

@@ -236,9 +236,10 @@ pub struct Derives {
 pub fn union_derives(rev: &Revision, u: &crate::model::Union) -> Derives {
     Derives {
         eq_hash: u.variants.iter().all(|v| eq_hash(rev, &v.ty, 0)),
-        display: u.variants.iter().all(|v| {
-            matches!(rev.canonical(&v.ty), Type::String | Type::Integer | Type::Number | Type::Boolean)
-        }),
+        display: u
+            .variants
+            .iter()
+            .all(|v| matches!(rev.canonical(&v.ty), Type::String | Type::Integer | Type::Number | Type::Boolean)),
     }
 }
 

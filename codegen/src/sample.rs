@@ -40,7 +40,9 @@ fn sample_at(rev: &Revision, ty: &Type, fill: Fill, depth: usize) -> Value {
         Type::Literal(l) => literal(&l.value),
         Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
             Some(ItemKind::Struct(_)) => sample_struct(rev, n, fill, depth),
-            Some(ItemKind::Union(u)) => u.variants.first().map(|v| sample_at(rev, &v.ty, fill, depth + 1)).unwrap_or(Value::Null),
+            Some(ItemKind::Union(u)) => {
+                u.variants.first().map(|v| sample_at(rev, &v.ty, fill, depth + 1)).unwrap_or(Value::Null)
+            }
             Some(ItemKind::Enum(e)) => e.values.first().map(|v| json!(v.value)).unwrap_or(json!("other")),
             Some(ItemKind::Alias(t)) => sample_at(rev, t, fill, depth + 1),
             Some(ItemKind::Const(l)) => literal(&l.value),

@@ -144,8 +144,7 @@ fn load_revision(src: &RevisionSource) -> (Option<crate::model::Revision>, Diagn
         Ok(t) => t,
         Err(e) => {
             diags.push(
-                Diagnostic::error(format!("{} is not UTF-8: {e}", src.schema_path.display()))
-                    .in_file(&src.schema_path),
+                Diagnostic::error(format!("{} is not UTF-8: {e}", src.schema_path.display())).in_file(&src.schema_path),
             );
             return (None, diags);
         }
@@ -157,7 +156,13 @@ fn load_revision(src: &RevisionSource) -> (Option<crate::model::Revision>, Diagn
 
 /// One schema text through parse, lower and the checks: the revision and every
 /// diagnostic met. The checks run only on a revision that lowered cleanly.
-pub fn read_revision(name: String, module: String, dated: bool, path: &Path, text: &str) -> (crate::model::Revision, Diagnostics) {
+pub fn read_revision(
+    name: String,
+    module: String,
+    dated: bool,
+    path: &Path,
+    text: &str,
+) -> (crate::model::Revision, Diagnostics) {
     let (decls, mut diags) = parse_schema(path, text);
     let (rev, lower_diags) = lower_revision(LowerInput {
         name,

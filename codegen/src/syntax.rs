@@ -39,9 +39,18 @@ pub enum ConstValue {
 /// A member of an interface body or an object type literal.
 #[derive(Clone, Debug)]
 pub enum Member {
-    Property { name: String, optional: bool, ty: TypeExpr, doc: Option<RawDoc>, span: Span },
+    Property {
+        name: String,
+        optional: bool,
+        ty: TypeExpr,
+        doc: Option<RawDoc>,
+        span: Span,
+    },
     /// `[key: string]: T`
-    Index { ty: TypeExpr, span: Span },
+    Index {
+        ty: TypeExpr,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -64,7 +73,10 @@ pub enum TypeKind {
     NumLit(f64),
     BoolLit(bool),
     /// A reference with type arguments (`Omit<A, "k">`, `Record<string, T>`, `Array<T>`).
-    Ref { name: String, args: Vec<TypeExpr> },
+    Ref {
+        name: String,
+        args: Vec<TypeExpr>,
+    },
     /// `typeof NAME`
     TypeOf(String),
     Array(Box<TypeExpr>),
@@ -72,5 +84,7 @@ pub enum TypeKind {
     Intersection(Vec<TypeExpr>),
     Literal(Vec<Member>),
     /// A construct the generator does not model; `what` names it for the diagnostic.
-    Unsupported { what: &'static str },
+    Unsupported {
+        what: &'static str,
+    },
 }

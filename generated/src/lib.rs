@@ -7,33 +7,9 @@
 //   2026-07-28: schema/2026-07-28/schema.ts (sha256 742750af0bb8c716e7030c4977c992b55d1adc4407e9e66997db5846baedc2cd)
 //   draft: schema/draft/schema.ts (sha256 b2d3a00d4094e413a48628560fec60652169a3d2b427e8c629238e13f987723f)
 
-//! Serde types for the Model Context Protocol, one module per revision of the spec, generated from the
-//! revision's normative `schema.ts` by `cargo xtask codegen` (crate `mcp-spec-codegen`).
-//!
-//! | module | revision | feature |
-//! |---|---|---|
-//! | `v2024_11_05` | 2024-11-05 | `v2024_11_05` |
-//! | `v2025_03_26` | 2025-03-26 | `v2025_03_26` |
-//! | `v2025_06_18` | 2025-06-18 | `v2025_06_18` |
-//! | `v2025_11_25` | 2025-11-25 | `v2025_11_25` |
-//! | `v2026_07_28` | 2026-07-28 | `v2026_07_28` |
-//! | `draft` | draft | `draft` |
-//!
-//! The default feature is the newest dated revision, `v2026_07_28`, which `latest` re-exports. All features build together.
-//!
-//! Conventions, the same in every module:
-//!
-//! - Type names are the schema's names; anonymous object types, unions and enums are named from their
-//!   parent and field (`ClientCapabilities.sampling` → `ClientCapabilitiesSampling`).
-//! - Fields are snake_case, with the wire name kept; optional fields are `Option` and left out when `None`.
-//! - Members fixed by a literal type (`jsonrpc`, `method`, `type`, an error's `code`) have no Rust field:
-//!   they are always written, checked when read (a wrong value is an error naming the member and the
-//!   expected value), and available as associated consts (`CallToolRequest::METHOD`).
-//! - Every object type keeps the members it does not know in `extra` (an [`Extra`]: kept as the JSON
-//!   text they came as, parsed on first look) and writes them back as they came.
-//! - A TypeScript `number` is `i64` unless the schema tags it `@TJS-type number`, then `f64`; a whole `f64`
-//!   is written without a fraction, so `50` stays `50`.
-//! - Unions are decided from the schema (see each union's docs), never by trying members in order.
+#![doc = include_str!("../README.md")]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+#![cfg_attr(rustfmt, rustfmt::skip)]
 #![forbid(unsafe_code)]
 #[doc(hidden)]
 pub mod rt;
@@ -41,22 +17,46 @@ pub use rt::Extra;
 /// The ordered map of every map-typed member: members keep the order they
 /// came in, whatever features the build gives `serde_json`.
 pub use indexmap::IndexMap;
+#[rustfmt::skip]
 pub mod registry;
 #[cfg(feature = "v2024_11_05")]
+#[cfg_attr(docsrs, doc(cfg(feature = "v2024_11_05")))]
+#[rustfmt::skip]
 pub mod v2024_11_05;
 #[cfg(feature = "v2025_03_26")]
+#[cfg_attr(docsrs, doc(cfg(feature = "v2025_03_26")))]
+#[rustfmt::skip]
 pub mod v2025_03_26;
 #[cfg(feature = "v2025_06_18")]
+#[cfg_attr(docsrs, doc(cfg(feature = "v2025_06_18")))]
+#[rustfmt::skip]
 pub mod v2025_06_18;
 #[cfg(feature = "v2025_11_25")]
+#[cfg_attr(docsrs, doc(cfg(feature = "v2025_11_25")))]
+#[rustfmt::skip]
 pub mod v2025_11_25;
 #[cfg(feature = "v2026_07_28")]
+#[cfg_attr(docsrs, doc(cfg(feature = "v2026_07_28")))]
+#[rustfmt::skip]
 pub mod v2026_07_28;
 #[cfg(feature = "draft")]
+#[cfg_attr(docsrs, doc(cfg(feature = "draft")))]
+#[rustfmt::skip]
 pub mod draft;
 #[cfg(feature = "v2026_07_28")]
 /// The newest dated revision, 2026-07-28.
 pub use v2026_07_28 as latest;
+/// The protocol versions this crate has types for, oldest first: what
+/// [`negotiate::negotiate`] chooses from.
+pub const PROTOCOL_VERSIONS: &[&str] = &[
+    "2024-11-05",
+    "2025-03-26",
+    "2025-06-18",
+    "2025-11-25",
+    "2026-07-28",
+];
+#[rustfmt::skip]
+pub mod negotiate;
 /// Every revision this crate was generated from, oldest first (each is a
 /// module behind a feature of the module's name).
 pub const REVISIONS: &[&str] = &[

@@ -114,7 +114,9 @@ fn main() -> ExitCode {
         Command::Codegen { spec_dir, out, check, timings, verbose } => codegen(spec_dir, out, check, timings, verbose),
         Command::Model { revision, spec_dir } => model(&revision, spec_dir),
         Command::Registry { revision, format, spec_dir } => registry_report(revision.as_deref(), format, spec_dir),
-        Command::Diff { old, new, format, fail_on, docs, spec_dir } => diff(&old, &new, format, fail_on, docs, spec_dir),
+        Command::Diff { old, new, format, fail_on, docs, spec_dir } => {
+            diff(&old, &new, format, fail_on, docs, spec_dir)
+        }
     }
 }
 
@@ -218,7 +220,10 @@ fn load(spec_dir: Option<PathBuf>, show_warnings: bool) -> Result<mcp_spec_codeg
 }
 
 /// The revision named on the command line, or a usage error listing the known ones.
-fn find_revision<'a>(spec: &'a mcp_spec_codegen::Spec, name: &str) -> Result<&'a mcp_spec_codegen::model::Revision, ExitCode> {
+fn find_revision<'a>(
+    spec: &'a mcp_spec_codegen::Spec,
+    name: &str,
+) -> Result<&'a mcp_spec_codegen::model::Revision, ExitCode> {
     spec.revision(name).ok_or_else(|| {
         let names: Vec<&str> = spec.revisions.iter().map(|r| r.name.as_str()).collect();
         eprintln!("error: unknown revision `{name}`; available: {}", names.join(", "));
@@ -232,9 +237,7 @@ fn model(revision: &str, spec_dir: Option<PathBuf>) -> ExitCode {
         Err(code) => return code,
     };
     match find_revision(&spec, revision) {
-        Ok(rev) => {
-            print_out(&mcp_spec_codegen::model::outline(rev))
-        }
+        Ok(rev) => print_out(&mcp_spec_codegen::model::outline(rev)),
         Err(code) => code,
     }
 }

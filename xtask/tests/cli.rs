@@ -38,7 +38,9 @@ fn fail_on_sets_the_exit_code() {
 
 #[test]
 fn unknown_revisions_are_usage_errors_that_list_the_known_ones() {
-    for args in [&["diff", "2025-11-25", "2030-01-01"][..], &["registry", "--revision", "2030-01-01"], &["model", "nope"]] {
+    for args in
+        [&["diff", "2025-11-25", "2030-01-01"][..], &["registry", "--revision", "2030-01-01"], &["model", "nope"]]
+    {
         let o = xtask(args);
         assert_eq!(code(&o), 2, "{args:?}");
         let err = String::from_utf8_lossy(&o.stderr);

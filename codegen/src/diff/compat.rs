@@ -31,9 +31,9 @@ impl<'a> Compat<'a> {
             (Type::String, Type::String) => true,
             (Type::String, Type::Literal(l)) => matches!(l.value, LiteralValue::Str(_)),
             (Type::String, Type::Named(n)) => matches!(self.writer.item(n).map(|i| &i.kind), Some(ItemKind::Enum(_))),
-            (Type::Integer, Type::Integer) | (Type::Number, Type::Integer | Type::Number) | (Type::Boolean, Type::Boolean) => {
-                true
-            }
+            (Type::Integer, Type::Integer)
+            | (Type::Number, Type::Integer | Type::Number)
+            | (Type::Boolean, Type::Boolean) => true,
             (Type::Integer, Type::Literal(l)) => matches!(l.value, LiteralValue::Int(_)),
             (Type::Number, Type::Literal(l)) => matches!(l.value, LiteralValue::Int(_) | LiteralValue::Float(_)),
             (Type::Boolean, Type::Literal(l)) => matches!(l.value, LiteralValue::Bool(_)),
@@ -137,4 +137,3 @@ impl<'a> Compat<'a> {
         }
     }
 }
-

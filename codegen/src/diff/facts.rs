@@ -26,7 +26,9 @@ pub type Facts = BTreeMap<String, String>;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FactKind {
     /// `Name@type`: the shape of a type; `declared` when it is a named type.
-    Type { declared: bool },
+    Type {
+        declared: bool,
+    },
     Field,
     Value,
     Variant,
@@ -57,7 +59,10 @@ pub enum Edit {
     Remove(String),
     Insert(String, String),
     /// Moves every key at or below `from` to the same place below `to` (a rename).
-    Rekey { from: String, to: String },
+    Rekey {
+        from: String,
+        to: String,
+    },
 }
 
 /// True when `key` is `root` or lies below it.
@@ -125,7 +130,9 @@ pub fn fact_set(rev: &Revision) -> FactSet {
                 for (i, v) in u.variants.iter().enumerate() {
                     let mut tags: Vec<String> = v.tags.iter().map(|t| t.value.to_json()).collect();
                     if let Some(sel) = &u.selector {
-                        tags.extend(sel.tags.iter().filter(|(_, k)| *k == i).map(|(t, _)| format!("{}: {t:?}", sel.field)));
+                        tags.extend(
+                            sel.tags.iter().filter(|(_, k)| *k == i).map(|(t, _)| format!("{}: {t:?}", sel.field)),
+                        );
                         if sel.other == Some(i) {
                             tags.push(format!("{}: unlisted", sel.field));
                         }
@@ -134,7 +141,11 @@ pub fn fact_set(rev: &Revision) -> FactSet {
                         tags.push("any other".into());
                     }
                     let tags = if tags.is_empty() { String::new() } else { format!(" when {}", tags.join(" | ")) };
-                    out.put(format!("{path}|{}", v.name), FactKind::Variant, format!("{}{tags}", type_text(rev, &v.ty)));
+                    out.put(
+                        format!("{path}|{}", v.name),
+                        FactKind::Variant,
+                        format!("{}{tags}", type_text(rev, &v.ty)),
+                    );
                 }
             }
             ItemKind::Alias(_) | ItemKind::Const(_) => {}

@@ -367,7 +367,8 @@ impl Cx<'_> {
         // Best first: the closer names, then the closer shapes (fractions compared
         // by cross-multiplying), then by name.
         let frac = |(a, b): (usize, usize), (c, d): (usize, usize)| (c * b).cmp(&(a * d));
-        candidates.sort_by(|x, y| frac(x.0, y.0).then_with(|| frac(x.1, y.1)).then_with(|| (&x.2, &x.3).cmp(&(&y.2, &y.3))));
+        candidates
+            .sort_by(|x, y| frac(x.0, y.0).then_with(|| frac(x.1, y.1)).then_with(|| (&x.2, &x.3).cmp(&(&y.2, &y.3))));
         let (mut taken_old, mut taken_new) = (BTreeSet::new(), BTreeSet::new());
         let mut out = Vec::new();
         for (_, _, o, n) in candidates {
@@ -484,7 +485,16 @@ impl Cx<'_> {
     }
 
     fn simple(&self, path: &str, id: ChangeId, o: Option<&String>, n: Option<&String>, edits: Vec<Edit>) -> Change {
-        Change { id, path: path.to_string(), old: o.cloned(), new: n.cloned(), wire: Wire::None, api: None, detail: None, edits }
+        Change {
+            id,
+            path: path.to_string(),
+            old: o.cloned(),
+            new: n.cloned(),
+            wire: Wire::None,
+            api: None,
+            detail: None,
+            edits,
+        }
     }
 
     fn item_in<'r>(rev: &'r Revision, path: &str) -> Option<&'r Item> {
@@ -543,7 +553,9 @@ impl Cx<'_> {
             }
             ChangeId::AliasChanged | ChangeId::TypeKindChanged => {
                 c.api = Some("the type changed".into());
-                if let (Some(oi), Some(ni)) = (Self::item_in(self.old, &self.old_path(root)), Self::item_in(self.new, root)) {
+                if let (Some(oi), Some(ni)) =
+                    (Self::item_in(self.old, &self.old_path(root)), Self::item_in(self.new, root))
+                {
                     let (ot, nt) = (Type::Named(oi.name.clone()), Type::Named(ni.name.clone()));
                     c.wire = Wire::from_breaks(
                         !Compat::new(self.old, self.new).accepts(&ot, &nt),
@@ -568,7 +580,11 @@ impl Cx<'_> {
             (_, None) if nf.is_some() => ChangeId::FieldInherited,
             (_, None) => ChangeId::FieldRemoved,
             (Some(a), Some(b)) if type_part(a) == type_part(b) => {
-                if b.starts_with("required") { ChangeId::FieldMadeRequired } else { ChangeId::FieldMadeOptional }
+                if b.starts_with("required") {
+                    ChangeId::FieldMadeRequired
+                } else {
+                    ChangeId::FieldMadeOptional
+                }
             }
             _ if of.is_some_and(is_fixed) && nf.is_some_and(is_fixed) => ChangeId::FixedValueChanged,
             _ => ChangeId::FieldTypeChanged,
@@ -582,13 +598,19 @@ impl Cx<'_> {
         c.api = match id {
             ChangeId::FieldAddedRequired | ChangeId::FieldAddedOptional if rust(nf) => Some(format!(
                 "struct literals must name the new field{}",
-                self.inheritors(path).map(|n| format!(", here and in the {} that inherit it", types(n))).unwrap_or_default()
+                self.inheritors(path)
+                    .map(|n| format!(", here and in the {} that inherit it", types(n)))
+                    .unwrap_or_default()
             )),
             ChangeId::FieldRemoved if rust(of) => Some("the field is gone".into()),
             ChangeId::FieldMadeRequired if rust(nf) => Some("`Option<T>` became `T`".into()),
             ChangeId::FieldMadeOptional if rust(nf) => Some("`T` became `Option<T>`".into()),
-            ChangeId::FieldTypeChanged | ChangeId::FieldInherited | ChangeId::FieldRedeclared if rust(of) || rust(nf) => {
-                let same = of.zip(nf).is_some_and(|(a, b)| RustTypes::api(self.old).field(a) == RustTypes::api(self.new).field(b));
+            ChangeId::FieldTypeChanged | ChangeId::FieldInherited | ChangeId::FieldRedeclared
+                if rust(of) || rust(nf) =>
+            {
+                let same = of
+                    .zip(nf)
+                    .is_some_and(|(a, b)| RustTypes::api(self.old).field(a) == RustTypes::api(self.new).field(b));
                 (!same).then(|| "the field's type changed".to_string())
             }
             _ => None,
@@ -596,7 +618,9 @@ impl Cx<'_> {
         c.detail = match id {
             ChangeId::FieldInherited => nf.map(|f| format!("now inherited from {}", f.declared_in)),
             ChangeId::FieldRedeclared => of.map(|f| format!("was inherited from {}", f.declared_in)),
-            _ => self.inheritors(path).map(|n| if n == 1 { "1 other type inherits it".to_string() } else { format!("{n} other types inherit it") }),
+            _ => self.inheritors(path).map(|n| {
+                if n == 1 { "1 other type inherits it".to_string() } else { format!("{n} other types inherit it") }
+            }),
         };
         c
     }
@@ -620,7 +644,8 @@ impl Cx<'_> {
 
     fn value_change(&self, path: &str, added: bool, edits: Vec<Edit>) -> Change {
         let root = path.rsplit_once(".\"").map(|(r, _)| r).unwrap_or(path);
-        let open = |set: &FactSet, root: &str| set.facts.get(&format!("{root}@type")).is_some_and(|s| s.starts_with("open"));
+        let open =
+            |set: &FactSet, root: &str| set.facts.get(&format!("{root}@type")).is_some_and(|s| s.starts_with("open"));
         let (id, wire, api) = if added {
             let wire = if open(self.old_set, &self.old_path(root)) { Wire::None } else { Wire::OldReaders };
             (ChangeId::ValueAdded, wire, "exhaustive matches must handle the new variant")
@@ -698,7 +723,13 @@ fn name_overlap(a: &str, b: &str) -> (usize, usize) {
 
 /// A member fixed by a literal: `required "tools/call"`, `required -32602`.
 fn is_fixed_summary(summary: &str) -> bool {
-    summary.strip_prefix("required ").is_some_and(|t| t.starts_with(['"', '-']) || t.starts_with(|c: char| c.is_ascii_digit()) || t.starts_with("typeof ") || t == "true" || t == "false")
+    summary.strip_prefix("required ").is_some_and(|t| {
+        t.starts_with(['"', '-'])
+            || t.starts_with(|c: char| c.is_ascii_digit())
+            || t.starts_with("typeof ")
+            || t == "true"
+            || t == "false"
+    })
 }
 
 fn types(n: usize) -> String {
@@ -712,7 +743,11 @@ fn type_part(summary: &str) -> &str {
 
 fn first_line(text: &str) -> String {
     let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    if line.chars().count() > 80 { format!("{}…", line.chars().take(79).collect::<String>()) } else { line.to_string() }
+    if line.chars().count() > 80 {
+        format!("{}…", line.chars().take(79).collect::<String>())
+    } else {
+        line.to_string()
+    }
 }
 
 fn is_fixed(f: &Field) -> bool {

@@ -136,7 +136,10 @@ fn markdown(d: &Diff, listed: &[&Change], docs: bool) -> String {
         if group.is_empty() {
             continue;
         }
-        out.push_str(&format!("\n### {title} ({})\n\n| Change | Item | Old | New | Wire | API |\n|---|---|---|---|---|---|\n", group.len()));
+        out.push_str(&format!(
+            "\n### {title} ({})\n\n| Change | Item | Old | New | Wire | API |\n|---|---|---|---|---|---|\n",
+            group.len()
+        ));
         for c in group {
             let code = |s: &Option<String>| s.as_deref().map(|v| format!("`{}`", cell(v))).unwrap_or_default();
             out.push_str(&format!(

@@ -44,7 +44,10 @@ fn param(cx: &Cx<'_>, t: &Type) -> (TokenStream, bool) {
     let ty = type_tokens(&cx.types().of(t));
     let into = match cx.rev.canonical(t) {
         Type::String => true,
-        Type::Named(n) => matches!(cx.rev.item(n).map(|i| &i.kind), Some(ItemKind::Struct(_) | ItemKind::Union(_) | ItemKind::Enum(_))),
+        Type::Named(n) => matches!(
+            cx.rev.item(n).map(|i| &i.kind),
+            Some(ItemKind::Struct(_) | ItemKind::Union(_) | ItemKind::Enum(_))
+        ),
         _ => false,
     };
     if into { (quote!(impl ::std::convert::Into<#ty>), true) } else { (ty, false) }
@@ -101,7 +104,8 @@ pub fn struct_builders(item: &Item, s: &Struct, cx: &Cx<'_>) -> TokenStream {
                     Some(v) => cx.default_text(&f.ty, &LiteralValue::Str(v.clone())),
                     None => cx.default_text(&f.ty, &d.value),
                 };
-                let value: TokenStream = value.and_then(|v| v.parse().ok()).unwrap_or_else(|| quote!(::std::default::Default::default()));
+                let value: TokenStream =
+                    value.and_then(|v| v.parse().ok()).unwrap_or_else(|| quote!(::std::default::Default::default()));
                 inits.push(quote!(#field: #value));
             }
             Role::Optional => match &f.ty {
@@ -120,7 +124,10 @@ pub fn struct_builders(item: &Item, s: &Struct, cx: &Cx<'_>) -> TokenStream {
             Role::Fixed(_) => {}
         }
     }
-    let doc = format!(" A `{}` with the members it requires; optional ones start `None`, defaulted ones at their default.", item.name);
+    let doc = format!(
+        " A `{}` with the members it requires; optional ones start `None`, defaulted ones at their default.",
+        item.name
+    );
     let default = params.is_empty().then(|| {
         quote! {
             impl ::std::default::Default for #name {
@@ -239,12 +246,16 @@ fn upcast(item: &Item, s: &Struct, base_name: &str, b: &Struct, cx: &Cx<'_>) -> 
                 let v = literal_tokens(&l.value)?;
                 let ty_ok = matches!(
                     (&l.value, bt.to_string().as_str()),
-                    (LiteralValue::Str(_), "String") | (LiteralValue::Int(_), "i64") | (LiteralValue::Float(_), "f64") | (LiteralValue::Bool(_), "bool")
+                    (LiteralValue::Str(_), "String")
+                        | (LiteralValue::Int(_), "i64")
+                        | (LiteralValue::Float(_), "f64")
+                        | (LiteralValue::Bool(_), "bool")
                 );
                 if !ty_ok {
                     return None;
                 }
-                let v = if matches!(l.value, LiteralValue::Str(_)) { quote!(::std::string::String::from(#v)) } else { v };
+                let v =
+                    if matches!(l.value, LiteralValue::Str(_)) { quote!(::std::string::String::from(#v)) } else { v };
                 inits.push(quote!(#field: #v));
             }
             (_, Some(st), Some(bt)) if st == bt => {

@@ -113,7 +113,11 @@ pub fn render(docs: &Docs, links: &Links<'_>) -> Vec<String> {
         if !out.is_empty() {
             out.push(String::new());
         }
-        let title = if ex.title.is_empty() { "Example".to_string() } else { format!("Example: {}", convert_line(&ex.title, links)) };
+        let title = if ex.title.is_empty() {
+            "Example".to_string()
+        } else {
+            format!("Example: {}", convert_line(&ex.title, links))
+        };
         out.push(format!("**{title}**"));
         out.push(String::new());
         out.push("```json".into());
@@ -140,8 +144,14 @@ pub fn convert_line(line: &str, links: &Links<'_>) -> String {
     // `{@link Target | label}` tags whose label holds a code span, likewise.
     if let Some((start, end)) = link_tag_with_code(line) {
         let inner = &line[start + 1..end - 1];
-        let body = inner.trim_start_matches("@linkcode").trim_start_matches("@linkplain").trim_start_matches("@link").trim();
-        return format!("{}{}{}", convert_line(&line[..start], links), render_link(body, links), convert_line(&line[end..], links));
+        let body =
+            inner.trim_start_matches("@linkcode").trim_start_matches("@linkplain").trim_start_matches("@link").trim();
+        return format!(
+            "{}{}{}",
+            convert_line(&line[..start], links),
+            render_link(body, links),
+            convert_line(&line[end..], links)
+        );
     }
     // Markdown links whose label holds a code span (`[the `_meta` field](/specification/...)`)
     // are found on the whole line first: splitting at code spans would cut them.
@@ -208,7 +218,11 @@ fn convert_text(text: &str, links: &Links<'_>) -> String {
                 };
                 out.push_str(&escape(&rest[..start]));
                 let inner = &rest[start + 1..start + close];
-                let body = inner.trim_start_matches("@linkcode").trim_start_matches("@linkplain").trim_start_matches("@link").trim();
+                let body = inner
+                    .trim_start_matches("@linkcode")
+                    .trim_start_matches("@linkplain")
+                    .trim_start_matches("@link")
+                    .trim();
                 out.push_str(&render_link(body, links));
                 rest = &rest[start + close + 1..];
             }
@@ -329,7 +343,10 @@ fn escape(text: &str) -> String {
         let url_at = ["https://", "http://"].iter().filter_map(|p| rest.find(p)).min();
         let (plain, url) = match url_at {
             Some(i) => {
-                let end = rest[i..].find(|c: char| c.is_whitespace() || c == ')' || c == '>' || c == '"').map(|e| i + e).unwrap_or(rest.len());
+                let end = rest[i..]
+                    .find(|c: char| c.is_whitespace() || c == ')' || c == '>' || c == '"')
+                    .map(|e| i + e)
+                    .unwrap_or(rest.len());
                 let mut url = &rest[i..end];
                 while url.ends_with(['.', ',', ';', ':']) {
                     url = &url[..url.len() - 1];
@@ -406,14 +423,20 @@ mod tests {
         let l = Links { rev: &r };
         assert_eq!(convert_line("a [b] <c> `[d]`", &l), "a \\[b\\] \\<c\\> `[d]`");
         assert_eq!(convert_line("see https://x.io/a.", &l), "see <https://x.io/a>.");
-        assert_eq!(convert_line("[General](/specification/2026-07-28/basic)", &l), "[General](https://modelcontextprotocol.io/specification/2026-07-28/basic)");
+        assert_eq!(
+            convert_line("[General](/specification/2026-07-28/basic)", &l),
+            "[General](https://modelcontextprotocol.io/specification/2026-07-28/basic)"
+        );
         assert_eq!(convert_line("{@link Missing}", &l), "`Missing`");
         assert_eq!(convert_line("{@link https://a.b/c | JSON-RPC}", &l), "[JSON-RPC](https://a.b/c)");
         assert_eq!(
             convert_line("Keys MUST follow the {@link https://a.b/meta | `_meta` key naming rules}, with a", &l),
             "Keys MUST follow the [`_meta` key naming rules](https://a.b/meta), with a"
         );
-        assert_eq!(convert_line("the {@link Missing | `x` rules} and `{@link}`", &l), "the `x` rules (`Missing`) and `{@link}`");
+        assert_eq!(
+            convert_line("the {@link Missing | `x` rules} and `{@link}`", &l),
+            "the `x` rules (`Missing`) and `{@link}`"
+        );
         assert_eq!(
             convert_line("See [General fields: `_meta`](/specification/x#meta) for <notes>.", &l),
             "See [General fields: `_meta`](https://modelcontextprotocol.io/specification/x#meta) for \\<notes\\>."

@@ -237,7 +237,10 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
     let fixed: Vec<(&Field, &Literal)> = s.fixed().collect();
     if !fixed.is_empty() {
         let list: Vec<String> = fixed.iter().map(|(f, l)| format!("`{}`: `{}`", f.wire, l.value.to_json())).collect();
-        push_paragraph(&mut lines, format!("Fixed members, always written and checked when read (no Rust field): {}.", list.join(", ")));
+        push_paragraph(
+            &mut lines,
+            format!("Fixed members, always written and checked when read (no Rust field): {}.", list.join(", ")),
+        );
     }
     let docs = doc_attrs(&lines);
 
@@ -253,7 +256,10 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
             push_paragraph(&mut flines, "Optional: `None` is left out of the JSON.");
         }
         if let Some(d) = f.role.default() {
-            push_paragraph(&mut flines, format!("When absent on the wire it is read as `{}`; it is always written.", d.value.to_json()));
+            push_paragraph(
+                &mut flines,
+                format!("When absent on the wire it is read as `{}`; it is always written.", d.value.to_json()),
+            );
         }
         let fdocs = doc_attrs(&flines);
         let fdep = deprecated_attr(&f.docs.deprecated);
@@ -291,7 +297,9 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
                 }
                 Role::Optional => format!("{wire}: optional {}: {ty}{}", member_name(f), wrap_text(&f.ty)),
                 Role::Defaulted(d) => match cx.default_text(&f.ty, &d.value) {
-                    Some(default) => format!("{wire}: defaulted {}: {ty}{} = {default}", member_name(f), wrap_text(&f.ty)),
+                    Some(default) => {
+                        format!("{wire}: defaulted {}: {ty}{} = {default}", member_name(f), wrap_text(&f.ty))
+                    }
                     None => format!("{wire}: required {}: {ty}{}", member_name(f), wrap_text(&f.ty)),
                 },
                 Role::Required => format!("{wire}: required {}: {ty}{}", member_name(f), wrap_text(&f.ty)),
@@ -417,7 +425,8 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> Em
         None => {
             let selector = match &u.selector {
                 Some(sel) => {
-                    let picks: Vec<String> = sel.tags.iter().map(|(value, k)| format!("{value:?} => {}", u.variants[*k].name)).collect();
+                    let picks: Vec<String> =
+                        sel.tags.iter().map(|(value, k)| format!("{value:?} => {}", u.variants[*k].name)).collect();
                     let other = sel.other.map(|k| format!(", unlisted {}", u.variants[k].name)).unwrap_or_default();
                     format!(", {:?} ({}) picks {{ {} }}{other}", sel.field, sel.values_of, picks.join(", "))
                 }

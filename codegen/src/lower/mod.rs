@@ -93,7 +93,8 @@ impl ObjectShape {
     fn put(&mut self, f: Field) {
         match self.fields.iter_mut().find(|g| g.wire == f.wire) {
             Some(g) => {
-                let docs = if f.docs.text.is_empty() && f.docs.deprecated.is_none() { g.docs.clone() } else { f.docs.clone() };
+                let docs =
+                    if f.docs.text.is_empty() && f.docs.deprecated.is_none() { g.docs.clone() } else { f.docs.clone() };
                 *g = Field { docs, ..f };
             }
             None => self.fields.push(f),
@@ -160,7 +161,10 @@ impl Lowerer<'_> {
             DeclKind::Const(v) => ItemKind::Const(Literal { value: const_literal(v), via_const: None }),
             DeclKind::Interface { members, .. } => {
                 // A body that is only `[key: string]: T` is a map, not a struct.
-                if let ([Member::Index { ty, .. }], true) = (members.as_slice(), matches!(&decl.kind, DeclKind::Interface { extends, .. } if extends.is_empty())) {
+                if let ([Member::Index { ty, .. }], true) = (
+                    members.as_slice(),
+                    matches!(&decl.kind, DeclKind::Interface { extends, .. } if extends.is_empty()),
+                ) {
                     let t = self.lower_type(ty, name, "", InlineRole::Value, &Docs::default());
                     ItemKind::Alias(Type::Map(Box::new(t)))
                 } else {
@@ -232,20 +236,31 @@ impl Lowerer<'_> {
         match &ty.kind {
             TypeKind::Ref { name, args } if name == "Omit" => {
                 let [target, keys] = args.as_slice() else {
-                    self.error_at(ty.span, "`Omit` takes two type arguments", "write `Omit<Type, \"key\" | \"other\">`");
+                    self.error_at(
+                        ty.span,
+                        "`Omit` takes two type arguments",
+                        "write `Omit<Type, \"key\" | \"other\">`",
+                    );
                     return None;
                 };
                 let mut shape = self.base_shape(target, record_base)?;
                 let mut omit = Vec::new();
                 collect_string_literals(keys, &mut omit);
                 if omit.is_empty() {
-                    self.error_at(keys.span, "the keys of `Omit` must be string literals", "write `\"key\" | \"other\"`");
+                    self.error_at(
+                        keys.span,
+                        "the keys of `Omit` must be string literals",
+                        "write `\"key\" | \"other\"`",
+                    );
                 }
                 shape.fields.retain(|f| !omit.contains(&f.wire));
                 Some(shape)
             }
             TypeKind::Ref { name, args } if name == "Record" => {
-                let t = args.get(1).map(|t| self.lower_type(t, "", "", InlineRole::Value, &Docs::default())).unwrap_or(Type::Json);
+                let t = args
+                    .get(1)
+                    .map(|t| self.lower_type(t, "", "", InlineRole::Value, &Docs::default()))
+                    .unwrap_or(Type::Json);
                 Some(ObjectShape { index: Some(t), ..Default::default() })
             }
             TypeKind::Ref { name, args } if args.is_empty() => {
@@ -263,13 +278,21 @@ impl Lowerer<'_> {
                         Some(s)
                     }
                     None => {
-                        self.error_at(ty.span, &format!("`{name}` is not an object type and cannot be extended"), "extend an interface or an object type alias");
+                        self.error_at(
+                            ty.span,
+                            &format!("`{name}` is not an object type and cannot be extended"),
+                            "extend an interface or an object type alias",
+                        );
                         None
                     }
                 }
             }
             TypeKind::Ref { name, .. } => {
-                self.error_at(ty.span, &format!("unsupported generic `{name}<...>` in a base type"), "only `Omit<T, K>` and `Record<string, T>` are understood");
+                self.error_at(
+                    ty.span,
+                    &format!("unsupported generic `{name}<...>` in a base type"),
+                    "only `Omit<T, K>` and `Record<string, T>` are understood",
+                );
                 None
             }
             TypeKind::Unsupported { .. } => None,
@@ -290,7 +313,13 @@ impl Lowerer<'_> {
                     let s = match &p.kind {
                         TypeKind::Literal(members) => Some(self.members_shape(members, parent)),
                         TypeKind::Intersection(_) => self.expr_shape(p, parent),
-                        TypeKind::String | TypeKind::Number | TypeKind::Boolean | TypeKind::Null | TypeKind::StrLit(_) | TypeKind::NumLit(_) | TypeKind::BoolLit(_) => {
+                        TypeKind::String
+                        | TypeKind::Number
+                        | TypeKind::Boolean
+                        | TypeKind::Null
+                        | TypeKind::StrLit(_)
+                        | TypeKind::NumLit(_)
+                        | TypeKind::BoolLit(_) => {
                             self.error_at(
                                 p.span,
                                 "an intersection of a primitive type with an object type (a branded or bounded primitive)",
@@ -321,7 +350,10 @@ impl Lowerer<'_> {
                         // An optional member fixed by a literal (`mode?: "form"`) is
                         // checked when present: an enum of that one value.
                         let enum_name = self.inline_name(parent, name, InlineRole::Member);
-                        let kind = ItemKind::Enum(StringEnum { values: vec![EnumValue { value: s.clone(), rust: pascal_case(s), deprecated: None }], open: false });
+                        let kind = ItemKind::Enum(StringEnum {
+                            values: vec![EnumValue { value: s.clone(), rust: pascal_case(s), deprecated: None }],
+                            open: false,
+                        });
                         t = self.add_inline(&enum_name, parent, name, InlineRole::Member, ty.span, kind);
                     }
                     let default = if *optional { None } else { default_of(&docs) };
@@ -351,22 +383,38 @@ impl Lowerer<'_> {
     fn lower_type(&mut self, ty: &TypeExpr, parent: &str, field: &str, role: InlineRole, docs: &Docs) -> Type {
         match &ty.kind {
             TypeKind::String => Type::String,
-            TypeKind::Number => if docs.tjs_number { Type::Number } else { Type::Integer },
+            TypeKind::Number => {
+                if docs.tjs_number {
+                    Type::Number
+                } else {
+                    Type::Integer
+                }
+            }
             TypeKind::Boolean => Type::Boolean,
             TypeKind::Unknown | TypeKind::Any => Type::Json,
             // TypeScript's `object`, which upstream's schema.json reads as a JSON object.
             TypeKind::Object => Type::Map(Box::new(Type::Json)),
             TypeKind::Null => {
-                self.error_at(ty.span, "`null` on its own is not a useful type", "use `T | null` or make the property optional");
+                self.error_at(
+                    ty.span,
+                    "`null` on its own is not a useful type",
+                    "use `T | null` or make the property optional",
+                );
                 Type::Json
             }
             TypeKind::StrLit(s) => Type::Literal(Literal { value: LiteralValue::Str(s.clone()), via_const: None }),
             TypeKind::NumLit(n) => Type::Literal(Literal { value: number_literal(*n), via_const: None }),
             TypeKind::BoolLit(b) => Type::Literal(Literal { value: LiteralValue::Bool(*b), via_const: None }),
             TypeKind::TypeOf(c) => match self.decls.get(c).map(|d| &d.kind) {
-                Some(DeclKind::Const(v)) => Type::Literal(Literal { value: const_literal(v), via_const: Some(c.clone()) }),
+                Some(DeclKind::Const(v)) => {
+                    Type::Literal(Literal { value: const_literal(v), via_const: Some(c.clone()) })
+                }
                 Some(_) => {
-                    self.error_at(ty.span, &format!("`typeof {c}`: `{c}` is not a const"), "`typeof` is supported for exported consts");
+                    self.error_at(
+                        ty.span,
+                        &format!("`typeof {c}`: `{c}` is not a const"),
+                        "`typeof` is supported for exported consts",
+                    );
                     Type::Json
                 }
                 None => {
@@ -376,12 +424,18 @@ impl Lowerer<'_> {
             },
             TypeKind::Ref { name, args } => match (name.as_str(), args.as_slice()) {
                 ("Record", [_, v]) => Type::Map(Box::new(self.lower_type(v, parent, field, InlineRole::Value, docs))),
-                ("Array" | "ReadonlyArray", [t]) => Type::Array(Box::new(self.lower_type(t, parent, field, InlineRole::Item, docs))),
+                ("Array" | "ReadonlyArray", [t]) => {
+                    Type::Array(Box::new(self.lower_type(t, parent, field, InlineRole::Item, docs)))
+                }
                 ("Omit", _) => self.inline_struct(ty, parent, field, role),
                 (_, []) => {
                     if self.decls.contains_key(name) {
                         if matches!(self.decls.get(name).map(|d| &d.kind), Some(DeclKind::Const(_))) {
-                            self.error_at(ty.span, &format!("`{name}` is a const, not a type"), &format!("write `typeof {name}`"));
+                            self.error_at(
+                                ty.span,
+                                &format!("`{name}` is a const, not a type"),
+                                &format!("write `typeof {name}`"),
+                            );
                             return Type::Json;
                         }
                         Type::Named(name.clone())
@@ -391,7 +445,11 @@ impl Lowerer<'_> {
                     }
                 }
                 _ => {
-                    self.error_at(ty.span, &format!("unsupported generic type `{name}<...>`"), "only `Record<string, T>`, `Array<T>` and `Omit<T, K>` are understood");
+                    self.error_at(
+                        ty.span,
+                        &format!("unsupported generic type `{name}<...>`"),
+                        "only `Record<string, T>`, `Array<T>` and `Omit<T, K>` are understood",
+                    );
                     Type::Json
                 }
             },
@@ -405,7 +463,8 @@ impl Lowerer<'_> {
                     let inner = if non_null.len() == 1 {
                         self.lower_type(non_null[0], parent, field, role, docs)
                     } else {
-                        let u = TypeExpr { kind: TypeKind::Union(non_null.into_iter().cloned().collect()), span: ty.span };
+                        let u =
+                            TypeExpr { kind: TypeKind::Union(non_null.into_iter().cloned().collect()), span: ty.span };
                         self.lower_type(&u, parent, field, role, docs)
                     };
                     return Type::Nullable(Box::new(inner));
@@ -443,14 +502,24 @@ impl Lowerer<'_> {
         format!("{parent}{}{}", pascal_case_keep(field), role.suffix())
     }
 
-    fn add_inline(&mut self, name: &str, parent: &str, field: &str, role: InlineRole, span: Span, kind: ItemKind) -> Type {
+    fn add_inline(
+        &mut self,
+        name: &str,
+        parent: &str,
+        field: &str,
+        role: InlineRole,
+        span: Span,
+        kind: ItemKind,
+    ) -> Type {
         if let Some(decl) = self.decls.get(name) {
             self.diags.push(
-                Diagnostic::error(format!("the inline type of `{parent}.{field}` would be named `{name}`, which is already declared"))
-                    .at(self.path, span)
-                    .label(format!("this type is named `{name}` from its parent and field"))
-                    .also_at(decl.span, format!("`{name}` is declared here"))
-                    .hint(format!("declare the inline type under a name of its own and refer to it, or rename `{name}`")),
+                Diagnostic::error(format!(
+                    "the inline type of `{parent}.{field}` would be named `{name}`, which is already declared"
+                ))
+                .at(self.path, span)
+                .label(format!("this type is named `{name}` from its parent and field"))
+                .also_at(decl.span, format!("`{name}` is declared here"))
+                .hint(format!("declare the inline type under a name of its own and refer to it, or rename `{name}`")),
             );
             return Type::Json;
         }
@@ -507,18 +576,23 @@ impl Lowerer<'_> {
             for v in &values {
                 if let Some(other) = seen.insert(v.rust.clone(), v.value.clone()) {
                     self.diags.push(
-                        Diagnostic::error(format!("the values \"{other}\" and \"{}\" of `{name}` both become the Rust variant `{}`", v.value, v.rust))
-                            .at(self.path, span)
-                            .label("in this union")
-                            .hint("rename one of the values"),
+                        Diagnostic::error(format!(
+                            "the values \"{other}\" and \"{}\" of `{name}` both become the Rust variant `{}`",
+                            v.value, v.rust
+                        ))
+                        .at(self.path, span)
+                        .label("in this union")
+                        .hint("rename one of the values"),
                     );
                 }
             }
             if open && seen.contains_key("Other") {
                 self.diags.push(
-                    Diagnostic::error(format!("`{name}` is open and has a value named like its catch-all variant `Other`"))
-                        .at(self.path, span)
-                        .label("in this union"),
+                    Diagnostic::error(format!(
+                        "`{name}` is open and has a value named like its catch-all variant `Other`"
+                    ))
+                    .at(self.path, span)
+                    .label("in this union"),
                 );
             }
             return Some(ItemKind::Enum(StringEnum { values, open }));
@@ -539,7 +613,9 @@ impl Lowerer<'_> {
     }
 
     fn undeclared(&mut self, name: &str, span: Span) {
-        let mut d = Diagnostic::error(format!("reference to undeclared type `{name}`")).at(self.path, span).label("not declared in this file");
+        let mut d = Diagnostic::error(format!("reference to undeclared type `{name}`"))
+            .at(self.path, span)
+            .label("not declared in this file");
         if let Some(close) = self.closest_name(name) {
             d = d.hint(format!("did you mean `{close}`?"));
         }
@@ -559,10 +635,10 @@ impl Lowerer<'_> {
     }
 
     fn error_at(&mut self, span: Span, msg: &str, hint: &str) {
-        self.diags.push(Diagnostic::error(msg.to_string()).at(self.path, span).label(msg.to_string()).hint(hint.to_string()));
+        self.diags
+            .push(Diagnostic::error(msg.to_string()).at(self.path, span).label(msg.to_string()).hint(hint.to_string()));
     }
 }
-
 
 /// The value a required field takes when absent: an `@default` tag, or the
 /// spec's phrase "treat the absent field as `"complete"`".
@@ -586,8 +662,6 @@ fn default_of(docs: &Docs) -> Option<Literal> {
     };
     Some(Literal { value, via_const: None })
 }
-
-
 
 /// The name of the Rust field that keeps unknown members: `extra`, unless a
 /// member is already called that.
@@ -614,7 +688,13 @@ fn variant_name(ty: &Type) -> String {
             LiteralValue::Str(s) => pascal_case(s),
             LiteralValue::Int(i) => format!("N{}", i.unsigned_abs()),
             LiteralValue::Float(_) => "Float".into(),
-            LiteralValue::Bool(b) => if *b { "True".into() } else { "False".into() },
+            LiteralValue::Bool(b) => {
+                if *b {
+                    "True".into()
+                } else {
+                    "False".into()
+                }
+            }
         },
     }
 }

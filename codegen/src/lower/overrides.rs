@@ -80,7 +80,12 @@ pub fn applies(o: &Override, name: &str, dated: bool) -> bool {
 
 /// Applies the table to a revision's items. Returns the warnings for entries
 /// that apply to this revision but find nothing to correct.
-pub fn apply_overrides(items: &mut BTreeMap<String, Item>, revision: &str, dated: bool, schema: &std::path::Path) -> Vec<Diagnostic> {
+pub fn apply_overrides(
+    items: &mut BTreeMap<String, Item>,
+    revision: &str,
+    dated: bool,
+    schema: &std::path::Path,
+) -> Vec<Diagnostic> {
     let mut warnings = Vec::new();
     for o in OVERRIDES.iter().filter(|o| applies(o, revision, dated)) {
         // A member's path written after its declaring type: that type or any that
@@ -134,7 +139,13 @@ fn locate(items: &BTreeMap<String, Item>, head: &str, steps: &[PathStep]) -> Opt
 
 /// Corrects the member `wire` of `owner` (and of every struct that has the same
 /// member from the same declaration), at `rest` inside its type.
-fn correct_member(items: &mut BTreeMap<String, Item>, owner: &str, wire: &str, rest: &[PathStep], o: &Override) -> bool {
+fn correct_member(
+    items: &mut BTreeMap<String, Item>,
+    owner: &str,
+    wire: &str,
+    rest: &[PathStep],
+    o: &Override,
+) -> bool {
     let Some(ItemKind::Struct(s)) = items.get(owner).map(|i| &i.kind) else { return false };
     let Some(field) = s.field(wire) else { return false };
     let declared_in = field.declared_in.clone();
@@ -209,7 +220,12 @@ mod tests {
         for o in OVERRIDES {
             let (_, steps) = parse_path(o.path).unwrap_or_else(|| panic!("{}: not a path", o.path));
             assert!(steps.iter().any(|s| matches!(s, PathStep::Member(_))), "{}: names no member", o.path);
-            assert!(crate::jsdoc::find_date(o.since).as_deref() == Some(o.since), "{}: `{}` is not a date", o.path, o.since);
+            assert!(
+                crate::jsdoc::find_date(o.since).as_deref() == Some(o.since),
+                "{}: `{}` is not a date",
+                o.path,
+                o.since
+            );
         }
     }
 }

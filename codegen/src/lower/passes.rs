@@ -15,7 +15,9 @@ impl Lowerer<'_> {
     /// (into the same strongly connected group of types) is held in a `Box`.
     pub(super) fn box_cycles(&mut self) {
         let group = by_value_groups(&self.items);
-        let closes = |from: &str, t: &Type| by_value_target(t).is_some_and(|to| group.get(from).is_some_and(|g| group.get(to) == Some(g)));
+        let closes = |from: &str, t: &Type| {
+            by_value_target(t).is_some_and(|to| group.get(from).is_some_and(|g| group.get(to) == Some(g)))
+        };
         for item in self.items.values_mut() {
             let name = item.name.clone();
             match &mut item.kind {
@@ -41,10 +43,12 @@ impl Lowerer<'_> {
         }
         for (item, wire, span, value, ty) in &bad {
             self.diags.push(
-                Diagnostic::warning(format!("the default {value} of `{item}.{wire}` is not a value of its type `{ty}`"))
-                    .at(self.path, *span)
-                    .label("this member")
-                    .hint("the default is ignored: absence stays an error"),
+                Diagnostic::warning(format!(
+                    "the default {value} of `{item}.{wire}` is not a value of its type `{ty}`"
+                ))
+                .at(self.path, *span)
+                .label("this member")
+                .hint("the default is ignored: absence stays an error"),
             );
         }
         for item in self.items.values_mut() {
@@ -75,8 +79,12 @@ impl Lowerer<'_> {
         }
         let mut value_deprecated: HashSet<String> = HashSet::new();
         for (target, dep) in moves {
-            let Some(Item { kind: ItemKind::Enum(e), origin: Origin::Inline { .. }, .. }) = self.items.get_mut(&target) else { continue };
-            let named: Vec<String> = dep.values.iter().filter(|v| e.values.iter().any(|ev| &ev.value == *v)).cloned().collect();
+            let Some(Item { kind: ItemKind::Enum(e), origin: Origin::Inline { .. }, .. }) = self.items.get_mut(&target)
+            else {
+                continue;
+            };
+            let named: Vec<String> =
+                dep.values.iter().filter(|v| e.values.iter().any(|ev| &ev.value == *v)).cloned().collect();
             if named.is_empty() {
                 continue;
             }
@@ -113,7 +121,9 @@ impl Lowerer<'_> {
 
 fn default_fits(items: &BTreeMap<String, Item>, ty: &Type, v: &LiteralValue) -> bool {
     match (ty, v) {
-        (Type::String, LiteralValue::Str(_)) | (Type::Boolean, LiteralValue::Bool(_)) | (Type::Integer, LiteralValue::Int(_)) => true,
+        (Type::String, LiteralValue::Str(_))
+        | (Type::Boolean, LiteralValue::Bool(_))
+        | (Type::Integer, LiteralValue::Int(_)) => true,
         (Type::Number, LiteralValue::Int(_) | LiteralValue::Float(_)) => true,
         (Type::Named(n), LiteralValue::Str(s)) => match items.get(n).map(|i| &i.kind) {
             Some(ItemKind::Enum(e)) => e.open || e.values.iter().any(|x| &x.value == s),
@@ -201,4 +211,3 @@ fn by_value_groups(items: &BTreeMap<String, Item>) -> BTreeMap<String, usize> {
     }
     groups
 }
-

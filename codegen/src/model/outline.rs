@@ -14,7 +14,8 @@ pub fn outline(rev: &Revision) -> String {
                 out.push_str(&format!("struct {}{bases}{dep}\n", item.name));
                 for f in &s.fields {
                     let opt = if f.is_required() { "" } else { "?" };
-                    let default = f.role.default().map(|d| format!(" (absent: {})", d.value.to_json())).unwrap_or_default();
+                    let default =
+                        f.role.default().map(|d| format!(" (absent: {})", d.value.to_json())).unwrap_or_default();
                     let fdep = if f.docs.deprecated.is_some() { " [deprecated]" } else { "" };
                     out.push_str(&format!("  {}{opt}: {}{default}{fdep}\n", f.wire, f.ty.describe()));
                     for o in &f.docs.overrides {

@@ -56,7 +56,9 @@ pub enum State {
     Active,
     Deprecated(DeprecatedState),
     /// Not in this revision, but in an earlier one: `last_seen` is the newest such.
-    Removed { last_seen: String },
+    Removed {
+        last_seen: String,
+    },
 }
 
 impl State {

@@ -106,7 +106,12 @@ fn text(reg: &Registry, revision: Option<usize>) -> String {
         let width = deprecated.iter().map(|(e, _)| e).chain(&removed).map(|e| e.path.len()).max().unwrap_or(0);
         for (e, d) in &deprecated {
             let sep = d.sep.as_deref().unwrap_or("no SEP");
-            out.push_str(&format!("  deprecated  {:width$}  {:5}  {sep}, since {}\n", e.path, e.kind.as_str(), d.since));
+            out.push_str(&format!(
+                "  deprecated  {:width$}  {:5}  {sep}, since {}\n",
+                e.path,
+                e.kind.as_str(),
+                d.since
+            ));
         }
         for e in &removed {
             out.push_str(&format!(

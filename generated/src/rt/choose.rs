@@ -143,7 +143,8 @@ pub fn kind_name(kind: u8) -> &'static str {
 
 /// The kinds of a set, for "expected a string or a number".
 pub fn kinds_names(kinds: u8) -> String {
-    let names: Vec<&str> = [OBJECT, ARRAY, STRING, NUMBER, BOOLEAN, NULL].into_iter().filter(|k| kinds & k != 0).map(kind_name).collect();
+    let names: Vec<&str> =
+        [OBJECT, ARRAY, STRING, NUMBER, BOOLEAN, NULL].into_iter().filter(|k| kinds & k != 0).map(kind_name).collect();
     match names.split_last() {
         None => "nothing".into(),
         Some((last, [])) => (*last).into(),

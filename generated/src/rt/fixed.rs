@@ -80,7 +80,12 @@ impl Serialize for Fixed {
 /// Reads the value of a fixed member and checks it, naming the member and the
 /// expected value when it differs. The check runs inside the value's
 /// deserialization, so path-tracking deserializers place the error at the member.
-pub fn read_fixed<'de, A: MapAccess<'de>>(map: &mut A, field: &'static str, expected: Fixed, seen: &mut bool) -> Result<(), A::Error> {
+pub fn read_fixed<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    field: &'static str,
+    expected: Fixed,
+    seen: &mut bool,
+) -> Result<(), A::Error> {
     if *seen {
         return map.next_value_seed(Duplicate(field));
     }
@@ -106,7 +111,10 @@ impl FixedSeed {
         if ok {
             Ok(())
         } else {
-            Err(E::custom(format_args!("invalid value for `{}`: expected {}, found {found}", self.field, self.expected)))
+            Err(E::custom(format_args!(
+                "invalid value for `{}`: expected {}, found {found}",
+                self.field, self.expected
+            )))
         }
     }
 }

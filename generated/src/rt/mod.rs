@@ -57,7 +57,9 @@ pub use fixed::{Fixed, read_fixed};
 pub use number::{Float, FloatSeq, Int, NullableFloat, NullableInt};
 pub use object::{Key, Shape, missing, read_extra, read_field, read_field_as};
 pub use table::{ChooseMember, TypeEntry, read, read_tracked, roundtrip};
-pub use union::{MemberTable, Scanned, TagRule, by_tag, member_error, position, raw_of, read_member, scan, to_raw, union_error};
+pub use union::{
+    MemberTable, Scanned, TagRule, by_tag, member_error, position, raw_of, read_member, scan, to_raw, union_error,
+};
 
 pub use crate::__mcp_object as object;
 pub use crate::__mcp_string_enum as string_enum;

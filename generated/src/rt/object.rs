@@ -51,7 +51,11 @@ impl<'de> de::DeserializeSeed<'de> for Duplicate<'_> {
 }
 
 /// Reads a member's value into its slot, refusing a second occurrence of the key.
-pub fn read_field<'de, A: MapAccess<'de>, T: Deserialize<'de>>(map: &mut A, field: &'static str, slot: &mut Option<T>) -> Result<(), A::Error> {
+pub fn read_field<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
+    map: &mut A,
+    field: &'static str,
+    slot: &mut Option<T>,
+) -> Result<(), A::Error> {
     if slot.is_some() {
         return map.next_value_seed(Duplicate(field));
     }

@@ -19,21 +19,36 @@ fn main() {
     let back = serde_json::to_value(&parsed).unwrap();
     assert_eq!(back, serde_json::from_str::<Value>(&text).unwrap(), "ours writes back every member");
     assert_eq!(parsed.tools.len(), 10_000);
-    let theirs_a: rust_mcp_schema::mcp_2026_07_28::ListToolsResult = serde_json::from_str(&text).expect("rust-mcp-schema reads it");
+    let theirs_a: rust_mcp_schema::mcp_2026_07_28::ListToolsResult =
+        serde_json::from_str(&text).expect("rust-mcp-schema reads it");
     let theirs_b: rmcp::model::ListToolsResult = serde_json::from_str(&text).expect("rmcp reads it");
     assert_eq!((theirs_a.tools.len(), theirs_b.tools.len()), (10_000, 10_000));
 
-    let names = ["IgnoredAny (parse only)", "serde_json::Value", "mcp-spec-types", "rust-mcp-schema 2.0.0", "rmcp 3.11.0"];
+    let names =
+        ["IgnoredAny (parse only)", "serde_json::Value", "mcp-spec-types", "rust-mcp-schema 2.0.0", "rmcp 3.11.0"];
     let t = &text;
     let mut contenders = vec![
-        Contender { name: names[0], run: Box::new(move || { black_box(serde_json::from_str::<IgnoredAny>(t).unwrap()); }) },
+        Contender {
+            name: names[0],
+            run: Box::new(move || {
+                black_box(serde_json::from_str::<IgnoredAny>(t).unwrap());
+            }),
+        },
         Contender { name: names[1], run: Box::new(move || drop(black_box(serde_json::from_str::<Value>(t).unwrap()))) },
-        Contender { name: names[2], run: Box::new(move || drop(black_box(serde_json::from_str::<ours::ListToolsResult>(t).unwrap()))) },
+        Contender {
+            name: names[2],
+            run: Box::new(move || drop(black_box(serde_json::from_str::<ours::ListToolsResult>(t).unwrap()))),
+        },
         Contender {
             name: names[3],
-            run: Box::new(move || drop(black_box(serde_json::from_str::<rust_mcp_schema::mcp_2026_07_28::ListToolsResult>(t).unwrap()))),
+            run: Box::new(move || {
+                drop(black_box(serde_json::from_str::<rust_mcp_schema::mcp_2026_07_28::ListToolsResult>(t).unwrap()))
+            }),
         },
-        Contender { name: names[4], run: Box::new(move || drop(black_box(serde_json::from_str::<rmcp::model::ListToolsResult>(t).unwrap()))) },
+        Contender {
+            name: names[4],
+            run: Box::new(move || drop(black_box(serde_json::from_str::<rmcp::model::ListToolsResult>(t).unwrap()))),
+        },
     ];
     let times = race(&mut contenders, rounds);
     drop(contenders);
@@ -66,11 +81,29 @@ fn main() {
     let s = &stream;
     let mixed_names = ["IgnoredAny (parse only)", "serde_json::Value", "mcp-spec-types"];
     let mut mixed = vec![
-        Contender { name: mixed_names[0], run: Box::new(move || s.iter().for_each(|(_, j)| { black_box(serde_json::from_str::<IgnoredAny>(j).unwrap()); })) },
-        Contender { name: mixed_names[1], run: Box::new(move || s.iter().for_each(|(_, j)| drop(black_box(serde_json::from_str::<Value>(j).unwrap())))) },
+        Contender {
+            name: mixed_names[0],
+            run: Box::new(move || {
+                s.iter().for_each(|(_, j)| {
+                    black_box(serde_json::from_str::<IgnoredAny>(j).unwrap());
+                })
+            }),
+        },
+        Contender {
+            name: mixed_names[1],
+            run: Box::new(move || {
+                s.iter().for_each(|(_, j)| drop(black_box(serde_json::from_str::<Value>(j).unwrap())))
+            }),
+        },
         Contender { name: mixed_names[2], run: Box::new(move || s.iter().for_each(|(read, j)| read(j).unwrap())) },
     ];
     let mtimes = race(&mut mixed, rounds * 10);
     drop(mixed);
-    print_table(&format!("Deserialize every example message ({} messages), each as its type", stream.len()), bytes, &mtimes, mixed_names[2], Some(mixed_names[0]));
+    print_table(
+        &format!("Deserialize every example message ({} messages), each as its type", stream.len()),
+        bytes,
+        &mtimes,
+        mixed_names[2],
+        Some(mixed_names[0]),
+    );
 }

@@ -12,7 +12,11 @@ pub fn spec_dir() -> PathBuf {
     let dir = std::env::var_os("MCP_SPEC_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/mcp-spec"));
-    assert!(dir.join("schema").is_dir(), "the MCP spec inputs are missing: looked for {}/schema (set MCP_SPEC_DIR)", dir.display());
+    assert!(
+        dir.join("schema").is_dir(),
+        "the MCP spec inputs are missing: looked for {}/schema (set MCP_SPEC_DIR)",
+        dir.display()
+    );
     dir
 }
 
@@ -20,7 +24,11 @@ pub fn spec_dir() -> PathBuf {
 pub fn examples(revision: &str) -> Vec<(String, String)> {
     let dir = spec_dir().join("schema").join(revision).join("examples");
     let mut out = Vec::new();
-    let mut folders: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).flatten().map(|e| e.path()).collect();
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     folders.sort();
     for folder in folders {
         let name = folder.file_name().unwrap().to_string_lossy().into_owned();
@@ -94,7 +102,8 @@ pub fn race(contenders: &mut [Contender<'_>], rounds: usize) -> Vec<(&'static st
 /// Prints a race's results: median, MB/s, each one's time over `ours`'s, and
 /// (with a `ceiling`) how close each comes to it.
 pub fn print_table(title: &str, bytes: usize, results: &[(&str, Duration)], ours: &str, ceiling: Option<&str>) {
-    let time_of = |name: &str| results.iter().find(|(n, _)| *n == name).map(|(_, t)| t.as_secs_f64()).unwrap_or(f64::NAN);
+    let time_of =
+        |name: &str| results.iter().find(|(n, _)| *n == name).map(|(_, t)| t.as_secs_f64()).unwrap_or(f64::NAN);
     println!("\n{title} ({:.2} MB)", bytes as f64 / 1e6);
     println!("  {:28} {:>10} {:>10} {:>12} {:>12}", "", "median", "MB/s", "it / ours", "of ceiling");
     for (name, t) in results {

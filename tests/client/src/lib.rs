@@ -48,7 +48,11 @@ impl std::fmt::Display for Summary {
         writeln!(f, "tool call:         {}", self.tool_call)?;
         writeln!(f, "prompt messages:   {}", self.prompt_messages)?;
         writeln!(f, "resource contents: {}", self.resource_contents)?;
-        write!(f, "messages checked:  {} (all written back JSON-equal; {} unsolicited)", self.messages_checked, self.unsolicited)
+        write!(
+            f,
+            "messages checked:  {} (all written back JSON-equal; {} unsolicited)",
+            self.messages_checked, self.unsolicited
+        )
     }
 }
 
@@ -89,7 +93,9 @@ impl Peer {
 
     fn send<T: Serialize>(&mut self, message: &T) -> Result<(), Error> {
         let text = serde_json::to_string(message).map_err(|e| e.to_string())?;
-        writeln!(self.stdin, "{text}").and_then(|_| self.stdin.flush()).map_err(|e| format!("cannot write to the server: {e}"))
+        writeln!(self.stdin, "{text}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| format!("cannot write to the server: {e}"))
     }
 
     /// The next message on stdout: JSON (anything else there is an error), read
@@ -101,7 +107,8 @@ impl Peer {
             Err(RecvTimeoutError::Timeout) => return Err("the server did not answer in time".into()),
             Err(RecvTimeoutError::Disconnected) => return Err("the server closed its stdout".into()),
         };
-        let raw: Value = serde_json::from_str(&line).map_err(|e| format!("the server wrote non-JSON to stdout ({e}): {line}"))?;
+        let raw: Value =
+            serde_json::from_str(&line).map_err(|e| format!("the server wrote non-JSON to stdout ({e}): {line}"))?;
         round_trip::<legacy::JSONRPCMessage>(&raw, "JSONRPCMessage")?;
         self.summary.messages_checked += 1;
         Ok(raw)
@@ -118,7 +125,8 @@ impl Peer {
                 self.summary.unsolicited += 1;
                 if let Some(their_id) = msg.get("id") {
                     let refusal = json!({"jsonrpc": "2.0", "id": their_id, "error": {"code": legacy::METHOD_NOT_FOUND, "message": "not offered"}});
-                    let typed: legacy::JSONRPCErrorResponse = serde_json::from_value(refusal).map_err(|e| e.to_string())?;
+                    let typed: legacy::JSONRPCErrorResponse =
+                        serde_json::from_value(refusal).map_err(|e| e.to_string())?;
                     self.send(&typed)?;
                 } else {
                     round_trip::<legacy::ServerNotification>(&msg, "ServerNotification")?;
@@ -162,14 +170,21 @@ impl Peer {
         self.summary.tools = tools.tools.len();
         let resources = self.call(|id| legacy::ListResourcesRequest { params: None, id, extra: Extra::new() })?;
         self.summary.resources = resources.resources.len();
-        let templates = self.call(|id| legacy::ListResourceTemplatesRequest { params: None, id, extra: Extra::new() })?;
+        let templates =
+            self.call(|id| legacy::ListResourceTemplatesRequest { params: None, id, extra: Extra::new() })?;
         self.summary.resource_templates = templates.resource_templates.len();
         let prompts = self.call(|id| legacy::ListPromptsRequest { params: None, id, extra: Extra::new() })?;
         self.summary.prompts = prompts.prompts.len();
 
         // Call a tool that needs no input of its own, or echo if there is one.
-        let tool = tools.tools.iter().find(|t| t.name == "echo").or_else(|| tools.tools.first()).ok_or("the server has no tools")?;
-        let arguments = (tool.name == "echo").then(|| mcp_spec_types::IndexMap::from_iter([("message".to_string(), json!("hello from Rust"))]));
+        let tool = tools
+            .tools
+            .iter()
+            .find(|t| t.name == "echo")
+            .or_else(|| tools.tools.first())
+            .ok_or("the server has no tools")?;
+        let arguments = (tool.name == "echo")
+            .then(|| mcp_spec_types::IndexMap::from_iter([("message".to_string(), json!("hello from Rust"))]));
         let name = tool.name.clone();
         let called = self.call(|id| legacy::CallToolRequest {
             params: legacy::CallToolRequestParams { meta: None, task: None, name, arguments, extra: Extra::new() },
@@ -230,7 +245,8 @@ impl Peer {
             ));
         }
         let code = answer.pointer("/error/code").and_then(Value::as_i64);
-        let modern_refusals = [modern::HEADER_MISMATCH, modern::UNSUPPORTED_PROTOCOL_VERSION, modern::MISSING_REQUIRED_CLIENT_CAPABILITY];
+        let modern_refusals =
+            [modern::HEADER_MISMATCH, modern::UNSUPPORTED_PROTOCOL_VERSION, modern::MISSING_REQUIRED_CLIENT_CAPABILITY];
         if let Some(code) = code.filter(|c| modern_refusals.contains(c)) {
             return Err(format!("the server is modern but refused server/discover with {code}: {answer}"));
         }

@@ -24,7 +24,11 @@ fn a_session_with_the_reference_server() {
     assert!(out.status.success(), "the session failed:\n{stderr}\n{stdout}");
     println!("{stdout}");
     let field = |name: &str| -> String {
-        stdout.lines().find_map(|l| l.strip_prefix(name)).map(|v| v.trim().to_string()).unwrap_or_else(|| panic!("no `{name}` in\n{stdout}"))
+        stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .map(|v| v.trim().to_string())
+            .unwrap_or_else(|| panic!("no `{name}` in\n{stdout}"))
     };
     assert!(field("discovery:").starts_with("method not found (-32601)"), "{stdout}");
     assert_eq!(field("protocol version:"), "2025-11-25");

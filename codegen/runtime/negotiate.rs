@@ -1,0 +1,49 @@
+//! Which protocol version to speak with a peer, by the rule of the revision that
+//! offers it. [`PROTOCOL_VERSIONS`](crate::PROTOCOL_VERSIONS) lists the versions
+//! this crate has types for, oldest first; pass it, or the part of it you
+//! support, as `ours`.
+//!
+//! - Up to 2025-11-25 the client offers one version in `initialize`
+//!   (`params.protocolVersion`): a server that supports it answers with it, else
+//!   with the newest version it supports; the client then speaks the answered
+//!   version if it supports it, and disconnects otherwise.
+//! - From 2026-07-28 there is no handshake: `server/discover` answers with the
+//!   server's `supportedVersions`, and the client chooses one of them (the newest
+//!   it supports too) and sends it in every request's `_meta`.
+//!
+//! ```
+//! use mcp_spec_types::negotiate::{Offer, negotiate};
+//! use mcp_spec_types::PROTOCOL_VERSIONS;
+//!
+//! // A client reading the server's `supportedVersions`:
+//! let server = ["2025-11-25".to_string(), "2026-07-28".to_string()];
+//! assert_eq!(negotiate(Offer::Discovered(&server), PROTOCOL_VERSIONS), Some("2026-07-28"));
+//! // A server answering an older client's `initialize`:
+//! assert_eq!(negotiate(Offer::Initialize("2025-06-18"), &["2025-11-25", "2025-06-18"]), Some("2025-06-18"));
+//! assert_eq!(negotiate(Offer::Initialize("2024-01-01"), &["2025-06-18", "2025-11-25"]), Some("2025-11-25"));
+//! // A client checking the server's answer to its `initialize`:
+//! assert_eq!(negotiate(Offer::Answered("2023-01-01"), PROTOCOL_VERSIONS), None);
+//! ```
+
+/// What the peer said.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offer<'a> {
+    /// A client's `initialize` offered this version (the server decides).
+    Initialize(&'a str),
+    /// A server answered `initialize` with this version (the client checks it).
+    Answered(&'a str),
+    /// A server's `server/discover` listed these versions (the client chooses).
+    Discovered(&'a [String]),
+}
+
+/// The version to speak, or `None` when there is none in common (a client then
+/// disconnects; a server answering `initialize` always has one: its newest).
+/// "Newest" is by date: versions are `YYYY-MM-DD`.
+pub fn negotiate<'a>(offer: Offer<'_>, ours: &[&'a str]) -> Option<&'a str> {
+    let newest = |candidates: &mut dyn Iterator<Item = &'a str>| candidates.max();
+    match offer {
+        Offer::Initialize(v) => ours.iter().copied().find(|o| *o == v).or_else(|| newest(&mut ours.iter().copied())),
+        Offer::Answered(v) => ours.iter().copied().find(|o| *o == v),
+        Offer::Discovered(theirs) => newest(&mut ours.iter().copied().filter(|o| theirs.iter().any(|t| t == o))),
+    }
+}
