@@ -2277,6 +2277,25 @@ impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
         }
     }
 }
+impl ::std::convert::From<ListPromptsResult> for Result {
+    fn from(value: ListPromptsResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.next_cursor {
+            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "prompts",
+            ::serde_json::to_value(value.prompts).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ListPromptsResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -2406,6 +2425,25 @@ impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
         }
     }
 }
+impl ::std::convert::From<ListResourceTemplatesResult> for Result {
+    fn from(value: ListResourceTemplatesResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.next_cursor {
+            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "resourceTemplates",
+            ::serde_json::to_value(value.resource_templates).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ListResourceTemplatesResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -2530,6 +2568,25 @@ impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
         PaginatedResult {
             meta: value.meta,
             next_cursor: value.next_cursor,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<ListResourcesResult> for Result {
+    fn from(value: ListResourcesResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.next_cursor {
+            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "resources",
+            ::serde_json::to_value(value.resources).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
             extra: kept,
         }
     }
@@ -2776,6 +2833,22 @@ impl ::std::convert::From<ListToolsResult> for PaginatedResult {
         PaginatedResult {
             meta: value.meta,
             next_cursor: value.next_cursor,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<ListToolsResult> for Result {
+    fn from(value: ListToolsResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.next_cursor {
+            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
             extra: kept,
         }
     }

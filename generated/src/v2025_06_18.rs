@@ -2889,6 +2889,25 @@ impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
         }
     }
 }
+impl ::std::convert::From<ListPromptsResult> for Result {
+    fn from(value: ListPromptsResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.next_cursor {
+            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "prompts",
+            ::serde_json::to_value(value.prompts).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ListPromptsResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -3018,6 +3037,25 @@ impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
         }
     }
 }
+impl ::std::convert::From<ListResourceTemplatesResult> for Result {
+    fn from(value: ListResourceTemplatesResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.next_cursor {
+            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "resourceTemplates",
+            ::serde_json::to_value(value.resource_templates).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ListResourceTemplatesResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -3142,6 +3180,25 @@ impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
         PaginatedResult {
             meta: value.meta,
             next_cursor: value.next_cursor,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<ListResourcesResult> for Result {
+    fn from(value: ListResourcesResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.next_cursor {
+            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "resources",
+            ::serde_json::to_value(value.resources).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
             extra: kept,
         }
     }
@@ -3388,6 +3445,22 @@ impl ::std::convert::From<ListToolsResult> for PaginatedResult {
         PaginatedResult {
             meta: value.meta,
             next_cursor: value.next_cursor,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<ListToolsResult> for Result {
+    fn from(value: ListToolsResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.next_cursor {
+            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
             extra: kept,
         }
     }
@@ -5197,6 +5270,36 @@ impl ::std::convert::From<ResourceLink> for Resource {
             annotations: value.annotations,
             size: value.size,
             meta: value.meta,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<ResourceLink> for BaseMetadata {
+    fn from(value: ResourceLink) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("type", ::serde_json::json!("resource_link"));
+        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.mime_type {
+            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.annotations {
+            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.size {
+            kept.insert("size", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        BaseMetadata {
+            name: value.name,
+            title: value.title,
             extra: kept,
         }
     }

@@ -500,6 +500,25 @@ impl ::std::convert::From<CallToolRequestParams> for TaskAugmentedRequestParams 
         }
     }
 }
+impl ::std::convert::From<CallToolRequestParams> for RequestParams {
+    fn from(value: CallToolRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.task {
+            kept.insert("task", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.arguments {
+            kept.insert("arguments", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        RequestParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     CallToolRequestParams {
         "_meta": optional meta: RequestParamsMeta,
@@ -2323,6 +2342,56 @@ impl ::std::convert::From<CreateMessageRequestParams> for TaskAugmentedRequestPa
         }
     }
 }
+impl ::std::convert::From<CreateMessageRequestParams> for RequestParams {
+    fn from(value: CreateMessageRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.task {
+            kept.insert("task", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "messages",
+            ::serde_json::to_value(value.messages).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.model_preferences {
+            kept.insert(
+                "modelPreferences",
+                ::serde_json::to_value(v).unwrap_or_default(),
+            );
+        }
+        if let ::std::option::Option::Some(v) = value.system_prompt {
+            kept.insert("systemPrompt", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.include_context {
+            kept.insert("includeContext", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.temperature {
+            kept.insert("temperature", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "maxTokens",
+            ::serde_json::to_value(value.max_tokens).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.stop_sequences {
+            kept.insert("stopSequences", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.metadata {
+            kept.insert("metadata", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.tools {
+            kept.insert("tools", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.tool_choice {
+            kept.insert("toolChoice", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        RequestParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     CreateMessageRequestParams {
         "_meta": optional meta: RequestParamsMeta,
@@ -2700,6 +2769,32 @@ impl ::std::convert::From<ElicitRequestFormParams> for TaskAugmentedRequestParam
         }
     }
 }
+impl ::std::convert::From<ElicitRequestFormParams> for RequestParams {
+    fn from(value: ElicitRequestFormParams) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.task {
+            kept.insert("task", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.mode {
+            kept.insert("mode", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "message",
+            ::serde_json::to_value(value.message).unwrap_or_default(),
+        );
+        kept.insert(
+            "requestedSchema",
+            ::serde_json::to_value(value.requested_schema).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        RequestParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ElicitRequestFormParams {
         "_meta": optional meta: RequestParamsMeta,
@@ -2885,6 +2980,31 @@ impl ::std::convert::From<ElicitRequestURLParams> for TaskAugmentedRequestParams
         TaskAugmentedRequestParams {
             meta: value.meta,
             task: value.task,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<ElicitRequestURLParams> for RequestParams {
+    fn from(value: ElicitRequestURLParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("mode", ::serde_json::json!("url"));
+        if let ::std::option::Option::Some(v) = value.task {
+            kept.insert("task", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "message",
+            ::serde_json::to_value(value.message).unwrap_or_default(),
+        );
+        kept.insert(
+            "elicitationId",
+            ::serde_json::to_value(value.elicitation_id).unwrap_or_default(),
+        );
+        kept.insert("url", ::serde_json::to_value(value.url).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        RequestParams {
+            meta: value.meta,
             extra: kept,
         }
     }
@@ -4862,6 +4982,25 @@ impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
         }
     }
 }
+impl ::std::convert::From<ListPromptsResult> for Result {
+    fn from(value: ListPromptsResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.next_cursor {
+            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "prompts",
+            ::serde_json::to_value(value.prompts).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ListPromptsResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -4991,6 +5130,25 @@ impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
         }
     }
 }
+impl ::std::convert::From<ListResourceTemplatesResult> for Result {
+    fn from(value: ListResourceTemplatesResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.next_cursor {
+            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "resourceTemplates",
+            ::serde_json::to_value(value.resource_templates).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ListResourceTemplatesResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -5115,6 +5273,25 @@ impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
         PaginatedResult {
             meta: value.meta,
             next_cursor: value.next_cursor,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<ListResourcesResult> for Result {
+    fn from(value: ListResourcesResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.next_cursor {
+            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert(
+            "resources",
+            ::serde_json::to_value(value.resources).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
             extra: kept,
         }
     }
@@ -5355,6 +5532,22 @@ impl ::std::convert::From<ListTasksResult> for PaginatedResult {
         }
     }
 }
+impl ::std::convert::From<ListTasksResult> for Result {
+    fn from(value: ListTasksResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.next_cursor {
+            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert("tasks", ::serde_json::to_value(value.tasks).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ListTasksResult {
         "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
@@ -5476,6 +5669,22 @@ impl ::std::convert::From<ListToolsResult> for PaginatedResult {
         PaginatedResult {
             meta: value.meta,
             next_cursor: value.next_cursor,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<ListToolsResult> for Result {
+    fn from(value: ListToolsResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.next_cursor {
+            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
             extra: kept,
         }
     }
@@ -6900,6 +7109,19 @@ impl ::std::convert::From<ReadResourceRequestParams> for ResourceRequestParams {
         }
     }
 }
+impl ::std::convert::From<ReadResourceRequestParams> for RequestParams {
+    fn from(value: ReadResourceRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        RequestParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ReadResourceRequestParams {
         "_meta": optional meta: RequestParamsMeta,
@@ -7604,6 +7826,72 @@ impl ::std::convert::From<ResourceLink> for Resource {
             annotations: value.annotations,
             size: value.size,
             meta: value.meta,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<ResourceLink> for BaseMetadata {
+    fn from(value: ResourceLink) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("type", ::serde_json::json!("resource_link"));
+        if let ::std::option::Option::Some(v) = value.icons {
+            kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.mime_type {
+            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.annotations {
+            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.size {
+            kept.insert("size", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        BaseMetadata {
+            name: value.name,
+            title: value.title,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<ResourceLink> for Icons {
+    fn from(value: ResourceLink) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("type", ::serde_json::json!("resource_link"));
+        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.title {
+            kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.mime_type {
+            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.annotations {
+            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.size {
+            kept.insert("size", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Icons {
+            icons: value.icons,
             extra: kept,
         }
     }
@@ -9330,6 +9618,19 @@ impl ::std::convert::From<SubscribeRequestParams> for ResourceRequestParams {
         ResourceRequestParams {
             meta: value.meta,
             uri: value.uri,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<SubscribeRequestParams> for RequestParams {
+    fn from(value: SubscribeRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        RequestParams {
+            meta: value.meta,
             extra: kept,
         }
     }
@@ -11180,6 +11481,19 @@ impl ::std::convert::From<UnsubscribeRequestParams> for ResourceRequestParams {
         ResourceRequestParams {
             meta: value.meta,
             uri: value.uri,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<UnsubscribeRequestParams> for RequestParams {
+    fn from(value: UnsubscribeRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        RequestParams {
+            meta: value.meta,
             extra: kept,
         }
     }

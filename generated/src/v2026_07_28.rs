@@ -698,6 +698,28 @@ impl ::std::convert::From<CallToolRequestParams> for InputResponseRequestParams 
         }
     }
 }
+impl ::std::convert::From<CallToolRequestParams> for RequestParams {
+    fn from(value: CallToolRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.input_responses {
+            kept.insert("inputResponses", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.request_state {
+            kept.insert("requestState", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.arguments {
+            kept.insert("arguments", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        RequestParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     CallToolRequestParams {
         "_meta": required meta: RequestMetaObject,
@@ -2794,6 +2816,35 @@ impl ::std::convert::From<DiscoverResult> for CacheableResult {
         }
     }
 }
+impl ::std::convert::From<DiscoverResult> for Result {
+    fn from(value: DiscoverResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
+        kept.insert(
+            "cacheScope",
+            ::serde_json::to_value(value.cache_scope).unwrap_or_default(),
+        );
+        kept.insert(
+            "supportedVersions",
+            ::serde_json::to_value(value.supported_versions).unwrap_or_default(),
+        );
+        kept.insert(
+            "capabilities",
+            ::serde_json::to_value(value.capabilities).unwrap_or_default(),
+        );
+        if let ::std::option::Option::Some(v) = value.instructions {
+            kept.insert("instructions", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            result_type: value.result_type,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     DiscoverResult {
         "_meta": optional meta: ResultMetaObject,
@@ -3627,6 +3678,28 @@ impl ::std::convert::From<GetPromptRequestParams> for InputResponseRequestParams
             meta: value.meta,
             input_responses: value.input_responses,
             request_state: value.request_state,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<GetPromptRequestParams> for RequestParams {
+    fn from(value: GetPromptRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.input_responses {
+            kept.insert("inputResponses", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.request_state {
+            kept.insert("requestState", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.arguments {
+            kept.insert("arguments", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        RequestParams {
+            meta: value.meta,
             extra: kept,
         }
     }
@@ -5508,6 +5581,31 @@ impl ::std::convert::From<ListPromptsResult> for CacheableResult {
         }
     }
 }
+impl ::std::convert::From<ListPromptsResult> for Result {
+    fn from(value: ListPromptsResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.next_cursor {
+            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
+        kept.insert(
+            "cacheScope",
+            ::serde_json::to_value(value.cache_scope).unwrap_or_default(),
+        );
+        kept.insert(
+            "prompts",
+            ::serde_json::to_value(value.prompts).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            result_type: value.result_type,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ListPromptsResult {
         "_meta": optional meta: ResultMetaObject,
@@ -5820,6 +5918,31 @@ impl ::std::convert::From<ListResourceTemplatesResult> for CacheableResult {
         }
     }
 }
+impl ::std::convert::From<ListResourceTemplatesResult> for Result {
+    fn from(value: ListResourceTemplatesResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.next_cursor {
+            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
+        kept.insert(
+            "cacheScope",
+            ::serde_json::to_value(value.cache_scope).unwrap_or_default(),
+        );
+        kept.insert(
+            "resourceTemplates",
+            ::serde_json::to_value(value.resource_templates).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            result_type: value.result_type,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ListResourceTemplatesResult {
         "_meta": optional meta: ResultMetaObject,
@@ -6121,6 +6244,31 @@ impl ::std::convert::From<ListResourcesResult> for CacheableResult {
             result_type: value.result_type,
             ttl_ms: value.ttl_ms,
             cache_scope: value.cache_scope,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<ListResourcesResult> for Result {
+    fn from(value: ListResourcesResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.next_cursor {
+            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
+        kept.insert(
+            "cacheScope",
+            ::serde_json::to_value(value.cache_scope).unwrap_or_default(),
+        );
+        kept.insert(
+            "resources",
+            ::serde_json::to_value(value.resources).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            result_type: value.result_type,
             extra: kept,
         }
     }
@@ -6588,6 +6736,28 @@ impl ::std::convert::From<ListToolsResult> for CacheableResult {
             result_type: value.result_type,
             ttl_ms: value.ttl_ms,
             cache_scope: value.cache_scope,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<ListToolsResult> for Result {
+    fn from(value: ListToolsResult) -> Self {
+        let mut kept = crate::Extra::new();
+        if let ::std::option::Option::Some(v) = value.next_cursor {
+            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
+        kept.insert(
+            "cacheScope",
+            ::serde_json::to_value(value.cache_scope).unwrap_or_default(),
+        );
+        kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            result_type: value.result_type,
             extra: kept,
         }
     }
@@ -8569,6 +8739,25 @@ impl ::std::convert::From<ReadResourceRequestParams> for InputResponseRequestPar
         }
     }
 }
+impl ::std::convert::From<ReadResourceRequestParams> for RequestParams {
+    fn from(value: ReadResourceRequestParams) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.input_responses {
+            kept.insert("inputResponses", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.request_state {
+            kept.insert("requestState", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        RequestParams {
+            meta: value.meta,
+            extra: kept,
+        }
+    }
+}
 crate::rt::object! {
     ReadResourceRequestParams {
         "_meta": required meta: RequestMetaObject,
@@ -8687,6 +8876,28 @@ impl ::std::convert::From<ReadResourceResult> for CacheableResult {
             result_type: value.result_type,
             ttl_ms: value.ttl_ms,
             cache_scope: value.cache_scope,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<ReadResourceResult> for Result {
+    fn from(value: ReadResourceResult) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
+        kept.insert(
+            "cacheScope",
+            ::serde_json::to_value(value.cache_scope).unwrap_or_default(),
+        );
+        kept.insert(
+            "contents",
+            ::serde_json::to_value(value.contents).unwrap_or_default(),
+        );
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Result {
+            meta: value.meta,
+            result_type: value.result_type,
             extra: kept,
         }
     }
@@ -9499,6 +9710,72 @@ impl ::std::convert::From<ResourceLink> for Resource {
             annotations: value.annotations,
             size: value.size,
             meta: value.meta,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<ResourceLink> for BaseMetadata {
+    fn from(value: ResourceLink) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("type", ::serde_json::json!("resource_link"));
+        if let ::std::option::Option::Some(v) = value.icons {
+            kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.mime_type {
+            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.annotations {
+            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.size {
+            kept.insert("size", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        BaseMetadata {
+            name: value.name,
+            title: value.title,
+            extra: kept,
+        }
+    }
+}
+impl ::std::convert::From<ResourceLink> for Icons {
+    fn from(value: ResourceLink) -> Self {
+        let mut kept = crate::Extra::new();
+        kept.insert("type", ::serde_json::json!("resource_link"));
+        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.title {
+            kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = value.description {
+            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.mime_type {
+            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.annotations {
+            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.size {
+            kept.insert("size", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        if let ::std::option::Option::Some(v) = value.meta {
+            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        }
+        for (key, member) in value.extra.iter() {
+            kept.insert(key.clone(), member.clone());
+        }
+        Icons {
+            icons: value.icons,
             extra: kept,
         }
     }

@@ -209,13 +209,13 @@ pub fn union_froms(item: &Item, u: &Union, cx: &Cx<'_>) -> TokenStream {
     out
 }
 
-/// `From` a struct into each base it extends, when every member of the base is
+/// `From` a struct into each base it extends, directly or not, when every member of the base is
 /// one of its own (a fixed member of it goes into the base's field of that type):
 /// `MethodNotFoundError` into `Error`, `CallToolResult` into `Result`. What the
 /// base does not name goes into its `extra`, so nothing is lost.
 pub fn base_froms(item: &Item, s: &Struct, cx: &Cx<'_>) -> TokenStream {
     let mut out = TokenStream::new();
-    for base in &s.bases {
+    for base in &crate::rule::ancestors(&cx.rev.items, &item.name) {
         let Some(b) = cx.rev.item(base).and_then(|i| match &i.kind {
             ItemKind::Struct(b) => Some(b),
             _ => None,

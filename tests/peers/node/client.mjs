@@ -1,0 +1,123 @@
+// The official TypeScript SDK's client (@modelcontextprotocol/sdk 1.32.2) as a test peer.
+// Plain ESM JavaScript, no compile step. The SDK speaks the initialize handshake only
+// (it proposes protocolVersion 2025-11-25; no server/discover, no input_required).
+//
+//   node client.mjs -- ../venv/bin/python ../python/server.py
+//   node client.mjs -- cargo run -q -p some-server
+//
+// Exits 0 when every check passes, 1 otherwise.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+
+const argv = process.argv.slice(2);
+const cmd = argv[0] === '--' ? argv.slice(1) : argv;
+if (cmd.length === 0) {
+  console.error('usage: node client.mjs -- <server command> [args...]');
+  process.exit(2);
+}
+
+const seen = [];
+function check(cond, what) {
+  console.log(`${cond ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!cond) throw new Error(`check failed: ${what}`);
+}
+const textOf = (r) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
+
+const client = new Client(
+  { name: 'peers-ts-client', version: '0.1.0' },
+  { capabilities: { elicitation: { form: {} }, sampling: {}, roots: { listChanged: true } } },
+);
+
+// Server -> client requests (2025-11-25 back-channel).
+client.setRequestHandler(ElicitRequestSchema, async (req) => {
+  seen.push(`elicit:${req.params.message}`);
+  const canned = { string: 'Ada', integer: 4, number: 4, boolean: true };
+  const props = req.params.requestedSchema?.properties ?? {};
+  const content = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, canned[v.type] ?? 'x']));
+  return { action: 'accept', content };
+});
+client.setRequestHandler(CreateMessageRequestSchema, async () => {
+  seen.push('sample');
+  return { role: 'assistant', content: { type: 'text', text: 'an old silent pond' }, model: 'fake-llm', stopReason: 'endTurn' };
+});
+client.setRequestHandler(ListRootsRequestSchema, async () => {
+  seen.push('roots');
+  return { roots: [{ uri: 'file:///tmp/peers-research', name: 'work' }] };
+});
+
+// Pass the full environment: by default the SDK forwards only HOME, LOGNAME, PATH, SHELL, TERM, USER.
+const transport = new StdioClientTransport({ command: cmd[0], args: cmd.slice(1), env: { ...process.env }, stderr: 'inherit' });
+
+async function main() {
+  await client.connect(transport);
+  console.log(`initialized; server=${JSON.stringify(client.getServerVersion())}`);
+  check(client.getServerCapabilities()?.tools !== undefined, 'initialize: server has tools capability');
+
+  const { tools } = await client.listTools();
+  const names = tools.map((t) => t.name).sort();
+  check(['add', 'book_table', 'echo'].every((n) => names.includes(n)), `tools/list -> ${names}`);
+
+  let r = await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
+  check(textOf(r) === 'hi' && !r.isError, 'tools/call echo');
+  r = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
+  check(r.structuredContent?.result === 5, `tools/call add structured=${JSON.stringify(r.structuredContent)}`);
+
+  const progress = [];
+  r = await client.callTool({ name: 'count', arguments: { n: 2 } }, undefined, { onprogress: (p) => progress.push(p) });
+  // >= 1, not 2: the SDK dispatches notifications in a microtask but responses synchronously, so a
+  // progress notification that arrives just before the response can be dropped ("unknown token").
+  check(r.structuredContent?.result === 2 && progress.length >= 1, `progress ${JSON.stringify(progress)}`);
+
+  seen.length = 0;
+  r = await client.callTool({ name: 'book_table', arguments: { date: '2026-08-01' } });
+  check(textOf(r) === 'Booked 2026-08-01 for Ada, party of 4', `two elicitations: ${textOf(r)}`);
+  check(seen.filter((s) => s.startsWith('elicit')).length === 2, `elicitation handler ran twice ${JSON.stringify(seen)}`);
+
+  r = await client.callTool({ name: 'haiku_with_roots', arguments: { topic: 'frogs' } });
+  check(textOf(r).includes('an old silent pond') && textOf(r).includes('file:///tmp/peers-research'), `sampling+roots: ${textOf(r)}`);
+
+  r = await client.callTool({ name: 'nope', arguments: {} });
+  check(r.isError === true, 'unknown tool -> isError result');
+
+  const { prompts } = await client.listPrompts();
+  check(prompts.map((p) => p.name).join() === 'greet', 'prompts/list');
+  const p = await client.getPrompt({ name: 'greet', arguments: { name: 'Bob', style: 'formal' } });
+  check(p.messages[0].content.text.includes('formal greeting for Bob'), 'prompts/get');
+
+  const { resources } = await client.listResources();
+  check(resources.map((x) => x.uri).join() === 'demo://readme', 'resources/list');
+  const { resourceTemplates } = await client.listResourceTemplates();
+  check(resourceTemplates.map((t) => t.uriTemplate).join() === 'demo://users/{user_id}', 'resources/templates/list');
+  let rd = await client.readResource({ uri: 'demo://readme' });
+  check(rd.contents[0].text.startsWith('Hello from '), 'resources/read static');
+  rd = await client.readResource({ uri: 'demo://users/42' });
+  check(rd.contents[0].text.includes('"id": "42"'), 'resources/read template');
+
+  let c = await client.complete({ ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'style', value: 'f' } });
+  check(c.completion.values.join() === 'friendly,formal', `completion/complete prompt -> ${c.completion.values}`);
+  c = await client.complete({
+    ref: { type: 'ref/resource', uri: 'demo://users/{user_id}' },
+    argument: { name: 'user_id', value: '4' },
+  });
+  check(c.completion.values.join() === '42', 'completion/complete template');
+
+  await client.ping();
+  check(true, 'ping');
+  console.log('all checks passed');
+}
+
+let code = 0;
+try {
+  await main();
+} catch (e) {
+  console.error(e);
+  code = 1;
+} finally {
+  await client.close();
+}
+process.exit(code);

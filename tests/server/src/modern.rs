@@ -1,0 +1,377 @@
+//! The 2026-07-28 era: no handshake; every request carries its protocol version
+//! and the client's capabilities in `params._meta`, checked on each request
+//! (`-32602` when missing, `-32022` for a version not served, `-32021` when a
+//! tool needs a capability the client did not declare); a tool that needs the
+//! user's input answers with an `InputRequiredResult` and a sealed `requestState`,
+//! and the client retries with `inputResponses`; list results carry cache hints;
+//! `subscriptions/listen` streams change notifications.
+
+use mcp_spec_types::v2026_07_28 as m;
+use serde_json::{Map, Value, json};
+
+use crate::demo::{self, Ask, Step};
+use crate::state::CallState;
+use crate::{Wire, parse_error};
+
+/// The only version this era is served at.
+const VERSION: &str = m::LATEST_PROTOCOL_VERSION;
+
+struct Server<'w> {
+    wire: &'w mut Wire,
+    /// Open `subscriptions/listen` streams: the request's id and what it asked for.
+    listeners: Vec<(m::RequestId, m::SubscriptionFilter)>,
+}
+
+pub fn serve(wire: &mut Wire) {
+    let mut server = Server { wire, listeners: Vec::new() };
+    while let Some(line) = server.wire.recv() {
+        match serde_json::from_str::<m::JSONRPCMessage>(&line) {
+            Err(e) => parse_error(server.wire, e),
+            Ok(m::JSONRPCMessage::JSONRPCRequest(request)) => server.request(&line, request),
+            Ok(m::JSONRPCMessage::JSONRPCNotification(_)) => server.notification(&line),
+            // This era sends no requests, so no response is awaited.
+            Ok(m::JSONRPCMessage::JSONRPCResponse(_)) => {}
+        }
+    }
+}
+
+fn server_info() -> m::ResultMetaObject {
+    m::ResultMetaObject::new()
+        .with_io_modelcontextprotocol_server_info(m::Implementation::new(demo::NAME, demo::VERSION))
+}
+
+fn invalid_params(message: impl Into<String>, data: Option<Value>) -> m::Error {
+    let e: m::Error = m::InvalidParamsError::new(message).into();
+    match data {
+        Some(d) => e.with_data(d),
+        None => e,
+    }
+}
+
+impl Server<'_> {
+    fn error(&mut self, id: m::RequestId, error: impl Into<m::Error>) {
+        self.wire.send(&m::JSONRPCErrorResponse::new(Some(id), error));
+    }
+
+    fn notification(&mut self, line: &str) {
+        // A cancelled `subscriptions/listen` ends its stream (no result is sent).
+        if let Ok(m::ClientNotification { params, .. }) = serde_json::from_str::<m::ClientNotification>(line) {
+            self.listeners.retain(|(id, _)| *id != params.request_id);
+        }
+    }
+
+    fn request(&mut self, line: &str, generic: m::JSONRPCRequest) {
+        let id = generic.id.clone();
+        // The envelope, read first, so that its errors are the ones the spec names.
+        let meta = generic.params.as_ref().and_then(|p| p.get("_meta")).cloned();
+        let meta: m::RequestMetaObject = match meta.map(serde_json::from_value) {
+            None => {
+                return self.error(
+                    id,
+                    invalid_params(
+                        "params._meta must carry io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities",
+                        None,
+                    ),
+                );
+            }
+            Some(Err(e)) => return self.error(id, invalid_params(format!("params._meta: {e}"), None)),
+            Some(Ok(meta)) => meta,
+        };
+        let requested = meta.io_modelcontextprotocol_protocol_version.clone();
+        if requested != VERSION {
+            let data = m::UnsupportedProtocolVersionErrorErrorData::new(vec![VERSION.to_string()], requested);
+            let error = m::UnsupportedProtocolVersionErrorError::new("Unsupported protocol version", data);
+            return self.wire.send(&m::UnsupportedProtocolVersionError::new(Some(id), error));
+        }
+        let request: m::ClientRequest = match serde_json::from_str(line) {
+            Ok(r) => r,
+            Err(e) => return self.error(id, invalid_params(e.to_string(), None)),
+        };
+        use m::ClientRequest as R;
+        match request {
+            R::DiscoverRequest(r) => {
+                let result = m::DiscoverResult::new(
+                    0,
+                    m::CacheableResultCacheScope::Private,
+                    vec![VERSION.to_string()],
+                    capabilities(),
+                )
+                .with_instructions(demo::INSTRUCTIONS)
+                .with_meta(server_info());
+                self.wire.send(&m::DiscoverResultResponse::new(r.id, result));
+            }
+            R::ListToolsRequest(r) => {
+                let result = m::ListToolsResult::new(60_000, m::CacheableResultCacheScope::Public, tools())
+                    .with_meta(server_info());
+                self.wire.send(&m::ListToolsResultResponse::new(r.id, result));
+            }
+            R::CallToolRequest(r) => self.call_tool(r, &meta),
+            R::ListPromptsRequest(r) => {
+                let greet = m::Prompt::new("greet").with_description("Greet someone.").with_arguments(vec![
+                    m::PromptArgument::new("name").with_required(true),
+                    m::PromptArgument::new("style"),
+                ]);
+                let result = m::ListPromptsResult::new(30_000, m::CacheableResultCacheScope::Public, vec![greet])
+                    .with_meta(server_info());
+                self.wire.send(&m::ListPromptsResultResponse::new(r.id, result));
+            }
+            R::GetPromptRequest(r) => {
+                let args = r.params.arguments.unwrap_or_default();
+                if r.params.name != "greet" {
+                    return self.error(r.id, invalid_params(format!("Unknown prompt: {}", r.params.name), None));
+                }
+                let name = args.get("name").map(String::as_str).unwrap_or("you");
+                let style = args.get("style").map(String::as_str).unwrap_or("friendly");
+                let message = m::PromptMessage::new(m::Role::User, m::TextContent::new(demo::greeting(name, style)));
+                let result = m::GetPromptResult::new(vec![message]).with_meta(server_info());
+                self.wire.send(&m::GetPromptResultResponse::new(r.id, result));
+            }
+            R::ListResourcesRequest(r) => {
+                let readme = m::Resource::new("readme", demo::README_URI)
+                    .with_mime_type("text/plain")
+                    .with_description("Static text resource");
+                let result = m::ListResourcesResult::new(5_000, m::CacheableResultCacheScope::Private, vec![readme])
+                    .with_meta(server_info());
+                self.wire.send(&m::ListResourcesResultResponse::new(r.id, result));
+            }
+            R::ListResourceTemplatesRequest(r) => {
+                let user = m::ResourceTemplate::new("user", demo::USER_TEMPLATE)
+                    .with_mime_type("application/json")
+                    .with_description("User by id");
+                let result =
+                    m::ListResourceTemplatesResult::new(5_000, m::CacheableResultCacheScope::Private, vec![user])
+                        .with_meta(server_info());
+                self.wire.send(&m::ListResourceTemplatesResultResponse::new(r.id, result));
+            }
+            R::ReadResourceRequest(r) => match demo::read(&r.params.uri) {
+                Some((mime, text)) => {
+                    let contents = m::TextResourceContents::new(r.params.uri.clone(), text).with_mime_type(mime);
+                    let result =
+                        m::ReadResourceResult::new(0, m::CacheableResultCacheScope::Private, vec![contents.into()])
+                            .with_meta(server_info());
+                    self.wire.send(&m::ReadResourceResultResponse::new(r.id, result));
+                }
+                None => {
+                    let uri = r.params.uri.clone();
+                    self.error(r.id, invalid_params(format!("Unknown resource: {uri}"), Some(json!({"uri": uri}))))
+                }
+            },
+            R::CompleteRequest(r) => {
+                let on = match &r.params.r#ref {
+                    m::CompleteRequestParamsRef::PromptReference(p) => p.name.clone(),
+                    m::CompleteRequestParamsRef::ResourceTemplateReference(t) => t.uri.clone(),
+                };
+                let values = demo::complete(&on, &r.params.argument.name, &r.params.argument.value);
+                let completion = m::CompleteResultCompletion::new(values.clone())
+                    .with_total(values.len() as i64)
+                    .with_has_more(false);
+                self.wire.send(&m::CompleteResultResponse::new(
+                    r.id,
+                    m::CompleteResult::new(completion).with_meta(server_info()),
+                ));
+            }
+            R::SubscriptionsListenRequest(r) => {
+                let honored = r.params.notifications.clone();
+                let meta = m::NotificationMetaObject::new().with_io_modelcontextprotocol_subscription_id(r.id.clone());
+                let params = m::SubscriptionsAcknowledgedNotificationParams::new(honored.clone()).with_meta(meta);
+                self.wire.send(&m::SubscriptionsAcknowledgedNotification::new(params));
+                self.listeners.push((r.id, honored));
+            }
+            R::Other(r) => {
+                let error: m::Error = m::MethodNotFoundError::new("Method not found").into();
+                self.error(r.id, error.with_data(Value::String(r.method)));
+            }
+        }
+    }
+
+    fn call_tool(&mut self, r: m::CallToolRequest, meta: &m::RequestMetaObject) {
+        let p = r.params;
+        let arguments = Value::Object(p.arguments.clone().unwrap_or_default().into_iter().collect());
+        // The answers so far: sealed in the state, and the new ones.
+        let mut answers = Map::new();
+        if let Some(sealed) = &p.request_state {
+            match CallState::open(sealed, &p.name, &arguments) {
+                Ok(state) => answers = state.answers,
+                Err(why) => {
+                    return self.error(
+                        r.id,
+                        invalid_params(
+                            format!("Invalid requestState: {why}"),
+                            Some(json!({"reason": "invalid_request_state"})),
+                        ),
+                    );
+                }
+            }
+        }
+        for (key, response) in p.input_responses.unwrap_or_default() {
+            answers.insert(key, answer_of(response));
+        }
+        let args: Map<String, Value> = arguments.as_object().cloned().unwrap_or_default();
+        let result = match demo::step(&p.name, &args, &answers) {
+            Step::Ask(asks) => {
+                if let Some(missing) = missing_capability(&asks, &meta.io_modelcontextprotocol_client_capabilities) {
+                    let data = m::MissingRequiredClientCapabilityErrorErrorData::new(missing);
+                    let error = m::MissingRequiredClientCapabilityErrorError::new(
+                        "The tool needs a capability the client did not declare",
+                        data,
+                    );
+                    return self.wire.send(&m::MissingRequiredClientCapabilityError::new(Some(r.id), error));
+                }
+                let requests: m::InputRequests = asks.iter().map(|a| (a.key().to_string(), input_request(a))).collect();
+                let state = CallState { tool: p.name.clone(), arguments, answers };
+                m::InputRequiredResult::new()
+                    .with_input_requests(requests)
+                    .with_request_state(state.seal())
+                    .with_meta(server_info())
+                    .into()
+            }
+            Step::Count(n) => {
+                if let Some(token) = &meta.progress_token {
+                    for i in 1..=n {
+                        let params = m::ProgressNotificationParams::new(token.clone(), i as f64)
+                            .with_total(n as f64)
+                            .with_message(format!("step {i}"));
+                        self.wire.send(&m::ProgressNotification::new(params));
+                    }
+                }
+                done(n.to_string(), Some(json!({"result": n})), false)
+            }
+            Step::Touch => {
+                self.publish();
+                done("published".into(), None, false)
+            }
+            Step::Done { text, structured, is_error } => done(text, structured, is_error),
+        };
+        self.wire.send(&m::CallToolResultResponse::new(r.id, result));
+    }
+
+    /// Tells every listener what `touch` changed.
+    fn publish(&mut self) {
+        let listeners = self.listeners.clone();
+        for (id, filter) in listeners {
+            let meta = m::NotificationMetaObject::new().with_io_modelcontextprotocol_subscription_id(id.clone());
+            if filter.tools_list_changed == Some(true) {
+                let params = m::NotificationParams::new().with_meta(meta.clone());
+                self.wire.send(&m::ToolListChangedNotification::new().with_params(params));
+            }
+            if filter.resource_subscriptions.as_ref().is_some_and(|uris| uris.iter().any(|u| u == demo::README_URI)) {
+                let params = m::ResourceUpdatedNotificationParams::new(demo::README_URI).with_meta(meta);
+                self.wire.send(&m::ResourceUpdatedNotification::new(params));
+            }
+        }
+    }
+}
+
+fn done(text: String, structured: Option<Value>, is_error: bool) -> m::CallToolResultResponseResult {
+    let mut result =
+        m::CallToolResult::new(vec![m::TextContent::new(text).into()]).with_is_error(is_error).with_meta(server_info());
+    result.structured_content = structured;
+    result.into()
+}
+
+fn capabilities() -> m::ServerCapabilities {
+    m::ServerCapabilities::new()
+        .with_tools(m::ServerCapabilitiesTools::new().with_list_changed(true))
+        .with_prompts(m::ServerCapabilitiesPrompts::new().with_list_changed(true))
+        .with_resources(m::ServerCapabilitiesResources::new().with_list_changed(true).with_subscribe(true))
+        .with_completions(m::JSONObject::new())
+}
+
+fn tools() -> Vec<m::Tool> {
+    demo::tools()
+        .into_iter()
+        .map(|t| {
+            let mut input = m::ToolInputSchema::new();
+            input.extra.insert("properties", t.properties);
+            input.extra.insert("required", json!(t.required));
+            let tool = m::Tool::new(t.name, input).with_description(t.description);
+            match t.output {
+                Some(properties) => {
+                    let mut output = m::ToolOutputSchema::new();
+                    output.extra.insert("type", json!("object"));
+                    output.extra.insert("properties", properties);
+                    tool.with_output_schema(output)
+                }
+                None => tool,
+            }
+        })
+        .collect()
+}
+
+/// The request that asks for one answer, carried in `inputRequests`.
+#[allow(deprecated)] // sampling and roots are deprecated in 2026-07-28 (SEP-2577) but still on the wire
+fn input_request(ask: &Ask) -> m::InputRequest {
+    match ask {
+        Ask::Elicit { message, field, kind, .. } => {
+            let schema: m::PrimitiveSchemaDefinition = match *kind {
+                "integer" => m::NumberSchema::new(m::NumberSchemaType::Integer).with_title(capitalized(field)).into(),
+                _ => m::StringSchema::new().with_title(capitalized(field)).into(),
+            };
+            let properties = mcp_spec_types::IndexMap::from_iter([(field.to_string(), schema)]);
+            let requested =
+                m::ElicitRequestFormParamsRequestedSchema::new(properties).with_required(vec![field.to_string()]);
+            let params = m::ElicitRequestFormParams::new(message.clone(), requested)
+                .with_mode(m::ElicitRequestFormParamsMode::Form);
+            m::ElicitRequest::new(params).into()
+        }
+        Ask::Sample { prompt, .. } => {
+            let message = m::SamplingMessage::new(
+                m::Role::User,
+                m::SamplingMessageContentBlock::from(m::TextContent::new(prompt.clone())),
+            );
+            m::CreateMessageRequest::new(m::CreateMessageRequestParams::new(vec![message], 50)).into()
+        }
+        Ask::Roots { .. } => m::ListRootsRequest::new().into(),
+    }
+}
+
+/// What a client's answer is to the tool's logic.
+#[allow(deprecated)] // sampling and roots: see `input_request`
+fn answer_of(response: m::InputResponse) -> Value {
+    match response {
+        m::InputResponse::ElicitResult(e) if e.action == m::ElicitResultAction::Accept => {
+            serde_json::to_value(e.content.unwrap_or_default()).unwrap_or_default()
+        }
+        m::InputResponse::ElicitResult(_) => Value::Null,
+        m::InputResponse::CreateMessageResult(c) => {
+            let text = match c.content {
+                m::SamplingMessageContent::SamplingMessageContentBlock(
+                    m::SamplingMessageContentBlock::TextContent(t),
+                ) => t.text,
+                _ => "?".into(),
+            };
+            Value::String(text)
+        }
+        m::InputResponse::ListRootsResult(r) => json!(r.roots.iter().map(|root| root.uri.clone()).collect::<Vec<_>>()),
+    }
+}
+
+/// The capabilities the asks need that the request's `_meta` does not declare.
+#[allow(deprecated)] // sampling and roots: see `input_request`
+fn missing_capability(asks: &[Ask], declared: &m::ClientCapabilities) -> Option<m::ClientCapabilities> {
+    let mut missing = m::ClientCapabilities::new();
+    let mut any = false;
+    for ask in asks {
+        match ask {
+            Ask::Elicit { .. } if declared.elicitation.as_ref().is_none_or(|e| e.form.is_none() && e.url.is_some()) => {
+                missing.elicitation = Some(m::ClientCapabilitiesElicitation::new().with_form(m::JSONObject::new()));
+                any = true;
+            }
+            Ask::Sample { .. } if declared.sampling.is_none() => {
+                missing.sampling = Some(m::ClientCapabilitiesSampling::new());
+                any = true;
+            }
+            Ask::Roots { .. } if declared.roots.is_none() => {
+                missing.roots = Some(m::ClientCapabilitiesRoots::new());
+                any = true;
+            }
+            _ => {}
+        }
+    }
+    any.then_some(missing)
+}
+
+fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
