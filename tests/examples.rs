@@ -127,7 +127,7 @@ fn check_example(
                     let misread: Vec<&String> = r
                         .extras
                         .iter()
-                        .filter(|(_, owner, key)| !schema.defines(owner) || schema.declares(owner, key))
+                        .filter(|(_, owner, key)| schema.owner_declares(rev, owner, key).unwrap_or(true))
                         .map(|(path, _, _)| path)
                         .collect();
                     if !misread.is_empty() {

@@ -153,6 +153,51 @@ impl SchemaJson {
         self.root[self.defs_key].get(name).is_some_and(|d| has(&self.root, self.defs_key, d, key, 0))
     }
 
+    /// True when the schema.json part that types the item `owner` of `rev` (a
+    /// definition, or for an inline type the place in its parent's definition)
+    /// lists the property `key`; `None` when there is no such part.
+    pub fn owner_declares(&self, rev: &mcp_spec_codegen::model::Revision, owner: &str, key: &str) -> Option<bool> {
+        use mcp_spec_codegen::model::{PathStep, parse_path};
+        if self.defines(owner) {
+            return Some(self.declares(owner, key));
+        }
+        let item = rev.item(owner)?;
+        let (head, steps) = parse_path(&rev.path_of(item))?;
+        let mut schema = self.root[self.defs_key].get(&head)?.clone();
+        for step in steps {
+            schema = self.flatten(&schema);
+            schema = match step {
+                PathStep::Member(m) => schema.get("properties")?.get(&m)?.clone(),
+                PathStep::Items => schema.get("items")?.clone(),
+                PathStep::Values => schema.get("additionalProperties")?.clone(),
+                PathStep::Variant(_) => return None,
+            };
+        }
+        let schema = self.flatten(&schema);
+        Some(schema.get("properties").and_then(|p| p.get(key)).is_some())
+    }
+
+    /// A schema with its `$ref` followed and the properties of its `allOf` parts merged.
+    fn flatten(&self, schema: &serde_json::Value) -> serde_json::Value {
+        let mut s = schema.clone();
+        for _ in 0..16 {
+            match s.get("$ref").and_then(serde_json::Value::as_str) {
+                Some(r) => s = self.root[self.defs_key].get(r.rsplit('/').next().unwrap_or("")).cloned().unwrap_or_default(),
+                None => break,
+            }
+        }
+        if let Some(parts) = s.get("allOf").and_then(serde_json::Value::as_array).cloned() {
+            let mut props = serde_json::Map::new();
+            for p in parts {
+                if let Some(ps) = self.flatten(&p).get("properties").and_then(serde_json::Value::as_object) {
+                    props.extend(ps.clone());
+                }
+            }
+            return serde_json::json!({"properties": props});
+        }
+        s
+    }
+
     /// True when schema.json defines `name`.
     pub fn defines(&self, name: &str) -> bool {
         self.root[self.defs_key].get(name).is_some()
@@ -349,3 +394,8 @@ pub fn downstream(name: &str, features: &[&str], main_rs: &str, command: &str) -
         .output()
         .expect("cargo runs")
 }
+
+#[path = "support/peers.rs"]
+pub mod peers;
+#[path = "support/transcript.rs"]
+pub mod transcript;

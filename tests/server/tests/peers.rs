@@ -1,0 +1,83 @@
+//! The example server driven by the official SDKs' clients: the Python SDK's
+//! (`mcp` 2.3.0) in the 2026-07-28 era and in the 2025-11-25 handshake, the
+//! TypeScript SDK's (1.32.2) in the handshake. Each client checks every answer
+//! itself (`tests/peers`); a proxy records the wire, and every message of the
+//! session, both ways, is then judged with the generated types. The transcripts
+//! stay in `target/peers/transcripts/` for a failing test to show.
+
+use std::path::Path;
+use std::process::Command;
+
+use mcp_spec_tests::{peers, transcript};
+
+const SERVER: &str = env!("CARGO_BIN_EXE_mcp-spec-example-server");
+
+/// Runs a client (a program and its arguments, then `--` and the server command)
+/// and returns its output, failing with it when the client fails.
+fn drive(name: &str, client: &[String]) -> (std::path::PathBuf, String) {
+    let path = peers::transcript_path(name);
+    let server = peers::teed(&path, &[SERVER.to_string()]);
+    let mut cmd = Command::new(&client[0]);
+    cmd.args(&client[1..]).arg("--").args(&server);
+    let out = cmd.output().unwrap_or_else(|e| panic!("{name}: cannot run {:?}: {e}", client[0]));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success() && stdout.contains("all checks passed"),
+        "{name}: the client failed ({}):\n{stdout}\n{}\ntranscript: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr),
+        path.display()
+    );
+    (path, stdout)
+}
+
+fn judged(path: &Path) -> transcript::Judged {
+    let j = transcript::judge(path);
+    j.assert_clean(path);
+    eprintln!("{}: {} messages of {}, all typed; extensions: {:?}", path.display(), j.messages, j.revision, j.extensions);
+    j
+}
+
+fn python_client(mode: &str) -> Vec<String> {
+    vec![peers::python().display().to_string(), peers::python_script("client.py").display().to_string(), "--mode".into(), mode.into()]
+}
+
+#[test]
+fn the_python_sdk_client_speaks_2026_07_28_with_it() {
+    let (path, out) = drive("server-python-modern", &python_client("modern"));
+    assert!(out.contains("negotiated 2026-07-28"), "{out}");
+    let j = judged(&path);
+    assert_eq!(j.revision, "2026-07-28");
+    // The session did what the era is for: discovery, input rounds, a listen stream.
+    assert_eq!(j.count("c2s request server/discover"), 1, "{:?}", j.kinds);
+    assert!(j.count("s2c result InputRequiredResult") >= 3, "two rounds of book_table and one of haiku_with_roots: {:?}", j.kinds);
+    assert!(j.count("s2c notification notifications/subscriptions/acknowledged") == 1, "{:?}", j.kinds);
+    assert!(j.count("s2c notification notifications/progress") == 2, "{:?}", j.kinds);
+    assert!(j.count("c2s request tools/call") >= 9, "{:?}", j.kinds);
+}
+
+#[test]
+fn the_python_sdk_client_speaks_the_2025_11_25_handshake_with_it() {
+    let (path, out) = drive("server-python-legacy", &python_client("legacy"));
+    assert!(out.contains("negotiated 2025-11-25"), "{out}");
+    let j = judged(&path);
+    assert_eq!(j.revision, "2025-11-25");
+    assert_eq!(j.count("c2s request initialize"), 1, "{:?}", j.kinds);
+    // Input is asked with requests to the client in this era.
+    assert_eq!(j.count("s2c request elicitation/create"), 2, "{:?}", j.kinds);
+    assert_eq!(j.count("s2c request sampling/createMessage"), 1, "{:?}", j.kinds);
+    assert_eq!(j.count("s2c request roots/list"), 1, "{:?}", j.kinds);
+    assert_eq!(j.count("c2s result"), 4, "{:?}", j.kinds);
+}
+
+#[test]
+fn the_typescript_sdk_client_speaks_the_handshake_with_it() {
+    let node = peers::node();
+    let client = vec!["node".to_string(), node.join("client.mjs").display().to_string()];
+    let (path, _) = drive("server-typescript-legacy", &client);
+    let j = judged(&path);
+    assert_eq!(j.revision, "2025-11-25");
+    assert_eq!(j.count("s2c request elicitation/create"), 2, "{:?}", j.kinds);
+    assert_eq!(j.count("c2s request ping"), 1, "{:?}", j.kinds);
+    assert_eq!(j.count("s2c notification notifications/progress"), 2, "sent, whether or not the SDK shows them: {:?}", j.kinds);
+}

@@ -1,0 +1,127 @@
+//! The real MCP peers the tests talk to, installed by the tests themselves the
+//! first time one needs them, pinned, under `target/peers/`:
+//!
+//! - `venv/`: the official Python SDK, `mcp` 2.3.0, from PyPI, every package
+//!   pinned with its hashes (`tests/peers/python/requirements.txt`);
+//! - `node/`: the official TypeScript SDK, `@modelcontextprotocol/sdk` 1.32.2,
+//!   and the reference server `@modelcontextprotocol/server-everything` 2026.8.31,
+//!   from the npm registry with `npm ci` (`tests/peers/node/package-lock.json`).
+//!
+//! An install is done once: a stamp records what it was made from, and a file
+//! lock keeps test binaries running at the same time from installing twice. When
+//! an install cannot be done, the test fails with the registry, the package and
+//! what the installer said.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::workspace_root;
+
+/// Where the peers' sources are: `tests/peers`.
+pub fn sources() -> PathBuf {
+    workspace_root().join("tests/peers")
+}
+
+/// Where they are installed: `target/peers`.
+pub fn installed() -> PathBuf {
+    workspace_root().join("target/peers")
+}
+
+/// Runs `install` unless `dir/.installed` says it was done from `inputs`; under
+/// a lock held across processes.
+fn once(dir: &Path, inputs: &str, what: &str, install: impl FnOnce(&Path) -> Result<(), String>) -> PathBuf {
+    std::fs::create_dir_all(installed()).unwrap_or_else(|e| panic!("{}: {e}", installed().display()));
+    let lock_path = installed().join(format!(".{}.lock", dir.file_name().unwrap().to_string_lossy()));
+    let lock = std::fs::File::create(&lock_path).unwrap_or_else(|e| panic!("{}: {e}", lock_path.display()));
+    lock.lock().unwrap_or_else(|e| panic!("cannot lock {}: {e}", lock_path.display()));
+    let stamp = dir.join(".installed");
+    if std::fs::read_to_string(&stamp).is_ok_and(|s| s == inputs) {
+        return dir.to_path_buf();
+    }
+    if dir.exists() {
+        std::fs::remove_dir_all(dir).unwrap_or_else(|e| panic!("cannot remove the old {}: {e}", dir.display()));
+    }
+    eprintln!("installing {what} into {} (once)", dir.display());
+    if let Err(why) = install(dir) {
+        panic!("cannot install {what}:\n{why}");
+    }
+    std::fs::write(&stamp, inputs).unwrap_or_else(|e| panic!("{}: {e}", stamp.display()));
+    drop(lock);
+    dir.to_path_buf()
+}
+
+fn run(command: &mut Command, what: &str) -> Result<(), String> {
+    let out = command.output().map_err(|e| format!("{what}: cannot run {:?}: {e}", command.get_program()))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!("{what} failed ({}):\n{}{}", out.status, String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+    }
+}
+
+/// The Python of a venv with the Python SDK (`mcp` 2.3.0) installed.
+pub fn python() -> PathBuf {
+    let requirements = sources().join("python/requirements.txt");
+    let pinned = std::fs::read_to_string(&requirements).unwrap_or_else(|e| panic!("{}: {e}", requirements.display()));
+    let dir = once(&installed().join("venv"), &pinned, "the Python SDK `mcp` 2.3.0 from PyPI (https://pypi.org)", |dir| {
+        let python3 = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+        run(Command::new(&python3).arg("-m").arg("venv").arg(dir), &format!("`{python3} -m venv`"))?;
+        run(
+            Command::new(dir.join("bin/python"))
+                .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-input", "--require-hashes", "-r"])
+                .arg(&requirements),
+            "pip install --require-hashes -r tests/peers/python/requirements.txt (from https://pypi.org)",
+        )
+    });
+    dir.join("bin/python")
+}
+
+/// The folder with the TypeScript SDK and the reference server installed, and
+/// the peers' scripts beside them (`client.mjs` finds the SDK from there).
+pub fn node() -> PathBuf {
+    let src = sources().join("node");
+    let lock = std::fs::read_to_string(src.join("package-lock.json")).unwrap_or_else(|e| panic!("{}/package-lock.json: {e}", src.display()));
+    let dir = once(
+        &installed().join("node"),
+        &lock,
+        "@modelcontextprotocol/sdk 1.32.2 and @modelcontextprotocol/server-everything 2026.8.31 from the npm registry (https://registry.npmjs.org)",
+        |dir| {
+            std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+            for f in ["package.json", "package-lock.json"] {
+                std::fs::copy(src.join(f), dir.join(f)).map_err(|e| format!("{f}: {e}"))?;
+            }
+            run(Command::new("npm").args(["ci", "--no-audit", "--no-fund", "--loglevel=error"]).current_dir(dir), "npm ci (tests/peers/node/package-lock.json)")
+        },
+    );
+    // The scripts are copied every time: they are sources, not part of the install.
+    for entry in std::fs::read_dir(&src).unwrap().flatten() {
+        let path = entry.path();
+        if path.extension().is_some_and(|e| e == "mjs") {
+            std::fs::copy(&path, dir.join(entry.file_name())).unwrap();
+        }
+    }
+    dir
+}
+
+/// A peer's script in `tests/peers/python`.
+pub fn python_script(name: &str) -> PathBuf {
+    sources().join("python").join(name)
+}
+
+/// A command that runs `server` with every line on its stdio written to
+/// `transcript` (JSON lines `{"t", "dir": "c2s" | "s2c", "msg"}`), by a proxy
+/// that is not ours (`tee_proxy.py`, the standard library only).
+pub fn teed(transcript: &Path, server: &[String]) -> Vec<String> {
+    let mut cmd = vec![python().display().to_string(), python_script("tee_proxy.py").display().to_string(), transcript.display().to_string(), "--".into()];
+    cmd.extend(server.iter().cloned());
+    cmd
+}
+
+/// A fresh transcript path under `target/peers/transcripts/` for a session name.
+pub fn transcript_path(name: &str) -> PathBuf {
+    let dir = installed().join("transcripts");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.jsonl"));
+    let _ = std::fs::remove_file(&path);
+    path
+}

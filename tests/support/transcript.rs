@@ -1,0 +1,233 @@
+//! A session's transcript, as a proxy on the wire recorded it, judged message by
+//! message with the generated types of the revision the session speaks:
+//!
+//! - each message reads as the JSON-RPC message its keys say it is (request,
+//!   notification, result, error), and writes back equal;
+//! - a request reads as the member of `ClientRequest` (or `ServerRequest`) its
+//!   method names (`Other` for a method the revision does not have), a
+//!   notification likewise;
+//! - a result reads as the result type of the request it answers, found by its
+//!   id: an `InputRequiredResult` exactly when `resultType` says
+//!   `"input_required"`; each of its `inputRequests` as the member its method
+//!   names, and each `inputResponses` entry of the retry as the result of the
+//!   request it answers;
+//! - nothing the revision's schema names is kept as unknown (what neither our
+//!   types nor upstream's schema.json know is a peer's extension, and counted).
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use mcp_spec_codegen::model::{ItemKind, Revision, Type};
+use serde_json::Value;
+
+use crate::{SchemaJson, reading, types_of};
+
+/// What a transcript held and what was wrong with it.
+#[derive(Debug, Default)]
+pub struct Judged {
+    pub revision: String,
+    pub messages: usize,
+    /// How many messages of each kind: `c2s request tools/call`, `s2c result InputRequiredResult`.
+    pub kinds: BTreeMap<String, usize>,
+    /// Members kept as unknown that the schema does not name either: `path (owner)`.
+    pub extensions: Vec<String>,
+    pub failures: Vec<String>,
+}
+
+impl Judged {
+    pub fn count(&self, kind: &str) -> usize {
+        self.kinds.iter().filter(|(k, _)| k.contains(kind)).map(|(_, n)| n).sum()
+    }
+
+    /// Panics with every failure and the transcript's path.
+    pub fn assert_clean(&self, path: &Path) {
+        assert!(
+            self.failures.is_empty(),
+            "{} of {} messages in {} ({}) are not what they should be:\n{}",
+            self.failures.len(),
+            self.messages,
+            path.display(),
+            self.revision,
+            self.failures.join("\n")
+        );
+    }
+}
+
+fn spec() -> &'static mcp_spec_codegen::Spec {
+    static SPEC: std::sync::OnceLock<mcp_spec_codegen::Spec> = std::sync::OnceLock::new();
+    SPEC.get_or_init(|| mcp_spec_codegen::spec::load_spec(&crate::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render())).0)
+}
+
+/// The protocol version a session speaks: the first request's `_meta`
+/// (2026-07-28 on), else the version `initialize` was answered with.
+fn version_of(records: &[(String, Value)]) -> Option<String> {
+    for (_, msg) in records {
+        if let Some(v) = msg.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion").and_then(Value::as_str) {
+            return Some(v.to_string());
+        }
+        if let Some(v) = msg.pointer("/result/protocolVersion").and_then(Value::as_str) {
+            return Some(v.to_string());
+        }
+    }
+    None
+}
+
+/// Reads a transcript of JSON lines `{"dir": "c2s" | "s2c", "msg": ...}`.
+pub fn read(path: &Path) -> Vec<(String, Value)> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let record: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{}: {e}: {l}", path.display()));
+            (record["dir"].as_str().unwrap_or("?").to_string(), record["msg"].clone())
+        })
+        .collect()
+}
+
+pub fn judge(path: &Path) -> Judged {
+    let records = read(path);
+    let version = version_of(&records).unwrap_or_else(|| panic!("{}: no protocol version in the session", path.display()));
+    let revision = mcp_spec_types::registry::revision_for_protocol_version(&version).unwrap_or_else(|| panic!("{version}: no revision"));
+    let rev = spec().revision(revision).unwrap();
+    let schema = SchemaJson::load(rev);
+    let methods = mcp_spec_types::methods(revision).unwrap();
+    let mut j = Judged { revision: revision.to_string(), ..Default::default() };
+    // Requests in flight, by the direction they went and their id.
+    let mut pending: HashMap<(String, String), String> = HashMap::new();
+    // The methods of the last `inputRequests`, by key.
+    let mut asked: HashMap<String, String> = HashMap::new();
+    for (n, (dir, msg)) in records.iter().enumerate() {
+        j.messages += 1;
+        let at = format!("#{} {dir}", n + 1);
+        let Some(object) = msg.as_object() else {
+            j.failures.push(format!("{at}: not a JSON object: {msg}"));
+            continue;
+        };
+        let kind = match (object.contains_key("method"), object.contains_key("id"), object.contains_key("result"), object.contains_key("error")) {
+            (true, true, _, _) => "request",
+            (true, false, _, _) => "notification",
+            (false, _, true, _) => "result",
+            (false, _, _, true) => "error",
+            _ => {
+                j.failures.push(format!("{at}: neither a request, a notification nor a response: {msg}"));
+                continue;
+            }
+        };
+        let whole = check_as(rev, &schema, "JSONRPCMessage", msg, &mut j, &at);
+        let expected_top = match kind {
+            "request" => vec!["JSONRPCRequest"],
+            "notification" => vec!["JSONRPCNotification"],
+            "result" => vec!["JSONRPCResponse", "JSONRPCResultResponse"],
+            _ => vec!["JSONRPCResponse", "JSONRPCErrorResponse"],
+        };
+        let chosen: Vec<&str> = whole.iter().filter(|(p, _, _)| p.is_empty()).map(|(_, _, m)| m.as_str()).collect();
+        if chosen != expected_top {
+            j.failures.push(format!("{at}: a {kind} read as {chosen:?}: {msg}"));
+        }
+        let method = object.get("method").and_then(Value::as_str).unwrap_or_default().to_string();
+        let id = object.get("id").map(Value::to_string).unwrap_or_default();
+        let info = methods.iter().find(|m| m.method == method);
+        match kind {
+            "request" | "notification" => {
+                let side = if dir == "c2s" { "Client" } else { "Server" };
+                let union = format!("{side}{}", if kind == "request" { "Request" } else { "Notification" });
+                let expected = info.map(|i| i.message).unwrap_or("Other");
+                let members = check_as(rev, &schema, &union, msg, &mut j, &at);
+                if let Some((_, _, member)) = members.iter().find(|(p, _, _)| p.is_empty()) {
+                    if member != expected {
+                        j.failures.push(format!("{at}: {method} read as {union}::{member}, expected {expected}"));
+                    }
+                } else if !matches!(rev.item(&union).map(|i| &i.kind), Some(ItemKind::Alias(_) | ItemKind::Struct(_))) {
+                    j.failures.push(format!("{at}: {method}: `{union}` chose nothing"));
+                }
+                if kind == "request" {
+                    pending.insert((dir.clone(), id.clone()), method.clone());
+                    for (key, _) in msg.pointer("/params/inputResponses").and_then(Value::as_object).into_iter().flatten() {
+                        let Some(asked_method) = asked.get(key) else {
+                            j.failures.push(format!("{at}: inputResponses.{key} answers nothing asked"));
+                            continue;
+                        };
+                        let want = methods.iter().find(|m| m.method == asked_method).and_then(|m| m.result).unwrap_or("?");
+                        let path = format!("params.inputResponses.{key}");
+                        match members.iter().find(|(p, _, _)| *p == path) {
+                            Some((_, _, m)) if m == want => {}
+                            other => j.failures.push(format!("{at}: {path} (an answer to {asked_method}) read as {other:?}, expected {want}")),
+                        }
+                    }
+                }
+                *j.kinds.entry(format!("{dir} {kind} {method}")).or_default() += 1;
+            }
+            "result" => {
+                let other = if dir == "c2s" { "s2c" } else { "c2s" };
+                let Some(method) = pending.remove(&(other.to_string(), id.clone())) else {
+                    j.failures.push(format!("{at}: a result for id {id}, which no request has"));
+                    continue;
+                };
+                let Some(result_type) = methods.iter().find(|m| m.method == method).and_then(|m| m.result) else {
+                    *j.kinds.entry(format!("{dir} result of {method}")).or_default() += 1;
+                    continue;
+                };
+                let result = &msg["result"];
+                let members = check_as(rev, &schema, result_type, result, &mut j, &at);
+                let top = members.iter().find(|(p, u, _)| p.is_empty() && u == result_type).map(|(_, _, m)| m.clone());
+                let input_required = result.get("resultType").and_then(Value::as_str) == Some("input_required");
+                let member = top.clone().unwrap_or_else(|| result_type.to_string());
+                if input_required != (member == "InputRequiredResult") {
+                    j.failures.push(format!("{at}: the result of {method} read as {member}, but its resultType is {:?}", result.get("resultType")));
+                }
+                if input_required {
+                    asked.clear();
+                    for (key, request) in result.get("inputRequests").and_then(Value::as_object).into_iter().flatten() {
+                        let m = request["method"].as_str().unwrap_or_default().to_string();
+                        let want = methods.iter().find(|i| i.method == m).map(|i| i.message).unwrap_or("?");
+                        let path = format!("inputRequests.{key}");
+                        match members.iter().find(|(p, _, _)| *p == path) {
+                            Some((_, _, got)) if got == want => {}
+                            other => j.failures.push(format!("{at}: {path} ({m}) read as {other:?}, expected {want}")),
+                        }
+                        asked.insert(key.clone(), m);
+                    }
+                }
+                *j.kinds.entry(format!("{dir} result {member}")).or_default() += 1;
+            }
+            _ => {
+                pending.remove(&(if dir == "c2s" { "s2c" } else { "c2s" }.to_string(), id));
+                *j.kinds.entry(format!("{dir} error {}", msg["error"]["code"])).or_default() += 1;
+            }
+        }
+    }
+    j
+}
+
+/// Reads `value` as the type `name` with the generated code (it must read and
+/// write back equal), walks what it was read as, and returns the unions' choices.
+fn check_as(rev: &Revision, schema: &SchemaJson, name: &str, value: &Value, j: &mut Judged, at: &str) -> Vec<(String, String, String)> {
+    let Some(entry) = types_of(&rev.name).iter().find(|t| t.name == name) else {
+        j.failures.push(format!("{at}: no type `{name}` in {}", rev.name));
+        return Vec::new();
+    };
+    match (entry.roundtrip)(&value.to_string()) {
+        Ok(back) if back == *value => {}
+        Ok(back) => j.failures.push(format!("{at}: as {name}, written back differently:\n  read:    {value}\n  written: {back}")),
+        Err(e) => {
+            let tracked = (entry.read_tracked)(&value.to_string()).err().unwrap_or(e);
+            j.failures.push(format!("{at}: does not read as {name}: {tracked}\n  {value}"));
+            return Vec::new();
+        }
+    }
+    let r = reading(rev, &Type::Named(name.to_string()), value);
+    for (path, e) in &r.errors {
+        j.failures.push(format!("{at}: a union at `{path}`: {e}"));
+    }
+    for (path, owner, key) in &r.extras {
+        if schema.owner_declares(rev, owner, key).unwrap_or(true) {
+            j.failures.push(format!("{at}: `{path}` kept as unknown, but `{owner}` names `{key}`: misread"));
+        } else {
+            let ext = format!("{path} ({owner})");
+            if !j.extensions.contains(&ext) {
+                j.extensions.push(ext);
+            }
+        }
+    }
+    r.choices.into_iter().map(|(p, u, m, _)| (p, u, m)).collect()
+}
