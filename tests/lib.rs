@@ -182,7 +182,9 @@ impl SchemaJson {
         let mut s = schema.clone();
         for _ in 0..16 {
             match s.get("$ref").and_then(serde_json::Value::as_str) {
-                Some(r) => s = self.root[self.defs_key].get(r.rsplit('/').next().unwrap_or("")).cloned().unwrap_or_default(),
+                Some(r) => {
+                    s = self.root[self.defs_key].get(r.rsplit('/').next().unwrap_or("")).cloned().unwrap_or_default()
+                }
                 None => break,
             }
         }
@@ -399,3 +401,18 @@ pub fn downstream(name: &str, features: &[&str], main_rs: &str, command: &str) -
 pub mod peers;
 #[path = "support/transcript.rs"]
 pub mod transcript;
+
+/// JSON equality, numbers compared as numbers: `1.0` and `1` are one number.
+/// The generated types write a whole `f64` without a fraction (so `50` stays
+/// `50`); a peer that writes `1.0` gets `1` back, the same JSON number.
+pub fn json_eq(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64().is_some_and(|x| y.as_f64() == Some(x)),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_eq(a, b)),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
+        }
+        _ => a == b,
+    }
+}

@@ -55,7 +55,12 @@ fn run(command: &mut Command, what: &str) -> Result<(), String> {
     if out.status.success() {
         Ok(())
     } else {
-        Err(format!("{what} failed ({}):\n{}{}", out.status, String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+        Err(format!(
+            "{what} failed ({}):\n{}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
     }
 }
 
@@ -63,16 +68,26 @@ fn run(command: &mut Command, what: &str) -> Result<(), String> {
 pub fn python() -> PathBuf {
     let requirements = sources().join("python/requirements.txt");
     let pinned = std::fs::read_to_string(&requirements).unwrap_or_else(|e| panic!("{}: {e}", requirements.display()));
-    let dir = once(&installed().join("venv"), &pinned, "the Python SDK `mcp` 2.3.0 from PyPI (https://pypi.org)", |dir| {
-        let python3 = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-        run(Command::new(&python3).arg("-m").arg("venv").arg(dir), &format!("`{python3} -m venv`"))?;
-        run(
-            Command::new(dir.join("bin/python"))
-                .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-input", "--require-hashes", "-r"])
-                .arg(&requirements),
-            "pip install --require-hashes -r tests/peers/python/requirements.txt (from https://pypi.org)",
-        )
-    });
+    let dir =
+        once(&installed().join("venv"), &pinned, "the Python SDK `mcp` 2.3.0 from PyPI (https://pypi.org)", |dir| {
+            let python3 = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+            run(Command::new(&python3).arg("-m").arg("venv").arg(dir), &format!("`{python3} -m venv`"))?;
+            run(
+                Command::new(dir.join("bin/python"))
+                    .args([
+                        "-m",
+                        "pip",
+                        "install",
+                        "--quiet",
+                        "--disable-pip-version-check",
+                        "--no-input",
+                        "--require-hashes",
+                        "-r",
+                    ])
+                    .arg(&requirements),
+                "pip install --require-hashes -r tests/peers/python/requirements.txt (from https://pypi.org)",
+            )
+        });
     dir.join("bin/python")
 }
 
@@ -80,7 +95,8 @@ pub fn python() -> PathBuf {
 /// the peers' scripts beside them (`client.mjs` finds the SDK from there).
 pub fn node() -> PathBuf {
     let src = sources().join("node");
-    let lock = std::fs::read_to_string(src.join("package-lock.json")).unwrap_or_else(|e| panic!("{}/package-lock.json: {e}", src.display()));
+    let lock = std::fs::read_to_string(src.join("package-lock.json"))
+        .unwrap_or_else(|e| panic!("{}/package-lock.json: {e}", src.display()));
     let dir = once(
         &installed().join("node"),
         &lock,
@@ -90,7 +106,10 @@ pub fn node() -> PathBuf {
             for f in ["package.json", "package-lock.json"] {
                 std::fs::copy(src.join(f), dir.join(f)).map_err(|e| format!("{f}: {e}"))?;
             }
-            run(Command::new("npm").args(["ci", "--no-audit", "--no-fund", "--loglevel=error"]).current_dir(dir), "npm ci (tests/peers/node/package-lock.json)")
+            run(
+                Command::new("npm").args(["ci", "--no-audit", "--no-fund", "--loglevel=error"]).current_dir(dir),
+                "npm ci (tests/peers/node/package-lock.json)",
+            )
         },
     );
     // The scripts are copied every time: they are sources, not part of the install.
@@ -112,7 +131,12 @@ pub fn python_script(name: &str) -> PathBuf {
 /// `transcript` (JSON lines `{"t", "dir": "c2s" | "s2c", "msg"}`), by a proxy
 /// that is not ours (`tee_proxy.py`, the standard library only).
 pub fn teed(transcript: &Path, server: &[String]) -> Vec<String> {
-    let mut cmd = vec![python().display().to_string(), python_script("tee_proxy.py").display().to_string(), transcript.display().to_string(), "--".into()];
+    let mut cmd = vec![
+        python().display().to_string(),
+        python_script("tee_proxy.py").display().to_string(),
+        transcript.display().to_string(),
+        "--".into(),
+    ];
     cmd.extend(server.iter().cloned());
     cmd
 }

@@ -55,13 +55,23 @@ impl Judged {
 
 fn spec() -> &'static mcp_spec_codegen::Spec {
     static SPEC: std::sync::OnceLock<mcp_spec_codegen::Spec> = std::sync::OnceLock::new();
-    SPEC.get_or_init(|| mcp_spec_codegen::spec::load_spec(&crate::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render())).0)
+    SPEC.get_or_init(|| {
+        mcp_spec_codegen::spec::load_spec(&crate::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render())).0
+    })
 }
 
-/// The protocol version a session speaks: the first request's `_meta`
-/// (2026-07-28 on), else the version `initialize` was answered with.
+/// The protocol version a session speaks: the version `initialize` was answered
+/// with, when there was a handshake (a client may probe with `server/discover`
+/// first); else the first request's `_meta` (2026-07-28 on).
 fn version_of(records: &[(String, Value)]) -> Option<String> {
+    let handshake = records.iter().any(|(_, m)| m["method"] == "initialize");
     for (_, msg) in records {
+        if handshake {
+            if let Some(v) = msg.pointer("/result/protocolVersion").and_then(Value::as_str) {
+                return Some(v.to_string());
+            }
+            continue;
+        }
         if let Some(v) = msg.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion").and_then(Value::as_str) {
             return Some(v.to_string());
         }
@@ -86,8 +96,10 @@ pub fn read(path: &Path) -> Vec<(String, Value)> {
 
 pub fn judge(path: &Path) -> Judged {
     let records = read(path);
-    let version = version_of(&records).unwrap_or_else(|| panic!("{}: no protocol version in the session", path.display()));
-    let revision = mcp_spec_types::registry::revision_for_protocol_version(&version).unwrap_or_else(|| panic!("{version}: no revision"));
+    let version =
+        version_of(&records).unwrap_or_else(|| panic!("{}: no protocol version in the session", path.display()));
+    let revision = mcp_spec_types::registry::revision_for_protocol_version(&version)
+        .unwrap_or_else(|| panic!("{version}: no revision"));
     let rev = spec().revision(revision).unwrap();
     let schema = SchemaJson::load(rev);
     let methods = mcp_spec_types::methods(revision).unwrap();
@@ -103,7 +115,12 @@ pub fn judge(path: &Path) -> Judged {
             j.failures.push(format!("{at}: not a JSON object: {msg}"));
             continue;
         };
-        let kind = match (object.contains_key("method"), object.contains_key("id"), object.contains_key("result"), object.contains_key("error")) {
+        let kind = match (
+            object.contains_key("method"),
+            object.contains_key("id"),
+            object.contains_key("result"),
+            object.contains_key("error"),
+        ) {
             (true, true, _, _) => "request",
             (true, false, _, _) => "notification",
             (false, _, true, _) => "result",
@@ -142,16 +159,21 @@ pub fn judge(path: &Path) -> Judged {
                 }
                 if kind == "request" {
                     pending.insert((dir.clone(), id.clone()), method.clone());
-                    for (key, _) in msg.pointer("/params/inputResponses").and_then(Value::as_object).into_iter().flatten() {
+                    for (key, _) in
+                        msg.pointer("/params/inputResponses").and_then(Value::as_object).into_iter().flatten()
+                    {
                         let Some(asked_method) = asked.get(key) else {
                             j.failures.push(format!("{at}: inputResponses.{key} answers nothing asked"));
                             continue;
                         };
-                        let want = methods.iter().find(|m| m.method == asked_method).and_then(|m| m.result).unwrap_or("?");
+                        let want =
+                            methods.iter().find(|m| m.method == asked_method).and_then(|m| m.result).unwrap_or("?");
                         let path = format!("params.inputResponses.{key}");
                         match members.iter().find(|(p, _, _)| *p == path) {
                             Some((_, _, m)) if m == want => {}
-                            other => j.failures.push(format!("{at}: {path} (an answer to {asked_method}) read as {other:?}, expected {want}")),
+                            other => j.failures.push(format!(
+                                "{at}: {path} (an answer to {asked_method}) read as {other:?}, expected {want}"
+                            )),
                         }
                     }
                 }
@@ -173,7 +195,10 @@ pub fn judge(path: &Path) -> Judged {
                 let input_required = result.get("resultType").and_then(Value::as_str) == Some("input_required");
                 let member = top.clone().unwrap_or_else(|| result_type.to_string());
                 if input_required != (member == "InputRequiredResult") {
-                    j.failures.push(format!("{at}: the result of {method} read as {member}, but its resultType is {:?}", result.get("resultType")));
+                    j.failures.push(format!(
+                        "{at}: the result of {method} read as {member}, but its resultType is {:?}",
+                        result.get("resultType")
+                    ));
                 }
                 if input_required {
                     asked.clear();
@@ -201,14 +226,23 @@ pub fn judge(path: &Path) -> Judged {
 
 /// Reads `value` as the type `name` with the generated code (it must read and
 /// write back equal), walks what it was read as, and returns the unions' choices.
-fn check_as(rev: &Revision, schema: &SchemaJson, name: &str, value: &Value, j: &mut Judged, at: &str) -> Vec<(String, String, String)> {
+fn check_as(
+    rev: &Revision,
+    schema: &SchemaJson,
+    name: &str,
+    value: &Value,
+    j: &mut Judged,
+    at: &str,
+) -> Vec<(String, String, String)> {
     let Some(entry) = types_of(&rev.name).iter().find(|t| t.name == name) else {
         j.failures.push(format!("{at}: no type `{name}` in {}", rev.name));
         return Vec::new();
     };
     match (entry.roundtrip)(&value.to_string()) {
-        Ok(back) if back == *value => {}
-        Ok(back) => j.failures.push(format!("{at}: as {name}, written back differently:\n  read:    {value}\n  written: {back}")),
+        Ok(back) if crate::json_eq(&back, value) => {}
+        Ok(back) => j
+            .failures
+            .push(format!("{at}: as {name}, written back differently:\n  read:    {value}\n  written: {back}")),
         Err(e) => {
             let tracked = (entry.read_tracked)(&value.to_string()).err().unwrap_or(e);
             j.failures.push(format!("{at}: does not read as {name}: {tracked}\n  {value}"));

@@ -8,7 +8,7 @@ fn main() -> std::process::ExitCode {
         return std::process::ExitCode::from(2);
     };
     let rest: Vec<String> = args.collect();
-    match mcp_spec_example_client::Peer::spawn(&command, &rest).and_then(|p| p.run()) {
+    match mcp_spec_example_client::run(&command, &rest) {
         Ok(summary) => {
             println!("{summary}");
             std::process::ExitCode::SUCCESS

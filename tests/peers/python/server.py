@@ -103,6 +103,20 @@ def book_table(
     return f"Booked {date} for {name.name}, party of {party.size}"
 
 
+# --- an answer that is any number, not only an integer --------------------
+class Tip(BaseModel):
+    fraction: float
+
+
+def ask_tip() -> Elicit[Tip]:
+    return Elicit("What fraction of the bill as a tip?", Tip)
+
+
+@mcp.tool(description="Asks for a tip as a fraction of the bill (a number that need not be whole).")
+def tip(bill: int, tip: Annotated[Tip, Resolve(ask_tip)]) -> str:
+    return f"Tip on {bill}: {bill * tip.fraction:.2f}"
+
+
 # --- sampling + roots in ONE round (independent resolvers are batched) -------
 def sample_haiku(topic: str) -> Sample:
     return Sample([SamplingMessage(role="user", content=TextContent(type="text", text=f"Haiku about {topic}"))],

@@ -34,12 +34,23 @@ fn drive(name: &str, client: &[String]) -> (std::path::PathBuf, String) {
 fn judged(path: &Path) -> transcript::Judged {
     let j = transcript::judge(path);
     j.assert_clean(path);
-    eprintln!("{}: {} messages of {}, all typed; extensions: {:?}", path.display(), j.messages, j.revision, j.extensions);
+    eprintln!(
+        "{}: {} messages of {}, all typed; extensions: {:?}",
+        path.display(),
+        j.messages,
+        j.revision,
+        j.extensions
+    );
     j
 }
 
 fn python_client(mode: &str) -> Vec<String> {
-    vec![peers::python().display().to_string(), peers::python_script("client.py").display().to_string(), "--mode".into(), mode.into()]
+    vec![
+        peers::python().display().to_string(),
+        peers::python_script("client.py").display().to_string(),
+        "--mode".into(),
+        mode.into(),
+    ]
 }
 
 #[test]
@@ -50,7 +61,11 @@ fn the_python_sdk_client_speaks_2026_07_28_with_it() {
     assert_eq!(j.revision, "2026-07-28");
     // The session did what the era is for: discovery, input rounds, a listen stream.
     assert_eq!(j.count("c2s request server/discover"), 1, "{:?}", j.kinds);
-    assert!(j.count("s2c result InputRequiredResult") >= 3, "two rounds of book_table and one of haiku_with_roots: {:?}", j.kinds);
+    assert!(
+        j.count("s2c result InputRequiredResult") >= 3,
+        "two rounds of book_table and one of haiku_with_roots: {:?}",
+        j.kinds
+    );
     assert!(j.count("s2c notification notifications/subscriptions/acknowledged") == 1, "{:?}", j.kinds);
     assert!(j.count("s2c notification notifications/progress") == 2, "{:?}", j.kinds);
     assert!(j.count("c2s request tools/call") >= 9, "{:?}", j.kinds);
@@ -79,5 +94,10 @@ fn the_typescript_sdk_client_speaks_the_handshake_with_it() {
     assert_eq!(j.revision, "2025-11-25");
     assert_eq!(j.count("s2c request elicitation/create"), 2, "{:?}", j.kinds);
     assert_eq!(j.count("c2s request ping"), 1, "{:?}", j.kinds);
-    assert_eq!(j.count("s2c notification notifications/progress"), 2, "sent, whether or not the SDK shows them: {:?}", j.kinds);
+    assert_eq!(
+        j.count("s2c notification notifications/progress"),
+        2,
+        "sent, whether or not the SDK shows them: {:?}",
+        j.kinds
+    );
 }

@@ -1,0 +1,113 @@
+//! The 2025-11-25 era: the `initialize` handshake, then the server's tools,
+//! prompts and resources. This client declares no capabilities here, so a
+//! request from the server gets "method not found".
+
+use mcp_spec_types::negotiate::{Offer, negotiate};
+use mcp_spec_types::{PROTOCOL_VERSIONS, Request, v2025_11_25 as l};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::Summary;
+use crate::wire::{Error, Peer, round_trip};
+
+fn check(v: &Value) -> Result<(), Error> {
+    round_trip::<l::JSONRPCMessage>(v, "a 2025-11-25 JSONRPCMessage").map(drop)
+}
+
+/// Sends a typed request and reads its typed result, answering what the server
+/// asks meanwhile.
+fn call<R>(peer: &mut Peer, make: impl FnOnce(i64) -> R) -> Result<R::Result, Error>
+where
+    R: Request + Serialize,
+    R::Result: DeserializeOwned + Serialize,
+{
+    let id = peer.next_id();
+    peer.send(&make(id))?;
+    let want = Value::from(id);
+    loop {
+        let msg = peer.receive(check)?;
+        if msg.get("method").is_some() {
+            peer.summary.unsolicited += 1;
+            match msg.get("id") {
+                Some(their) => {
+                    let their: l::RequestId = serde_json::from_value(their.clone()).map_err(|e| e.to_string())?;
+                    peer.send(&l::JSONRPCErrorResponse::new(
+                        Some(their),
+                        l::Error::new(l::METHOD_NOT_FOUND, "not offered"),
+                    ))?;
+                }
+                None => drop(round_trip::<l::ServerNotification>(&msg, "ServerNotification")?),
+            }
+            continue;
+        }
+        if msg.get("id") != Some(&want) {
+            continue;
+        }
+        if let Some(error) = msg.get("error") {
+            return Err(format!("{} failed: {error}", R::METHOD));
+        }
+        let result = msg.get("result").ok_or_else(|| format!("{}: a response without a result", R::METHOD))?;
+        return round_trip::<R::Result>(result, R::METHOD);
+    }
+}
+
+pub fn run(mut peer: Peer) -> Result<Summary, Error> {
+    let info = l::Implementation::new("mcp-spec-example-client", env!("CARGO_PKG_VERSION"))
+        .with_title("mcp-spec example client");
+    let params = l::InitializeRequestParams::new(l::LATEST_PROTOCOL_VERSION, l::ClientCapabilities::default(), info);
+    let init = call(&mut peer, |id| l::InitializeRequest::new(id, params))?;
+    // The server answers with the version it speaks; this client must speak it too.
+    let version = negotiate(Offer::Answered(&init.protocol_version), PROTOCOL_VERSIONS)
+        .ok_or_else(|| format!("the server chose {}, which this client does not speak", init.protocol_version))?;
+    peer.summary.step("server", format!("{} {}", init.server_info.name, init.server_info.version));
+    peer.summary.step("protocol version", version);
+    peer.send(&l::InitializedNotification::new())?;
+
+    let tools = call(&mut peer, l::ListToolsRequest::new)?;
+    peer.summary.step("tools", tools.tools.len().to_string());
+    let resources = call(&mut peer, l::ListResourcesRequest::new)?;
+    let templates = call(&mut peer, l::ListResourceTemplatesRequest::new)?;
+    peer.summary.step(
+        "resources",
+        format!("{} (+ {} templates)", resources.resources.len(), templates.resource_templates.len()),
+    );
+    let prompts = call(&mut peer, l::ListPromptsRequest::new)?;
+    peer.summary.step("prompts", prompts.prompts.len().to_string());
+
+    // A tool that needs no input of its own, or echo if there is one.
+    let tool = tools
+        .tools
+        .iter()
+        .find(|t| t.name == "echo")
+        .or_else(|| tools.tools.first())
+        .ok_or("the server has no tools")?;
+    let mut params = l::CallToolRequestParams::new(tool.name.clone());
+    if tool.name == "echo" {
+        params = params.with_arguments(mcp_spec_types::IndexMap::from_iter([(
+            "message".to_string(),
+            Value::from("hello from Rust"),
+        )]));
+    }
+    let called = call(&mut peer, |id| l::CallToolRequest::new(id, params))?;
+    let shown = match called.content.first() {
+        Some(l::ContentBlock::TextContent(t)) => format!("{}: {:?}", tool.name, t.text),
+        Some(other) => format!("{}: {}", tool.name, other.member_name()),
+        None => format!("{}: no content", tool.name),
+    };
+    peer.summary.step("tool call", shown);
+
+    // A prompt without required arguments.
+    let prompt = prompts
+        .prompts
+        .iter()
+        .find(|p| p.arguments.as_ref().is_none_or(|a| a.iter().all(|arg| arg.required != Some(true))))
+        .ok_or("no prompt without required arguments")?;
+    let got = call(&mut peer, |id| l::GetPromptRequest::new(id, l::GetPromptRequestParams::new(prompt.name.clone())))?;
+    peer.summary.step("prompt messages", got.messages.len().to_string());
+
+    let uri = resources.resources.first().map(|r| r.uri.clone()).ok_or("the server lists no resources")?;
+    let read = call(&mut peer, |id| l::ReadResourceRequest::new(id, l::ReadResourceRequestParams::new(uri)))?;
+    peer.summary.step("resource contents", read.contents.len().to_string());
+    Ok(std::mem::take(&mut peer.summary))
+}

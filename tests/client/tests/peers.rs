@@ -1,0 +1,96 @@
+//! The example client against servers nobody here wrote: a server on the
+//! official Python SDK (`mcp` 2.3.0, `tests/peers/python/server.py`), which
+//! speaks 2026-07-28, and the official reference server,
+//! `@modelcontextprotocol/server-everything` 2026.8.31, which speaks 2025-11-25.
+//! Both are installed by the tests (`mcp_spec_tests::peers`). A proxy records
+//! the wire; every message of the session, both ways, is judged with the
+//! generated types; the transcripts stay in `target/peers/transcripts/`.
+
+use std::process::Command;
+
+use mcp_spec_tests::{peers, transcript};
+
+/// Runs the example client against `server` behind the recording proxy.
+fn session(name: &str, server: &[String]) -> (String, transcript::Judged) {
+    let path = peers::transcript_path(name);
+    let cmd = peers::teed(&path, server);
+    let out = Command::new(env!("CARGO_BIN_EXE_mcp-spec-example-client"))
+        .args(&cmd)
+        .output()
+        .expect("the example client runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{name}: the session failed:\n{}\n{stdout}\ntranscript: {}",
+        String::from_utf8_lossy(&out.stderr),
+        path.display()
+    );
+    println!("{stdout}");
+    let j = transcript::judge(&path);
+    j.assert_clean(&path);
+    eprintln!(
+        "{}: {} messages of {}, all typed; extensions: {:?}",
+        path.display(),
+        j.messages,
+        j.revision,
+        j.extensions
+    );
+    (stdout, j)
+}
+
+fn field<'a>(stdout: &'a str, name: &str) -> &'a str {
+    stdout
+        .lines()
+        .find_map(|l| l.strip_prefix(name))
+        .map(str::trim)
+        .unwrap_or_else(|| panic!("no `{name}` in\n{stdout}"))
+}
+
+#[test]
+fn a_2026_07_28_session_with_a_python_sdk_server() {
+    let server = vec![peers::python().display().to_string(), peers::python_script("server.py").display().to_string()];
+    let (out, j) = session("client-python-modern", &server);
+    assert_eq!(field(&out, "protocol version:"), "2026-07-28");
+    assert!(field(&out, "server:").starts_with("peers-demo-server"), "{out}");
+    assert!(field(&out, "tools:").contains("listed again from the cache, not sent"), "{out}");
+    // Multi-round input: two form rounds, a number that is not an integer, sampling and roots.
+    assert_eq!(field(&out, "call book_table:"), "\"Booked hello from Rust for Ada, party of 4\" after 3 rounds");
+    assert_eq!(field(&out, "call tip:"), "\"Tip on 2: 0.30\" after 2 rounds");
+    assert!(
+        field(&out, "call haiku_with_roots:")
+            .contains("an old silent pond | roots=['file:///tmp/mcp-spec-example-client']"),
+        "{out}"
+    );
+    assert!(field(&out, "listen:").starts_with("acknowledged; 2 notification(s)"), "{out}");
+    assert_eq!(field(&out, "progress:"), "2 notifications");
+    // On the wire: discovery once, one tools/list (the second came from the cache),
+    // every request with its _meta, the retries carrying what was asked.
+    assert_eq!(j.revision, "2026-07-28");
+    assert_eq!(j.count("c2s request server/discover"), 1, "{:?}", j.kinds);
+    assert_eq!(j.count("c2s request tools/list"), 1, "{:?}", j.kinds);
+    assert!(j.count("s2c result InputRequiredResult") >= 5, "{:?}", j.kinds);
+    assert_eq!(j.count("c2s request subscriptions/listen"), 1, "{:?}", j.kinds);
+    assert_eq!(j.count("c2s notification notifications/cancelled"), 1, "{:?}", j.kinds);
+}
+
+#[test]
+fn a_2025_11_25_session_with_the_reference_server() {
+    let node = peers::node();
+    let server = vec![
+        "node".to_string(),
+        node.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js").display().to_string(),
+    ];
+    let (out, j) = session("client-everything-legacy", &server);
+    assert!(field(&out, "discovery:").starts_with("method not found (-32601)"), "{out}");
+    assert_eq!(field(&out, "protocol version:"), "2025-11-25");
+    assert!(field(&out, "server:").starts_with("mcp-servers/everything"), "{out}");
+    assert!(field(&out, "tool call:").contains("hello from Rust"), "{out}");
+    for name in ["tools:", "prompts:", "resource contents:", "prompt messages:"] {
+        let n: usize = field(&out, name).split_whitespace().next().unwrap().parse().unwrap();
+        assert!(n > 0, "{name} {n}");
+    }
+    assert_eq!(j.revision, "2025-11-25");
+    assert_eq!(j.count("c2s request initialize"), 1, "{:?}", j.kinds);
+    let checked: usize = field(&out, "messages checked:").split_whitespace().next().unwrap().parse().unwrap();
+    assert_eq!(checked, j.count("s2c"), "the client checked every message the server sent");
+}
