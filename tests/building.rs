@@ -18,6 +18,8 @@ fn main() {
     let mut pending = std::collections::HashSet::new();
     pending.insert(id.clone());
     let request = m::ListToolsRequest::new(id.clone(), m::PaginatedRequestParams::new(meta));
+    // A tools/list request (2025-11-25, where `params` is optional).
+    let legacy = mcp_spec_types::v2025_11_25::ListToolsRequest::new(1);
     // An error reply to a request id.
     let reply = m::JSONRPCErrorResponse::new(Some(id), m::Error::new(m::METHOD_NOT_FOUND, "no such method"));
     println!("{}", reply.error);
@@ -33,6 +35,7 @@ fn main() {
     for (name, value) in [
         ("result", serde_json::to_value(&result).unwrap()),
         ("request", serde_json::to_value(&request).unwrap()),
+        ("legacy", serde_json::to_value(&legacy).unwrap()),
         ("reply", serde_json::to_value(&reply).unwrap()),
         ("response", serde_json::to_value(&response).unwrap()),
         ("order", serde_json::to_value(&order).unwrap()),
@@ -45,7 +48,7 @@ fn main() {
 
 #[test]
 fn the_first_hour_tasks_build_in_a_downstream_crate_with_warnings_denied() {
-    let out = support::downstream("first-hour", &["v2026_07_28"], FIRST_HOUR, "run");
+    let out = support::downstream("first-hour", &["v2026_07_28", "v2025_11_25"], FIRST_HOUR, "run");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "the downstream crate must build with warnings denied and run:\n{stderr}");
     let stdout = String::from_utf8_lossy(&out.stdout);
