@@ -1,5 +1,6 @@
 //! Golden fixtures, compiled: each `tests/fixtures/<name>.rs` (generated from
-//! `<name>.ts`, checked by `tests/fixtures.rs`) is a module below, exercised.
+//! `<name>.ts`, checked by `tests/fixtures.rs`) is a module here (build.rs lists
+//! them), exercised. A binary of its own: the fixtures' code names `crate::rt`.
 
 use std::path::Path;
 
@@ -9,42 +10,8 @@ mod rt {
 }
 pub use mcp_spec_types::{Extra, HasResponse, IndexMap, InputRequest, MethodInfo, MethodKind, Notification, Request};
 
-#[path = "fixtures/docs.rs"]
-#[rustfmt::skip]
-#[allow(dead_code)]
-mod docs;
-#[path = "fixtures/enums.rs"]
-#[rustfmt::skip]
-#[allow(dead_code)]
-mod enums;
-#[path = "fixtures/inheritance.rs"]
-#[rustfmt::skip]
-#[allow(dead_code)]
-mod inheritance;
-#[path = "fixtures/inline.rs"]
-#[rustfmt::skip]
-#[allow(dead_code)]
-mod inline;
-#[path = "fixtures/keywords.rs"]
-#[rustfmt::skip]
-#[allow(dead_code)]
-mod keywords;
-#[path = "fixtures/numbers_maps.rs"]
-#[rustfmt::skip]
-#[allow(dead_code)]
-mod numbers_maps;
-#[path = "fixtures/recursive.rs"]
-#[rustfmt::skip]
-#[allow(dead_code)]
-mod recursive;
-#[path = "fixtures/unions.rs"]
-#[rustfmt::skip]
-#[allow(dead_code)]
-mod unions;
-
-/// Every fixture, compiled above; `tests/fixtures.rs` checks that this list is whole.
-pub const COMPILED: &[&str] =
-    &["docs", "enums", "inheritance", "inline", "keywords", "numbers_maps", "recursive", "unions"];
+// One module per fixture, found by listing `tests/fixtures` (see build.rs).
+include!(concat!(env!("OUT_DIR"), "/fixture_modules.rs"));
 
 fn fixtures_dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")

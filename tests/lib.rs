@@ -37,29 +37,31 @@ pub fn fixture_spec() -> mcp_spec_codegen::Spec {
     }
 }
 
-/// Compares `actual` with the golden file `tests/fixtures/<rel>`; with
-/// `UPDATE_GOLDEN=1` in the environment, writes it instead.
+/// Compares `actual` with the golden file `tests/fixtures/<rel>`. With
+/// `UPDATE_GOLDEN=1` a file that differs is rewritten, and the test still fails
+/// once, so an update is never taken for a pass (run again to see it pass).
 pub fn assert_golden(rel: &str, actual: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(rel);
+    let expected = std::fs::read_to_string(&path).unwrap_or_default();
+    if expected == actual {
+        return;
+    }
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).unwrap();
         }
         std::fs::write(&path, actual).unwrap();
-        return;
+        panic!("updated {}: it differed; run the test again without UPDATE_GOLDEN to see it pass", path.display());
     }
-    let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    if expected != actual {
-        let (a, b): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
-        let first = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
-        panic!(
-            "{} differs from the golden file at line {}:\n- {}\n+ {}\nrun with UPDATE_GOLDEN=1 to accept the new output",
-            path.display(),
-            first + 1,
-            a.get(first).unwrap_or(&"<end>"),
-            b.get(first).unwrap_or(&"<end>")
-        );
-    }
+    let (a, b): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
+    let first = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+    panic!(
+        "{} differs from the golden file at line {}:\n- {}\n+ {}\nrun with UPDATE_GOLDEN=1 to accept the new output",
+        path.display(),
+        first + 1,
+        a.get(first).unwrap_or(&"<end>"),
+        b.get(first).unwrap_or(&"<end>")
+    );
 }
 
 /// The stems of the `.ts` files in `dir`, sorted.

@@ -1,0 +1,18 @@
+//! The integration tests of mcp-spec, one binary (the golden fixtures, which are
+//! compiled as modules naming `crate::rt`, are the other: `golden.rs`). Each
+//! module is one concern; what they share is the `mcp_spec_tests` library.
+
+mod building;
+mod codegen;
+mod diagnostics;
+mod diff;
+mod examples;
+mod fixtures;
+mod hostile;
+mod meaning;
+mod methods;
+mod mutants;
+mod negative;
+mod registry;
+mod schema_json;
+mod unions;
