@@ -55,8 +55,13 @@ fn reported_changes_turn_old_into_new_for_every_consecutive_pair() {
                 new.name,
                 d.changes.len()
             );
-            // And no change is empty or redundant: leaving any one out gives other facts.
+            // And no change is empty or redundant: leaving any one out gives other
+            // facts (but for the ones derived from others, which edit nothing).
             for skip in 0..d.changes.len() {
+                if d.changes[skip].id == mcp_spec_codegen::diff::ChangeId::MethodResultChanged {
+                    assert!(d.changes[skip].edits.is_empty());
+                    continue;
+                }
                 let mut partial = facts(old);
                 for (i, c) in d.changes.iter().enumerate() {
                     if i != skip {
@@ -90,7 +95,9 @@ fn known_changes_between_2025_11_25_and_2026_07_28() {
     assert_eq!(c.new.as_deref(), Some(r#"required ResultType (absent: "complete")"#));
     assert_eq!(c.wire, Wire::None);
     assert!(c.api.is_some(), "struct literals must name it");
-    assert!(c.detail.as_deref().is_some_and(|d| d.contains("other types inherit it")), "{c:?}");
+    // And each result type gains it through Result, with the same verdicts.
+    let inherited = find(&d, "field-added-required", "CallToolResult.resultType");
+    assert_eq!((inherited.wire, inherited.detail.as_deref()), (Wire::None, Some("through Result")));
     assert_eq!(find(&d, "method-removed", "initialize").wire, Wire::OldWriters);
     assert_eq!(find(&d, "method-added", "server/discover").wire, Wire::OldReaders);
     // The members of a removed type go with it.
@@ -167,5 +174,55 @@ fn the_readmes_excerpt_is_real_output() {
             lines.contains(&line),
             "the README's excerpt has a line the diff does not print any more:\n{line}\nupdate it from `cargo xtask diff 2025-06-18 2025-11-25`"
         );
+    }
+}
+
+#[test]
+fn members_gained_through_a_base_are_changes_of_each_type_that_gains_them() {
+    let spec = real_spec();
+    let d = diff_of(&spec, "2025-11-25", "2026-07-28");
+    let new = spec.revision("2026-07-28").unwrap();
+    // Every type of 2026-07-28 that is or extends CacheableResult, as the model says.
+    let cacheable: Vec<String> = new
+        .items
+        .values()
+        .filter(|i| mcp_spec_codegen::rule::ancestors(&new.items, &i.name).contains(&"CacheableResult".to_string()))
+        .filter(|i| spec.revision("2025-11-25").unwrap().item(&i.name).is_some())
+        .map(|i| i.name.clone())
+        .collect();
+    assert!(cacheable.len() >= 5, "{cacheable:?}");
+    for ty in &cacheable {
+        for member in ["ttlMs", "cacheScope"] {
+            let c = find(&d, "field-added-required", &format!("{ty}.{member}"));
+            assert_eq!(c.detail.as_deref(), Some("through CacheableResult"), "{ty}.{member}");
+            assert_eq!(c.wire, Wire::OldWriters, "a new reader rejects an old result without {member}");
+            assert!(c.api.as_deref().is_some_and(|a| a.contains("`new` takes")), "{ty}.{member}: {:?}", c.api);
+        }
+        let bases = find(&d, "type-bases-changed", ty);
+        assert!(
+            bases.is_breaking() && bases.wire == Wire::OldWriters,
+            "{ty}: the base change is as bad as what it brings: {bases:?}"
+        );
+    }
+    let listed = find(&d, "method-result-changed", "tools/list");
+    assert!(listed.detail.as_deref().is_some_and(|t| t.contains("ttlMs") && t.contains("cacheScope")), "{listed:?}");
+
+    // title through BaseMetadata, 2025-03-26 -> 2025-06-18.
+    let d = diff_of(&spec, "2025-03-26", "2025-06-18");
+    let new = spec.revision("2025-06-18").unwrap();
+    let titled: Vec<String> = new
+        .items
+        .values()
+        .filter(|i| i.origin == mcp_spec_codegen::model::Origin::Declared)
+        .filter(|i| {
+            new.struct_of(&i.name).and_then(|s| s.field("title")).is_some_and(|f| f.declared_in == "BaseMetadata")
+        })
+        .filter(|i| spec.revision("2025-03-26").unwrap().struct_of(&i.name).is_some_and(|s| s.field("title").is_none()))
+        .map(|i| i.name.clone())
+        .collect();
+    assert!(titled.len() >= 4, "{titled:?}");
+    for ty in titled {
+        let c = find(&d, "field-added-optional", &format!("{ty}.title"));
+        assert_eq!(c.detail.as_deref(), Some("through BaseMetadata"), "{ty}");
     }
 }

@@ -4,7 +4,9 @@
 //! - `Name@type`: a type's shape (`object extends Result`, `enum`, `open enum`,
 //!   `union (by shape)`, `alias of string`, `const -32602`); also `Parent.field@type`
 //!   for the anonymous type of a member;
-//! - `Name.field`: a member it declares itself (`required string`, `optional {object}`);
+//! - `Name.field`: a member as the generated struct has it, own or inherited
+//!   (`required string`, `optional {object}`), and `Name.field@from`: the base it
+//!   comes from, for an inherited one;
 //! - `Name."value"`: a value of a string enum;
 //! - `Name|Member`: a member of a union (`CallToolResult`);
 //! - `…@deprecated`, `…@docs`: a deprecation and the doc text of a type or member;
@@ -32,6 +34,8 @@ pub enum FactKind {
     Field,
     Value,
     Variant,
+    /// `Name.field@from`: the base an inherited member comes from.
+    Origin,
     Deprecation,
     Docs,
     Method,
@@ -111,10 +115,16 @@ pub fn fact_set(rev: &Revision) -> FactSet {
         }
         match &item.kind {
             ItemKind::Struct(s) => {
-                for f in s.fields.iter().filter(|f| f.declared_in == item.name) {
+                // Every member the struct has, as a user of the type sees it; the
+                // docs and deprecations where the member is declared.
+                for f in &s.fields {
                     let fpath = format!("{path}.{}", member_segment(&f.wire));
                     out.put(fpath.clone(), FactKind::Field, field_summary(rev, f));
-                    docs_facts(&mut out, &fpath, &f.docs);
+                    if f.declared_in == item.name {
+                        docs_facts(&mut out, &fpath, &f.docs);
+                    } else {
+                        out.put(format!("{fpath}@from"), FactKind::Origin, f.declared_in.clone());
+                    }
                 }
             }
             ItemKind::Enum(e) => {

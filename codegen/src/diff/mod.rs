@@ -10,22 +10,23 @@
 //! | `type-removed` | a declared type is gone | none (its uses are changes of their own) | breaks |
 //! | `type-renamed` | a removed and an added type whose shapes mostly match (rule below) | none | breaks |
 //! | `type-kind-changed` | object ↔ union ↔ enum ↔ alias | judged | breaks |
-//! | `type-bases-changed` | the `extends` list | none (the members' changes are listed) | none |
+//! | `type-bases-changed` | the `extends` list | the worst of the members it brings (each listed as a change of the type, "through" the base) | the same |
 //! | `alias-changed` | what an alias stands for | judged | breaks |
 //! | `union-rule-changed` | discriminator ↔ by shape | none | none |
 //! | `enum-opened` / `enum-closed` | `\| string` added / removed | old readers / old writers | breaks |
 //! | `const-added` / `const-removed` | an exported const | none | none / breaks |
 //! | `const-value-changed` | a const's value (an error code renumbered) | both | none, unless its type changed |
-//! | `field-added-optional` | a new optional member | none | breaks struct literals |
-//! | `field-added-required` | a new required member | old writers | breaks struct literals |
+//! | `field-added-optional` | a new optional member, own or through a base | none | breaks struct literals |
+//! | `field-added-required` | a new required member, own or through a base | old writers | breaks `new` and struct literals |
 //! | `field-removed` | a member is gone | old readers when it was required | breaks |
 //! | `field-made-required` / `field-made-optional` | `?` removed / added | old writers / old readers | breaks |
 //! | `field-type-changed` | a member's type | judged | breaks |
 //! | `fixed-value-changed` | a member fixed by a literal (`method`, `type`) has another value | both | none |
-//! | `field-inherited` / `field-redeclared` | a member now comes from a base / is declared again | judged | breaks only when its type changed |
+//! | `field-inherited` / `field-redeclared` | a member the type keeps now comes from a base / is declared by the type again | none (its type's change, if any, is a change of its own) | none |
 //! | `value-added` / `value-removed` | a string enum's value | old readers / old writers, none for open enums | breaks |
 //! | `variant-added` / `variant-removed` / `variant-changed` | a union's member | judged | breaks |
 //! | `method-added` / `method-removed` / `method-changed` | a request or notification by wire method name, or its result type | old readers / old writers / both | none |
+//! | `method-result-changed` | the same method and result type, but the result gained, lost or retyped a required member (derived from those changes: it edits no fact) | as its members' | none |
 //! | `deprecated` / `undeprecated` / `deprecation-changed` | a `@deprecated` tag | none | none (a warning) |
 //! | `docs-changed` | the doc text of a type or member | none | none |
 //!
@@ -38,9 +39,18 @@
 //! error, a closed enum rejects unlisted values.
 //!
 //! **api** gives the reason code compiled against OLD's generated module fails to
-//! compile against NEW's, or nothing. The generated structs are plain (no
-//! `#[non_exhaustive]`, no `Default`), so any new field breaks code that builds
-//! the struct with a literal, and any new variant breaks exhaustive matches.
+//! compile against NEW's, or nothing. The generated structs are not
+//! `#[non_exhaustive]`, so any new field breaks code that builds the struct with
+//! a literal (a new required one breaks `new` too), and any new variant breaks
+//! exhaustive matches.
+//!
+//! # Members as the struct has them
+//!
+//! A type's members are compared as its generated struct has them: its own and
+//! those it inherits (after `Omit`, intersections and narrowing). A member gained
+//! or lost through a base is a change of the type (`field-added-required
+//! ListToolsResult.ttlMs`, "through CacheableResult"), and the base's own change
+//! (`type-bases-changed`) is as bad as the worst of what it brings.
 //!
 //! A change is **breaking** when either verdict says so.
 //!
@@ -143,6 +153,7 @@ pub enum ChangeId {
     MethodAdded,
     MethodRemoved,
     MethodChanged,
+    MethodResultChanged,
     Deprecated,
     Undeprecated,
     DeprecationChanged,
@@ -181,6 +192,7 @@ impl ChangeId {
         ChangeId::MethodAdded,
         ChangeId::MethodRemoved,
         ChangeId::MethodChanged,
+        ChangeId::MethodResultChanged,
         ChangeId::Deprecated,
         ChangeId::Undeprecated,
         ChangeId::DeprecationChanged,
@@ -219,6 +231,7 @@ impl ChangeId {
             ChangeId::MethodAdded => "method-added",
             ChangeId::MethodRemoved => "method-removed",
             ChangeId::MethodChanged => "method-changed",
+            ChangeId::MethodResultChanged => "method-result-changed",
             ChangeId::Deprecated => "deprecated",
             ChangeId::Undeprecated => "undeprecated",
             ChangeId::DeprecationChanged => "deprecation-changed",
@@ -294,6 +307,8 @@ pub fn diff(old: &Revision, new: &Revision) -> Diff {
         cx.renames.insert(to, from);
     }
     cx.classify(&working);
+    cx.summarise_bases();
+    cx.method_results();
     let mut changes = cx.changes;
     changes.sort_by(|a, b| (&a.path, a.id.as_str()).cmp(&(&b.path, b.id.as_str())));
     Diff { old: old.name.clone(), new: new.name.clone(), changes }
@@ -463,6 +478,17 @@ impl Cx<'_> {
                     };
                     Change { wire, ..self.simple(key.trim_start_matches("method:"), id, o, n, edits) }
                 }
+                Some(FactKind::Origin) => {
+                    let field = key.trim_end_matches("@from");
+                    let (id, detail) = match (o, n) {
+                        (_, Some(base)) => (ChangeId::FieldInherited, format!("now inherited from {base}")),
+                        (Some(base), None) => {
+                            (ChangeId::FieldRedeclared, format!("declared here now, was inherited from {base}"))
+                        }
+                        (None, None) => continue,
+                    };
+                    Change { detail: Some(detail), ..self.simple(field, id, o, n, edits) }
+                }
                 Some(FactKind::Deprecation) => {
                     let id = match (o, n) {
                         (None, _) => ChangeId::Deprecated,
@@ -482,6 +508,103 @@ impl Cx<'_> {
             };
             self.changes.push(change);
         }
+    }
+
+    /// A change of a type's bases is as bad as what it brings: the members gained
+    /// or lost through them (each reported as a change of the type).
+    fn summarise_bases(&mut self) {
+        let through: Vec<(String, Wire, Option<String>, ChangeId, String)> = self
+            .changes
+            .iter()
+            .filter_map(|c| {
+                let base = c.detail.as_deref()?.strip_prefix("through ")?.to_string();
+                Some((
+                    c.path.rsplit_once('.').map(|(o, _)| o.to_string()).unwrap_or_default(),
+                    c.wire,
+                    c.api.clone(),
+                    c.id,
+                    base,
+                ))
+            })
+            .collect();
+        let (old, new) = (self.old, self.new);
+        let renames = self.renames.clone();
+        for c in self.changes.iter_mut().filter(|c| c.id == ChangeId::TypeBasesChanged) {
+            // The bases gained or lost, with theirs.
+            let old_name = renames.get(&c.path).cloned().unwrap_or_else(|| c.path.clone());
+            let lineage = |rev: &Revision, name: &str| -> BTreeSet<String> {
+                crate::rule::ancestors(&rev.items, name).into_iter().collect()
+            };
+            let (was, is) = (lineage(old, &old_name), lineage(new, &c.path));
+            let changed: BTreeSet<String> = was.symmetric_difference(&is).cloned().collect();
+            let brought: Vec<&(String, Wire, Option<String>, ChangeId, String)> =
+                through.iter().filter(|(owner, .., base)| *owner == c.path && changed.contains(base)).collect();
+            if brought.is_empty() {
+                continue;
+            }
+            let (mut readers, mut writers) = (false, false);
+            for (_, wire, ..) in brought.iter().map(|b| (&b.0, &b.1)) {
+                readers |= matches!(wire, Wire::OldReaders | Wire::Both);
+                writers |= matches!(wire, Wire::OldWriters | Wire::Both);
+            }
+            c.wire = Wire::from_breaks(readers, writers);
+            if brought.iter().any(|b| b.2.is_some()) {
+                c.api = Some("the members it brings change the struct".into());
+            }
+            let ids: BTreeSet<&str> = brought.iter().map(|b| b.3.as_str()).collect();
+            c.detail = Some(format!(
+                "brings {} member change(s): {}",
+                brought.len(),
+                ids.into_iter().collect::<Vec<_>>().join(", ")
+            ));
+        }
+    }
+
+    /// A method whose result type changed on the wire (a required member gained,
+    /// a member retyped or lost) says so:
+    /// the same wire name and result type, but what answers it changed.
+    fn method_results(&mut self) {
+        let mut derived = Vec::new();
+        for m in crate::protocol::methods(self.new) {
+            let Some(result) = &m.result else { continue };
+            let key = format!("method:{}", m.name);
+            if self.old_set.facts.get(&key) != self.new_set.facts.get(&key) {
+                continue; // the method's own change says it
+            }
+            let breaking: Vec<&Change> = self
+                .changes
+                .iter()
+                .filter(|c| {
+                    c.path
+                        .strip_prefix(result.as_str())
+                        .is_some_and(|rest| rest.starts_with('.') && !rest[1..].contains('.'))
+                })
+                .filter(|c| c.wire != Wire::None)
+                .collect();
+            if breaking.is_empty() {
+                continue;
+            }
+            let (mut readers, mut writers) = (false, false);
+            for c in &breaking {
+                readers |= matches!(c.wire, Wire::OldReaders | Wire::Both);
+                writers |= matches!(c.wire, Wire::OldWriters | Wire::Both);
+            }
+            let what: Vec<String> = breaking
+                .iter()
+                .map(|c| format!("{} {}", c.id, c.path.rsplit_once('.').map(|(_, f)| f).unwrap_or("")))
+                .collect();
+            derived.push(Change {
+                id: ChangeId::MethodResultChanged,
+                path: m.name.clone(),
+                old: None,
+                new: None,
+                wire: Wire::from_breaks(readers, writers),
+                api: None,
+                detail: Some(format!("its result {result}: {}", what.join(", "))),
+                edits: Vec::new(),
+            });
+        }
+        self.changes.extend(derived);
     }
 
     fn simple(&self, path: &str, id: ChangeId, o: Option<&String>, n: Option<&String>, edits: Vec<Edit>) -> Change {
@@ -596,12 +719,13 @@ impl Cx<'_> {
         );
         let rust = |f: Option<&Field>| f.is_some_and(|f| !is_fixed(f));
         c.api = match id {
-            ChangeId::FieldAddedRequired | ChangeId::FieldAddedOptional if rust(nf) => Some(format!(
-                "struct literals must name the new field{}",
-                self.inheritors(path)
-                    .map(|n| format!(", here and in the {} that inherit it", types(n)))
-                    .unwrap_or_default()
-            )),
+            ChangeId::FieldAddedRequired if rust(nf) && nf.is_some_and(|f| f.role.default().is_some()) => {
+                Some("struct literals must name the new field (`new` sets its default)".into())
+            }
+            ChangeId::FieldAddedRequired if rust(nf) => {
+                Some("`new` takes the new member, and struct literals must name it".into())
+            }
+            ChangeId::FieldAddedOptional if rust(nf) => Some("struct literals must name the new field".into()),
             ChangeId::FieldRemoved if rust(of) => Some("the field is gone".into()),
             ChangeId::FieldMadeRequired if rust(nf) => Some("`Option<T>` became `T`".into()),
             ChangeId::FieldMadeOptional if rust(nf) => Some("`T` became `Option<T>`".into()),
@@ -615,31 +739,20 @@ impl Cx<'_> {
             }
             _ => None,
         };
+        let owner = path.rsplit_once('.').map(|(o, _)| o).unwrap_or(path);
+        let through = |f: Option<&Field>, rev: &Revision| {
+            f.filter(|f| {
+                rev.resolve_path(owner).is_some_and(|r| matches!(r.target, Target::Item(i) if i.name != f.declared_in))
+            })
+            .map(|f| format!("through {}", f.declared_in))
+        };
         c.detail = match id {
             ChangeId::FieldInherited => nf.map(|f| format!("now inherited from {}", f.declared_in)),
             ChangeId::FieldRedeclared => of.map(|f| format!("was inherited from {}", f.declared_in)),
-            _ => self.inheritors(path).map(|n| {
-                if n == 1 { "1 other type inherits it".to_string() } else { format!("{n} other types inherit it") }
-            }),
+            ChangeId::FieldRemoved => through(of, self.old),
+            _ => through(nf, self.new).or_else(|| through(of, self.old)),
         };
         c
-    }
-
-    /// How many other object types of NEW (or OLD) inherit the member at `path`.
-    fn inheritors(&self, path: &str) -> Option<usize> {
-        let (rev, p) = match Self::field_in(self.new, path) {
-            Some(_) => (self.new, path.to_string()),
-            None => (self.old, self.old_path(path)),
-        };
-        let found = rev.resolve_path(&p)?;
-        let Target::Field(owner, f) = found.target else { return None };
-        let n = rev
-            .items
-            .values()
-            .filter(|i| i.name != owner.name)
-            .filter(|i| matches!(&i.kind, ItemKind::Struct(s) if s.field(&f.wire).is_some_and(|g| g.declared_in == f.declared_in)))
-            .count();
-        (n > 0).then_some(n)
     }
 
     fn value_change(&self, path: &str, added: bool, edits: Vec<Edit>) -> Change {
@@ -730,10 +843,6 @@ fn is_fixed_summary(summary: &str) -> bool {
             || t == "true"
             || t == "false"
     })
-}
-
-fn types(n: usize) -> String {
-    if n == 1 { "1 type".into() } else { format!("{n} types") }
 }
 
 /// `required string` → `string`.
