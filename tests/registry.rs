@@ -337,3 +337,61 @@ fn the_real_report_lists_what_the_spec_deprecates() {
     assert_eq!(json["format"], "mcp-spec-registry/1");
     assert_eq!(json["entries"].as_array().map(Vec::len), Some(registry::entries().len()));
 }
+
+/// A member a revision stops naming while its parent's index signature still
+/// admits it is not Removed: the protocol still carries it (`Tool.inputSchema.properties`
+/// in 2026-07-28). Over every revision: a Removed field's parent has no index
+/// signature there, and an Unnamed one's has.
+#[test]
+fn no_member_is_removed_while_its_parent_still_admits_it() {
+    use mcp_spec_codegen::model::Target;
+    use mcp_spec_codegen::registry::{EntryKind, State as S};
+    let (spec, _) =
+        mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render()));
+    let reg = mcp_spec_codegen::registry::build(&spec);
+    let admits = |rev: &mcp_spec_codegen::model::Revision, parent: &str| -> bool {
+        let Some(found) = rev.resolve_path(parent) else { return false };
+        let name = match found.target {
+            Target::Item(i) => i.name.clone(),
+            Target::Field(_, f) => match rev.canonical(&f.ty) {
+                mcp_spec_codegen::model::Type::Named(n) => n.clone(),
+                _ => return false,
+            },
+            _ => return false,
+        };
+        rev.struct_of(&name).is_some_and(|s| s.index.is_some())
+    };
+    let (mut removed, mut unnamed) = (0, Vec::new());
+    for e in reg.entries.iter().filter(|e| e.kind == EntryKind::Field) {
+        for (i, rev) in spec.revisions.iter().enumerate() {
+            let parent = e.parent.as_deref().unwrap();
+            match &e.states[i] {
+                S::Removed { .. } => {
+                    removed += 1;
+                    assert!(
+                        !admits(rev, parent),
+                        "{}: Removed in {}, but `{parent}` admits it there",
+                        e.path,
+                        rev.name
+                    );
+                }
+                S::Unnamed { .. } => {
+                    assert!(
+                        admits(rev, parent),
+                        "{}: Unnamed in {}, but `{parent}` does not admit it",
+                        e.path,
+                        rev.name
+                    );
+                    unnamed.push(format!("{} in {}", e.path, rev.name));
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(removed > 0);
+    assert!(unnamed.contains(&"Tool.inputSchema.properties in 2026-07-28".to_string()), "{unnamed:?}");
+    // Not among what 2026-07-28 removed, and the older module's docs say what happened.
+    assert!(!registry::removed_between("2025-11-25", "2026-07-28").any(|e| e.path == "Tool.inputSchema.properties"));
+    let old = std::fs::read_to_string(support::workspace_root().join("generated/src/v2025_11_25.rs")).unwrap();
+    assert!(old.contains("No longer named in 2026-07-28, but still allowed there"), "the look-ahead note");
+}

@@ -61,6 +61,13 @@ pub enum State {
         /// The newest earlier revision that has it.
         last_seen: &'static str,
     },
+    /// A member this revision no longer names but still allows: its parent's
+    /// index signature (`[key: string]: unknown`) takes it, and the types keep it
+    /// as an unknown member. Not gone from the protocol.
+    Unnamed {
+        /// The newest earlier revision that names it.
+        last_named: &'static str,
+    },
 }
 
 impl State {
@@ -142,7 +149,8 @@ pub fn deprecated_in(revision: &str) -> impl Iterator<Item = (&'static Entry, &'
 pub fn removed_between(old: &str, new: &str) -> impl Iterator<Item = &'static Entry> {
     let (a, b) = (revision_index(old), revision_index(new));
     ENTRIES.iter().filter(move |e| match (a, b) {
-        (Some(a), Some(b)) => e.states[a].is_present() && !e.states[b].is_present(),
+        // A member no longer named but still allowed (`Unnamed`) is not removed.
+        (Some(a), Some(b)) => e.states[a].is_present() && matches!(e.states[b], State::Removed { .. }),
         _ => false,
     })
 }

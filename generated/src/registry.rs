@@ -70,6 +70,13 @@ pub enum State {
         /// The newest earlier revision that has it.
         last_seen: &'static str,
     },
+    /// A member this revision no longer names but still allows: its parent's
+    /// index signature (`[key: string]: unknown`) takes it, and the types keep it
+    /// as an unknown member. Not gone from the protocol.
+    Unnamed {
+        /// The newest earlier revision that names it.
+        last_named: &'static str,
+    },
 }
 
 impl State {
@@ -151,7 +158,8 @@ pub fn deprecated_in(revision: &str) -> impl Iterator<Item = (&'static Entry, &'
 pub fn removed_between(old: &str, new: &str) -> impl Iterator<Item = &'static Entry> {
     let (a, b) = (revision_index(old), revision_index(new));
     ENTRIES.iter().filter(move |e| match (a, b) {
-        (Some(a), Some(b)) => e.states[a].is_present() && !e.states[b].is_present(),
+        // A member no longer named but still allowed (`Unnamed`) is not removed.
+        (Some(a), Some(b)) => e.states[a].is_present() && matches!(e.states[b], State::Removed { .. }),
         _ => false,
     })
 }
@@ -369,15 +377,27 @@ const S15: &[State] = &[
     },
 ];
 const S16: &[State] = &[
-    State::Absent,
-    State::Absent,
     State::Active,
     State::Active,
-    State::Removed {
-        last_seen: "2025-11-25",
+    State::Active,
+    State::Active,
+    State::Unnamed {
+        last_named: "2025-11-25",
     },
-    State::Removed {
-        last_seen: "2025-11-25",
+    State::Unnamed {
+        last_named: "2025-11-25",
+    },
+];
+const S17: &[State] = &[
+    State::Absent,
+    State::Absent,
+    State::Active,
+    State::Active,
+    State::Unnamed {
+        last_named: "2025-11-25",
+    },
+    State::Unnamed {
+        last_named: "2025-11-25",
     },
 ];
 const A0: &[::std::option::Option<&str>] = &[
@@ -1569,10 +1589,10 @@ static ENTRIES: &[Entry] = entries![
     Field S6 A0, "Tool" Type S3 A0, "Tool._meta" Field S2 A0, "Tool.annotations" Field S1
     A0, "Tool.description" Field S3 A0, "Tool.execution" Field S5 A0, "Tool.inputSchema"
     Field S3 A0, "Tool.inputSchema.$schema" Field S6 A0, "Tool.inputSchema.properties"
-    Field S8 A0, "Tool.inputSchema.required" Field S8 A0, "Tool.inputSchema.type" Field
+    Field S16 A0, "Tool.inputSchema.required" Field S16 A0, "Tool.inputSchema.type" Field
     S3 A0, "Tool.name" Field S3 A54, "Tool.outputSchema" Field S2 A0,
-    "Tool.outputSchema.$schema" Field S6 A0, "Tool.outputSchema.properties" Field S16 A0,
-    "Tool.outputSchema.required" Field S16 A0, "Tool.outputSchema.type" Field S16 A0,
+    "Tool.outputSchema.$schema" Field S6 A0, "Tool.outputSchema.properties" Field S17 A0,
+    "Tool.outputSchema.required" Field S17 A0, "Tool.outputSchema.type" Field S17 A0,
     "ToolAnnotations" Type S1 A0, "ToolAnnotations.destructiveHint" Field S1 A0,
     "ToolAnnotations.idempotentHint" Field S1 A0, "ToolAnnotations.openWorldHint" Field
     S1 A0, "ToolAnnotations.readOnlyHint" Field S1 A0, "ToolAnnotations.title" Field S1

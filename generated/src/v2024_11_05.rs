@@ -5342,13 +5342,13 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"object"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolInputSchema {
-    /// **Later revisions:** Removed in 2026-07-28.
+    /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     ///
     /// Optional: `None` is left out of the JSON.
     pub properties: Option<
         crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
     >,
-    /// **Later revisions:** Removed in 2026-07-28.
+    /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     ///
     /// Optional: `None` is left out of the JSON.
     pub required: Option<Vec<String>>,

@@ -10948,13 +10948,13 @@ pub struct ToolInputSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub schema: Option<String>,
-    /// **Later revisions:** Removed in 2026-07-28.
+    /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     ///
     /// Optional: `None` is left out of the JSON.
     pub properties: Option<
         crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
     >,
-    /// **Later revisions:** Removed in 2026-07-28.
+    /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     ///
     /// Optional: `None` is left out of the JSON.
     pub required: Option<Vec<String>>,
@@ -11061,13 +11061,13 @@ pub struct ToolOutputSchema {
     ///
     /// Optional: `None` is left out of the JSON.
     pub schema: Option<String>,
-    /// **Later revisions:** Removed in 2026-07-28.
+    /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     ///
     /// Optional: `None` is left out of the JSON.
     pub properties: Option<
         crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
     >,
-    /// **Later revisions:** Removed in 2026-07-28.
+    /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     ///
     /// Optional: `None` is left out of the JSON.
     pub required: Option<Vec<String>>,

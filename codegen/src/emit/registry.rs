@@ -30,6 +30,9 @@ pub fn look_ahead_notes(spec: &Spec, reg: &Registry) -> RevisionNotes {
                         format!("Deprecated in {revision}{sep}{dated}.")
                     }
                     Later::Removed { revision } => format!("Removed in {revision}."),
+                    Later::Unnamed { revision } => {
+                        format!("No longer named in {revision}, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).")
+                    }
                 })
                 .collect();
             notes
@@ -115,5 +118,6 @@ fn state_tokens(s: &State) -> TokenStream {
             quote!(State::Deprecated { since: #since, sep: #sep, note: #note })
         }
         State::Removed { last_seen } => quote!(State::Removed { last_seen: #last_seen }),
+        State::Unnamed { last_named } => quote!(State::Unnamed { last_named: #last_named }),
     }
 }

@@ -59,6 +59,12 @@ pub enum State {
     Removed {
         last_seen: String,
     },
+    /// A member this revision no longer names but still admits: its parent's
+    /// index signature (`[key: string]: unknown`) takes it. Not gone from the
+    /// protocol; kept as an unknown member by the generated types.
+    Unnamed {
+        last_named: String,
+    },
 }
 
 impl State {
@@ -147,6 +153,9 @@ pub fn build(spec: &Spec) -> Registry {
                     }
                     None => {
                         states.push(match last_seen {
+                            Some(l) if kind == EntryKind::Field && admits(rev, parent.as_deref()) => {
+                                State::Unnamed { last_named: l.to_string() }
+                            }
                             Some(l) => State::Removed { last_seen: l.to_string() },
                             None => State::Absent,
                         });
@@ -171,6 +180,21 @@ pub fn build(spec: &Spec) -> Registry {
         }
     }
     Registry { revisions, entries, protocol_versions }
+}
+
+/// True when the type at `parent` in `rev` has an index signature, so it admits
+/// members it does not name.
+fn admits(rev: &Revision, parent: Option<&str>) -> bool {
+    let Some(found) = parent.and_then(|p| rev.resolve_path(p)) else { return false };
+    let item = match found.target {
+        Target::Item(i) => Some(i),
+        Target::Field(_, f) => match rev.canonical(&f.ty) {
+            crate::model::Type::Named(n) => rev.item(n),
+            _ => None,
+        },
+        _ => None,
+    };
+    item.and_then(|i| rev.struct_of(&i.name)).is_some_and(|s| s.index.is_some())
 }
 
 /// The paths a revision declares: declared types and consts, the fields each
@@ -245,10 +269,14 @@ impl Registry {
             .collect()
     }
 
-    /// The entries present in `old` and absent from `new`.
+    /// The entries present in `old` and Removed in `new` (not those it still
+    /// admits without naming them: `Unnamed`).
     pub fn removed_between(&self, old: &str, new: &str) -> Vec<&Entry> {
         let (Some(a), Some(b)) = (self.revision_index(old), self.revision_index(new)) else { return Vec::new() };
-        self.entries.iter().filter(|e| e.states[a].is_present() && !e.states[b].is_present()).collect()
+        self.entries
+            .iter()
+            .filter(|e| e.states[a].is_present() && matches!(e.states[b], State::Removed { .. }))
+            .collect()
     }
 
     /// True when `e` belongs to an entry that is itself not present in revision
@@ -282,6 +310,10 @@ impl Registry {
                             }
                             break;
                         }
+                        State::Unnamed { .. } => {
+                            later.push(Later::Unnamed { revision: self.revisions[j].clone() });
+                            break;
+                        }
                         _ => {}
                     }
                 }
@@ -299,4 +331,5 @@ impl Registry {
 pub enum Later {
     Deprecated { revision: String, state: DeprecatedState },
     Removed { revision: String },
+    Unnamed { revision: String },
 }

@@ -26,7 +26,8 @@
 //! `kind` is `type`, `field`, `value` or `const`; `parent` is `null` for types and
 //! consts; `state` is `absent` (not in this revision nor any earlier one), `active`,
 //! `deprecated` (with `since`, `sep` (a string or `null`) and `note`) or `removed`
-//! (with `last_seen`). A present state may add `same_as`: the path under which
+//! (with `last_seen`) or `unnamed` (with `last_named`: a member no longer named
+//! but still allowed by its parent's index signature). A present state may add `same_as`: the path under which
 //! that revision declares the item (`CallToolRequest.params.name` is
 //! `CallToolRequestParams.name` from 2025-11-25 on). Entries are sorted by path; `states` follows `revisions`.
 //! With a revision chosen, `revisions` holds just it and entries absent from it
@@ -68,6 +69,17 @@ fn removed_in(reg: &Registry, i: usize) -> Vec<&Entry> {
         .iter()
         .filter(|e| e.states[i - 1].is_present() && matches!(e.states[i], State::Removed { .. }))
         .filter(|e| !reg.parent_also_gone(e, i))
+        .collect()
+}
+
+/// Members revision `i` stops naming while their parent still admits them.
+fn unnamed_in(reg: &Registry, i: usize) -> Vec<&Entry> {
+    if i == 0 {
+        return Vec::new();
+    }
+    reg.entries
+        .iter()
+        .filter(|e| e.states[i - 1].is_present() && matches!(e.states[i], State::Unnamed { .. }))
         .collect()
 }
 
@@ -121,6 +133,14 @@ fn text(reg: &Registry, revision: Option<usize>) -> String {
                 reg.revisions[i - 1]
             ));
         }
+        for e in unnamed_in(reg, i) {
+            out.push_str(&format!(
+                "  unnamed     {:width$}  {:5}  last named in {}; still allowed by its parent's index signature\n",
+                e.path,
+                e.kind.as_str(),
+                reg.revisions[i - 1]
+            ));
+        }
     }
     out
 }
@@ -169,6 +189,22 @@ fn markdown(reg: &Registry, revision: Option<usize>) -> String {
                 ));
             }
         }
+        let unnamed: Vec<(&Entry, &str)> = reg
+            .entries
+            .iter()
+            .filter_map(|e| match &e.states[i] {
+                State::Unnamed { last_named } => Some((e, last_named.as_str())),
+                _ => None,
+            })
+            .collect();
+        if !unnamed.is_empty() {
+            out.push_str("\n### No longer named, still allowed\n\n");
+            out.push_str("Members the schema stopped naming that their parent's index signature (`[key: string]: unknown`) still admits: not removed from the protocol.\n\n");
+            out.push_str("| Item | Kind | Last named in |\n|---|---|---|\n");
+            for (e, last) in unnamed {
+                out.push_str(&format!("| `{}` | {} | `{last}` |\n", cell(&e.path), e.kind.as_str()));
+            }
+        }
     }
     out
 }
@@ -179,6 +215,7 @@ fn state_json(s: &State) -> Value {
         State::Active => json!({ "state": "active" }),
         State::Deprecated(d) => json!({ "state": "deprecated", "since": d.since, "sep": d.sep, "note": d.note }),
         State::Removed { last_seen } => json!({ "state": "removed", "last_seen": last_seen }),
+        State::Unnamed { last_named } => json!({ "state": "unnamed", "last_named": last_named }),
     }
 }
 
