@@ -9,6 +9,7 @@ mod diff;
 mod examples;
 mod fixtures;
 mod hostile;
+mod html;
 mod meaning;
 mod methods;
 mod mutants;

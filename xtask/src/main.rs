@@ -83,6 +83,8 @@ enum Format {
     Text,
     Markdown,
     Json,
+    /// One self-contained page (no network, no external assets).
+    Html,
 }
 
 impl From<Format> for report::Format {
@@ -91,6 +93,7 @@ impl From<Format> for report::Format {
             Format::Text => report::Format::Text,
             Format::Markdown => report::Format::Markdown,
             Format::Json => report::Format::Json,
+            Format::Html => report::Format::Html,
         }
     }
 }

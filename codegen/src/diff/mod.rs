@@ -72,6 +72,7 @@
 
 pub mod compat;
 pub mod facts;
+pub mod html;
 pub mod report;
 
 use std::collections::{BTreeMap, BTreeSet};

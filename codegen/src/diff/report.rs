@@ -66,6 +66,7 @@ pub fn render(d: &Diff, format: Format, docs: bool) -> String {
         Format::Text => text(d, &listed, docs),
         Format::Markdown => markdown(d, &listed, docs),
         Format::Json => json_report(d, &listed),
+        Format::Html => super::html::html(d, &listed),
     }
 }
 

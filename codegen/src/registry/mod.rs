@@ -21,6 +21,7 @@
 //! - Features of the spec without schema items (transports, authorization and
 //!   client registration) are outside this registry.
 
+pub mod html;
 pub mod report;
 
 use std::collections::BTreeMap;

@@ -49,6 +49,8 @@ pub fn render(reg: &Registry, revision: Option<usize>, format: Format) -> String
         Format::Text => text(reg, revision),
         Format::Markdown => markdown(reg, revision),
         Format::Json => json(reg, revision),
+        // The matrix is every revision side by side: a revision chosen is not a column less.
+        Format::Html => super::html::html(reg),
     }
 }
 
