@@ -160,3 +160,86 @@ fn recursive_fixture_boxes_what_closes_a_cycle() {
     assert!(matches!(*s.right, Expr::Sum(_)));
     assert_eq!(write(&e), sum);
 }
+
+#[test]
+fn constructs_fixture_collisions_bounds_and_utility_types() {
+    use constructs::*;
+    // A taken inline name: the inline union is `…Inline`, a second taken one `…Inline2`.
+    let json = serde_json::json!({"role": "user", "content": [{"type": "text", "text": "hi"}, {"type": "image", "data": "AA=="}]});
+    let m: UserMessage = read(json.clone());
+    let UserMessageContentInline::UserMessageContentArray(blocks) = &m.content else { panic!("{m:?}") };
+    assert!(matches!(&blocks[1], UserMessageContent::ImageBlock(i) if i.data == "AA=="));
+    assert_eq!(write(&m), json);
+    let a: AssistantMessage = read(serde_json::json!({"role": "assistant", "content": {"type": "text", "text": "ok"}}));
+    assert!(matches!(a.content, AssistantMessageContentInline2::AssistantMessageContent(ref t) if t.text == "ok"));
+    let _declared: AssistantMessageContentInline = read(serde_json::json!({"note": "n"}));
+
+    // Bounded and branded primitives are the primitive, their bounds documented.
+    let lease: Lease = read(serde_json::json!({"ttl": 3600000, "owner": "o-1", "ratio": 0.25}));
+    let (ttl, owner, ratio): (i64, OwnerId, Option<f64>) = (lease.ttl, lease.owner.clone(), lease.ratio);
+    assert_eq!((ttl, owner.as_str(), ratio), (3_600_000, "o-1", Some(0.25)));
+
+    // Any number of inline members, each its own type.
+    for n in 1..=12 {
+        let key = format!("a{n}");
+        let many: Many = read(serde_json::json!({ key.clone(): "v" }));
+        assert_eq!(many.member_name(), format!("ManyVariant{n}"), "{key}");
+    }
+
+    // Pick, Partial, Required, Readonly, NonNullable.
+    let picked: ProfileName = read(serde_json::json!({"name": "n"}));
+    assert_eq!((picked.name.as_str(), picked.email), ("n", None));
+    assert!(
+        serde_json::from_value::<ProfileName>(serde_json::json!({"name": "n", "kind": "profile"}))
+            .is_ok_and(|p| p.extra["kind"] == "profile"),
+        "`Pick` leaves `kind` out: it is an unknown member"
+    );
+    let patch = ProfilePatch::default().with_age(3);
+    assert_eq!(write(&patch), serde_json::json!({"age": 3}));
+    let full = serde_json::json!({"kind": "profile", "name": "n", "email": "e", "age": 1});
+    let f: FullProfile = read(full.clone());
+    assert_eq!((f.email.as_str(), f.age), ("e", 1));
+    assert!(serde_json::from_value::<FullProfile>(serde_json::json!({"kind": "profile", "name": "n"})).is_err());
+    let frozen: FrozenProfile = read(serde_json::json!({"kind": "profile", "name": "n"}));
+    assert_eq!(frozen.email, None);
+    let person: Person = read(full.clone());
+    assert_eq!(write(&person), full);
+    let u: Update = read(serde_json::json!({"patch": {}, "names": ["a"], "owner": "o"}));
+    assert_eq!((u.names.len(), u.owner.as_str()), (1, "o"));
+
+    // keyof, indexed access, template literals.
+    let keys: Vec<ProfileKey> = ["kind", "name", "email", "age"].iter().map(|k| read(serde_json::json!(k))).collect();
+    assert_eq!(keys.iter().map(ProfileKey::as_str).collect::<Vec<_>>(), ["kind", "name", "email", "age"]);
+    assert!(serde_json::from_value::<ProfileKey>(serde_json::json!("phone")).is_err());
+    let (_email, role): (ProfileEmail, OneRole) = (String::new(), Role::User);
+    assert_eq!(role.as_str(), "user");
+    let name: ToolName = "a/b".into();
+    let fixed: Fixed = "fixed".into();
+    assert_eq!((name.as_str(), fixed.as_str()), ("a/b", "fixed"));
+
+    // `declare const`, `export { A as B }`, TypeScript enums.
+    let hello: Hello = read(serde_json::json!({"protocol": "2099-01-01", "level": "info", "code": 6}));
+    assert_eq!((hello.level, hello.code), (Level::Info, 6));
+    assert_eq!(Hello::PROTOCOL, PROTOCOL);
+    assert!(
+        serde_json::from_value::<Hello>(serde_json::json!({"protocol": "2098", "level": "info", "code": 0})).is_err()
+    );
+
+    // Values and members that are one Rust name get numbered, wire names unchanged.
+    let tones: Vec<Tone> = ["calm", "Calm", "other", "loud"].iter().map(|t| read(serde_json::json!(t))).collect();
+    assert_eq!(tones, [Tone::Calm, Tone::Calm2, Tone::Other2, Tone::Other("loud".into())]);
+    let p: Progress = read(serde_json::json!({"progressToken": "a", "progress_token": "b"}));
+    assert_eq!((p.progress_token.as_str(), p.progress_token_2.as_deref()), ("a", Some("b")));
+
+    let text = std::fs::read_to_string(fixtures_dir().join("constructs.rs")).unwrap();
+    for expected in [
+        "Minimum: `0`",
+        "Maximum: `1`",
+        "Brand: `\"OwnerId\"`",
+        "`${string}/${string}`",
+        "One of: `0, 5, 6`",
+        "Always: `\"profile\"`",
+    ] {
+        assert!(text.contains(expected), "constructs.rs lacks {expected}");
+    }
+}

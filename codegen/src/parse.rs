@@ -43,6 +43,7 @@ pub fn parse_schema(path: &Path, text: &str) -> (Vec<Decl>, Diagnostics) {
     };
     let mut cx = Cx { path, base, comments: &comments, diags: &mut diags, depth: 0 };
     let mut decls = Vec::new();
+    let mut exported_names: Vec<(String, Span)> = Vec::new();
     for item in &module.body {
         match item {
             ast::ModuleItem::ModuleDecl(ast::ModuleDecl::ExportDecl(export)) => {
@@ -52,6 +53,22 @@ pub fn parse_schema(path: &Path, text: &str) -> (Vec<Decl>, Diagnostics) {
             ast::ModuleItem::Stmt(ast::Stmt::Decl(decl)) => {
                 let doc = cx.doc_at(decl.span_lo());
                 cx.decl(decl, decl.span(), doc, &mut decls);
+            }
+            // `export { A, B as C }`: the names are declared in this file anyway (every
+            // declaration is read, exported or not); a rename declares an alias.
+            ast::ModuleItem::ModuleDecl(ast::ModuleDecl::ExportNamed(named)) if named.src.is_none() => {
+                for spec in &named.specifiers {
+                    let ast::ExportSpecifier::Named(n) = spec else { continue };
+                    let span = cx.span(n.span);
+                    let orig = export_name(&n.orig);
+                    match n.exported.as_ref().map(export_name) {
+                        Some(exported) if exported != orig => {
+                            let target = TypeExpr { kind: TypeKind::Ref { name: orig, args: Vec::new() }, span };
+                            decls.push(Decl { name: exported, span, doc: None, kind: DeclKind::Alias(target) });
+                        }
+                        _ => exported_names.push((orig, span)),
+                    }
+                }
             }
             ast::ModuleItem::ModuleDecl(other) => {
                 let span = cx.span(other.span());
@@ -68,7 +85,24 @@ pub fn parse_schema(path: &Path, text: &str) -> (Vec<Decl>, Diagnostics) {
             }
         }
     }
+    for (name, span) in exported_names {
+        if !decls.iter().any(|d| d.name == name) {
+            diags.push(
+                Diagnostic::error(format!("`export {{ {name} }}` names a declaration this file does not have"))
+                    .at(path, span)
+                    .label("not declared in this file")
+                    .hint("declare it here: imports are not followed"),
+            );
+        }
+    }
     (decls, diags)
+}
+
+fn export_name(n: &ast::ModuleExportName) -> String {
+    match n {
+        ast::ModuleExportName::Ident(id) => id.sym.to_string(),
+        ast::ModuleExportName::Str(s) => s.value.to_string_lossy().into_owned(),
+    }
 }
 
 /// swc reports an error inside an exported declaration at the keyword after
@@ -182,9 +216,31 @@ impl Cx<'_> {
                         continue;
                     };
                     let Some(init) = &d.init else {
+                        // `declare const X: "value";`: the value is the literal type.
+                        let declared = id.type_ann.as_ref().and_then(|t| match &*t.type_ann {
+                            ast::TsType::TsLitType(l) => match &l.lit {
+                                ast::TsLit::Str(s) => Some(ConstValue::Str(s.value.to_string_lossy().into_owned())),
+                                ast::TsLit::Number(n) => Some(number_const(n.value)),
+                                ast::TsLit::Bool(b) => Some(ConstValue::Bool(b.value)),
+                                _ => None,
+                            },
+                            _ => None,
+                        });
+                        if let Some(value) = declared {
+                            out.push(Decl {
+                                name: id.id.sym.to_string(),
+                                span,
+                                doc: doc.clone(),
+                                kind: DeclKind::Const(value),
+                            });
+                            continue;
+                        }
                         let s = self.span(d.span);
                         self.diags.push(
-                            Diagnostic::error("a const without a value").at(self.path, s).label("expected `= value`"),
+                            Diagnostic::error("a const without a value")
+                                .at(self.path, s)
+                                .label("expected `= value`")
+                                .hint("give it a literal value, or declare it with a literal type: `declare const X: \"v\";`"),
                         );
                         continue;
                     };
@@ -206,6 +262,20 @@ impl Cx<'_> {
                     }
                 }
             }
+            ast::Decl::TsEnum(e) => {
+                if let Some(ty) = self.enum_as_union(e) {
+                    out.push(Decl { name: e.id.sym.to_string(), span, doc, kind: DeclKind::Alias(ty) });
+                }
+            }
+            ast::Decl::TsModule(m) => {
+                let s = self.span(m.span);
+                self.diags.push(
+                    Diagnostic::warning("namespace ignored")
+                        .at(self.path, s)
+                        .label("the declarations inside a namespace or `declare module` are not read")
+                        .hint("declare the types at the top level of the file; `NS.Type` references are an error"),
+                );
+            }
             other => {
                 let s = self.span(other.span());
                 self.diags.push(
@@ -215,6 +285,51 @@ impl Cx<'_> {
                 );
             }
         }
+    }
+
+    /// A TypeScript `enum` as the union of its values (`"a" | "b"`, or numbers:
+    /// a member without an initializer is one more than the one before, from 0).
+    fn enum_as_union(&mut self, e: &ast::TsEnumDecl) -> Option<TypeExpr> {
+        let mut members = Vec::new();
+        let mut next = Some(0.0);
+        for m in &e.members {
+            let span = self.span(m.span);
+            let kind = match m.init.as_deref().map(|init| self.const_value(init)) {
+                None => match next {
+                    Some(n) => TypeKind::NumLit(n),
+                    None => {
+                        self.unsupported(
+                            span,
+                            "an enum member without a value after a string member",
+                            "give every member of a string enum its value",
+                        );
+                        return None;
+                    }
+                },
+                Some(Some(ConstValue::Str(s))) => TypeKind::StrLit(s),
+                Some(Some(ConstValue::Int(i))) => TypeKind::NumLit(i as f64),
+                Some(Some(ConstValue::Float(f))) => TypeKind::NumLit(f),
+                Some(_) => {
+                    self.unsupported(
+                        span,
+                        "an enum member whose value is not a literal",
+                        "use a string or number literal",
+                    );
+                    return None;
+                }
+            };
+            next = match &kind {
+                TypeKind::NumLit(n) => Some(n + 1.0),
+                _ => None,
+            };
+            members.push(TypeExpr { kind, span });
+        }
+        let span = self.span(e.span);
+        if members.is_empty() {
+            self.unsupported(span, "an enum without members", "give the enum at least one member");
+            return None;
+        }
+        Some(TypeExpr { kind: TypeKind::Union(members), span })
     }
 
     fn const_value(&self, e: &ast::Expr) -> Option<ConstValue> {
@@ -350,12 +465,25 @@ impl Cx<'_> {
                 ast::TsLit::BigInt(_) => {
                     return self.unsupported(span, "a bigint literal type", "use a number literal");
                 }
-                ast::TsLit::Tpl(_) => {
-                    return self.unsupported(
-                        span,
-                        "a template literal type",
-                        "use `string` or a union of string literals",
-                    );
+                ast::TsLit::Tpl(t) => {
+                    let quasi = |q: &ast::TplElement| {
+                        q.cooked.as_ref().map(|c| c.to_string_lossy().into_owned()).unwrap_or_else(|| q.raw.to_string())
+                    };
+                    if t.types.is_empty() {
+                        TypeKind::StrLit(t.quasis.iter().map(quasi).collect())
+                    } else {
+                        // Kept as written, for the docs: `${string}/${string}`.
+                        let mut text = String::new();
+                        for (i, q) in t.quasis.iter().enumerate() {
+                            text.push_str(&q.raw);
+                            if let Some(ty) = t.types.get(i) {
+                                text.push_str("${");
+                                text.push_str(&self.type_text(ty));
+                                text.push('}');
+                            }
+                        }
+                        TypeKind::Template(text)
+                    }
                 }
             },
             ast::TsType::TsTypeRef(r) => {
@@ -365,7 +493,7 @@ impl Cx<'_> {
                         return self.unsupported(
                             span,
                             "a qualified type name (`A.B`)",
-                            "refer to the type by its own name",
+                            "declare the type at the top level and refer to it by its own name (namespaces are not read)",
                         );
                     }
                 };
@@ -406,11 +534,14 @@ impl Cx<'_> {
             ast::TsType::TsMappedType(_) => {
                 return self.unsupported(span, "a mapped type", "use `{ [key: string]: T }` or list the properties");
             }
-            ast::TsType::TsIndexedAccessType(_) => {
-                return self.unsupported(span, "an indexed access type (`T[\"k\"]`)", "name the property's type");
+            ast::TsType::TsIndexedAccessType(ix) => {
+                TypeKind::Indexed { object: Box::new(self.ty(&ix.obj_type)), index: Box::new(self.ty(&ix.index_type)) }
+            }
+            ast::TsType::TsTypeOperator(op) if op.op == ast::TsTypeOperatorOp::KeyOf => {
+                TypeKind::KeyOf(Box::new(self.ty(&op.type_ann)))
             }
             ast::TsType::TsTypeOperator(_) => {
-                return self.unsupported(span, "a type operator (`keyof`, `unique`)", "write out the resulting type");
+                return self.unsupported(span, "a `unique` type operator", "write out the resulting type");
             }
             ast::TsType::TsFnOrConstructorType(_) => {
                 return self.unsupported(span, "a function type", "functions are not JSON");
@@ -426,6 +557,24 @@ impl Cx<'_> {
             }
         };
         TypeExpr { kind, span }
+    }
+
+    /// A placeholder's type in a template literal, as the docs show it.
+    fn type_text(&self, t: &ast::TsType) -> String {
+        use ast::TsKeywordTypeKind as K;
+        match t {
+            ast::TsType::TsKeywordType(k) => match k.kind {
+                K::TsStringKeyword => "string".into(),
+                K::TsNumberKeyword => "number".into(),
+                K::TsBooleanKeyword => "boolean".into(),
+                _ => "unknown".into(),
+            },
+            ast::TsType::TsTypeRef(r) => match &r.type_name {
+                ast::TsEntityName::Ident(id) => id.sym.to_string(),
+                ast::TsEntityName::TsQualifiedName(q) => q.right.sym.to_string(),
+            },
+            _ => "…".into(),
+        }
     }
 }
 

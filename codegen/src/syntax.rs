@@ -83,6 +83,16 @@ pub enum TypeKind {
     Union(Vec<TypeExpr>),
     Intersection(Vec<TypeExpr>),
     Literal(Vec<Member>),
+    /// `keyof T`: the names of an object type's members.
+    KeyOf(Box<TypeExpr>),
+    /// `T["key"]` or `T[number]`: the type of a member, or of an array's elements.
+    Indexed {
+        object: Box<TypeExpr>,
+        index: Box<TypeExpr>,
+    },
+    /// A template literal type with placeholders (`` `${string}/${string}` ``), as
+    /// written; one without placeholders is a [`TypeKind::StrLit`].
+    Template(String),
     /// A construct the generator does not model; `what` names it for the diagnostic.
     Unsupported {
         what: &'static str,

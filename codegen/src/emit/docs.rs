@@ -86,6 +86,15 @@ pub fn render(docs: &Docs, links: &Links<'_>) -> Vec<String> {
             "maxItems" => "At most this many items".to_string(),
             "minItems" => "At least this many items".to_string(),
             "nullable" => "Nullable".to_string(),
+            "template" => "Matches the template literal type".to_string(),
+            "const" => "Always".to_string(),
+            "exclusiveMinimum" => "Greater than".to_string(),
+            "exclusiveMaximum" => "Less than".to_string(),
+            "minLength" => "At least this many characters".to_string(),
+            "maxLength" => "At most this many characters".to_string(),
+            "pattern" => "Pattern".to_string(),
+            "enum" => "One of".to_string(),
+            "__brand" => "Brand".to_string(),
             other => format!("`@{other}`"),
         };
         if value.is_empty() {

@@ -37,6 +37,8 @@ pub fn lower_revision(input: LowerInput<'_>) -> (Revision, Diagnostics) {
         objects: HashMap::new(),
         in_progress: HashSet::new(),
         inline_spans: HashMap::new(),
+        inline_names: HashMap::new(),
+        bounds: Vec::new(),
         diags: Diagnostics::default(),
     };
     for d in input.decls {
@@ -59,6 +61,7 @@ pub fn lower_revision(input: LowerInput<'_>) -> (Revision, Diagnostics) {
     for w in overrides::apply_overrides(&mut lx.items, &input.name, input.dated, input.schema_path) {
         lx.diags.push(w);
     }
+    lx.resolve_member_names();
     crate::rule::decide_unions(&mut lx.items);
     lx.check_defaults();
     lx.attach_value_deprecations();
@@ -124,7 +127,14 @@ struct Lowerer<'a> {
     /// Resolved object shapes of declared names, so bases are lowered once.
     objects: HashMap<String, Option<ObjectShape>>,
     in_progress: HashSet<String>,
+    /// Inline types by name, with the span of their source.
     inline_spans: HashMap<String, Span>,
+    /// The name each inline type got, by the name its parent and field give it
+    /// and its span (the same type lowered twice keeps its name).
+    inline_names: HashMap<(String, Span), String>,
+    /// Bounds a bounded primitive (`number & { readonly minimum: 0 }`) brought
+    /// while its member's type was lowered; the member's docs take them.
+    bounds: Vec<(String, String)>,
     diags: Diagnostics,
 }
 
@@ -179,17 +189,32 @@ impl Lowerer<'_> {
                     Some(shape) => ItemKind::Struct(shape.into_struct()),
                     None => ItemKind::Alias(Type::Json),
                 },
-                TypeKind::Intersection(_) => match self.object_of(name) {
+                TypeKind::Intersection(parts) if bounded_primitive(parts).is_none() => match self.object_of(name) {
                     Some(shape) => ItemKind::Struct(shape.into_struct()),
                     None => ItemKind::Alias(Type::Json),
                 },
+                TypeKind::Ref { name: utility, .. } if OBJECT_UTILITIES.contains(&utility.as_str()) => {
+                    match self.object_of(name) {
+                        Some(shape) => ItemKind::Struct(shape.into_struct()),
+                        None => ItemKind::Alias(Type::Json),
+                    }
+                }
                 TypeKind::Union(members) => match self.union_kind(members, name, &docs, ty.span) {
                     Some(kind) => kind,
                     None => ItemKind::Alias(self.lower_type(ty, name, "", InlineRole::Member, &docs)),
                 },
+                TypeKind::KeyOf(target) => match self.key_union(target, ty.span) {
+                    Some(keys) => match self.union_kind(&keys, name, &docs, ty.span) {
+                        Some(kind) => kind,
+                        None => ItemKind::Alias(Type::Json),
+                    },
+                    None => ItemKind::Alias(Type::Json),
+                },
                 _ => ItemKind::Alias(self.lower_type(ty, name, "", InlineRole::Member, &docs)),
             },
         };
+        let mut docs = docs;
+        docs.constraints.append(&mut self.bounds);
         self.items.insert(
             name.to_string(),
             Item { name: name.to_string(), origin: Origin::Declared, docs, span: decl.span, kind },
@@ -256,6 +281,56 @@ impl Lowerer<'_> {
                 shape.fields.retain(|f| !omit.contains(&f.wire));
                 Some(shape)
             }
+            TypeKind::Ref { name, args } if name == "Pick" => {
+                let [target, keys] = args.as_slice() else {
+                    self.error_at(
+                        ty.span,
+                        "`Pick` takes two type arguments",
+                        "write `Pick<Type, \"key\" | \"other\">`",
+                    );
+                    return None;
+                };
+                let mut shape = self.base_shape(target, record_base)?;
+                let mut pick = Vec::new();
+                collect_string_literals(keys, &mut pick);
+                if pick.is_empty() {
+                    self.error_at(
+                        keys.span,
+                        "the keys of `Pick` must be string literals",
+                        "write `\"key\" | \"other\"`",
+                    );
+                }
+                for k in &pick {
+                    if !shape.fields.iter().any(|f| &f.wire == k) {
+                        self.error_at(
+                            keys.span,
+                            &format!("`Pick` names `{k}`, which the type has no member for"),
+                            "name only members the type has",
+                        );
+                    }
+                }
+                shape.fields.retain(|f| pick.contains(&f.wire));
+                Some(shape)
+            }
+            TypeKind::Ref { name, args } if matches!(name.as_str(), "Partial" | "Required" | "Readonly") => {
+                let [target] = args.as_slice() else {
+                    self.error_at(
+                        ty.span,
+                        &format!("`{name}` takes one type argument"),
+                        &format!("write `{name}<Type>`"),
+                    );
+                    return None;
+                };
+                let mut shape = self.base_shape(target, record_base)?;
+                for f in &mut shape.fields {
+                    match name.as_str() {
+                        "Partial" => make_optional(f),
+                        "Required" if f.role == Role::Optional => f.role = Role::of(false, &f.ty, None),
+                        _ => {}
+                    }
+                }
+                Some(shape)
+            }
             TypeKind::Ref { name, args } if name == "Record" => {
                 let t = args
                     .get(1)
@@ -291,7 +366,7 @@ impl Lowerer<'_> {
                 self.error_at(
                     ty.span,
                     &format!("unsupported generic `{name}<...>` in a base type"),
-                    "only `Omit<T, K>` and `Record<string, T>` are understood",
+                    "only `Omit`, `Pick`, `Partial`, `Required`, `Readonly` and `Record<string, T>` are understood",
                 );
                 None
             }
@@ -322,8 +397,8 @@ impl Lowerer<'_> {
                         | TypeKind::BoolLit(_) => {
                             self.error_at(
                                 p.span,
-                                "an intersection of a primitive type with an object type (a branded or bounded primitive)",
-                                "use the primitive alone and put a bound in a JSDoc tag such as `@minimum 0`",
+                                "an intersection of a primitive type with an object type whose members are not all literal types",
+                                "a bounded or branded primitive is read when every other member is a literal (`number & { readonly minimum: 0 }`); otherwise use the primitive alone and put a bound in a JSDoc tag such as `@minimum 0`",
                             );
                             None
                         }
@@ -344,12 +419,13 @@ impl Lowerer<'_> {
         for m in members {
             match m {
                 Member::Property { name, optional, ty, doc, span } => {
-                    let docs = self.docs(doc.as_ref());
+                    let mut docs = self.docs(doc.as_ref());
                     let mut t = self.lower_type(ty, parent, name, InlineRole::Member, &docs);
+                    docs.constraints.append(&mut self.bounds);
                     if let (true, Type::Literal(Literal { value: LiteralValue::Str(s), .. })) = (*optional, &t) {
                         // An optional member fixed by a literal (`mode?: "form"`) is
                         // checked when present: an enum of that one value.
-                        let enum_name = self.inline_name(parent, name, InlineRole::Member);
+                        let enum_name = self.inline_name(parent, name, InlineRole::Member, ty.span);
                         let kind = ItemKind::Enum(StringEnum {
                             values: vec![EnumValue { value: s.clone(), rust: pascal_case(s), deprecated: None }],
                             open: false,
@@ -371,6 +447,8 @@ impl Lowerer<'_> {
                 }
                 Member::Index { ty, .. } => {
                     let t = self.lower_type(ty, parent, "", InlineRole::Value, &Docs::default());
+                    // An index signature has no docs of its own to take bounds.
+                    self.bounds.clear();
                     shape.index = Some(t);
                 }
             }
@@ -427,7 +505,12 @@ impl Lowerer<'_> {
                 ("Array" | "ReadonlyArray", [t]) => {
                     Type::Array(Box::new(self.lower_type(t, parent, field, InlineRole::Item, docs)))
                 }
-                ("Omit", _) => self.inline_struct(ty, parent, field, role),
+                ("Omit" | "Pick" | "Partial" | "Required", _) => self.inline_struct(ty, parent, field, role),
+                ("Readonly", [t]) => self.lower_type(t, parent, field, role, docs),
+                ("NonNullable", [t]) => match self.lower_type(t, parent, field, role, docs) {
+                    Type::Nullable(inner) => *inner,
+                    other => other,
+                },
                 (_, []) => {
                     if self.decls.contains_key(name) {
                         if matches!(self.decls.get(name).map(|d| &d.kind), Some(DeclKind::Const(_))) {
@@ -448,7 +531,7 @@ impl Lowerer<'_> {
                     self.error_at(
                         ty.span,
                         &format!("unsupported generic type `{name}<...>`"),
-                        "only `Record<string, T>`, `Array<T>` and `Omit<T, K>` are understood",
+                        "only `Record<string, T>`, `Array<T>`, `Omit`, `Pick`, `Partial`, `Required`, `Readonly` and `NonNullable` are understood",
                     );
                     Type::Json
                 }
@@ -472,7 +555,7 @@ impl Lowerer<'_> {
                 if members.len() == 1 {
                     return self.lower_type(&members[0], parent, field, role, docs);
                 }
-                let name = self.inline_name(parent, field, role);
+                let name = self.inline_name(parent, field, role, ty.span);
                 match self.union_kind(members, &name, docs, ty.span) {
                     Some(kind) => self.add_inline(&name, parent, field, role, ty.span, kind),
                     None => Type::Json,
@@ -482,13 +565,108 @@ impl Lowerer<'_> {
                 let Some(Member::Index { ty: v, .. }) = members.first() else { return Type::Json };
                 Type::Map(Box::new(self.lower_type(v, parent, field, InlineRole::Value, docs)))
             }
+            TypeKind::Intersection(parts) if bounded_primitive(parts).is_some() => {
+                let Some((primitive, bounds)) = bounded_primitive(parts) else { return Type::Json };
+                self.bounds.extend(bounds);
+                self.lower_type(primitive, parent, field, role, docs)
+            }
             TypeKind::Literal(_) | TypeKind::Intersection(_) => self.inline_struct(ty, parent, field, role),
+            TypeKind::KeyOf(target) => match self.key_union(target, ty.span) {
+                Some(keys) => {
+                    let u = TypeExpr { kind: TypeKind::Union(keys), span: ty.span };
+                    self.lower_type(&u, parent, field, role, docs)
+                }
+                None => Type::Json,
+            },
+            TypeKind::Indexed { object, index } => self.indexed(object, index, ty.span, parent, field, role, docs),
+            TypeKind::Template(text) => {
+                self.bounds.push(("template".into(), text.clone()));
+                Type::String
+            }
             TypeKind::Unsupported { .. } => Type::Json,
         }
     }
 
+    /// `keyof T` for an object type `T`: the union of its members' names.
+    fn key_union(&mut self, target: &TypeExpr, span: Span) -> Option<Vec<TypeExpr>> {
+        let shape = match &target.kind {
+            TypeKind::Ref { name, args } if args.is_empty() && self.decls.contains_key(name) => self.object_of(name),
+            _ => None,
+        };
+        match shape {
+            Some(shape) if !shape.fields.is_empty() => {
+                Some(shape.fields.iter().map(|f| TypeExpr { kind: TypeKind::StrLit(f.wire.clone()), span }).collect())
+            }
+            _ => {
+                self.error_at(
+                    span,
+                    "`keyof` of something other than a declared object type with members",
+                    "`keyof Interface` is read as the union of its members' names; write the union of string literals",
+                );
+                None
+            }
+        }
+    }
+
+    /// `T["key"]`: the type of a member of the object type `T`; `T[number]`: the
+    /// element type of the array type `T`.
+    #[allow(clippy::too_many_arguments)]
+    fn indexed(
+        &mut self,
+        object: &TypeExpr,
+        index: &TypeExpr,
+        span: Span,
+        parent: &str,
+        field: &str,
+        role: InlineRole,
+        docs: &Docs,
+    ) -> Type {
+        match (&object.kind, &index.kind) {
+            (TypeKind::Ref { name, args }, TypeKind::StrLit(key))
+                if args.is_empty() && self.decls.contains_key(name) =>
+            {
+                let found = self.object_of(name).and_then(|s| s.fields.into_iter().find(|f| &f.wire == key));
+                match found {
+                    Some(f) => f.ty,
+                    None => {
+                        self.error_at(
+                            index.span,
+                            &format!("`{name}[\"{key}\"]`: `{name}` has no member `{key}`"),
+                            "name a member the type has",
+                        );
+                        Type::Json
+                    }
+                }
+            }
+            (_, TypeKind::Number) => match self.lower_type(object, parent, field, role, docs) {
+                Type::Array(t) => *t,
+                other => match &other {
+                    Type::Named(n) => match self.items.get(n).map(|i| &i.kind) {
+                        Some(ItemKind::Alias(Type::Array(t))) => (**t).clone(),
+                        _ => {
+                            self.error_at(span, "`T[number]` of a type that is not an array", "name the element type");
+                            Type::Json
+                        }
+                    },
+                    _ => {
+                        self.error_at(span, "`T[number]` of a type that is not an array", "name the element type");
+                        Type::Json
+                    }
+                },
+            },
+            _ => {
+                self.error_at(
+                    span,
+                    "an indexed access type other than `Type[\"member\"]` or `Array[number]`",
+                    "name the member's type",
+                );
+                Type::Json
+            }
+        }
+    }
+
     fn inline_struct(&mut self, ty: &TypeExpr, parent: &str, field: &str, role: InlineRole) -> Type {
-        let name = self.inline_name(parent, field, role);
+        let name = self.inline_name(parent, field, role, ty.span);
         match self.expr_shape(ty, &name) {
             Some(shape) => {
                 let kind = ItemKind::Struct(shape.into_struct());
@@ -498,10 +676,52 @@ impl Lowerer<'_> {
         }
     }
 
-    fn inline_name(&self, parent: &str, field: &str, role: InlineRole) -> String {
-        format!("{parent}{}{}", pascal_case_keep(field), role.suffix())
+    /// The name of the inline type at `span`: its parent's name, its field's and its
+    /// role's (`ClientCapabilities` + `sampling` → `ClientCapabilitiesSampling`).
+    /// When that name is taken, by a declared type or by an earlier inline type, it
+    /// is `…Inline`, else `…Inline2`, `…Inline3` and on, the first that is free (in
+    /// the file's order), with a warning that shows both. Its schema path does not
+    /// change: paths are made from the parent and the field, not the name.
+    fn inline_name(&mut self, parent: &str, field: &str, role: InlineRole, span: Span) -> String {
+        let derived = format!("{parent}{}{}", pascal_case_keep(field), role.suffix());
+        if let Some(name) = self.inline_names.get(&(derived.clone(), span)) {
+            return name.clone();
+        }
+        let taken = |lx: &Self, n: &str| lx.decls.contains_key(n) || lx.inline_spans.contains_key(n);
+        let mut name = derived.clone();
+        if taken(self, &name) {
+            let mut n = 1;
+            loop {
+                name = if n == 1 { format!("{derived}Inline") } else { format!("{derived}Inline{n}") };
+                if !taken(self, &name) {
+                    break;
+                }
+                n += 1;
+            }
+            let (other, what) = match self.decls.get(&derived) {
+                Some(d) => (d.span, format!("`{derived}` is declared here")),
+                None => (
+                    self.inline_spans.get(&derived).copied().unwrap_or_default(),
+                    format!("this inline type is `{derived}`"),
+                ),
+            };
+            let place = if field.is_empty() { parent.to_string() } else { format!("{parent}.{field}") };
+            self.diags.push(
+                Diagnostic::warning(format!(
+                    "the inline type of `{place}` is named `{name}`: `{derived}`, the name its parent and field give it, is taken"
+                ))
+                .at(self.path, span)
+                .label(format!("named `{name}`"))
+                .also_at(other, what)
+                .hint("declare the inline type under a name of its own to choose its Rust name"),
+            );
+        }
+        self.inline_spans.insert(name.clone(), span);
+        self.inline_names.insert((derived, span), name.clone());
+        name
     }
 
+    /// Adds an inline item under the name [`Lowerer::inline_name`] gave it.
     fn add_inline(
         &mut self,
         name: &str,
@@ -511,33 +731,6 @@ impl Lowerer<'_> {
         span: Span,
         kind: ItemKind,
     ) -> Type {
-        if let Some(decl) = self.decls.get(name) {
-            self.diags.push(
-                Diagnostic::error(format!(
-                    "the inline type of `{parent}.{field}` would be named `{name}`, which is already declared"
-                ))
-                .at(self.path, span)
-                .label(format!("this type is named `{name}` from its parent and field"))
-                .also_at(decl.span, format!("`{name}` is declared here"))
-                .hint(format!("declare the inline type under a name of its own and refer to it, or rename `{name}`")),
-            );
-            return Type::Json;
-        }
-        if let Some(prev) = self.inline_spans.get(name)
-            && *prev != span
-        {
-            {
-                self.diags.push(
-                    Diagnostic::error(format!("two inline types would both be named `{name}`"))
-                        .at(self.path, span)
-                        .label("this one")
-                        .also_at(*prev, "the other")
-                        .hint("give one of them a declared name"),
-                );
-                return Type::Json;
-            }
-        }
-        self.inline_spans.insert(name.to_string(), span);
         self.items.insert(
             name.to_string(),
             Item {
@@ -572,33 +765,45 @@ impl Lowerer<'_> {
                     values.push(EnumValue { value: s.clone(), rust: pascal_case(s), deprecated: None });
                 }
             }
+            // Two values that give one Rust variant (`"debug"`, `"Debug"`), or a value
+            // named like an open enum's catch-all `Other`: the later value's variant
+            // takes the first free number (`Debug2`), with a warning.
             let mut seen: HashMap<String, String> = HashMap::new();
-            for v in &values {
-                if let Some(other) = seen.insert(v.rust.clone(), v.value.clone()) {
+            if open {
+                seen.insert("Other".into(), "any other value".into());
+            }
+            for v in &mut values {
+                if let Some(other) = seen.get(&v.rust).cloned() {
+                    let renamed =
+                        (2..).map(|n| format!("{}{n}", v.rust)).find(|r| !seen.contains_key(r)).unwrap_or_default();
                     self.diags.push(
-                        Diagnostic::error(format!(
-                            "the values \"{other}\" and \"{}\" of `{name}` both become the Rust variant `{}`",
-                            v.value, v.rust
+                        Diagnostic::warning(format!(
+                            "the value \"{}\" of `{name}` is the Rust variant `{renamed}`: `{}` is taken by {}",
+                            v.value,
+                            v.rust,
+                            if other == "any other value" { other } else { format!("\"{other}\"") }
                         ))
                         .at(self.path, span)
                         .label("in this union")
-                        .hint("rename one of the values"),
+                        .hint("rename one of the values to choose the Rust names"),
                     );
+                    v.rust = renamed;
                 }
-            }
-            if open && seen.contains_key("Other") {
-                self.diags.push(
-                    Diagnostic::error(format!(
-                        "`{name}` is open and has a value named like its catch-all variant `Other`"
-                    ))
-                    .at(self.path, span)
-                    .label("in this union"),
-                );
+                seen.insert(v.rust.clone(), v.value.clone());
             }
             return Some(ItemKind::Enum(StringEnum { values, open }));
         }
-        if flat.iter().any(|m| matches!(m.kind, TypeKind::StrLit(_) | TypeKind::NumLit(_) | TypeKind::BoolLit(_))) {
-            // Literals mixed with other types: keep each as its own variant.
+        // Only numbers (a numeric `enum`, `0 | 1 | 2`): the number type, its values in
+        // the docs; a union of `i64`s could not tell them apart.
+        if flat.iter().all(|m| matches!(m.kind, TypeKind::NumLit(_))) {
+            let values: Vec<LiteralValue> = flat
+                .iter()
+                .filter_map(|m| if let TypeKind::NumLit(n) = m.kind { Some(number_literal(n)) } else { None })
+                .collect();
+            let list: Vec<String> = values.iter().map(LiteralValue::to_json).collect();
+            self.bounds.push(("enum".into(), list.join(", ")));
+            let whole = values.iter().all(|v| matches!(v, LiteralValue::Int(_)));
+            return Some(ItemKind::Alias(if whole { Type::Integer } else { Type::Number }));
         }
         let mut variants: Vec<Variant> = Vec::new();
         for (i, m) in flat.iter().enumerate() {
@@ -638,6 +843,53 @@ impl Lowerer<'_> {
         self.diags
             .push(Diagnostic::error(msg.to_string()).at(self.path, span).label(msg.to_string()).hint(hint.to_string()));
     }
+}
+
+/// Utility types whose result is an object type (a declared alias of one is a struct).
+const OBJECT_UTILITIES: &[&str] = &["Omit", "Pick", "Partial", "Required", "Readonly"];
+
+/// A bounded or branded primitive, `number & { readonly minimum: 0 }` or
+/// `string & { __brand: "UserId" }`: one primitive and object literals whose
+/// members are all literal types. The primitive, and its members as
+/// `(name, value)` bounds for the docs (as `@minimum` tags are).
+fn bounded_primitive(parts: &[TypeExpr]) -> Option<(&TypeExpr, Vec<(String, String)>)> {
+    let mut primitive = None;
+    let mut bounds = Vec::new();
+    for p in parts {
+        match &p.kind {
+            TypeKind::String | TypeKind::Number | TypeKind::Boolean if primitive.is_none() => primitive = Some(p),
+            TypeKind::Literal(members) if !members.is_empty() => {
+                for m in members {
+                    let Member::Property { name, ty, .. } = m else { return None };
+                    let value = match &ty.kind {
+                        TypeKind::StrLit(v) => serde_json::to_string(v).unwrap_or_default(),
+                        TypeKind::NumLit(n) => number_literal(*n).to_json().to_string(),
+                        TypeKind::BoolLit(b) => b.to_string(),
+                        _ => return None,
+                    };
+                    bounds.push((name.clone(), value));
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some((primitive?, bounds))
+}
+
+/// `Partial<T>` makes every member optional; a member fixed by a literal becomes
+/// an optional member of the literal's primitive type, the value in its docs.
+fn make_optional(f: &mut Field) {
+    if let Role::Fixed(l) = &f.role {
+        let value = l.value.to_json().to_string();
+        f.ty = match &l.value {
+            LiteralValue::Str(_) => Type::String,
+            LiteralValue::Int(_) => Type::Integer,
+            LiteralValue::Float(_) => Type::Number,
+            LiteralValue::Bool(_) => Type::Boolean,
+        };
+        f.docs.constraints.push(("const".into(), value));
+    }
+    f.role = Role::Optional;
 }
 
 /// The value a required field takes when absent: an `@default` tag, or the

@@ -28,6 +28,37 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Two members whose Rust names are one (`progressToken`, `progress_token`):
+    /// the later one's field takes the first free number (`progress_token_2`),
+    /// with a warning. The wire names are unchanged.
+    pub(super) fn resolve_member_names(&mut self) {
+        for item in self.items.values_mut() {
+            let ItemKind::Struct(s) = &mut item.kind else { continue };
+            let mut seen: BTreeMap<String, String> = BTreeMap::new();
+            for f in s.fields.iter_mut().filter(|f| f.role.has_rust_field()) {
+                if let Some(other) = seen.get(&f.rust).cloned() {
+                    let renamed = (2..)
+                        .map(|n| format!("{}_{n}", f.rust))
+                        .find(|r| !seen.contains_key(r) && *r != s.extra)
+                        .unwrap_or_default();
+                    if f.declared_in == item.name {
+                        self.diags.push(
+                            Diagnostic::warning(format!(
+                                "the member `{}` of `{}` is the Rust field `{renamed}`: `{}` is `{other}`'s",
+                                f.wire, item.name, f.rust
+                            ))
+                            .at(self.path, f.span)
+                            .label("this member")
+                            .hint("rename one of the members to choose the Rust names"),
+                        );
+                    }
+                    f.rust = renamed;
+                }
+                seen.insert(f.rust.clone(), f.wire.clone());
+            }
+        }
+    }
+
     /// A default must be a value of its field's type; one that is not is dropped
     /// with a warning.
     pub(super) fn check_defaults(&mut self) {
