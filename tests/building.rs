@@ -32,6 +32,14 @@ fn main() {
     )
     .unwrap();
     let order: Vec<&String> = form.requested_schema.properties.keys().collect();
+    // Written back in the order read, members the schema does not name included.
+    let text = r#"{"zeta-x":1,"text":"t","type":"text","alpha-x":2}"#;
+    let message: m::TextContent = serde_json::from_str(text).unwrap();
+    let written = serde_json::to_string(&message).unwrap();
+    let form_written = serde_json::to_string(&form.requested_schema.properties).unwrap();
+    // String enums are `Display` and `FromStr` by their wire value.
+    let role: m::Role = "assistant".parse().unwrap();
+    let wrong = "robot".parse::<m::Role>().unwrap_err().to_string();
     for (name, value) in [
         ("result", serde_json::to_value(&result).unwrap()),
         ("request", serde_json::to_value(&request).unwrap()),
@@ -39,6 +47,10 @@ fn main() {
         ("reply", serde_json::to_value(&reply).unwrap()),
         ("response", serde_json::to_value(&response).unwrap()),
         ("order", serde_json::to_value(&order).unwrap()),
+        ("written", serde_json::to_value(&written).unwrap()),
+        ("form_written", serde_json::to_value(&form_written).unwrap()),
+        ("role", serde_json::to_value(role.to_string()).unwrap()),
+        ("wrong", serde_json::to_value(&wrong).unwrap()),
         ("pending", serde_json::to_value(pending.len()).unwrap()),
     ] {
         println!("{name} {value}");
@@ -73,6 +85,18 @@ fn the_first_hour_tasks_build_in_a_downstream_crate_with_warnings_denied() {
     );
     assert_eq!(printed["response"]["result"], json!({"resultType": "input_required", "requestState": "opaque"}));
     assert_eq!(printed["order"], json!(["zeta", "alpha"]));
+    // Written in the order read: this downstream build has no `serde_json/preserve_order`.
+    assert_eq!(
+        printed["written"], r#"{"type":"text","text":"t","zeta-x":1,"alpha-x":2}"#,
+        "known members first, in the schema's order, then the unknown ones as they came"
+    );
+    assert_eq!(printed["form_written"], r#"{"zeta":{"type":"string"},"alpha":{"type":"boolean"}}"#);
+    assert_eq!(printed["role"], "assistant");
+    let wrong = printed["wrong"].as_str().unwrap();
+    assert!(
+        wrong.contains("robot") && wrong.contains("\"user\""),
+        "FromStr's error names the value and the choices: {wrong}"
+    );
     assert_eq!(printed["pending"], 1);
     // And upstream's schema.json agrees.
     let (spec, _) =

@@ -72,9 +72,34 @@ fn the_registry_report_prints_in_every_format() {
     assert!(String::from_utf8_lossy(&md.stdout).contains("## draft"));
 }
 
+/// The spec folder, found as the tool finds it (`MCP_SPEC_DIR`, then
+/// `../shared/mcp-spec` beside the workspace); missing inputs fail loudly.
+fn spec_dir() -> std::path::PathBuf {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    mcp_spec_codegen::spec::locate_spec_dir(None, &root)
+        .unwrap_or_else(|d| panic!("the MCP spec inputs are missing; these tests need them\n{}", d.render()))
+}
+
+/// Every file under `dir`, by relative path, with its bytes.
+fn tree(dir: &std::path::Path) -> std::collections::BTreeMap<std::path::PathBuf, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.insert(p.strip_prefix(dir).unwrap().to_path_buf(), std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
+
 /// A copy of the spec folder's schemas in a fresh temporary folder.
 fn spec_copy(tag: &str) -> std::path::PathBuf {
-    let from = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/mcp-spec/schema");
+    let from = spec_dir().join("schema");
     let to = std::env::temp_dir().join(format!("mcp-spec-cli-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&to);
     for rev in std::fs::read_dir(&from).expect("the spec inputs beside the workspace").flatten() {
@@ -91,7 +116,8 @@ fn a_broken_schema_writes_nothing_and_check_never_writes() {
     let out = spec.join("out");
     let ok = xtask(&["codegen", "--spec-dir", spec.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert_eq!(code(&ok), 0, "{}", String::from_utf8_lossy(&ok.stderr));
-    let lib = std::fs::read(out.join("src/lib.rs")).unwrap();
+    let before = tree(&out);
+    assert!(before.len() > 10, "the whole crate is written: {:?}", before.keys());
 
     // Break one revision: the run fails, names the place, and leaves `out` alone.
     let ts = spec.join("schema/2025-06-18/schema.ts");
@@ -102,13 +128,96 @@ fn a_broken_schema_writes_nothing_and_check_never_writes() {
     let err = String::from_utf8_lossy(&failed.stderr);
     assert!(err.contains("reference to undeclared type `Missing`") && err.contains("2025-06-18/schema.ts:"), "{err}");
     assert!(err.contains("nothing was written"), "{err}");
-    assert_eq!(std::fs::read(out.join("src/lib.rs")).unwrap(), lib);
+    assert!(tree(&out) == before, "a failed run changed the output folder");
 
     // `--check` on a stale crate reports it and changes nothing.
     std::fs::write(out.join("src/lib.rs"), b"// edited by hand\n").unwrap();
     let check = xtask(&["codegen", "--check", "--out", out.to_str().unwrap()]);
     assert_eq!(code(&check), 1);
     assert!(String::from_utf8_lossy(&check.stderr).contains("run `cargo xtask codegen`"));
-    assert_eq!(std::fs::read(out.join("src/lib.rs")).unwrap(), b"// edited by hand\n");
+    let edited = tree(&out);
+    std::fs::remove_file(out.join("src/negotiate.rs")).unwrap();
+    let check = xtask(&["codegen", "--check", "--out", out.to_str().unwrap()]);
+    assert_eq!(code(&check), 1, "a missing file is stale too");
+    assert!(String::from_utf8_lossy(&check.stderr).contains("negotiate.rs"));
+    std::fs::write(out.join("src/negotiate.rs"), &edited[std::path::Path::new("src/negotiate.rs")]).unwrap();
+    assert!(tree(&out) == edited, "--check changed the output folder");
     let _ = std::fs::remove_dir_all(&spec);
+}
+
+/// Two small revisions whose diffs differ in kind: for each, `--fail-on K` exits 3
+/// exactly when the report counts a change of kind K, so the three are told apart.
+#[test]
+fn fail_on_tells_breaking_wire_and_api_apart() {
+    let base = "export interface GetThing {\n  name: string;\n  size: number;\n}\n\
+                export interface Ping {\n  method: \"thing/ping\";\n}\nexport type Mode = \"a\" | \"b\";\n";
+    let changed = [
+        // the Rust API breaks, the wire does not: a type renamed (the `Ping`
+        // message renamed would be no wire change either: `method-changed` is judged)
+        ("api-only", base.replace("GetThing {", "GetThingRequest {").replace("Ping {", "PingNotification {")),
+        // the wire breaks, the Rust type does not: a fixed value changed
+        ("wire-only", base.replace("thing/ping", "thing/pong")),
+        // both: a value added to a closed enum
+        ("both", base.replace("\"a\" | \"b\"", "\"a\" | \"b\" | \"c\"")),
+        // neither: docs only
+        ("none", format!("/** A mode. */\n{base}")),
+    ];
+    let mut patterns = std::collections::BTreeSet::new();
+    for (tag, new) in changed {
+        let spec = std::env::temp_dir().join(format!("mcp-spec-cli-failon-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&spec);
+        for (rev, text) in [("2030-01-01", base), ("2030-02-01", new.as_str())] {
+            std::fs::create_dir_all(spec.join("schema").join(rev)).unwrap();
+            std::fs::write(spec.join("schema").join(rev).join("schema.ts"), text).unwrap();
+        }
+        let dir = spec.to_str().unwrap();
+        let json = xtask(&["diff", "2030-01-01", "2030-02-01", "--spec-dir", dir, "--format", "json"]);
+        assert_eq!(code(&json), 0, "{tag}: {}", String::from_utf8_lossy(&json.stderr));
+        let summary = serde_json::from_slice::<serde_json::Value>(&json.stdout).unwrap()["summary"].clone();
+        let mut pattern = Vec::new();
+        for kind in ["breaking", "wire", "api"] {
+            let found = summary[kind].as_u64().unwrap() > 0;
+            let o = xtask(&["diff", "2030-01-01", "2030-02-01", "--spec-dir", dir, "--fail-on", kind]);
+            assert_eq!(code(&o), if found { 3 } else { 0 }, "{tag} --fail-on {kind}: summary {summary}");
+            pattern.push(found);
+        }
+        patterns.insert((tag, pattern));
+        let _ = std::fs::remove_dir_all(&spec);
+    }
+    let distinct: std::collections::BTreeSet<&Vec<bool>> = patterns.iter().map(|(_, p)| p).collect();
+    assert_eq!(distinct.len(), 4, "the four changes should give four verdict patterns: {patterns:?}");
+}
+
+/// The schema's own ambiguities are one line each by default (with a count), the
+/// full located diagnostics with `--verbose`.
+#[test]
+fn codegen_warnings_are_brief_unless_verbose() {
+    let brief = xtask(&["codegen", "--check"]);
+    assert_eq!(code(&brief), 0, "{}", String::from_utf8_lossy(&brief.stderr));
+    let brief = String::from_utf8_lossy(&brief.stderr).into_owned();
+    let lines: Vec<&str> = brief.lines().filter(|l| l.starts_with("warning: ")).collect();
+    let count_line = brief.lines().find(|l| l.contains("warnings about the schema")).expect("a count");
+    let count: usize = count_line.split_whitespace().next().unwrap().parse().unwrap();
+    assert_eq!(lines.len(), count, "one line per warning:\n{brief}");
+    assert!(lines.iter().all(|l| l.contains("schema.ts:") && l.contains("the rule picks")), "{brief}");
+    let verbose = xtask(&["codegen", "--check", "--verbose"]);
+    let verbose = String::from_utf8_lossy(&verbose.stderr).into_owned();
+    assert_eq!(verbose.lines().filter(|l| l.starts_with("warning: ")).count(), count);
+    assert!(verbose.contains("= hint:") && verbose.lines().count() > brief.lines().count() * 5, "{verbose}");
+}
+
+/// `cargo xtask model` shows the corrections of the override table on the members they correct.
+#[test]
+fn the_model_shows_the_generators_corrections() {
+    let o = xtask(&["model", "2026-07-28"]);
+    assert_eq!(code(&o), 0);
+    let text = String::from_utf8_lossy(&o.stdout);
+    let corrected: Vec<&str> = text.lines().filter(|l| l.contains("(corrected: ")).collect();
+    assert!(corrected.iter().any(|l| l.contains("any number (`f64`)")), "{corrected:?}");
+    assert!(corrected.iter().any(|l| l.contains("JSON-RPC 2.0 §5")), "{corrected:?}");
+    let generated = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../generated/src/v2026_07_28.rs"),
+    )
+    .unwrap();
+    assert!(generated.matches("**Corrected by the generator:**").count() >= 2, "the docs show them too");
 }

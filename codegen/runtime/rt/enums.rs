@@ -17,7 +17,11 @@ pub struct UnknownValue {
 
 impl fmt::Display for UnknownValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown {} value {:?}, expected one of {}", self.type_name, self.value, self.expected.join(", "))
+        write!(f, "unknown {} value {:?}, expected one of ", self.type_name, self.value)?;
+        for (i, v) in self.expected.iter().enumerate() {
+            write!(f, "{}{v:?}", if i == 0 { "" } else { ", " })?;
+        }
+        Ok(())
     }
 }
 

@@ -398,6 +398,28 @@ impl Cx<'_> {
         out
     }
 
+    /// A method whose message or result type changed (renamed, or another type):
+    /// judged by what each side accepts of the other's messages and results, so a
+    /// rename that sends the same JSON is no wire change.
+    fn method_wire(&self, name: &str) -> Wire {
+        let find = |rev| crate::protocol::methods(rev).into_iter().find(|m| m.name == name);
+        let (Some(o), Some(n)) = (find(self.old), find(self.new)) else { return Wire::Both };
+        if o.kind != n.kind {
+            return Wire::Both;
+        }
+        let named = |t: &String| Type::Named(t.clone());
+        // Each side may be either peer, so each reads the other's messages and results.
+        let reads = |reader: &Revision, writer: &Revision, r: &crate::protocol::Method, w: &crate::protocol::Method| {
+            Compat::new(reader, writer).accepts(&named(&r.message), &named(&w.message))
+                && match (&r.result, &w.result) {
+                    (Some(rr), Some(wr)) => Compat::new(reader, writer).accepts(&named(rr), &named(wr)),
+                    (None, None) => true,
+                    _ => false,
+                }
+        };
+        Wire::from_breaks(!reads(self.old, self.new, &o, &n), !reads(self.new, self.old, &n, &o))
+    }
+
     fn kind_of(&self, key: &str) -> Option<FactKind> {
         self.new_set.kinds.get(key).or_else(|| self.old_set.kinds.get(&self.old_path(key))).copied()
     }
@@ -475,7 +497,7 @@ impl Cx<'_> {
                     let (id, wire) = match (o, n) {
                         (None, _) => (ChangeId::MethodAdded, Wire::OldReaders),
                         (_, None) => (ChangeId::MethodRemoved, Wire::OldWriters),
-                        _ => (ChangeId::MethodChanged, Wire::Both),
+                        _ => (ChangeId::MethodChanged, self.method_wire(key.trim_start_matches("method:"))),
                     };
                     Change { wire, ..self.simple(key.trim_start_matches("method:"), id, o, n, edits) }
                 }
