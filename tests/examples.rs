@@ -82,7 +82,15 @@ fn every_example_reads_as_what_it_means() {
     }
     eprintln!("{}", summary.join("\n"));
     assert!(failures.is_empty(), "{} of the examples failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        KEPT_LOGGED.load(std::sync::atomic::Ordering::Relaxed) > 0,
+        "the examples have extension and index-signature members: the log must have seen some"
+    );
 }
+
+/// Members the generated code kept as unknown over every example: not zero, or
+/// the comparison with the model walk would prove nothing.
+static KEPT_LOGGED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 #[allow(clippy::too_many_arguments)]
 fn check_example(
@@ -108,7 +116,8 @@ fn check_example(
             };
             let upstream = if schema.defines(type_name) { schema.errors(type_name, value) } else { Vec::new() };
             let text = value.to_string();
-            match (entry.roundtrip)(&text) {
+            let (result, kept) = support::roundtrip_logged(entry, &text);
+            match result {
                 Ok(back) => {
                     let before = failures.len();
                     if !upstream.is_empty() {
@@ -132,6 +141,19 @@ fn check_example(
                         .collect();
                     if !misread.is_empty() {
                         failures.push(format!("{revision} {rel}: members kept as unknown, so misread: {misread:?}"));
+                    }
+                    // The generated code, not only the model, kept exactly those
+                    // (and what index signatures admit) as unknown.
+                    let mut expected: Vec<&str> =
+                        r.extras.iter().chain(&r.indexed).map(|(_, _, key)| key.as_str()).collect();
+                    KEPT_LOGGED.fetch_add(kept.len(), std::sync::atomic::Ordering::Relaxed);
+                    let mut logged: Vec<&str> = kept.iter().map(String::as_str).collect();
+                    expected.sort_unstable();
+                    logged.sort_unstable();
+                    if logged != expected {
+                        failures.push(format!(
+                            "{revision} {rel}: the generated code kept {logged:?} as unknown, the model walk expects {expected:?}"
+                        ));
                     }
                     for (path, owner, _) in
                         r.extras.iter().filter(|(_, owner, key)| schema.defines(owner) && !schema.declares(owner, key))

@@ -28,6 +28,31 @@ pub fn types_of(revision: &str) -> &'static [mcp_spec_types::rt::TypeEntry] {
 #[doc = include_str!("../README.md")]
 mod readme {}
 
+/// Reads `text` with a type-table entry and writes it back, and says which
+/// members the generated code kept as unknown on the way, at any depth (the
+/// `unknown-members-log` feature records them): the strict round trip. Input the
+/// schema fully describes keeps none; a misnamed member, or a union that chose
+/// the wrong member, shows up here though the JSON written back is equal.
+pub fn roundtrip_logged(
+    entry: &mcp_spec_types::rt::TypeEntry,
+    text: &str,
+) -> (Result<serde_json::Value, String>, Vec<String>) {
+    let _ = mcp_spec_types::rt::log::take_unknown_members();
+    let result = (entry.roundtrip)(text);
+    (result, mcp_spec_types::rt::log::take_unknown_members())
+}
+
+/// The strict round trip of a value the schema fully describes: it must read,
+/// write back equal and keep no member as unknown.
+pub fn roundtrip_strict(entry: &mcp_spec_types::rt::TypeEntry, value: &serde_json::Value) -> Result<(), String> {
+    match roundtrip_logged(entry, &value.to_string()) {
+        (Ok(back), kept) if back == *value && kept.is_empty() => Ok(()),
+        (Ok(back), kept) if back == *value => Err(format!("{}: members kept as unknown: {kept:?}", entry.name)),
+        (Ok(back), _) => Err(format!("{}: written back differently: {back}", entry.name)),
+        (Err(e), _) => Err(format!("{}: {e}", entry.name)),
+    }
+}
+
 /// The small spec folder of `tests/fixtures/spec`, for golden reports.
 pub fn fixture_spec() -> mcp_spec_codegen::Spec {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/spec");
@@ -236,6 +261,9 @@ pub struct Reading {
     pub choices: Vec<(String, String, String, serde_json::Value)>,
     /// Members kept as unknown, at any depth: (path, the struct read there, key).
     pub extras: Vec<(String, String, String)>,
+    /// Members a struct admits through its index signature (`[key: string]: T`):
+    /// the generated code keeps them with the unknown ones. (path, struct, key).
+    pub indexed: Vec<(String, String, String)>,
     /// Unions that could not choose, with their error.
     pub errors: Vec<(String, String)>,
 }
@@ -301,7 +329,10 @@ fn walk(
                             walk(rev, table, &f.ty, item, &join(path, k), out, depth + 1)
                         }
                         (Some(_), _) => {}
-                        (None, Some(index)) => walk(rev, table, index, item, &join(path, k), out, depth + 1),
+                        (None, Some(index)) => {
+                            out.indexed.push((join(path, k), n.clone(), k.clone()));
+                            walk(rev, table, index, item, &join(path, k), out, depth + 1)
+                        }
                         (None, None) => out.extras.push((join(path, k), n.clone(), k.clone())),
                     }
                 }

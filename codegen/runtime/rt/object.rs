@@ -81,6 +81,8 @@ pub fn read_extra<'de, A: MapAccess<'de>>(map: &mut A, key: Key<'de>, extra: &mu
         return map.next_value_seed(Duplicate(&key.0));
     }
     let raw: Box<RawValue> = map.next_value()?;
+    #[cfg(feature = "unknown-members-log")]
+    super::log::record(&key.0);
     extra.insert_raw(key.0.into_owned(), raw);
     Ok(())
 }

@@ -148,7 +148,15 @@ impl<'de> Visitor<'de> for ScanVisitor<'_> {
 /// (`content[0]: missing field \`mimeType\``).
 #[inline]
 pub fn read_member<T: DeserializeOwned>(text: &str) -> Result<T, String> {
-    serde_json::from_str(text).map_err(|_| member_error::<T>(text))
+    // A member that does not read keeps nothing: forget what it recorded.
+    #[cfg(feature = "unknown-members-log")]
+    let mark = super::log::mark();
+    serde_json::from_str(text).map_err(|_| {
+        let e = member_error::<T>(text);
+        #[cfg(feature = "unknown-members-log")]
+        super::log::rewind(mark);
+        e
+    })
 }
 
 /// The error of reading `text` as `T`, with its JSON path.

@@ -45,6 +45,7 @@ pub const RUNTIME: &[(&str, &str)] = &[
     ("src/rt/enums.rs", include_str!("../../runtime/rt/enums.rs")),
     ("src/rt/extra.rs", include_str!("../../runtime/rt/extra.rs")),
     ("src/rt/fixed.rs", include_str!("../../runtime/rt/fixed.rs")),
+    ("src/rt/log.rs", include_str!("../../runtime/rt/log.rs")),
     ("src/rt/number.rs", include_str!("../../runtime/rt/number.rs")),
     ("src/rt/object.rs", include_str!("../../runtime/rt/object.rs")),
     ("src/rt/table.rs", include_str!("../../runtime/rt/table.rs")),
@@ -308,6 +309,7 @@ rustdoc-args = ["--cfg", "docsrs"]
     let default: Vec<String> = spec.latest_dated().map(|r| format!("\"{}\"", r.module)).into_iter().collect();
     s.push_str(&format!("default = [{}]\n", default.join(", ")));
     s.push_str("# Each module's SCHEMA_TYPES: every type by name, for tests and tools.\ntype-table = []\n");
+    s.push_str("# For tests: `rt::log` records every member a read keeps as unknown.\nunknown-members-log = []\n");
     let all: Vec<String> = spec.revisions.iter().map(|r| format!("\"{}\"", r.module)).collect();
     s.push_str(&format!("# Every revision.\nall-revisions = [{}]\n", all.join(", ")));
     for r in &spec.revisions {

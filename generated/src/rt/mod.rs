@@ -44,6 +44,8 @@ mod choose;
 mod enums;
 mod extra;
 mod fixed;
+#[cfg(feature = "unknown-members-log")]
+pub mod log;
 mod number;
 mod object;
 mod table;
