@@ -182,6 +182,8 @@ fn swap_words(text: &str, a: &str, b: &str) -> String {
 }
 
 enum Outcome {
+    /// Through every stage: the crate, the registry and the diff.
+    Full,
     Generated,
     Diagnosed,
     Failed(String),
@@ -207,6 +209,7 @@ struct Baseline {
     path: PathBuf,
     text: String,
     items: HashMap<String, String>,
+    rev: mcp_spec_codegen::model::Revision,
 }
 
 /// The generator's stages on one mutant: parse, lower and the checks; then the
@@ -217,7 +220,13 @@ fn check_mutant(base: &Baseline, text: &str, full: bool) -> Outcome {
     let (rev, diags) = mcp_spec_codegen::spec::read_revision(base.name.clone(), "m".into(), false, &base.path, text);
     if diags.has_errors() {
         let rendered = diags.render_with(|_| Some(text.to_string()));
-        return if diags.errors().any(|e| e.file.is_none() || e.span.is_none()) {
+        // Located means a real place: a span at the very start, empty, is where a
+        // diagnostic lands when its place was lost.
+        let unplaced = diags.errors().any(|e| match e.span {
+            None => true,
+            Some(span) => e.file.is_none() || (span.lo == 0 && span.hi == 0),
+        });
+        return if unplaced {
             Outcome::Failed(format!("an error without a place:\n{rendered}"))
         } else {
             Outcome::Diagnosed
@@ -240,10 +249,18 @@ fn check_mutant(base: &Baseline, text: &str, full: bool) -> Outcome {
         }
     }
     if full {
-        return match mcp_spec_codegen::generate_module(&base.path, text) {
-            Ok(_) => Outcome::Generated,
-            Err(d) => Outcome::Failed(format!("passed the checks, then failed:\n{}", d.render())),
-        };
+        // The whole crate, beside the unmutated revision: emission, formatting, the
+        // registry over both and the diff between them all see the mutant.
+        let mut mutant = rev;
+        mutant.name = "mutant".into();
+        mutant.module = "mutant".into();
+        let spec = mcp_spec_codegen::Spec { dir: base.path.clone(), revisions: vec![base.rev.clone(), mutant] };
+        if let Err(d) = mcp_spec_codegen::generate_from(&spec) {
+            return Outcome::Failed(format!("passed the checks, then failed:\n{}", d.render()));
+        }
+        let diff = mcp_spec_codegen::diff::diff(&spec.revisions[0], &spec.revisions[1]);
+        let _ = mcp_spec_codegen::diff::report::render(&diff, mcp_spec_codegen::report::Format::Json, true);
+        return Outcome::Full;
     }
     Outcome::Generated
 }
@@ -274,7 +291,7 @@ fn mutants_of_every_schema_end_in_output_or_diagnostics() {
             let (rev, diags) = mcp_spec_codegen::spec::read_revision(name.clone(), "m".into(), false, &path, &text);
             assert!(!diags.has_errors(), "{name} must generate unmutated:\n{}", diags.render());
             let items = rev.items.values().map(|i| (i.name.clone(), item_key(i))).collect();
-            Baseline { name, path, text, items }
+            Baseline { name, path, text, items, rev }
         })
         .collect();
     baselines.sort_by(|a, b| a.name.cmp(&b.name));
@@ -293,14 +310,18 @@ fn mutants_of_every_schema_end_in_output_or_diagnostics() {
         let spawned = std::thread::Builder::new().stack_size(8 << 20).spawn(move || {
             for n in (w..total).step_by(workers) {
                 let seed = first_seed + n as u64;
-                let base = &baselines[(seed % baselines.len() as u64) as usize];
+                // The revision and whether the run goes through every stage are
+                // drawn apart from the mutation, so each revision gets full runs.
+                let mut pick = Rng::new(seed ^ 0x5EED_F00D_CAFE_D00D);
+                let base = &baselines[pick.below(baselines.len())];
+                let full = pick.below(FULL_EVERY as usize) == 0;
                 let mut rng = Rng::new(seed);
                 running.lock().unwrap_or_else(|e| e.into_inner())[w] = Some(seed);
                 let mut op = "?";
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     let (mutant, name) = mutate(&base.text, &mut rng);
                     op = name;
-                    check_mutant(base, &mutant, seed.is_multiple_of(FULL_EVERY))
+                    check_mutant(base, &mutant, full)
                 }))
                 .unwrap_or_else(|p| Outcome::Failed(format!("panicked: {}", panic_text(p))));
                 running.lock().unwrap_or_else(|e| e.into_inner())[w] = None;
@@ -313,11 +334,16 @@ fn mutants_of_every_schema_end_in_output_or_diagnostics() {
     }
     drop(tx);
     let (mut generated, mut diagnosed) = (0, 0);
+    let mut full_runs: std::collections::BTreeMap<String, usize> = Default::default();
     let mut failures = Vec::new();
     loop {
         match rx.recv_timeout(Duration::from_secs(60)) {
             Ok((seed, rev, op, outcome)) => match outcome {
                 Outcome::Generated => generated += 1,
+                Outcome::Full => {
+                    generated += 1;
+                    *full_runs.entry(rev).or_default() += 1;
+                }
                 Outcome::Diagnosed => diagnosed += 1,
                 Outcome::Failed(why) => failures.push(format!("seed {seed} ({rev}, {op}): {why}")),
             },
@@ -332,8 +358,9 @@ fn mutants_of_every_schema_end_in_output_or_diagnostics() {
     }
     let _ = std::panic::take_hook();
     eprintln!(
-        "{total} mutants in {:.1} s on {workers} threads: {generated} generated, {diagnosed} diagnosed, {} failed",
+        "{total} mutants in {:.1} s on {workers} threads: {generated} generated ({} through the crate, registry and diff: {full_runs:?}), {diagnosed} diagnosed, {} failed",
         started.elapsed().as_secs_f64(),
+        full_runs.values().sum::<usize>(),
         failures.len()
     );
     assert!(
@@ -344,4 +371,7 @@ fn mutants_of_every_schema_end_in_output_or_diagnostics() {
     );
     assert_eq!(generated + diagnosed, total, "every mutant must have an outcome");
     assert!(generated > 0 && diagnosed > 0, "the mutants should exercise both outcomes");
+    if total >= 3000 {
+        assert_eq!(full_runs.len(), baselines.len(), "every revision gets full runs: {full_runs:?}");
+    }
 }
