@@ -38,6 +38,92 @@ fn entries_expected_from_tags(text: &str) -> usize {
         .sum()
 }
 
+/// The registry paths the `@deprecated` tags of a schema.ts deprecate, read from
+/// the raw text (not through the generator): the declaration or member each tag's
+/// comment stands before, under the declarations and inline object members it
+/// sits in; a tag whose first sentence names quoted values deprecates those
+/// values (`Type.member."value"`).
+fn paths_from_tags(text: &str) -> BTreeSet<String> {
+    fn segment(name: &str) -> String {
+        let ident = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+        if ident { name.to_string() } else { format!("{name:?}") }
+    }
+    let mut out = BTreeSet::new();
+    // (the brace depth inside the scope, its path)
+    let mut scopes: Vec<(i64, String)> = Vec::new();
+    let mut depth: i64 = 0;
+    let (mut in_comment, mut comment, mut pending) = (false, String::new(), None::<String>);
+    for line in text.lines() {
+        let t = line.trim();
+        if in_comment || t.starts_with("/*") {
+            comment.push_str(t.trim_start_matches("/**").trim_start_matches("/*").trim_start_matches('*').trim());
+            comment.push(' ');
+            in_comment = !t.contains("*/");
+            if !in_comment {
+                if let Some(at) = comment.find("@deprecated") {
+                    pending = Some(comment[at..].to_string());
+                }
+                comment.clear();
+            }
+            continue;
+        }
+        if t.is_empty() || t.starts_with("//") {
+            continue;
+        }
+        let decl = t
+            .strip_prefix("export ")
+            .and_then(|r| ["interface ", "type ", "const "].iter().find_map(|k| r.strip_prefix(k)))
+            .map(|r| r.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect::<String>());
+        let member = if decl.is_some() {
+            None
+        } else if let Some(rest) = t.strip_prefix('"') {
+            rest.split_once('"')
+                .filter(|(_, after)| after.starts_with("?:") || after.starts_with(':'))
+                .map(|(n, _)| n.to_string())
+        } else {
+            let name: String = t.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            let after = &t[name.len()..];
+            (!name.is_empty() && (after.starts_with("?:") || after.starts_with(':'))).then_some(name)
+        };
+        let path = match (&decl, &member) {
+            (Some(d), _) => Some(d.clone()),
+            (None, Some(m)) => scopes.last().map(|(_, p)| format!("{p}.{}", segment(m))),
+            _ => None,
+        };
+        if let (Some(tag), Some(path)) = (pending.take(), &path) {
+            let first_sentence = tag.split(". ").next().unwrap_or("");
+            let values: Vec<&str> = first_sentence.split("`\"").skip(1).filter_map(|v| v.split('"').next()).collect();
+            if first_sentence.contains(" value") && !values.is_empty() {
+                out.extend(values.iter().map(|v| format!("{path}.\"{v}\"")));
+            } else {
+                out.insert(path.clone());
+            }
+        }
+        let opened = t.matches('{').count() as i64 - t.matches('}').count() as i64;
+        depth += opened;
+        if let (Some(path), true) = (path, opened > 0) {
+            scopes.push((depth, path));
+        }
+        while scopes.last().is_some_and(|(d, _)| *d > depth) {
+            scopes.pop();
+        }
+    }
+    out
+}
+
+#[test]
+fn deprecated_entries_are_the_paths_the_tags_deprecate() {
+    let mut compared = 0;
+    for rev in REVISIONS {
+        let expected = paths_from_tags(&schema_text(rev));
+        let actual: BTreeSet<String> = registry::deprecated_in(rev).map(|(e, _)| e.path.to_string()).collect();
+        assert_eq!(actual, expected, "{rev}: the registry's deprecated paths against the schema's tags");
+        compared += expected.len();
+    }
+    assert!(compared >= 40, "2026-07-28 and draft carry 22 deprecations each: {compared}");
+}
+
 #[test]
 fn deprecated_entries_match_the_tags_of_each_schema() {
     let mut report = Vec::new();
@@ -196,7 +282,13 @@ fn deprecated_features_of_the_spec_registry_page_are_deprecated_here() {
     let api_docs = std::fs::read_to_string(support::workspace_root().join("generated/src/registry.rs")).unwrap();
     for rev in REVISIONS {
         let page_path = docs.join(rev).join("deprecated.mdx");
-        let Ok(page) = std::fs::read_to_string(&page_path) else { continue };
+        let Ok(page) = std::fs::read_to_string(&page_path) else {
+            // The registry page began with the lifecycle policy (SEP-2596, adopted
+            // in 2026-07-28): an older revision has none (its tags are checked
+            // against the schema above); one after the first page must have its own.
+            assert_eq!(pages, 0, "{rev} has no deprecated.mdx, though an earlier revision has one");
+            continue;
+        };
         pages += 1;
         let rows = deprecated_rows(&page);
         assert!(!rows.is_empty(), "{}: no rows in its Deprecated table", page_path.display());
@@ -234,6 +326,10 @@ fn deprecated_features_of_the_spec_registry_page_are_deprecated_here() {
         }
         assert!(with_items >= 4, "{rev}: Roots, Sampling, Logging and the includeContext values have schema items");
         // And the other way round: every deprecation here is one of the page's rows.
+        // Matched by SEP and date: the schema's tags name no feature ("Deprecated as
+        // of protocol version 2026-07-28 (SEP-2577)"), and Roots, Sampling and
+        // Logging share both; which items belong to which row is checked above,
+        // by name, from the rows' side.
         for (e, s) in &deprecated {
             let State::Deprecated { since, sep, .. } = s else { unreachable!() };
             assert!(

@@ -18,33 +18,49 @@ pub enum Fill {
 
 const MAX_DEPTH: usize = 8;
 
-/// A value of `ty` in `rev`.
+/// A value of `ty` in `rev`: the first member of every union and the first value
+/// of every enum on the way down.
 pub fn sample(rev: &Revision, ty: &Type, fill: Fill) -> Value {
-    sample_at(rev, ty, fill, 0)
+    sample_turn(rev, ty, fill, 0)
 }
 
-fn sample_at(rev: &Revision, ty: &Type, fill: Fill, depth: usize) -> Value {
+/// A value of `ty` in `rev`, turn `turn`: below the top, each union takes its
+/// `(turn + depth)`-th member and each enum its `(turn + depth)`-th value, so
+/// other turns reach other members and values (turn 0 is [`sample`]).
+pub fn sample_turn(rev: &Revision, ty: &Type, fill: Fill, turn: usize) -> Value {
+    sample_at(rev, ty, fill, 0, turn)
+}
+
+fn nth(turn: usize, depth: usize, len: usize) -> usize {
+    if turn == 0 || len == 0 { 0 } else { (turn + depth) % len }
+}
+
+fn sample_at(rev: &Revision, ty: &Type, fill: Fill, depth: usize, turn: usize) -> Value {
     match ty {
         Type::String => json!("text"),
         Type::Integer => json!(7),
         Type::Number => json!(0.5),
         Type::Boolean => json!(true),
         Type::Json => json!({}),
-        Type::Array(t) => Value::Array(vec![sample_at(rev, t, fill, depth + 1)]),
+        Type::Array(t) => Value::Array(vec![sample_at(rev, t, fill, depth + 1, turn)]),
         Type::Map(t) => {
             let mut m = Map::new();
-            m.insert("key".into(), sample_at(rev, t, fill, depth + 1));
+            m.insert("key".into(), sample_at(rev, t, fill, depth + 1, turn));
             Value::Object(m)
         }
-        Type::Nullable(t) => sample_at(rev, t, fill, depth),
+        Type::Nullable(t) => sample_at(rev, t, fill, depth, turn),
         Type::Literal(l) => literal(&l.value),
         Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
-            Some(ItemKind::Struct(_)) => sample_struct(rev, n, fill, depth),
-            Some(ItemKind::Union(u)) => {
-                u.variants.first().map(|v| sample_at(rev, &v.ty, fill, depth + 1)).unwrap_or(Value::Null)
+            Some(ItemKind::Struct(_)) => struct_at(rev, n, fill, depth, turn),
+            Some(ItemKind::Union(u)) => u
+                .variants
+                .get(nth(turn, depth, u.variants.len()))
+                .map(|v| sample_at(rev, &v.ty, fill, depth + 1, turn))
+                .unwrap_or(Value::Null),
+            Some(ItemKind::Enum(e)) => {
+                e.values.get(nth(turn, depth, e.values.len())).map(|v| json!(v.value)).unwrap_or(json!("other"))
             }
-            Some(ItemKind::Enum(e)) => e.values.first().map(|v| json!(v.value)).unwrap_or(json!("other")),
-            Some(ItemKind::Alias(t)) => sample_at(rev, t, fill, depth + 1),
+            Some(ItemKind::Alias(t)) => sample_at(rev, t, fill, depth + 1, turn),
             Some(ItemKind::Const(l)) => literal(&l.value),
             None => Value::Null,
         },
@@ -53,13 +69,17 @@ fn sample_at(rev: &Revision, ty: &Type, fill: Fill, depth: usize) -> Value {
 
 /// A value of the struct `name`, or `Null` when `name` is not a struct.
 pub fn sample_struct(rev: &Revision, name: &str, fill: Fill, depth: usize) -> Value {
+    struct_at(rev, name, fill, depth, 0)
+}
+
+fn struct_at(rev: &Revision, name: &str, fill: Fill, depth: usize, turn: usize) -> Value {
     let Some(ItemKind::Struct(s)) = rev.item(name).map(|i| &i.kind) else { return Value::Null };
     let mut m = Map::new();
     for f in &s.fields {
         if f.is_required() || (fill == Fill::All && depth < MAX_DEPTH) {
             let value = match (&f.ty, format_sample(&f.docs)) {
                 (Type::String, Some(formatted)) => formatted,
-                _ => sample_at(rev, &f.ty, fill, depth + 1),
+                _ => sample_at(rev, &f.ty, fill, depth + 1, turn),
             };
             m.insert(f.wire.clone(), value);
         }
