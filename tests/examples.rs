@@ -366,7 +366,11 @@ fn near_misses_of_every_example_are_errors_naming_the_member_and_where() {
                 }
             }
         }
-        assert_eq!(tried, errors + still_valid + failures.len() - failed_before, "{revision}: every near miss is accounted for");
+        assert_eq!(
+            tried,
+            errors + still_valid + failures.len() - failed_before,
+            "{revision}: every near miss is accounted for"
+        );
         summary.push(format!(
             "{revision}: {tried} near misses, {errors} errors as expected, {still_valid} valid for schema.json too"
         ));

@@ -468,7 +468,9 @@ pub fn member_sample_turn(rev: &Revision, u: &Union, i: usize, fill: Fill, turn:
             // field's default instead (`"complete"`), or goes without it.
             let default = match rev.canonical(&u.variants[i].ty) {
                 Type::Named(n) => match rev.item(n).map(|it| &it.kind) {
-                    Some(ItemKind::Struct(st)) => st.field(&sel.field).and_then(|f| f.role.default()).map(|l| l.value.to_json()),
+                    Some(ItemKind::Struct(st)) => {
+                        st.field(&sel.field).and_then(|f| f.role.default()).map(|l| l.value.to_json())
+                    }
                     _ => None,
                 },
                 _ => None,

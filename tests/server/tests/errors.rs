@@ -1,0 +1,94 @@
+//! The example server's 2026-07-28 error paths, driven over stdio with requests
+//! no SDK client sends: each answer is read as the error type the spec names for
+//! it, its code and typed `data` checked.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use mcp_spec_types::v2026_07_28 as m;
+use serde_json::{Value, json};
+
+const SERVER: &str = env!("CARGO_BIN_EXE_mcp-spec-example-server");
+
+/// Sends each request on its own line and reads one answer per request.
+fn exchange(requests: &[Value]) -> Vec<String> {
+    let mut child = Command::new(SERVER)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut answers = Vec::new();
+    for r in requests {
+        writeln!(stdin, "{r}").unwrap();
+        stdin.flush().unwrap();
+        answers.push(lines.next().expect("an answer").expect("a line"));
+    }
+    drop(stdin);
+    let _ = child.wait();
+    answers
+}
+
+fn meta(version: &str, capabilities: Value) -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientInfo": {"name": "errors-test", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+    })
+}
+
+#[test]
+fn bad_requests_get_the_errors_the_spec_names() {
+    let good = meta("2026-07-28", json!({"elicitation": {"form": {}}}));
+    let answers = exchange(&[
+        // The first request decides the era: a modern one.
+        json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": good}}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": meta("2099-01-01", json!({}))}}),
+        json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+               "params": {"_meta": meta("2026-07-28", json!({})), "name": "book_table", "arguments": {"date": "today"}}}),
+        json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+               "params": {"_meta": good, "name": "book_table", "arguments": {"date": "today"}, "requestState": "forged"}}),
+        json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call",
+               "params": {"_meta": good, "name": "book_table", "arguments": {"date": "today"}}}),
+        json!({"jsonrpc": "2.0", "id": 7, "method": "vendor/unknown", "params": {"_meta": good}}),
+    ]);
+    let discovered: m::DiscoverResultResponse = serde_json::from_str(&answers[0]).unwrap();
+    assert_eq!(discovered.result.supported_versions, ["2026-07-28"]);
+
+    // No `_meta`: invalid params.
+    let missing: m::JSONRPCErrorResponse = serde_json::from_str(&answers[1]).unwrap();
+    assert_eq!((missing.id, missing.error.code), (Some(Some(m::RequestId::from(2))), m::INVALID_PARAMS));
+    assert!(missing.error.message.contains("_meta"), "{}", missing.error);
+
+    // A version the server does not serve: -32022, with what it supports.
+    let unsupported: m::UnsupportedProtocolVersionError = serde_json::from_str(&answers[2]).unwrap();
+    assert_eq!(unsupported.error.data.supported, ["2026-07-28"]);
+    assert_eq!(unsupported.error.data.requested, "2099-01-01");
+    assert_eq!(m::UnsupportedProtocolVersionErrorError::CODE, -32022);
+
+    // A tool that needs the user's input, from a client that declared no elicitation: -32021.
+    let capability: m::MissingRequiredClientCapabilityError = serde_json::from_str(&answers[3]).unwrap();
+    assert!(capability.error.data.required_capabilities.elicitation.is_some(), "{}", answers[3]);
+    assert_eq!(m::MissingRequiredClientCapabilityErrorError::CODE, -32021);
+
+    // A requestState the server did not seal: invalid params, with the reason.
+    let forged: m::JSONRPCErrorResponse = serde_json::from_str(&answers[4]).unwrap();
+    assert_eq!(forged.error.code, m::INVALID_PARAMS);
+    assert_eq!(forged.error.data, Some(json!({"reason": "invalid_request_state"})));
+
+    // The same call, well formed: an InputRequiredResult with a sealed state.
+    let asked: m::CallToolResultResponse = serde_json::from_str(&answers[5]).unwrap();
+    let m::CallToolResultResponseResult::InputRequiredResult(more) = &asked.result else {
+        panic!("expected input_required: {}", answers[5])
+    };
+    assert!(more.request_state.as_deref().is_some_and(|s| s != "forged" && !s.is_empty()));
+    assert!(more.input_requests.as_ref().is_some_and(|r| r.contains_key("ask_name")));
+
+    // An unknown method: method not found, naming it.
+    let unknown: m::JSONRPCErrorResponse = serde_json::from_str(&answers[6]).unwrap();
+    assert_eq!(unknown.error.code, m::METHOD_NOT_FOUND);
+    assert_eq!(unknown.error.data, Some(json!("vendor/unknown")));
+}
