@@ -329,54 +329,68 @@ const S12: &[State] = &[
     },
 ];
 const S13: &[State] = &[
-    State::Absent,
-    State::Absent,
-    State::Absent,
-    State::Absent,
-    State::Deprecated {
-        since: "2026-07-28",
-        sep: ::std::option::Option::Some("SEP-2577"),
-        note: "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.",
+    State::Active,
+    State::Active,
+    State::Active,
+    State::Unnamed {
+        last_named: "2025-06-18",
     },
-    State::Deprecated {
-        since: "2026-07-28",
-        sep: ::std::option::Option::Some("SEP-2577"),
-        note: "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.",
+    State::Unnamed {
+        last_named: "2025-06-18",
+    },
+    State::Unnamed {
+        last_named: "2025-06-18",
     },
 ];
 const S14: &[State] = &[
-    State::Active,
-    State::Active,
-    State::Removed {
-        last_seen: "2025-03-26",
+    State::Absent,
+    State::Absent,
+    State::Absent,
+    State::Absent,
+    State::Deprecated {
+        since: "2026-07-28",
+        sep: ::std::option::Option::Some("SEP-2577"),
+        note: "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.",
     },
-    State::Removed {
-        last_seen: "2025-03-26",
-    },
-    State::Removed {
-        last_seen: "2025-03-26",
-    },
-    State::Removed {
-        last_seen: "2025-03-26",
+    State::Deprecated {
+        since: "2026-07-28",
+        sep: ::std::option::Option::Some("SEP-2577"),
+        note: "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.",
     },
 ];
 const S15: &[State] = &[
-    State::Absent,
-    State::Absent,
-    State::Absent,
     State::Active,
-    State::Deprecated {
-        since: "2026-07-28",
-        sep: ::std::option::Option::Some("SEP-2577"),
-        note: "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.",
+    State::Active,
+    State::Removed {
+        last_seen: "2025-03-26",
     },
-    State::Deprecated {
-        since: "2026-07-28",
-        sep: ::std::option::Option::Some("SEP-2577"),
-        note: "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.",
+    State::Removed {
+        last_seen: "2025-03-26",
+    },
+    State::Removed {
+        last_seen: "2025-03-26",
+    },
+    State::Removed {
+        last_seen: "2025-03-26",
     },
 ];
 const S16: &[State] = &[
+    State::Absent,
+    State::Absent,
+    State::Absent,
+    State::Active,
+    State::Deprecated {
+        since: "2026-07-28",
+        sep: ::std::option::Option::Some("SEP-2577"),
+        note: "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.",
+    },
+    State::Deprecated {
+        since: "2026-07-28",
+        sep: ::std::option::Option::Some("SEP-2577"),
+        note: "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.",
+    },
+];
+const S17: &[State] = &[
     State::Active,
     State::Active,
     State::Active,
@@ -388,7 +402,7 @@ const S16: &[State] = &[
         last_named: "2025-11-25",
     },
 ];
-const S17: &[State] = &[
+const S18: &[State] = &[
     State::Absent,
     State::Absent,
     State::Active,
@@ -1437,7 +1451,7 @@ static ENTRIES: &[Entry] = entries![
     "ModelPreferences.intelligencePriority" Field S3 A0, "ModelPreferences.speedPriority"
     Field S3 A0, "MultiSelectEnumSchema" Type S6 A0, "Notification" Type S3 A0,
     "Notification.method" Field S3 A0, "Notification.params" Field S3 A0,
-    "Notification.params._meta" Field S12 A0, "NotificationMetaObject" Type S4 A0,
+    "Notification.params._meta" Field S13 A0, "NotificationMetaObject" Type S4 A0,
     "NotificationMetaObject.\"io.modelcontextprotocol/subscriptionId\"" Field S4 A0,
     "NotificationParams" Type S3 A62, "NotificationParams._meta" Field S3 A72,
     "NumberSchema" Type S2 A0, "NumberSchema.default" Field S6 A0,
@@ -1475,11 +1489,11 @@ static ENTRIES: &[Entry] = entries![
     "ReadResourceResultResponse" Type S4 A0, "ReadResourceResultResponse.result" Field S4
     A0, "RelatedTaskMetadata" Type S5 A0, "RelatedTaskMetadata.taskId" Field S5 A0,
     "Request" Type S3 A0, "Request.method" Field S3 A0, "Request.params" Field S3 A0,
-    "Request.params._meta" Field S12 A0, "Request.params._meta.progressToken" Field S12
+    "Request.params._meta" Field S13 A0, "Request.params._meta.progressToken" Field S12
     A0, "RequestId" Type S3 A0, "RequestMetaObject" Type S4 A0,
     "RequestMetaObject.\"io.modelcontextprotocol/clientCapabilities\"" Field S4 A0,
     "RequestMetaObject.\"io.modelcontextprotocol/clientInfo\"" Field S4 A0,
-    "RequestMetaObject.\"io.modelcontextprotocol/logLevel\"" Field S13 A0,
+    "RequestMetaObject.\"io.modelcontextprotocol/logLevel\"" Field S14 A0,
     "RequestMetaObject.\"io.modelcontextprotocol/protocolVersion\"" Field S4 A0,
     "RequestMetaObject.progressToken" Field S4 A0, "RequestParams" Type S3 A63,
     "RequestParams._meta" Field S3 A87, "RequestParams._meta.progressToken" Field S3 A88,
@@ -1491,8 +1505,8 @@ static ENTRIES: &[Entry] = entries![
     "ResourceLink" Type S2 A0, "ResourceLink.type" Field S2 A0,
     "ResourceListChangedNotification" Type S3 A0,
     "ResourceListChangedNotification.method" Field S3 A0,
-    "ResourceListChangedNotification.params" Field S3 A62, "ResourceReference" Type S14
-    A0, "ResourceReference.type" Field S14 A0, "ResourceReference.uri" Field S14 A0,
+    "ResourceListChangedNotification.params" Field S3 A62, "ResourceReference" Type S15
+    A0, "ResourceReference.type" Field S15 A0, "ResourceReference.uri" Field S15 A0,
     "ResourceRequestParams" Type S6 A0, "ResourceRequestParams.uri" Field S6 A0,
     "ResourceTemplate" Type S3 A0, "ResourceTemplate._meta" Field S2 A0,
     "ResourceTemplate.annotations" Field S3 A48, "ResourceTemplate.description" Field S3
@@ -1513,7 +1527,7 @@ static ENTRIES: &[Entry] = entries![
     Type S8 A0, "RootsListChangedNotification.method" Field S8 A0,
     "RootsListChangedNotification.params" Field S8 A62, "SamplingMessage" Type S7 A0,
     "SamplingMessage._meta" Field S6 A0, "SamplingMessage.content" Field S3 A0,
-    "SamplingMessage.role" Field S3 A0, "SamplingMessageContentBlock" Type S15 A0,
+    "SamplingMessage.role" Field S3 A0, "SamplingMessageContentBlock" Type S16 A0,
     "ServerCapabilities" Type S3 A0, "ServerCapabilities.completions" Field S1 A0,
     "ServerCapabilities.experimental" Field S3 A0, "ServerCapabilities.extensions" Field
     S4 A0, "ServerCapabilities.logging" Field S7 A0, "ServerCapabilities.prompts" Field
@@ -1589,25 +1603,25 @@ static ENTRIES: &[Entry] = entries![
     Field S6 A0, "Tool" Type S3 A0, "Tool._meta" Field S2 A0, "Tool.annotations" Field S1
     A0, "Tool.description" Field S3 A0, "Tool.execution" Field S5 A0, "Tool.inputSchema"
     Field S3 A0, "Tool.inputSchema.$schema" Field S6 A0, "Tool.inputSchema.properties"
-    Field S16 A0, "Tool.inputSchema.required" Field S16 A0, "Tool.inputSchema.type" Field
+    Field S17 A0, "Tool.inputSchema.required" Field S17 A0, "Tool.inputSchema.type" Field
     S3 A0, "Tool.name" Field S3 A54, "Tool.outputSchema" Field S2 A0,
-    "Tool.outputSchema.$schema" Field S6 A0, "Tool.outputSchema.properties" Field S17 A0,
-    "Tool.outputSchema.required" Field S17 A0, "Tool.outputSchema.type" Field S17 A0,
+    "Tool.outputSchema.$schema" Field S6 A0, "Tool.outputSchema.properties" Field S18 A0,
+    "Tool.outputSchema.required" Field S18 A0, "Tool.outputSchema.type" Field S18 A0,
     "ToolAnnotations" Type S1 A0, "ToolAnnotations.destructiveHint" Field S1 A0,
     "ToolAnnotations.idempotentHint" Field S1 A0, "ToolAnnotations.openWorldHint" Field
     S1 A0, "ToolAnnotations.readOnlyHint" Field S1 A0, "ToolAnnotations.title" Field S1
-    A0, "ToolChoice" Type S15 A0, "ToolChoice.mode" Field S6 A0,
+    A0, "ToolChoice" Type S16 A0, "ToolChoice.mode" Field S6 A0,
     "ToolChoice.mode.\"auto\"" Value S6 A0, "ToolChoice.mode.\"none\"" Value S6 A0,
     "ToolChoice.mode.\"required\"" Value S6 A0, "ToolExecution" Type S5 A0,
     "ToolExecution.taskSupport" Field S5 A0, "ToolExecution.taskSupport.\"forbidden\""
     Value S5 A0, "ToolExecution.taskSupport.\"optional\"" Value S5 A0,
     "ToolExecution.taskSupport.\"required\"" Value S5 A0, "ToolListChangedNotification"
     Type S3 A0, "ToolListChangedNotification.method" Field S3 A0,
-    "ToolListChangedNotification.params" Field S3 A62, "ToolResultContent" Type S15 A0,
+    "ToolListChangedNotification.params" Field S3 A62, "ToolResultContent" Type S16 A0,
     "ToolResultContent._meta" Field S6 A0, "ToolResultContent.content" Field S6 A0,
     "ToolResultContent.isError" Field S6 A0, "ToolResultContent.structuredContent" Field
     S6 A0, "ToolResultContent.toolUseId" Field S6 A0, "ToolResultContent.type" Field S6
-    A0, "ToolUseContent" Type S15 A0, "ToolUseContent._meta" Field S6 A0,
+    A0, "ToolUseContent" Type S16 A0, "ToolUseContent._meta" Field S6 A0,
     "ToolUseContent.id" Field S6 A0, "ToolUseContent.input" Field S6 A0,
     "ToolUseContent.name" Field S6 A0, "ToolUseContent.type" Field S6 A0,
     "UNSUPPORTED_PROTOCOL_VERSION" Const S4 A0, "URLElicitationRequiredError" Type S5 A0,

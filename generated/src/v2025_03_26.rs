@@ -3184,7 +3184,7 @@ crate::rt::object! {
 pub struct NotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
     ///
-    /// **Later revisions:** Removed in 2025-11-25.
+    /// **Later revisions:** No longer named in 2025-11-25, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     ///
     /// Wire name: `_meta`.
     ///
@@ -4022,7 +4022,7 @@ crate::rt::union! {
 /// The inline object type of `Request.params` in the schema (named from its parent and field; see [`Request`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RequestParams {
-    /// **Later revisions:** Removed in 2025-11-25.
+    /// **Later revisions:** No longer named in 2025-11-25, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     ///
     /// Wire name: `_meta`.
     ///

@@ -3797,7 +3797,7 @@ crate::rt::object! {
 pub struct NotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
-    /// **Later revisions:** Removed in 2025-11-25.
+    /// **Later revisions:** No longer named in 2025-11-25, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     ///
     /// Wire name: `_meta`.
     ///
@@ -4841,7 +4841,7 @@ crate::rt::union! {
 pub struct RequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
-    /// **Later revisions:** Removed in 2025-11-25.
+    /// **Later revisions:** No longer named in 2025-11-25, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     ///
     /// Wire name: `_meta`.
     ///

@@ -221,3 +221,19 @@ fn the_model_shows_the_generators_corrections() {
     .unwrap();
     assert!(generated.matches("**Corrected by the generator:**").count() >= 2, "the docs show them too");
 }
+
+/// `--format html` from the command line: one self-contained page each (no
+/// network, no external assets), what `tests/html.rs` loads in a browser.
+#[test]
+fn html_reports_are_self_contained_pages() {
+    for args in [&["registry", "--format", "html"][..], &["diff", "2025-11-25", "2026-07-28", "--format", "html"]] {
+        let o = xtask(args);
+        assert_eq!(code(&o), 0, "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        let page = String::from_utf8_lossy(&o.stdout);
+        assert!(page.to_lowercase().starts_with("<!doctype html>") && page.trim_end().ends_with("</html>"), "{args:?}");
+        for external in ["src=\"http", "href=\"http://", "<link ", "@import", "fetch("] {
+            assert!(!page.contains(external), "{args:?}: the page loads something from outside ({external})");
+        }
+        assert!(page.contains("<script>") && page.contains("<style>"), "{args:?}: scripts and styles are inline");
+    }
+}

@@ -184,18 +184,21 @@ pub fn build(spec: &Spec) -> Registry {
 }
 
 /// True when the type at `parent` in `rev` has an index signature, so it admits
-/// members it does not name.
+/// members it does not name: a struct with one, or a type that became a map
+/// (an interface left with only `[key: string]: T` is a map).
 fn admits(rev: &Revision, parent: Option<&str>) -> bool {
+    use crate::model::Type;
     let Some(found) = parent.and_then(|p| rev.resolve_path(p)) else { return false };
-    let item = match found.target {
-        Target::Item(i) => Some(i),
-        Target::Field(_, f) => match rev.canonical(&f.ty) {
-            crate::model::Type::Named(n) => rev.item(n),
-            _ => None,
-        },
-        _ => None,
+    let ty = match found.target {
+        Target::Item(i) => Type::Named(i.name.clone()),
+        Target::Field(_, f) => f.ty.clone(),
+        _ => return false,
     };
-    item.and_then(|i| rev.struct_of(&i.name)).is_some_and(|s| s.index.is_some())
+    match rev.canonical(&ty) {
+        Type::Map(_) => true,
+        Type::Named(n) => rev.struct_of(n).is_some_and(|s| s.index.is_some()),
+        _ => false,
+    }
 }
 
 /// The paths a revision declares: declared types and consts, the fields each
