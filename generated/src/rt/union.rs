@@ -92,10 +92,143 @@ impl Scanned<'_> {
 }
 
 /// Looks at a union's input: its kind, its keys (when `keys`) and the value of
-/// `field` (when it is an object that has it). Nothing else is parsed.
+/// `field` (when it is an object that has it). Nothing else is parsed: the
+/// other values are skipped over as bytes (the text is JSON serde_json has
+/// already read once; anything unexpected goes the slow way, through serde,
+/// which says what is wrong).
 pub fn scan<'a>(text: &'a str, field: Option<&str>, keys: bool) -> Result<Scanned<'a>, String> {
+    match scan_fast(text, field, keys) {
+        Some(Ok(scanned)) => Ok(scanned),
+        Some(Err(e)) => Err(e),
+        None => scan_slow(text, field, keys),
+    }
+}
+
+fn scan_slow<'a>(text: &'a str, field: Option<&str>, keys: bool) -> Result<Scanned<'a>, String> {
     let mut d = serde_json::Deserializer::from_str(text);
     de::Deserializer::deserialize_any(&mut d, ScanVisitor { field, keys }).map_err(|e| without_position(&e))
+}
+
+/// The byte-level first look; `None` when the text is anything but a plain JSON
+/// value whose keys have no escapes.
+fn scan_fast<'a>(text: &'a str, field: Option<&str>, keys: bool) -> Option<Result<Scanned<'a>, String>> {
+    let b = text.as_bytes();
+    let mut i = skip_ws(b, 0);
+    let kind = match b.get(i)? {
+        b'{' => OBJECT,
+        b'[' => ARRAY,
+        b'"' => STRING,
+        b't' | b'f' => BOOLEAN,
+        b'n' => NULL,
+        b'-' | b'0'..=b'9' => NUMBER,
+        _ => return None,
+    };
+    let mut out = Scanned { kind, keys: Vec::new(), field: None };
+    if kind != OBJECT {
+        return Some(Ok(out));
+    }
+    i = skip_ws(b, i + 1);
+    if b.get(i) == Some(&b'}') {
+        return Some(Ok(out));
+    }
+    loop {
+        if b.get(i) != Some(&b'"') {
+            return None;
+        }
+        let end = string_end(b, i + 1)?;
+        let key = &text[i + 1..end];
+        if key.contains('\\') {
+            return None;
+        }
+        i = skip_ws(b, end + 1);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+        let start = skip_ws(b, i + 1);
+        i = skip_value(b, start)?;
+        if out.field.is_none() && Some(key) == field {
+            match serde_json::from_str(&text[start..i]) {
+                Ok(v) => out.field = Some(v),
+                Err(e) => return Some(Err(without_position(&e))),
+            }
+        }
+        if keys {
+            out.keys.push(Cow::Borrowed(key));
+        }
+        i = skip_ws(b, i);
+        match b.get(i)? {
+            b',' => i = skip_ws(b, i + 1),
+            b'}' => return Some(Ok(out)),
+            _ => return None,
+        }
+    }
+}
+
+#[inline]
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while let Some(b' ' | b'\n' | b'\r' | b'\t') = b.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// The index of the quote that ends the string whose text starts at `i`.
+#[inline]
+fn string_end(b: &[u8], mut i: usize) -> Option<usize> {
+    loop {
+        i += memchr::memchr2(b'"', b'\\', b.get(i..)?)?;
+        if b[i] == b'"' {
+            return Some(i);
+        }
+        i += 2;
+    }
+}
+
+/// The bytes that matter while skipping a container: quotes and brackets.
+const STRUCTURAL: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b'{' as usize] = true;
+    t[b'[' as usize] = true;
+    t[b'}' as usize] = true;
+    t[b']' as usize] = true;
+    t
+};
+
+/// The index just past the JSON value that starts at `i`.
+fn skip_value(b: &[u8], i: usize) -> Option<usize> {
+    match b.get(i)? {
+        b'"' => string_end(b, i + 1).map(|e| e + 1),
+        b'{' | b'[' => {
+            let (mut depth, mut j) = (0usize, i);
+            loop {
+                while !STRUCTURAL[*b.get(j)? as usize] {
+                    j += 1;
+                }
+                match b[j] {
+                    b'"' => j = string_end(b, j + 1)?,
+                    b'{' | b'[' => depth += 1,
+                    _ => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(j + 1);
+                        }
+                    }
+                }
+                j += 1;
+            }
+        }
+        _ => {
+            let mut j = i;
+            while let Some(c) = b.get(j) {
+                if matches!(c, b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t') {
+                    break;
+                }
+                j += 1;
+            }
+            (j > i).then_some(j)
+        }
+    }
 }
 
 struct ScanVisitor<'f> {

@@ -122,3 +122,97 @@ pub fn print_table(title: &str, bytes: usize, results: &[(&str, Duration)], ours
 pub fn mb_per_s(bytes: usize, d: Duration) -> f64 {
     bytes as f64 / 1e6 / d.as_secs_f64()
 }
+
+/// One message of a recorded session: who sent it (`c2s`, `s2c`) and its text.
+pub struct Recorded {
+    pub transcript: String,
+    pub from_client: bool,
+    pub text: String,
+    /// For a result or an error from the server: the method of the request it answers.
+    pub answers: Option<String>,
+}
+
+/// The sessions the peer tests record (`tests/bench/data/*.jsonl`: the example
+/// client against the Python SDK server and the reference server, the example
+/// server driven by the Python and TypeScript SDKs' clients), in order.
+pub fn sessions() -> Vec<Recorded> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for f in files {
+        let name = f.file_stem().unwrap().to_string_lossy().into_owned();
+        let mut methods: std::collections::HashMap<(bool, String), String> = Default::default();
+        for line in std::fs::read_to_string(&f).unwrap().lines().filter(|l| !l.trim().is_empty()) {
+            let record: Value = serde_json::from_str(line).unwrap();
+            let from_client = record["dir"] == "c2s";
+            let msg = &record["msg"];
+            let id = msg.get("id").map(Value::to_string);
+            let answers = match (msg.get("method").and_then(Value::as_str), id) {
+                (Some(method), Some(id)) => {
+                    methods.insert((from_client, id), method.to_string());
+                    None
+                }
+                (None, Some(id)) => methods.get(&(!from_client, id)).cloned(),
+                _ => None,
+            };
+            out.push(Recorded { transcript: name.clone(), from_client, text: msg.to_string(), answers });
+        }
+    }
+    assert!(out.len() > 100, "the recorded sessions are missing from {}", dir.display());
+    out
+}
+
+/// Like [`race`], and also each contender's time over the first one's, round by
+/// round: the median of those paired ratios is steadier on a noisy machine than
+/// a ratio of medians.
+pub fn race_paired(contenders: &mut [Contender<'_>], rounds: usize) -> Vec<(&'static str, Duration, f64)> {
+    for c in contenders.iter_mut() {
+        (c.run)();
+    }
+    let n = contenders.len();
+    let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(rounds); n];
+    for round in 0..rounds {
+        for k in 0..n {
+            let i = (round + k) % n;
+            let start = Instant::now();
+            (contenders[i].run)();
+            times[i].push(start.elapsed());
+        }
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(|a, b| a.total_cmp(b));
+        v[v.len() / 2]
+    };
+    (0..n)
+        .map(|i| {
+            let ratios: Vec<f64> = (0..rounds).map(|r| times[i][r].as_secs_f64() / times[0][r].as_secs_f64()).collect();
+            let mut t = times[i].clone();
+            t.sort();
+            (contenders[i].name, t[t.len() / 2], median(ratios))
+        })
+        .collect()
+}
+
+/// Prints a paired race: median, MB/s, and the median of the paired ratios
+/// (time over the first contender's), and how many messages each rejected.
+pub fn print_paired(title: &str, bytes: usize, results: &[(&str, Duration, f64)], rejects: &[(&str, usize)]) {
+    println!("\n{title} ({:.3} MB)", bytes as f64 / 1e6);
+    println!("  {:28} {:>10} {:>10} {:>16} {:>9}", "", "median", "MB/s", "time / first's", "rejects");
+    for (name, t, ratio) in results {
+        let rejected = rejects.iter().find(|(n, _)| n == name).map(|(_, r)| r.to_string()).unwrap_or_default();
+        println!(
+            "  {:28} {:>8.3}ms {:>10.0} {:>15.2}x {:>9}",
+            name,
+            t.as_secs_f64() * 1e3,
+            mb_per_s(bytes, *t),
+            ratio,
+            rejected
+        );
+    }
+}

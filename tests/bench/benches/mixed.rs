@@ -1,0 +1,211 @@
+//! The load real clients and proxies carry, measured side by side in one run
+//! (`cargo bench -p mcp-spec-bench --bench mixed`): the messages of the recorded
+//! sessions (`tests/bench/data`: the example client and server against the
+//! official Python and TypeScript SDKs, both eras) and the spec's example
+//! messages, small and mixed, read and written by each crate, interleaved round
+//! by round. Prints medians, MB/s, the median of the paired ratios (time over
+//! ours, round by round) and each crate's rejects. Nothing here asserts a speed.
+
+use std::hint::black_box;
+
+use mcp_spec_bench::{Contender, examples, print_paired, race_paired, sessions};
+use mcp_spec_types::rt::TypeEntry;
+use mcp_spec_types::{MethodInfo, v2025_11_25 as legacy, v2026_07_28 as ours};
+use rust_mcp_schema::mcp_2026_07_28 as rms;
+use serde_json::Value;
+
+type Read = fn(&str) -> Result<(), String>;
+
+/// The type a client reads a server's message as: a result by the method of the
+/// request it answers (its response envelope), a request or notification by
+/// the revision's union of them, an error as the error response.
+fn client_side_type(methods: &[MethodInfo], types: &'static [TypeEntry], text: &str, answers: Option<&str>) -> Read {
+    let v: Value = serde_json::from_str(text).unwrap();
+    let name = if v.get("error").is_some() {
+        "JSONRPCErrorResponse".to_string()
+    } else if v.get("result").is_some() {
+        let method = answers.unwrap_or_else(|| panic!("a result that answers no request: {text}"));
+        let info = methods.iter().find(|m| m.method == method).unwrap_or_else(|| panic!("no method {method}"));
+        info.response.map(str::to_string).unwrap_or_else(|| "JSONRPCResultResponse".into())
+    } else if v.get("id").is_some() {
+        "ServerRequest".into()
+    } else {
+        "ServerNotification".into()
+    };
+    types.iter().find(|t| t.name == name).unwrap_or_else(|| panic!("no type {name}")).read
+}
+
+fn main() {
+    let rounds: usize = std::env::var("BENCH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(31) * 10;
+    let recorded = sessions();
+    // The spec's example messages: the ones with a JSON-RPC envelope.
+    let mut stream: Vec<String> = recorded.iter().map(|r| r.text.clone()).collect();
+    let from_sessions = stream.len();
+    for (_, text) in examples("2026-07-28") {
+        if serde_json::from_str::<Value>(&text).unwrap().get("jsonrpc").is_some() {
+            stream.push(text);
+        }
+    }
+    let bytes: usize = stream.iter().map(String::len).sum();
+    println!(
+        "{} messages: {from_sessions} from {} recorded sessions, {} spec examples; mean {} bytes",
+        stream.len(),
+        recorded.iter().map(|r| &r.transcript).collect::<std::collections::BTreeSet<_>>().len(),
+        stream.len() - from_sessions,
+        bytes / stream.len()
+    );
+
+    // `MIXED_PROFILE=1`: only ours reads, for a few seconds, for a profiler to watch.
+    if std::env::var_os("MIXED_PROFILE").is_some() {
+        let start = std::time::Instant::now();
+        while start.elapsed().as_secs() < 5 {
+            stream.iter().for_each(|t| drop(black_box(serde_json::from_str::<ours::JSONRPCMessage>(t).ok())));
+        }
+        return;
+    }
+
+    // Each crate reads every message as its generic JSON-RPC message; rejects counted.
+    let names = ["mcp-spec-types", "serde_json::Value", "rust-mcp-schema 2.0.0", "rmcp 3.11.0"];
+    let rejects = [
+        (names[0], stream.iter().filter(|t| serde_json::from_str::<ours::JSONRPCMessage>(t).is_err()).count()),
+        (names[1], 0),
+        (names[2], stream.iter().filter(|t| serde_json::from_str::<rms::JsonrpcMessage>(t).is_err()).count()),
+        (names[3], stream.iter().filter(|t| serde_json::from_str::<rmcp::model::JsonRpcMessage>(t).is_err()).count()),
+    ];
+    let s = &stream;
+    let mut readers = vec![
+        Contender {
+            name: names[0],
+            run: Box::new(move || {
+                s.iter().for_each(|t| drop(black_box(serde_json::from_str::<ours::JSONRPCMessage>(t).ok())))
+            }),
+        },
+        Contender {
+            name: names[1],
+            run: Box::new(move || s.iter().for_each(|t| drop(black_box(serde_json::from_str::<Value>(t).ok())))),
+        },
+        Contender {
+            name: names[2],
+            run: Box::new(move || {
+                s.iter().for_each(|t| drop(black_box(serde_json::from_str::<rms::JsonrpcMessage>(t).ok())))
+            }),
+        },
+        Contender {
+            name: names[3],
+            run: Box::new(move || {
+                s.iter().for_each(|t| drop(black_box(serde_json::from_str::<rmcp::model::JsonRpcMessage>(t).ok())))
+            }),
+        },
+    ];
+    let times = race_paired(&mut readers, rounds);
+    drop(readers);
+    print_paired("Read each message as the generic JSON-RPC message", bytes, &times, &rejects);
+
+    // Writing what each read.
+    let ours_read: Vec<ours::JSONRPCMessage> = stream.iter().filter_map(|t| serde_json::from_str(t).ok()).collect();
+    let values: Vec<Value> = stream.iter().map(|t| serde_json::from_str(t).unwrap()).collect();
+    let rms_read: Vec<rms::JsonrpcMessage> = stream.iter().filter_map(|t| serde_json::from_str(t).ok()).collect();
+    let rmcp_read: Vec<rmcp::model::JsonRpcMessage> =
+        stream.iter().filter_map(|t| serde_json::from_str(t).ok()).collect();
+    // Ours writes back what it read.
+    for (t, m) in stream.iter().zip(&ours_read) {
+        let back: Value = serde_json::to_value(m).unwrap();
+        assert!(back == serde_json::from_str::<Value>(t).unwrap() || t.contains(".0"), "ours writes back {t}");
+    }
+    let (o, v, a, b) = (&ours_read, &values, &rms_read, &rmcp_read);
+    let mut writers = vec![
+        Contender {
+            name: names[0],
+            run: Box::new(move || o.iter().for_each(|m| drop(black_box(serde_json::to_string(m).unwrap())))),
+        },
+        Contender {
+            name: names[1],
+            run: Box::new(move || v.iter().for_each(|m| drop(black_box(serde_json::to_string(m).unwrap())))),
+        },
+        Contender {
+            name: names[2],
+            run: Box::new(move || a.iter().for_each(|m| drop(black_box(serde_json::to_string(m).unwrap())))),
+        },
+        Contender {
+            name: names[3],
+            run: Box::new(move || b.iter().for_each(|m| drop(black_box(serde_json::to_string(m).unwrap())))),
+        },
+    ];
+    let wtimes = race_paired(&mut writers, rounds);
+    drop(writers);
+    print_paired("Write what each read (the messages it did not reject)", bytes, &wtimes, &[]);
+
+    // A client's side: every message of a server, typed as the client reads it
+    // (ours: the result by the method it answers, requests and notifications by
+    // method; theirs: rmcp's `ServerJsonRpcMessage`, rust-mcp-schema's `ServerMessage`).
+    let server_side: Vec<&mcp_spec_bench::Recorded> = recorded.iter().filter(|r| !r.from_client).collect();
+    let typed: Vec<(Read, &str)> = server_side
+        .iter()
+        .map(|r| {
+            let (methods, types) = if r.transcript.ends_with("legacy") {
+                (legacy::METHODS, legacy::SCHEMA_TYPES)
+            } else {
+                (ours::METHODS, ours::SCHEMA_TYPES)
+            };
+            (client_side_type(methods, types, &r.text, r.answers.as_deref()), r.text.as_str())
+        })
+        .collect();
+    let server_bytes: usize = typed.iter().map(|(_, t)| t.len()).sum();
+    let typed_names = [
+        "mcp-spec-types (by method)",
+        "serde_json::Value",
+        "rust-mcp-schema ServerMessage",
+        "rmcp ServerJsonRpcMessage",
+    ];
+    let typed_rejects = [
+        (typed_names[0], typed.iter().filter(|(read, t)| read(t).is_err()).count()),
+        (typed_names[1], 0),
+        (
+            typed_names[2],
+            typed.iter().filter(|(_, t)| serde_json::from_str::<rms::schema_utils::ServerMessage>(t).is_err()).count(),
+        ),
+        (
+            typed_names[3],
+            typed.iter().filter(|(_, t)| serde_json::from_str::<rmcp::model::ServerJsonRpcMessage>(t).is_err()).count(),
+        ),
+    ];
+    let ty = &typed;
+    let mut client = vec![
+        Contender {
+            name: typed_names[0],
+            run: Box::new(move || {
+                ty.iter().for_each(|(read, t)| {
+                    black_box(read(t).ok());
+                })
+            }),
+        },
+        Contender {
+            name: typed_names[1],
+            run: Box::new(move || ty.iter().for_each(|(_, t)| drop(black_box(serde_json::from_str::<Value>(t).ok())))),
+        },
+        Contender {
+            name: typed_names[2],
+            run: Box::new(move || {
+                ty.iter().for_each(|(_, t)| {
+                    drop(black_box(serde_json::from_str::<rms::schema_utils::ServerMessage>(t).ok()))
+                })
+            }),
+        },
+        Contender {
+            name: typed_names[3],
+            run: Box::new(move || {
+                ty.iter().for_each(|(_, t)| {
+                    drop(black_box(serde_json::from_str::<rmcp::model::ServerJsonRpcMessage>(t).ok()))
+                })
+            }),
+        },
+    ];
+    let ctimes = race_paired(&mut client, rounds);
+    drop(client);
+    print_paired(
+        &format!("A client's side: the {} server messages of the sessions, typed", typed.len()),
+        server_bytes,
+        &ctimes,
+        &typed_rejects,
+    );
+}
