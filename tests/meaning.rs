@@ -233,3 +233,24 @@ fn maps_keep_the_order_they_came_in() {
     assert_eq!(t.extra.keys().collect::<Vec<_>>(), ["z", "a"]);
     assert_eq!(serde_json::to_string(&t).unwrap(), r#"{"type":"text","text":"t","z":1,"a":2}"#);
 }
+
+/// A value of a kind no member can be is an error that says which kinds the
+/// union takes and which it got, before any member is tried.
+#[test]
+fn a_value_of_the_wrong_kind_names_the_kinds_expected() {
+    assert_eq!(error_of::<m::RequestId>(json!(true)), "RequestId: expected a string or a number, found a boolean");
+    assert_eq!(
+        error_of::<m::ProgressToken>(json!({})),
+        "ProgressToken: expected a string or a number, found an object"
+    );
+    assert_eq!(error_of::<m::ServerResult>(json!([1])), "ServerResult: expected an object, found an array");
+    assert_eq!(error_of::<m::ServerResult>(json!("done")), "ServerResult: expected an object, found a string");
+    assert_eq!(error_of::<m::ServerResult>(json!(null)), "ServerResult: expected an object, found null");
+    // A number is a kind the union takes: its member says what is wrong with it.
+    assert_eq!(
+        error_of::<m::RequestId>(json!(1.5)),
+        "RequestId: Integer: invalid value: floating point `1.5`, expected an integer (a number with no fractional part) that fits in 64 bits"
+    );
+    let e = error_of::<m::ContentBlock>(json!(7));
+    assert!(e.contains("a number") && e.contains("expected an object"), "{e}");
+}
