@@ -62,6 +62,7 @@ fn the_method_table_of_every_revision_matches_the_schemas_own_unions() {
             if rev.item(&format!("{stem}Result")).is_some() { format!("{stem}Result") } else { "EmptyResult".into() }
         };
         let mut checked = 0;
+        let mut in_unions: BTreeSet<String> = BTreeSet::new();
         for (union, kind, answered_by) in [
             ("ClientRequest", MethodKind::Request, "ServerResult"),
             ("ServerRequest", MethodKind::Request, "ClientResult"),
@@ -69,9 +70,11 @@ fn the_method_table_of_every_revision_matches_the_schemas_own_unions() {
             ("ClientNotification", MethodKind::Notification, ""),
             ("ServerNotification", MethodKind::Notification, ""),
         ] {
-            let answers: BTreeSet<String> =
-                union_members(answered_by).into_iter().chain(["EmptyResult".to_string()]).collect();
+            // The answering side's own union, nothing added: a request answered by
+            // `EmptyResult` must find it there.
+            let answers: BTreeSet<String> = union_members(answered_by).into_iter().collect();
             for member in union_members(union) {
+                in_unions.insert(member.clone());
                 let m = table.iter().find(|m| m.message == member).unwrap_or_else(|| {
                     panic!("{}: `{member}` of `{union}` has no entry in METHODS:\n{printed}", rev.name)
                 });
@@ -95,6 +98,9 @@ fn the_method_table_of_every_revision_matches_the_schemas_own_unions() {
             }
         }
         assert!(checked >= 10, "{}: only {checked} messages in the unions", rev.name);
+        // And the other way round: every entry of the table is a member of its union.
+        let entries: BTreeSet<String> = table.iter().map(|m| m.message.to_string()).collect();
+        assert_eq!(entries, in_unions, "{}: METHODS and the schema's message unions", rev.name);
         let names: BTreeSet<&str> = table.iter().map(|m| m.method).collect();
         assert_eq!(names.len(), table.len(), "{}: a method appears twice", rev.name);
     }
