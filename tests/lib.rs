@@ -128,6 +128,8 @@ impl Rng {
 /// "input_required" means an `InputRequiredResult`), the member that value picks
 /// is given that value as a `const`. Without it schema.json reads a broken
 /// complete result as an `InputRequiredResult`, which accepts almost anything.
+/// And `JSONValue` is schema.ts's (schema.json leaves out `null` and floats), and
+/// an absent `resultType` is allowed, as the spec's prose says.
 pub struct SchemaJson {
     root: serde_json::Value,
     defs_key: &'static str,
@@ -144,6 +146,16 @@ impl SchemaJson {
         let mut root: serde_json::Value =
             serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let defs_key = if root.get("$defs").is_some() { "$defs" } else { "definitions" };
+        // An absent `resultType` reads as "complete": the spec's prose ("treat the
+        // absent field as `complete`"), which the types follow; 2026-07-28's
+        // schema.json makes it required.
+        if let Some(defs) = root[defs_key].as_object_mut() {
+            for def in defs.values_mut() {
+                if let Some(required) = def.get_mut("required").and_then(serde_json::Value::as_array_mut) {
+                    required.retain(|r| r != "resultType");
+                }
+            }
+        }
         for item in rev.items.values() {
             let ItemKind::Union(u) = &item.kind else { continue };
             let Some(sel) = &u.selector else { continue };
@@ -154,6 +166,17 @@ impl SchemaJson {
                     *def = serde_json::json!({ "allOf": [original, { "properties": { sel.field.clone(): { "const": value } } }] });
                 }
             }
+        }
+        // schema.json's `JSONValue` drops two of schema.ts's members (`null`, and
+        // `number` becomes `integer`): schema.ts wins, as everywhere here.
+        if let Some(def) = root[defs_key].get_mut("JSONValue")
+            && def.get("anyOf").is_some()
+        {
+            *def = serde_json::json!({ "anyOf": [
+                { "$ref": format!("#/{defs_key}/JSONObject") },
+                { "type": "array", "items": { "$ref": format!("#/{defs_key}/JSONValue") } },
+                { "type": ["string", "number", "boolean", "null"] }
+            ] });
         }
         SchemaJson { root, defs_key, validators: Default::default() }
     }
