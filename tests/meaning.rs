@@ -254,3 +254,15 @@ fn a_value_of_the_wrong_kind_names_the_kinds_expected() {
     let e = error_of::<m::ContentBlock>(json!(7));
     assert!(e.contains("a number") && e.contains("expected an object"), "{e}");
 }
+
+/// When a member has every member the input requires of it, members that lack
+/// some are not tried: the error is the complete one's alone.
+#[test]
+fn a_complete_candidate_that_fails_is_the_error_alone() {
+    use mcp_spec_types::v2025_11_25 as l;
+    // `content` is declared by ElicitResult and CreateMessageResult; only
+    // ElicitResult has all it requires (`action`), so only it is tried.
+    let e = error_of::<l::ClientResult>(json!({"action": "bogus", "content": {"a": "b"}}));
+    assert!(e.starts_with("ClientResult: ElicitResult: ") && e.contains("bogus"), "{e}");
+    assert!(!e.contains("CreateMessageResult"), "{e}");
+}
