@@ -82,6 +82,9 @@ fn every_example_reads_as_what_it_means() {
     }
     eprintln!("{}", summary.join("\n"));
     assert!(failures.is_empty(), "{} of the examples failed:\n{}", failures.len(), failures.join("\n"));
+    // How many examples each revision has, and which ones repeat another's: pinned,
+    // so an example that goes missing is a change to review.
+    support::assert_golden("members/summary.txt", &(summary.join("\n") + "\n"));
     assert!(
         KEPT_LOGGED.load(std::sync::atomic::Ordering::Relaxed) > 0,
         "the examples have extension and index-signature members: the log must have seen some"

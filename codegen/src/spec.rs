@@ -92,7 +92,7 @@ pub fn discover_revisions(dir: &Path) -> Result<Vec<RevisionSource>, Diagnostics
         let dated = crate::jsdoc::find_date(&name).as_deref() == Some(name.as_str());
         found.push(RevisionSource { module: module_name(&name), name, dated, schema_path });
     }
-    found.sort_by(|a, b| (!a.dated, &a.name).cmp(&(!b.dated, &b.name)));
+    sort_revisions(&mut found);
     if found.is_empty() && !diags.has_errors() {
         diags.push(
             Diagnostic::error(format!("no revisions in {}", schema_dir.display()))
@@ -180,6 +180,60 @@ pub fn read_revision(
     (rev, diags)
 }
 
+/// The revisions in the order everything lists them: dated ones by date, then the
+/// others (`draft`) by name, whatever order the folder listing gave.
+fn sort_revisions(found: &mut [RevisionSource]) {
+    found.sort_by(|a, b| (!a.dated, &a.name).cmp(&(!b.dated, &b.name)));
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every order a folder listing may give comes out the same: a unit test,
+    /// since on most file systems the listing order cannot be chosen.
+    #[test]
+    fn revisions_sort_the_same_from_every_listing_order() {
+        let names = ["2025-06-18", "draft", "2024-11-05", "next", "2026-07-28"];
+        let source = |name: &str| RevisionSource {
+            name: name.to_string(),
+            module: module_name(name),
+            dated: crate::jsdoc::find_date(name).as_deref() == Some(name),
+            schema_path: PathBuf::from(name),
+        };
+        let expected = ["2024-11-05", "2025-06-18", "2026-07-28", "draft", "next"];
+        // All 120 permutations (Heap's algorithm).
+        let mut order: Vec<usize> = (0..names.len()).collect();
+        let mut c = vec![0; names.len()];
+        let mut seen = 0;
+        let mut check = |order: &[usize]| {
+            let mut found: Vec<RevisionSource> = order.iter().map(|&i| source(names[i])).collect();
+            sort_revisions(&mut found);
+            let got: Vec<&str> = found.iter().map(|r| r.name.as_str()).collect();
+            assert_eq!(got, expected, "from the listing {:?}", order.iter().map(|&i| names[i]).collect::<Vec<_>>());
+            seen += 1;
+        };
+        check(&order);
+        let mut i = 0;
+        while i < names.len() {
+            if c[i] < i {
+                if i % 2 == 0 {
+                    order.swap(0, i)
+                } else {
+                    order.swap(c[i], i)
+                }
+                check(&order);
+                c[i] += 1;
+                i = 0;
+            } else {
+                c[i] = 0;
+                i += 1;
+            }
+        }
+        assert_eq!(seen, 120);
+    }
 }
