@@ -234,7 +234,10 @@ pub fn type_text(rev: &Revision, t: &Type) -> String {
                 ItemKind::Enum(_) => "{enum}".into(),
                 ItemKind::Union(_) => "{union}".into(),
                 ItemKind::Struct(_) => "{object}".into(),
-                ItemKind::Alias(a) => type_text(rev, a),
+                ItemKind::Alias(_) => match rev.canonical(t) {
+                    Type::Named(m) if m == n => n.clone(),
+                    other => type_text(rev, other),
+                },
                 ItemKind::Const(_) => "{const}".into(),
             },
             _ => n.clone(),

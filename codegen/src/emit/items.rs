@@ -59,7 +59,8 @@ impl Cx<'_> {
 
     /// The Rust expression for a member's default value (checked in `lower`).
     pub(crate) fn default_text(&self, ty: &Type, v: &LiteralValue) -> Option<String> {
-        match (ty, v) {
+        // Through aliases, to the enum or primitive they name.
+        match (self.rev.canonical(ty), v) {
             (Type::String, LiteralValue::Str(s)) => Some(format!("::std::string::String::from({s:?})")),
             (Type::Integer, LiteralValue::Int(i)) => Some(i.to_string()),
             (Type::Number, LiteralValue::Int(i)) => Some(format!("{:?}", *i as f64)),
@@ -71,7 +72,6 @@ impl Cx<'_> {
                     None if e.open => Some(format!("{n}::Other(::std::string::String::from({s:?}))")),
                     None => None,
                 },
-                Some(ItemKind::Alias(t)) => self.default_text(t, v),
                 _ => None,
             },
             _ => None,

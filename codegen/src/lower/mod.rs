@@ -15,8 +15,12 @@ use crate::model::*;
 use crate::names::{pascal_case, snake_case};
 use crate::syntax::{ConstValue, Decl, DeclKind, Member, RawDoc, TypeExpr, TypeKind};
 
+mod inline;
 pub mod overrides;
 mod passes;
+mod utility;
+
+use utility::{OBJECT_UTILITIES, bounded_primitive, make_optional};
 
 pub struct LowerInput<'a> {
     pub name: String,
@@ -587,163 +591,6 @@ impl Lowerer<'_> {
         }
     }
 
-    /// `keyof T` for an object type `T`: the union of its members' names.
-    fn key_union(&mut self, target: &TypeExpr, span: Span) -> Option<Vec<TypeExpr>> {
-        let shape = match &target.kind {
-            TypeKind::Ref { name, args } if args.is_empty() && self.decls.contains_key(name) => self.object_of(name),
-            _ => None,
-        };
-        match shape {
-            Some(shape) if !shape.fields.is_empty() => {
-                Some(shape.fields.iter().map(|f| TypeExpr { kind: TypeKind::StrLit(f.wire.clone()), span }).collect())
-            }
-            _ => {
-                self.error_at(
-                    span,
-                    "`keyof` of something other than a declared object type with members",
-                    "`keyof Interface` is read as the union of its members' names; write the union of string literals",
-                );
-                None
-            }
-        }
-    }
-
-    /// `T["key"]`: the type of a member of the object type `T`; `T[number]`: the
-    /// element type of the array type `T`.
-    #[allow(clippy::too_many_arguments)]
-    fn indexed(
-        &mut self,
-        object: &TypeExpr,
-        index: &TypeExpr,
-        span: Span,
-        parent: &str,
-        field: &str,
-        role: InlineRole,
-        docs: &Docs,
-    ) -> Type {
-        match (&object.kind, &index.kind) {
-            (TypeKind::Ref { name, args }, TypeKind::StrLit(key))
-                if args.is_empty() && self.decls.contains_key(name) =>
-            {
-                let found = self.object_of(name).and_then(|s| s.fields.into_iter().find(|f| &f.wire == key));
-                match found {
-                    Some(f) => f.ty,
-                    None => {
-                        self.error_at(
-                            index.span,
-                            &format!("`{name}[\"{key}\"]`: `{name}` has no member `{key}`"),
-                            "name a member the type has",
-                        );
-                        Type::Json
-                    }
-                }
-            }
-            (_, TypeKind::Number) => match self.lower_type(object, parent, field, role, docs) {
-                Type::Array(t) => *t,
-                other => match &other {
-                    Type::Named(n) => match self.items.get(n).map(|i| &i.kind) {
-                        Some(ItemKind::Alias(Type::Array(t))) => (**t).clone(),
-                        _ => {
-                            self.error_at(span, "`T[number]` of a type that is not an array", "name the element type");
-                            Type::Json
-                        }
-                    },
-                    _ => {
-                        self.error_at(span, "`T[number]` of a type that is not an array", "name the element type");
-                        Type::Json
-                    }
-                },
-            },
-            _ => {
-                self.error_at(
-                    span,
-                    "an indexed access type other than `Type[\"member\"]` or `Array[number]`",
-                    "name the member's type",
-                );
-                Type::Json
-            }
-        }
-    }
-
-    fn inline_struct(&mut self, ty: &TypeExpr, parent: &str, field: &str, role: InlineRole) -> Type {
-        let name = self.inline_name(parent, field, role, ty.span);
-        match self.expr_shape(ty, &name) {
-            Some(shape) => {
-                let kind = ItemKind::Struct(shape.into_struct());
-                self.add_inline(&name, parent, field, role, ty.span, kind)
-            }
-            None => Type::Json,
-        }
-    }
-
-    /// The name of the inline type at `span`: its parent's name, its field's and its
-    /// role's (`ClientCapabilities` + `sampling` → `ClientCapabilitiesSampling`).
-    /// When that name is taken, by a declared type or by an earlier inline type, it
-    /// is `…Inline`, else `…Inline2`, `…Inline3` and on, the first that is free (in
-    /// the file's order), with a warning that shows both. Its schema path does not
-    /// change: paths are made from the parent and the field, not the name.
-    fn inline_name(&mut self, parent: &str, field: &str, role: InlineRole, span: Span) -> String {
-        let derived = format!("{parent}{}{}", pascal_case_keep(field), role.suffix());
-        if let Some(name) = self.inline_names.get(&(derived.clone(), span)) {
-            return name.clone();
-        }
-        let taken = |lx: &Self, n: &str| lx.decls.contains_key(n) || lx.inline_spans.contains_key(n);
-        let mut name = derived.clone();
-        if taken(self, &name) {
-            let mut n = 1;
-            loop {
-                name = if n == 1 { format!("{derived}Inline") } else { format!("{derived}Inline{n}") };
-                if !taken(self, &name) {
-                    break;
-                }
-                n += 1;
-            }
-            let (other, what) = match self.decls.get(&derived) {
-                Some(d) => (d.span, format!("`{derived}` is declared here")),
-                None => (
-                    self.inline_spans.get(&derived).copied().unwrap_or_default(),
-                    format!("this inline type is `{derived}`"),
-                ),
-            };
-            let place = if field.is_empty() { parent.to_string() } else { format!("{parent}.{field}") };
-            self.diags.push(
-                Diagnostic::warning(format!(
-                    "the inline type of `{place}` is named `{name}`: `{derived}`, the name its parent and field give it, is taken"
-                ))
-                .at(self.path, span)
-                .label(format!("named `{name}`"))
-                .also_at(other, what)
-                .hint("declare the inline type under a name of its own to choose its Rust name"),
-            );
-        }
-        self.inline_spans.insert(name.clone(), span);
-        self.inline_names.insert((derived, span), name.clone());
-        name
-    }
-
-    /// Adds an inline item under the name [`Lowerer::inline_name`] gave it.
-    fn add_inline(
-        &mut self,
-        name: &str,
-        parent: &str,
-        field: &str,
-        role: InlineRole,
-        span: Span,
-        kind: ItemKind,
-    ) -> Type {
-        self.items.insert(
-            name.to_string(),
-            Item {
-                name: name.to_string(),
-                origin: Origin::Inline { parent: parent.to_string(), field: field.to_string(), role },
-                docs: Docs::default(),
-                span,
-                kind,
-            },
-        );
-        Type::Named(name.to_string())
-    }
-
     /// A union as an item kind: a string enum when every member is a string literal
     /// (open if `string` is among them), otherwise a union of lowered members.
     fn union_kind(&mut self, members: &[TypeExpr], name: &str, docs: &Docs, span: Span) -> Option<ItemKind> {
@@ -845,53 +692,6 @@ impl Lowerer<'_> {
     }
 }
 
-/// Utility types whose result is an object type (a declared alias of one is a struct).
-const OBJECT_UTILITIES: &[&str] = &["Omit", "Pick", "Partial", "Required", "Readonly"];
-
-/// A bounded or branded primitive, `number & { readonly minimum: 0 }` or
-/// `string & { __brand: "UserId" }`: one primitive and object literals whose
-/// members are all literal types. The primitive, and its members as
-/// `(name, value)` bounds for the docs (as `@minimum` tags are).
-fn bounded_primitive(parts: &[TypeExpr]) -> Option<(&TypeExpr, Vec<(String, String)>)> {
-    let mut primitive = None;
-    let mut bounds = Vec::new();
-    for p in parts {
-        match &p.kind {
-            TypeKind::String | TypeKind::Number | TypeKind::Boolean if primitive.is_none() => primitive = Some(p),
-            TypeKind::Literal(members) if !members.is_empty() => {
-                for m in members {
-                    let Member::Property { name, ty, .. } = m else { return None };
-                    let value = match &ty.kind {
-                        TypeKind::StrLit(v) => serde_json::to_string(v).unwrap_or_default(),
-                        TypeKind::NumLit(n) => number_literal(*n).to_json().to_string(),
-                        TypeKind::BoolLit(b) => b.to_string(),
-                        _ => return None,
-                    };
-                    bounds.push((name.clone(), value));
-                }
-            }
-            _ => return None,
-        }
-    }
-    Some((primitive?, bounds))
-}
-
-/// `Partial<T>` makes every member optional; a member fixed by a literal becomes
-/// an optional member of the literal's primitive type, the value in its docs.
-fn make_optional(f: &mut Field) {
-    if let Role::Fixed(l) = &f.role {
-        let value = l.value.to_json().to_string();
-        f.ty = match &l.value {
-            LiteralValue::Str(_) => Type::String,
-            LiteralValue::Int(_) => Type::Integer,
-            LiteralValue::Float(_) => Type::Number,
-            LiteralValue::Bool(_) => Type::Boolean,
-        };
-        f.docs.constraints.push(("const".into(), value));
-    }
-    f.role = Role::Optional;
-}
-
 /// The value a required field takes when absent: an `@default` tag, or the
 /// spec's phrase "treat the absent field as `"complete"`".
 fn default_of(docs: &Docs) -> Option<Literal> {
@@ -949,26 +749,6 @@ fn variant_name(ty: &Type) -> String {
             }
         },
     }
-}
-
-/// `sampling` → `Sampling`, `inputSchema` → `InputSchema`, `$schema` → `Schema`:
-/// the field part of an inline type's name keeps the field's own humps.
-fn pascal_case_keep(field: &str) -> String {
-    let mut out = String::new();
-    let mut up = true;
-    for c in field.chars() {
-        if c.is_alphanumeric() {
-            if up {
-                out.extend(c.to_uppercase());
-                up = false;
-            } else {
-                out.push(c);
-            }
-        } else {
-            up = true;
-        }
-    }
-    out
 }
 
 fn flatten_union<'a>(members: &'a [TypeExpr], out: &mut Vec<&'a TypeExpr>) {
