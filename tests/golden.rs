@@ -243,3 +243,16 @@ fn constructs_fixture_collisions_bounds_and_utility_types() {
         assert!(text.contains(expected), "constructs.rs lacks {expected}");
     }
 }
+
+#[test]
+fn unions_fixture_a_complete_candidate_is_tried_alone() {
+    use unions::*;
+    let r: Ranked = read(serde_json::json!({"x": "a"}));
+    assert_eq!(r.member_name(), "Loose");
+    let r: Ranked = read(serde_json::json!({"x": "a", "w": "b", "v": 1}));
+    assert_eq!(r.member_name(), "Strict");
+    // `Loose` has all it requires, `Strict` lacks `w` and `v`: only `Loose` is
+    // tried, so its error is the union's, alone.
+    let e = serde_json::from_value::<Ranked>(serde_json::json!({"x": 5})).unwrap_err().to_string();
+    assert!(e.starts_with("Ranked: Loose: ") && !e.contains("Strict"), "{e}");
+}
