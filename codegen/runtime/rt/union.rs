@@ -379,8 +379,7 @@ macro_rules! __mcp_union {
         $crate::__mcp_union!(@common $name { $( $variant ($ty) $(as $wrap)? ),* });
         impl $name {
             /// Reads the union from JSON text, choosing the member as its docs say.
-            pub fn from_raw(raw: &::serde_json::value::RawValue) -> ::std::result::Result<Self, ::std::string::String> {
-                let text = raw.get();
+            pub fn from_text(text: &str) -> ::std::result::Result<Self, ::std::string::String> {
                 let scanned = $crate::rt::scan(text, ::std::option::Option::Some($field), false)
                     .map_err(|e| ::std::format!("{}: {e}", stringify!($name)))?;
                 let rule = $crate::rt::TagRule {
@@ -423,8 +422,7 @@ macro_rules! __mcp_union {
             };
 
             /// Reads the union from JSON text, choosing the member as its docs say.
-            pub fn from_raw(raw: &::serde_json::value::RawValue) -> ::std::result::Result<Self, ::std::string::String> {
-                let text = raw.get();
+            pub fn from_text(text: &str) -> ::std::result::Result<Self, ::std::string::String> {
                 let selector = $name::SELECTOR;
                 let scanned = $crate::rt::scan(text, selector.map(|s| s.field), true)
                     .map_err(|e| ::std::format!("{}: {e}", stringify!($name)))?;
@@ -458,6 +456,11 @@ macro_rules! __mcp_union {
                 }
             }
 
+            /// Reads the union from JSON text, choosing the member as its docs say.
+            pub fn from_raw(raw: &::serde_json::value::RawValue) -> ::std::result::Result<Self, ::std::string::String> {
+                $name::from_text(raw.get())
+            }
+
             /// Reads a value already parsed into JSON, choosing the member as for text.
             pub fn from_json(value: ::serde_json::Value) -> ::std::result::Result<Self, ::std::string::String> {
                 $name::from_raw(&$crate::rt::to_raw(&value)?)
@@ -481,6 +484,10 @@ macro_rules! __mcp_union {
 
         impl $crate::rt::Shape for $name {
             const KINDS: u8 = 0 $( | <$ty as $crate::rt::Shape>::KINDS )*;
+            #[inline]
+            fn read_text(text: &str) -> ::std::result::Result<Self, ::std::string::String> {
+                $name::from_text(text)
+            }
             fn declares(key: &str) -> bool {
                 false $( || <$ty as $crate::rt::Shape>::declares(key) )*
             }
@@ -506,7 +513,7 @@ macro_rules! __mcp_union {
         |text: &str| $crate::rt::read_member::<$crate::rt::NullableInt>(text).map(|i| $name::$variant(i.0))
     };
     (@reader $name:ident $variant:ident ($ty:ty) $($wrap:ident)?) => {
-        |text: &str| $crate::rt::read_member::<$ty>(text).map($name::$variant)
+        |text: &str| <$ty as $crate::rt::Shape>::read_text(text).map($name::$variant)
     };
 
     (@wrap $v:ident) => { $v };

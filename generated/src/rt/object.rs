@@ -108,6 +108,15 @@ pub trait Shape {
     fn requirement(_keys: &[&str]) -> (usize, bool) {
         (0, true)
     }
+    /// Reads a value of the type from the JSON text a union chose it for. A union
+    /// reads its own member straight from the text, without serde capturing the
+    /// text a second time.
+    fn read_text(text: &str) -> Result<Self, String>
+    where
+        Self: Sized + serde::de::DeserializeOwned,
+    {
+        super::union::read_member(text)
+    }
 }
 
 impl Shape for String {
