@@ -76,27 +76,7 @@ pub struct Contender<'a> {
 /// The median time of each contender over `rounds`, the order rotating each
 /// round so that no one always runs first (or just after the allocator warmed up).
 pub fn race(contenders: &mut [Contender<'_>], rounds: usize) -> Vec<(&'static str, Duration)> {
-    for c in contenders.iter_mut() {
-        (c.run)(); // warm up
-    }
-    let n = contenders.len();
-    let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(rounds); n];
-    for round in 0..rounds {
-        for k in 0..n {
-            let i = (round + k) % n;
-            let start = Instant::now();
-            (contenders[i].run)();
-            times[i].push(start.elapsed());
-        }
-    }
-    times
-        .into_iter()
-        .zip(contenders.iter())
-        .map(|(mut t, c)| {
-            t.sort();
-            (c.name, t[t.len() / 2])
-        })
-        .collect()
+    race_paired(contenders, rounds).into_iter().map(|(name, median, _)| (name, median)).collect()
 }
 
 /// Prints a race's results: median, MB/s, each one's time over `ours`'s, and
