@@ -256,3 +256,19 @@ fn unions_fixture_a_complete_candidate_is_tried_alone() {
     let e = serde_json::from_value::<Ranked>(serde_json::json!({"x": 5})).unwrap_err().to_string();
     assert!(e.starts_with("Ranked: Loose: ") && !e.contains("Strict"), "{e}");
 }
+
+#[test]
+fn unions_fixture_selectors_only_where_the_docs_tie_listed_values() {
+    use unions::*;
+    let r: Replies = read(serde_json::json!({"kind": "pending", "token": "t"}));
+    assert_eq!(r.member_name(), "Pending");
+    let r: Replies = read(serde_json::json!({"kind": "done", "text": "ok"}));
+    assert_eq!(r.member_name(), "Done");
+    // `stale` is linked in the docs but not a value of `ReplyKind`: no member is
+    // tied to it, and as a value the type does not list it reads `Other`.
+    let r: Replies = read(serde_json::json!({"kind": "stale", "was": "x"}));
+    assert_eq!(r.member_name(), "Other");
+    // Every member of `Either` is tied to a value: `side` does not select, the shape does.
+    let e: Either = read(serde_json::json!({"side": "left", "r": "x"}));
+    assert_eq!(e.member_name(), "Right");
+}
