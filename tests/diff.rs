@@ -128,8 +128,8 @@ fn a_revision_diffed_with_itself_is_empty() {
             assert!(d.is_empty(), "{}: {:?}", rev.name, d.changes.first());
             assert_eq!(summary(&d).breaking, 0);
         }
-        // And two different revisions are not.
-        for pair in spec.revisions.windows(2).filter(|p| p[0].schema_sha256 != p[1].schema_sha256) {
+        // And two dated revisions in a row are not (a draft may equal its release).
+        for pair in spec.revisions.windows(2).filter(|p| p[0].dated && p[1].dated) {
             let d = diff(&pair[0], &pair[1]);
             assert!(!d.is_empty() && !d.changes.is_empty(), "{} -> {}", pair[0].name, pair[1].name);
         }
