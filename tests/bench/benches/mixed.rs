@@ -65,9 +65,11 @@ fn main() {
     }
 
     // Each crate reads every message as its generic JSON-RPC message; rejects counted.
-    let names = ["mcp-spec-types", "serde_json::Value", "rust-mcp-schema 2.0.0", "rmcp 3.11.0"];
+    let names =
+        ["mcp-spec-types", "serde_json::Value", "rust-mcp-schema 2.0.0", "rmcp 3.11.0", "mcp-spec-types from_text"];
     let rejects = [
         (names[0], stream.iter().filter(|t| serde_json::from_str::<ours::JSONRPCMessage>(t).is_err()).count()),
+        (names[4], stream.iter().filter(|t| ours::JSONRPCMessage::from_text(t).is_err()).count()),
         (names[1], 0),
         (names[2], stream.iter().filter(|t| serde_json::from_str::<rms::JsonrpcMessage>(t).is_err()).count()),
         (names[3], stream.iter().filter(|t| serde_json::from_str::<rmcp::model::JsonRpcMessage>(t).is_err()).count()),
@@ -95,6 +97,11 @@ fn main() {
             run: Box::new(move || {
                 s.iter().for_each(|t| drop(black_box(serde_json::from_str::<rmcp::model::JsonRpcMessage>(t).ok())))
             }),
+        },
+        // A caller that holds the text (a line of stdio) can skip serde's capture of it.
+        Contender {
+            name: names[4],
+            run: Box::new(move || s.iter().for_each(|t| drop(black_box(ours::JSONRPCMessage::from_text(t).ok())))),
         },
     ];
     let times = race_paired(&mut readers, rounds);
