@@ -225,6 +225,10 @@ fn constructs_fixture_collisions_bounds_and_utility_types() {
         serde_json::from_value::<Hello>(serde_json::json!({"protocol": "2098", "level": "info", "code": 0})).is_err()
     );
 
+    // `string & {}` beside literals: an open enum.
+    let speeds: Vec<Speed> = ["fast", "warp"].iter().map(|t| read(serde_json::json!(t))).collect();
+    assert_eq!(speeds, [Speed::Fast, Speed::Other("warp".into())]);
+
     // Values and members that are one Rust name get numbered, wire names unchanged.
     let tones: Vec<Tone> = ["calm", "Calm", "other", "loud"].iter().map(|t| read(serde_json::json!(t))).collect();
     assert_eq!(tones, [Tone::Calm, Tone::Calm2, Tone::Other2, Tone::Other("loud".into())]);

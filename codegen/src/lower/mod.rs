@@ -755,6 +755,11 @@ fn flatten_union<'a>(members: &'a [TypeExpr], out: &mut Vec<&'a TypeExpr>) {
     for m in members {
         match &m.kind {
             TypeKind::Union(inner) => flatten_union(inner, out),
+            // `"a" | "b" | (string & {})`: an open enum, as `"a" | "b" | string` is.
+            TypeKind::Intersection(parts) => match bounded_primitive(parts) {
+                Some((primitive, bounds)) if bounds.is_empty() => out.push(primitive),
+                _ => out.push(m),
+            },
             _ => out.push(m),
         }
     }

@@ -101,7 +101,9 @@ pub(super) fn bounded_primitive(parts: &[TypeExpr]) -> Option<(&TypeExpr, Vec<(S
     for p in parts {
         match &p.kind {
             TypeKind::String | TypeKind::Number | TypeKind::Boolean if primitive.is_none() => primitive = Some(p),
-            TypeKind::Literal(members) if !members.is_empty() => {
+            // `string & {}`: TypeScript's idiom for "any string" beside literals.
+            TypeKind::Literal(members) if members.is_empty() => {}
+            TypeKind::Literal(members) => {
                 for m in members {
                     let Member::Property { name, ty, .. } = m else { return None };
                     let value = match &ty.kind {
