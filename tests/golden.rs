@@ -225,6 +225,10 @@ fn constructs_fixture_collisions_bounds_and_utility_types() {
         serde_json::from_value::<Hello>(serde_json::json!({"protocol": "2098", "level": "info", "code": 0})).is_err()
     );
 
+    // `id?: never` is not a member (a peer's `id` is kept as unknown); `Record<string, never>` a map.
+    let b: ByName = read(serde_json::json!({"name": "n", "none": {}, "id": 1}));
+    assert_eq!((b.name.as_str(), b.none.map(|m| m.len()), &b.extra["id"]), ("n", Some(0), &serde_json::json!(1)));
+
     // `string & {}` beside literals: an open enum.
     let speeds: Vec<Speed> = ["fast", "warp"].iter().map(|t| read(serde_json::json!(t))).collect();
     assert_eq!(speeds, [Speed::Fast, Speed::Other("warp".into())]);

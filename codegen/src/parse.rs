@@ -452,7 +452,7 @@ impl Cx<'_> {
                 K::TsUndefinedKeyword => {
                     return self.unsupported(span, "`undefined`", "make the property optional with `?:`");
                 }
-                K::TsNeverKeyword => return self.unsupported(span, "`never`", "remove the property"),
+                K::TsNeverKeyword => TypeKind::Never,
                 K::TsVoidKeyword => return self.unsupported(span, "`void`", "use `{}` or remove the property"),
                 K::TsBigIntKeyword => return self.unsupported(span, "`bigint`", "use `number`"),
                 K::TsSymbolKeyword => return self.unsupported(span, "`symbol`", "symbols do not exist in JSON"),

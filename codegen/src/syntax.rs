@@ -69,6 +69,9 @@ pub enum TypeKind {
     Any,
     /// The `object` keyword.
     Object,
+    /// `never`: read where it means "absent" (`b?: never`) or "no members"
+    /// (`Record<string, never>`); an error anywhere else.
+    Never,
     StrLit(String),
     NumLit(f64),
     BoolLit(bool),

@@ -422,6 +422,9 @@ impl Lowerer<'_> {
         let mut shape = ObjectShape::default();
         for m in members {
             match m {
+                // `b?: never`: the member may not be there; as for any member the
+                // schema does not name, a peer's value is kept as unknown.
+                Member::Property { ty, optional: true, .. } if matches!(ty.kind, TypeKind::Never) => {}
                 Member::Property { name, optional, ty, doc, span } => {
                     let mut docs = self.docs(doc.as_ref());
                     let mut t = self.lower_type(ty, parent, name, InlineRole::Member, &docs);
@@ -449,6 +452,9 @@ impl Lowerer<'_> {
                     };
                     shape.put(f);
                 }
+                // `[key: string]: never`: no other members (the struct keeps a peer's
+                // anyway, as unknown ones).
+                Member::Index { ty, .. } if matches!(ty.kind, TypeKind::Never) => {}
                 Member::Index { ty, .. } => {
                     let t = self.lower_type(ty, parent, "", InlineRole::Value, &Docs::default());
                     // An index signature has no docs of its own to take bounds.
@@ -505,6 +511,8 @@ impl Lowerer<'_> {
                 }
             },
             TypeKind::Ref { name, args } => match (name.as_str(), args.as_slice()) {
+                // `Record<string, never>`: an object with no members.
+                ("Record", [_, v]) if matches!(v.kind, TypeKind::Never) => Type::Map(Box::new(Type::Json)),
                 ("Record", [_, v]) => Type::Map(Box::new(self.lower_type(v, parent, field, InlineRole::Value, docs))),
                 ("Array" | "ReadonlyArray", [t]) => {
                     Type::Array(Box::new(self.lower_type(t, parent, field, InlineRole::Item, docs)))
@@ -567,6 +575,9 @@ impl Lowerer<'_> {
             }
             TypeKind::Literal(members) if is_map_literal(members) => {
                 let Some(Member::Index { ty: v, .. }) = members.first() else { return Type::Json };
+                if matches!(v.kind, TypeKind::Never) {
+                    return Type::Map(Box::new(Type::Json));
+                }
                 Type::Map(Box::new(self.lower_type(v, parent, field, InlineRole::Value, docs)))
             }
             TypeKind::Intersection(parts) if bounded_primitive(parts).is_some() => {
@@ -588,6 +599,14 @@ impl Lowerer<'_> {
                 Type::String
             }
             TypeKind::Unsupported { .. } => Type::Json,
+            TypeKind::Never => {
+                self.error_at(
+                    ty.span,
+                    "`never` where a value is required",
+                    "`never` is read as an optional member's type (`b?: never`: the member is absent) and as a map's values (`Record<string, never>`: no members)",
+                );
+                Type::Json
+            }
         }
     }
 
