@@ -58,6 +58,10 @@ fn inheritance_fixture_bases_omit_and_intersections() {
     let renumbered = serde_json::json!({"id": "a", "error": {"code": -1, "message": "m"}});
     assert!(serde_json::from_value::<ErrorResponse>(renumbered).is_err());
     assert_eq!(Narrowed::KIND, "narrowed");
+    let text = std::fs::read_to_string(fixtures_dir().join("inheritance.rs")).unwrap();
+    let redocumented = &text[text.find("pub struct Redocumented").unwrap()..];
+    let kind_docs = &redocumented[..redocumented.find("pub kind:").unwrap()];
+    assert!(kind_docs.contains("A kind of its own") && !kind_docs.contains("What this is"), "{kind_docs}");
     let _: StampedBase = read(serde_json::json!({"kind": "k", "id": "i", "createdAt": "t"}));
 }
 
