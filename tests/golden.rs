@@ -78,6 +78,8 @@ fn inline_fixture_named_from_parent_and_field() {
     assert_eq!(c.servers.as_ref().map(|s| s["a"].url.as_str()), Some("u"));
     assert_eq!(write(&c), json);
     let _empty: CapabilitiesRoots = read(serde_json::json!({}));
+    let p: Point = read(serde_json::json!({"x": 1, "y": 2}));
+    assert_eq!((p.x, p.y), (1, 2));
 }
 
 #[test]
