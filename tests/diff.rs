@@ -231,3 +231,42 @@ fn members_gained_through_a_base_are_changes_of_each_type_that_gains_them() {
         assert_eq!(c.detail.as_deref(), Some("through BaseMetadata"), "{ty}");
     }
 }
+
+/// A revision from schema text, for the small cases below.
+fn revision(name: &str, text: &str) -> mcp_spec_codegen::model::Revision {
+    let path = std::path::PathBuf::from(format!("{name}/schema.ts"));
+    let (rev, diags) = mcp_spec_codegen::spec::read_revision(name.into(), "m".into(), true, &path, text);
+    assert!(!diags.has_errors(), "{}", diags.render_with(|_| Some(text.to_string())));
+    rev
+}
+
+/// A method whose message or result type changed is judged by what each side
+/// reads of the other's messages and results, not assumed to break both ways.
+#[test]
+fn a_changed_method_is_judged_on_the_wire() {
+    let wire_of = |old: &str, new: &str, method: &str| -> Wire {
+        let d = diff(&revision("2030-01-01", old), &revision("2030-02-01", new));
+        find(&d, "method-changed", method).wire
+    };
+    let ping = "export interface Ping {\n  method: \"ping\";\n  note?: string;\n}\n";
+    // Renamed, the same JSON: no wire change.
+    assert_eq!(wire_of(ping, &ping.replace("Ping {", "PingNotification {"), "ping"), Wire::None);
+    // A member's type changed: each side rejects the other's.
+    let typed = ping.replace("Ping {", "PingNotification {").replace("note?: string", "note?: number");
+    assert_eq!(wire_of(ping, &typed, "ping"), Wire::Both);
+    // A new required member: an OLD peer reads the NEW message, not the reverse.
+    let required =
+        ping.replace("Ping {", "PingNotification {").replace("note?: string;", "note?: string;\n  at: string;");
+    assert_eq!(wire_of(ping, &required, "ping"), Wire::OldWriters);
+
+    // A request and its result: the result travels the other way.
+    let get = "export interface GetRequest {\n  method: \"get\";\n  id: number;\n}\nexport interface GetResult {\n  v: string;\n}\n";
+    let renamed = get.replace("GetRequest", "FetchRequest").replace("GetResult", "FetchResult");
+    assert_eq!(wire_of(get, &renamed, "get"), Wire::None);
+    // The result gains a required member: a NEW client rejects an OLD server's result.
+    let gains = renamed.replace("v: string;", "v: string;\n  w: string;");
+    assert_eq!(wire_of(get, &gains, "get"), Wire::OldWriters);
+    // The result loses one: an OLD client rejects a NEW server's result.
+    let loses = get.replace("v: string;", "v: string;\n  w: string;");
+    assert_eq!(wire_of(&loses, &renamed, "get"), Wire::OldReaders);
+}
