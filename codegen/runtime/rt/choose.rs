@@ -88,34 +88,30 @@ pub fn order<M: Members + ?Sized>(members: &M, selector: Option<&Selector<'_>>, 
         }
         pool.retain(|&i| !sel.picks.iter().any(|&(_, k)| k == i) && sel.other != Some(i));
     }
-    let declared_by = |pool: &[usize], key: &str| pool.iter().filter(|&&i| members.declares(i, key)).count();
-    let alone: Vec<usize> = pool
-        .iter()
-        .copied()
-        .filter(|&i| look.keys.iter().any(|k| members.declares(i, k) && declared_by(&pool, k) == 1))
-        .collect();
-    if !alone.is_empty() {
-        pool = alone;
-    } else {
-        let claimants: Vec<usize> = pool
-            .iter()
-            .copied()
-            .filter(|&i| {
-                look.keys.iter().any(|k| {
-                    let n = declared_by(&pool, k);
-                    n < pool.len() && members.declares(i, k)
-                })
-            })
-            .collect();
-        if !claimants.is_empty() {
-            pool = claimants;
+    // Who declares what, asked once per key and candidate (a union's input is
+    // small, so one scratch buffer beats a map): `by[k]` is how many of the pool
+    // declare key `k`, `declares[k * n + j]` whether `pool[j]` does.
+    let (n, key_count) = (pool.len(), look.keys.len());
+    let mut scratch = vec![0usize; key_count * (n + 1)];
+    let (by, declares) = scratch.split_at_mut(key_count);
+    for (k, key) in look.keys.iter().enumerate() {
+        for (j, &i) in pool.iter().enumerate() {
+            if members.declares(i, key) {
+                declares[k * n + j] = 1;
+                by[k] += 1;
+            }
         }
     }
-    let mut ranked: Vec<(bool, usize, usize, usize)> = pool
-        .iter()
-        .map(|&i| {
+    let claims = |j: usize, test: fn(usize, usize) -> bool| (0..key_count).any(|k| declares[k * n + j] == 1 && test(by[k], n));
+    // Keys declared by one member alone, else keys not all of them declare, else all.
+    let tests: [fn(usize, usize) -> bool; 2] = [|count, _| count == 1, |count, n| count < n];
+    let test = tests.into_iter().find(|&test| (0..n).any(|j| claims(j, test)));
+    let mut ranked: Vec<(bool, usize, usize, usize)> = (0..n)
+        .filter(|&j| test.is_none_or(|test| claims(j, test)))
+        .map(|j| {
+            let i = pool[j];
             let (required, complete) = members.requirement(i, look.keys);
-            let known = look.keys.iter().filter(|k| members.declares(i, k)).count();
+            let known = (0..key_count).filter(|&k| declares[k * n + j] == 1).count();
             (complete, required, known, i)
         })
         .collect();
@@ -123,7 +119,9 @@ pub fn order<M: Members + ?Sized>(members: &M, selector: Option<&Selector<'_>>, 
         ranked.retain(|r| r.0);
     }
     ranked.sort_by(|a, b| (b.0, b.1, b.2).cmp(&(a.0, a.1, a.2)).then(a.3.cmp(&b.3)));
-    ranked.into_iter().map(|r| r.3).collect()
+    pool.clear();
+    pool.extend(ranked.into_iter().map(|r| r.3));
+    pool
 }
 
 /// A kind's name, with its article: "an object", "a string".

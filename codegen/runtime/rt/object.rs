@@ -114,6 +114,16 @@ pub trait Shape {
     {
         super::union::read_member(text)
     }
+    /// As [`read_text`](Shape::read_text), for a union that has already looked
+    /// at the text and found it of `kind` with `keys`: a union decided by shape
+    /// does not look again.
+    #[inline]
+    fn read_looked(text: &str, _kind: u8, _keys: &[&str]) -> Result<Self, String>
+    where
+        Self: Sized + serde::de::DeserializeOwned,
+    {
+        Self::read_text(text)
+    }
 }
 
 impl Shape for String {

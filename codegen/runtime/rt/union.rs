@@ -88,6 +88,21 @@ impl Scanned<'_> {
     }
 }
 
+/// Reads a union's member from its text, given what the union's first look
+/// found (kind and keys), when it looked at them.
+pub type Reader<U> = fn(&str, Option<(u8, &[&str])>) -> Result<U, String>;
+
+/// The first look of a union decided by shape: none when a union holding it has
+/// already found the kind and keys (`looked`) and no selector field is wanted,
+/// else [`scan`] (for the selector's value alone when the keys are known).
+#[inline]
+pub fn scan_unless<'a>(text: &'a str, field: Option<&str>, looked: Option<(u8, &[&str])>) -> Result<Scanned<'a>, String> {
+    match (looked, field) {
+        (Some((kind, _)), None) => Ok(Scanned { kind, keys: Vec::new(), field: None }),
+        (looked, field) => scan(text, field, looked.is_none()),
+    }
+}
+
 /// Looks at a union's input: its kind, its keys (when `keys`) and the value of
 /// `field` (when it is an object that has it). Nothing else is parsed: the
 /// other values are skipped over as bytes (the text is JSON serde_json has
@@ -377,6 +392,9 @@ macro_rules! __mcp_union {
     // Discriminated by a field's value.
     ($name:ident by $field:literal { $( $variant:ident ($ty:ty) $(as $wrap:ident)? = $tags:tt ),* $(,)? }) => {
         $crate::__mcp_union!(@common $name { $( $variant ($ty) $(as $wrap)? ),* });
+        impl $crate::rt::Shape for $name {
+            $crate::__mcp_union!(@shape_of $name { $( $variant ($ty) ),* });
+        }
         impl $name {
             /// Reads the union from JSON text, choosing the member as its docs say.
             pub fn from_text(text: &str) -> ::std::result::Result<Self, ::std::string::String> {
@@ -388,9 +406,9 @@ macro_rules! __mcp_union {
                     fallback: $crate::__mcp_union!(@fallback [ $( $tags )* ] 0usize),
                 };
                 let which = $crate::rt::by_tag(&rule, &scanned).map_err(|e| ::std::format!("{}: {e}", stringify!($name)))?;
-                let readers: &[fn(&str) -> ::std::result::Result<$name, ::std::string::String>] =
+                let readers: &[$crate::rt::Reader<$name>] =
                     &[ $( $crate::__mcp_union!(@reader $name $variant ($ty) $($wrap)?) ),* ];
-                (readers[which])(text).map_err(|e| $crate::rt::union_error(stringify!($name), $name::MEMBERS, &[], 0, &[(which, e)]))
+                (readers[which])(text, ::std::option::Option::None).map_err(|e| $crate::rt::union_error(stringify!($name), $name::MEMBERS, &[], 0, &[(which, e)]))
             }
         }
     };
@@ -423,23 +441,38 @@ macro_rules! __mcp_union {
 
             /// Reads the union from JSON text, choosing the member as its docs say.
             pub fn from_text(text: &str) -> ::std::result::Result<Self, ::std::string::String> {
+                $name::from_looked(text, ::std::option::Option::None)
+            }
+
+            /// Reads the union from JSON text whose kind and keys a union holding
+            /// this one has already found (`looked`), or looks itself.
+            fn from_looked(text: &str, looked: ::std::option::Option<(u8, &[&str])>) -> ::std::result::Result<Self, ::std::string::String> {
                 let selector = $name::SELECTOR;
-                let scanned = $crate::rt::scan(text, selector.map(|s| s.field), true)
+                let scanned = $crate::rt::scan_unless(text, selector.map(|s| s.field), looked)
                     .map_err(|e| ::std::format!("{}: {e}", stringify!($name)))?;
-                let keys = scanned.key_list();
+                let own_keys = scanned.key_list();
+                let (kind, keys) = looked.unwrap_or((scanned.kind, &own_keys[..]));
                 let selected = scanned.field.as_ref().and_then(::serde_json::Value::as_str);
-                let look = $crate::rt::Look { kind: scanned.kind, keys: &keys, selected };
+                let look = $crate::rt::Look { kind, keys, selected };
                 let order = $crate::rt::order(&$name::TABLE, selector.as_ref(), &look);
-                let readers: &[fn(&str) -> ::std::result::Result<$name, ::std::string::String>] =
+                let readers: &[$crate::rt::Reader<$name>] =
                     &[ $( $crate::__mcp_union!(@reader $name $variant ($ty) $($wrap)?) ),* ];
                 let mut errors = ::std::vec::Vec::new();
                 for i in order {
-                    match (readers[i])(text) {
+                    match (readers[i])(text, ::std::option::Option::Some((kind, keys))) {
                         ::std::result::Result::Ok(value) => return ::std::result::Result::Ok(value),
                         ::std::result::Result::Err(e) => errors.push((i, e)),
                     }
                 }
-                ::std::result::Result::Err($crate::rt::union_error(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, scanned.kind, &errors))
+                ::std::result::Result::Err($crate::rt::union_error(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, kind, &errors))
+            }
+        }
+
+        impl $crate::rt::Shape for $name {
+            $crate::__mcp_union!(@shape_of $name { $( $variant ($ty) ),* });
+            #[inline]
+            fn read_looked(text: &str, kind: u8, keys: &[&str]) -> ::std::result::Result<Self, ::std::string::String> {
+                $name::from_looked(text, ::std::option::Option::Some((kind, keys)))
             }
         }
     };
@@ -481,8 +514,10 @@ macro_rules! __mcp_union {
                 $name::from_raw(&raw).map_err(::serde::de::Error::custom)
             }
         }
+    };
 
-        impl $crate::rt::Shape for $name {
+    // A union's `Shape`, less `read_looked` (which only a union decided by shape has).
+    (@shape_of $name:ident { $( $variant:ident ($ty:ty) ),* }) => {
             const KINDS: u8 = 0 $( | <$ty as $crate::rt::Shape>::KINDS )*;
             #[inline]
             fn read_text(text: &str) -> ::std::result::Result<Self, ::std::string::String> {
@@ -503,17 +538,19 @@ macro_rules! __mcp_union {
                 )*
                 best
             }
-        }
     };
 
     (@reader $name:ident $variant:ident ($ty:ty) int) => {
-        |text: &str| $crate::rt::read_member::<$crate::rt::Int>(text).map(|i| $name::$variant(i.0))
+        |text: &str, _| $crate::rt::read_member::<$crate::rt::Int>(text).map(|i| $name::$variant(i.0))
     };
     (@reader $name:ident $variant:ident ($ty:ty) nullable_int) => {
-        |text: &str| $crate::rt::read_member::<$crate::rt::NullableInt>(text).map(|i| $name::$variant(i.0))
+        |text: &str, _| $crate::rt::read_member::<$crate::rt::NullableInt>(text).map(|i| $name::$variant(i.0))
     };
     (@reader $name:ident $variant:ident ($ty:ty) $($wrap:ident)?) => {
-        |text: &str| <$ty as $crate::rt::Shape>::read_text(text).map($name::$variant)
+        |text: &str, looked| match looked {
+            ::std::option::Option::Some((kind, keys)) => <$ty as $crate::rt::Shape>::read_looked(text, kind, keys),
+            ::std::option::Option::None => <$ty as $crate::rt::Shape>::read_text(text),
+        }.map($name::$variant)
     };
 
     (@wrap $v:ident) => { $v };
