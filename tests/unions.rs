@@ -111,3 +111,89 @@ fn hard_cases_choose_the_specific_member() {
     let e: v::EnumSchema = serde_json::from_str(r#"{"type":"string","enum":["a"],"enumNames":["A"]}"#).unwrap();
     assert!(matches!(e, v::EnumSchema::LegacyTitledEnumSchema(_)));
 }
+
+/// The model's account of the typed read (`rule::reads`, which the generator's
+/// union check and the rule's own `choose` stand on) agrees with the generated
+/// code's actual read, for every type of every revision: on samples of the type
+/// (every fill, three turns below the top) and on near misses of each (a member
+/// dropped, or its value replaced by one of each JSON kind, at the top and one
+/// object below). The generated code is the oracle; the model is checked.
+#[test]
+fn the_models_account_of_reading_agrees_with_the_generated_code() {
+    use mcp_spec_codegen::model::Type;
+    use mcp_spec_codegen::sample::sample_turn;
+    use serde_json::{Value, json};
+
+    let (spec, _) =
+        mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render()));
+    let wrong_values = [json!(null), json!(true), json!("x"), json!(7), json!(1.5), json!([]), json!({})];
+    // Every variant of `v` one step away at the object `at` (a path of keys):
+    // each member dropped, each member's value replaced by each of `wrong_values`.
+    let near = |v: &Value, at: &[String]| -> Vec<Value> {
+        let mut out = Vec::new();
+        let Some(Value::Object(m)) = at.iter().try_fold(v, |cur, k| cur.get(k.as_str())) else { return out };
+        for key in m.keys() {
+            let mut edits: Vec<Option<Value>> = vec![None];
+            edits.extend(wrong_values.iter().cloned().map(Some));
+            for edit in edits {
+                let mut copy = v.clone();
+                let Some(Value::Object(target)) = at.iter().try_fold(&mut copy, |cur, k| cur.get_mut(k.as_str()))
+                else {
+                    continue;
+                };
+                match edit {
+                    None => drop(target.shift_remove(key)),
+                    Some(w) => drop(target.insert(key.clone(), w)),
+                }
+                out.push(copy);
+            }
+        }
+        out
+    };
+    let (mut checked, mut rejected) = (0usize, 0usize);
+    let mut failures = Vec::new();
+    for rev in &spec.revisions {
+        let types = support::types_of(&rev.name);
+        for item in rev.items.values() {
+            let Some(entry) = types.iter().find(|t| t.name == item.name) else { continue };
+            let ty = Type::Named(item.name.clone());
+            let mut inputs = std::collections::BTreeSet::new();
+            for fill in [Fill::Required, Fill::All] {
+                for turn in 0..3 {
+                    let sample = sample_turn(rev, &ty, fill, turn);
+                    inputs.insert(sample.to_string());
+                    let mut places = vec![Vec::new()];
+                    if let Value::Object(m) = &sample {
+                        places.extend(m.iter().filter(|(_, v)| v.is_object()).map(|(k, _)| vec![k.clone()]));
+                    }
+                    for at in &places {
+                        inputs.extend(near(&sample, at).iter().map(Value::to_string));
+                    }
+                }
+            }
+            for text in &inputs {
+                let value: Value = serde_json::from_str(text).unwrap();
+                let generated = (entry.read)(text);
+                let model = check::reads(rev, &ty, &value);
+                checked += 1;
+                rejected += usize::from(generated.is_err());
+                if model != generated.is_ok() {
+                    failures.push(format!(
+                        "{} {}: the model says {}, the generated code {}: {text}",
+                        rev.name,
+                        item.name,
+                        if model { "it reads" } else { "it does not read" },
+                        match &generated {
+                            Ok(()) => "reads it".to_string(),
+                            Err(e) => format!("does not ({e})"),
+                        }
+                    ));
+                }
+            }
+        }
+    }
+    eprintln!("{checked} inputs, {rejected} of them errors for the generated code");
+    assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n"));
+    // Both answers occur by the ten thousand: the check is not one-sided.
+    assert!(rejected >= 10_000 && checked - rejected >= 10_000, "{rejected} of {checked} rejected");
+}
