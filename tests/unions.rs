@@ -126,15 +126,45 @@ fn the_models_account_of_reading_agrees_with_the_generated_code() {
 
     let (spec, _) =
         mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render()));
-    let wrong_values = [json!(null), json!(true), json!("x"), json!(7), json!(1.5), json!([]), json!({})];
+    // Every JSON kind, and numbers at the edges of what an integer is: whole
+    // floats, negative ones, one too large for `i64`, one that is only a `u64`.
+    let wrong_values = [
+        json!(null),
+        json!(true),
+        json!("x"),
+        json!(7),
+        json!(7.0),
+        json!(-7.0),
+        json!(1.5),
+        json!(1e300),
+        json!(u64::MAX),
+        json!([]),
+        json!({}),
+    ];
+    // The value `v` turned into its nearest neighbours: an integer as the same
+    // number written as a float and the next one, a boolean negated, a string
+    // lengthened (a fixed member's value is then one step from the right one).
+    let neighbours = |v: &Value| -> Vec<Value> {
+        match v {
+            Value::Number(n) if n.is_i64() => {
+                let i = n.as_i64().unwrap_or_default();
+                vec![json!(i as f64), json!(i.wrapping_add(1))]
+            }
+            Value::Bool(b) => vec![json!(!b)],
+            Value::String(s) => vec![json!(format!("{s}x"))],
+            _ => Vec::new(),
+        }
+    };
     // Every variant of `v` one step away at the object `at` (a path of keys):
-    // each member dropped, each member's value replaced by each of `wrong_values`.
+    // each member dropped, each member's value replaced by each of `wrong_values`
+    // and by its neighbours.
     let near = |v: &Value, at: &[String]| -> Vec<Value> {
         let mut out = Vec::new();
         let Some(Value::Object(m)) = at.iter().try_fold(v, |cur, k| cur.get(k.as_str())) else { return out };
         for key in m.keys() {
             let mut edits: Vec<Option<Value>> = vec![None];
             edits.extend(wrong_values.iter().cloned().map(Some));
+            edits.extend(neighbours(&m[key]).into_iter().map(Some));
             for edit in edits {
                 let mut copy = v.clone();
                 let Some(Value::Object(target)) = at.iter().try_fold(&mut copy, |cur, k| cur.get_mut(k.as_str()))
