@@ -117,7 +117,8 @@ fn hard_cases_choose_the_specific_member() {
 /// code's actual read, for every type of every revision: on samples of the type
 /// (every fill, three turns below the top) and on near misses of each (a member
 /// dropped, or its value replaced by one of each JSON kind, at the top and one
-/// object below). The generated code is the oracle; the model is checked.
+/// object below); for a union, the member chosen as well. The generated code is
+/// the oracle; the model is checked.
 #[test]
 fn the_models_account_of_reading_agrees_with_the_generated_code() {
     use mcp_spec_codegen::model::Type;
@@ -207,6 +208,17 @@ fn the_models_account_of_reading_agrees_with_the_generated_code() {
                 let model = check::reads(rev, &ty, &value);
                 checked += 1;
                 rejected += usize::from(generated.is_err());
+                // A union: the member chosen, too (`rule::choose` against the runtime's).
+                if let (ItemKind::Union(u), Some(choose)) = (&item.kind, entry.choose) {
+                    let by_model = check::choose(rev, u, &value).map(|i| u.variants[i].name.as_str());
+                    let by_generated = choose(value.clone()).ok();
+                    if by_model != by_generated {
+                        failures.push(format!(
+                            "{} {}: the model chooses {by_model:?}, the generated code {by_generated:?}: {text}",
+                            rev.name, item.name
+                        ));
+                    }
+                }
                 if model != generated.is_ok() {
                     failures.push(format!(
                         "{} {}: the model says {}, the generated code {}: {text}",
