@@ -102,7 +102,8 @@ pub fn order<M: Members + ?Sized>(members: &M, selector: Option<&Selector<'_>>, 
             }
         }
     }
-    let claims = |j: usize, test: fn(usize, usize) -> bool| (0..key_count).any(|k| declares[k * n + j] == 1 && test(by[k], n));
+    let claims =
+        |j: usize, test: fn(usize, usize) -> bool| (0..key_count).any(|k| declares[k * n + j] == 1 && test(by[k], n));
     // Keys declared by one member alone, else keys not all of them declare, else all.
     let tests: [fn(usize, usize) -> bool; 2] = [|count, _| count == 1, |count, n| count < n];
     let test = tests.into_iter().find(|&test| (0..n).any(|j| claims(j, test)));

@@ -46,6 +46,10 @@ pub enum FactKind {
 pub struct FactSet {
     pub facts: Facts,
     pub kinds: BTreeMap<String, FactKind>,
+    /// An inline type's `@type` key → the key of the fact whose type names it
+    /// (the member, union member or alias it is written in): an inline type that
+    /// comes or goes is its owner's change.
+    pub owners: BTreeMap<String, String>,
 }
 
 impl FactSet {
@@ -120,6 +124,7 @@ pub fn fact_set(rev: &Revision) -> FactSet {
                 for f in &s.fields {
                     let fpath = format!("{path}.{}", member_segment(&f.wire));
                     out.put(fpath.clone(), FactKind::Field, field_summary(rev, f));
+                    own_inline_types(&mut out, rev, &f.ty, &fpath);
                     if f.declared_in == item.name {
                         docs_facts(&mut out, &fpath, &f.docs);
                     } else {
@@ -151,20 +156,32 @@ pub fn fact_set(rev: &Revision) -> FactSet {
                         tags.push("any other".into());
                     }
                     let tags = if tags.is_empty() { String::new() } else { format!(" when {}", tags.join(" | ")) };
-                    out.put(
-                        format!("{path}|{}", v.name),
-                        FactKind::Variant,
-                        format!("{}{tags}", type_text(rev, &v.ty)),
-                    );
+                    let vpath = format!("{path}|{}", v.name);
+                    out.put(vpath.clone(), FactKind::Variant, format!("{}{tags}", type_text(rev, &v.ty)));
+                    own_inline_types(&mut out, rev, &v.ty, &vpath);
                 }
             }
-            ItemKind::Alias(_) | ItemKind::Const(_) => {}
+            ItemKind::Alias(t) => own_inline_types(&mut out, rev, t, &format!("{path}@type")),
+            ItemKind::Const(_) => {}
         }
     }
     for m in methods(rev) {
         out.put(format!("method:{}", m.name), FactKind::Method, method_summary(&m));
     }
     out
+}
+
+/// Records `owner` as the owner of the inline types `ty` names.
+fn own_inline_types(out: &mut FactSet, rev: &Revision, ty: &Type, owner: &str) {
+    match ty {
+        Type::Array(t) | Type::Map(t) | Type::Nullable(t) => own_inline_types(out, rev, t, owner),
+        Type::Named(n) => {
+            if let Some(item) = rev.item(n).filter(|i| matches!(i.origin, Origin::Inline { .. })) {
+                out.owners.insert(format!("{}@type", rev.path_of(item)), owner.to_string());
+            }
+        }
+        _ => {}
+    }
 }
 
 pub fn method_summary(m: &crate::protocol::Method) -> String {

@@ -333,6 +333,20 @@ fn kind_word(summary: &str) -> &str {
 
 impl Cx<'_> {
     /// OLD's path for a path of NEW, through the renames.
+    /// The owner of the inline type whose `@type` key is `key` (see
+    /// [`FactSet::owners`]), as a key of the working facts.
+    fn owner_of(&self, key: &str) -> Option<String> {
+        if let Some(owner) = self.new_set.owners.get(key) {
+            return Some(owner.clone());
+        }
+        let owner = self.old_set.owners.get(&self.old_path(key))?;
+        let renamed = self.renames.iter().find(|(_, from)| is_below(owner, from));
+        Some(match renamed {
+            Some((to, from)) => format!("{to}{}", &owner[from.len()..]),
+            None => owner.clone(),
+        })
+    }
+
     fn old_path(&self, path: &str) -> String {
         for (to, from) in &self.renames {
             if is_below(path, to) {
@@ -373,6 +387,8 @@ impl Cx<'_> {
         let mut differing: BTreeSet<String> = working.keys().chain(new_facts.keys()).cloned().collect();
         differing.retain(|k| working.get(k) != new_facts.get(k));
         let mut handled: BTreeSet<String> = BTreeSet::new();
+        // The edits of inline types that come or go, by the owner whose change they join.
+        let mut joining: BTreeMap<String, Vec<Edit>> = BTreeMap::new();
 
         // Whole subtrees first, outermost first: types and members that are added,
         // removed, or whose kind changed so that their members cannot be compared
@@ -412,6 +428,16 @@ impl Cx<'_> {
             }
             handled.insert(key.clone());
             handled.extend(below);
+            // An inline type that comes, goes or changes kind does so because its
+            // owner's type changed (a member, a union member, an alias), whose
+            // summary names the inline type's kind: that is the change. (An inline
+            // type with no changed owner is reported as itself, below.)
+            if matches!(kind, FactKind::Type { declared: false })
+                && let Some(owner) = self.owner_of(&key).filter(|k| differing.contains(k) && !handled.contains(k))
+            {
+                joining.entry(owner).or_default().extend(edits);
+                continue;
+            }
             let change = match kind {
                 FactKind::Type { declared: true } => self.type_change(&root, o, n, edits),
                 FactKind::Type { declared: false } => self.simple(&root, ChangeId::TypeKindChanged, o, n, edits),
@@ -473,6 +499,8 @@ impl Cx<'_> {
                 // Every key is in one of the two fact sets, with its kind.
                 None => continue,
             };
+            let mut change = change;
+            change.edits.extend(joining.remove(&key).unwrap_or_default());
             self.changes.push(change);
         }
     }
