@@ -161,6 +161,9 @@ fn reports_in_three_formats_match_their_golden_files() {
     support::assert_golden("reports/diff.md", &render(&d, Format::Markdown, false));
     support::assert_golden("reports/diff.json", &render(&d, Format::Json, false));
     support::assert_golden("reports/diff-docs.txt", &render(&d, Format::Text, true));
+    // The next pair: a lifted deprecation, a member declared again, a base that loosens.
+    let d = diff_of(&spec, "2025-06-01", "draft");
+    support::assert_golden("reports/diff-draft.txt", &render(&d, Format::Text, false));
 }
 
 #[test]
