@@ -22,6 +22,11 @@ fn main() {
         out.push_str(&format!("#[path = {:?}]\n#[allow(dead_code)]\npub mod {name};\n", path.display().to_string()));
     }
     out.push_str(&format!("/// Every fixture compiled above.\npub const COMPILED: &[&str] = &{names:?};\n"));
+    let tables: Vec<String> = names.iter().map(|n| format!("({n:?}, {n}::SCHEMA_TYPES)")).collect();
+    out.push_str(&format!(
+        "/// Each fixture's type table.\n#[cfg(feature = \"type-table\")]\npub const TYPE_TABLES: &[(&str, &[mcp_spec_types::rt::TypeEntry])] = &[{}];\n",
+        tables.join(", ")
+    ));
     let target = Path::new(&std::env::var("OUT_DIR").unwrap()).join("fixture_modules.rs");
     std::fs::write(target, out).unwrap();
 }

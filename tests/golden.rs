@@ -286,3 +286,32 @@ fn unions_fixture_selectors_only_where_the_docs_tie_listed_values() {
     let e: Either = read(serde_json::json!({"side": "left", "r": "x"}));
     assert_eq!(e.member_name(), "Right");
 }
+
+/// The model's account of reading (`rule::reads`, `rule::choose`) agrees with
+/// each fixture's generated code on samples and near misses of every type (as
+/// `tests/unions.rs` checks for the spec's revisions): the fixtures hold the
+/// unions the spec does not (ranked members, selectors, fallbacks, numbers).
+#[cfg(feature = "type-table")]
+#[test]
+fn the_models_account_of_reading_agrees_with_each_fixture() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (name, table) in TYPE_TABLES {
+        let path = fixtures_dir().join(format!("{name}.ts"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let (rev, diags) = mcp_spec_codegen::spec::read_revision(
+            name.to_string(),
+            mcp_spec_codegen::spec::module_name(name),
+            false,
+            &path,
+            &text,
+        );
+        assert!(!diags.has_errors(), "{name}.ts: {}", diags.render());
+        let agreement = mcp_spec_tests::model_agreement(&rev, table);
+        assert!(agreement.checked >= 20, "{name}: only {} inputs", agreement.checked);
+        checked += agreement.checked;
+        failures.extend(agreement.failures);
+    }
+    eprintln!("{checked} inputs over {} fixtures", TYPE_TABLES.len());
+    assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n"));
+}

@@ -114,125 +114,21 @@ fn hard_cases_choose_the_specific_member() {
 
 /// The model's account of the typed read (`rule::reads`, which the generator's
 /// union check and the rule's own `choose` stand on) agrees with the generated
-/// code's actual read, for every type of every revision: on samples of the type
-/// (every fill, three turns below the top) and on near misses of each (a member
-/// dropped, or its value replaced by one of each JSON kind, at the top and one
-/// object below); for a union, the member chosen as well. The generated code is
-/// the oracle; the model is checked.
+/// code's actual read, for every type of every revision, on samples and near
+/// misses (see [`support::model_agreement`]); for a union, the member chosen
+/// as well. The generated code is the oracle; the model is checked. The golden
+/// fixtures get the same check in the `golden` binary.
 #[test]
 fn the_models_account_of_reading_agrees_with_the_generated_code() {
-    use mcp_spec_codegen::model::Type;
-    use mcp_spec_codegen::sample::sample_turn;
-    use serde_json::{Value, json};
-
     let (spec, _) =
         mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render()));
-    // Every JSON kind, and numbers at the edges of what an integer is: whole
-    // floats, negative ones, one too large for `i64`, one that is only a `u64`.
-    let wrong_values = [
-        json!(null),
-        json!(true),
-        json!("x"),
-        json!(7),
-        json!(7.0),
-        json!(-7.0),
-        json!(1.5),
-        json!(1e300),
-        json!(u64::MAX),
-        json!([]),
-        json!({}),
-    ];
-    // The value `v` turned into its nearest neighbours: an integer as the same
-    // number written as a float and the next one, a boolean negated, a string
-    // lengthened (a fixed member's value is then one step from the right one).
-    let neighbours = |v: &Value| -> Vec<Value> {
-        match v {
-            Value::Number(n) if n.is_i64() => {
-                let i = n.as_i64().unwrap_or_default();
-                vec![json!(i as f64), json!(i.wrapping_add(1))]
-            }
-            Value::Bool(b) => vec![json!(!b)],
-            Value::String(s) => vec![json!(format!("{s}x"))],
-            _ => Vec::new(),
-        }
-    };
-    // Every variant of `v` one step away at the object `at` (a path of keys):
-    // each member dropped, each member's value replaced by each of `wrong_values`
-    // and by its neighbours.
-    let near = |v: &Value, at: &[String]| -> Vec<Value> {
-        let mut out = Vec::new();
-        let Some(Value::Object(m)) = at.iter().try_fold(v, |cur, k| cur.get(k.as_str())) else { return out };
-        for key in m.keys() {
-            let mut edits: Vec<Option<Value>> = vec![None];
-            edits.extend(wrong_values.iter().cloned().map(Some));
-            edits.extend(neighbours(&m[key]).into_iter().map(Some));
-            for edit in edits {
-                let mut copy = v.clone();
-                let Some(Value::Object(target)) = at.iter().try_fold(&mut copy, |cur, k| cur.get_mut(k.as_str()))
-                else {
-                    continue;
-                };
-                match edit {
-                    None => drop(target.shift_remove(key)),
-                    Some(w) => drop(target.insert(key.clone(), w)),
-                }
-                out.push(copy);
-            }
-        }
-        out
-    };
     let (mut checked, mut rejected) = (0usize, 0usize);
     let mut failures = Vec::new();
     for rev in &spec.revisions {
-        let types = support::types_of(&rev.name);
-        for item in rev.items.values() {
-            let Some(entry) = types.iter().find(|t| t.name == item.name) else { continue };
-            let ty = Type::Named(item.name.clone());
-            let mut inputs = std::collections::BTreeSet::new();
-            for fill in [Fill::Required, Fill::All] {
-                for turn in 0..3 {
-                    let sample = sample_turn(rev, &ty, fill, turn);
-                    inputs.insert(sample.to_string());
-                    let mut places = vec![Vec::new()];
-                    if let Value::Object(m) = &sample {
-                        places.extend(m.iter().filter(|(_, v)| v.is_object()).map(|(k, _)| vec![k.clone()]));
-                    }
-                    for at in &places {
-                        inputs.extend(near(&sample, at).iter().map(Value::to_string));
-                    }
-                }
-            }
-            for text in &inputs {
-                let value: Value = serde_json::from_str(text).unwrap();
-                let generated = (entry.read)(text);
-                let model = check::reads(rev, &ty, &value);
-                checked += 1;
-                rejected += usize::from(generated.is_err());
-                // A union: the member chosen, too (`rule::choose` against the runtime's).
-                if let (ItemKind::Union(u), Some(choose)) = (&item.kind, entry.choose) {
-                    let by_model = check::choose(rev, u, &value).map(|i| u.variants[i].name.as_str());
-                    let by_generated = choose(value.clone()).ok();
-                    if by_model != by_generated {
-                        failures.push(format!(
-                            "{} {}: the model chooses {by_model:?}, the generated code {by_generated:?}: {text}",
-                            rev.name, item.name
-                        ));
-                    }
-                }
-                if model != generated.is_ok() {
-                    failures.push(format!(
-                        "{} {}: the model says {}, the generated code {}: {text}",
-                        rev.name,
-                        item.name,
-                        if model { "it reads" } else { "it does not read" },
-                        match &generated {
-                            Ok(()) => "reads it".to_string(),
-                            Err(e) => format!("does not ({e})"),
-                        }
-                    ));
-                }
-            }
-        }
+        let agreement = support::model_agreement(rev, support::types_of(&rev.name));
+        checked += agreement.checked;
+        rejected += agreement.rejected;
+        failures.extend(agreement.failures);
     }
     eprintln!("{checked} inputs, {rejected} of them errors for the generated code");
     assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n"));

@@ -236,33 +236,49 @@ pub mod choose;
 /// with no fractional part that fits `i64`), objects whose required members are
 /// there and whose fixed members have their value, unions by [`choose()`].
 pub fn reads(rev: &Revision, ty: &Type, v: &Value) -> bool {
-    reads_depth(rev, ty, v, 0)
+    reads_depth(rev, ty, v, 0, false)
 }
 
-fn reads_depth(rev: &Revision, ty: &Type, v: &Value, depth: usize) -> bool {
+/// Whether a member (or union member) of type `t` reads a whole float (`7.0`)
+/// as an integer: one typed `integer` or `integer | null`, aliases looked
+/// through (the runtime's `as int`, see `rust::NumberWrap`). An integer inside
+/// an array or a map, or a type read on its own, takes JSON integers only.
+fn reads_whole_floats(rev: &Revision, t: &Type) -> bool {
+    match rev.canonical(t) {
+        Type::Integer => true,
+        Type::Nullable(inner) => *rev.canonical(inner) == Type::Integer,
+        _ => false,
+    }
+}
+
+/// `whole`: an integer here may be written as a whole float (see [`reads_whole_floats`]).
+fn reads_depth(rev: &Revision, ty: &Type, v: &Value, depth: usize, whole: bool) -> bool {
     if depth > ALIAS_DEPTH {
         return true;
     }
+    let integer = |v: &Value| if whole { is_integer(v) } else { v.is_i64() };
     match ty {
         Type::String => v.is_string(),
-        Type::Integer => is_integer(v),
+        Type::Integer => integer(v),
         Type::Number => v.is_number(),
         Type::Boolean => v.is_boolean(),
         Type::Json => true,
         // A literal outside a member of its own is read as its base type.
         Type::Literal(l) => match l.value {
             LiteralValue::Str(_) => v.is_string(),
-            LiteralValue::Int(_) => is_integer(v),
+            LiteralValue::Int(_) => integer(v),
             LiteralValue::Float(_) => v.is_number(),
             LiteralValue::Bool(_) => v.is_boolean(),
         },
-        Type::Nullable(t) => v.is_null() || reads_depth(rev, t, v, depth + 1),
+        Type::Nullable(t) => v.is_null() || reads_depth(rev, t, v, depth + 1, whole),
         Type::Array(t) => {
-            v.as_array().is_some_and(|items| items.iter().all(|item| reads_depth(rev, t, item, depth + 1)))
+            v.as_array().is_some_and(|items| items.iter().all(|item| reads_depth(rev, t, item, depth + 1, false)))
         }
-        Type::Map(t) => v.as_object().is_some_and(|m| m.values().all(|item| reads_depth(rev, t, item, depth + 1))),
+        Type::Map(t) => {
+            v.as_object().is_some_and(|m| m.values().all(|item| reads_depth(rev, t, item, depth + 1, false)))
+        }
         Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
-            Some(ItemKind::Alias(t)) => reads_depth(rev, t, v, depth + 1),
+            Some(ItemKind::Alias(t)) => reads_depth(rev, t, v, depth + 1, whole),
             Some(ItemKind::Const(_)) | None => false,
             Some(ItemKind::Enum(e)) => v.as_str().is_some_and(|s| e.open || e.values.iter().any(|x| x.value == s)),
             Some(ItemKind::Union(u)) => choose_depth(rev, u, v, depth + 1).is_some(),
@@ -270,7 +286,7 @@ fn reads_depth(rev: &Revision, ty: &Type, v: &Value, depth: usize) -> bool {
                 let Some(m) = v.as_object() else { return false };
                 s.fields.iter().all(|f| match (m.get(&f.wire), f.role.fixed()) {
                     (Some(value), Some(l)) => literal_matches(&l.value, value),
-                    (Some(value), None) => reads_depth(rev, &f.ty, value, depth + 1),
+                    (Some(value), None) => reads_depth(rev, &f.ty, value, depth + 1, reads_whole_floats(rev, &f.ty)),
                     (None, _) => !f.must_be_present(),
                 })
             }
@@ -305,9 +321,13 @@ fn choose_depth(rev: &Revision, u: &Union, v: &Value, depth: usize) -> Option<us
         let tag = v.as_object()?.get(field)?;
         let k =
             u.variants.iter().position(|var| var.tags.iter().any(|t| literal_matches(&t.value, tag))).or(u.fallback)?;
-        return reads_depth(rev, &u.variants[k].ty, v, depth + 1).then_some(k);
+        let ty = &u.variants[k].ty;
+        return reads_depth(rev, ty, v, depth + 1, reads_whole_floats(rev, ty)).then_some(k);
     }
-    candidates(rev, u, v).into_iter().find(|&i| reads_depth(rev, &u.variants[i].ty, v, depth + 1))
+    candidates(rev, u, v).into_iter().find(|&i| {
+        let ty = &u.variants[i].ty;
+        reads_depth(rev, ty, v, depth + 1, reads_whole_floats(rev, ty))
+    })
 }
 
 /// The members the rule would try for `v`, in order ([`choose::order`]).

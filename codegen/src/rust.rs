@@ -198,13 +198,19 @@ pub enum NumberWrap {
 }
 
 impl NumberWrap {
-    pub fn of(t: &Type) -> NumberWrap {
-        match t {
+    /// The wrap of a member (or union member) of type `t`, aliases looked
+    /// through: a member typed by an alias of `integer` reads whole floats as a
+    /// member typed `integer` does (`rule::reads` says the same of them).
+    pub fn of(rev: &Revision, t: &Type) -> NumberWrap {
+        match rev.canonical(t) {
             Type::Number => NumberWrap::Float,
             Type::Integer => NumberWrap::Int,
-            Type::Nullable(inner) if **inner == Type::Number => NumberWrap::NullableFloat,
-            Type::Nullable(inner) if **inner == Type::Integer => NumberWrap::NullableInt,
-            Type::Array(inner) if **inner == Type::Number => NumberWrap::FloatSeq,
+            Type::Nullable(inner) => match rev.canonical(inner) {
+                Type::Number => NumberWrap::NullableFloat,
+                Type::Integer => NumberWrap::NullableInt,
+                _ => NumberWrap::Plain,
+            },
+            Type::Array(inner) if *rev.canonical(inner) == Type::Number => NumberWrap::FloatSeq,
             _ => NumberWrap::Plain,
         }
     }

@@ -42,6 +42,13 @@ fn sample_at(rev: &Revision, ty: &Type, fill: Fill, depth: usize, turn: usize) -
         Type::Number => json!(0.5),
         Type::Boolean => json!(true),
         Type::Json => json!({}),
+        // Deep down, containers are empty and nullables null, so that a type that
+        // holds itself through them ends.
+        Type::Array(_) | Type::Map(_) | Type::Nullable(_) if depth >= MAX_DEPTH => match ty {
+            Type::Array(_) => json!([]),
+            Type::Map(_) => json!({}),
+            _ => Value::Null,
+        },
         Type::Array(t) => Value::Array(vec![sample_at(rev, t, fill, depth + 1, turn)]),
         Type::Map(t) => {
             let mut m = Map::new();
@@ -52,11 +59,18 @@ fn sample_at(rev: &Revision, ty: &Type, fill: Fill, depth: usize, turn: usize) -
         Type::Literal(l) => literal(&l.value),
         Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
             Some(ItemKind::Struct(_)) => struct_at(rev, n, fill, depth, turn),
-            Some(ItemKind::Union(u)) => u
-                .variants
-                .get(nth(turn, depth, u.variants.len()))
-                .map(|v| sample_at(rev, &v.ty, fill, depth + 1, turn))
-                .unwrap_or(Value::Null),
+            // Deep down, the member that asks least of its own (so that a union
+            // that holds itself through a required member ends); past any depth
+            // a schema needs, nothing.
+            Some(ItemKind::Union(_)) if depth > 4 * MAX_DEPTH => Value::Null,
+            Some(ItemKind::Union(u)) => {
+                let i = if depth >= MAX_DEPTH {
+                    (0..u.variants.len()).min_by_key(|&i| required_members(rev, &u.variants[i].ty)).unwrap_or(0)
+                } else {
+                    nth(turn, depth, u.variants.len())
+                };
+                u.variants.get(i).map(|v| sample_at(rev, &v.ty, fill, depth + 1, turn)).unwrap_or(Value::Null)
+            }
             Some(ItemKind::Enum(e)) => {
                 e.values.get(nth(turn, depth, e.values.len())).map(|v| json!(v.value)).unwrap_or(json!("other"))
             }
@@ -64,6 +78,17 @@ fn sample_at(rev: &Revision, ty: &Type, fill: Fill, depth: usize, turn: usize) -
             Some(ItemKind::Const(l)) => literal(&l.value),
             None => Value::Null,
         },
+    }
+}
+
+/// How many members a value of `ty` must have: a struct's required members.
+fn required_members(rev: &Revision, ty: &Type) -> usize {
+    match ty {
+        Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
+            Some(ItemKind::Struct(s)) => s.fields.iter().filter(|f| f.is_required()).count(),
+            _ => 0,
+        },
+        _ => 0,
     }
 }
 

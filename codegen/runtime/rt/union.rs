@@ -96,7 +96,11 @@ pub type Reader<U> = fn(&str, Option<(u8, &[&str])>) -> Result<U, String>;
 /// already found the kind and keys (`looked`) and no selector field is wanted,
 /// else [`scan`] (for the selector's value alone when the keys are known).
 #[inline]
-pub fn scan_unless<'a>(text: &'a str, field: Option<&str>, looked: Option<(u8, &[&str])>) -> Result<Scanned<'a>, String> {
+pub fn scan_unless<'a>(
+    text: &'a str,
+    field: Option<&str>,
+    looked: Option<(u8, &[&str])>,
+) -> Result<Scanned<'a>, String> {
     match (looked, field) {
         (Some((kind, _)), None) => Ok(Scanned { kind, keys: Vec::new(), field: None }),
         (looked, field) => scan(text, field, looked.is_none()),

@@ -210,8 +210,8 @@ fn literal_text(l: &LiteralValue) -> (String, &'static str) {
 }
 
 /// ` as int`, ` as float`, or nothing.
-fn wrap_text(t: &Type) -> String {
-    NumberWrap::of(t).word().map(|w| format!(" as {w}")).unwrap_or_default()
+fn wrap_text(rev: &Revision, t: &Type) -> String {
+    NumberWrap::of(rev, t).word().map(|w| format!(" as {w}")).unwrap_or_default()
 }
 
 /// A macro call: `crate::rt::NAME! {`, the header line, the member lines, `}`.
@@ -295,14 +295,14 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
                     let (value, cty) = literal_text(&l.value);
                     format!("{wire} fixed {}: {cty} = {value}", member_name(f))
                 }
-                Role::Optional => format!("{wire}: optional {}: {ty}{}", member_name(f), wrap_text(&f.ty)),
+                Role::Optional => format!("{wire}: optional {}: {ty}{}", member_name(f), wrap_text(cx.rev, &f.ty)),
                 Role::Defaulted(d) => match cx.default_text(&f.ty, &d.value) {
                     Some(default) => {
-                        format!("{wire}: defaulted {}: {ty}{} = {default}", member_name(f), wrap_text(&f.ty))
+                        format!("{wire}: defaulted {}: {ty}{} = {default}", member_name(f), wrap_text(cx.rev, &f.ty))
                     }
-                    None => format!("{wire}: required {}: {ty}{}", member_name(f), wrap_text(&f.ty)),
+                    None => format!("{wire}: required {}: {ty}{}", member_name(f), wrap_text(cx.rev, &f.ty)),
                 },
-                Role::Required => format!("{wire}: required {}: {ty}{}", member_name(f), wrap_text(&f.ty)),
+                Role::Required => format!("{wire}: required {}: {ty}{}", member_name(f), wrap_text(cx.rev, &f.ty)),
             }
         })
         .collect();
@@ -405,7 +405,8 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> Em
     };
 
     let types = cx.types();
-    let member = |v: &crate::model::Variant| format!("{}({}){}", v.name, types.boxed(&v.ty, v.boxed), wrap_text(&v.ty));
+    let member =
+        |v: &crate::model::Variant| format!("{}({}){}", v.name, types.boxed(&v.ty, v.boxed), wrap_text(cx.rev, &v.ty));
     let (header, members): (String, Vec<String>) = match &u.discriminator {
         Some(field) => (
             format!("{} by {field:?}", item.name),
