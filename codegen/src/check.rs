@@ -135,7 +135,10 @@ pub fn check_names(rev: &Revision) -> Diagnostics {
 
 /// A type that contains itself by value (not through an array, a map or a
 /// `Box`) has no finite size in Rust. `lower` boxes the members that close such
-/// cycles; this is the check that it did.
+/// cycles; this is the check that it did. A cycle of aliases and unions alone
+/// (`type Loop = Text | Loop`) is an error even when boxed: no object on it holds
+/// anything, TypeScript rejects it ("circularly references itself"), and the
+/// union rule and the runtime's shape constants would follow it without end.
 pub fn check_recursion(rev: &Revision) -> Diagnostics {
     fn by_value<'a>(t: &'a Type, out: &mut Vec<&'a str>) {
         match t {
@@ -144,19 +147,78 @@ pub fn check_recursion(rev: &Revision) -> Diagnostics {
             _ => {}
         }
     }
-    let mut edges: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    let kind = |n: &str| rev.item(n).map(|i| &i.kind);
+    // Aliases and unions to the aliases and unions they name, boxed or not.
+    let mut through_names: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    // Every type to the types it holds by value and not in a `Box`.
+    let mut unboxed: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for item in rev.items.values() {
-        let mut out = Vec::new();
+        let (mut named, mut held) = (Vec::new(), Vec::new());
         match &item.kind {
-            ItemKind::Struct(s) => s.fields.iter().filter(|f| !f.boxed).for_each(|f| by_value(&f.ty, &mut out)),
-            ItemKind::Union(u) => u.variants.iter().filter(|v| !v.boxed).for_each(|v| by_value(&v.ty, &mut out)),
-            ItemKind::Alias(t) => by_value(t, &mut out),
+            ItemKind::Struct(s) => s.fields.iter().filter(|f| !f.boxed).for_each(|f| by_value(&f.ty, &mut held)),
+            ItemKind::Union(u) => u.variants.iter().for_each(|v| {
+                by_value(&v.ty, &mut named);
+                if !v.boxed {
+                    by_value(&v.ty, &mut held);
+                }
+            }),
+            ItemKind::Alias(t) => {
+                by_value(t, &mut named);
+                by_value(t, &mut held);
+            }
             _ => {}
         }
-        edges.insert(&item.name, out);
+        if matches!(item.kind, ItemKind::Union(_) | ItemKind::Alias(_)) {
+            named.retain(|n| matches!(kind(n), Some(ItemKind::Union(_) | ItemKind::Alias(_))));
+            through_names.insert(&item.name, named);
+        }
+        unboxed.insert(&item.name, held);
     }
     let mut diags = Diagnostics::default();
     let mut reported: BTreeSet<Vec<&str>> = BTreeSet::new();
+    for (edges, holds_objects) in [(&through_names, false), (&unboxed, true)] {
+        for path in cycles(edges) {
+            let mut members = path.clone();
+            members.sort();
+            if !reported.insert(members) {
+                continue;
+            }
+            let start = path[0];
+            let only_aliases = path.iter().all(|n| matches!(kind(n), Some(ItemKind::Alias(_))));
+            let (what, hint) = if only_aliases {
+                (
+                    "stands for itself",
+                    "these aliases name each other and nothing else; let one of them name a real type",
+                )
+            } else if !holds_objects {
+                (
+                    "is among its own members",
+                    "through unions and aliases alone it adds nothing to the union and has no Rust type \
+                     (TypeScript rejects it too); remove that member",
+                )
+            } else {
+                (
+                    "contains itself by value",
+                    "a Rust type cannot contain itself; make a member on the cycle an array or a map",
+                )
+            };
+            let span = rev.item(start).map(|i| i.span).unwrap_or_default();
+            diags.push(
+                Diagnostic::error(format!("`{start}` {what}: {} → {start}", path.join(" → ")))
+                    .at(&rev.schema_path, span)
+                    .label("this type")
+                    .hint(hint),
+            );
+        }
+    }
+    diags
+}
+
+/// The cycles of `edges`, each as its path from its start, starts in name order;
+/// a cycle met from several of its members is listed once per start (callers
+/// keep the first).
+fn cycles<'a>(edges: &BTreeMap<&'a str, Vec<&'a str>>) -> Vec<Vec<&'a str>> {
+    let mut out = Vec::new();
     for start in edges.keys().copied() {
         // Depth-first from `start`, looking for a way back to it.
         let mut stack: Vec<(Vec<&str>, usize)> = vec![(vec![start], 0)];
@@ -170,30 +232,7 @@ pub fn check_recursion(rev: &Revision) -> Diagnostics {
             stack.push((path.clone(), next + 1));
             let t = targets[next];
             if t == start {
-                let mut cycle = path.clone();
-                cycle.sort();
-                if reported.insert(cycle) {
-                    let span = rev.item(start).map(|i| i.span).unwrap_or_default();
-                    let only_aliases =
-                        path.iter().all(|n| matches!(rev.item(n).map(|i| &i.kind), Some(ItemKind::Alias(_))));
-                    let (what, hint) = if only_aliases {
-                        (
-                            "stands for itself",
-                            "these aliases name each other and nothing else; let one of them name a real type",
-                        )
-                    } else {
-                        (
-                            "contains itself by value",
-                            "a Rust type cannot contain itself; make a member on the cycle an array or a map",
-                        )
-                    };
-                    diags.push(
-                        Diagnostic::error(format!("`{start}` {what}: {} → {start}", path.join(" → ")))
-                            .at(&rev.schema_path, span)
-                            .label("this type")
-                            .hint(hint),
-                    );
-                }
+                out.push(path);
             } else if seen.insert(t) {
                 let mut p = path.clone();
                 p.push(t);
@@ -201,5 +240,5 @@ pub fn check_recursion(rev: &Revision) -> Diagnostics {
             }
         }
     }
-    diags
+    out
 }
