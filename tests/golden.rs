@@ -272,6 +272,23 @@ fn unions_fixture_a_complete_candidate_is_tried_alone() {
 }
 
 #[test]
+fn unions_fixture_a_union_member_requires_what_its_best_member_requires() {
+    use unions::*;
+    // `Nest` (an alias of the union `Inner`) requires both keys through `Broad`,
+    // `Solo` only `y`: the more demanding member is tried first.
+    let l: Layered = read(serde_json::json!({"x": "a", "y": "b"}));
+    assert_eq!(l.member_name(), "Nest");
+    let Layered::Nest(inner) = &l else { unreachable!() };
+    assert_eq!(inner.member_name(), "Broad");
+    // Without `x`, no object member of `Inner` has all it requires; `Solo` does.
+    let l: Layered = read(serde_json::json!({"y": "b"}));
+    assert_eq!(l.member_name(), "Solo");
+    // `q` is `Solo`'s alone: it claims the input.
+    let l: Layered = read(serde_json::json!({"x": "a", "y": "b", "q": "c"}));
+    assert_eq!(l.member_name(), "Solo");
+}
+
+#[test]
 fn unions_fixture_selectors_only_where_the_docs_tie_listed_values() {
     use unions::*;
     let r: Replies = read(serde_json::json!({"kind": "pending", "token": "t"}));
