@@ -110,7 +110,9 @@ pub trait Shape {
     }
     /// Reads a value of the type from the JSON text a union chose it for. A union
     /// reads its own member straight from the text, without serde capturing the
-    /// text a second time.
+    /// text a second time. (`#[inline]`: compiled where a union is read, see
+    /// `__mcp_union`.)
+    #[inline]
     fn read_text(text: &str) -> Result<Self, String>
     where
         Self: Sized + serde::de::DeserializeOwned,
