@@ -289,6 +289,26 @@ fn unions_fixture_a_union_member_requires_what_its_best_member_requires() {
 }
 
 #[test]
+fn unions_fixture_an_alias_of_a_nullable_type_is_a_member_like_any_other() {
+    use unions::*;
+    // `MaybeBroad` is `Broad | null`: null reads it, and so does an object with
+    // both keys (it requires both, `Solo` one).
+    let o: Optional = read(serde_json::Value::Null);
+    assert_eq!(o, Optional::MaybeBroad(None));
+    let o: Optional = read(serde_json::json!({"x": "a", "y": "b"}));
+    assert!(matches!(&o, Optional::MaybeBroad(Some(b)) if b.x == "a" && b.y == "b"), "{o:?}");
+    let o: Optional = read(serde_json::json!({"y": "b"}));
+    assert_eq!(o.member_name(), "Solo");
+    // A declared `A | B | null` is an alias of a nullable union.
+    let m: MaybeFigure = read(serde_json::json!({"shape": "circle", "radius": 2}));
+    assert!(matches!(m, Some(MaybeFigureInline::Circle(_))), "{m:?}");
+    let m: MaybeFigure = read(serde_json::Value::Null);
+    assert!(m.is_none());
+    let e = serde_json::from_value::<Optional>(serde_json::json!(5)).unwrap_err().to_string();
+    assert!(e.contains("Optional"), "{e}");
+}
+
+#[test]
 fn unions_fixture_selectors_only_where_the_docs_tie_listed_values() {
     use unions::*;
     let r: Replies = read(serde_json::json!({"kind": "pending", "token": "t"}));

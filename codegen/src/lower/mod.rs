@@ -203,6 +203,11 @@ impl Lowerer<'_> {
                         None => ItemKind::Alias(Type::Json),
                     }
                 }
+                // `T | null` (or `A | B | null`): an alias of the nullable type, as a
+                // member typed so would be.
+                TypeKind::Union(members) if members.iter().any(|m| matches!(m.kind, TypeKind::Null)) => {
+                    ItemKind::Alias(self.lower_type(ty, name, "", InlineRole::Member, &docs))
+                }
                 TypeKind::Union(members) => match self.union_kind(members, name, &docs, ty.span) {
                     Some(kind) => kind,
                     None => ItemKind::Alias(self.lower_type(ty, name, "", InlineRole::Member, &docs)),
