@@ -488,7 +488,8 @@ pub struct Agreement {
 /// table: on samples of the type (both fills, three turns below the top) and on
 /// near misses of each (a member dropped, or its value replaced by one of each
 /// JSON kind, by numbers at the edges of what an integer is, or by its own
-/// nearest wrong value; at the top and one object below).
+/// nearest wrong value; at the top and one object below), and on each of those
+/// wrong values as the whole input.
 pub fn model_agreement(rev: &mcp_spec_codegen::model::Revision, types: &[mcp_spec_types::rt::TypeEntry]) -> Agreement {
     use mcp_spec_codegen::model::{ItemKind, Type};
     use mcp_spec_codegen::rule;
@@ -551,7 +552,8 @@ pub fn model_agreement(rev: &mcp_spec_codegen::model::Revision, types: &[mcp_spe
     for item in rev.items.values() {
         let Some(entry) = types.iter().find(|t| t.name == item.name) else { continue };
         let ty = Type::Named(item.name.clone());
-        let mut inputs = std::collections::BTreeSet::new();
+        // One of each JSON kind as the whole input, then samples and their near misses.
+        let mut inputs: std::collections::BTreeSet<String> = wrong_values.iter().map(Value::to_string).collect();
         for fill in [Fill::Required, Fill::All] {
             for turn in 0..3 {
                 let sample = sample_turn(rev, &ty, fill, turn);
