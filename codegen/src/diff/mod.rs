@@ -691,11 +691,12 @@ impl Cx<'_> {
     fn field_change(&self, path: &str, o: Option<&String>, n: Option<&String>, edits: Vec<Edit>) -> Change {
         let of = Self::field_in(self.old, &self.old_path(path));
         let nf = Self::field_in(self.new, path);
+        // Every member a struct has, inherited or its own, is a field fact: a fact
+        // that comes or goes is a member that does. A member that moves to or from a
+        // base keeps its fact, and the move is its `@from` fact's change (`classify`).
         let id = match (o, n) {
-            (None, _) if of.is_some() => ChangeId::FieldRedeclared,
             (None, _) if nf.is_some_and(|f| f.is_required()) => ChangeId::FieldAddedRequired,
             (None, _) => ChangeId::FieldAddedOptional,
-            (_, None) if nf.is_some() => ChangeId::FieldInherited,
             (_, None) => ChangeId::FieldRemoved,
             (Some(a), Some(b)) if type_part(a) == type_part(b) => {
                 if b.starts_with("required") {
@@ -724,9 +725,7 @@ impl Cx<'_> {
             ChangeId::FieldRemoved if rust(of) => Some("the field is gone".into()),
             ChangeId::FieldMadeRequired if rust(nf) => Some("`Option<T>` became `T`".into()),
             ChangeId::FieldMadeOptional if rust(nf) => Some("`T` became `Option<T>`".into()),
-            ChangeId::FieldTypeChanged | ChangeId::FieldInherited | ChangeId::FieldRedeclared
-                if rust(of) || rust(nf) =>
-            {
+            ChangeId::FieldTypeChanged if rust(of) || rust(nf) => {
                 let same = of
                     .zip(nf)
                     .is_some_and(|(a, b)| RustTypes::api(self.old).field(a) == RustTypes::api(self.new).field(b));
@@ -742,8 +741,6 @@ impl Cx<'_> {
             .map(|f| format!("through {}", f.declared_in))
         };
         c.detail = match id {
-            ChangeId::FieldInherited => nf.map(|f| format!("now inherited from {}", f.declared_in)),
-            ChangeId::FieldRedeclared => of.map(|f| format!("was inherited from {}", f.declared_in)),
             ChangeId::FieldRemoved => through(of, self.old),
             _ => through(nf, self.new).or_else(|| through(of, self.old)),
         };
