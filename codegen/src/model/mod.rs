@@ -53,8 +53,9 @@ pub struct Revision {
 }
 
 /// How many aliases in a row are looked through before giving up. `check`
-/// rejects aliases that stand for each other; the bound only keeps a model
-/// that has not been checked yet from looping.
+/// rejects aliases that stand for each other and unions among their own members
+/// (through unions and aliases alone), so in a checked model every such chain
+/// ends; the bound only keeps a model that has not been checked yet from looping.
 pub const ALIAS_DEPTH: usize = 64;
 
 impl Revision {
