@@ -309,6 +309,22 @@ fn unions_fixture_an_alias_of_a_nullable_type_is_a_member_like_any_other() {
 }
 
 #[test]
+fn unions_fixture_literals_of_one_kind_are_one_member() {
+    use unions::*;
+    let p: Priority = read(serde_json::json!("low"));
+    assert_eq!(p, Priority::PriorityVariant3(PriorityVariant3::Low));
+    let p: Priority = read(serde_json::json!("high"));
+    assert_eq!(p, Priority::PriorityVariant3(PriorityVariant3::High));
+    let p: Priority = read(serde_json::json!(2));
+    assert_eq!(p, Priority::Integer(2));
+    let p: Priority = read(serde_json::json!({"shape": "circle", "radius": 1}));
+    assert_eq!(p.member_name(), "Circle");
+    // A string the enum does not list is no member's: the error names the union and the values.
+    let e = serde_json::from_value::<Priority>(serde_json::json!("medium")).unwrap_err().to_string();
+    assert!(e.starts_with("Priority: ") && e.contains("medium") && e.contains("high"), "{e}");
+}
+
+#[test]
 fn unions_fixture_selectors_only_where_the_docs_tie_listed_values() {
     use unions::*;
     let r: Replies = read(serde_json::json!({"kind": "pending", "token": "t"}));

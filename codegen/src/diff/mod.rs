@@ -24,7 +24,7 @@
 //! | `fixed-value-changed` | a member fixed by a literal (`method`, `type`) has another value | both | none |
 //! | `field-inherited` / `field-redeclared` | a member the type keeps now comes from a base / is declared by the type again | none (its type's change, if any, is a change of its own) | none |
 //! | `value-added` / `value-removed` | a string enum's value | old readers / old writers, none for open enums | breaks |
-//! | `variant-added` / `variant-removed` / `variant-changed` | a union's member | judged | breaks |
+//! | `variant-added` / `variant-removed` / `variant-changed` | a union's member (changed: its type or its tag) | judged | breaks (changed: when the Rust type it holds does) |
 //! | `method-added` / `method-removed` / `method-changed` | a request or notification by wire method name, or its result type | old readers / old writers / both | none |
 //! | `method-result-changed` | the same method and result type, but the result gained, lost or retyped a required member (derived from those changes: it edits no fact) | as its members' | none |
 //! | `deprecated` / `undeprecated` / `deprecation-changed` | a `@deprecated` tag | none | none (a warning) |
@@ -765,11 +765,12 @@ impl Cx<'_> {
         let (root, name) = path.rsplit_once('|').unwrap_or((path, ""));
         let old_union = Self::item_in(self.old, &self.old_path(root));
         let new_union = Self::item_in(self.new, root);
-        let member = |u: Option<&Item>| match u.map(|i| &i.kind) {
-            Some(ItemKind::Union(u)) => u.variants.iter().find(|v| v.name == name).map(|v| v.ty.clone()),
+        let variant = |u: Option<&Item>| match u.map(|i| &i.kind) {
+            Some(ItemKind::Union(u)) => u.variants.iter().find(|v| v.name == name).cloned(),
             _ => None,
         };
-        let (om, nm) = (member(old_union), member(new_union));
+        let (ov, nv) = (variant(old_union), variant(new_union));
+        let (om, nm) = (ov.as_ref().map(|v| v.ty.clone()), nv.as_ref().map(|v| v.ty.clone()));
         let union_accepts = |reader: &Revision, writer: &Revision, u: Option<&Item>, t: &Option<Type>| match (u, t) {
             (Some(u), Some(t)) => Compat::new(reader, writer).accepts(&Type::Named(u.name.clone()), t),
             _ => false,
@@ -787,17 +788,24 @@ impl Cx<'_> {
             ),
             _ => {
                 let (a, b) = (om.clone().unwrap_or(Type::Json), nm.clone().unwrap_or(Type::Json));
+                // The summary also says what tags the member (`Dot when "dot"`): a new
+                // tag changes what is read, not the Rust type the variant holds.
+                let rust = |rev: &Revision, v: &Option<crate::model::Variant>, t: &Type| {
+                    RustTypes::api(rev).boxed(t, v.as_ref().is_some_and(|v| v.boxed))
+                };
+                let same = rust(self.old, &ov, &a) == rust(self.new, &nv, &b);
                 (
                     ChangeId::VariantChanged,
                     Wire::from_breaks(
                         !Compat::new(self.old, self.new).accepts(&a, &b),
                         !Compat::new(self.new, self.old).accepts(&b, &a),
                     ),
-                    "the member's type changed",
+                    if same { "" } else { "the member's type changed" },
                 )
             }
         };
-        Change { wire, api: Some(api.into()), ..self.simple(path, id, o, n, edits) }
+        let api = (!api.is_empty()).then(|| api.to_string());
+        Change { wire, api, ..self.simple(path, id, o, n, edits) }
     }
 }
 

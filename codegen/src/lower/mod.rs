@@ -676,9 +676,48 @@ impl Lowerer<'_> {
             let whole = values.iter().all(|v| matches!(v, LiteralValue::Int(_)));
             return Some(ItemKind::Alias(if whole { Type::Integer } else { Type::Number }));
         }
+        // Literals beside members of other kinds (`"auto" | "manual" | Config`,
+        // `0 | Config`): the literals of one JSON kind are one member, in the place
+        // of the first, so each value reads as its own member and no literal member
+        // takes another's values. Strings are an enum of their values (open when
+        // `string` is among them), numbers the number type, booleans `bool`.
+        let literal_kinds: Vec<LiteralKind> = [LiteralKind::String, LiteralKind::Number, LiteralKind::Boolean]
+            .into_iter()
+            .filter(|k| flat.iter().any(|m| LiteralKind::of(&m.kind) == Some(*k) && is_literal(&m.kind)))
+            .collect();
+        let mut grouped: Vec<LiteralKind> = Vec::new();
         let mut variants: Vec<Variant> = Vec::new();
         for (i, m) in flat.iter().enumerate() {
-            let ty = self.lower_type(m, name, "", InlineRole::Variant(i + 1), docs);
+            let role = InlineRole::Variant(i + 1);
+            let ty = match LiteralKind::of(&m.kind).filter(|k| literal_kinds.contains(k)) {
+                Some(k) if grouped.contains(&k) => continue,
+                Some(k) => {
+                    grouped.push(k);
+                    let same: Vec<TypeExpr> =
+                        flat.iter().filter(|x| LiteralKind::of(&x.kind) == Some(k)).map(|x| (*x).clone()).collect();
+                    match k {
+                        LiteralKind::String => {
+                            let inline = self.inline_name(name, "", role, m.span);
+                            match self.union_kind(&same, &inline, &Docs::default(), m.span) {
+                                Some(kind) => self.add_inline(&inline, name, "", role, m.span, kind),
+                                None => Type::String,
+                            }
+                        }
+                        LiteralKind::Number => match same.iter().find(|x| matches!(x.kind, TypeKind::Number)) {
+                            Some(number) => self.lower_type(number, name, "", role, docs),
+                            None if same
+                                .iter()
+                                .all(|x| matches!(x.kind, TypeKind::NumLit(n) if matches!(number_literal(n), LiteralValue::Int(_)))) =>
+                            {
+                                Type::Integer
+                            }
+                            None => Type::Number,
+                        },
+                        LiteralKind::Boolean => Type::Boolean,
+                    }
+                }
+                None => self.lower_type(m, name, "", role, docs),
+            };
             let mut vname = variant_name(&ty);
             if variants.iter().any(|v| v.name == vname) {
                 vname = format!("{vname}{}", i + 1);
@@ -773,6 +812,29 @@ fn variant_name(ty: &Type) -> String {
             }
         },
     }
+}
+
+/// The JSON kind of a literal type, or of its base type (`"a"` and `string`).
+#[derive(Clone, Copy, PartialEq)]
+enum LiteralKind {
+    String,
+    Number,
+    Boolean,
+}
+
+impl LiteralKind {
+    fn of(kind: &TypeKind) -> Option<Self> {
+        match kind {
+            TypeKind::StrLit(_) | TypeKind::String => Some(LiteralKind::String),
+            TypeKind::NumLit(_) | TypeKind::Number => Some(LiteralKind::Number),
+            TypeKind::BoolLit(_) | TypeKind::Boolean => Some(LiteralKind::Boolean),
+            _ => None,
+        }
+    }
+}
+
+fn is_literal(kind: &TypeKind) -> bool {
+    matches!(kind, TypeKind::StrLit(_) | TypeKind::NumLit(_) | TypeKind::BoolLit(_))
 }
 
 fn flatten_union<'a>(members: &'a [TypeExpr], out: &mut Vec<&'a TypeExpr>) {
