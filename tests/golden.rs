@@ -202,9 +202,12 @@ fn constructs_fixture_collisions_bounds_and_utility_types() {
     );
     let patch = ProfilePatch::default().with_age(3);
     assert_eq!(write(&patch), serde_json::json!({"age": 3}));
-    let full = serde_json::json!({"kind": "profile", "name": "n", "email": "e", "age": 1});
+    let full = serde_json::json!({"kind": "profile", "name": "n", "email": "e", "age": 1, "locale": "fr"});
     let f: FullProfile = read(full.clone());
-    assert_eq!((f.email.as_str(), f.age), ("e", 1));
+    assert_eq!((f.email.as_str(), f.age, f.locale.as_str()), ("e", 1, "fr"));
+    // `Required` makes optional members required and keeps a default where there is one.
+    let f: FullProfile = read(serde_json::json!({"kind": "profile", "name": "n", "email": "e", "age": 1}));
+    assert_eq!(f.locale, "en");
     assert!(serde_json::from_value::<FullProfile>(serde_json::json!({"kind": "profile", "name": "n"})).is_err());
     let frozen: FrozenProfile = read(serde_json::json!({"kind": "profile", "name": "n"}));
     assert_eq!(frozen.email, None);
