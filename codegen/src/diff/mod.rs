@@ -740,10 +740,9 @@ impl Cx<'_> {
             })
             .map(|f| format!("through {}", f.declared_in))
         };
-        c.detail = match id {
-            ChangeId::FieldRemoved => through(of, self.old),
-            _ => through(nf, self.new).or_else(|| through(of, self.old)),
-        };
+        // Where the member comes from: the new revision's base, else (a member that
+        // is gone) the old one's.
+        c.detail = through(nf, self.new).or_else(|| through(of, self.old));
         c
     }
 
