@@ -10,7 +10,7 @@ use swc_ecma_ast as ast;
 use swc_ecma_parser::{Syntax, TsSyntax, parse_file_as_module};
 
 use crate::diag::{Diagnostic, Diagnostics, Span};
-use crate::syntax::{ConstValue, Decl, DeclKind, Member, RawDoc, TypeExpr, TypeKind};
+use crate::syntax::{ConstValue, Decl, DeclKind, Member, RawDoc, TypeExpr, TypeKind, whole_number};
 
 /// Parses one schema file. Syntax errors, and declarations the generator cannot
 /// read, come back as diagnostics; the declarations that could be read are
@@ -579,5 +579,5 @@ impl Cx<'_> {
 }
 
 fn number_const(v: f64) -> ConstValue {
-    if v.fract() == 0.0 && v.abs() < 9.0e15 { ConstValue::Int(v as i64) } else { ConstValue::Float(v) }
+    whole_number(v).map_or(ConstValue::Float(v), ConstValue::Int)
 }

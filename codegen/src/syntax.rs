@@ -36,6 +36,14 @@ pub enum ConstValue {
     Bool(bool),
 }
 
+/// A TypeScript number literal as an integer, when it is one exactly: a whole
+/// number no larger in size than JavaScript's `Number.MAX_SAFE_INTEGER` (2^53 - 1).
+/// Beyond it a literal may already have been rounded, so it stays a float.
+pub fn whole_number(n: f64) -> Option<i64> {
+    const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+    (n.fract() == 0.0 && n.abs() <= MAX_SAFE_INTEGER).then_some(n as i64)
+}
+
 /// A member of an interface body or an object type literal.
 #[derive(Clone, Debug)]
 pub enum Member {

@@ -13,7 +13,7 @@ use crate::diag::{Diagnostic, Diagnostics, Span};
 use crate::jsdoc::parse_docs;
 use crate::model::*;
 use crate::names::{pascal_case, snake_case};
-use crate::syntax::{ConstValue, Decl, DeclKind, Member, RawDoc, TypeExpr, TypeKind};
+use crate::syntax::{ConstValue, Decl, DeclKind, Member, RawDoc, TypeExpr, TypeKind, whole_number};
 
 mod inline;
 pub mod overrides;
@@ -883,7 +883,7 @@ fn const_literal(v: &ConstValue) -> LiteralValue {
 }
 
 fn number_literal(n: f64) -> LiteralValue {
-    if n.fract() == 0.0 && n.abs() < 9.0e15 { LiteralValue::Int(n as i64) } else { LiteralValue::Float(n) }
+    whole_number(n).map_or(LiteralValue::Float(n), LiteralValue::Int)
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {
