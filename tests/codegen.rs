@@ -133,3 +133,72 @@ fn a_run_that_fails_midway_leaves_the_previous_crate_as_it_was() {
     assert_eq!(output::check_crate(&out, &first).len(), first.len(), "every file differs from the first run's");
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// The module of a revision that shares an earlier one's: nothing but a re-export.
+fn reexported_module(text: &str) -> Option<String> {
+    let code: Vec<&str> = text.lines().filter(|l| !l.trim_start().starts_with("//") && !l.trim().is_empty()).collect();
+    match code[..] {
+        [line] => line.strip_prefix("pub use crate::").and_then(|l| l.strip_suffix("::*;")).map(str::to_string),
+        _ => None,
+    }
+}
+
+/// Checks which revisions of `dir` share a module against the typed diff, which
+/// reads the models (the generator compares emitted text): a revision re-exports
+/// the first earlier revision with a module of its own from which the diff finds
+/// no change but docs, and its feature turns that one's on. Returns the pairs.
+fn check_sharing(dir: &Path) -> Vec<(String, String)> {
+    let (spec, _) = mcp_spec_codegen::spec::load_spec(dir).unwrap_or_else(|d| panic!("{}", d.render()));
+    let files = generate_ok(dir);
+    let cargo = &files[Path::new("Cargo.toml")];
+    let mut own: Vec<&mcp_spec_codegen::model::Revision> = Vec::new();
+    let mut pairs = Vec::new();
+    for rev in &spec.revisions {
+        let same = own.iter().find(|e| mcp_spec_codegen::diff::diff(e, rev).changes.iter().all(|c| c.is_docs()));
+        let module = &files[Path::new(&format!("src/{}.rs", rev.module))];
+        let feature = cargo.lines().find(|l| l.starts_with(&format!("{} = [", rev.module))).unwrap_or_default();
+        match same {
+            Some(e) => {
+                assert_eq!(reexported_module(module).as_deref(), Some(e.module.as_str()), "{}: {module}", rev.name);
+                assert_eq!(feature, format!("{} = [\"{}\"]", rev.module, e.module));
+                pairs.push((rev.name.clone(), e.name.clone()));
+            }
+            None => {
+                assert_eq!(reexported_module(module), None, "{} has changes from every earlier revision", rev.name);
+                assert!(module.contains("pub struct "), "{}: a module of its own", rev.name);
+                assert_eq!(feature, format!("{} = []", rev.module));
+                own.push(rev);
+            }
+        }
+    }
+    pairs
+}
+
+#[test]
+fn a_revision_shares_an_earlier_module_exactly_when_the_diff_finds_no_change() {
+    // A spec made for it: a copy of a revision with other docs shares, one with a
+    // member more does not, and a copy of the copy points at the first.
+    let tmp = std::env::temp_dir().join(format!("mcp-spec-sharing-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let base = std::fs::read_to_string(support::workspace_root().join("tests/fixtures/spec/schema/2025-06-01/schema.ts"))
+        .unwrap();
+    let redocumented = base.replacen("/**", "/**\n * Docs that only this revision has, with a [link](/specification/x).\n *", 1);
+    assert_ne!(redocumented, base);
+    let grown = base.replacen("export interface Tool {", "export interface Tool {\n  added?: string;", 1);
+    assert_ne!(grown, base);
+    for (name, text) in
+        [("2025-01-01", &base), ("2025-02-01", &redocumented), ("2025-03-01", &grown), ("2025-04-01", &redocumented)]
+    {
+        let dir = tmp.join("schema").join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("schema.ts"), text).unwrap();
+    }
+    let pairs = check_sharing(&tmp);
+    std::fs::remove_dir_all(&tmp).unwrap();
+    let expected = [("2025-02-01", "2025-01-01"), ("2025-04-01", "2025-01-01")];
+    assert_eq!(pairs, expected.map(|(a, b)| (a.to_string(), b.to_string())));
+
+    // The spec inputs: whatever the diff says, the crate agrees.
+    let pairs = check_sharing(&support::spec_dir());
+    eprintln!("revisions sharing a module in the spec inputs: {pairs:?}");
+}
