@@ -180,9 +180,11 @@ fn a_revision_shares_an_earlier_module_exactly_when_the_diff_finds_no_change() {
     // member more does not, and a copy of the copy points at the first.
     let tmp = std::env::temp_dir().join(format!("mcp-spec-sharing-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
-    let base = std::fs::read_to_string(support::workspace_root().join("tests/fixtures/spec/schema/2025-06-01/schema.ts"))
-        .unwrap();
-    let redocumented = base.replacen("/**", "/**\n * Docs that only this revision has, with a [link](/specification/x).\n *", 1);
+    let base =
+        std::fs::read_to_string(support::workspace_root().join("tests/fixtures/spec/schema/2025-06-01/schema.ts"))
+            .unwrap();
+    let redocumented =
+        base.replacen("/**", "/**\n * Docs that only this revision has, with a [link](/specification/x).\n *", 1);
     assert_ne!(redocumented, base);
     let grown = base.replacen("export interface Tool {", "export interface Tool {\n  added?: string;", 1);
     assert_ne!(grown, base);

@@ -5,7 +5,8 @@
 //! member per line, so that a one-member change in the schema is a one-line
 //! change in the macro call.
 
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
@@ -122,17 +123,47 @@ pub fn ident(name: &str) -> Ident {
     }
 }
 
-/// Doc lines as one `#[doc]` attribute: prettyplease prints it as a `/** */`
-/// block, which `super::expand_doc_blocks` turns into `///` lines after
-/// formatting. One attribute per item instead of one per line halves the tokens
-/// the generator builds, parses and prints; the output is the same.
+thread_local! {
+    /// The text of each doc attribute [`doc_attrs`] made on this thread, by the
+    /// number its placeholder carries, until [`forget_doc_texts`].
+    static DOC_TEXTS: RefCell<(u64, HashMap<u64, String>)> = RefCell::default();
+}
+
+/// What a doc attribute holds in place of its text: prettyplease prints it as
+/// `///@mcp-spec-doc:<n>`, and `super::expand_doc_blocks` writes the text there.
+pub const DOC_PLACEHOLDER: &str = "@mcp-spec-doc:";
+
+/// Doc lines as one `#[doc]` attribute holding a placeholder; the text itself
+/// never goes through tokens, syn and prettyplease (it is most of the output,
+/// and quoting it into a literal, parsing it back and printing it again was a
+/// third of the emit time). The output is what one attribute per line gives.
 pub fn doc_attrs(lines: &[String]) -> TokenStream {
     if lines.is_empty() {
         return TokenStream::new();
     }
     let text: Vec<String> = lines.iter().map(|l| if l.is_empty() { String::new() } else { format!(" {l}") }).collect();
     let text = text.join("\n");
-    quote!(#[doc = #text])
+    let id = DOC_TEXTS.with(|t| {
+        let (last, texts) = &mut *t.borrow_mut();
+        *last += 1;
+        texts.insert(*last, text);
+        *last
+    });
+    let placeholder = format!("{DOC_PLACEHOLDER}{id}");
+    quote!(#[doc = #placeholder])
+}
+
+/// The text of the doc attribute whose placeholder carries `id`, if it was
+/// made on this thread and not forgotten since.
+pub fn doc_text<R>(id: u64, f: impl FnOnce(Option<&str>) -> R) -> R {
+    DOC_TEXTS.with(|t| f(t.borrow().1.get(&id).map(String::as_str)))
+}
+
+/// Drops the texts of this thread's doc attributes, once what they were made
+/// for is formatted. (Tokens are not `Send`: they are formatted on the thread
+/// that made them.)
+pub fn forget_doc_texts() {
+    DOC_TEXTS.with(|t| t.borrow_mut().1.clear());
 }
 
 /// `#![doc = " line"]`, for module and crate docs.

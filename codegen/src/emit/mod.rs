@@ -101,6 +101,7 @@ pub fn emit_crate(spec: &Spec, registry: &Registry, notes: &RevisionNotes) -> Re
                 (path, text)
             }
         };
+        items::forget_doc_texts();
         (path, text, d)
     });
     let mut modules: BTreeMap<String, String> = BTreeMap::new();
@@ -156,6 +157,7 @@ fn format_module(rev: &Revision, notes: &Notes, path: &str, diags: &mut Diagnost
         out.push('\n');
         out.push_str(&format_file(&module.tail, "", path, diags));
     }
+    items::forget_doc_texts();
     out
 }
 
@@ -174,7 +176,18 @@ fn check_call(call: &str, path: &str, diags: &mut Diagnostics) {
 /// reported as a diagnostic (the generator never panics on a schema).
 pub fn format_file(tokens: &TokenStream, header: &str, path: &str, diags: &mut Diagnostics) -> String {
     match syn::parse2::<syn::File>(tokens.clone()) {
-        Ok(file) => format!("{header}{}", expand_doc_blocks(&prettyplease::unparse(&file))),
+        Ok(file) => {
+            let text = expand_doc_blocks(&prettyplease::unparse(&file));
+            if text.contains(items::DOC_PLACEHOLDER) {
+                diags.push(
+                    Diagnostic::error(format!(
+                        "internal error: a doc placeholder in {path} has no text on this thread"
+                    ))
+                    .hint("this is a bug in mcp-spec-codegen; please report it with the schema that caused it"),
+                );
+            }
+            format!("{header}{text}")
+        }
         Err(e) => {
             diags.push(
                 Diagnostic::error(format!("internal error: generated {path} does not parse: {e}"))
@@ -243,16 +256,34 @@ fn method_impl(rev: &Revision, cx: &Cx<'_>, m: &crate::protocol::Method) -> Toke
     }
 }
 
-/// Turns the `/** ... */` blocks prettyplease prints for a multi-line `#[doc]`
-/// into `///` lines at the block's indentation. prettyplease writes such a block
+/// Writes the doc text of each placeholder [`items::doc_attrs`] made as `///`
+/// lines at the placeholder's indentation, and turns the `/** ... */` blocks
+/// prettyplease prints for other multi-line `#[doc]`s into `///` lines the
+/// same way. prettyplease writes such a block
 /// only when the text has no `*/`, starts it on a line of its own and ends it at
 /// the first `*/`; its continuation lines are not indented.
 pub fn expand_doc_blocks(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    let mut out = String::with_capacity(text.len() * 2);
     let mut lines = text.split_inclusive('\n');
     while let Some(line) = lines.next() {
         let body = line.trim_start();
         let indent = &line[..line.len() - body.len()];
+        if let Some(id) = body.strip_prefix("///").and_then(|b| b.trim_end().strip_prefix(items::DOC_PLACEHOLDER)) {
+            let written = items::doc_text(id.parse().unwrap_or(0), |text| {
+                for doc in text?.split('\n') {
+                    out.push_str(indent);
+                    out.push_str("///");
+                    out.push_str(doc);
+                    out.push('\n');
+                }
+                Some(())
+            });
+            if written.is_none() {
+                // Not made on this thread: left as it is, for the formatting check to see.
+                out.push_str(line);
+            }
+            continue;
+        }
         let Some(first) = body.strip_prefix("/**") else {
             out.push_str(line);
             continue;
@@ -649,9 +680,15 @@ mod tests {
         assert!(!d.has_errors());
         assert_eq!(combined, separate);
         assert!(combined.contains("    ///   indented `code`\n"), "{combined}");
-        // Text with `*/` stays an attribute, untouched.
+        // Text that would end a block comment is a line like any other.
         let tricky = items::doc_attrs(&["a */ b".to_string(), "c".to_string()]);
         let out = format_file(&quote! { #tricky pub struct B; }, "", "b.rs", &mut d);
-        assert!(out.contains("#[doc ="), "{out}");
+        assert_eq!(out, "/// a */ b\n/// c\npub struct B;\n");
+        assert!(!d.has_errors());
+        // A placeholder whose text is gone is an error, not a silent comment.
+        let gone = items::doc_attrs(&["gone".to_string()]);
+        items::forget_doc_texts();
+        format_file(&quote! { #gone pub struct C; }, "", "c.rs", &mut d);
+        assert!(d.has_errors());
     }
 }
