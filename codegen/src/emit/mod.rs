@@ -5,7 +5,7 @@ pub mod build;
 pub mod docs;
 pub mod items;
 pub mod registry;
-mod share;
+pub mod share;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -73,6 +73,14 @@ pub fn emit_crate(spec: &Spec, registry: &Registry, notes: &RevisionNotes) -> Re
         files.insert(path.into(), format!("{}{text}", runtime_header(path)));
     }
     files.insert("src/negotiate.rs".into(), format!("{}{NEGOTIATE}", runtime_header("src/negotiate.rs")));
+    // A revision with an earlier one's items is that module re-exported.
+    let shared = share::shared_revisions(&spec.revisions);
+    for (module, of) in &shared {
+        let Some(rev) = spec.revisions.iter().find(|r| &r.module == module) else { continue };
+        let path = format!("src/{module}.rs");
+        let text = format_file(&share::reexport_module(rev, of), &revision_header(rev), &path, &mut diags);
+        files.insert(path.into(), text);
+    }
     // Every Rust file is independent: emitted and formatted on every core, the
     // biggest revisions first so the cores finish together.
     enum Job<'a> {
@@ -80,7 +88,8 @@ pub fn emit_crate(spec: &Spec, registry: &Registry, notes: &RevisionNotes) -> Re
         Registry,
         Module(&'a Revision),
     }
-    let mut jobs: Vec<Job<'_>> = spec.revisions.iter().map(Job::Module).collect();
+    let mut jobs: Vec<Job<'_>> =
+        spec.revisions.iter().filter(|r| !shared.contains_key(&r.module)).map(Job::Module).collect();
     jobs.sort_by_key(|j| match j {
         Job::Module(r) => std::cmp::Reverse(r.items.len()),
         _ => std::cmp::Reverse(0),
@@ -104,26 +113,9 @@ pub fn emit_crate(spec: &Spec, registry: &Registry, notes: &RevisionNotes) -> Re
         items::forget_doc_texts();
         (path, text, d)
     });
-    let mut modules: BTreeMap<String, String> = BTreeMap::new();
     for (path, text, d) in outputs {
-        match path.strip_prefix("src/").and_then(|p| p.strip_suffix(".rs")) {
-            Some(module) if spec.revisions.iter().any(|r| r.module == module) => {
-                modules.insert(module.to_string(), text);
-            }
-            _ => {
-                files.insert(path.into(), text);
-            }
-        }
-        diags.extend(d);
-    }
-    let shared = share::shared_revisions(&spec.revisions, &modules);
-    for rev in &spec.revisions {
-        let path = format!("src/{}.rs", rev.module);
-        let text = match shared.get(&rev.module) {
-            Some(of) => format_file(&share::reexport_module(rev, of), &revision_header(rev), &path, &mut diags),
-            None => modules.remove(&rev.module).unwrap_or_default(),
-        };
         files.insert(path.into(), text);
+        diags.extend(d);
     }
     files.insert("Cargo.toml".into(), cargo_toml(spec, &shared));
     files.insert("README.md".into(), crate_readme(spec, &shared));

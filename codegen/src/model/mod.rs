@@ -388,6 +388,9 @@ pub struct Literal {
 }
 
 /// Documentation of an item or field, read from its JSDoc.
+/// An item's or member's docs. Only `deprecated` reaches the Rust items (as
+/// `#[deprecated]`); the rest shapes the doc text alone, which is what lets two
+/// revisions whose docs differ share one module (`emit::share`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Docs {
     /// The description, in JSDoc markdown (with `{@link}`s), one entry per line.
