@@ -130,7 +130,7 @@ thread_local! {
 }
 
 /// What a doc attribute holds in place of its text: prettyplease prints it as
-/// `///@mcp-spec-doc:<n>`, and `super::expand_doc_blocks` writes the text there.
+/// `///@mcp-spec-doc:<n>`, and `super::expand_docs` writes the text there.
 pub const DOC_PLACEHOLDER: &str = "@mcp-spec-doc:";
 
 /// Doc lines as one `#[doc]` attribute holding a placeholder; the text itself
@@ -141,7 +141,11 @@ pub fn doc_attrs(lines: &[String]) -> TokenStream {
     if lines.is_empty() {
         return TokenStream::new();
     }
-    let text: Vec<String> = lines.iter().map(|l| if l.is_empty() { String::new() } else { format!(" {l}") }).collect();
+    // Trailing spaces trimmed, as prettyplease trims a doc attribute's lines.
+    let text: Vec<String> = lines
+        .iter()
+        .map(|l| if l.trim_end().is_empty() { String::new() } else { format!(" {}", l.trim_end()) })
+        .collect();
     let text = text.join("\n");
     let id = DOC_TEXTS.with(|t| {
         let (last, texts) = &mut *t.borrow_mut();
@@ -191,6 +195,9 @@ pub struct Emitted {
     pub call: Option<String>,
 }
 
+///
+/// Its doc attributes hold placeholders whose text lives on this thread until
+/// [`forget_doc_texts`]: format the tokens here, with `super::format_file`.
 pub fn emit_item(item: &Item, cx: &Cx<'_>) -> Emitted {
     let mut lines = cx.doc_lines(&item.docs, &item.name);
     if let Origin::Inline { parent, field, role } = &item.origin {

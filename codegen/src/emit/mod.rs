@@ -169,8 +169,8 @@ fn check_call(call: &str, path: &str, diags: &mut Diagnostics) {
 pub fn format_file(tokens: &TokenStream, header: &str, path: &str, diags: &mut Diagnostics) -> String {
     match syn::parse2::<syn::File>(tokens.clone()) {
         Ok(file) => {
-            let text = expand_doc_blocks(&prettyplease::unparse(&file));
-            if text.contains(items::DOC_PLACEHOLDER) {
+            let (text, unresolved) = expand_docs(&prettyplease::unparse(&file));
+            if unresolved > 0 {
                 diags.push(
                     Diagnostic::error(format!(
                         "internal error: a doc placeholder in {path} has no text on this thread"
@@ -249,12 +249,14 @@ fn method_impl(rev: &Revision, cx: &Cx<'_>, m: &crate::protocol::Method) -> Toke
 }
 
 /// Writes the doc text of each placeholder [`items::doc_attrs`] made as `///`
-/// lines at the placeholder's indentation, and turns the `/** ... */` blocks
+/// lines at the placeholder's indentation (counting those whose text is not on
+/// this thread, which stay as they are: a bug to report), and turns the `/** ... */` blocks
 /// prettyplease prints for other multi-line `#[doc]`s into `///` lines the
 /// same way. prettyplease writes such a block
 /// only when the text has no `*/`, starts it on a line of its own and ends it at
 /// the first `*/`; its continuation lines are not indented.
-pub fn expand_doc_blocks(text: &str) -> String {
+pub fn expand_docs(text: &str) -> (String, usize) {
+    let mut unresolved = 0;
     let mut out = String::with_capacity(text.len() * 2);
     let mut lines = text.split_inclusive('\n');
     while let Some(line) = lines.next() {
@@ -271,7 +273,7 @@ pub fn expand_doc_blocks(text: &str) -> String {
                 Some(())
             });
             if written.is_none() {
-                // Not made on this thread: left as it is, for the formatting check to see.
+                unresolved += 1;
                 out.push_str(line);
             }
             continue;
@@ -299,7 +301,7 @@ pub fn expand_doc_blocks(text: &str) -> String {
             }
         }
     }
-    out
+    (out, unresolved)
 }
 
 fn revision_header(rev: &Revision) -> String {
@@ -658,8 +660,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn doc_blocks_become_line_comments_exactly_as_one_attribute_per_line_would() {
-        let lines: Vec<String> = ["First.", "", "  indented `code`"].map(String::from).to_vec();
+    fn doc_text_becomes_line_comments_exactly_as_one_attribute_per_line_would() {
+        let lines: Vec<String> =
+            ["First.", "", "  indented `code`", "trailing spaces  ", "   "].map(String::from).to_vec();
         let one = items::doc_attrs(&lines);
         let per_line = lines.iter().map(|l| {
             let t = if l.is_empty() { String::new() } else { format!(" {l}") };
@@ -671,7 +674,7 @@ mod tests {
         let separate = format_file(&wrap(quote!(#(#per_line)*)), "", "a.rs", &mut d);
         assert!(!d.has_errors());
         assert_eq!(combined, separate);
-        assert!(combined.contains("    ///   indented `code`\n"), "{combined}");
+        assert!(combined.contains("    ///   indented `code`\n    /// trailing spaces\n    ///\n"), "{combined}");
         // Text that would end a block comment is a line like any other.
         let tricky = items::doc_attrs(&["a */ b".to_string(), "c".to_string()]);
         let out = format_file(&quote! { #tricky pub struct B; }, "", "b.rs", &mut d);

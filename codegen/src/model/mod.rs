@@ -387,8 +387,8 @@ pub struct Literal {
     pub via_const: Option<String>,
 }
 
-/// Documentation of an item or field, read from its JSDoc.
-/// An item's or member's docs. Only `deprecated` reaches the Rust items (as
+/// Documentation of an item or field, read from its JSDoc. Only `deprecated`
+/// reaches the Rust items (as
 /// `#[deprecated]`); the rest shapes the doc text alone, which is what lets two
 /// revisions whose docs differ share one module (`emit::share`).
 #[derive(Clone, Debug, Default, PartialEq)]
