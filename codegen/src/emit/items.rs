@@ -144,7 +144,8 @@ pub fn doc_attrs(lines: &[String]) -> TokenStream {
     // Trailing spaces trimmed, as prettyplease trims a doc attribute's lines.
     let text: Vec<String> = lines
         .iter()
-        .map(|l| if l.trim_end().is_empty() { String::new() } else { format!(" {}", l.trim_end()) })
+        .map(|l| l.trim_end())
+        .map(|l| if l.is_empty() { String::new() } else { format!(" {l}") })
         .collect();
     let text = text.join("\n");
     let id = DOC_TEXTS.with(|t| {
@@ -195,9 +196,9 @@ pub struct Emitted {
     pub call: Option<String>,
 }
 
-///
-/// Its doc attributes hold placeholders whose text lives on this thread until
-/// [`forget_doc_texts`]: format the tokens here, with `super::format_file`.
+/// One model item as Rust. Its doc attributes hold placeholders whose text lives
+/// on this thread until [`forget_doc_texts`]: format the tokens here, with
+/// `super::format_file`.
 pub fn emit_item(item: &Item, cx: &Cx<'_>) -> Emitted {
     let mut lines = cx.doc_lines(&item.docs, &item.name);
     if let Origin::Inline { parent, field, role } = &item.origin {

@@ -249,15 +249,21 @@ fn method_impl(rev: &Revision, cx: &Cx<'_>, m: &crate::protocol::Method) -> Toke
 }
 
 /// Writes the doc text of each placeholder [`items::doc_attrs`] made as `///`
-/// lines at the placeholder's indentation (counting those whose text is not on
-/// this thread, which stay as they are: a bug to report), and turns the `/** ... */` blocks
-/// prettyplease prints for other multi-line `#[doc]`s into `///` lines the
-/// same way. prettyplease writes such a block
-/// only when the text has no `*/`, starts it on a line of its own and ends it at
-/// the first `*/`; its continuation lines are not indented.
+/// lines at the placeholder's indentation, and turns the `/** ... */` blocks
+/// prettyplease prints for other multi-line `#[doc]`s into `///` lines the same
+/// way. Returns the text and how many placeholders had no text on this thread
+/// (left as they are: a bug to report). prettyplease writes such a block only
+/// when the text has no `*/`, starts it on a line of its own and ends it at the
+/// first `*/`; its continuation lines are not indented.
 pub fn expand_docs(text: &str) -> (String, usize) {
     let mut unresolved = 0;
     let mut out = String::with_capacity(text.len() * 2);
+    let push_doc_line = |out: &mut String, indent: &str, content: &str| {
+        out.push_str(indent);
+        out.push_str("///");
+        out.push_str(content);
+        out.push('\n');
+    };
     let mut lines = text.split_inclusive('\n');
     while let Some(line) = lines.next() {
         let body = line.trim_start();
@@ -265,10 +271,7 @@ pub fn expand_docs(text: &str) -> (String, usize) {
         if let Some(id) = body.strip_prefix("///").and_then(|b| b.trim_end().strip_prefix(items::DOC_PLACEHOLDER)) {
             let written = items::doc_text(id.parse().unwrap_or(0), |text| {
                 for doc in text?.split('\n') {
-                    out.push_str(indent);
-                    out.push_str("///");
-                    out.push_str(doc);
-                    out.push('\n');
+                    push_doc_line(&mut out, indent, doc);
                 }
                 Some(())
             });
@@ -288,10 +291,7 @@ pub fn expand_docs(text: &str) -> (String, usize) {
                 Some(c) => (c, true),
                 None => (part, false),
             };
-            out.push_str(indent);
-            out.push_str("///");
-            out.push_str(content);
-            out.push('\n');
+            push_doc_line(&mut out, indent, content);
             if done {
                 break;
             }
