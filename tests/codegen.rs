@@ -148,12 +148,27 @@ fn code_lines(text: &str) -> Vec<&str> {
     text.lines().filter(|l| !l.trim_start().starts_with("//")).collect()
 }
 
+/// The notes the crate adds to each revision module's docs.
+fn crate_notes(spec: &mcp_spec_codegen::Spec) -> mcp_spec_codegen::emit::RevisionNotes {
+    mcp_spec_codegen::emit::registry::look_ahead_notes(spec, &mcp_spec_codegen::registry::build(spec))
+}
+
+/// The items a crate module re-exports from `src/shared/`: item → shared module.
+fn reexported_items(module: &str) -> std::collections::BTreeMap<String, String> {
+    module
+        .lines()
+        .filter_map(|l| l.strip_prefix("pub use crate::shared::")?.strip_suffix(';')?.split_once("::"))
+        .map(|(m, item)| (item.to_string(), m.to_string()))
+        .collect()
+}
+
 /// Checks which revisions of `dir` share a module (the generator decides from
 /// the model) against the modules emitted in full, each on its own, and against
 /// the typed diff: a revision re-exports the first earlier revision with a module
 /// of its own whose full module is the same but for comments and docs, and from
-/// which the diff finds no change but docs; its feature turns that one's on.
-/// Returns the pairs.
+/// which the diff finds no change but docs; its feature turns that one's on. A
+/// revision with a module of its own has every item of its full module, there or
+/// re-exported from `src/shared/` (see `check_item_sharing`). Returns the pairs.
 fn check_sharing(dir: &Path) -> Vec<(String, String)> {
     let (spec, _) = mcp_spec_codegen::spec::load_spec(dir).unwrap_or_else(|d| panic!("{}", d.render()));
     let files = generate_ok(dir);
@@ -184,18 +199,90 @@ fn check_sharing(dir: &Path) -> Vec<(String, String)> {
             }
             None => {
                 assert_eq!(reexported_module(module), None, "{} differs from every earlier revision", rev.name);
-                // (The crate's modules carry the registry's notes in their docs.)
-                assert!(
-                    code_lines(module) == code_lines(&full[i]),
-                    "{}: its own module, as emitted on its own",
-                    rev.name
-                );
                 assert_eq!(feature, format!("{} = []", rev.module));
                 own.push(i);
             }
         }
     }
+    let own: Vec<&mcp_spec_codegen::model::Revision> = own.iter().map(|&i| &spec.revisions[i]).collect();
+    check_item_sharing(&spec, &own, &files);
     pairs
+}
+
+/// Checks the items revision modules share against each one's items emitted
+/// on their own (with the crate's notes): every item is in its module as
+/// emitted, or re-exported from a shared module that holds that same text and
+/// is re-exported by exactly the run of adjacent modules whose text of it is
+/// that; an item not shared by adjacent modules that have the same text of it
+/// mentions one they do not share. Returns the shared items, by revision.
+fn check_item_sharing(
+    spec: &mcp_spec_codegen::Spec,
+    own: &[&mcp_spec_codegen::model::Revision],
+    files: &Files,
+) -> Vec<std::collections::BTreeMap<String, String>> {
+    use std::collections::BTreeMap;
+    let notes = crate_notes(spec);
+    let empty = Default::default();
+    let texts: Vec<BTreeMap<String, String>> = own
+        .iter()
+        .map(|r| {
+            let t = mcp_spec_codegen::emit::module_text(r, notes.get(&r.module).unwrap_or(&empty))
+                .unwrap_or_else(|d| panic!("{}", d.render()));
+            t.items.into_iter().map(|i| (i.name, i.text)).collect()
+        })
+        .collect();
+    let shared: Vec<BTreeMap<String, String>> =
+        own.iter().map(|r| reexported_items(&files[Path::new(&format!("src/{}.rs", r.module))])).collect();
+    for (k, rev) in own.iter().enumerate() {
+        let module = &files[Path::new(&format!("src/{}.rs", rev.module))];
+        for (name, text) in &texts[k] {
+            match shared[k].get(name) {
+                None => assert!(module.contains(text.as_str()), "{}: {name} is not in its module as emitted", rev.name),
+                Some(m) => {
+                    let file = &files[Path::new(&format!("src/shared/{m}.rs"))];
+                    assert!(
+                        file.contains(text.as_str()),
+                        "{}: {name} in shared/{m} is not as the revision emits it",
+                        rev.name
+                    );
+                    // The module is named for the run of revisions that re-export it.
+                    let run: Vec<&str> = (0..own.len())
+                        .filter(|&j| shared[j].get(name) == Some(m))
+                        .map(|j| own[j].module.as_str())
+                        .collect();
+                    assert_eq!(m, &format!("{}_to_{}", run[0], run[run.len() - 1]), "{name}");
+                    let first = own.iter().position(|r| r.module == run[0]).unwrap_or_default();
+                    for j in first..first + run.len() {
+                        assert_eq!(own[j].module, run[j - first], "{name}: {m} is re-exported by adjacent modules");
+                        assert_eq!(texts[j].get(name), Some(text), "{name}: its text in {}", own[j].name);
+                    }
+                }
+            }
+        }
+        if k == 0 {
+            continue;
+        }
+        // Kept apart although the text is the same: something it mentions is not shared.
+        for (name, text) in &texts[k] {
+            if texts[k - 1].get(name) != Some(text)
+                || shared[k].get(name).is_some_and(|m| shared[k - 1].get(name) == Some(m))
+            {
+                continue;
+            }
+            let mentions = mcp_spec_codegen::emit::share::mentions(text, rev, name);
+            let apart = mentions.iter().any(|m| match (shared[k].get(m), shared[k - 1].get(m)) {
+                (Some(a), Some(b)) => a != b,
+                _ => true,
+            });
+            assert!(
+                apart,
+                "{}: {name} has the text it has in {} and mentions only items they share, yet is not shared",
+                rev.name,
+                own[k - 1].name
+            );
+        }
+    }
+    shared
 }
 
 #[test]
@@ -235,4 +322,113 @@ fn a_revision_shares_an_earlier_module_exactly_when_the_diff_finds_no_change() {
     // The spec inputs: whatever the diff says, the crate agrees.
     let pairs = check_sharing(&support::spec_dir());
     eprintln!("revisions sharing a module in the spec inputs: {pairs:?}");
+}
+
+#[test]
+fn adjacent_revisions_share_an_item_exactly_when_it_and_all_it_mentions_are_the_same() {
+    // A spec made for it, of three revisions: the first, then one where some items
+    // change, then a copy of the second with other docs on the module's first item.
+    let tmp = std::env::temp_dir().join(format!("mcp-spec-item-sharing-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let base =
+        std::fs::read_to_string(support::workspace_root().join("tests/fixtures/spec/schema/2025-06-01/schema.ts"))
+            .unwrap();
+    // The same text in every revision, but a doc link to `Tool`, which changes.
+    let first = format!("{base}\n/** Names a {{@link Tool}}. */\nexport interface ToolRef {{\n  name: string;\n}}\n");
+    let second = first
+        .replacen("export interface Tool {", "export interface Tool {\n  added?: string;", 1)
+        .replacen(
+            "export interface Note {\n  text: string;",
+            "export interface Note {\n  text: string;\n  lang?: string;",
+            1,
+        )
+        .replacen("export interface Dot {", "/** A dot, now documented. */\nexport interface Dot {", 1);
+    let third = second.replacen("export const MAX_TOOLS = 64;", "export const MAX_TOOLS = 65;", 1);
+    for (name, text) in [("2025-01-01", &first), ("2025-02-01", &second), ("2025-03-01", &third)] {
+        assert!(name == "2025-01-01" || text != &first);
+        let dir = tmp.join("schema").join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("schema.ts"), text).unwrap();
+    }
+    let (spec, _) = mcp_spec_codegen::spec::load_spec(&tmp).unwrap_or_else(|d| panic!("{}", d.render()));
+    let files = generate_ok(&tmp);
+    std::fs::remove_dir_all(&tmp).unwrap();
+    let own: Vec<&mcp_spec_codegen::model::Revision> = spec.revisions.iter().collect();
+    let shared = check_item_sharing(&spec, &own, &files);
+    let (all, later) = ("v2025_01_01_to_v2025_03_01", "v2025_02_01_to_v2025_03_01");
+    let expected = [
+        // Unchanged, and mentions only what is unchanged.
+        ("Link", [Some(all), Some(all), Some(all)]),
+        ("Request", [Some(all), Some(all), Some(all)]),
+        // Changed in the second revision, then the same.
+        ("Tool", [None, Some(later), Some(later)]),
+        ("Note", [None, Some(later), Some(later)]),
+        // Its docs changed: docs are part of what is shared.
+        ("Dot", [None, Some(later), Some(later)]),
+        // The same text throughout, but mentions an item that changed: in code (a
+        // member's type, a union's member, the result type of a `Request` impl) or
+        // in a doc link.
+        ("Card", [None, Some(later), Some(later)]),
+        ("Mark", [None, Some(later), Some(later)]),
+        ("ListToolsResult", [None, Some(later), Some(later)]),
+        ("ListToolsRequest", [None, Some(later), Some(later)]),
+        ("ToolRef", [None, Some(later), Some(later)]),
+        // Changed in the third: the first two share it.
+        ("MAX_TOOLS", [Some("v2025_01_01_to_v2025_02_01"), Some("v2025_01_01_to_v2025_02_01"), None]),
+    ];
+    for (item, modules) in expected {
+        let found: Vec<Option<&str>> = shared.iter().map(|s| s.get(item).map(String::as_str)).collect();
+        assert_eq!(found, modules, "{item}");
+    }
+    // Each shared module is compiled when one of its revisions is, and brings in
+    // what its items mention from another.
+    let index = &files[Path::new("src/shared.rs")];
+    assert!(index.contains("feature = \"v2025_02_01\", feature = \"v2025_03_01\""), "{index}");
+    let later_file = &files[Path::new(&format!("src/shared/{later}.rs"))];
+    assert!(later_file.contains(&format!("use super::{all}::Request;")), "{later_file}");
+}
+
+#[test]
+fn two_revisions_have_one_rust_type_exactly_where_their_modules_share_it() {
+    use std::collections::BTreeMap;
+    let generated = support::workspace_root().join("generated/src");
+    // What the committed files say: a module re-exported whole (`draft`), and the
+    // items each module re-exports from `src/shared/`.
+    let mut whole: BTreeMap<&str, String> = BTreeMap::new();
+    let mut items: BTreeMap<&str, BTreeMap<String, String>> = BTreeMap::new();
+    let module_of = |rev: &str| if rev == "draft" { rev.to_string() } else { format!("v{}", rev.replace('-', "_")) };
+    for rev in mcp_spec_types::REVISIONS {
+        let text = std::fs::read_to_string(generated.join(format!("{}.rs", module_of(rev)))).unwrap();
+        if let Some(of) = reexported_module(&text) {
+            whole.insert(rev, of);
+        }
+        items.insert(rev, reexported_items(&text));
+    }
+    let source = |rev: &'static str| -> &'static str {
+        let m = whole.get(rev).map(String::as_str).unwrap_or_default();
+        mcp_spec_types::REVISIONS.iter().find(|r| module_of(r) == m).copied().unwrap_or(rev)
+    };
+    let (mut same, mut by_item, mut apart) = (0, 0, 0);
+    for (i, a) in mcp_spec_types::REVISIONS.iter().enumerate() {
+        for b in &mcp_spec_types::REVISIONS[i + 1..] {
+            let (ta, tb) = (support::types_of(a), support::types_of(b));
+            for ea in ta {
+                let Some(eb) = tb.iter().find(|e| e.name == ea.name) else { continue };
+                let (sa, sb) = (source(a), source(b));
+                let files_say = sa == sb
+                    || matches!((items[sa].get(ea.name), items[sb].get(ea.name)), (Some(x), Some(y)) if x == y);
+                let rust_says = (ea.type_id)() == (eb.type_id)();
+                assert_eq!(rust_says, files_say, "{} in {a} and {b}", ea.name);
+                if rust_says {
+                    same += 1
+                } else {
+                    apart += 1
+                }
+                if rust_says && sa != sb {
+                    by_item += 1;
+                }
+            }
+        }
+    }
+    assert!(by_item > 0 && apart > 0, "{same} pairs of one type ({by_item} shared item by item), {apart} of two");
 }

@@ -19,6 +19,8 @@ pub use rt::Extra;
 pub use indexmap::IndexMap;
 #[rustfmt::skip]
 pub mod registry;
+#[rustfmt::skip]
+mod shared;
 #[cfg(feature = "v2024_11_05")]
 #[cfg_attr(docsrs, doc(cfg(feature = "v2024_11_05")))]
 #[rustfmt::skip]

@@ -3,6 +3,16 @@
 // Source: schema/2025-03-26/schema.ts (sha256 bdc457208cb1b49061f3fbbae24144b7dbae282c746d82aa689ddd98329743e7)
 
 //! Types of MCP revision 2025-03-26, generated from `schema/2025-03-26/schema.ts`.
+//!
+//! # Shared with other revisions
+//!
+//! These items are the same, docs included, in the revisions named, and so are the items they name: each is one Rust type in all of them (a value of one revision's is a value of the other's), compiled once.
+//!
+//! - 2024-11-05 to 2025-03-26: [`BlobResourceContents`], [`CancelledNotification`], [`CancelledNotificationParams`], [`ClientCapabilities`], [`ClientCapabilitiesRoots`], [`CompleteRequest`], [`CompleteRequestParams`], [`CompleteRequestParamsArgument`], [`CompleteRequestParamsRef`], [`CompleteResult`], [`CompleteResultCompletion`], [`EmptyResult`], [`Implementation`], [`InitializedNotification`], [`JSONRPCError`], [`JSONRPCErrorError`], [`JSONRPCNotification`], [`JSONRPCRequest`], [`JSONRPCResponse`], [`JSONRPC_VERSION`], [`ListPromptsRequest`], [`ListPromptsResult`], [`ListRootsRequest`], [`ListRootsResult`], [`LoggingMessageNotification`], [`LoggingMessageNotificationParams`], [`Notification`], [`NotificationParams`], [`PaginatedRequest`], [`PaginatedRequestParams`], [`PaginatedResult`], [`PingRequest`], [`ProgressToken`], [`Prompt`], [`PromptArgument`], [`PromptListChangedNotification`], [`PromptReference`], [`ReadResourceRequest`], [`ReadResourceRequestParams`], [`ReadResourceResult`], [`ReadResourceResultContentsItem`], [`Request`], [`RequestId`], [`RequestParams`], [`RequestParamsMeta`], [`ResourceContents`], [`ResourceListChangedNotification`], [`ResourceReference`], [`ResourceUpdatedNotification`], [`ResourceUpdatedNotificationParams`], [`Result`], [`Root`], [`RootsListChangedNotification`], [`SetLevelRequest`], [`SetLevelRequestParams`], [`SubscribeRequest`], [`SubscribeRequestParams`], [`TextResourceContents`], [`ToolListChangedNotification`], [`UnsubscribeRequest`], [`UnsubscribeRequestParams`]
+//! - 2024-11-05 to 2025-06-18: [`LoggingLevel`]
+//! - 2024-11-05 to 2025-11-25: [`ModelHint`], [`ModelPreferences`]
+//! - 2024-11-05 to 2026-07-28: [`Cursor`], [`INTERNAL_ERROR`], [`INVALID_PARAMS`], [`INVALID_REQUEST`], [`METHOD_NOT_FOUND`], [`PARSE_ERROR`], [`Role`]
+//! - 2025-03-26 to 2025-06-18: [`ServerCapabilities`], [`ServerCapabilitiesPrompts`], [`ServerCapabilitiesResources`], [`ServerCapabilitiesTools`]
 #![allow(deprecated)]
 #![allow(
     clippy::large_enum_variant,
@@ -124,68 +134,7 @@ crate::rt::object! {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
-pub struct BlobResourceContents {
-    /// The URI of this resource.
-    ///
-    /// Format: `uri`
-    pub uri: String,
-    /// The MIME type of this resource, if known.
-    ///
-    /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub mime_type: Option<String>,
-    /// A base64-encoded string representing the binary data of the item.
-    ///
-    /// Format: `byte`
-    pub blob: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl BlobResourceContents {
-    /// A `BlobResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        uri: impl ::std::convert::Into<String>,
-        blob: impl ::std::convert::Into<String>,
-    ) -> Self {
-        BlobResourceContents {
-            uri: uri.into(),
-            mime_type: ::std::option::Option::None,
-            blob: blob.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `mimeType`.
-    #[inline]
-    pub fn with_mime_type(mut self, value: impl ::std::convert::Into<String>) -> Self {
-        self.mime_type = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::convert::From<BlobResourceContents> for ResourceContents {
-    fn from(value: BlobResourceContents) -> Self {
-        let mut kept = crate::Extra::new();
-        kept.insert("blob", ::serde_json::to_value(value.blob).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        ResourceContents {
-            uri: value.uri,
-            mime_type: value.mime_type,
-            extra: kept,
-        }
-    }
-}
-crate::rt::object! {
-    BlobResourceContents {
-        "uri": required uri: String,
-        "mimeType": optional mime_type: String,
-        "blob": required blob: String,
-    }
-}
+pub use crate::shared::v2024_11_05_to_v2025_03_26::BlobResourceContents;
 
 /// Used by the client to invoke a tool provided by the server.
 ///
@@ -211,6 +160,15 @@ crate::rt::object! {
     CallToolRequest {
         "method" fixed METHOD: &str = "tools/call",
         "params": required params: CallToolRequestParams,
+    }
+}
+
+impl crate::Request for CallToolRequest {
+    const METHOD: &'static str = "tools/call";
+    type Params = CallToolRequestParams;
+    type Result = CallToolResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -375,198 +333,10 @@ crate::rt::union! {
     }
 }
 
-/// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
-///
-/// The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
-///
-/// This notification indicates that the result will be unused, so any associated processing SHOULD cease.
-///
-/// A client MUST NOT attempt to cancel its `initialize` request.
-///
-/// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/cancelled"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CancelledNotification {
-    pub params: CancelledNotificationParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl CancelledNotification {
-    /// A `CancelledNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(params: impl ::std::convert::Into<CancelledNotificationParams>) -> Self {
-        CancelledNotification {
-            params: params.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-}
-crate::rt::object! {
-    CancelledNotification {
-        "method" fixed METHOD: &str = "notifications/cancelled",
-        "params": required params: CancelledNotificationParams,
-    }
-}
-
-/// The inline object type of `CancelledNotification.params` in the schema (named from its parent and field; see [`CancelledNotification`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct CancelledNotificationParams {
-    /// The ID of the request to cancel.
-    ///
-    /// This MUST correspond to the ID of a request previously issued in the same direction.
-    ///
-    /// Wire name: `requestId`.
-    pub request_id: RequestId,
-    /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub reason: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl CancelledNotificationParams {
-    /// A `CancelledNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(request_id: impl ::std::convert::Into<RequestId>) -> Self {
-        CancelledNotificationParams {
-            request_id: request_id.into(),
-            reason: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `reason`.
-    #[inline]
-    pub fn with_reason(mut self, value: impl ::std::convert::Into<String>) -> Self {
-        self.reason = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-crate::rt::object! {
-    CancelledNotificationParams {
-        "requestId": required request_id: RequestId,
-        "reason": optional reason: String,
-    }
-}
-
-/// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ClientCapabilities {
-    /// Experimental, non-standard capabilities that the client supports.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub experimental: Option<
-        crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    >,
-    /// Present if the client supports listing roots.
-    ///
-    /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub roots: Option<ClientCapabilitiesRoots>,
-    /// Present if the client supports sampling from an LLM.
-    ///
-    /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub sampling: Option<crate::IndexMap<String, ::serde_json::Value>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ClientCapabilities {
-    /// A `ClientCapabilities` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        ClientCapabilities {
-            experimental: ::std::option::Option::None,
-            roots: ::std::option::Option::None,
-            sampling: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `experimental`.
-    #[inline]
-    pub fn with_experimental(
-        mut self,
-        value: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    ) -> Self {
-        self.experimental = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `roots`.
-    #[inline]
-    pub fn with_roots(
-        mut self,
-        value: impl ::std::convert::Into<ClientCapabilitiesRoots>,
-    ) -> Self {
-        self.roots = ::std::option::Option::Some(value.into());
-        self
-    }
-    /// Sets `sampling`.
-    #[inline]
-    pub fn with_sampling(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
-        self.sampling = ::std::option::Option::Some(value);
-        self
-    }
-}
-impl ::std::default::Default for ClientCapabilities {
-    fn default() -> Self {
-        ClientCapabilities::new()
-    }
-}
-crate::rt::object! {
-    ClientCapabilities {
-        "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-        "roots": optional roots: ClientCapabilitiesRoots,
-        "sampling": optional sampling: crate::IndexMap<String, ::serde_json::Value>,
-    }
-}
-
-/// The inline object type of `ClientCapabilities.roots` in the schema (named from its parent and field; see [`ClientCapabilities`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ClientCapabilitiesRoots {
-    /// Whether the client supports notifications for changes to the roots list.
-    ///
-    /// **Later revisions:** Removed in 2026-07-28.
-    ///
-    /// Wire name: `listChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub list_changed: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ClientCapabilitiesRoots {
-    /// A `ClientCapabilitiesRoots` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        ClientCapabilitiesRoots {
-            list_changed: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `listChanged`.
-    #[inline]
-    pub fn with_list_changed(mut self, value: bool) -> Self {
-        self.list_changed = ::std::option::Option::Some(value);
-        self
-    }
-}
-impl ::std::default::Default for ClientCapabilitiesRoots {
-    fn default() -> Self {
-        ClientCapabilitiesRoots::new()
-    }
-}
-crate::rt::object! {
-    ClientCapabilitiesRoots {
-        "listChanged": optional list_changed: bool,
-    }
-}
+pub use crate::shared::v2024_11_05_to_v2025_03_26::CancelledNotification;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::CancelledNotificationParams;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::ClientCapabilities;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::ClientCapabilitiesRoots;
 
 /// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
@@ -753,228 +523,12 @@ crate::rt::union! {
     }
 }
 
-/// A request from the client to the server, to ask for completion options.
-///
-/// Fixed members, always written and checked when read (no Rust field): `method`: `"completion/complete"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CompleteRequest {
-    pub params: CompleteRequestParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl CompleteRequest {
-    /// A `CompleteRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(params: impl ::std::convert::Into<CompleteRequestParams>) -> Self {
-        CompleteRequest {
-            params: params.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-}
-crate::rt::object! {
-    CompleteRequest {
-        "method" fixed METHOD: &str = "completion/complete",
-        "params": required params: CompleteRequestParams,
-    }
-}
-
-/// The inline object type of `CompleteRequest.params` in the schema (named from its parent and field; see [`CompleteRequest`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct CompleteRequestParams {
-    pub r#ref: CompleteRequestParamsRef,
-    /// The argument's information
-    pub argument: CompleteRequestParamsArgument,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl CompleteRequestParams {
-    /// A `CompleteRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        r#ref: impl ::std::convert::Into<CompleteRequestParamsRef>,
-        argument: impl ::std::convert::Into<CompleteRequestParamsArgument>,
-    ) -> Self {
-        CompleteRequestParams {
-            r#ref: r#ref.into(),
-            argument: argument.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-}
-crate::rt::object! {
-    CompleteRequestParams {
-        "ref": required r#ref: CompleteRequestParamsRef,
-        "argument": required argument: CompleteRequestParamsArgument,
-    }
-}
-
-/// The inline object type of `CompleteRequestParams.argument` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct CompleteRequestParamsArgument {
-    /// The name of the argument
-    pub name: String,
-    /// The value of the argument to use for completion matching.
-    pub value: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl CompleteRequestParamsArgument {
-    /// A `CompleteRequestParamsArgument` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        name: impl ::std::convert::Into<String>,
-        value: impl ::std::convert::Into<String>,
-    ) -> Self {
-        CompleteRequestParamsArgument {
-            name: name.into(),
-            value: value.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-}
-crate::rt::object! {
-    CompleteRequestParamsArgument {
-        "name": required name: String,
-        "value": required value: String,
-    }
-}
-
-/// The inline union type of `CompleteRequestParams.ref` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
-///
-/// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
-#[derive(Clone, Debug, PartialEq)]
-pub enum CompleteRequestParamsRef {
-    PromptReference(PromptReference),
-    ResourceReference(ResourceReference),
-}
-impl ::std::convert::From<PromptReference> for CompleteRequestParamsRef {
-    fn from(value: PromptReference) -> Self {
-        CompleteRequestParamsRef::PromptReference(value)
-    }
-}
-impl ::std::convert::From<ResourceReference> for CompleteRequestParamsRef {
-    fn from(value: ResourceReference) -> Self {
-        CompleteRequestParamsRef::ResourceReference(value)
-    }
-}
-crate::rt::union! {
-    CompleteRequestParamsRef by "type" {
-        PromptReference(PromptReference) = ["ref/prompt"],
-        ResourceReference(ResourceReference) = ["ref/resource"],
-    }
-}
-
-/// The server's response to a completion/complete request
-#[derive(Clone, Debug, PartialEq)]
-pub struct CompleteResult {
-    /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    ///
-    /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
-    pub completion: CompleteResultCompletion,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl CompleteResult {
-    /// A `CompleteResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(completion: impl ::std::convert::Into<CompleteResultCompletion>) -> Self {
-        CompleteResult {
-            meta: ::std::option::Option::None,
-            completion: completion.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `_meta`.
-    #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
-        self.meta = ::std::option::Option::Some(value);
-        self
-    }
-}
-impl ::std::convert::From<CompleteResult> for Result {
-    fn from(value: CompleteResult) -> Self {
-        let mut kept = crate::Extra::new();
-        kept.insert(
-            "completion",
-            ::serde_json::to_value(value.completion).unwrap_or_default(),
-        );
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        Result {
-            meta: value.meta,
-            extra: kept,
-        }
-    }
-}
-crate::rt::object! {
-    CompleteResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "completion": required completion: CompleteResultCompletion,
-    }
-}
-
-/// The inline object type of `CompleteResult.completion` in the schema (named from its parent and field; see [`CompleteResult`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct CompleteResultCompletion {
-    /// An array of completion values. Must not exceed 100 items.
-    pub values: Vec<String>,
-    /// The total number of completion options available. This can exceed the number of values actually sent in the response.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub total: Option<i64>,
-    /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-    ///
-    /// Wire name: `hasMore`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub has_more: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl CompleteResultCompletion {
-    /// A `CompleteResultCompletion` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(values: Vec<String>) -> Self {
-        CompleteResultCompletion {
-            values,
-            total: ::std::option::Option::None,
-            has_more: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `total`.
-    #[inline]
-    pub fn with_total(mut self, value: i64) -> Self {
-        self.total = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `hasMore`.
-    #[inline]
-    pub fn with_has_more(mut self, value: bool) -> Self {
-        self.has_more = ::std::option::Option::Some(value);
-        self
-    }
-}
-crate::rt::object! {
-    CompleteResultCompletion {
-        "values": required values: Vec<String>,
-        "total": optional total: i64 as int,
-        "hasMore": optional has_more: bool,
-    }
-}
+pub use crate::shared::v2024_11_05_to_v2025_03_26::CompleteRequest;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::CompleteRequestParams;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::CompleteRequestParamsArgument;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::CompleteRequestParamsRef;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::CompleteResult;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::CompleteResultCompletion;
 
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 ///
@@ -1002,6 +556,15 @@ crate::rt::object! {
     CreateMessageRequest {
         "method" fixed METHOD: &str = "sampling/createMessage",
         "params": required params: CreateMessageRequestParams,
+    }
+}
+
+impl crate::Request for CreateMessageRequest {
+    const METHOD: &'static str = "sampling/createMessage";
+    type Params = CreateMessageRequestParams;
+    type Result = CreateMessageResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -1279,8 +842,7 @@ crate::rt::string_enum! {
     }
 }
 
-/// An opaque token used to represent a cursor for pagination.
-pub type Cursor = String;
+pub use crate::shared::v2024_11_05_to_v2026_07_28::Cursor;
 
 /// The contents of a resource, embedded into a prompt or tool call result.
 ///
@@ -1352,8 +914,7 @@ crate::rt::union! {
     }
 }
 
-/// A response that indicates success but carries no data.
-pub type EmptyResult = Result;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::EmptyResult;
 
 /// Used by the client to get a prompt provided by the server.
 ///
@@ -1379,6 +940,15 @@ crate::rt::object! {
     GetPromptRequest {
         "method" fixed METHOD: &str = "prompts/get",
         "params": required params: GetPromptRequestParams,
+    }
+}
+
+impl crate::Request for GetPromptRequest {
+    const METHOD: &'static str = "prompts/get";
+    type Params = GetPromptRequestParams;
+    type Result = GetPromptResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -1491,11 +1061,9 @@ crate::rt::object! {
     }
 }
 
-pub const INTERNAL_ERROR: i64 = -32603i64;
-
-pub const INVALID_PARAMS: i64 = -32602i64;
-
-pub const INVALID_REQUEST: i64 = -32600i64;
+pub use crate::shared::v2024_11_05_to_v2026_07_28::INTERNAL_ERROR;
+pub use crate::shared::v2024_11_05_to_v2026_07_28::INVALID_PARAMS;
+pub use crate::shared::v2024_11_05_to_v2026_07_28::INVALID_REQUEST;
 
 /// An image provided to or from an LLM.
 ///
@@ -1551,35 +1119,7 @@ crate::rt::object! {
     }
 }
 
-/// Describes the name and version of an MCP implementation.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Implementation {
-    pub name: String,
-    pub version: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl Implementation {
-    /// A `Implementation` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        name: impl ::std::convert::Into<String>,
-        version: impl ::std::convert::Into<String>,
-    ) -> Self {
-        Implementation {
-            name: name.into(),
-            version: version.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-}
-crate::rt::object! {
-    Implementation {
-        "name": required name: String,
-        "version": required version: String,
-    }
-}
+pub use crate::shared::v2024_11_05_to_v2025_03_26::Implementation;
 
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
 ///
@@ -1607,6 +1147,15 @@ crate::rt::object! {
     InitializeRequest {
         "method" fixed METHOD: &str = "initialize",
         "params": required params: InitializeRequestParams,
+    }
+}
+
+impl crate::Request for InitializeRequest {
+    const METHOD: &'static str = "initialize";
+    type Params = InitializeRequestParams;
+    type Result = InitializeResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -1749,62 +1298,7 @@ crate::rt::object! {
     }
 }
 
-/// This notification is sent from the client to the server after initialization has finished.
-///
-/// **Later revisions:** Removed in 2026-07-28.
-///
-/// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/initialized"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct InitializedNotification {
-    /// Optional: `None` is left out of the JSON.
-    pub params: Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl InitializedNotification {
-    /// A `InitializedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        InitializedNotification {
-            params: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `params`.
-    #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
-        self.params = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::default::Default for InitializedNotification {
-    fn default() -> Self {
-        InitializedNotification::new()
-    }
-}
-impl ::std::convert::From<InitializedNotification> for Notification {
-    fn from(value: InitializedNotification) -> Self {
-        let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        Notification {
-            method: ::std::string::String::from("notifications/initialized"),
-            params: value.params,
-            extra: kept,
-        }
-    }
-}
-crate::rt::object! {
-    InitializedNotification {
-        "method" fixed METHOD: &str = "notifications/initialized",
-        "params": optional params: NotificationParams,
-    }
-}
+pub use crate::shared::v2024_11_05_to_v2025_03_26::InitializedNotification;
 
 /// A JSON-RPC batch request, as described in <https://www.jsonrpc.org/specification#batch>.
 ///
@@ -1866,89 +1360,8 @@ crate::rt::union! {
     }
 }
 
-/// A response to a request that indicates an error occurred.
-///
-/// **Later revisions:** Removed in 2025-11-25.
-///
-/// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct JSONRPCError {
-    /// **Corrected by the generator:** may also be `null`: JSON-RPC 2.0 §5: the `id` of an error response is `null` when the request's id could not be read (a parse error).
-    pub id: Option<RequestId>,
-    pub error: JSONRPCErrorError,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl JSONRPCError {
-    /// A `JSONRPCError` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        id: Option<RequestId>,
-        error: impl ::std::convert::Into<JSONRPCErrorError>,
-    ) -> Self {
-        JSONRPCError {
-            id,
-            error: error.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-}
-crate::rt::object! {
-    JSONRPCError {
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: Option<RequestId>,
-        "error": required error: JSONRPCErrorError,
-    }
-}
-
-/// The inline object type of `JSONRPCError.error` in the schema (named from its parent and field; see [`JSONRPCError`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct JSONRPCErrorError {
-    /// The error type that occurred.
-    pub code: i64,
-    /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: String,
-    /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub data: Option<::serde_json::Value>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl JSONRPCErrorError {
-    /// A `JSONRPCErrorError` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(code: i64, message: impl ::std::convert::Into<String>) -> Self {
-        JSONRPCErrorError {
-            code,
-            message: message.into(),
-            data: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `data`.
-    #[inline]
-    pub fn with_data(mut self, value: ::serde_json::Value) -> Self {
-        self.data = ::std::option::Option::Some(value);
-        self
-    }
-}
-impl ::std::fmt::Display for JSONRPCErrorError {
-    /// The message, then the code: `Method not found (-32601)`.
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        write!(f, "{} ({})", self.message, self.code)
-    }
-}
-impl ::std::error::Error for JSONRPCErrorError {}
-crate::rt::object! {
-    JSONRPCErrorError {
-        "code": required code: i64 as int,
-        "message": required message: String,
-        "data": optional data: ::serde_json::Value,
-    }
-}
+pub use crate::shared::v2024_11_05_to_v2025_03_26::JSONRPCError;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::JSONRPCErrorError;
 
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
@@ -2003,306 +1416,15 @@ crate::rt::union! {
     }
 }
 
-/// A notification which does not expect a response.
-///
-/// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct JSONRPCNotification {
-    pub method: String,
-    /// Optional: `None` is left out of the JSON.
-    pub params: Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl JSONRPCNotification {
-    /// A `JSONRPCNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(method: impl ::std::convert::Into<String>) -> Self {
-        JSONRPCNotification {
-            method: method.into(),
-            params: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `params`.
-    #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
-        self.params = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::convert::From<JSONRPCNotification> for Notification {
-    fn from(value: JSONRPCNotification) -> Self {
-        let mut kept = crate::Extra::new();
-        kept.insert("jsonrpc", ::serde_json::json!("2.0"));
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        Notification {
-            method: value.method,
-            params: value.params,
-            extra: kept,
-        }
-    }
-}
-crate::rt::object! {
-    JSONRPCNotification {
-        "method": required method: String,
-        "params": optional params: NotificationParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-    }
-}
-
-/// A request that expects a response.
-///
-/// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct JSONRPCRequest {
-    pub method: String,
-    /// Optional: `None` is left out of the JSON.
-    pub params: Option<RequestParams>,
-    pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl JSONRPCRequest {
-    /// A `JSONRPCRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        id: impl ::std::convert::Into<RequestId>,
-        method: impl ::std::convert::Into<String>,
-    ) -> Self {
-        JSONRPCRequest {
-            id: id.into(),
-            method: method.into(),
-            params: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `params`.
-    #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<RequestParams>,
-    ) -> Self {
-        self.params = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::convert::From<JSONRPCRequest> for Request {
-    fn from(value: JSONRPCRequest) -> Self {
-        let mut kept = crate::Extra::new();
-        kept.insert("jsonrpc", ::serde_json::json!("2.0"));
-        kept.insert("id", ::serde_json::to_value(value.id).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        Request {
-            method: value.method,
-            params: value.params,
-            extra: kept,
-        }
-    }
-}
-crate::rt::object! {
-    JSONRPCRequest {
-        "method": required method: String,
-        "params": optional params: RequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
-    }
-}
-
-/// A successful (non-error) response to a request.
-///
-/// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct JSONRPCResponse {
-    /// **Later revisions:** Removed in 2025-11-25.
-    pub id: RequestId,
-    /// **Later revisions:** Removed in 2025-11-25.
-    pub result: Result,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl JSONRPCResponse {
-    /// A `JSONRPCResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        id: impl ::std::convert::Into<RequestId>,
-        result: impl ::std::convert::Into<Result>,
-    ) -> Self {
-        JSONRPCResponse {
-            id: id.into(),
-            result: result.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-}
-crate::rt::object! {
-    JSONRPCResponse {
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
-        "result": required result: Result,
-    }
-}
-
-pub const JSONRPC_VERSION: &str = "2.0";
+pub use crate::shared::v2024_11_05_to_v2025_03_26::JSONRPCNotification;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::JSONRPCRequest;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::JSONRPCResponse;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::JSONRPC_VERSION;
 
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-03-26";
 
-/// Sent from the client to request a list of prompts and prompt templates the server has.
-///
-/// Fixed members, always written and checked when read (no Rust field): `method`: `"prompts/list"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ListPromptsRequest {
-    /// Optional: `None` is left out of the JSON.
-    pub params: Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ListPromptsRequest {
-    /// A `ListPromptsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        ListPromptsRequest {
-            params: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `params`.
-    #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<PaginatedRequestParams>,
-    ) -> Self {
-        self.params = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::default::Default for ListPromptsRequest {
-    fn default() -> Self {
-        ListPromptsRequest::new()
-    }
-}
-impl ::std::convert::From<ListPromptsRequest> for PaginatedRequest {
-    fn from(value: ListPromptsRequest) -> Self {
-        let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        PaginatedRequest {
-            method: ::std::string::String::from("prompts/list"),
-            params: value.params,
-            extra: kept,
-        }
-    }
-}
-crate::rt::object! {
-    ListPromptsRequest {
-        "method" fixed METHOD: &str = "prompts/list",
-        "params": optional params: PaginatedRequestParams,
-    }
-}
-
-/// The server's response to a prompts/list request from the client.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ListPromptsResult {
-    /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    ///
-    /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
-    /// An opaque token representing the pagination position after the last returned result.
-    /// If present, there may be more results available.
-    ///
-    /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub next_cursor: Option<Cursor>,
-    pub prompts: Vec<Prompt>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ListPromptsResult {
-    /// A `ListPromptsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(prompts: Vec<Prompt>) -> Self {
-        ListPromptsResult {
-            meta: ::std::option::Option::None,
-            next_cursor: ::std::option::Option::None,
-            prompts,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `_meta`.
-    #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
-        self.meta = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `nextCursor`.
-    #[inline]
-    pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
-        self.next_cursor = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
-    fn from(value: ListPromptsResult) -> Self {
-        let mut kept = crate::Extra::new();
-        kept.insert(
-            "prompts",
-            ::serde_json::to_value(value.prompts).unwrap_or_default(),
-        );
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        PaginatedResult {
-            meta: value.meta,
-            next_cursor: value.next_cursor,
-            extra: kept,
-        }
-    }
-}
-impl ::std::convert::From<ListPromptsResult> for Result {
-    fn from(value: ListPromptsResult) -> Self {
-        let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
-        }
-        kept.insert(
-            "prompts",
-            ::serde_json::to_value(value.prompts).unwrap_or_default(),
-        );
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        Result {
-            meta: value.meta,
-            extra: kept,
-        }
-    }
-}
-crate::rt::object! {
-    ListPromptsResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "nextCursor": optional next_cursor: Cursor,
-        "prompts": required prompts: Vec<Prompt>,
-    }
-}
+pub use crate::shared::v2024_11_05_to_v2025_03_26::ListPromptsRequest;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::ListPromptsResult;
 
 /// Sent from the client to request a list of resource templates the server has.
 ///
@@ -2356,6 +1478,15 @@ crate::rt::object! {
     ListResourceTemplatesRequest {
         "method" fixed METHOD: &str = "resources/templates/list",
         "params": optional params: PaginatedRequestParams,
+    }
+}
+
+impl crate::Request for ListResourceTemplatesRequest {
+    const METHOD: &'static str = "resources/templates/list";
+    type Params = Option<PaginatedRequestParams>;
+    type Result = ListResourceTemplatesResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -2507,6 +1638,15 @@ crate::rt::object! {
     }
 }
 
+impl crate::Request for ListResourcesRequest {
+    const METHOD: &'static str = "resources/list";
+    type Params = Option<PaginatedRequestParams>;
+    type Result = ListResourcesResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// The server's response to a resources/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourcesResult {
@@ -2599,126 +1739,8 @@ crate::rt::object! {
     }
 }
 
-/// Sent from the server to request a list of root URIs from the client. Roots allow
-/// servers to ask for specific directories or files to operate on. A common example
-/// for roots is providing a set of repositories or directories a server should operate
-/// on.
-///
-/// This request is typically used when the server needs to understand the file system
-/// structure or access specific locations that the client has permission to read from.
-///
-/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-///
-/// Fixed members, always written and checked when read (no Rust field): `method`: `"roots/list"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ListRootsRequest {
-    /// Optional: `None` is left out of the JSON.
-    pub params: Option<RequestParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ListRootsRequest {
-    /// A `ListRootsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        ListRootsRequest {
-            params: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `params`.
-    #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<RequestParams>,
-    ) -> Self {
-        self.params = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::default::Default for ListRootsRequest {
-    fn default() -> Self {
-        ListRootsRequest::new()
-    }
-}
-impl ::std::convert::From<ListRootsRequest> for Request {
-    fn from(value: ListRootsRequest) -> Self {
-        let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        Request {
-            method: ::std::string::String::from("roots/list"),
-            params: value.params,
-            extra: kept,
-        }
-    }
-}
-crate::rt::object! {
-    ListRootsRequest {
-        "method" fixed METHOD: &str = "roots/list",
-        "params": optional params: RequestParams,
-    }
-}
-
-/// The client's response to a roots/list request from the server.
-/// This result contains an array of Root objects, each representing a root directory
-/// or file that the server can operate on.
-///
-/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ListRootsResult {
-    /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    ///
-    /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
-    pub roots: Vec<Root>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ListRootsResult {
-    /// A `ListRootsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(roots: Vec<Root>) -> Self {
-        ListRootsResult {
-            meta: ::std::option::Option::None,
-            roots,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `_meta`.
-    #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
-        self.meta = ::std::option::Option::Some(value);
-        self
-    }
-}
-impl ::std::convert::From<ListRootsResult> for Result {
-    fn from(value: ListRootsResult) -> Self {
-        let mut kept = crate::Extra::new();
-        kept.insert("roots", ::serde_json::to_value(value.roots).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        Result {
-            meta: value.meta,
-            extra: kept,
-        }
-    }
-}
-crate::rt::object! {
-    ListRootsResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "roots": required roots: Vec<Root>,
-    }
-}
+pub use crate::shared::v2024_11_05_to_v2025_03_26::ListRootsRequest;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::ListRootsResult;
 
 /// Sent from the client to request a list of tools the server has.
 ///
@@ -2772,6 +1794,15 @@ crate::rt::object! {
     ListToolsRequest {
         "method" fixed METHOD: &str = "tools/list",
         "params": optional params: PaginatedRequestParams,
+    }
+}
+
+impl crate::Request for ListToolsRequest {
+    const METHOD: &'static str = "tools/list";
+    type Params = Option<PaginatedRequestParams>;
+    type Result = ListToolsResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -2861,575 +1892,19 @@ crate::rt::object! {
     }
 }
 
-/// The severity of a log message.
-///
-/// These map to syslog message severities, as specified in RFC-5424:
-/// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
-///
-/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum LoggingLevel {
-    /// `"debug"`
-    Debug,
-    /// `"info"`
-    Info,
-    /// `"notice"`
-    Notice,
-    /// `"warning"`
-    Warning,
-    /// `"error"`
-    Error,
-    /// `"critical"`
-    Critical,
-    /// `"alert"`
-    Alert,
-    /// `"emergency"`
-    Emergency,
-}
-crate::rt::string_enum! {
-    LoggingLevel closed {
-        Debug = "debug",
-        Info = "info",
-        Notice = "notice",
-        Warning = "warning",
-        Error = "error",
-        Critical = "critical",
-        Alert = "alert",
-        Emergency = "emergency",
-    }
-}
-
-/// Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
-///
-/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-///
-/// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/message"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LoggingMessageNotification {
-    pub params: LoggingMessageNotificationParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl LoggingMessageNotification {
-    /// A `LoggingMessageNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        params: impl ::std::convert::Into<LoggingMessageNotificationParams>,
-    ) -> Self {
-        LoggingMessageNotification {
-            params: params.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-}
-crate::rt::object! {
-    LoggingMessageNotification {
-        "method" fixed METHOD: &str = "notifications/message",
-        "params": required params: LoggingMessageNotificationParams,
-    }
-}
-
-/// The inline object type of `LoggingMessageNotification.params` in the schema (named from its parent and field; see [`LoggingMessageNotification`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct LoggingMessageNotificationParams {
-    /// The severity of this log message.
-    pub level: LoggingLevel,
-    /// An optional name of the logger issuing this message.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub logger: Option<String>,
-    /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
-    pub data: ::serde_json::Value,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl LoggingMessageNotificationParams {
-    /// A `LoggingMessageNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        level: impl ::std::convert::Into<LoggingLevel>,
-        data: ::serde_json::Value,
-    ) -> Self {
-        LoggingMessageNotificationParams {
-            level: level.into(),
-            logger: ::std::option::Option::None,
-            data,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `logger`.
-    #[inline]
-    pub fn with_logger(mut self, value: impl ::std::convert::Into<String>) -> Self {
-        self.logger = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-crate::rt::object! {
-    LoggingMessageNotificationParams {
-        "level": required level: LoggingLevel,
-        "logger": optional logger: String,
-        "data": required data: ::serde_json::Value,
-    }
-}
-
-pub const METHOD_NOT_FOUND: i64 = -32601i64;
-
-/// Hints to use for model selection.
-///
-/// Keys not declared here are currently left unspecified by the spec and are up
-/// to the client to interpret.
-///
-/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ModelHint {
-    /// A hint for a model name.
-    ///
-    /// The client SHOULD treat this as a substring of a model name; for example:
-    ///  - `claude-3-5-sonnet` should match `claude-3-5-sonnet-20241022`
-    ///  - `sonnet` should match `claude-3-5-sonnet-20241022`, `claude-3-sonnet-20240229`, etc.
-    ///  - `claude` should match any Claude model
-    ///
-    /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
-    ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub name: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ModelHint {
-    /// A `ModelHint` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        ModelHint {
-            name: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `name`.
-    #[inline]
-    pub fn with_name(mut self, value: impl ::std::convert::Into<String>) -> Self {
-        self.name = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::default::Default for ModelHint {
-    fn default() -> Self {
-        ModelHint::new()
-    }
-}
-crate::rt::object! {
-    ModelHint {
-        "name": optional name: String,
-    }
-}
-
-/// The server's preferences for model selection, requested of the client during sampling.
-///
-/// Because LLMs can vary along multiple dimensions, choosing the "best" model is
-/// rarely straightforward.  Different models excel in different areas—some are
-/// faster but less capable, others are more capable but more expensive, and so
-/// on. This interface allows servers to express their priorities across multiple
-/// dimensions to help clients make an appropriate selection for their use case.
-///
-/// These preferences are always advisory. The client MAY ignore them. It is also
-/// up to the client to decide how to interpret these preferences and how to
-/// balance them against other considerations.
-///
-/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ModelPreferences {
-    /// Optional hints to use for model selection.
-    ///
-    /// If multiple hints are specified, the client MUST evaluate them in order
-    /// (such that the first match is taken).
-    ///
-    /// The client SHOULD prioritize these hints over the numeric priorities, but
-    /// MAY still use the priorities to select from ambiguous matches.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub hints: Option<Vec<ModelHint>>,
-    /// How much to prioritize cost when selecting a model. A value of 0 means cost
-    /// is not important, while a value of 1 means cost is the most important
-    /// factor.
-    ///
-    /// Minimum: `0`
-    ///
-    /// Maximum: `1`
-    ///
-    /// Wire name: `costPriority`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub cost_priority: Option<f64>,
-    /// How much to prioritize sampling speed (latency) when selecting a model. A
-    /// value of 0 means speed is not important, while a value of 1 means speed is
-    /// the most important factor.
-    ///
-    /// Minimum: `0`
-    ///
-    /// Maximum: `1`
-    ///
-    /// Wire name: `speedPriority`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub speed_priority: Option<f64>,
-    /// How much to prioritize intelligence and capabilities when selecting a
-    /// model. A value of 0 means intelligence is not important, while a value of 1
-    /// means intelligence is the most important factor.
-    ///
-    /// Minimum: `0`
-    ///
-    /// Maximum: `1`
-    ///
-    /// Wire name: `intelligencePriority`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub intelligence_priority: Option<f64>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ModelPreferences {
-    /// A `ModelPreferences` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        ModelPreferences {
-            hints: ::std::option::Option::None,
-            cost_priority: ::std::option::Option::None,
-            speed_priority: ::std::option::Option::None,
-            intelligence_priority: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `hints`.
-    #[inline]
-    pub fn with_hints(mut self, value: Vec<ModelHint>) -> Self {
-        self.hints = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `costPriority`.
-    #[inline]
-    pub fn with_cost_priority(mut self, value: f64) -> Self {
-        self.cost_priority = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `speedPriority`.
-    #[inline]
-    pub fn with_speed_priority(mut self, value: f64) -> Self {
-        self.speed_priority = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `intelligencePriority`.
-    #[inline]
-    pub fn with_intelligence_priority(mut self, value: f64) -> Self {
-        self.intelligence_priority = ::std::option::Option::Some(value);
-        self
-    }
-}
-impl ::std::default::Default for ModelPreferences {
-    fn default() -> Self {
-        ModelPreferences::new()
-    }
-}
-crate::rt::object! {
-    ModelPreferences {
-        "hints": optional hints: Vec<ModelHint>,
-        "costPriority": optional cost_priority: f64 as float,
-        "speedPriority": optional speed_priority: f64 as float,
-        "intelligencePriority": optional intelligence_priority: f64 as float,
-    }
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct Notification {
-    pub method: String,
-    /// Optional: `None` is left out of the JSON.
-    pub params: Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl Notification {
-    /// A `Notification` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(method: impl ::std::convert::Into<String>) -> Self {
-        Notification {
-            method: method.into(),
-            params: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `params`.
-    #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
-        self.params = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-crate::rt::object! {
-    Notification {
-        "method": required method: String,
-        "params": optional params: NotificationParams,
-    }
-}
-
-/// The inline object type of `Notification.params` in the schema (named from its parent and field; see [`Notification`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct NotificationParams {
-    /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    ///
-    /// **Later revisions:** No longer named in 2025-11-25, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
-    ///
-    /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl NotificationParams {
-    /// A `NotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        NotificationParams {
-            meta: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `_meta`.
-    #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
-        self.meta = ::std::option::Option::Some(value);
-        self
-    }
-}
-impl ::std::default::Default for NotificationParams {
-    fn default() -> Self {
-        NotificationParams::new()
-    }
-}
-crate::rt::object! {
-    NotificationParams {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-    }
-}
-
-pub const PARSE_ERROR: i64 = -32700i64;
-
-/// Pagination
-#[derive(Clone, Debug, PartialEq)]
-pub struct PaginatedRequest {
-    pub method: String,
-    /// Optional: `None` is left out of the JSON.
-    pub params: Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl PaginatedRequest {
-    /// A `PaginatedRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(method: impl ::std::convert::Into<String>) -> Self {
-        PaginatedRequest {
-            method: method.into(),
-            params: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `params`.
-    #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<PaginatedRequestParams>,
-    ) -> Self {
-        self.params = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-crate::rt::object! {
-    PaginatedRequest {
-        "method": required method: String,
-        "params": optional params: PaginatedRequestParams,
-    }
-}
-
-/// The inline object type of `PaginatedRequest.params` in the schema (named from its parent and field; see [`PaginatedRequest`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct PaginatedRequestParams {
-    /// An opaque token representing the current pagination position.
-    /// If provided, the server should return results starting after this cursor.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub cursor: Option<Cursor>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl PaginatedRequestParams {
-    /// A `PaginatedRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        PaginatedRequestParams {
-            cursor: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `cursor`.
-    #[inline]
-    pub fn with_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
-        self.cursor = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::default::Default for PaginatedRequestParams {
-    fn default() -> Self {
-        PaginatedRequestParams::new()
-    }
-}
-crate::rt::object! {
-    PaginatedRequestParams {
-        "cursor": optional cursor: Cursor,
-    }
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct PaginatedResult {
-    /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    ///
-    /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
-    /// An opaque token representing the pagination position after the last returned result.
-    /// If present, there may be more results available.
-    ///
-    /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub next_cursor: Option<Cursor>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl PaginatedResult {
-    /// A `PaginatedResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        PaginatedResult {
-            meta: ::std::option::Option::None,
-            next_cursor: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `_meta`.
-    #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
-        self.meta = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `nextCursor`.
-    #[inline]
-    pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
-        self.next_cursor = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::default::Default for PaginatedResult {
-    fn default() -> Self {
-        PaginatedResult::new()
-    }
-}
-impl ::std::convert::From<PaginatedResult> for Result {
-    fn from(value: PaginatedResult) -> Self {
-        let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
-        }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        Result {
-            meta: value.meta,
-            extra: kept,
-        }
-    }
-}
-crate::rt::object! {
-    PaginatedResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "nextCursor": optional next_cursor: Cursor,
-    }
-}
-
-/// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
-///
-/// **Later revisions:** Removed in 2026-07-28.
-///
-/// Fixed members, always written and checked when read (no Rust field): `method`: `"ping"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PingRequest {
-    /// Optional: `None` is left out of the JSON.
-    pub params: Option<RequestParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl PingRequest {
-    /// A `PingRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        PingRequest {
-            params: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `params`.
-    #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<RequestParams>,
-    ) -> Self {
-        self.params = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::default::Default for PingRequest {
-    fn default() -> Self {
-        PingRequest::new()
-    }
-}
-impl ::std::convert::From<PingRequest> for Request {
-    fn from(value: PingRequest) -> Self {
-        let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        Request {
-            method: ::std::string::String::from("ping"),
-            params: value.params,
-            extra: kept,
-        }
-    }
-}
-crate::rt::object! {
-    PingRequest {
-        "method" fixed METHOD: &str = "ping",
-        "params": optional params: RequestParams,
-    }
-}
+pub use crate::shared::v2024_11_05_to_v2025_06_18::LoggingLevel;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::LoggingMessageNotification;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::LoggingMessageNotificationParams;
+pub use crate::shared::v2024_11_05_to_v2026_07_28::METHOD_NOT_FOUND;
+pub use crate::shared::v2024_11_05_to_v2025_11_25::ModelHint;
+pub use crate::shared::v2024_11_05_to_v2025_11_25::ModelPreferences;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::Notification;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::NotificationParams;
+pub use crate::shared::v2024_11_05_to_v2026_07_28::PARSE_ERROR;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::PaginatedRequest;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::PaginatedRequestParams;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::PaginatedResult;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::PingRequest;
 
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 ///
@@ -3455,6 +1930,14 @@ crate::rt::object! {
     ProgressNotification {
         "method" fixed METHOD: &str = "notifications/progress",
         "params": required params: ProgressNotificationParams,
+    }
+}
+
+impl crate::Notification for ProgressNotification {
+    const METHOD: &'static str = "notifications/progress";
+    type Params = ProgressNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -3516,197 +1999,10 @@ crate::rt::object! {
     }
 }
 
-/// A progress token, used to associate progress notifications with the original request.
-///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum ProgressToken {
-    String(String),
-    Integer(i64),
-}
-impl ::std::fmt::Display for ProgressToken {
-    /// The member's value as is (a string without quotes).
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        match self {
-            ProgressToken::String(value) => ::std::fmt::Display::fmt(value, f),
-            ProgressToken::Integer(value) => ::std::fmt::Display::fmt(value, f),
-        }
-    }
-}
-impl ::std::convert::From<String> for ProgressToken {
-    fn from(value: String) -> Self {
-        ProgressToken::String(value)
-    }
-}
-impl ::std::convert::From<&str> for ProgressToken {
-    fn from(value: &str) -> Self {
-        ProgressToken::String(::std::string::String::from(value))
-    }
-}
-impl ::std::convert::From<i64> for ProgressToken {
-    fn from(value: i64) -> Self {
-        ProgressToken::Integer(value)
-    }
-}
-crate::rt::union! {
-    ProgressToken by shape {
-        String(String),
-        Integer(i64) as int,
-    }
-}
-
-/// A prompt or prompt template that the server offers.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Prompt {
-    /// The name of the prompt or prompt template.
-    pub name: String,
-    /// An optional description of what this prompt provides
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub description: Option<String>,
-    /// A list of arguments to use for templating the prompt.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub arguments: Option<Vec<PromptArgument>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl Prompt {
-    /// A `Prompt` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
-        Prompt {
-            name: name.into(),
-            description: ::std::option::Option::None,
-            arguments: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `description`.
-    #[inline]
-    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
-        self.description = ::std::option::Option::Some(value.into());
-        self
-    }
-    /// Sets `arguments`.
-    #[inline]
-    pub fn with_arguments(mut self, value: Vec<PromptArgument>) -> Self {
-        self.arguments = ::std::option::Option::Some(value);
-        self
-    }
-}
-crate::rt::object! {
-    Prompt {
-        "name": required name: String,
-        "description": optional description: String,
-        "arguments": optional arguments: Vec<PromptArgument>,
-    }
-}
-
-/// Describes an argument that a prompt can accept.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PromptArgument {
-    /// The name of the argument.
-    pub name: String,
-    /// A human-readable description of the argument.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub description: Option<String>,
-    /// Whether this argument must be provided.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub required: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl PromptArgument {
-    /// A `PromptArgument` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
-        PromptArgument {
-            name: name.into(),
-            description: ::std::option::Option::None,
-            required: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `description`.
-    #[inline]
-    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
-        self.description = ::std::option::Option::Some(value.into());
-        self
-    }
-    /// Sets `required`.
-    #[inline]
-    pub fn with_required(mut self, value: bool) -> Self {
-        self.required = ::std::option::Option::Some(value);
-        self
-    }
-}
-crate::rt::object! {
-    PromptArgument {
-        "name": required name: String,
-        "description": optional description: String,
-        "required": optional required: bool,
-    }
-}
-
-/// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
-///
-/// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/prompts/list_changed"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PromptListChangedNotification {
-    /// Optional: `None` is left out of the JSON.
-    pub params: Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl PromptListChangedNotification {
-    /// A `PromptListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        PromptListChangedNotification {
-            params: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `params`.
-    #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
-        self.params = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::default::Default for PromptListChangedNotification {
-    fn default() -> Self {
-        PromptListChangedNotification::new()
-    }
-}
-impl ::std::convert::From<PromptListChangedNotification> for Notification {
-    fn from(value: PromptListChangedNotification) -> Self {
-        let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        Notification {
-            method: ::std::string::String::from("notifications/prompts/list_changed"),
-            params: value.params,
-            extra: kept,
-        }
-    }
-}
-crate::rt::object! {
-    PromptListChangedNotification {
-        "method" fixed METHOD: &str = "notifications/prompts/list_changed",
-        "params": optional params: NotificationParams,
-    }
-}
+pub use crate::shared::v2024_11_05_to_v2025_03_26::ProgressToken;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::Prompt;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::PromptArgument;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::PromptListChangedNotification;
 
 /// Describes a message returned as part of a prompt.
 ///
@@ -3780,330 +2076,15 @@ crate::rt::union! {
     }
 }
 
-/// Identifies a prompt.
-///
-/// Fixed members, always written and checked when read (no Rust field): `type`: `"ref/prompt"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PromptReference {
-    /// The name of the prompt or prompt template
-    pub name: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl PromptReference {
-    /// A `PromptReference` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
-        PromptReference {
-            name: name.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-}
-crate::rt::object! {
-    PromptReference {
-        "type" fixed TYPE: &str = "ref/prompt",
-        "name": required name: String,
-    }
-}
-
-/// Sent from the client to the server, to read a specific resource URI.
-///
-/// Fixed members, always written and checked when read (no Rust field): `method`: `"resources/read"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ReadResourceRequest {
-    pub params: ReadResourceRequestParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ReadResourceRequest {
-    /// A `ReadResourceRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(params: impl ::std::convert::Into<ReadResourceRequestParams>) -> Self {
-        ReadResourceRequest {
-            params: params.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-}
-crate::rt::object! {
-    ReadResourceRequest {
-        "method" fixed METHOD: &str = "resources/read",
-        "params": required params: ReadResourceRequestParams,
-    }
-}
-
-/// The inline object type of `ReadResourceRequest.params` in the schema (named from its parent and field; see [`ReadResourceRequest`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ReadResourceRequestParams {
-    /// The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
-    ///
-    /// Format: `uri`
-    pub uri: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ReadResourceRequestParams {
-    /// A `ReadResourceRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
-        ReadResourceRequestParams {
-            uri: uri.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-}
-crate::rt::object! {
-    ReadResourceRequestParams {
-        "uri": required uri: String,
-    }
-}
-
-/// The server's response to a resources/read request from the client.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ReadResourceResult {
-    /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    ///
-    /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
-    pub contents: Vec<ReadResourceResultContentsItem>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ReadResourceResult {
-    /// A `ReadResourceResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(contents: Vec<ReadResourceResultContentsItem>) -> Self {
-        ReadResourceResult {
-            meta: ::std::option::Option::None,
-            contents,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `_meta`.
-    #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
-        self.meta = ::std::option::Option::Some(value);
-        self
-    }
-}
-impl ::std::convert::From<ReadResourceResult> for Result {
-    fn from(value: ReadResourceResult) -> Self {
-        let mut kept = crate::Extra::new();
-        kept.insert(
-            "contents",
-            ::serde_json::to_value(value.contents).unwrap_or_default(),
-        );
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        Result {
-            meta: value.meta,
-            extra: kept,
-        }
-    }
-}
-crate::rt::object! {
-    ReadResourceResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "contents": required contents: Vec<ReadResourceResultContentsItem>,
-    }
-}
-
-/// The inline union type of the elements of `ReadResourceResult.contents` in the schema (see [`ReadResourceResult`]).
-///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ReadResourceResultContentsItem {
-    TextResourceContents(TextResourceContents),
-    BlobResourceContents(BlobResourceContents),
-}
-impl ::std::convert::From<TextResourceContents> for ReadResourceResultContentsItem {
-    fn from(value: TextResourceContents) -> Self {
-        ReadResourceResultContentsItem::TextResourceContents(value)
-    }
-}
-impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsItem {
-    fn from(value: BlobResourceContents) -> Self {
-        ReadResourceResultContentsItem::BlobResourceContents(value)
-    }
-}
-crate::rt::union! {
-    ReadResourceResultContentsItem by shape {
-        TextResourceContents(TextResourceContents),
-        BlobResourceContents(BlobResourceContents),
-    }
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct Request {
-    pub method: String,
-    /// Optional: `None` is left out of the JSON.
-    pub params: Option<RequestParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl Request {
-    /// A `Request` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(method: impl ::std::convert::Into<String>) -> Self {
-        Request {
-            method: method.into(),
-            params: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `params`.
-    #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<RequestParams>,
-    ) -> Self {
-        self.params = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-crate::rt::object! {
-    Request {
-        "method": required method: String,
-        "params": optional params: RequestParams,
-    }
-}
-
-/// A uniquely identifying ID for a request in JSON-RPC.
-///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum RequestId {
-    String(String),
-    Integer(i64),
-}
-impl ::std::fmt::Display for RequestId {
-    /// The member's value as is (a string without quotes).
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        match self {
-            RequestId::String(value) => ::std::fmt::Display::fmt(value, f),
-            RequestId::Integer(value) => ::std::fmt::Display::fmt(value, f),
-        }
-    }
-}
-impl ::std::convert::From<String> for RequestId {
-    fn from(value: String) -> Self {
-        RequestId::String(value)
-    }
-}
-impl ::std::convert::From<&str> for RequestId {
-    fn from(value: &str) -> Self {
-        RequestId::String(::std::string::String::from(value))
-    }
-}
-impl ::std::convert::From<i64> for RequestId {
-    fn from(value: i64) -> Self {
-        RequestId::Integer(value)
-    }
-}
-crate::rt::union! {
-    RequestId by shape {
-        String(String),
-        Integer(i64) as int,
-    }
-}
-
-/// The inline object type of `Request.params` in the schema (named from its parent and field; see [`Request`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct RequestParams {
-    /// **Later revisions:** No longer named in 2025-11-25, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
-    ///
-    /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub meta: Option<RequestParamsMeta>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl RequestParams {
-    /// A `RequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        RequestParams {
-            meta: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `_meta`.
-    #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<RequestParamsMeta>,
-    ) -> Self {
-        self.meta = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::default::Default for RequestParams {
-    fn default() -> Self {
-        RequestParams::new()
-    }
-}
-crate::rt::object! {
-    RequestParams {
-        "_meta": optional meta: RequestParamsMeta,
-    }
-}
-
-/// The inline object type of `RequestParams._meta` in the schema (named from its parent and field; see [`RequestParams`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct RequestParamsMeta {
-    /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    ///
-    /// Wire name: `progressToken`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub progress_token: Option<ProgressToken>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl RequestParamsMeta {
-    /// A `RequestParamsMeta` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        RequestParamsMeta {
-            progress_token: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `progressToken`.
-    #[inline]
-    pub fn with_progress_token(
-        mut self,
-        value: impl ::std::convert::Into<ProgressToken>,
-    ) -> Self {
-        self.progress_token = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::default::Default for RequestParamsMeta {
-    fn default() -> Self {
-        RequestParamsMeta::new()
-    }
-}
-crate::rt::object! {
-    RequestParamsMeta {
-        "progressToken": optional progress_token: ProgressToken,
-    }
-}
+pub use crate::shared::v2024_11_05_to_v2025_03_26::PromptReference;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::ReadResourceRequest;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::ReadResourceRequestParams;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::ReadResourceResult;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::ReadResourceResultContentsItem;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::Request;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::RequestId;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::RequestParams;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::RequestParamsMeta;
 
 /// A known resource that the server is capable of reading.
 #[derive(Clone, Debug, PartialEq)]
@@ -4198,133 +2179,9 @@ crate::rt::object! {
     }
 }
 
-/// The contents of a specific resource or sub-resource.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ResourceContents {
-    /// The URI of this resource.
-    ///
-    /// Format: `uri`
-    pub uri: String,
-    /// The MIME type of this resource, if known.
-    ///
-    /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub mime_type: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ResourceContents {
-    /// A `ResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
-        ResourceContents {
-            uri: uri.into(),
-            mime_type: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `mimeType`.
-    #[inline]
-    pub fn with_mime_type(mut self, value: impl ::std::convert::Into<String>) -> Self {
-        self.mime_type = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-crate::rt::object! {
-    ResourceContents {
-        "uri": required uri: String,
-        "mimeType": optional mime_type: String,
-    }
-}
-
-/// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
-///
-/// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/resources/list_changed"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ResourceListChangedNotification {
-    /// Optional: `None` is left out of the JSON.
-    pub params: Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ResourceListChangedNotification {
-    /// A `ResourceListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        ResourceListChangedNotification {
-            params: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `params`.
-    #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
-        self.params = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::default::Default for ResourceListChangedNotification {
-    fn default() -> Self {
-        ResourceListChangedNotification::new()
-    }
-}
-impl ::std::convert::From<ResourceListChangedNotification> for Notification {
-    fn from(value: ResourceListChangedNotification) -> Self {
-        let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        Notification {
-            method: ::std::string::String::from("notifications/resources/list_changed"),
-            params: value.params,
-            extra: kept,
-        }
-    }
-}
-crate::rt::object! {
-    ResourceListChangedNotification {
-        "method" fixed METHOD: &str = "notifications/resources/list_changed",
-        "params": optional params: NotificationParams,
-    }
-}
-
-/// A reference to a resource or resource template definition.
-///
-/// **Later revisions:** Removed in 2025-06-18.
-///
-/// Fixed members, always written and checked when read (no Rust field): `type`: `"ref/resource"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ResourceReference {
-    /// The URI or URI template of the resource.
-    ///
-    /// Format: `uri-template`
-    pub uri: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ResourceReference {
-    /// A `ResourceReference` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
-        ResourceReference {
-            uri: uri.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-}
-crate::rt::object! {
-    ResourceReference {
-        "type" fixed TYPE: &str = "ref/resource",
-        "uri": required uri: String,
-    }
-}
+pub use crate::shared::v2024_11_05_to_v2025_03_26::ResourceContents;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::ResourceListChangedNotification;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::ResourceReference;
 
 /// A template description for resources available on the server.
 #[derive(Clone, Debug, PartialEq)]
@@ -4407,222 +2264,12 @@ crate::rt::object! {
     }
 }
 
-/// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
-///
-/// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/resources/updated"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ResourceUpdatedNotification {
-    pub params: ResourceUpdatedNotificationParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ResourceUpdatedNotification {
-    /// A `ResourceUpdatedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        params: impl ::std::convert::Into<ResourceUpdatedNotificationParams>,
-    ) -> Self {
-        ResourceUpdatedNotification {
-            params: params.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-}
-crate::rt::object! {
-    ResourceUpdatedNotification {
-        "method" fixed METHOD: &str = "notifications/resources/updated",
-        "params": required params: ResourceUpdatedNotificationParams,
-    }
-}
-
-/// The inline object type of `ResourceUpdatedNotification.params` in the schema (named from its parent and field; see [`ResourceUpdatedNotification`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ResourceUpdatedNotificationParams {
-    /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
-    ///
-    /// Format: `uri`
-    pub uri: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ResourceUpdatedNotificationParams {
-    /// A `ResourceUpdatedNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
-        ResourceUpdatedNotificationParams {
-            uri: uri.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-}
-crate::rt::object! {
-    ResourceUpdatedNotificationParams {
-        "uri": required uri: String,
-    }
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct Result {
-    /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    ///
-    /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl Result {
-    /// A `Result` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        Result {
-            meta: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `_meta`.
-    #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
-        self.meta = ::std::option::Option::Some(value);
-        self
-    }
-}
-impl ::std::default::Default for Result {
-    fn default() -> Self {
-        Result::new()
-    }
-}
-crate::rt::object! {
-    Result {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-    }
-}
-
-/// The sender or recipient of messages and data in a conversation.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Role {
-    /// `"user"`
-    User,
-    /// `"assistant"`
-    Assistant,
-}
-crate::rt::string_enum! {
-    Role closed {
-        User = "user",
-        Assistant = "assistant",
-    }
-}
-
-/// Represents a root directory or file that the server can operate on.
-///
-/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Root {
-    /// The URI identifying the root. This *must* start with file:// for now.
-    /// This restriction may be relaxed in future versions of the protocol to allow
-    /// other URI schemes.
-    ///
-    /// Format: `uri`
-    pub uri: String,
-    /// An optional name for the root. This can be used to provide a human-readable
-    /// identifier for the root, which may be useful for display purposes or for
-    /// referencing the root in other parts of the application.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub name: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl Root {
-    /// A `Root` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
-        Root {
-            uri: uri.into(),
-            name: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `name`.
-    #[inline]
-    pub fn with_name(mut self, value: impl ::std::convert::Into<String>) -> Self {
-        self.name = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-crate::rt::object! {
-    Root {
-        "uri": required uri: String,
-        "name": optional name: String,
-    }
-}
-
-/// A notification from the client to the server, informing it that the list of roots has changed.
-/// This notification should be sent whenever the client adds, removes, or modifies any root.
-/// The server should then request an updated list of roots using the ListRootsRequest.
-///
-/// **Later revisions:** Removed in 2026-07-28.
-///
-/// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/roots/list_changed"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RootsListChangedNotification {
-    /// Optional: `None` is left out of the JSON.
-    pub params: Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl RootsListChangedNotification {
-    /// A `RootsListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        RootsListChangedNotification {
-            params: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `params`.
-    #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
-        self.params = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::default::Default for RootsListChangedNotification {
-    fn default() -> Self {
-        RootsListChangedNotification::new()
-    }
-}
-impl ::std::convert::From<RootsListChangedNotification> for Notification {
-    fn from(value: RootsListChangedNotification) -> Self {
-        let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        Notification {
-            method: ::std::string::String::from("notifications/roots/list_changed"),
-            params: value.params,
-            extra: kept,
-        }
-    }
-}
-crate::rt::object! {
-    RootsListChangedNotification {
-        "method" fixed METHOD: &str = "notifications/roots/list_changed",
-        "params": optional params: NotificationParams,
-    }
-}
+pub use crate::shared::v2024_11_05_to_v2025_03_26::ResourceUpdatedNotification;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::ResourceUpdatedNotificationParams;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::Result;
+pub use crate::shared::v2024_11_05_to_v2026_07_28::Role;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::Root;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::RootsListChangedNotification;
 
 /// Describes a message issued to or received from an LLM API.
 ///
@@ -4688,257 +2335,10 @@ crate::rt::union! {
     }
 }
 
-/// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ServerCapabilities {
-    /// Experimental, non-standard capabilities that the server supports.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub experimental: Option<
-        crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    >,
-    /// Present if the server supports sending log messages to the client.
-    ///
-    /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub logging: Option<crate::IndexMap<String, ::serde_json::Value>>,
-    /// Present if the server supports argument autocompletion suggestions.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub completions: Option<crate::IndexMap<String, ::serde_json::Value>>,
-    /// Present if the server offers any prompt templates.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub prompts: Option<ServerCapabilitiesPrompts>,
-    /// Present if the server offers any resources to read.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub resources: Option<ServerCapabilitiesResources>,
-    /// Present if the server offers any tools to call.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub tools: Option<ServerCapabilitiesTools>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ServerCapabilities {
-    /// A `ServerCapabilities` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        ServerCapabilities {
-            experimental: ::std::option::Option::None,
-            logging: ::std::option::Option::None,
-            completions: ::std::option::Option::None,
-            prompts: ::std::option::Option::None,
-            resources: ::std::option::Option::None,
-            tools: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `experimental`.
-    #[inline]
-    pub fn with_experimental(
-        mut self,
-        value: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    ) -> Self {
-        self.experimental = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `logging`.
-    #[inline]
-    pub fn with_logging(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
-        self.logging = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `completions`.
-    #[inline]
-    pub fn with_completions(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
-        self.completions = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `prompts`.
-    #[inline]
-    pub fn with_prompts(
-        mut self,
-        value: impl ::std::convert::Into<ServerCapabilitiesPrompts>,
-    ) -> Self {
-        self.prompts = ::std::option::Option::Some(value.into());
-        self
-    }
-    /// Sets `resources`.
-    #[inline]
-    pub fn with_resources(
-        mut self,
-        value: impl ::std::convert::Into<ServerCapabilitiesResources>,
-    ) -> Self {
-        self.resources = ::std::option::Option::Some(value.into());
-        self
-    }
-    /// Sets `tools`.
-    #[inline]
-    pub fn with_tools(
-        mut self,
-        value: impl ::std::convert::Into<ServerCapabilitiesTools>,
-    ) -> Self {
-        self.tools = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::default::Default for ServerCapabilities {
-    fn default() -> Self {
-        ServerCapabilities::new()
-    }
-}
-crate::rt::object! {
-    ServerCapabilities {
-        "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-        "logging": optional logging: crate::IndexMap<String, ::serde_json::Value>,
-        "completions": optional completions: crate::IndexMap<String, ::serde_json::Value>,
-        "prompts": optional prompts: ServerCapabilitiesPrompts,
-        "resources": optional resources: ServerCapabilitiesResources,
-        "tools": optional tools: ServerCapabilitiesTools,
-    }
-}
-
-/// The inline object type of `ServerCapabilities.prompts` in the schema (named from its parent and field; see [`ServerCapabilities`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ServerCapabilitiesPrompts {
-    /// Whether this server supports notifications for changes to the prompt list.
-    ///
-    /// Wire name: `listChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub list_changed: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ServerCapabilitiesPrompts {
-    /// A `ServerCapabilitiesPrompts` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        ServerCapabilitiesPrompts {
-            list_changed: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `listChanged`.
-    #[inline]
-    pub fn with_list_changed(mut self, value: bool) -> Self {
-        self.list_changed = ::std::option::Option::Some(value);
-        self
-    }
-}
-impl ::std::default::Default for ServerCapabilitiesPrompts {
-    fn default() -> Self {
-        ServerCapabilitiesPrompts::new()
-    }
-}
-crate::rt::object! {
-    ServerCapabilitiesPrompts {
-        "listChanged": optional list_changed: bool,
-    }
-}
-
-/// The inline object type of `ServerCapabilities.resources` in the schema (named from its parent and field; see [`ServerCapabilities`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ServerCapabilitiesResources {
-    /// Whether this server supports subscribing to resource updates.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub subscribe: Option<bool>,
-    /// Whether this server supports notifications for changes to the resource list.
-    ///
-    /// Wire name: `listChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub list_changed: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ServerCapabilitiesResources {
-    /// A `ServerCapabilitiesResources` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        ServerCapabilitiesResources {
-            subscribe: ::std::option::Option::None,
-            list_changed: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `subscribe`.
-    #[inline]
-    pub fn with_subscribe(mut self, value: bool) -> Self {
-        self.subscribe = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `listChanged`.
-    #[inline]
-    pub fn with_list_changed(mut self, value: bool) -> Self {
-        self.list_changed = ::std::option::Option::Some(value);
-        self
-    }
-}
-impl ::std::default::Default for ServerCapabilitiesResources {
-    fn default() -> Self {
-        ServerCapabilitiesResources::new()
-    }
-}
-crate::rt::object! {
-    ServerCapabilitiesResources {
-        "subscribe": optional subscribe: bool,
-        "listChanged": optional list_changed: bool,
-    }
-}
-
-/// The inline object type of `ServerCapabilities.tools` in the schema (named from its parent and field; see [`ServerCapabilities`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ServerCapabilitiesTools {
-    /// Whether this server supports notifications for changes to the tool list.
-    ///
-    /// Wire name: `listChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub list_changed: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ServerCapabilitiesTools {
-    /// A `ServerCapabilitiesTools` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        ServerCapabilitiesTools {
-            list_changed: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `listChanged`.
-    #[inline]
-    pub fn with_list_changed(mut self, value: bool) -> Self {
-        self.list_changed = ::std::option::Option::Some(value);
-        self
-    }
-}
-impl ::std::default::Default for ServerCapabilitiesTools {
-    fn default() -> Self {
-        ServerCapabilitiesTools::new()
-    }
-}
-crate::rt::object! {
-    ServerCapabilitiesTools {
-        "listChanged": optional list_changed: bool,
-    }
-}
+pub use crate::shared::v2025_03_26_to_v2025_06_18::ServerCapabilities;
+pub use crate::shared::v2025_03_26_to_v2025_06_18::ServerCapabilitiesPrompts;
+pub use crate::shared::v2025_03_26_to_v2025_06_18::ServerCapabilitiesResources;
+pub use crate::shared::v2025_03_26_to_v2025_06_18::ServerCapabilitiesTools;
 
 /// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
@@ -5127,115 +2527,10 @@ crate::rt::union! {
     }
 }
 
-/// A request from the client to the server, to enable or adjust logging.
-///
-/// **Later revisions:** Removed in 2026-07-28.
-///
-/// Fixed members, always written and checked when read (no Rust field): `method`: `"logging/setLevel"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SetLevelRequest {
-    pub params: SetLevelRequestParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl SetLevelRequest {
-    /// A `SetLevelRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(params: impl ::std::convert::Into<SetLevelRequestParams>) -> Self {
-        SetLevelRequest {
-            params: params.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-}
-crate::rt::object! {
-    SetLevelRequest {
-        "method" fixed METHOD: &str = "logging/setLevel",
-        "params": required params: SetLevelRequestParams,
-    }
-}
-
-/// The inline object type of `SetLevelRequest.params` in the schema (named from its parent and field; see [`SetLevelRequest`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct SetLevelRequestParams {
-    /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
-    pub level: LoggingLevel,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl SetLevelRequestParams {
-    /// A `SetLevelRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(level: impl ::std::convert::Into<LoggingLevel>) -> Self {
-        SetLevelRequestParams {
-            level: level.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-}
-crate::rt::object! {
-    SetLevelRequestParams {
-        "level": required level: LoggingLevel,
-    }
-}
-
-/// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
-///
-/// **Later revisions:** Removed in 2026-07-28.
-///
-/// Fixed members, always written and checked when read (no Rust field): `method`: `"resources/subscribe"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SubscribeRequest {
-    pub params: SubscribeRequestParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl SubscribeRequest {
-    /// A `SubscribeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(params: impl ::std::convert::Into<SubscribeRequestParams>) -> Self {
-        SubscribeRequest {
-            params: params.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-}
-crate::rt::object! {
-    SubscribeRequest {
-        "method" fixed METHOD: &str = "resources/subscribe",
-        "params": required params: SubscribeRequestParams,
-    }
-}
-
-/// The inline object type of `SubscribeRequest.params` in the schema (named from its parent and field; see [`SubscribeRequest`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct SubscribeRequestParams {
-    /// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
-    ///
-    /// Format: `uri`
-    pub uri: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl SubscribeRequestParams {
-    /// A `SubscribeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
-        SubscribeRequestParams {
-            uri: uri.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-}
-crate::rt::object! {
-    SubscribeRequestParams {
-        "uri": required uri: String,
-    }
-}
+pub use crate::shared::v2024_11_05_to_v2025_03_26::SetLevelRequest;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::SetLevelRequestParams;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::SubscribeRequest;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::SubscribeRequestParams;
 
 /// Text provided to or from an LLM.
 ///
@@ -5280,66 +2575,7 @@ crate::rt::object! {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
-pub struct TextResourceContents {
-    /// The URI of this resource.
-    ///
-    /// Format: `uri`
-    pub uri: String,
-    /// The MIME type of this resource, if known.
-    ///
-    /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub mime_type: Option<String>,
-    /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-    pub text: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl TextResourceContents {
-    /// A `TextResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        uri: impl ::std::convert::Into<String>,
-        text: impl ::std::convert::Into<String>,
-    ) -> Self {
-        TextResourceContents {
-            uri: uri.into(),
-            mime_type: ::std::option::Option::None,
-            text: text.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `mimeType`.
-    #[inline]
-    pub fn with_mime_type(mut self, value: impl ::std::convert::Into<String>) -> Self {
-        self.mime_type = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::convert::From<TextResourceContents> for ResourceContents {
-    fn from(value: TextResourceContents) -> Self {
-        let mut kept = crate::Extra::new();
-        kept.insert("text", ::serde_json::to_value(value.text).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        ResourceContents {
-            uri: value.uri,
-            mime_type: value.mime_type,
-            extra: kept,
-        }
-    }
-}
-crate::rt::object! {
-    TextResourceContents {
-        "uri": required uri: String,
-        "mimeType": optional mime_type: String,
-        "text": required text: String,
-    }
-}
+pub use crate::shared::v2024_11_05_to_v2025_03_26::TextResourceContents;
 
 /// Definition for a tool the client can call.
 #[derive(Clone, Debug, PartialEq)]
@@ -5580,300 +2816,10 @@ crate::rt::object! {
     }
 }
 
-/// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
-///
-/// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/tools/list_changed"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ToolListChangedNotification {
-    /// Optional: `None` is left out of the JSON.
-    pub params: Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ToolListChangedNotification {
-    /// A `ToolListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        ToolListChangedNotification {
-            params: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `params`.
-    #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
-        self.params = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::default::Default for ToolListChangedNotification {
-    fn default() -> Self {
-        ToolListChangedNotification::new()
-    }
-}
-impl ::std::convert::From<ToolListChangedNotification> for Notification {
-    fn from(value: ToolListChangedNotification) -> Self {
-        let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        Notification {
-            method: ::std::string::String::from("notifications/tools/list_changed"),
-            params: value.params,
-            extra: kept,
-        }
-    }
-}
-crate::rt::object! {
-    ToolListChangedNotification {
-        "method" fixed METHOD: &str = "notifications/tools/list_changed",
-        "params": optional params: NotificationParams,
-    }
-}
+pub use crate::shared::v2024_11_05_to_v2025_03_26::ToolListChangedNotification;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::UnsubscribeRequest;
+pub use crate::shared::v2024_11_05_to_v2025_03_26::UnsubscribeRequestParams;
 
-/// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
-///
-/// **Later revisions:** Removed in 2026-07-28.
-///
-/// Fixed members, always written and checked when read (no Rust field): `method`: `"resources/unsubscribe"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct UnsubscribeRequest {
-    pub params: UnsubscribeRequestParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl UnsubscribeRequest {
-    /// A `UnsubscribeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(params: impl ::std::convert::Into<UnsubscribeRequestParams>) -> Self {
-        UnsubscribeRequest {
-            params: params.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-}
-crate::rt::object! {
-    UnsubscribeRequest {
-        "method" fixed METHOD: &str = "resources/unsubscribe",
-        "params": required params: UnsubscribeRequestParams,
-    }
-}
-
-/// The inline object type of `UnsubscribeRequest.params` in the schema (named from its parent and field; see [`UnsubscribeRequest`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct UnsubscribeRequestParams {
-    /// The URI of the resource to unsubscribe from.
-    ///
-    /// Format: `uri`
-    pub uri: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl UnsubscribeRequestParams {
-    /// A `UnsubscribeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
-        UnsubscribeRequestParams {
-            uri: uri.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-}
-crate::rt::object! {
-    UnsubscribeRequestParams {
-        "uri": required uri: String,
-    }
-}
-
-impl crate::Request for CompleteRequest {
-    const METHOD: &'static str = "completion/complete";
-    type Params = CompleteRequestParams;
-    type Result = CompleteResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for InitializeRequest {
-    const METHOD: &'static str = "initialize";
-    type Params = InitializeRequestParams;
-    type Result = InitializeResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for SetLevelRequest {
-    const METHOD: &'static str = "logging/setLevel";
-    type Params = SetLevelRequestParams;
-    type Result = EmptyResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for CancelledNotification {
-    const METHOD: &'static str = "notifications/cancelled";
-    type Params = CancelledNotificationParams;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for InitializedNotification {
-    const METHOD: &'static str = "notifications/initialized";
-    type Params = Option<NotificationParams>;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for LoggingMessageNotification {
-    const METHOD: &'static str = "notifications/message";
-    type Params = LoggingMessageNotificationParams;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for ProgressNotification {
-    const METHOD: &'static str = "notifications/progress";
-    type Params = ProgressNotificationParams;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for PromptListChangedNotification {
-    const METHOD: &'static str = "notifications/prompts/list_changed";
-    type Params = Option<NotificationParams>;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for ResourceListChangedNotification {
-    const METHOD: &'static str = "notifications/resources/list_changed";
-    type Params = Option<NotificationParams>;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for ResourceUpdatedNotification {
-    const METHOD: &'static str = "notifications/resources/updated";
-    type Params = ResourceUpdatedNotificationParams;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for RootsListChangedNotification {
-    const METHOD: &'static str = "notifications/roots/list_changed";
-    type Params = Option<NotificationParams>;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for ToolListChangedNotification {
-    const METHOD: &'static str = "notifications/tools/list_changed";
-    type Params = Option<NotificationParams>;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for PingRequest {
-    const METHOD: &'static str = "ping";
-    type Params = Option<RequestParams>;
-    type Result = EmptyResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for GetPromptRequest {
-    const METHOD: &'static str = "prompts/get";
-    type Params = GetPromptRequestParams;
-    type Result = GetPromptResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for ListPromptsRequest {
-    const METHOD: &'static str = "prompts/list";
-    type Params = Option<PaginatedRequestParams>;
-    type Result = ListPromptsResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for ListResourcesRequest {
-    const METHOD: &'static str = "resources/list";
-    type Params = Option<PaginatedRequestParams>;
-    type Result = ListResourcesResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for ReadResourceRequest {
-    const METHOD: &'static str = "resources/read";
-    type Params = ReadResourceRequestParams;
-    type Result = ReadResourceResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for SubscribeRequest {
-    const METHOD: &'static str = "resources/subscribe";
-    type Params = SubscribeRequestParams;
-    type Result = EmptyResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for ListResourceTemplatesRequest {
-    const METHOD: &'static str = "resources/templates/list";
-    type Params = Option<PaginatedRequestParams>;
-    type Result = ListResourceTemplatesResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for UnsubscribeRequest {
-    const METHOD: &'static str = "resources/unsubscribe";
-    type Params = UnsubscribeRequestParams;
-    type Result = EmptyResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for ListRootsRequest {
-    const METHOD: &'static str = "roots/list";
-    type Params = Option<RequestParams>;
-    type Result = ListRootsResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for CreateMessageRequest {
-    const METHOD: &'static str = "sampling/createMessage";
-    type Params = CreateMessageRequestParams;
-    type Result = CreateMessageResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for CallToolRequest {
-    const METHOD: &'static str = "tools/call";
-    type Params = CallToolRequestParams;
-    type Result = CallToolResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for ListToolsRequest {
-    const METHOD: &'static str = "tools/list";
-    type Params = Option<PaginatedRequestParams>;
-    type Result = ListToolsResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
 /// Every request, input request and notification of this revision by wire
 /// method name, with its params and result types (the `Request`,
 /// `InputRequest` and `Notification` impls, as data).

@@ -35,6 +35,17 @@
 //! - **tools/call**: [`CallToolRequest`], [`CallToolResult`]
 //! - **tools/list**: [`ListToolsRequest`], [`ListToolsResult`], [`Tool`], [`ToolAnnotations`]
 //! - *No category*: [`BaseMetadata`], [`ClientNotification`], [`ClientRequest`], [`ClientResult`], [`INTERNAL_ERROR`], [`INVALID_PARAMS`], [`INVALID_REQUEST`], [`JSONRPC_VERSION`], [`LATEST_PROTOCOL_VERSION`], [`METHOD_NOT_FOUND`], [`Notification`], [`PARSE_ERROR`], [`PaginatedRequest`], [`PaginatedResult`], [`Request`], [`ResourceContents`], [`ServerNotification`], [`ServerRequest`], [`ServerResult`]
+//!
+//! # Shared with other revisions
+//!
+//! These items are the same, docs included, in the revisions named, and so are the items they name: each is one Rust type in all of them (a value of one revision's is a value of the other's), compiled once.
+//!
+//! - 2024-11-05 to 2025-06-18: [`LoggingLevel`]
+//! - 2024-11-05 to 2025-11-25: [`ModelHint`], [`ModelPreferences`]
+//! - 2024-11-05 to 2026-07-28: [`Cursor`], [`INTERNAL_ERROR`], [`INVALID_PARAMS`], [`INVALID_REQUEST`], [`METHOD_NOT_FOUND`], [`PARSE_ERROR`], [`Role`]
+//! - 2025-03-26 to 2025-06-18: [`ServerCapabilities`], [`ServerCapabilitiesPrompts`], [`ServerCapabilitiesResources`], [`ServerCapabilitiesTools`]
+//! - 2025-06-18 to 2025-11-25: [`BooleanSchema`]
+//! - 2025-06-18 to 2026-07-28: [`JSONRPC_VERSION`], [`ResourceTemplateReference`]
 #![allow(deprecated)]
 #![allow(
     clippy::large_enum_variant,
@@ -320,62 +331,7 @@ crate::rt::object! {
     }
 }
 
-/// Fixed members, always written and checked when read (no Rust field): `type`: `"boolean"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BooleanSchema {
-    /// Optional: `None` is left out of the JSON.
-    pub title: Option<String>,
-    /// Optional: `None` is left out of the JSON.
-    pub description: Option<String>,
-    /// Optional: `None` is left out of the JSON.
-    pub default: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl BooleanSchema {
-    /// A `BooleanSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        BooleanSchema {
-            title: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            default: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `title`.
-    #[inline]
-    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
-        self.title = ::std::option::Option::Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    #[inline]
-    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
-        self.description = ::std::option::Option::Some(value.into());
-        self
-    }
-    /// Sets `default`.
-    #[inline]
-    pub fn with_default(mut self, value: bool) -> Self {
-        self.default = ::std::option::Option::Some(value);
-        self
-    }
-}
-impl ::std::default::Default for BooleanSchema {
-    fn default() -> Self {
-        BooleanSchema::new()
-    }
-}
-crate::rt::object! {
-    BooleanSchema {
-        "type" fixed TYPE: &str = "boolean",
-        "title": optional title: String,
-        "description": optional description: String,
-        "default": optional default: bool,
-    }
-}
+pub use crate::shared::v2025_06_18_to_v2025_11_25::BooleanSchema;
 
 /// Used by the client to invoke a tool provided by the server.
 ///
@@ -401,6 +357,15 @@ crate::rt::object! {
     CallToolRequest {
         "method" fixed METHOD: &str = "tools/call",
         "params": required params: CallToolRequestParams,
+    }
+}
+
+impl crate::Request for CallToolRequest {
+    const METHOD: &'static str = "tools/call";
+    type Params = CallToolRequestParams;
+    type Result = CallToolResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -580,6 +545,14 @@ crate::rt::object! {
     CancelledNotification {
         "method" fixed METHOD: &str = "notifications/cancelled",
         "params": required params: CancelledNotificationParams,
+    }
+}
+
+impl crate::Notification for CancelledNotification {
+    const METHOD: &'static str = "notifications/cancelled";
+    type Params = CancelledNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -981,6 +954,15 @@ crate::rt::object! {
     }
 }
 
+impl crate::Request for CompleteRequest {
+    const METHOD: &'static str = "completion/complete";
+    type Params = CompleteRequestParams;
+    type Result = CompleteResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// The inline object type of `CompleteRequest.params` in the schema (named from its parent and field; see [`CompleteRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteRequestParams {
@@ -1303,6 +1285,15 @@ crate::rt::object! {
     }
 }
 
+impl crate::Request for CreateMessageRequest {
+    const METHOD: &'static str = "sampling/createMessage";
+    type Params = CreateMessageRequestParams;
+    type Result = CreateMessageResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// The inline object type of `CreateMessageRequest.params` in the schema (named from its parent and field; see [`CreateMessageRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreateMessageRequestParams {
@@ -1579,8 +1570,7 @@ crate::rt::string_enum! {
     }
 }
 
-/// An opaque token used to represent a cursor for pagination.
-pub type Cursor = String;
+pub use crate::shared::v2024_11_05_to_v2026_07_28::Cursor;
 
 /// A request from the server to elicit additional information from the user via the client.
 ///
@@ -1606,6 +1596,15 @@ crate::rt::object! {
     ElicitRequest {
         "method" fixed METHOD: &str = "elicitation/create",
         "params": required params: ElicitRequestParams,
+    }
+}
+
+impl crate::Request for ElicitRequest {
+    const METHOD: &'static str = "elicitation/create";
+    type Params = ElicitRequestParams;
+    type Result = ElicitResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -2014,6 +2013,15 @@ crate::rt::object! {
     }
 }
 
+impl crate::Request for GetPromptRequest {
+    const METHOD: &'static str = "prompts/get";
+    type Params = GetPromptRequestParams;
+    type Result = GetPromptResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// The inline object type of `GetPromptRequest.params` in the schema (named from its parent and field; see [`GetPromptRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetPromptRequestParams {
@@ -2123,11 +2131,9 @@ crate::rt::object! {
     }
 }
 
-pub const INTERNAL_ERROR: i64 = -32603i64;
-
-pub const INVALID_PARAMS: i64 = -32602i64;
-
-pub const INVALID_REQUEST: i64 = -32600i64;
+pub use crate::shared::v2024_11_05_to_v2026_07_28::INTERNAL_ERROR;
+pub use crate::shared::v2024_11_05_to_v2026_07_28::INVALID_PARAMS;
+pub use crate::shared::v2024_11_05_to_v2026_07_28::INVALID_REQUEST;
 
 /// An image provided to or from an LLM.
 ///
@@ -2291,6 +2297,15 @@ crate::rt::object! {
     InitializeRequest {
         "method" fixed METHOD: &str = "initialize",
         "params": required params: InitializeRequestParams,
+    }
+}
+
+impl crate::Request for InitializeRequest {
+    const METHOD: &'static str = "initialize";
+    type Params = InitializeRequestParams;
+    type Result = InitializeResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -2487,6 +2502,14 @@ crate::rt::object! {
     InitializedNotification {
         "method" fixed METHOD: &str = "notifications/initialized",
         "params": optional params: NotificationParams,
+    }
+}
+
+impl crate::Notification for InitializedNotification {
+    const METHOD: &'static str = "notifications/initialized";
+    type Params = Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -2763,8 +2786,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
-pub const JSONRPC_VERSION: &str = "2.0";
+pub use crate::shared::v2025_06_18_to_v2026_07_28::JSONRPC_VERSION;
 
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-06-18";
@@ -2821,6 +2843,15 @@ crate::rt::object! {
     ListPromptsRequest {
         "method" fixed METHOD: &str = "prompts/list",
         "params": optional params: PaginatedRequestParams,
+    }
+}
+
+impl crate::Request for ListPromptsRequest {
+    const METHOD: &'static str = "prompts/list";
+    type Params = Option<PaginatedRequestParams>;
+    type Result = ListPromptsResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -2971,6 +3002,15 @@ crate::rt::object! {
     }
 }
 
+impl crate::Request for ListResourceTemplatesRequest {
+    const METHOD: &'static str = "resources/templates/list";
+    type Params = Option<PaginatedRequestParams>;
+    type Result = ListResourceTemplatesResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// The server's response to a resources/templates/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourceTemplatesResult {
@@ -3116,6 +3156,15 @@ crate::rt::object! {
     ListResourcesRequest {
         "method" fixed METHOD: &str = "resources/list",
         "params": optional params: PaginatedRequestParams,
+    }
+}
+
+impl crate::Request for ListResourcesRequest {
+    const METHOD: &'static str = "resources/list";
+    type Params = Option<PaginatedRequestParams>;
+    type Result = ListResourcesResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -3274,6 +3323,15 @@ crate::rt::object! {
     }
 }
 
+impl crate::Request for ListRootsRequest {
+    const METHOD: &'static str = "roots/list";
+    type Params = Option<RequestParams>;
+    type Result = ListRootsResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
 /// or file that the server can operate on.
@@ -3387,6 +3445,15 @@ crate::rt::object! {
     }
 }
 
+impl crate::Request for ListToolsRequest {
+    const METHOD: &'static str = "tools/list";
+    type Params = Option<PaginatedRequestParams>;
+    type Result = ListToolsResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// The server's response to a tools/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListToolsResult {
@@ -3473,43 +3540,7 @@ crate::rt::object! {
     }
 }
 
-/// The severity of a log message.
-///
-/// These map to syslog message severities, as specified in RFC-5424:
-/// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
-///
-/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum LoggingLevel {
-    /// `"debug"`
-    Debug,
-    /// `"info"`
-    Info,
-    /// `"notice"`
-    Notice,
-    /// `"warning"`
-    Warning,
-    /// `"error"`
-    Error,
-    /// `"critical"`
-    Critical,
-    /// `"alert"`
-    Alert,
-    /// `"emergency"`
-    Emergency,
-}
-crate::rt::string_enum! {
-    LoggingLevel closed {
-        Debug = "debug",
-        Info = "info",
-        Notice = "notice",
-        Warning = "warning",
-        Error = "error",
-        Critical = "critical",
-        Alert = "alert",
-        Emergency = "emergency",
-    }
-}
+pub use crate::shared::v2024_11_05_to_v2025_06_18::LoggingLevel;
 
 /// Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
 ///
@@ -3539,6 +3570,14 @@ crate::rt::object! {
     LoggingMessageNotification {
         "method" fixed METHOD: &str = "notifications/message",
         "params": required params: LoggingMessageNotificationParams,
+    }
+}
+
+impl crate::Notification for LoggingMessageNotification {
+    const METHOD: &'static str = "notifications/message";
+    type Params = LoggingMessageNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -3586,174 +3625,9 @@ crate::rt::object! {
     }
 }
 
-pub const METHOD_NOT_FOUND: i64 = -32601i64;
-
-/// Hints to use for model selection.
-///
-/// Keys not declared here are currently left unspecified by the spec and are up
-/// to the client to interpret.
-///
-/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ModelHint {
-    /// A hint for a model name.
-    ///
-    /// The client SHOULD treat this as a substring of a model name; for example:
-    ///  - `claude-3-5-sonnet` should match `claude-3-5-sonnet-20241022`
-    ///  - `sonnet` should match `claude-3-5-sonnet-20241022`, `claude-3-sonnet-20240229`, etc.
-    ///  - `claude` should match any Claude model
-    ///
-    /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
-    ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub name: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ModelHint {
-    /// A `ModelHint` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        ModelHint {
-            name: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `name`.
-    #[inline]
-    pub fn with_name(mut self, value: impl ::std::convert::Into<String>) -> Self {
-        self.name = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::default::Default for ModelHint {
-    fn default() -> Self {
-        ModelHint::new()
-    }
-}
-crate::rt::object! {
-    ModelHint {
-        "name": optional name: String,
-    }
-}
-
-/// The server's preferences for model selection, requested of the client during sampling.
-///
-/// Because LLMs can vary along multiple dimensions, choosing the "best" model is
-/// rarely straightforward.  Different models excel in different areas—some are
-/// faster but less capable, others are more capable but more expensive, and so
-/// on. This interface allows servers to express their priorities across multiple
-/// dimensions to help clients make an appropriate selection for their use case.
-///
-/// These preferences are always advisory. The client MAY ignore them. It is also
-/// up to the client to decide how to interpret these preferences and how to
-/// balance them against other considerations.
-///
-/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ModelPreferences {
-    /// Optional hints to use for model selection.
-    ///
-    /// If multiple hints are specified, the client MUST evaluate them in order
-    /// (such that the first match is taken).
-    ///
-    /// The client SHOULD prioritize these hints over the numeric priorities, but
-    /// MAY still use the priorities to select from ambiguous matches.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub hints: Option<Vec<ModelHint>>,
-    /// How much to prioritize cost when selecting a model. A value of 0 means cost
-    /// is not important, while a value of 1 means cost is the most important
-    /// factor.
-    ///
-    /// Minimum: `0`
-    ///
-    /// Maximum: `1`
-    ///
-    /// Wire name: `costPriority`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub cost_priority: Option<f64>,
-    /// How much to prioritize sampling speed (latency) when selecting a model. A
-    /// value of 0 means speed is not important, while a value of 1 means speed is
-    /// the most important factor.
-    ///
-    /// Minimum: `0`
-    ///
-    /// Maximum: `1`
-    ///
-    /// Wire name: `speedPriority`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub speed_priority: Option<f64>,
-    /// How much to prioritize intelligence and capabilities when selecting a
-    /// model. A value of 0 means intelligence is not important, while a value of 1
-    /// means intelligence is the most important factor.
-    ///
-    /// Minimum: `0`
-    ///
-    /// Maximum: `1`
-    ///
-    /// Wire name: `intelligencePriority`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub intelligence_priority: Option<f64>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ModelPreferences {
-    /// A `ModelPreferences` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        ModelPreferences {
-            hints: ::std::option::Option::None,
-            cost_priority: ::std::option::Option::None,
-            speed_priority: ::std::option::Option::None,
-            intelligence_priority: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `hints`.
-    #[inline]
-    pub fn with_hints(mut self, value: Vec<ModelHint>) -> Self {
-        self.hints = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `costPriority`.
-    #[inline]
-    pub fn with_cost_priority(mut self, value: f64) -> Self {
-        self.cost_priority = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `speedPriority`.
-    #[inline]
-    pub fn with_speed_priority(mut self, value: f64) -> Self {
-        self.speed_priority = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `intelligencePriority`.
-    #[inline]
-    pub fn with_intelligence_priority(mut self, value: f64) -> Self {
-        self.intelligence_priority = ::std::option::Option::Some(value);
-        self
-    }
-}
-impl ::std::default::Default for ModelPreferences {
-    fn default() -> Self {
-        ModelPreferences::new()
-    }
-}
-crate::rt::object! {
-    ModelPreferences {
-        "hints": optional hints: Vec<ModelHint>,
-        "costPriority": optional cost_priority: f64 as float,
-        "speedPriority": optional speed_priority: f64 as float,
-        "intelligencePriority": optional intelligence_priority: f64 as float,
-    }
-}
+pub use crate::shared::v2024_11_05_to_v2026_07_28::METHOD_NOT_FOUND;
+pub use crate::shared::v2024_11_05_to_v2025_11_25::ModelHint;
+pub use crate::shared::v2024_11_05_to_v2025_11_25::ModelPreferences;
 
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
@@ -3915,7 +3789,7 @@ crate::rt::string_enum! {
     }
 }
 
-pub const PARSE_ERROR: i64 = -32700i64;
+pub use crate::shared::v2024_11_05_to_v2026_07_28::PARSE_ERROR;
 
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
@@ -4123,6 +3997,15 @@ crate::rt::object! {
     }
 }
 
+impl crate::Request for PingRequest {
+    const METHOD: &'static str = "ping";
+    type Params = Option<RequestParams>;
+    type Result = EmptyResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// Restricted schema definitions that only allow primitive types
 /// without nested objects or arrays.
 ///
@@ -4187,6 +4070,14 @@ crate::rt::object! {
     ProgressNotification {
         "method" fixed METHOD: &str = "notifications/progress",
         "params": required params: ProgressNotificationParams,
+    }
+}
+
+impl crate::Notification for ProgressNotification {
+    const METHOD: &'static str = "notifications/progress";
+    type Params = ProgressNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -4532,6 +4423,14 @@ crate::rt::object! {
     }
 }
 
+impl crate::Notification for PromptListChangedNotification {
+    const METHOD: &'static str = "notifications/prompts/list_changed";
+    type Params = Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// Describes a message returned as part of a prompt.
 ///
 /// This is similar to `SamplingMessage`, but also supports the embedding of
@@ -4648,6 +4547,15 @@ crate::rt::object! {
     ReadResourceRequest {
         "method" fixed METHOD: &str = "resources/read",
         "params": required params: ReadResourceRequestParams,
+    }
+}
+
+impl crate::Request for ReadResourceRequest {
+    const METHOD: &'static str = "resources/read";
+    type Params = ReadResourceRequestParams;
+    type Result = ReadResourceResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -5373,6 +5281,14 @@ crate::rt::object! {
     }
 }
 
+impl crate::Notification for ResourceListChangedNotification {
+    const METHOD: &'static str = "notifications/resources/list_changed";
+    type Params = Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// A template description for resources available on the server.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceTemplate {
@@ -5515,35 +5431,7 @@ crate::rt::object! {
     }
 }
 
-/// A reference to a resource or resource template definition.
-///
-/// Fixed members, always written and checked when read (no Rust field): `type`: `"ref/resource"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ResourceTemplateReference {
-    /// The URI or URI template of the resource.
-    ///
-    /// Format: `uri-template`
-    pub uri: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ResourceTemplateReference {
-    /// A `ResourceTemplateReference` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
-        ResourceTemplateReference {
-            uri: uri.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-}
-crate::rt::object! {
-    ResourceTemplateReference {
-        "type" fixed TYPE: &str = "ref/resource",
-        "uri": required uri: String,
-    }
-}
+pub use crate::shared::v2025_06_18_to_v2026_07_28::ResourceTemplateReference;
 
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 ///
@@ -5571,6 +5459,14 @@ crate::rt::object! {
     ResourceUpdatedNotification {
         "method" fixed METHOD: &str = "notifications/resources/updated",
         "params": required params: ResourceUpdatedNotificationParams,
+    }
+}
+
+impl crate::Notification for ResourceUpdatedNotification {
+    const METHOD: &'static str = "notifications/resources/updated";
+    type Params = ResourceUpdatedNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -5643,20 +5539,7 @@ crate::rt::object! {
     }
 }
 
-/// The sender or recipient of messages and data in a conversation.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Role {
-    /// `"user"`
-    User,
-    /// `"assistant"`
-    Assistant,
-}
-crate::rt::string_enum! {
-    Role closed {
-        User = "user",
-        Assistant = "assistant",
-    }
-}
+pub use crate::shared::v2024_11_05_to_v2026_07_28::Role;
 
 /// Represents a root directory or file that the server can operate on.
 ///
@@ -5779,6 +5662,14 @@ crate::rt::object! {
     }
 }
 
+impl crate::Notification for RootsListChangedNotification {
+    const METHOD: &'static str = "notifications/roots/list_changed";
+    type Params = Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// Describes a message issued to or received from an LLM API.
 ///
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
@@ -5843,257 +5734,10 @@ crate::rt::union! {
     }
 }
 
-/// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ServerCapabilities {
-    /// Experimental, non-standard capabilities that the server supports.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub experimental: Option<
-        crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    >,
-    /// Present if the server supports sending log messages to the client.
-    ///
-    /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub logging: Option<crate::IndexMap<String, ::serde_json::Value>>,
-    /// Present if the server supports argument autocompletion suggestions.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub completions: Option<crate::IndexMap<String, ::serde_json::Value>>,
-    /// Present if the server offers any prompt templates.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub prompts: Option<ServerCapabilitiesPrompts>,
-    /// Present if the server offers any resources to read.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub resources: Option<ServerCapabilitiesResources>,
-    /// Present if the server offers any tools to call.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub tools: Option<ServerCapabilitiesTools>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ServerCapabilities {
-    /// A `ServerCapabilities` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        ServerCapabilities {
-            experimental: ::std::option::Option::None,
-            logging: ::std::option::Option::None,
-            completions: ::std::option::Option::None,
-            prompts: ::std::option::Option::None,
-            resources: ::std::option::Option::None,
-            tools: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `experimental`.
-    #[inline]
-    pub fn with_experimental(
-        mut self,
-        value: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    ) -> Self {
-        self.experimental = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `logging`.
-    #[inline]
-    pub fn with_logging(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
-        self.logging = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `completions`.
-    #[inline]
-    pub fn with_completions(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
-        self.completions = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `prompts`.
-    #[inline]
-    pub fn with_prompts(
-        mut self,
-        value: impl ::std::convert::Into<ServerCapabilitiesPrompts>,
-    ) -> Self {
-        self.prompts = ::std::option::Option::Some(value.into());
-        self
-    }
-    /// Sets `resources`.
-    #[inline]
-    pub fn with_resources(
-        mut self,
-        value: impl ::std::convert::Into<ServerCapabilitiesResources>,
-    ) -> Self {
-        self.resources = ::std::option::Option::Some(value.into());
-        self
-    }
-    /// Sets `tools`.
-    #[inline]
-    pub fn with_tools(
-        mut self,
-        value: impl ::std::convert::Into<ServerCapabilitiesTools>,
-    ) -> Self {
-        self.tools = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::default::Default for ServerCapabilities {
-    fn default() -> Self {
-        ServerCapabilities::new()
-    }
-}
-crate::rt::object! {
-    ServerCapabilities {
-        "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-        "logging": optional logging: crate::IndexMap<String, ::serde_json::Value>,
-        "completions": optional completions: crate::IndexMap<String, ::serde_json::Value>,
-        "prompts": optional prompts: ServerCapabilitiesPrompts,
-        "resources": optional resources: ServerCapabilitiesResources,
-        "tools": optional tools: ServerCapabilitiesTools,
-    }
-}
-
-/// The inline object type of `ServerCapabilities.prompts` in the schema (named from its parent and field; see [`ServerCapabilities`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ServerCapabilitiesPrompts {
-    /// Whether this server supports notifications for changes to the prompt list.
-    ///
-    /// Wire name: `listChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub list_changed: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ServerCapabilitiesPrompts {
-    /// A `ServerCapabilitiesPrompts` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        ServerCapabilitiesPrompts {
-            list_changed: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `listChanged`.
-    #[inline]
-    pub fn with_list_changed(mut self, value: bool) -> Self {
-        self.list_changed = ::std::option::Option::Some(value);
-        self
-    }
-}
-impl ::std::default::Default for ServerCapabilitiesPrompts {
-    fn default() -> Self {
-        ServerCapabilitiesPrompts::new()
-    }
-}
-crate::rt::object! {
-    ServerCapabilitiesPrompts {
-        "listChanged": optional list_changed: bool,
-    }
-}
-
-/// The inline object type of `ServerCapabilities.resources` in the schema (named from its parent and field; see [`ServerCapabilities`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ServerCapabilitiesResources {
-    /// Whether this server supports subscribing to resource updates.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub subscribe: Option<bool>,
-    /// Whether this server supports notifications for changes to the resource list.
-    ///
-    /// Wire name: `listChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub list_changed: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ServerCapabilitiesResources {
-    /// A `ServerCapabilitiesResources` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        ServerCapabilitiesResources {
-            subscribe: ::std::option::Option::None,
-            list_changed: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `subscribe`.
-    #[inline]
-    pub fn with_subscribe(mut self, value: bool) -> Self {
-        self.subscribe = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `listChanged`.
-    #[inline]
-    pub fn with_list_changed(mut self, value: bool) -> Self {
-        self.list_changed = ::std::option::Option::Some(value);
-        self
-    }
-}
-impl ::std::default::Default for ServerCapabilitiesResources {
-    fn default() -> Self {
-        ServerCapabilitiesResources::new()
-    }
-}
-crate::rt::object! {
-    ServerCapabilitiesResources {
-        "subscribe": optional subscribe: bool,
-        "listChanged": optional list_changed: bool,
-    }
-}
-
-/// The inline object type of `ServerCapabilities.tools` in the schema (named from its parent and field; see [`ServerCapabilities`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ServerCapabilitiesTools {
-    /// Whether this server supports notifications for changes to the tool list.
-    ///
-    /// Wire name: `listChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub list_changed: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ServerCapabilitiesTools {
-    /// A `ServerCapabilitiesTools` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        ServerCapabilitiesTools {
-            list_changed: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `listChanged`.
-    #[inline]
-    pub fn with_list_changed(mut self, value: bool) -> Self {
-        self.list_changed = ::std::option::Option::Some(value);
-        self
-    }
-}
-impl ::std::default::Default for ServerCapabilitiesTools {
-    fn default() -> Self {
-        ServerCapabilitiesTools::new()
-    }
-}
-crate::rt::object! {
-    ServerCapabilitiesTools {
-        "listChanged": optional list_changed: bool,
-    }
-}
+pub use crate::shared::v2025_03_26_to_v2025_06_18::ServerCapabilities;
+pub use crate::shared::v2025_03_26_to_v2025_06_18::ServerCapabilitiesPrompts;
+pub use crate::shared::v2025_03_26_to_v2025_06_18::ServerCapabilitiesResources;
+pub use crate::shared::v2025_03_26_to_v2025_06_18::ServerCapabilitiesTools;
 
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -6322,6 +5966,15 @@ crate::rt::object! {
     }
 }
 
+impl crate::Request for SetLevelRequest {
+    const METHOD: &'static str = "logging/setLevel";
+    type Params = SetLevelRequestParams;
+    type Result = EmptyResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// The inline object type of `SetLevelRequest.params` in the schema (named from its parent and field; see [`SetLevelRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SetLevelRequestParams {
@@ -6478,6 +6131,15 @@ crate::rt::object! {
     SubscribeRequest {
         "method" fixed METHOD: &str = "resources/subscribe",
         "params": required params: SubscribeRequestParams,
+    }
+}
+
+impl crate::Request for SubscribeRequest {
+    const METHOD: &'static str = "resources/subscribe";
+    type Params = SubscribeRequestParams;
+    type Result = EmptyResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -7024,6 +6686,14 @@ crate::rt::object! {
     }
 }
 
+impl crate::Notification for ToolListChangedNotification {
+    const METHOD: &'static str = "notifications/tools/list_changed";
+    type Params = Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// The inline object type of `Tool.outputSchema` in the schema (named from its parent and field; see [`Tool`]).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"object"`.
@@ -7111,6 +6781,15 @@ crate::rt::object! {
     }
 }
 
+impl crate::Request for UnsubscribeRequest {
+    const METHOD: &'static str = "resources/unsubscribe";
+    type Params = UnsubscribeRequestParams;
+    type Result = EmptyResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// The inline object type of `UnsubscribeRequest.params` in the schema (named from its parent and field; see [`UnsubscribeRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct UnsubscribeRequestParams {
@@ -7138,197 +6817,6 @@ crate::rt::object! {
     }
 }
 
-impl crate::Request for CompleteRequest {
-    const METHOD: &'static str = "completion/complete";
-    type Params = CompleteRequestParams;
-    type Result = CompleteResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for ElicitRequest {
-    const METHOD: &'static str = "elicitation/create";
-    type Params = ElicitRequestParams;
-    type Result = ElicitResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for InitializeRequest {
-    const METHOD: &'static str = "initialize";
-    type Params = InitializeRequestParams;
-    type Result = InitializeResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for SetLevelRequest {
-    const METHOD: &'static str = "logging/setLevel";
-    type Params = SetLevelRequestParams;
-    type Result = EmptyResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for CancelledNotification {
-    const METHOD: &'static str = "notifications/cancelled";
-    type Params = CancelledNotificationParams;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for InitializedNotification {
-    const METHOD: &'static str = "notifications/initialized";
-    type Params = Option<NotificationParams>;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for LoggingMessageNotification {
-    const METHOD: &'static str = "notifications/message";
-    type Params = LoggingMessageNotificationParams;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for ProgressNotification {
-    const METHOD: &'static str = "notifications/progress";
-    type Params = ProgressNotificationParams;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for PromptListChangedNotification {
-    const METHOD: &'static str = "notifications/prompts/list_changed";
-    type Params = Option<NotificationParams>;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for ResourceListChangedNotification {
-    const METHOD: &'static str = "notifications/resources/list_changed";
-    type Params = Option<NotificationParams>;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for ResourceUpdatedNotification {
-    const METHOD: &'static str = "notifications/resources/updated";
-    type Params = ResourceUpdatedNotificationParams;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for RootsListChangedNotification {
-    const METHOD: &'static str = "notifications/roots/list_changed";
-    type Params = Option<NotificationParams>;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for ToolListChangedNotification {
-    const METHOD: &'static str = "notifications/tools/list_changed";
-    type Params = Option<NotificationParams>;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for PingRequest {
-    const METHOD: &'static str = "ping";
-    type Params = Option<RequestParams>;
-    type Result = EmptyResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for GetPromptRequest {
-    const METHOD: &'static str = "prompts/get";
-    type Params = GetPromptRequestParams;
-    type Result = GetPromptResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for ListPromptsRequest {
-    const METHOD: &'static str = "prompts/list";
-    type Params = Option<PaginatedRequestParams>;
-    type Result = ListPromptsResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for ListResourcesRequest {
-    const METHOD: &'static str = "resources/list";
-    type Params = Option<PaginatedRequestParams>;
-    type Result = ListResourcesResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for ReadResourceRequest {
-    const METHOD: &'static str = "resources/read";
-    type Params = ReadResourceRequestParams;
-    type Result = ReadResourceResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for SubscribeRequest {
-    const METHOD: &'static str = "resources/subscribe";
-    type Params = SubscribeRequestParams;
-    type Result = EmptyResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for ListResourceTemplatesRequest {
-    const METHOD: &'static str = "resources/templates/list";
-    type Params = Option<PaginatedRequestParams>;
-    type Result = ListResourceTemplatesResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for UnsubscribeRequest {
-    const METHOD: &'static str = "resources/unsubscribe";
-    type Params = UnsubscribeRequestParams;
-    type Result = EmptyResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for ListRootsRequest {
-    const METHOD: &'static str = "roots/list";
-    type Params = Option<RequestParams>;
-    type Result = ListRootsResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for CreateMessageRequest {
-    const METHOD: &'static str = "sampling/createMessage";
-    type Params = CreateMessageRequestParams;
-    type Result = CreateMessageResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for CallToolRequest {
-    const METHOD: &'static str = "tools/call";
-    type Params = CallToolRequestParams;
-    type Result = CallToolResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for ListToolsRequest {
-    const METHOD: &'static str = "tools/list";
-    type Params = Option<PaginatedRequestParams>;
-    type Result = ListToolsResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
 /// Every request, input request and notification of this revision by wire
 /// method name, with its params and result types (the `Request`,
 /// `InputRequest` and `Notification` impls, as data).

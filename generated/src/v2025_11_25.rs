@@ -42,6 +42,16 @@
 //! - **tools/call**: [`CallToolRequest`], [`CallToolRequestParams`], [`CallToolResult`]
 //! - **tools/list**: [`ListToolsRequest`], [`ListToolsResult`], [`Tool`], [`ToolAnnotations`], [`ToolExecution`]
 //! - *No category*: [`BaseMetadata`], [`ClientNotification`], [`ClientRequest`], [`ClientResult`], [`INTERNAL_ERROR`], [`INVALID_PARAMS`], [`INVALID_REQUEST`], [`Icons`], [`JSONRPC_VERSION`], [`LATEST_PROTOCOL_VERSION`], [`METHOD_NOT_FOUND`], [`Notification`], [`NotificationParams`], [`PARSE_ERROR`], [`PaginatedRequest`], [`PaginatedRequestParams`], [`PaginatedResult`], [`Request`], [`RequestParams`], [`ResourceContents`], [`ResourceRequestParams`], [`ServerNotification`], [`ServerRequest`], [`ServerResult`], [`TaskAugmentedRequestParams`], [`URLElicitationRequiredError`], [`URL_ELICITATION_REQUIRED`]
+//!
+//! # Shared with other revisions
+//!
+//! These items are the same, docs included, in the revisions named, and so are the items they name: each is one Rust type in all of them (a value of one revision's is a value of the other's), compiled once.
+//!
+//! - 2024-11-05 to 2025-11-25: [`ModelHint`], [`ModelPreferences`]
+//! - 2024-11-05 to 2026-07-28: [`Cursor`], [`INTERNAL_ERROR`], [`INVALID_PARAMS`], [`INVALID_REQUEST`], [`METHOD_NOT_FOUND`], [`PARSE_ERROR`], [`Role`]
+//! - 2025-06-18 to 2025-11-25: [`BooleanSchema`]
+//! - 2025-06-18 to 2026-07-28: [`JSONRPC_VERSION`], [`ResourceTemplateReference`]
+//! - 2025-11-25 to 2026-07-28: [`Annotations`], [`JSONRPCNotification`], [`Notification`], [`Request`]
 #![allow(deprecated)]
 #![allow(
     clippy::large_enum_variant,
@@ -49,87 +59,7 @@
     clippy::deprecated_semver
 )]
 
-/// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-#[derive(Clone, Debug, PartialEq)]
-pub struct Annotations {
-    /// Describes who the intended audience of this object or data is.
-    ///
-    /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub audience: Option<Vec<Role>>,
-    /// Describes how important this data is for operating the server.
-    ///
-    /// A value of 1 means "most important," and indicates that the data is
-    /// effectively required, while 0 means "least important," and indicates that
-    /// the data is entirely optional.
-    ///
-    /// Minimum: `0`
-    ///
-    /// Maximum: `1`
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub priority: Option<f64>,
-    /// The moment the resource was last modified, as an ISO 8601 formatted string.
-    ///
-    /// Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z").
-    ///
-    /// Examples: last activity timestamp in an open file, timestamp when the resource
-    /// was attached, etc.
-    ///
-    /// Wire name: `lastModified`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub last_modified: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl Annotations {
-    /// A `Annotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        Annotations {
-            audience: ::std::option::Option::None,
-            priority: ::std::option::Option::None,
-            last_modified: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `audience`.
-    #[inline]
-    pub fn with_audience(mut self, value: Vec<Role>) -> Self {
-        self.audience = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `priority`.
-    #[inline]
-    pub fn with_priority(mut self, value: f64) -> Self {
-        self.priority = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `lastModified`.
-    #[inline]
-    pub fn with_last_modified(
-        mut self,
-        value: impl ::std::convert::Into<String>,
-    ) -> Self {
-        self.last_modified = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::default::Default for Annotations {
-    fn default() -> Self {
-        Annotations::new()
-    }
-}
-crate::rt::object! {
-    Annotations {
-        "audience": optional audience: Vec<Role>,
-        "priority": optional priority: f64 as float,
-        "lastModified": optional last_modified: String,
-    }
-}
+pub use crate::shared::v2025_11_25_to_v2026_07_28::Annotations;
 
 /// Audio provided to or from an LLM.
 ///
@@ -327,62 +257,7 @@ crate::rt::object! {
     }
 }
 
-/// Fixed members, always written and checked when read (no Rust field): `type`: `"boolean"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BooleanSchema {
-    /// Optional: `None` is left out of the JSON.
-    pub title: Option<String>,
-    /// Optional: `None` is left out of the JSON.
-    pub description: Option<String>,
-    /// Optional: `None` is left out of the JSON.
-    pub default: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl BooleanSchema {
-    /// A `BooleanSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        BooleanSchema {
-            title: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            default: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `title`.
-    #[inline]
-    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
-        self.title = ::std::option::Option::Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    #[inline]
-    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
-        self.description = ::std::option::Option::Some(value.into());
-        self
-    }
-    /// Sets `default`.
-    #[inline]
-    pub fn with_default(mut self, value: bool) -> Self {
-        self.default = ::std::option::Option::Some(value);
-        self
-    }
-}
-impl ::std::default::Default for BooleanSchema {
-    fn default() -> Self {
-        BooleanSchema::new()
-    }
-}
-crate::rt::object! {
-    BooleanSchema {
-        "type" fixed TYPE: &str = "boolean",
-        "title": optional title: String,
-        "description": optional description: String,
-        "default": optional default: bool,
-    }
-}
+pub use crate::shared::v2025_06_18_to_v2025_11_25::BooleanSchema;
 
 /// Used by the client to invoke a tool provided by the server.
 ///
@@ -415,6 +290,15 @@ crate::rt::object! {
         "params": required params: CallToolRequestParams,
         "jsonrpc" fixed JSONRPC: &str = "2.0",
         "id": required id: RequestId,
+    }
+}
+
+impl crate::Request for CallToolRequest {
+    const METHOD: &'static str = "tools/call";
+    type Params = CallToolRequestParams;
+    type Result = CallToolResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -673,6 +557,15 @@ crate::rt::object! {
     }
 }
 
+impl crate::Request for CancelTaskRequest {
+    const METHOD: &'static str = "tasks/cancel";
+    type Params = CancelTaskRequestParams;
+    type Result = CancelTaskResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// The inline object type of `CancelTaskRequest.params` in the schema (named from its parent and field; see [`CancelTaskRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CancelTaskRequestParams {
@@ -892,6 +785,14 @@ crate::rt::object! {
         "method" fixed METHOD: &str = "notifications/cancelled",
         "params": required params: CancelledNotificationParams,
         "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
+}
+
+impl crate::Notification for CancelledNotification {
+    const METHOD: &'static str = "notifications/cancelled";
+    type Params = CancelledNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -1753,6 +1654,15 @@ crate::rt::object! {
     }
 }
 
+impl crate::Request for CompleteRequest {
+    const METHOD: &'static str = "completion/complete";
+    type Params = CompleteRequestParams;
+    type Result = CompleteResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// Parameters for a `completion/complete` request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteRequestParams {
@@ -2116,6 +2026,15 @@ crate::rt::object! {
         "params": required params: CreateMessageRequestParams,
         "jsonrpc" fixed JSONRPC: &str = "2.0",
         "id": required id: RequestId,
+    }
+}
+
+impl crate::Request for CreateMessageRequest {
+    const METHOD: &'static str = "sampling/createMessage";
+    type Params = CreateMessageRequestParams;
+    type Result = CreateMessageResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -2632,8 +2551,7 @@ crate::rt::object! {
     }
 }
 
-/// An opaque token used to represent a cursor for pagination.
-pub type Cursor = String;
+pub use crate::shared::v2024_11_05_to_v2026_07_28::Cursor;
 
 /// A request from the server to elicit additional information from the user via the client.
 ///
@@ -2666,6 +2584,15 @@ crate::rt::object! {
         "params": required params: ElicitRequestParams,
         "jsonrpc" fixed JSONRPC: &str = "2.0",
         "id": required id: RequestId,
+    }
+}
+
+impl crate::Request for ElicitRequest {
+    const METHOD: &'static str = "elicitation/create";
+    type Params = ElicitRequestParams;
+    type Result = ElicitResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -3196,6 +3123,14 @@ crate::rt::object! {
     }
 }
 
+impl crate::Notification for ElicitationCompleteNotification {
+    const METHOD: &'static str = "notifications/elicitation/complete";
+    type Params = ElicitationCompleteNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// The inline object type of `ElicitationCompleteNotification.params` in the schema (named from its parent and field; see [`ElicitationCompleteNotification`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElicitationCompleteNotificationParams {
@@ -3424,6 +3359,15 @@ crate::rt::object! {
     }
 }
 
+impl crate::Request for GetPromptRequest {
+    const METHOD: &'static str = "prompts/get";
+    type Params = GetPromptRequestParams;
+    type Result = GetPromptResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// Parameters for a `prompts/get` request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetPromptRequestParams {
@@ -3602,6 +3546,15 @@ crate::rt::object! {
     }
 }
 
+impl crate::Request for GetTaskPayloadRequest {
+    const METHOD: &'static str = "tasks/result";
+    type Params = GetTaskPayloadRequestParams;
+    type Result = GetTaskPayloadResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// The inline object type of `GetTaskPayloadRequest.params` in the schema (named from its parent and field; see [`GetTaskPayloadRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetTaskPayloadRequestParams {
@@ -3721,6 +3674,15 @@ crate::rt::object! {
         "params": required params: GetTaskRequestParams,
         "jsonrpc" fixed JSONRPC: &str = "2.0",
         "id": required id: RequestId,
+    }
+}
+
+impl crate::Request for GetTaskRequest {
+    const METHOD: &'static str = "tasks/get";
+    type Params = GetTaskRequestParams;
+    type Result = GetTaskResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -3910,11 +3872,9 @@ crate::rt::object! {
     }
 }
 
-pub const INTERNAL_ERROR: i64 = -32603i64;
-
-pub const INVALID_PARAMS: i64 = -32602i64;
-
-pub const INVALID_REQUEST: i64 = -32600i64;
+pub use crate::shared::v2024_11_05_to_v2026_07_28::INTERNAL_ERROR;
+pub use crate::shared::v2024_11_05_to_v2026_07_28::INVALID_PARAMS;
+pub use crate::shared::v2024_11_05_to_v2026_07_28::INVALID_REQUEST;
 
 /// An optionally-sized icon that can be displayed in a user interface.
 #[derive(Clone, Debug, PartialEq)]
@@ -4318,6 +4278,15 @@ crate::rt::object! {
     }
 }
 
+impl crate::Request for InitializeRequest {
+    const METHOD: &'static str = "initialize";
+    type Params = InitializeRequestParams;
+    type Result = InitializeResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// Parameters for an `initialize` request.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -4545,6 +4514,14 @@ crate::rt::object! {
     }
 }
 
+impl crate::Notification for InitializedNotification {
+    const METHOD: &'static str = "notifications/initialized";
+    type Params = Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// A response to a request that indicates an error occurred.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
@@ -4610,59 +4587,7 @@ crate::rt::union! {
     }
 }
 
-/// A notification which does not expect a response.
-///
-/// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct JSONRPCNotification {
-    pub method: String,
-    /// Optional: `None` is left out of the JSON.
-    pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl JSONRPCNotification {
-    /// A `JSONRPCNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(method: impl ::std::convert::Into<String>) -> Self {
-        JSONRPCNotification {
-            method: method.into(),
-            params: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `params`.
-    #[inline]
-    pub fn with_params(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
-        self.params = ::std::option::Option::Some(value);
-        self
-    }
-}
-impl ::std::convert::From<JSONRPCNotification> for Notification {
-    fn from(value: JSONRPCNotification) -> Self {
-        let mut kept = crate::Extra::new();
-        kept.insert("jsonrpc", ::serde_json::json!("2.0"));
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        Notification {
-            method: value.method,
-            params: value.params,
-            extra: kept,
-        }
-    }
-}
-crate::rt::object! {
-    JSONRPCNotification {
-        "method": required method: String,
-        "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-    }
-}
+pub use crate::shared::v2025_11_25_to_v2026_07_28::JSONRPCNotification;
 
 /// A request that expects a response.
 ///
@@ -4783,8 +4708,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
-pub const JSONRPC_VERSION: &str = "2.0";
+pub use crate::shared::v2025_06_18_to_v2026_07_28::JSONRPC_VERSION;
 
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
@@ -4914,6 +4838,15 @@ crate::rt::object! {
         "params": optional params: PaginatedRequestParams,
         "jsonrpc" fixed JSONRPC: &str = "2.0",
         "id": required id: RequestId,
+    }
+}
+
+impl crate::Request for ListPromptsRequest {
+    const METHOD: &'static str = "prompts/list";
+    type Params = Option<PaginatedRequestParams>;
+    type Result = ListPromptsResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -5061,6 +4994,15 @@ crate::rt::object! {
         "params": optional params: PaginatedRequestParams,
         "jsonrpc" fixed JSONRPC: &str = "2.0",
         "id": required id: RequestId,
+    }
+}
+
+impl crate::Request for ListResourceTemplatesRequest {
+    const METHOD: &'static str = "resources/templates/list";
+    type Params = Option<PaginatedRequestParams>;
+    type Result = ListResourceTemplatesResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -5212,6 +5154,15 @@ crate::rt::object! {
     }
 }
 
+impl crate::Request for ListResourcesRequest {
+    const METHOD: &'static str = "resources/list";
+    type Params = Option<PaginatedRequestParams>;
+    type Result = ListResourcesResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// The server's response to a resources/list request from the client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourcesResult {
@@ -5353,6 +5304,15 @@ crate::rt::object! {
     }
 }
 
+impl crate::Request for ListRootsRequest {
+    const METHOD: &'static str = "roots/list";
+    type Params = Option<RequestParams>;
+    type Result = ListRootsResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
 /// or file that the server can operate on.
@@ -5465,6 +5425,15 @@ crate::rt::object! {
         "params": optional params: PaginatedRequestParams,
         "jsonrpc" fixed JSONRPC: &str = "2.0",
         "id": required id: RequestId,
+    }
+}
+
+impl crate::Request for ListTasksRequest {
+    const METHOD: &'static str = "tasks/list";
+    type Params = Option<PaginatedRequestParams>;
+    type Result = ListTasksResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -5608,6 +5577,15 @@ crate::rt::object! {
         "params": optional params: PaginatedRequestParams,
         "jsonrpc" fixed JSONRPC: &str = "2.0",
         "id": required id: RequestId,
+    }
+}
+
+impl crate::Request for ListToolsRequest {
+    const METHOD: &'static str = "tools/list";
+    type Params = Option<PaginatedRequestParams>;
+    type Result = ListToolsResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -5767,6 +5745,14 @@ crate::rt::object! {
     }
 }
 
+impl crate::Notification for LoggingMessageNotification {
+    const METHOD: &'static str = "notifications/message";
+    type Params = LoggingMessageNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// Parameters for a `notifications/message` notification.
 ///
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
@@ -5847,174 +5833,9 @@ crate::rt::object! {
     }
 }
 
-pub const METHOD_NOT_FOUND: i64 = -32601i64;
-
-/// Hints to use for model selection.
-///
-/// Keys not declared here are currently left unspecified by the spec and are up
-/// to the client to interpret.
-///
-/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ModelHint {
-    /// A hint for a model name.
-    ///
-    /// The client SHOULD treat this as a substring of a model name; for example:
-    ///  - `claude-3-5-sonnet` should match `claude-3-5-sonnet-20241022`
-    ///  - `sonnet` should match `claude-3-5-sonnet-20241022`, `claude-3-sonnet-20240229`, etc.
-    ///  - `claude` should match any Claude model
-    ///
-    /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
-    ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub name: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ModelHint {
-    /// A `ModelHint` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        ModelHint {
-            name: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `name`.
-    #[inline]
-    pub fn with_name(mut self, value: impl ::std::convert::Into<String>) -> Self {
-        self.name = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::default::Default for ModelHint {
-    fn default() -> Self {
-        ModelHint::new()
-    }
-}
-crate::rt::object! {
-    ModelHint {
-        "name": optional name: String,
-    }
-}
-
-/// The server's preferences for model selection, requested of the client during sampling.
-///
-/// Because LLMs can vary along multiple dimensions, choosing the "best" model is
-/// rarely straightforward.  Different models excel in different areas—some are
-/// faster but less capable, others are more capable but more expensive, and so
-/// on. This interface allows servers to express their priorities across multiple
-/// dimensions to help clients make an appropriate selection for their use case.
-///
-/// These preferences are always advisory. The client MAY ignore them. It is also
-/// up to the client to decide how to interpret these preferences and how to
-/// balance them against other considerations.
-///
-/// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ModelPreferences {
-    /// Optional hints to use for model selection.
-    ///
-    /// If multiple hints are specified, the client MUST evaluate them in order
-    /// (such that the first match is taken).
-    ///
-    /// The client SHOULD prioritize these hints over the numeric priorities, but
-    /// MAY still use the priorities to select from ambiguous matches.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub hints: Option<Vec<ModelHint>>,
-    /// How much to prioritize cost when selecting a model. A value of 0 means cost
-    /// is not important, while a value of 1 means cost is the most important
-    /// factor.
-    ///
-    /// Minimum: `0`
-    ///
-    /// Maximum: `1`
-    ///
-    /// Wire name: `costPriority`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub cost_priority: Option<f64>,
-    /// How much to prioritize sampling speed (latency) when selecting a model. A
-    /// value of 0 means speed is not important, while a value of 1 means speed is
-    /// the most important factor.
-    ///
-    /// Minimum: `0`
-    ///
-    /// Maximum: `1`
-    ///
-    /// Wire name: `speedPriority`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub speed_priority: Option<f64>,
-    /// How much to prioritize intelligence and capabilities when selecting a
-    /// model. A value of 0 means intelligence is not important, while a value of 1
-    /// means intelligence is the most important factor.
-    ///
-    /// Minimum: `0`
-    ///
-    /// Maximum: `1`
-    ///
-    /// Wire name: `intelligencePriority`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub intelligence_priority: Option<f64>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ModelPreferences {
-    /// A `ModelPreferences` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        ModelPreferences {
-            hints: ::std::option::Option::None,
-            cost_priority: ::std::option::Option::None,
-            speed_priority: ::std::option::Option::None,
-            intelligence_priority: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `hints`.
-    #[inline]
-    pub fn with_hints(mut self, value: Vec<ModelHint>) -> Self {
-        self.hints = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `costPriority`.
-    #[inline]
-    pub fn with_cost_priority(mut self, value: f64) -> Self {
-        self.cost_priority = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `speedPriority`.
-    #[inline]
-    pub fn with_speed_priority(mut self, value: f64) -> Self {
-        self.speed_priority = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `intelligencePriority`.
-    #[inline]
-    pub fn with_intelligence_priority(mut self, value: f64) -> Self {
-        self.intelligence_priority = ::std::option::Option::Some(value);
-        self
-    }
-}
-impl ::std::default::Default for ModelPreferences {
-    fn default() -> Self {
-        ModelPreferences::new()
-    }
-}
-crate::rt::object! {
-    ModelPreferences {
-        "hints": optional hints: Vec<ModelHint>,
-        "costPriority": optional cost_priority: f64 as float,
-        "speedPriority": optional speed_priority: f64 as float,
-        "intelligencePriority": optional intelligence_priority: f64 as float,
-    }
-}
+pub use crate::shared::v2024_11_05_to_v2026_07_28::METHOD_NOT_FOUND;
+pub use crate::shared::v2024_11_05_to_v2025_11_25::ModelHint;
+pub use crate::shared::v2024_11_05_to_v2025_11_25::ModelPreferences;
 
 /// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
@@ -6039,42 +5860,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Notification {
-    pub method: String,
-    /// Optional: `None` is left out of the JSON.
-    pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl Notification {
-    /// A `Notification` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(method: impl ::std::convert::Into<String>) -> Self {
-        Notification {
-            method: method.into(),
-            params: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `params`.
-    #[inline]
-    pub fn with_params(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
-        self.params = ::std::option::Option::Some(value);
-        self
-    }
-}
-crate::rt::object! {
-    Notification {
-        "method": required method: String,
-        "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
-    }
-}
+pub use crate::shared::v2025_11_25_to_v2026_07_28::Notification;
 
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
@@ -6207,7 +5993,7 @@ crate::rt::string_enum! {
     }
 }
 
-pub const PARSE_ERROR: i64 = -32700i64;
+pub use crate::shared::v2024_11_05_to_v2026_07_28::PARSE_ERROR;
 
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -6444,6 +6230,15 @@ crate::rt::object! {
     }
 }
 
+impl crate::Request for PingRequest {
+    const METHOD: &'static str = "ping";
+    type Params = Option<RequestParams>;
+    type Result = EmptyResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// Restricted schema definitions that only allow primitive types
 /// without nested objects or arrays.
 ///
@@ -6509,6 +6304,14 @@ crate::rt::object! {
         "method" fixed METHOD: &str = "notifications/progress",
         "params": required params: ProgressNotificationParams,
         "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
+}
+
+impl crate::Notification for ProgressNotification {
+    const METHOD: &'static str = "notifications/progress";
+    type Params = ProgressNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -6933,6 +6736,14 @@ crate::rt::object! {
     }
 }
 
+impl crate::Notification for PromptListChangedNotification {
+    const METHOD: &'static str = "notifications/prompts/list_changed";
+    type Params = Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// Describes a message returned as part of a prompt.
 ///
 /// This is similar to `SamplingMessage`, but also supports the embedding of
@@ -7056,6 +6867,15 @@ crate::rt::object! {
         "params": required params: ReadResourceRequestParams,
         "jsonrpc" fixed JSONRPC: &str = "2.0",
         "id": required id: RequestId,
+    }
+}
+
+impl crate::Request for ReadResourceRequest {
+    const METHOD: &'static str = "resources/read";
+    type Params = ReadResourceRequestParams;
+    type Result = ReadResourceResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -7241,42 +7061,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Request {
-    pub method: String,
-    /// Optional: `None` is left out of the JSON.
-    pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl Request {
-    /// A `Request` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(method: impl ::std::convert::Into<String>) -> Self {
-        Request {
-            method: method.into(),
-            params: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `params`.
-    #[inline]
-    pub fn with_params(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
-        self.params = ::std::option::Option::Some(value);
-        self
-    }
-}
-crate::rt::object! {
-    Request {
-        "method": required method: String,
-        "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
-    }
-}
+pub use crate::shared::v2025_11_25_to_v2026_07_28::Request;
 
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
@@ -7954,6 +7739,14 @@ crate::rt::object! {
     }
 }
 
+impl crate::Notification for ResourceListChangedNotification {
+    const METHOD: &'static str = "notifications/resources/list_changed";
+    type Params = Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// Common parameters when working with resources.
 ///
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
@@ -8210,35 +8003,7 @@ crate::rt::object! {
     }
 }
 
-/// A reference to a resource or resource template definition.
-///
-/// Fixed members, always written and checked when read (no Rust field): `type`: `"ref/resource"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ResourceTemplateReference {
-    /// The URI or URI template of the resource.
-    ///
-    /// Format: `uri-template`
-    pub uri: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ResourceTemplateReference {
-    /// A `ResourceTemplateReference` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
-        ResourceTemplateReference {
-            uri: uri.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-}
-crate::rt::object! {
-    ResourceTemplateReference {
-        "type" fixed TYPE: &str = "ref/resource",
-        "uri": required uri: String,
-    }
-}
+pub use crate::shared::v2025_06_18_to_v2026_07_28::ResourceTemplateReference;
 
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 ///
@@ -8267,6 +8032,14 @@ crate::rt::object! {
         "method" fixed METHOD: &str = "notifications/resources/updated",
         "params": required params: ResourceUpdatedNotificationParams,
         "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
+}
+
+impl crate::Notification for ResourceUpdatedNotification {
+    const METHOD: &'static str = "notifications/resources/updated";
+    type Params = ResourceUpdatedNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -8369,20 +8142,7 @@ crate::rt::object! {
     }
 }
 
-/// The sender or recipient of messages and data in a conversation.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Role {
-    /// `"user"`
-    User,
-    /// `"assistant"`
-    Assistant,
-}
-crate::rt::string_enum! {
-    Role closed {
-        User = "user",
-        Assistant = "assistant",
-    }
-}
+pub use crate::shared::v2024_11_05_to_v2026_07_28::Role;
 
 /// Represents a root directory or file that the server can operate on.
 ///
@@ -8490,6 +8250,14 @@ crate::rt::object! {
         "method" fixed METHOD: &str = "notifications/roots/list_changed",
         "params": optional params: NotificationParams,
         "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
+}
+
+impl crate::Notification for RootsListChangedNotification {
+    const METHOD: &'static str = "notifications/roots/list_changed";
+    type Params = Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -9339,6 +9107,15 @@ crate::rt::object! {
     }
 }
 
+impl crate::Request for SetLevelRequest {
+    const METHOD: &'static str = "logging/setLevel";
+    type Params = SetLevelRequestParams;
+    type Result = EmptyResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// Parameters for a `logging/setLevel` request.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -9567,6 +9344,15 @@ crate::rt::object! {
         "params": required params: SubscribeRequestParams,
         "jsonrpc" fixed JSONRPC: &str = "2.0",
         "id": required id: RequestId,
+    }
+}
+
+impl crate::Request for SubscribeRequest {
+    const METHOD: &'static str = "resources/subscribe";
+    type Params = SubscribeRequestParams;
+    type Result = EmptyResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -9907,6 +9693,14 @@ crate::rt::object! {
         "method" fixed METHOD: &str = "notifications/tasks/status",
         "params": required params: TaskStatusNotificationParams,
         "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
+}
+
+impl crate::Notification for TaskStatusNotification {
+    const METHOD: &'static str = "notifications/tasks/status";
+    type Params = TaskStatusNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -11052,6 +10846,14 @@ crate::rt::object! {
     }
 }
 
+impl crate::Notification for ToolListChangedNotification {
+    const METHOD: &'static str = "notifications/tools/list_changed";
+    type Params = Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// The inline object type of `Tool.outputSchema` in the schema (named from its parent and field; see [`Tool`]).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"object"`.
@@ -11433,6 +11235,15 @@ crate::rt::object! {
     }
 }
 
+impl crate::Request for UnsubscribeRequest {
+    const METHOD: &'static str = "resources/unsubscribe";
+    type Params = UnsubscribeRequestParams;
+    type Result = EmptyResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// Parameters for a `resources/unsubscribe` request.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
@@ -11691,243 +11502,6 @@ crate::rt::object! {
     }
 }
 
-impl crate::Request for CompleteRequest {
-    const METHOD: &'static str = "completion/complete";
-    type Params = CompleteRequestParams;
-    type Result = CompleteResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for ElicitRequest {
-    const METHOD: &'static str = "elicitation/create";
-    type Params = ElicitRequestParams;
-    type Result = ElicitResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for InitializeRequest {
-    const METHOD: &'static str = "initialize";
-    type Params = InitializeRequestParams;
-    type Result = InitializeResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for SetLevelRequest {
-    const METHOD: &'static str = "logging/setLevel";
-    type Params = SetLevelRequestParams;
-    type Result = EmptyResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for CancelledNotification {
-    const METHOD: &'static str = "notifications/cancelled";
-    type Params = CancelledNotificationParams;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for ElicitationCompleteNotification {
-    const METHOD: &'static str = "notifications/elicitation/complete";
-    type Params = ElicitationCompleteNotificationParams;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for InitializedNotification {
-    const METHOD: &'static str = "notifications/initialized";
-    type Params = Option<NotificationParams>;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for LoggingMessageNotification {
-    const METHOD: &'static str = "notifications/message";
-    type Params = LoggingMessageNotificationParams;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for ProgressNotification {
-    const METHOD: &'static str = "notifications/progress";
-    type Params = ProgressNotificationParams;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for PromptListChangedNotification {
-    const METHOD: &'static str = "notifications/prompts/list_changed";
-    type Params = Option<NotificationParams>;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for ResourceListChangedNotification {
-    const METHOD: &'static str = "notifications/resources/list_changed";
-    type Params = Option<NotificationParams>;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for ResourceUpdatedNotification {
-    const METHOD: &'static str = "notifications/resources/updated";
-    type Params = ResourceUpdatedNotificationParams;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for RootsListChangedNotification {
-    const METHOD: &'static str = "notifications/roots/list_changed";
-    type Params = Option<NotificationParams>;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for TaskStatusNotification {
-    const METHOD: &'static str = "notifications/tasks/status";
-    type Params = TaskStatusNotificationParams;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for ToolListChangedNotification {
-    const METHOD: &'static str = "notifications/tools/list_changed";
-    type Params = Option<NotificationParams>;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for PingRequest {
-    const METHOD: &'static str = "ping";
-    type Params = Option<RequestParams>;
-    type Result = EmptyResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for GetPromptRequest {
-    const METHOD: &'static str = "prompts/get";
-    type Params = GetPromptRequestParams;
-    type Result = GetPromptResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for ListPromptsRequest {
-    const METHOD: &'static str = "prompts/list";
-    type Params = Option<PaginatedRequestParams>;
-    type Result = ListPromptsResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for ListResourcesRequest {
-    const METHOD: &'static str = "resources/list";
-    type Params = Option<PaginatedRequestParams>;
-    type Result = ListResourcesResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for ReadResourceRequest {
-    const METHOD: &'static str = "resources/read";
-    type Params = ReadResourceRequestParams;
-    type Result = ReadResourceResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for SubscribeRequest {
-    const METHOD: &'static str = "resources/subscribe";
-    type Params = SubscribeRequestParams;
-    type Result = EmptyResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for ListResourceTemplatesRequest {
-    const METHOD: &'static str = "resources/templates/list";
-    type Params = Option<PaginatedRequestParams>;
-    type Result = ListResourceTemplatesResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for UnsubscribeRequest {
-    const METHOD: &'static str = "resources/unsubscribe";
-    type Params = UnsubscribeRequestParams;
-    type Result = EmptyResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for ListRootsRequest {
-    const METHOD: &'static str = "roots/list";
-    type Params = Option<RequestParams>;
-    type Result = ListRootsResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for CreateMessageRequest {
-    const METHOD: &'static str = "sampling/createMessage";
-    type Params = CreateMessageRequestParams;
-    type Result = CreateMessageResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for CancelTaskRequest {
-    const METHOD: &'static str = "tasks/cancel";
-    type Params = CancelTaskRequestParams;
-    type Result = CancelTaskResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for GetTaskRequest {
-    const METHOD: &'static str = "tasks/get";
-    type Params = GetTaskRequestParams;
-    type Result = GetTaskResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for ListTasksRequest {
-    const METHOD: &'static str = "tasks/list";
-    type Params = Option<PaginatedRequestParams>;
-    type Result = ListTasksResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for GetTaskPayloadRequest {
-    const METHOD: &'static str = "tasks/result";
-    type Params = GetTaskPayloadRequestParams;
-    type Result = GetTaskPayloadResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for CallToolRequest {
-    const METHOD: &'static str = "tools/call";
-    type Params = CallToolRequestParams;
-    type Result = CallToolResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for ListToolsRequest {
-    const METHOD: &'static str = "tools/list";
-    type Params = Option<PaginatedRequestParams>;
-    type Result = ListToolsResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
 /// Every request, input request and notification of this revision by wire
 /// method name, with its params and result types (the `Request`,
 /// `InputRequest` and `Notification` impls, as data).

@@ -33,6 +33,14 @@
 //! - **tools/call**: [`CallToolRequest`], [`CallToolRequestParams`], [`CallToolResult`], [`CallToolResultResponse`]
 //! - **tools/list**: [`ListToolsRequest`], [`ListToolsResult`], [`ListToolsResultResponse`], [`Tool`], [`ToolAnnotations`]
 //! - *No category*: [`BaseMetadata`], [`CacheableResult`], [`ClientNotification`], [`ClientRequest`], [`ClientResult`], [`INTERNAL_ERROR`], [`INVALID_PARAMS`], [`INVALID_REQUEST`], [`Icons`], [`InputRequest`], [`InputResponse`], [`InputResponseRequestParams`], [`JSONRPC_VERSION`], [`LATEST_PROTOCOL_VERSION`], [`METHOD_NOT_FOUND`], [`Notification`], [`PARSE_ERROR`], [`PaginatedRequest`], [`PaginatedResult`], [`Request`], [`ResourceContents`], [`ResourceRequestParams`], [`ServerNotification`], [`ServerResult`]
+//!
+//! # Shared with other revisions
+//!
+//! These items are the same, docs included, in the revisions named, and so are the items they name: each is one Rust type in all of them (a value of one revision's is a value of the other's), compiled once.
+//!
+//! - 2024-11-05 to 2026-07-28: [`Cursor`], [`INTERNAL_ERROR`], [`INVALID_PARAMS`], [`INVALID_REQUEST`], [`METHOD_NOT_FOUND`], [`PARSE_ERROR`], [`Role`]
+//! - 2025-06-18 to 2026-07-28: [`JSONRPC_VERSION`], [`ResourceTemplateReference`]
+//! - 2025-11-25 to 2026-07-28: [`Annotations`], [`JSONRPCNotification`], [`Notification`], [`Request`]
 #![allow(deprecated)]
 #![allow(
     clippy::large_enum_variant,
@@ -40,87 +48,7 @@
     clippy::deprecated_semver
 )]
 
-/// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-#[derive(Clone, Debug, PartialEq)]
-pub struct Annotations {
-    /// Describes who the intended audience of this object or data is.
-    ///
-    /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub audience: Option<Vec<Role>>,
-    /// Describes how important this data is for operating the server.
-    ///
-    /// A value of 1 means "most important," and indicates that the data is
-    /// effectively required, while 0 means "least important," and indicates that
-    /// the data is entirely optional.
-    ///
-    /// Minimum: `0`
-    ///
-    /// Maximum: `1`
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub priority: Option<f64>,
-    /// The moment the resource was last modified, as an ISO 8601 formatted string.
-    ///
-    /// Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z").
-    ///
-    /// Examples: last activity timestamp in an open file, timestamp when the resource
-    /// was attached, etc.
-    ///
-    /// Wire name: `lastModified`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub last_modified: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl Annotations {
-    /// A `Annotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        Annotations {
-            audience: ::std::option::Option::None,
-            priority: ::std::option::Option::None,
-            last_modified: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `audience`.
-    #[inline]
-    pub fn with_audience(mut self, value: Vec<Role>) -> Self {
-        self.audience = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `priority`.
-    #[inline]
-    pub fn with_priority(mut self, value: f64) -> Self {
-        self.priority = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `lastModified`.
-    #[inline]
-    pub fn with_last_modified(
-        mut self,
-        value: impl ::std::convert::Into<String>,
-    ) -> Self {
-        self.last_modified = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::default::Default for Annotations {
-    fn default() -> Self {
-        Annotations::new()
-    }
-}
-crate::rt::object! {
-    Annotations {
-        "audience": optional audience: Vec<Role>,
-        "priority": optional priority: f64 as float,
-        "lastModified": optional last_modified: String,
-    }
-}
+pub use crate::shared::v2025_11_25_to_v2026_07_28::Annotations;
 
 /// Audio provided to or from an LLM.
 ///
@@ -569,6 +497,18 @@ crate::rt::object! {
         "jsonrpc" fixed JSONRPC: &str = "2.0",
         "id": required id: RequestId,
     }
+}
+
+impl crate::Request for CallToolRequest {
+    const METHOD: &'static str = "tools/call";
+    type Params = CallToolRequestParams;
+    type Result = CallToolResultResponseResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::HasResponse for CallToolRequest {
+    type Response = CallToolResultResponse;
 }
 
 /// Parameters for a `tools/call` request.
@@ -1032,6 +972,14 @@ crate::rt::object! {
         "method" fixed METHOD: &str = "notifications/cancelled",
         "params": required params: CancelledNotificationParams,
         "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
+}
+
+impl crate::Notification for CancelledNotification {
+    const METHOD: &'static str = "notifications/cancelled";
+    type Params = CancelledNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -1587,6 +1535,18 @@ crate::rt::object! {
     }
 }
 
+impl crate::Request for CompleteRequest {
+    const METHOD: &'static str = "completion/complete";
+    type Params = CompleteRequestParams;
+    type Result = CompleteResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::HasResponse for CompleteRequest {
+    type Response = CompleteResultResponse;
+}
+
 /// Parameters for a `completion/complete` request.
 ///
 /// **Example: Prompt argument completion**
@@ -2108,6 +2068,15 @@ crate::rt::object! {
     }
 }
 
+impl crate::InputRequest for CreateMessageRequest {
+    const METHOD: &'static str = "sampling/createMessage";
+    type Params = CreateMessageRequestParams;
+    type Result = CreateMessageResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// Parameters for a `sampling/createMessage` request.
 ///
 /// **Example: Basic request**
@@ -2604,8 +2573,7 @@ crate::rt::string_enum! {
     }
 }
 
-/// An opaque token used to represent a cursor for pagination.
-pub type Cursor = String;
+pub use crate::shared::v2024_11_05_to_v2026_07_28::Cursor;
 
 /// A request from the client asking the server to advertise its supported
 /// protocol versions, capabilities, and other metadata. Servers **MUST**
@@ -2662,6 +2630,18 @@ crate::rt::object! {
         "jsonrpc" fixed JSONRPC: &str = "2.0",
         "id": required id: RequestId,
     }
+}
+
+impl crate::Request for DiscoverRequest {
+    const METHOD: &'static str = "server/discover";
+    type Params = RequestParams;
+    type Result = DiscoverResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::HasResponse for DiscoverRequest {
+    type Response = DiscoverResultResponse;
 }
 
 /// The result returned by the server for a [server/discover](DiscoverRequest) request.
@@ -2962,6 +2942,15 @@ crate::rt::object! {
     ElicitRequest {
         "method" fixed METHOD: &str = "elicitation/create",
         "params": required params: ElicitRequestParams,
+    }
+}
+
+impl crate::InputRequest for ElicitRequest {
+    const METHOD: &'static str = "elicitation/create";
+    type Params = ElicitRequestParams;
+    type Result = ElicitResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -3578,6 +3567,18 @@ crate::rt::object! {
     }
 }
 
+impl crate::Request for GetPromptRequest {
+    const METHOD: &'static str = "prompts/get";
+    type Params = GetPromptRequestParams;
+    type Result = GetPromptResultResponseResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::HasResponse for GetPromptRequest {
+    type Response = GetPromptResultResponse;
+}
+
 /// Parameters for a `prompts/get` request.
 ///
 /// **Example: Get code review prompt**
@@ -4025,11 +4026,9 @@ crate::rt::object! {
     }
 }
 
-pub const INTERNAL_ERROR: i64 = -32603i64;
-
-pub const INVALID_PARAMS: i64 = -32602i64;
-
-pub const INVALID_REQUEST: i64 = -32600i64;
+pub use crate::shared::v2024_11_05_to_v2026_07_28::INTERNAL_ERROR;
+pub use crate::shared::v2024_11_05_to_v2026_07_28::INVALID_PARAMS;
+pub use crate::shared::v2024_11_05_to_v2026_07_28::INVALID_REQUEST;
 
 /// An optionally-sized icon that can be displayed in a user interface.
 #[derive(Clone, Debug, PartialEq)]
@@ -5091,59 +5090,7 @@ crate::rt::union! {
     }
 }
 
-/// A notification which does not expect a response.
-///
-/// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct JSONRPCNotification {
-    pub method: String,
-    /// Optional: `None` is left out of the JSON.
-    pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl JSONRPCNotification {
-    /// A `JSONRPCNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(method: impl ::std::convert::Into<String>) -> Self {
-        JSONRPCNotification {
-            method: method.into(),
-            params: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `params`.
-    #[inline]
-    pub fn with_params(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
-        self.params = ::std::option::Option::Some(value);
-        self
-    }
-}
-impl ::std::convert::From<JSONRPCNotification> for Notification {
-    fn from(value: JSONRPCNotification) -> Self {
-        let mut kept = crate::Extra::new();
-        kept.insert("jsonrpc", ::serde_json::json!("2.0"));
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        Notification {
-            method: value.method,
-            params: value.params,
-            extra: kept,
-        }
-    }
-}
-crate::rt::object! {
-    JSONRPCNotification {
-        "method": required method: String,
-        "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-    }
-}
+pub use crate::shared::v2025_11_25_to_v2026_07_28::JSONRPCNotification;
 
 /// A request that expects a response.
 ///
@@ -5264,8 +5211,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
-pub const JSONRPC_VERSION: &str = "2.0";
+pub use crate::shared::v2025_06_18_to_v2026_07_28::JSONRPC_VERSION;
 
 pub type JSONValue = ::serde_json::Value;
 
@@ -5411,6 +5357,18 @@ crate::rt::object! {
         "jsonrpc" fixed JSONRPC: &str = "2.0",
         "id": required id: RequestId,
     }
+}
+
+impl crate::Request for ListPromptsRequest {
+    const METHOD: &'static str = "prompts/list";
+    type Params = PaginatedRequestParams;
+    type Result = ListPromptsResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::HasResponse for ListPromptsRequest {
+    type Response = ListPromptsResultResponse;
 }
 
 /// The result returned by the server for a [prompts/list](ListPromptsRequest) request.
@@ -5754,6 +5712,18 @@ crate::rt::object! {
     }
 }
 
+impl crate::Request for ListResourceTemplatesRequest {
+    const METHOD: &'static str = "resources/templates/list";
+    type Params = PaginatedRequestParams;
+    type Result = ListResourceTemplatesResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::HasResponse for ListResourceTemplatesRequest {
+    type Response = ListResourceTemplatesResultResponse;
+}
+
 /// The result returned by the server for a [resources/templates/list](ListResourceTemplatesRequest) request.
 ///
 /// **Example: Resource templates list with cursor and TTL**
@@ -6085,6 +6055,18 @@ crate::rt::object! {
     }
 }
 
+impl crate::Request for ListResourcesRequest {
+    const METHOD: &'static str = "resources/list";
+    type Params = PaginatedRequestParams;
+    type Result = ListResourcesResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::HasResponse for ListResourcesRequest {
+    type Response = ListResourcesResultResponse;
+}
+
 /// The result returned by the server for a [resources/list](ListResourcesRequest) request.
 ///
 /// **Example: Resources list with cursor and TTL**
@@ -6409,6 +6391,15 @@ crate::rt::object! {
     }
 }
 
+impl crate::InputRequest for ListRootsRequest {
+    const METHOD: &'static str = "roots/list";
+    type Params = Option<ListRootsRequestParams>;
+    type Result = ListRootsResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// The inline object type of `ListRootsRequest.params` in the schema (named from its parent and field; see [`ListRootsRequest`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListRootsRequestParams {
@@ -6573,6 +6564,18 @@ crate::rt::object! {
         "jsonrpc" fixed JSONRPC: &str = "2.0",
         "id": required id: RequestId,
     }
+}
+
+impl crate::Request for ListToolsRequest {
+    const METHOD: &'static str = "tools/list";
+    type Params = PaginatedRequestParams;
+    type Result = ListToolsResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::HasResponse for ListToolsRequest {
+    type Response = ListToolsResultResponse;
 }
 
 /// The result returned by the server for a [tools/list](ListToolsRequest) request.
@@ -6939,6 +6942,14 @@ crate::rt::object! {
     }
 }
 
+impl crate::Notification for LoggingMessageNotification {
+    const METHOD: &'static str = "notifications/message";
+    type Params = LoggingMessageNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// Parameters for a `notifications/message` notification.
 ///
 /// **Example: Log database connection failed**
@@ -7035,7 +7046,7 @@ crate::rt::object! {
     }
 }
 
-pub const METHOD_NOT_FOUND: i64 = -32601i64;
+pub use crate::shared::v2024_11_05_to_v2026_07_28::METHOD_NOT_FOUND;
 
 /// Error code returned when a server requires a client capability that was
 /// not declared in the request's `clientCapabilities`.
@@ -7476,42 +7487,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Notification {
-    pub method: String,
-    /// Optional: `None` is left out of the JSON.
-    pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl Notification {
-    /// A `Notification` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(method: impl ::std::convert::Into<String>) -> Self {
-        Notification {
-            method: method.into(),
-            params: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `params`.
-    #[inline]
-    pub fn with_params(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
-        self.params = ::std::option::Option::Some(value);
-        self
-    }
-}
-crate::rt::object! {
-    Notification {
-        "method": required method: String,
-        "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
-    }
-}
+pub use crate::shared::v2025_11_25_to_v2026_07_28::Notification;
 
 /// Extends [`MetaObject`] with additional notification-specific fields. All key naming rules from `MetaObject` apply.
 ///
@@ -7712,7 +7688,7 @@ crate::rt::string_enum! {
     }
 }
 
-pub const PARSE_ERROR: i64 = -32700i64;
+pub use crate::shared::v2024_11_05_to_v2026_07_28::PARSE_ERROR;
 
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 ///
@@ -8058,6 +8034,14 @@ crate::rt::object! {
         "method" fixed METHOD: &str = "notifications/progress",
         "params": required params: ProgressNotificationParams,
         "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
+}
+
+impl crate::Notification for ProgressNotification {
+    const METHOD: &'static str = "notifications/progress";
+    type Params = ProgressNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -8500,6 +8484,14 @@ crate::rt::object! {
     }
 }
 
+impl crate::Notification for PromptListChangedNotification {
+    const METHOD: &'static str = "notifications/prompts/list_changed";
+    type Params = Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// Describes a message returned as part of a prompt.
 ///
 /// This is similar to [`SamplingMessage`], but also supports the embedding of
@@ -8645,6 +8637,18 @@ crate::rt::object! {
         "jsonrpc" fixed JSONRPC: &str = "2.0",
         "id": required id: RequestId,
     }
+}
+
+impl crate::Request for ReadResourceRequest {
+    const METHOD: &'static str = "resources/read";
+    type Params = ReadResourceRequestParams;
+    type Result = ReadResourceResultResponseResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::HasResponse for ReadResourceRequest {
+    type Response = ReadResourceResultResponse;
 }
 
 /// Parameters for a `resources/read` request.
@@ -9045,42 +9049,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Request {
-    pub method: String,
-    /// Optional: `None` is left out of the JSON.
-    pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl Request {
-    /// A `Request` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(method: impl ::std::convert::Into<String>) -> Self {
-        Request {
-            method: method.into(),
-            params: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `params`.
-    #[inline]
-    pub fn with_params(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
-        self.params = ::std::option::Option::Some(value);
-        self
-    }
-}
-crate::rt::object! {
-    Request {
-        "method": required method: String,
-        "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
-    }
-}
+pub use crate::shared::v2025_11_25_to_v2026_07_28::Request;
 
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
@@ -9852,6 +9821,14 @@ crate::rt::object! {
     }
 }
 
+impl crate::Notification for ResourceListChangedNotification {
+    const METHOD: &'static str = "notifications/resources/list_changed";
+    type Params = Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// Common params for resource-related requests.
 ///
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
@@ -10093,35 +10070,7 @@ crate::rt::object! {
     }
 }
 
-/// A reference to a resource or resource template definition.
-///
-/// Fixed members, always written and checked when read (no Rust field): `type`: `"ref/resource"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ResourceTemplateReference {
-    /// The URI or URI template of the resource.
-    ///
-    /// Format: `uri-template`
-    pub uri: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ResourceTemplateReference {
-    /// A `ResourceTemplateReference` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
-        ResourceTemplateReference {
-            uri: uri.into(),
-            extra: crate::Extra::new(),
-        }
-    }
-}
-crate::rt::object! {
-    ResourceTemplateReference {
-        "type" fixed TYPE: &str = "ref/resource",
-        "uri": required uri: String,
-    }
-}
+pub use crate::shared::v2025_06_18_to_v2026_07_28::ResourceTemplateReference;
 
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a [subscriptions/listen](SubscriptionsListenRequest) request.
 ///
@@ -10165,6 +10114,14 @@ crate::rt::object! {
         "method" fixed METHOD: &str = "notifications/resources/updated",
         "params": required params: ResourceUpdatedNotificationParams,
         "jsonrpc" fixed JSONRPC: &str = "2.0",
+    }
+}
+
+impl crate::Notification for ResourceUpdatedNotification {
+    const METHOD: &'static str = "notifications/resources/updated";
+    type Params = ResourceUpdatedNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
     }
 }
 
@@ -10368,20 +10325,7 @@ crate::rt::string_enum! {
     }
 }
 
-/// The sender or recipient of messages and data in a conversation.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Role {
-    /// `"user"`
-    User,
-    /// `"assistant"`
-    Assistant,
-}
-crate::rt::string_enum! {
-    Role closed {
-        User = "user",
-        Assistant = "assistant",
-    }
-}
+pub use crate::shared::v2024_11_05_to_v2026_07_28::Role;
 
 /// Represents a root directory or file that the server can operate on.
 ///
@@ -11439,6 +11383,14 @@ crate::rt::object! {
     }
 }
 
+impl crate::Notification for SubscriptionsAcknowledgedNotification {
+    const METHOD: &'static str = "notifications/subscriptions/acknowledged";
+    type Params = SubscriptionsAcknowledgedNotificationParams;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// Parameters for a [notifications/subscriptions/acknowledged](SubscriptionsAcknowledgedNotification) notification.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SubscriptionsAcknowledgedNotificationParams {
@@ -11557,6 +11509,18 @@ crate::rt::object! {
         "jsonrpc" fixed JSONRPC: &str = "2.0",
         "id": required id: RequestId,
     }
+}
+
+impl crate::Request for SubscriptionsListenRequest {
+    const METHOD: &'static str = "subscriptions/listen";
+    type Params = SubscriptionsListenRequestParams;
+    type Result = SubscriptionsListenResult;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+impl crate::HasResponse for SubscriptionsListenRequest {
+    type Response = SubscriptionsListenResultResponse;
 }
 
 /// Parameters for a [subscriptions/listen](SubscriptionsListenRequest) request.
@@ -12811,6 +12775,14 @@ crate::rt::object! {
     }
 }
 
+impl crate::Notification for ToolListChangedNotification {
+    const METHOD: &'static str = "notifications/tools/list_changed";
+    type Params = Option<NotificationParams>;
+    fn params(&self) -> &Self::Params {
+        &self.params
+    }
+}
+
 /// The inline object type of `Tool.outputSchema` in the schema (named from its parent and field; see [`Tool`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolOutputSchema {
@@ -13386,196 +13358,6 @@ crate::rt::object! {
     }
 }
 
-impl crate::Request for CompleteRequest {
-    const METHOD: &'static str = "completion/complete";
-    type Params = CompleteRequestParams;
-    type Result = CompleteResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::HasResponse for CompleteRequest {
-    type Response = CompleteResultResponse;
-}
-impl crate::InputRequest for ElicitRequest {
-    const METHOD: &'static str = "elicitation/create";
-    type Params = ElicitRequestParams;
-    type Result = ElicitResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for CancelledNotification {
-    const METHOD: &'static str = "notifications/cancelled";
-    type Params = CancelledNotificationParams;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for LoggingMessageNotification {
-    const METHOD: &'static str = "notifications/message";
-    type Params = LoggingMessageNotificationParams;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for ProgressNotification {
-    const METHOD: &'static str = "notifications/progress";
-    type Params = ProgressNotificationParams;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for PromptListChangedNotification {
-    const METHOD: &'static str = "notifications/prompts/list_changed";
-    type Params = Option<NotificationParams>;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for ResourceListChangedNotification {
-    const METHOD: &'static str = "notifications/resources/list_changed";
-    type Params = Option<NotificationParams>;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for ResourceUpdatedNotification {
-    const METHOD: &'static str = "notifications/resources/updated";
-    type Params = ResourceUpdatedNotificationParams;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for SubscriptionsAcknowledgedNotification {
-    const METHOD: &'static str = "notifications/subscriptions/acknowledged";
-    type Params = SubscriptionsAcknowledgedNotificationParams;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Notification for ToolListChangedNotification {
-    const METHOD: &'static str = "notifications/tools/list_changed";
-    type Params = Option<NotificationParams>;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for GetPromptRequest {
-    const METHOD: &'static str = "prompts/get";
-    type Params = GetPromptRequestParams;
-    type Result = GetPromptResultResponseResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::HasResponse for GetPromptRequest {
-    type Response = GetPromptResultResponse;
-}
-impl crate::Request for ListPromptsRequest {
-    const METHOD: &'static str = "prompts/list";
-    type Params = PaginatedRequestParams;
-    type Result = ListPromptsResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::HasResponse for ListPromptsRequest {
-    type Response = ListPromptsResultResponse;
-}
-impl crate::Request for ListResourcesRequest {
-    const METHOD: &'static str = "resources/list";
-    type Params = PaginatedRequestParams;
-    type Result = ListResourcesResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::HasResponse for ListResourcesRequest {
-    type Response = ListResourcesResultResponse;
-}
-impl crate::Request for ReadResourceRequest {
-    const METHOD: &'static str = "resources/read";
-    type Params = ReadResourceRequestParams;
-    type Result = ReadResourceResultResponseResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::HasResponse for ReadResourceRequest {
-    type Response = ReadResourceResultResponse;
-}
-impl crate::Request for ListResourceTemplatesRequest {
-    const METHOD: &'static str = "resources/templates/list";
-    type Params = PaginatedRequestParams;
-    type Result = ListResourceTemplatesResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::HasResponse for ListResourceTemplatesRequest {
-    type Response = ListResourceTemplatesResultResponse;
-}
-impl crate::InputRequest for ListRootsRequest {
-    const METHOD: &'static str = "roots/list";
-    type Params = Option<ListRootsRequestParams>;
-    type Result = ListRootsResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::InputRequest for CreateMessageRequest {
-    const METHOD: &'static str = "sampling/createMessage";
-    type Params = CreateMessageRequestParams;
-    type Result = CreateMessageResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::Request for DiscoverRequest {
-    const METHOD: &'static str = "server/discover";
-    type Params = RequestParams;
-    type Result = DiscoverResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::HasResponse for DiscoverRequest {
-    type Response = DiscoverResultResponse;
-}
-impl crate::Request for SubscriptionsListenRequest {
-    const METHOD: &'static str = "subscriptions/listen";
-    type Params = SubscriptionsListenRequestParams;
-    type Result = SubscriptionsListenResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::HasResponse for SubscriptionsListenRequest {
-    type Response = SubscriptionsListenResultResponse;
-}
-impl crate::Request for CallToolRequest {
-    const METHOD: &'static str = "tools/call";
-    type Params = CallToolRequestParams;
-    type Result = CallToolResultResponseResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::HasResponse for CallToolRequest {
-    type Response = CallToolResultResponse;
-}
-impl crate::Request for ListToolsRequest {
-    const METHOD: &'static str = "tools/list";
-    type Params = PaginatedRequestParams;
-    type Result = ListToolsResult;
-    fn params(&self) -> &Self::Params {
-        &self.params
-    }
-}
-impl crate::HasResponse for ListToolsRequest {
-    type Response = ListToolsResultResponse;
-}
 /// Every request, input request and notification of this revision by wire
 /// method name, with its params and result types (the `Request`,
 /// `InputRequest` and `Notification` impls, as data).

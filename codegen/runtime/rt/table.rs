@@ -19,6 +19,9 @@ pub struct TypeEntry {
     pub choose: Option<ChooseMember>,
     /// For types with `Default`: what the default value writes.
     pub default_json: Option<fn() -> Value>,
+    /// The Rust type's identity: the same in two revisions exactly when they
+    /// share the type (see the revision modules' docs).
+    pub type_id: fn() -> std::any::TypeId,
 }
 
 /// Reads a JSON value as a union and names the member chosen.
@@ -60,6 +63,7 @@ macro_rules! __mcp_type_table {
             read: $crate::rt::read::<$name>,
             roundtrip: $crate::rt::roundtrip::<$name>,
             read_tracked: $crate::rt::read_tracked::<$name>,
+            type_id: ::std::any::TypeId::of::<$name>,
             choose: ::std::option::Option::None,
             default_json: ::std::option::Option::None,
         }
@@ -70,6 +74,7 @@ macro_rules! __mcp_type_table {
             read: $crate::rt::read::<$name>,
             roundtrip: $crate::rt::roundtrip::<$name>,
             read_tracked: $crate::rt::read_tracked::<$name>,
+            type_id: ::std::any::TypeId::of::<$name>,
             choose: ::std::option::Option::None,
             default_json: ::std::option::Option::Some(|| ::serde_json::to_value(<$name as ::std::default::Default>::default()).unwrap_or_default()),
         }
@@ -80,6 +85,7 @@ macro_rules! __mcp_type_table {
             read: $crate::rt::read::<$name>,
             roundtrip: $crate::rt::roundtrip::<$name>,
             read_tracked: $crate::rt::read_tracked::<$name>,
+            type_id: ::std::any::TypeId::of::<$name>,
             choose: ::std::option::Option::Some(|v| $name::from_json(v).map(|u| u.member_name())),
             default_json: ::std::option::Option::None,
         }

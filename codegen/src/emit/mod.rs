@@ -86,70 +86,172 @@ pub fn emit_crate(spec: &Spec, registry: &Registry, notes: &RevisionNotes) -> Re
     enum Job<'a> {
         Lib,
         Registry,
-        Module(&'a Revision),
+        Module(usize, &'a Revision),
     }
-    let mut jobs: Vec<Job<'_>> =
-        spec.revisions.iter().filter(|r| !shared.contains_key(&r.module)).map(Job::Module).collect();
+    enum Output {
+        File(String, String),
+        Module(usize, ModuleText),
+    }
+    let own: Vec<&Revision> = spec.revisions.iter().filter(|r| !shared.contains_key(&r.module)).collect();
+    let mut jobs: Vec<Job<'_>> = own.iter().enumerate().map(|(i, r)| Job::Module(i, r)).collect();
     jobs.sort_by_key(|j| match j {
-        Job::Module(r) => std::cmp::Reverse(r.items.len()),
+        Job::Module(_, r) => std::cmp::Reverse(r.items.len()),
         _ => std::cmp::Reverse(0),
     });
     jobs.extend([Job::Registry, Job::Lib]);
-    let empty = Notes::new();
     let outputs = crate::par::map(&jobs, |job| {
         let mut d = Diagnostics::default();
-        let (path, text) = match job {
-            Job::Lib => ("src/lib.rs".to_string(), format_file(&lib_rs(spec), &lib_header(spec), "src/lib.rs", &mut d)),
+        let out = match job {
+            Job::Lib => Output::File(
+                "src/lib.rs".to_string(),
+                format_file(&lib_rs(spec), &lib_header(spec), "src/lib.rs", &mut d),
+            ),
             Job::Registry => {
                 let data = format_file(&registry::registry_data(registry), "", "src/registry.rs", &mut d);
-                ("src/registry.rs".to_string(), format!("{}{}\n{data}", lib_header(spec), registry::API))
+                Output::File("src/registry.rs".to_string(), format!("{}{}\n{data}", lib_header(spec), registry::API))
             }
-            Job::Module(rev) => {
+            Job::Module(i, rev) => {
                 let path = format!("src/{}.rs", rev.module);
-                let text = format_module(rev, notes.get(&rev.module).unwrap_or(&empty), &path, &mut d);
-                (path, text)
+                let empty = Notes::new();
+                Output::Module(*i, format_items(rev, notes.get(&rev.module).unwrap_or(&empty), &path, &mut d))
             }
         };
         items::forget_doc_texts();
-        (path, text, d)
+        (out, d)
     });
-    for (path, text, d) in outputs {
-        files.insert(path.into(), text);
+    let mut modules: Vec<Option<ModuleText>> = own.iter().map(|_| None).collect();
+    for (out, d) in outputs {
+        match out {
+            Output::File(path, text) => {
+                files.insert(path.into(), text);
+            }
+            Output::Module(i, text) => modules[i] = Some(text),
+        }
         diags.extend(d);
     }
+    let modules: Vec<(&Revision, ModuleText)> = own.iter().zip(modules).filter_map(|(r, m)| Some((*r, m?))).collect();
+    // Then the items that adjacent revisions share, decided from that text.
+    let pieces: Vec<(&Revision, &[ItemText])> = modules.iter().map(|(r, m)| (*r, &m.items[..])).collect();
+    let items_shared = share::shared_items(&pieces);
+    let none = share::Reexports::new();
+    for (rev, module) in &modules {
+        let path = format!("src/{}.rs", rev.module);
+        let reexports = items_shared.reexports.get(&rev.module).unwrap_or(&none);
+        files.insert(path.clone().into(), module_file(rev, module, reexports, &path, &mut diags));
+    }
+    for (shared_module, names) in &items_shared.modules {
+        let Some((rev, module)) =
+            modules.iter().find(|(r, _)| Some(&r.module) == shared_module.revisions.first().map(|f| &f.1))
+        else {
+            continue;
+        };
+        let reexports = items_shared.reexports.get(&rev.module).unwrap_or(&none);
+        let path = format!("src/shared/{}.rs", shared_module.module);
+        let (head, body) = share::shared_module_text(shared_module, names, rev, &module.items, reexports);
+        let head = format_file(&head, &shared_header(spec, shared_module), &path, &mut diags);
+        files.insert(path.into(), format!("{head}{body}"));
+    }
+    files.insert(
+        "src/shared.rs".into(),
+        format_file(&shared_index(&items_shared), &lib_header(spec), "src/shared.rs", &mut diags),
+    );
     files.insert("Cargo.toml".into(), cargo_toml(spec, &shared));
     files.insert("README.md".into(), crate_readme(spec, &shared));
     if diags.has_errors() { Err(diags) } else { Ok(files) }
 }
 
-/// One revision's module file, formatted, with its header.
+/// One revision's module file, formatted, with its header, as it is when the
+/// revision shares no item with another (the golden fixtures are such modules).
 pub fn emit_module(rev: &Revision, notes: &Notes) -> Result<String, Diagnostics> {
     let mut diags = Diagnostics::default();
     let path = format!("src/{}.rs", rev.module);
-    let text = format_module(rev, notes, &path, &mut diags);
+    let items = format_items(rev, notes, &path, &mut diags);
+    let text = module_file(rev, &items, &share::Reexports::new(), &path, &mut diags);
     if diags.has_errors() { Err(diags) } else { Ok(text) }
 }
 
-/// A revision's module as text: the module's docs and attributes, then each item
-/// formatted on its own (prettyplease for the definition, the macro call as laid
-/// out), a blank line between items, so that one item's change leaves the others'
-/// text alone.
-fn format_module(rev: &Revision, notes: &Notes, path: &str, diags: &mut Diagnostics) -> String {
+/// A revision's items as formatted text, each on its own: what the crate decides
+/// sharing from (`share::shared_items`), for tests to check it against.
+pub fn module_text(rev: &Revision, notes: &Notes) -> Result<ModuleText, Diagnostics> {
+    let mut diags = Diagnostics::default();
+    let text = format_items(rev, notes, &format!("src/{}.rs", rev.module), &mut diags);
+    if diags.has_errors() { Err(diags) } else { Ok(text) }
+}
+
+/// A revision's items as formatted text, each on its own, before the crate
+/// decides which of them it shares with other revisions (`share`).
+pub struct ModuleText {
+    pub items: Vec<ItemText>,
+    /// `METHODS` and `SCHEMA_TYPES`.
+    pub tail: String,
+}
+
+/// One item's text: its definition (prettyplease), the macro call that writes
+/// its impls (laid out by hand) and, for a request or notification, its
+/// `Request`, `InputRequest` or `Notification` impl. Everything the item brings
+/// into a module, so a shared item is this text moved as it is.
+pub struct ItemText {
+    pub name: String,
+    pub text: String,
+}
+
+/// Formats each item of a revision on its own, so that one item's change leaves
+/// the others' text alone and an item can be moved whole.
+fn format_items(rev: &Revision, notes: &Notes, path: &str, diags: &mut Diagnostics) -> ModuleText {
     let module = revision_module(rev, notes);
-    let mut out = format_file(&module.head, &revision_header(rev), path, diags);
-    for piece in module.items {
-        out.push('\n');
-        out.push_str(&format_file(&piece.tokens, "", path, diags));
-        if let Some(call) = piece.call {
-            check_call(&call, path, diags);
-            out.push_str(&call);
+    let items = module
+        .items
+        .into_iter()
+        .map(|piece| {
+            let mut text = format_file(&piece.tokens, "", path, diags);
+            if let Some(call) = piece.call {
+                check_call(&call, path, diags);
+                text.push_str(&call);
+            }
+            if let Some(method) = piece.method {
+                text.push('\n');
+                text.push_str(&format_file(&method, "", path, diags));
+            }
+            ItemText { name: piece.name, text }
+        })
+        .collect();
+    let tail = format_file(&module.tail, "", path, diags);
+    items::forget_doc_texts();
+    ModuleText { items, tail }
+}
+
+/// A revision's module file: its header and docs, then each item (or, for one it
+/// shares, the re-export of its shared module, consecutive re-exports together),
+/// a blank line between items, then the tail.
+fn module_file(
+    rev: &Revision,
+    module: &ModuleText,
+    reexports: &share::Reexports,
+    path: &str,
+    diags: &mut Diagnostics,
+) -> String {
+    let mut out = format_file(&module_head(rev, reexports), &revision_header(rev), path, diags);
+    let mut last_was_reexport = false;
+    for item in &module.items {
+        match reexports.get(&item.name) {
+            Some(shared) => {
+                if !last_was_reexport {
+                    out.push('\n');
+                }
+                out.push_str(&format!("pub use crate::shared::{}::{};\n", shared.module, item.name));
+                last_was_reexport = true;
+            }
+            None => {
+                out.push('\n');
+                out.push_str(&item.text);
+                last_was_reexport = false;
+            }
         }
     }
     if !module.tail.is_empty() {
         out.push('\n');
-        out.push_str(&format_file(&module.tail, "", path, diags));
+        out.push_str(&module.tail);
     }
-    items::forget_doc_texts();
     out
 }
 
@@ -311,6 +413,39 @@ fn revision_header(rev: &Revision) -> String {
     )
 }
 
+fn shared_header(spec: &Spec, shared: &share::SharedModule) -> String {
+    let mut s = format!("// @generated by `{COMMAND}`. Do not edit by hand.\n// Revisions: {}\n", shared.span());
+    for (name, _) in &shared.revisions {
+        if let Some(r) = spec.revision(name) {
+            s.push_str(&format!("//   {}: schema/{}/schema.ts (sha256 {})\n", r.name, r.name, r.schema_sha256));
+        }
+    }
+    s.push('\n');
+    s
+}
+
+/// `src/shared.rs`: the modules of items revisions share (see `share`), each
+/// compiled when one of its revisions is.
+fn shared_index(shared: &share::SharedItems) -> TokenStream {
+    let mods = shared.modules.keys().map(|m| {
+        let name = ident(&m.module);
+        let features = m.revisions.iter().map(|(_, module)| module);
+        quote! {
+            #[cfg(any(#(feature = #features),*))]
+            #[rustfmt::skip]
+            pub mod #name;
+        }
+    });
+    quote! {
+        //! Items that adjacent revisions declare the same way, docs included: each
+        //! is defined once, in a module named for the revisions it spans, and
+        //! re-exported by each of their modules, so it is one Rust type in all of
+        //! them. Reached through the revision modules only.
+
+        #(#mods)*
+    }
+}
+
 fn lib_header(spec: &Spec) -> String {
     let mut s = format!("// @generated by `{COMMAND}`. Do not edit by hand.\n// Revisions:\n");
     for r in &spec.revisions {
@@ -452,6 +587,10 @@ fn lib_rs(spec: &Spec) -> TokenStream {
         #[rustfmt::skip]
         pub mod registry;
 
+        // Items revisions share, re-exported by their modules (see each module's docs).
+        #[rustfmt::skip]
+        mod shared;
+
         #(#mods)*
         #latest
 
@@ -566,17 +705,26 @@ fn lib_rs(spec: &Spec) -> TokenStream {
     }
 }
 
-/// A revision's module, in the parts `format_module` lays out.
+/// A revision's items and the tail of its module, as tokens (`format_items`
+/// formats them).
 pub struct RevisionModule {
-    /// The module's docs and inner attributes.
-    pub head: TokenStream,
-    pub items: Vec<items::Emitted>,
-    /// The method impls, `METHODS` and `SCHEMA_TYPES`.
+    pub items: Vec<ItemPiece>,
+    /// `METHODS` and `SCHEMA_TYPES`.
     pub tail: TokenStream,
 }
 
-pub fn revision_module(rev: &Revision, notes: &Notes) -> RevisionModule {
-    let cx = Cx::new(rev, notes);
+/// One item as tokens: what [`ItemText`] is made from.
+pub struct ItemPiece {
+    pub name: String,
+    pub tokens: TokenStream,
+    pub call: Option<String>,
+    /// The method impl of a request or notification type.
+    pub method: Option<TokenStream>,
+}
+
+/// A revision module's docs and inner attributes: what it is, the schema's
+/// `@category` index, and the items it shares with other revisions.
+fn module_head(rev: &Revision, reexports: &share::Reexports) -> TokenStream {
     let mut docs = vec![format!("Types of MCP revision {}, generated from `schema/{}/schema.ts`.", rev.name, rev.name)];
     // The schema's `@category` tags, as an index.
     let mut categories: BTreeMap<&str, Vec<&Item>> = BTreeMap::new();
@@ -601,8 +749,27 @@ pub fn revision_module(rev: &Revision, notes: &Notes) -> RevisionModule {
             docs.push(format!("- *No category*: {}", list.join(", ")));
         }
     }
+    docs.extend(share::shared_docs(reexports));
     let doc = inner_doc_attrs(&docs);
-    let items = rev.items.values().map(|item| emit_item(item, &cx)).collect();
+    quote! {
+        #doc
+        #![allow(deprecated)]
+        #![allow(clippy::large_enum_variant, clippy::enum_variant_names, clippy::deprecated_semver)]
+    }
+}
+
+pub fn revision_module(rev: &Revision, notes: &Notes) -> RevisionModule {
+    let cx = Cx::new(rev, notes);
+    let methods = crate::protocol::methods(rev);
+    let items = rev
+        .items
+        .values()
+        .map(|item| {
+            let emitted = emit_item(item, &cx);
+            let method = methods.iter().find(|m| m.message == item.name).map(|m| method_impl(rev, &cx, m));
+            ItemPiece { name: item.name.clone(), tokens: emitted.tokens, call: emitted.call, method }
+        })
+        .collect();
     let entries = rev.items.values().filter(|i| !matches!(i.kind, ItemKind::Const(_))).map(|i| {
         let id = ident(&i.name);
         let kind = match &i.kind {
@@ -612,8 +779,6 @@ pub fn revision_module(rev: &Revision, notes: &Notes) -> RevisionModule {
         };
         quote! { #kind #id, }
     });
-    let methods = crate::protocol::methods(rev);
-    let impls = methods.iter().map(|m| method_impl(rev, &cx, m));
     let infos = methods.iter().map(|m| {
         let (method, message) = (&m.name, &m.message);
         let kind = match m.kind {
@@ -631,14 +796,7 @@ pub fn revision_module(rev: &Revision, notes: &Notes) -> RevisionModule {
             crate::MethodInfo { method: #method, kind: #kind, message: #message, params: #params, result: #result, response: #response },
         }
     });
-    let head = quote! {
-        #doc
-        #![allow(deprecated)]
-        #![allow(clippy::large_enum_variant, clippy::enum_variant_names, clippy::deprecated_semver)]
-    };
     let tail = quote! {
-        #(#impls)*
-
         /// Every request, input request and notification of this revision by wire
         /// method name, with its params and result types (the `Request`,
         /// `InputRequest` and `Notification` impls, as data).
@@ -652,7 +810,7 @@ pub fn revision_module(rev: &Revision, notes: &Notes) -> RevisionModule {
         #[cfg(feature = "type-table")]
         pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = crate::rt::type_table![#(#entries)*];
     };
-    RevisionModule { head, items, tail }
+    RevisionModule { items, tail }
 }
 
 #[cfg(test)]
