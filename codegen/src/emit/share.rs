@@ -142,21 +142,20 @@ pub fn mentions(text: &str, rev: &Revision, own: &str) -> BTreeSet<String> {
 pub fn shared_items(modules: &[(&Revision, &[ItemText])]) -> SharedItems {
     let texts: Vec<BTreeMap<&str, &str>> =
         modules.iter().map(|(_, items)| items.iter().map(|i| (i.name.as_str(), i.text.as_str())).collect()).collect();
-    let mentioned: Vec<BTreeMap<&str, BTreeSet<String>>> = modules
-        .iter()
-        .zip(&texts)
-        .map(|((rev, _), t)| t.iter().map(|(name, text)| (*name, mentions(text, rev, name))).collect())
-        .collect();
     // same[k]: the items module k shares with module k - 1. The largest set of
     // equal items closed under mentions: drop an item mentioning one outside,
     // until none does.
     let mut same: Vec<BTreeSet<&str>> = vec![BTreeSet::new(); modules.len()];
     for k in 1..modules.len() {
-        let mut set: BTreeSet<&str> =
-            texts[k].iter().filter(|(name, text)| texts[k - 1].get(*name) == Some(*text)).map(|(n, _)| *n).collect();
+        let equal: BTreeMap<&str, BTreeSet<String>> = texts[k]
+            .iter()
+            .filter(|(name, text)| texts[k - 1].get(*name) == Some(*text))
+            .map(|(name, text)| (*name, mentions(text, modules[k].0, name)))
+            .collect();
+        let mut set: BTreeSet<&str> = equal.keys().copied().collect();
         loop {
             let closed: BTreeSet<&str> =
-                set.iter().copied().filter(|n| mentioned[k][n].iter().all(|m| set.contains(m.as_str()))).collect();
+                set.iter().copied().filter(|n| equal[n].iter().all(|m| set.contains(m.as_str()))).collect();
             if closed.len() == set.len() {
                 break;
             }
