@@ -59,10 +59,19 @@ fn code_fingerprint(rev: &Revision) -> String {
 /// a shared revision is never the one shared with, so a chain of equal revisions
 /// all point at its oldest.
 pub fn shared_revisions(revisions: &[Revision]) -> BTreeMap<String, &Revision> {
-    let prints: Vec<String> = revisions.iter().map(code_fingerprint).collect();
+    // Only revisions with the same item names can be the same; the fingerprint,
+    // which formats the whole model, is made for those alone.
+    let prints: Vec<Option<String>> = revisions
+        .iter()
+        .map(|r| {
+            let twin = revisions.iter().any(|o| !std::ptr::eq(o, r) && o.items.keys().eq(r.items.keys()));
+            twin.then(|| code_fingerprint(r))
+        })
+        .collect();
     let mut shared: BTreeMap<String, &Revision> = BTreeMap::new();
     for (i, rev) in revisions.iter().enumerate() {
-        let same = (0..i).find(|&e| !shared.contains_key(&revisions[e].module) && prints[e] == prints[i]);
+        let same = (0..i)
+            .find(|&e| !shared.contains_key(&revisions[e].module) && prints[i].is_some() && prints[e] == prints[i]);
         if let Some(e) = same {
             shared.insert(rev.module.clone(), &revisions[e]);
         }
@@ -130,8 +139,10 @@ pub struct SharedItems {
 /// defined). A word that names an item without referring to it only makes
 /// sharing more cautious.
 pub fn mentions(text: &str, rev: &Revision, own: &str) -> BTreeSet<String> {
+    // Item names begin with a capital (types, consts): most words are looked up
+    // no further.
     text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .filter(|w| *w != own && rev.items.contains_key(*w))
+        .filter(|w| w.starts_with(|c: char| c.is_ascii_uppercase()) && *w != own && rev.items.contains_key(*w))
         .map(str::to_string)
         .collect()
 }
