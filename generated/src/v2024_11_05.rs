@@ -6,13 +6,13 @@
 //!
 //! # Shared with other revisions
 //!
-//! These items are the same, docs included, in the revisions named, and so are the items they name: each is one Rust type in all of them (a value of one revision's is a value of the other's), compiled once.
+//! These items are the same, docs included, in the revisions named, and so is every item they name: each is one Rust type in all of them (a value of one revision's is a value of the other's), compiled once.
 //!
 //! - 2024-11-05 to 2025-03-26: [`BlobResourceContents`], [`CancelledNotification`], [`CancelledNotificationParams`], [`ClientCapabilities`], [`ClientCapabilitiesRoots`], [`CompleteRequest`], [`CompleteRequestParams`], [`CompleteRequestParamsArgument`], [`CompleteRequestParamsRef`], [`CompleteResult`], [`CompleteResultCompletion`], [`EmptyResult`], [`Implementation`], [`InitializedNotification`], [`JSONRPCError`], [`JSONRPCErrorError`], [`JSONRPCNotification`], [`JSONRPCRequest`], [`JSONRPCResponse`], [`JSONRPC_VERSION`], [`ListPromptsRequest`], [`ListPromptsResult`], [`ListRootsRequest`], [`ListRootsResult`], [`LoggingMessageNotification`], [`LoggingMessageNotificationParams`], [`Notification`], [`NotificationParams`], [`PaginatedRequest`], [`PaginatedRequestParams`], [`PaginatedResult`], [`PingRequest`], [`ProgressToken`], [`Prompt`], [`PromptArgument`], [`PromptListChangedNotification`], [`PromptReference`], [`ReadResourceRequest`], [`ReadResourceRequestParams`], [`ReadResourceResult`], [`ReadResourceResultContentsItem`], [`Request`], [`RequestId`], [`RequestParams`], [`RequestParamsMeta`], [`ResourceContents`], [`ResourceListChangedNotification`], [`ResourceReference`], [`ResourceUpdatedNotification`], [`ResourceUpdatedNotificationParams`], [`Result`], [`Root`], [`RootsListChangedNotification`], [`SetLevelRequest`], [`SetLevelRequestParams`], [`SubscribeRequest`], [`SubscribeRequestParams`], [`TextResourceContents`], [`ToolListChangedNotification`], [`UnsubscribeRequest`], [`UnsubscribeRequestParams`]
 //! - 2024-11-05 to 2025-06-18: [`LoggingLevel`]
 //! - 2024-11-05 to 2025-11-25: [`ModelHint`], [`ModelPreferences`]
 //! - 2024-11-05 to 2026-07-28: [`Cursor`], [`INTERNAL_ERROR`], [`INVALID_PARAMS`], [`INVALID_REQUEST`], [`METHOD_NOT_FOUND`], [`PARSE_ERROR`], [`Role`]
-#![allow(deprecated)]
+#![allow(deprecated, non_camel_case_types, non_upper_case_globals)]
 #![allow(
     clippy::large_enum_variant,
     clippy::enum_variant_names,

@@ -38,7 +38,7 @@
 //!
 //! # Shared with other revisions
 //!
-//! These items are the same, docs included, in the revisions named, and so are the items they name: each is one Rust type in all of them (a value of one revision's is a value of the other's), compiled once.
+//! These items are the same, docs included, in the revisions named, and so is every item they name: each is one Rust type in all of them (a value of one revision's is a value of the other's), compiled once.
 //!
 //! - 2024-11-05 to 2025-06-18: [`LoggingLevel`]
 //! - 2024-11-05 to 2025-11-25: [`ModelHint`], [`ModelPreferences`]
@@ -46,7 +46,7 @@
 //! - 2025-03-26 to 2025-06-18: [`ServerCapabilities`], [`ServerCapabilitiesPrompts`], [`ServerCapabilitiesResources`], [`ServerCapabilitiesTools`]
 //! - 2025-06-18 to 2025-11-25: [`BooleanSchema`]
 //! - 2025-06-18 to 2026-07-28: [`JSONRPC_VERSION`], [`ResourceTemplateReference`]
-#![allow(deprecated)]
+#![allow(deprecated, non_camel_case_types, non_upper_case_globals)]
 #![allow(
     clippy::large_enum_variant,
     clippy::enum_variant_names,

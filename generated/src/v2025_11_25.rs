@@ -45,14 +45,14 @@
 //!
 //! # Shared with other revisions
 //!
-//! These items are the same, docs included, in the revisions named, and so are the items they name: each is one Rust type in all of them (a value of one revision's is a value of the other's), compiled once.
+//! These items are the same, docs included, in the revisions named, and so is every item they name: each is one Rust type in all of them (a value of one revision's is a value of the other's), compiled once.
 //!
 //! - 2024-11-05 to 2025-11-25: [`ModelHint`], [`ModelPreferences`]
 //! - 2024-11-05 to 2026-07-28: [`Cursor`], [`INTERNAL_ERROR`], [`INVALID_PARAMS`], [`INVALID_REQUEST`], [`METHOD_NOT_FOUND`], [`PARSE_ERROR`], [`Role`]
 //! - 2025-06-18 to 2025-11-25: [`BooleanSchema`]
 //! - 2025-06-18 to 2026-07-28: [`JSONRPC_VERSION`], [`ResourceTemplateReference`]
 //! - 2025-11-25 to 2026-07-28: [`Annotations`], [`JSONRPCNotification`], [`Notification`], [`Request`]
-#![allow(deprecated)]
+#![allow(deprecated, non_camel_case_types, non_upper_case_globals)]
 #![allow(
     clippy::large_enum_variant,
     clippy::enum_variant_names,

@@ -140,16 +140,25 @@ pub fn emit_crate(spec: &Spec, registry: &Registry, notes: &RevisionNotes) -> Re
         files.insert(path.clone().into(), module_file(rev, module, reexports, &path, &mut diags));
     }
     for (shared_module, names) in &items_shared.modules {
-        let Some((rev, module)) =
-            modules.iter().find(|(r, _)| Some(&r.module) == shared_module.revisions.first().map(|f| &f.1))
-        else {
-            continue;
-        };
-        let reexports = items_shared.reexports.get(&rev.module).unwrap_or(&none);
         let path = format!("src/shared/{}.rs", shared_module.module);
-        let (head, body) = share::shared_module_text(shared_module, names, rev, &module.items, reexports);
-        let head = format_file(&head, &shared_header(spec, shared_module), &path, &mut diags);
-        files.insert(path.into(), format!("{head}{body}"));
+        let first = shared_module.revisions.first().map(|(_, module)| module);
+        let text = match modules.iter().find(|(r, _)| Some(&r.module) == first) {
+            Some((rev, module)) => {
+                let reexports = items_shared.reexports.get(&rev.module).unwrap_or(&none);
+                share::shared_module_text(shared_module, names, rev, &module.items, reexports)
+            }
+            None => Err(format!("no module for {}", shared_module.span())),
+        };
+        match text {
+            Ok(text) => {
+                let head = format_file(&text.head, &shared_header(spec, shared_module), &path, &mut diags);
+                files.insert(path.into(), format!("{head}{}", text.body));
+            }
+            Err(e) => diags.push(
+                Diagnostic::error(format!("internal error: shared items of {path}: {e}"))
+                    .hint("this is a bug in mcp-spec-codegen; please report it with the schema that caused it"),
+            ),
+        }
     }
     files.insert(
         "src/shared.rs".into(),
@@ -751,9 +760,10 @@ fn module_head(rev: &Revision, reexports: &share::Reexports) -> TokenStream {
     }
     docs.extend(share::shared_docs(reexports));
     let doc = inner_doc_attrs(&docs);
+    // Items keep the schema's names, whatever their case.
     quote! {
         #doc
-        #![allow(deprecated)]
+        #![allow(deprecated, non_camel_case_types, non_upper_case_globals)]
         #![allow(clippy::large_enum_variant, clippy::enum_variant_names, clippy::deprecated_semver)]
     }
 }

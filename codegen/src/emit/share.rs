@@ -1,27 +1,32 @@
 //! What revisions share: a whole module, or single items.
 //!
-//! **A whole module.** Between releases `draft` is the newest dated revision with other links in its
-//! docs. Emitting it again would compile every type twice and make a draft value
-//! a different type from the same release value; instead its module re-exports
-//! the earlier revision's, and its feature turns that revision's feature on.
-//! Decided from the model, before anything is emitted (a shared module costs
-//! nothing to generate); `tests/codegen.rs` checks each decision against the two
-//! modules emitted in full, docs aside, and against the typed diff.
+//! **A whole module.** Between releases `draft` is the newest dated revision
+//! with other links in its docs. Emitting it again would compile every type
+//! twice and make a draft value a different type from the same release value;
+//! instead its module re-exports the earlier revision's, and its feature turns
+//! that revision's feature on. Decided from the model, before anything is
+//! emitted (a shared module costs nothing to generate); `tests/codegen.rs`
+//! checks each decision against the two modules emitted in full, docs aside,
+//! and against the typed diff.
 //!
 //! **Single items.** An item whose text (definition, impls and docs, byte for
 //! byte) is the same in adjacent revisions, and whose every mention of another
-//! item (in code or in a doc link) is to an item shared the same way, is defined
-//! once, in a module of `src/shared/` named for the revisions it spans
-//! (`v2024_11_05_to_v2025_03_26`, compiled when any of their features is on), and
-//! each revision module re-exports it. So a type unchanged since an earlier
-//! revision is one type in both: a proxy passes a `TextContent` between them as
-//! it is, and an all-revisions build compiles it once. Docs are part of the text
-//! on purpose: a shared type shows one set of docs, so only types whose docs
-//! agree are shared. Mentions decide the rest: a request shares its
-//! `Request` impl, which names its result type, so a request whose result type
-//! changed is not shared even when its own text is the same. Decided from the
-//! text each item would have in its own module, so what is shared is exactly
-//! what would have been emitted twice; `tests/codegen.rs` checks it.
+//! item is of one shared the same way, is defined once, in a module of
+//! `src/shared/` named for the revisions it spans (`v2024_11_05_to_v2025_03_26`,
+//! compiled when any of their features is on), and each revision module
+//! re-exports it. So a type unchanged since an earlier revision is one type in
+//! both: a proxy passes a `TextContent` between them as it is, and an
+//! all-revisions build compiles it once. Docs are part of the text on purpose: a
+//! shared type shows one set of docs, so only types whose docs agree are shared.
+//!
+//! A mention is any word of the text that names another item of either
+//! revision: a member's type, a union's member, the result type in a request's
+//! `Request` impl (so a request whose result type changed is not shared), a doc
+//! link, but also a name in prose or in a string. Counting too many only keeps
+//! apart what could have been shared; counting too few would not compile, so
+//! the rule errs that way. Decided from the text each item would have in its own
+//! module; `tests/codegen.rs` checks the decisions, and compiles a crate made
+//! for them one revision feature at a time.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -134,17 +139,38 @@ pub struct SharedItems {
     pub modules: BTreeMap<SharedModule, Vec<String>>,
 }
 
-/// The other items of `rev` that `text` mentions: every identifier in it that
-/// names one, in code or in docs (a doc link must resolve where the item is
-/// defined). A word that names an item without referring to it only makes
-/// sharing more cautious.
+/// Item names, for finding mentions: a word is looked up only if an item's name
+/// starts with its first byte (most words of prose are not).
+pub struct Names<'a> {
+    rev: &'a Revision,
+    starts: [bool; 256],
+}
+
+impl<'a> Names<'a> {
+    pub fn of(rev: &'a Revision) -> Names<'a> {
+        let mut starts = [false; 256];
+        for name in rev.items.keys() {
+            if let Some(b) = name.bytes().next() {
+                starts[b as usize] = true;
+            }
+        }
+        Names { rev, starts }
+    }
+
+    /// The other items `text` mentions: every word of it that names one (see
+    /// the module docs), but `own`.
+    pub fn mentions(&self, text: &str, own: &str) -> BTreeSet<String> {
+        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| w.bytes().next().is_some_and(|b| self.starts[b as usize]))
+            .filter(|w| *w != own && self.rev.items.contains_key(*w))
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+/// The other items of `rev` that `text` mentions (see [`Names::mentions`]).
 pub fn mentions(text: &str, rev: &Revision, own: &str) -> BTreeSet<String> {
-    // Item names begin with a capital (types, consts): most words are looked up
-    // no further.
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .filter(|w| w.starts_with(|c: char| c.is_ascii_uppercase()) && *w != own && rev.items.contains_key(*w))
-        .map(str::to_string)
-        .collect()
+    Names::of(rev).mentions(text, own)
 }
 
 /// Decides which items adjacent revision modules share (see the module docs).
@@ -153,20 +179,29 @@ pub fn mentions(text: &str, rev: &Revision, own: &str) -> BTreeSet<String> {
 pub fn shared_items(modules: &[(&Revision, &[ItemText])]) -> SharedItems {
     let texts: Vec<BTreeMap<&str, &str>> =
         modules.iter().map(|(_, items)| items.iter().map(|i| (i.name.as_str(), i.text.as_str())).collect()).collect();
+    let names: Vec<Names<'_>> = modules.iter().map(|(rev, _)| Names::of(rev)).collect();
     // same[k]: the items module k shares with module k - 1. The largest set of
-    // equal items closed under mentions: drop an item mentioning one outside,
-    // until none does.
+    // equal items closed under mentions (in either revision: a word that names
+    // an item of one of them only is not shared, and keeps the item apart): drop
+    // an item mentioning one outside, until none does.
     let mut same: Vec<BTreeSet<&str>> = vec![BTreeSet::new(); modules.len()];
     for k in 1..modules.len() {
         let equal: BTreeMap<&str, BTreeSet<String>> = texts[k]
             .iter()
             .filter(|(name, text)| texts[k - 1].get(*name) == Some(*text))
-            .map(|(name, text)| (*name, mentions(text, modules[k].0, name)))
+            .map(|(name, text)| {
+                let mut m = names[k].mentions(text, name);
+                m.extend(names[k - 1].mentions(text, name));
+                (*name, m)
+            })
             .collect();
         let mut set: BTreeSet<&str> = equal.keys().copied().collect();
         loop {
-            let closed: BTreeSet<&str> =
-                set.iter().copied().filter(|n| equal[n].iter().all(|m| set.contains(m.as_str()))).collect();
+            let closed: BTreeSet<&str> = set
+                .iter()
+                .copied()
+                .filter(|n| equal.get(n).is_some_and(|m| m.iter().all(|m| set.contains(m.as_str()))))
+                .collect();
             if closed.len() == set.len() {
                 break;
             }
@@ -177,7 +212,13 @@ pub fn shared_items(modules: &[(&Revision, &[ItemText])]) -> SharedItems {
     // Each item's first module of the run of modules it is shared along.
     let mut first: Vec<BTreeMap<&str, usize>> = Vec::with_capacity(modules.len());
     for k in 0..modules.len() {
-        let starts = texts[k].keys().map(|n| (*n, if same[k].contains(n) { first[k - 1][n] } else { k })).collect();
+        let starts = texts[k]
+            .keys()
+            .map(|n| {
+                let earlier = if same[k].contains(n) { first.last().and_then(|f| f.get(n)).copied() } else { None };
+                (*n, earlier.unwrap_or(k))
+            })
+            .collect();
         first.push(starts);
     }
     // Runs of two modules or more, by (first, item): their last module.
@@ -217,8 +258,8 @@ pub fn shared_docs(reexports: &Reexports) -> Vec<String> {
         String::new(),
         "# Shared with other revisions".into(),
         String::new(),
-        "These items are the same, docs included, in the revisions named, and so are \
-         the items they name: each is one Rust type in all of them (a value of one \
+        "These items are the same, docs included, in the revisions named, and so is \
+         every item they name: each is one Rust type in all of them (a value of one \
          revision's is a value of the other's), compiled once."
             .into(),
         String::new(),
@@ -230,53 +271,68 @@ pub fn shared_docs(reexports: &Reexports) -> Vec<String> {
     docs
 }
 
-/// The text of a shared module: its docs, imports of the shared items its items
-/// mention from other shared modules, and its items' text as `revisions[first]`
-/// emitted it. Each import is of the one module that holds the item for all of
-/// this module's revisions (an item is shared only with what it mentions).
+/// A shared module, to format: its docs and attributes as tokens, and the rest,
+/// already text.
+pub struct SharedText {
+    pub head: proc_macro2::TokenStream,
+    pub body: String,
+}
+
+/// A shared module: its docs, an import of each item its items mention from
+/// another shared module, and its items' text as its first revision `rev`
+/// emitted it. An item mentioned is shared over at least this module's
+/// revisions (`shared_items` shares nothing that mentions less), so each import
+/// is of a module compiled whenever this one is. One it cannot find is an
+/// internal error, returned by name.
 pub fn shared_module_text(
     shared: &SharedModule,
     names: &[String],
     rev: &Revision,
     items: &[ItemText],
     reexports: &Reexports,
-) -> (proc_macro2::TokenStream, String) {
-    let docs = [format!(
-        "Items revisions {} declare the same way, docs included; each revision \
-             module re-exports them.",
-        shared.span()
-    )];
+) -> Result<SharedText, String> {
+    let docs = [
+        format!("Items revisions {} declare the same way, docs included;", shared.span()),
+        "each revision module re-exports them.".to_string(),
+    ];
     let doc = inner_doc_attrs(&docs);
+    // Imports follow mentions, which count names in docs and strings too; items
+    // keep the schema's names, whatever their case.
     let head = quote! {
         #doc
-        #![allow(deprecated)]
+        #![allow(deprecated, unused_imports, non_camel_case_types, non_upper_case_globals)]
         #![allow(clippy::large_enum_variant, clippy::enum_variant_names, clippy::deprecated_semver)]
     };
+    let words = Names::of(rev);
     let here: BTreeSet<&str> = names.iter().map(String::as_str).collect();
-    let mut imports: BTreeMap<(String, String), bool> = BTreeMap::new();
+    let mut imports: BTreeSet<(&str, String)> = BTreeSet::new();
     let mut body = String::new();
     for item in items.iter().filter(|i| here.contains(i.name.as_str())) {
-        let code: String =
-            item.text.lines().filter(|l| !l.trim_start().starts_with("///")).flat_map(|l| [l, "\n"]).collect();
-        let in_code = mentions(&code, rev, &item.name);
-        for m in mentions(&item.text, rev, &item.name) {
+        for m in words.mentions(&item.text, &item.name) {
             if here.contains(m.as_str()) {
                 continue;
             }
-            let Some(from) = reexports.get(&m) else { continue };
-            *imports.entry((from.module.clone(), m.clone())).or_default() |= in_code.contains(&m);
+            match reexports.get(&m) {
+                Some(from) if covers(from, shared) => {
+                    imports.insert((from.module.as_str(), m));
+                }
+                _ => return Err(format!("{} mentions {m}, which is not shared over {}", item.name, shared.span())),
+            }
         }
         body.push('\n');
         body.push_str(&item.text);
     }
     let mut uses = String::new();
-    for ((module, name), in_code) in &imports {
-        // A mention in doc links alone is no use to the compiler.
-        let allow = if *in_code { "" } else { "#[allow(unused_imports)]\n" };
-        uses.push_str(&format!("{allow}use super::{module}::{name};\n"));
+    for (module, name) in &imports {
+        uses.push_str(&format!("use super::{module}::{name};\n"));
     }
     if !uses.is_empty() {
         uses.insert(0, '\n');
     }
-    (head, format!("{uses}{body}"))
+    Ok(SharedText { head, body: format!("{uses}{body}") })
+}
+
+/// Whether `outer` serves every revision `inner` does.
+fn covers(outer: &SharedModule, inner: &SharedModule) -> bool {
+    inner.revisions.iter().all(|r| outer.revisions.contains(r))
 }

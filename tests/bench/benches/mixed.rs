@@ -35,6 +35,23 @@ fn client_side_type(methods: &[MethodInfo], types: &'static [TypeEntry], text: &
     types.iter().find(|t| t.name == name).unwrap_or_else(|| panic!("no type {name}")).read
 }
 
+/// The server's messages of the sessions, each with the reader of the type a
+/// client reads it as.
+fn client_side(recorded: &[mcp_spec_bench::Recorded]) -> Vec<(Read, &str)> {
+    recorded
+        .iter()
+        .filter(|r| !r.from_client)
+        .map(|r| {
+            let (methods, types) = if r.transcript.ends_with("legacy") {
+                (legacy::METHODS, legacy::SCHEMA_TYPES)
+            } else {
+                (ours::METHODS, ours::SCHEMA_TYPES)
+            };
+            (client_side_type(methods, types, &r.text, r.answers.as_deref()), r.text.as_str())
+        })
+        .collect()
+}
+
 fn main() {
     let rounds: usize = std::env::var("BENCH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(31) * 10;
     let recorded = sessions();
@@ -58,8 +75,16 @@ fn main() {
     // `MIXED_PROFILE=1`: only ours reads, for a few seconds, for a profiler to watch.
     if std::env::var_os("MIXED_PROFILE").is_some() {
         let start = std::time::Instant::now();
+        let typed = client_side(&recorded);
+        let client = std::env::var("MIXED_PROFILE").is_ok_and(|v| v == "client");
         while start.elapsed().as_secs() < 5 {
-            stream.iter().for_each(|t| drop(black_box(serde_json::from_str::<ours::JSONRPCMessage>(t).ok())));
+            if client {
+                typed.iter().for_each(|(read, t)| {
+                    black_box(read(t).ok());
+                });
+            } else {
+                stream.iter().for_each(|t| drop(black_box(serde_json::from_str::<ours::JSONRPCMessage>(t).ok())));
+            }
         }
         return;
     }
@@ -145,18 +170,7 @@ fn main() {
     // A client's side: every message of a server, typed as the client reads it
     // (ours: the result by the method it answers, requests and notifications by
     // method; theirs: rmcp's `ServerJsonRpcMessage`, rust-mcp-schema's `ServerMessage`).
-    let server_side: Vec<&mcp_spec_bench::Recorded> = recorded.iter().filter(|r| !r.from_client).collect();
-    let typed: Vec<(Read, &str)> = server_side
-        .iter()
-        .map(|r| {
-            let (methods, types) = if r.transcript.ends_with("legacy") {
-                (legacy::METHODS, legacy::SCHEMA_TYPES)
-            } else {
-                (ours::METHODS, ours::SCHEMA_TYPES)
-            };
-            (client_side_type(methods, types, &r.text, r.answers.as_deref()), r.text.as_str())
-        })
-        .collect();
+    let typed = client_side(&recorded);
     let server_bytes: usize = typed.iter().map(|(_, t)| t.len()).sum();
     let typed_names = [
         "mcp-spec-types (by method)",
