@@ -266,3 +266,36 @@ fn a_complete_candidate_that_fails_is_the_error_alone() {
     assert!(e.starts_with("ClientResult: ElicitResult: ") && e.contains("bogus"), "{e}");
     assert!(!e.contains("CreateMessageResult"), "{e}");
 }
+
+#[test]
+fn a_union_reads_alike_from_text_from_a_reader_and_from_a_value() {
+    // serde_json hands a union its input's text borrowed (text in memory) or
+    // owned (a reader, a `Value`): the member, the value and the errors agree.
+    let messages = [
+        json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete", "content": [], "x-extra": {"a": [1, 2]}}}),
+        json!({"jsonrpc": "2.0", "id": 2, "result": {"resultType": "input_required", "inputRequests": {}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "t", "progress": 1}}),
+        json!({"jsonrpc": "2.0", "id": 3, "result": {"resultType": "complete", "content": [{"type": "image"}]}}),
+    ];
+    for message in messages {
+        let text = message.to_string();
+        let borrowed = serde_json::from_str::<m::JSONRPCMessage>(&text).map_err(|e| e.to_string());
+        let from_reader = serde_json::from_reader::<_, m::JSONRPCMessage>(text.as_bytes()).map_err(|e| e.to_string());
+        let from_value = serde_json::from_value::<m::JSONRPCMessage>(message.clone()).map_err(|e| e.to_string());
+        assert_eq!(borrowed, from_reader, "{text}");
+        assert_eq!(borrowed.as_ref().map(|m| m.member_name()), from_value.as_ref().map(|m| m.member_name()), "{text}");
+        if let Ok(read) = &borrowed {
+            assert!(mcp_spec_tests::json_eq(&serde_json::to_value(read).unwrap(), &message), "{text}");
+        }
+        let typed = serde_json::from_str::<m::CallToolResultResponse>(&text).map_err(|e| e.to_string());
+        let typed_reader =
+            serde_json::from_reader::<_, m::CallToolResultResponse>(text.as_bytes()).map_err(|e| e.to_string());
+        assert_eq!(typed.is_ok(), typed_reader.is_ok(), "{text}");
+    }
+    // A near miss: the same error whichever way the text comes.
+    let bad = r#"{"jsonrpc": "2.0", "id": 3, "result": {"resultType": "complete", "content": [{"type": "image"}]}}"#;
+    let a = serde_json::from_str::<m::CallToolResultResponse>(bad).unwrap_err().to_string();
+    let b = serde_json::from_reader::<_, m::CallToolResultResponse>(bad.as_bytes()).unwrap_err().to_string();
+    assert!(a.contains("ImageContent: missing field `data`"), "{a}");
+    assert_eq!(a.split(" at line").next(), b.split(" at line").next());
+}

@@ -386,9 +386,34 @@ fn without_position(e: &serde_json::Error) -> String {
     }
 }
 
-/// Reads a union from any deserializer: as JSON text first.
-pub fn raw_of<'de, D: Deserializer<'de>>(d: D) -> Result<Box<RawValue>, D::Error> {
-    <Box<RawValue> as serde::Deserialize>::deserialize(d)
+/// The name under which `serde_json` hands over a value's text: asked for a
+/// newtype struct of this name, its deserializers call `visit_map` with one
+/// entry whose value is the text, borrowed from the input when the input is
+/// text in memory. (How `&RawValue` and `Box<RawValue>` read themselves.)
+const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
+
+/// Reads a union from any deserializer: as JSON text first, borrowed from the
+/// input when `serde_json` reads text in memory (no copy), else owned.
+pub fn raw_of<'de, D: Deserializer<'de>>(d: D) -> Result<Cow<'de, str>, D::Error> {
+    struct RawText;
+    impl<'de> Visitor<'de> for RawText {
+        type Value = Cow<'de, str>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("any valid JSON value")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Cow<'de, str>, A::Error> {
+            if map.next_key::<de::IgnoredAny>()?.is_none() {
+                return Err(de::Error::custom("expected a JSON value's text"));
+            }
+            Ok(map.next_value::<Key<'de>>()?.0)
+        }
+        // A deserializer other than `serde_json`'s: as `Box<RawValue>` reads.
+        fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
+            let raw = <Box<RawValue> as serde::Deserialize>::deserialize(d)?;
+            Ok(Cow::Owned(String::from(Box::<str>::from(raw))))
+        }
+    }
+    d.deserialize_newtype_struct(RAW_VALUE_TOKEN, RawText)
 }
 
 /// The impls of one generated union: `member_name`, reading (see each union's
@@ -529,8 +554,8 @@ macro_rules! __mcp_union {
 
         impl<'de> ::serde::Deserialize<'de> for $name {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                let raw = $crate::rt::raw_of(deserializer)?;
-                $name::from_raw(&raw).map_err(::serde::de::Error::custom)
+                let text = $crate::rt::raw_of(deserializer)?;
+                $name::from_text(&text).map_err(::serde::de::Error::custom)
             }
         }
     };
