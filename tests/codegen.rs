@@ -367,7 +367,8 @@ fn adjacent_revisions_share_an_item_exactly_when_it_and_all_it_mentions_are_the_
     // A type whose name starts in lower case is mentioned like any other.
     let first = format!(
         "{base}\n/** Names a {{@link Tool}}. */\nexport interface ToolRef {{\n  name: string;\n}}\n\
-         export interface note_box {{\n  note: Note;\n}}\nexport interface Holder {{\n  held: note_box;\n}}\n"
+         export interface note_box {{\n  note: Note;\n}}\nexport interface Holder {{\n  held: note_box;\n}}\n\
+         /** Says Tool in prose, not in a link. */\nexport interface Prose {{\n  text: string;\n}}\n"
     );
     let second = first
         .replacen("export interface Tool {", "export interface Tool {\n  added?: string;", 1)
@@ -394,6 +395,8 @@ fn adjacent_revisions_share_an_item_exactly_when_it_and_all_it_mentions_are_the_
         // Unchanged, and mentions only what is unchanged.
         ("Link", [Some(all), Some(all), Some(all)]),
         ("Request", [Some(all), Some(all), Some(all)]),
+        // A name in prose is not a mention: rustdoc resolves only links.
+        ("Prose", [Some(all), Some(all), Some(all)]),
         // Changed in the second revision, then the same.
         ("Tool", [None, Some(later), Some(later)]),
         ("Note", [None, Some(later), Some(later)]),
@@ -416,7 +419,8 @@ fn adjacent_revisions_share_an_item_exactly_when_it_and_all_it_mentions_are_the_
         let found: Vec<Option<&str>> = shared.iter().map(|s| s.get(item).map(String::as_str)).collect();
         assert_eq!(found, modules, "{item}");
     }
-    // The crate compiles, without a warning, with each revision alone and with all.
+    // The crate compiles, and its docs build, without a warning (a doc link that
+    // does not resolve is one), with each revision alone and with all.
     let dir = support::workspace_root().join("target/downstream/item-sharing");
     let _ = std::fs::remove_dir_all(&dir);
     output::write_crate(&dir, &files).unwrap();
@@ -424,10 +428,16 @@ fn adjacent_revisions_share_an_item_exactly_when_it_and_all_it_mentions_are_the_
     let text = std::fs::read_to_string(&manifest).unwrap();
     std::fs::write(&manifest, format!("{text}\n[workspace]\n")).unwrap();
     std::fs::copy(support::workspace_root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    for feature in spec.revisions.iter().map(|r| r.module.as_str()).chain(["all-revisions"]) {
+    let features: Vec<&str> = spec.revisions.iter().map(|r| r.module.as_str()).chain(["all-revisions"]).collect();
+    for (command, feature) in features.iter().flat_map(|f| [("check", *f), ("doc", *f)]) {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let mut args =
+            vec![command, "--quiet", "--message-format", "short", "--no-default-features", "--features", feature];
+        if command == "doc" {
+            args.push("--no-deps");
+        }
         let out = std::process::Command::new(cargo)
-            .args(["check", "--quiet", "--message-format", "short", "--no-default-features", "--features", feature])
+            .args(&args)
             .current_dir(&dir)
             .env("CARGO_TARGET_DIR", support::workspace_root().join("target/downstream/target"))
             .env_remove("RUSTFLAGS")
@@ -435,7 +445,7 @@ fn adjacent_revisions_share_an_item_exactly_when_it_and_all_it_mentions_are_the_
             .output()
             .expect("cargo runs");
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success() && !stderr.contains("warning"), "feature {feature}:\n{stderr}");
+        assert!(out.status.success() && !stderr.contains("warning"), "cargo {command}, feature {feature}:\n{stderr}");
     }
     // Each shared module is compiled when one of its revisions is, and brings in
     // what its items mention from another.

@@ -43,8 +43,8 @@
 //! - 2024-11-05 to 2025-06-18: [`LoggingLevel`]
 //! - 2024-11-05 to 2025-11-25: [`ModelHint`], [`ModelPreferences`]
 //! - 2024-11-05 to 2026-07-28: [`Cursor`], [`INTERNAL_ERROR`], [`INVALID_PARAMS`], [`INVALID_REQUEST`], [`METHOD_NOT_FOUND`], [`PARSE_ERROR`], [`Role`]
-//! - 2025-03-26 to 2025-06-18: [`ServerCapabilities`], [`ServerCapabilitiesPrompts`], [`ServerCapabilitiesResources`], [`ServerCapabilitiesTools`]
-//! - 2025-06-18 to 2025-11-25: [`BooleanSchema`]
+//! - 2025-03-26 to 2025-06-18: [`ServerCapabilities`], [`ServerCapabilitiesPrompts`], [`ServerCapabilitiesResources`], [`ServerCapabilitiesTools`], [`ToolAnnotations`]
+//! - 2025-06-18 to 2025-11-25: [`BaseMetadata`], [`BooleanSchema`], [`PromptArgument`], [`PromptReference`]
 //! - 2025-06-18 to 2026-07-28: [`JSONRPC_VERSION`], [`ResourceTemplateReference`]
 #![allow(deprecated, non_camel_case_types, non_upper_case_globals)]
 #![allow(
@@ -206,49 +206,7 @@ crate::rt::object! {
     }
 }
 
-/// Base interface for metadata with name (identifier) and title (display name) properties.
-///
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BaseMetadata {
-    /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: String,
-    /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-    /// even by those unfamiliar with domain-specific terminology.
-    ///
-    /// If not provided, the name should be used for display (except for Tool,
-    /// where `annotations.title` should be given precedence over using `name`,
-    /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub title: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl BaseMetadata {
-    /// A `BaseMetadata` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
-        BaseMetadata {
-            name: name.into(),
-            title: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `title`.
-    #[inline]
-    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
-        self.title = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-crate::rt::object! {
-    BaseMetadata {
-        "name": required name: String,
-        "title": optional title: String,
-    }
-}
+pub use crate::shared::v2025_06_18_to_v2025_11_25::BaseMetadata;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct BlobResourceContents {
@@ -4283,90 +4241,7 @@ crate::rt::object! {
     }
 }
 
-/// Describes an argument that a prompt can accept.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PromptArgument {
-    /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: String,
-    /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-    /// even by those unfamiliar with domain-specific terminology.
-    ///
-    /// If not provided, the name should be used for display (except for Tool,
-    /// where `annotations.title` should be given precedence over using `name`,
-    /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub title: Option<String>,
-    /// A human-readable description of the argument.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub description: Option<String>,
-    /// Whether this argument must be provided.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub required: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl PromptArgument {
-    /// A `PromptArgument` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
-        PromptArgument {
-            name: name.into(),
-            title: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            required: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `title`.
-    #[inline]
-    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
-        self.title = ::std::option::Option::Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    #[inline]
-    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
-        self.description = ::std::option::Option::Some(value.into());
-        self
-    }
-    /// Sets `required`.
-    #[inline]
-    pub fn with_required(mut self, value: bool) -> Self {
-        self.required = ::std::option::Option::Some(value);
-        self
-    }
-}
-impl ::std::convert::From<PromptArgument> for BaseMetadata {
-    fn from(value: PromptArgument) -> Self {
-        let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
-        }
-        if let ::std::option::Option::Some(v) = value.required {
-            kept.insert("required", ::serde_json::to_value(v).unwrap_or_default());
-        }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        BaseMetadata {
-            name: value.name,
-            title: value.title,
-            extra: kept,
-        }
-    }
-}
-crate::rt::object! {
-    PromptArgument {
-        "name": required name: String,
-        "title": optional title: String,
-        "description": optional description: String,
-        "required": optional required: bool,
-    }
-}
+pub use crate::shared::v2025_06_18_to_v2025_11_25::PromptArgument;
 
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
@@ -4464,64 +4339,7 @@ crate::rt::object! {
     }
 }
 
-/// Identifies a prompt.
-///
-/// Fixed members, always written and checked when read (no Rust field): `type`: `"ref/prompt"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PromptReference {
-    /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: String,
-    /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-    /// even by those unfamiliar with domain-specific terminology.
-    ///
-    /// If not provided, the name should be used for display (except for Tool,
-    /// where `annotations.title` should be given precedence over using `name`,
-    /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub title: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl PromptReference {
-    /// A `PromptReference` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
-        PromptReference {
-            name: name.into(),
-            title: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `title`.
-    #[inline]
-    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
-        self.title = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::convert::From<PromptReference> for BaseMetadata {
-    fn from(value: PromptReference) -> Self {
-        let mut kept = crate::Extra::new();
-        kept.insert("type", ::serde_json::json!("ref/prompt"));
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        BaseMetadata {
-            name: value.name,
-            title: value.title,
-            extra: kept,
-        }
-    }
-}
-crate::rt::object! {
-    PromptReference {
-        "name": required name: String,
-        "title": optional title: String,
-        "type" fixed TYPE: &str = "ref/prompt",
-    }
-}
+pub use crate::shared::v2025_06_18_to_v2025_11_25::PromptReference;
 
 /// Sent from the client to the server, to read a specific resource URI.
 ///
@@ -6455,123 +6273,7 @@ crate::rt::object! {
     }
 }
 
-/// Additional properties describing a Tool to clients.
-///
-/// NOTE: all properties in ToolAnnotations are **hints**.
-/// They are not guaranteed to provide a faithful description of
-/// tool behavior (including descriptive properties like `title`).
-///
-/// Clients should never make tool use decisions based on ToolAnnotations
-/// received from untrusted servers.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ToolAnnotations {
-    /// A human-readable title for the tool.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub title: Option<String>,
-    /// If true, the tool does not modify its environment.
-    ///
-    /// Default: false
-    ///
-    /// Wire name: `readOnlyHint`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub read_only_hint: Option<bool>,
-    /// If true, the tool may perform destructive updates to its environment.
-    /// If false, the tool performs only additive updates.
-    ///
-    /// (This property is meaningful only when `readOnlyHint == false`)
-    ///
-    /// Default: true
-    ///
-    /// Wire name: `destructiveHint`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub destructive_hint: Option<bool>,
-    /// If true, calling the tool repeatedly with the same arguments
-    /// will have no additional effect on the its environment.
-    ///
-    /// (This property is meaningful only when `readOnlyHint == false`)
-    ///
-    /// Default: false
-    ///
-    /// Wire name: `idempotentHint`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub idempotent_hint: Option<bool>,
-    /// If true, this tool may interact with an "open world" of external
-    /// entities. If false, the tool's domain of interaction is closed.
-    /// For example, the world of a web search tool is open, whereas that
-    /// of a memory tool is not.
-    ///
-    /// Default: true
-    ///
-    /// Wire name: `openWorldHint`.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub open_world_hint: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl ToolAnnotations {
-    /// A `ToolAnnotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        ToolAnnotations {
-            title: ::std::option::Option::None,
-            read_only_hint: ::std::option::Option::None,
-            destructive_hint: ::std::option::Option::None,
-            idempotent_hint: ::std::option::Option::None,
-            open_world_hint: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `title`.
-    #[inline]
-    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
-        self.title = ::std::option::Option::Some(value.into());
-        self
-    }
-    /// Sets `readOnlyHint`.
-    #[inline]
-    pub fn with_read_only_hint(mut self, value: bool) -> Self {
-        self.read_only_hint = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `destructiveHint`.
-    #[inline]
-    pub fn with_destructive_hint(mut self, value: bool) -> Self {
-        self.destructive_hint = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `idempotentHint`.
-    #[inline]
-    pub fn with_idempotent_hint(mut self, value: bool) -> Self {
-        self.idempotent_hint = ::std::option::Option::Some(value);
-        self
-    }
-    /// Sets `openWorldHint`.
-    #[inline]
-    pub fn with_open_world_hint(mut self, value: bool) -> Self {
-        self.open_world_hint = ::std::option::Option::Some(value);
-        self
-    }
-}
-impl ::std::default::Default for ToolAnnotations {
-    fn default() -> Self {
-        ToolAnnotations::new()
-    }
-}
-crate::rt::object! {
-    ToolAnnotations {
-        "title": optional title: String,
-        "readOnlyHint": optional read_only_hint: bool,
-        "destructiveHint": optional destructive_hint: bool,
-        "idempotentHint": optional idempotent_hint: bool,
-        "openWorldHint": optional open_world_hint: bool,
-    }
-}
+pub use crate::shared::v2025_03_26_to_v2025_06_18::ToolAnnotations;
 
 /// The inline object type of `Tool.inputSchema` in the schema (named from its parent and field; see [`Tool`]).
 ///

@@ -49,7 +49,7 @@
 //!
 //! - 2024-11-05 to 2025-11-25: [`ModelHint`], [`ModelPreferences`]
 //! - 2024-11-05 to 2026-07-28: [`Cursor`], [`INTERNAL_ERROR`], [`INVALID_PARAMS`], [`INVALID_REQUEST`], [`METHOD_NOT_FOUND`], [`PARSE_ERROR`], [`Role`]
-//! - 2025-06-18 to 2025-11-25: [`BooleanSchema`]
+//! - 2025-06-18 to 2025-11-25: [`BaseMetadata`], [`BooleanSchema`], [`PromptArgument`], [`PromptReference`]
 //! - 2025-06-18 to 2026-07-28: [`JSONRPC_VERSION`], [`ResourceTemplateReference`]
 //! - 2025-11-25 to 2026-07-28: [`Annotations`], [`JSONRPCNotification`], [`Notification`], [`Request`]
 #![allow(deprecated, non_camel_case_types, non_upper_case_globals)]
@@ -132,49 +132,7 @@ crate::rt::object! {
     }
 }
 
-/// Base interface for metadata with name (identifier) and title (display name) properties.
-///
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BaseMetadata {
-    /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: String,
-    /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-    /// even by those unfamiliar with domain-specific terminology.
-    ///
-    /// If not provided, the name should be used for display (except for Tool,
-    /// where `annotations.title` should be given precedence over using `name`,
-    /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub title: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl BaseMetadata {
-    /// A `BaseMetadata` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
-        BaseMetadata {
-            name: name.into(),
-            title: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `title`.
-    #[inline]
-    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
-        self.title = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-crate::rt::object! {
-    BaseMetadata {
-        "name": required name: String,
-        "title": optional title: String,
-    }
-}
+pub use crate::shared::v2025_06_18_to_v2025_11_25::BaseMetadata;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct BlobResourceContents {
@@ -6608,90 +6566,7 @@ crate::rt::object! {
     }
 }
 
-/// Describes an argument that a prompt can accept.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PromptArgument {
-    /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: String,
-    /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-    /// even by those unfamiliar with domain-specific terminology.
-    ///
-    /// If not provided, the name should be used for display (except for Tool,
-    /// where `annotations.title` should be given precedence over using `name`,
-    /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub title: Option<String>,
-    /// A human-readable description of the argument.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub description: Option<String>,
-    /// Whether this argument must be provided.
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub required: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl PromptArgument {
-    /// A `PromptArgument` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
-        PromptArgument {
-            name: name.into(),
-            title: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            required: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `title`.
-    #[inline]
-    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
-        self.title = ::std::option::Option::Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    #[inline]
-    pub fn with_description(mut self, value: impl ::std::convert::Into<String>) -> Self {
-        self.description = ::std::option::Option::Some(value.into());
-        self
-    }
-    /// Sets `required`.
-    #[inline]
-    pub fn with_required(mut self, value: bool) -> Self {
-        self.required = ::std::option::Option::Some(value);
-        self
-    }
-}
-impl ::std::convert::From<PromptArgument> for BaseMetadata {
-    fn from(value: PromptArgument) -> Self {
-        let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
-        }
-        if let ::std::option::Option::Some(v) = value.required {
-            kept.insert("required", ::serde_json::to_value(v).unwrap_or_default());
-        }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        BaseMetadata {
-            name: value.name,
-            title: value.title,
-            extra: kept,
-        }
-    }
-}
-crate::rt::object! {
-    PromptArgument {
-        "name": required name: String,
-        "title": optional title: String,
-        "description": optional description: String,
-        "required": optional required: bool,
-    }
-}
+pub use crate::shared::v2025_06_18_to_v2025_11_25::PromptArgument;
 
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
@@ -6777,64 +6652,7 @@ crate::rt::object! {
     }
 }
 
-/// Identifies a prompt.
-///
-/// Fixed members, always written and checked when read (no Rust field): `type`: `"ref/prompt"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PromptReference {
-    /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: String,
-    /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-    /// even by those unfamiliar with domain-specific terminology.
-    ///
-    /// If not provided, the name should be used for display (except for Tool,
-    /// where `annotations.title` should be given precedence over using `name`,
-    /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
-    pub title: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
-    pub extra: crate::Extra,
-}
-impl PromptReference {
-    /// A `PromptReference` with the members it requires; optional ones start `None`, defaulted ones at their default.
-    #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(name: impl ::std::convert::Into<String>) -> Self {
-        PromptReference {
-            name: name.into(),
-            title: ::std::option::Option::None,
-            extra: crate::Extra::new(),
-        }
-    }
-    /// Sets `title`.
-    #[inline]
-    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
-        self.title = ::std::option::Option::Some(value.into());
-        self
-    }
-}
-impl ::std::convert::From<PromptReference> for BaseMetadata {
-    fn from(value: PromptReference) -> Self {
-        let mut kept = crate::Extra::new();
-        kept.insert("type", ::serde_json::json!("ref/prompt"));
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        BaseMetadata {
-            name: value.name,
-            title: value.title,
-            extra: kept,
-        }
-    }
-}
-crate::rt::object! {
-    PromptReference {
-        "name": required name: String,
-        "title": optional title: String,
-        "type" fixed TYPE: &str = "ref/prompt",
-    }
-}
+pub use crate::shared::v2025_06_18_to_v2025_11_25::PromptReference;
 
 /// Sent from the client to the server, to read a specific resource URI.
 ///

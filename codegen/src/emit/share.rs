@@ -19,12 +19,13 @@
 //! all-revisions build compiles it once. Docs are part of the text on purpose: a
 //! shared type shows one set of docs, so only types whose docs agree are shared.
 //!
-//! A mention is any word of the text that names another item of either
-//! revision: a member's type, a union's member, the result type in a request's
-//! `Request` impl (so a request whose result type changed is not shared), a doc
-//! link, but also a name in prose or in a string. Counting too many only keeps
-//! apart what could have been shared; counting too few would not compile, so
-//! the rule errs that way. Decided from the text each item would have in its own
+//! A mention is any word of the code that names another item of either
+//! revision (a member's type, a union's member, the result type in a request's
+//! `Request` impl, so a request whose result type changed is not shared; but
+//! also a name in a string), and any word of what rustdoc may read as a link in
+//! the docs (`[...]`, `](...)`); a name in prose is not one. Counting too many
+//! only keeps apart what could have been shared; counting too few would not
+//! compile (or would break a doc link), so the rule errs that way. Decided from the text each item would have in its own
 //! module; `tests/codegen.rs` checks the decisions, and compiles a crate made
 //! for them one revision feature at a time.
 
@@ -157,15 +158,39 @@ impl<'a> Names<'a> {
         Names { rev, starts }
     }
 
-    /// The other items `text` mentions: every word of it that names one (see
-    /// the module docs), but `own`.
+    /// The other items `text` mentions (see the module docs), but `own`.
     pub fn mentions(&self, text: &str, own: &str) -> BTreeSet<String> {
-        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .filter(|w| w.bytes().next().is_some_and(|b| self.starts[b as usize]))
-            .filter(|w| *w != own && self.rev.items.contains_key(*w))
-            .map(str::to_string)
-            .collect()
+        let mut out = BTreeSet::new();
+        for line in text.lines() {
+            match line.trim_start().strip_prefix("///") {
+                // In docs, what rustdoc resolves: the targets of links.
+                Some(doc) => {
+                    for target in link_targets(doc) {
+                        self.add_words(target, own, &mut out);
+                    }
+                }
+                None => self.add_words(line, own, &mut out),
+            }
+        }
+        out
     }
+
+    fn add_words(&self, text: &str, own: &str, out: &mut BTreeSet<String>) {
+        let words = text
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| w.bytes().next().is_some_and(|b| self.starts[b as usize]))
+            .filter(|w| *w != own && self.rev.items.contains_key(*w));
+        out.extend(words.map(str::to_string));
+    }
+}
+
+/// What rustdoc may read as a link in a line of docs: the text of every
+/// `[...]` and the target of every `](...)`, as they are (a word of them names
+/// an item or does not).
+fn link_targets(doc: &str) -> impl Iterator<Item = &str> {
+    let brackets = doc.split('[').skip(1).filter_map(|rest| rest.split_once(']').map(|(inside, _)| inside));
+    let targets = doc.split("](").skip(1).filter_map(|rest| rest.split_once(')').map(|(inside, _)| inside));
+    brackets.chain(targets)
 }
 
 /// The other items of `rev` that `text` mentions (see [`Names::mentions`]).

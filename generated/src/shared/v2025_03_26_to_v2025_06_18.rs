@@ -263,3 +263,121 @@ crate::rt::object! {
         "listChanged": optional list_changed: bool,
     }
 }
+
+/// Additional properties describing a Tool to clients.
+///
+/// NOTE: all properties in ToolAnnotations are **hints**.
+/// They are not guaranteed to provide a faithful description of
+/// tool behavior (including descriptive properties like `title`).
+///
+/// Clients should never make tool use decisions based on ToolAnnotations
+/// received from untrusted servers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolAnnotations {
+    /// A human-readable title for the tool.
+    ///
+    /// Optional: `None` is left out of the JSON.
+    pub title: Option<String>,
+    /// If true, the tool does not modify its environment.
+    ///
+    /// Default: false
+    ///
+    /// Wire name: `readOnlyHint`.
+    ///
+    /// Optional: `None` is left out of the JSON.
+    pub read_only_hint: Option<bool>,
+    /// If true, the tool may perform destructive updates to its environment.
+    /// If false, the tool performs only additive updates.
+    ///
+    /// (This property is meaningful only when `readOnlyHint == false`)
+    ///
+    /// Default: true
+    ///
+    /// Wire name: `destructiveHint`.
+    ///
+    /// Optional: `None` is left out of the JSON.
+    pub destructive_hint: Option<bool>,
+    /// If true, calling the tool repeatedly with the same arguments
+    /// will have no additional effect on the its environment.
+    ///
+    /// (This property is meaningful only when `readOnlyHint == false`)
+    ///
+    /// Default: false
+    ///
+    /// Wire name: `idempotentHint`.
+    ///
+    /// Optional: `None` is left out of the JSON.
+    pub idempotent_hint: Option<bool>,
+    /// If true, this tool may interact with an "open world" of external
+    /// entities. If false, the tool's domain of interaction is closed.
+    /// For example, the world of a web search tool is open, whereas that
+    /// of a memory tool is not.
+    ///
+    /// Default: true
+    ///
+    /// Wire name: `openWorldHint`.
+    ///
+    /// Optional: `None` is left out of the JSON.
+    pub open_world_hint: Option<bool>,
+    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    pub extra: crate::Extra,
+}
+impl ToolAnnotations {
+    /// A `ToolAnnotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    #[inline]
+    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        ToolAnnotations {
+            title: ::std::option::Option::None,
+            read_only_hint: ::std::option::Option::None,
+            destructive_hint: ::std::option::Option::None,
+            idempotent_hint: ::std::option::Option::None,
+            open_world_hint: ::std::option::Option::None,
+            extra: crate::Extra::new(),
+        }
+    }
+    /// Sets `title`.
+    #[inline]
+    pub fn with_title(mut self, value: impl ::std::convert::Into<String>) -> Self {
+        self.title = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `readOnlyHint`.
+    #[inline]
+    pub fn with_read_only_hint(mut self, value: bool) -> Self {
+        self.read_only_hint = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `destructiveHint`.
+    #[inline]
+    pub fn with_destructive_hint(mut self, value: bool) -> Self {
+        self.destructive_hint = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `idempotentHint`.
+    #[inline]
+    pub fn with_idempotent_hint(mut self, value: bool) -> Self {
+        self.idempotent_hint = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets `openWorldHint`.
+    #[inline]
+    pub fn with_open_world_hint(mut self, value: bool) -> Self {
+        self.open_world_hint = ::std::option::Option::Some(value);
+        self
+    }
+}
+impl ::std::default::Default for ToolAnnotations {
+    fn default() -> Self {
+        ToolAnnotations::new()
+    }
+}
+crate::rt::object! {
+    ToolAnnotations {
+        "title": optional title: String,
+        "readOnlyHint": optional read_only_hint: bool,
+        "destructiveHint": optional destructive_hint: bool,
+        "idempotentHint": optional idempotent_hint: bool,
+        "openWorldHint": optional open_world_hint: bool,
+    }
+}
