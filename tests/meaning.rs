@@ -292,10 +292,38 @@ fn a_union_reads_alike_from_text_from_a_reader_and_from_a_value() {
             serde_json::from_reader::<_, m::CallToolResultResponse>(text.as_bytes()).map_err(|e| e.to_string());
         assert_eq!(typed.is_ok(), typed_reader.is_ok(), "{text}");
     }
+    // Text as bytes, and a `Value` read by reference: the same.
+    let text = messages_text();
+    for t in &text {
+        let value: Value = serde_json::from_str(t).unwrap();
+        let a = serde_json::from_str::<m::JSONRPCMessage>(t).map(|m| m.member_name()).map_err(|e| e.to_string());
+        let b = serde_json::from_slice::<m::JSONRPCMessage>(t.as_bytes()).map(|m| m.member_name());
+        let c = <m::JSONRPCMessage as serde::Deserialize>::deserialize(&value).map(|m| m.member_name());
+        assert_eq!(a, b.map_err(|e| e.to_string()), "{t}");
+        assert_eq!(a.is_ok(), c.is_ok(), "{t}");
+    }
+    // A map of another deserializer is no JSON text, whatever it holds.
+    let mut map = serde_json::Map::new();
+    map.insert("x".into(), Value::String(r#"{"jsonrpc": "2.0", "method": "ping"}"#.into()));
+    let e = <m::JSONRPCMessage as serde::Deserialize>::deserialize(map).unwrap_err().to_string();
+    assert!(e.contains("invalid type: map"), "{e}");
     // A near miss: the same error whichever way the text comes.
     let bad = r#"{"jsonrpc": "2.0", "id": 3, "result": {"resultType": "complete", "content": [{"type": "image"}]}}"#;
     let a = serde_json::from_str::<m::CallToolResultResponse>(bad).unwrap_err().to_string();
     let b = serde_json::from_reader::<_, m::CallToolResultResponse>(bad.as_bytes()).unwrap_err().to_string();
     assert!(a.contains("ImageContent: missing field `data`"), "{a}");
     assert_eq!(a.split(" at line").next(), b.split(" at line").next());
+}
+
+/// The messages `a_union_reads_alike_from_text_from_a_reader_and_from_a_value` reads, as text.
+fn messages_text() -> Vec<String> {
+    [
+        r#"{"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete", "content": []}}"#,
+        r#"{"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "t", "progress": 1}}"#,
+        r#"{"jsonrpc": "2.0", "id": 3, "error": {"code": -32601, "message": "no"}}"#,
+        r#"{"jsonrpc": "2.0", "id": 4, "result": {"resultType": "complete", "content": [{"type": "image"}]}}"#,
+        r#"{"jsonrpc": "2.0", "id": 5}"#,
+    ]
+    .map(String::from)
+    .to_vec()
 }

@@ -185,12 +185,15 @@ impl<'a> Names<'a> {
 }
 
 /// What rustdoc may read as a link in a line of docs: the text of every
-/// `[...]` and the target of every `](...)`, as they are (a word of them names
-/// an item or does not).
+/// `[...]`, the target of every `](...)` and of every reference definition
+/// (`[label]: target`), as they are (a word of them names an item or does not).
+/// A link never spans lines here: `docs::render` converts line by line and
+/// escapes a bracket that opens no link.
 fn link_targets(doc: &str) -> impl Iterator<Item = &str> {
     let brackets = doc.split('[').skip(1).filter_map(|rest| rest.split_once(']').map(|(inside, _)| inside));
     let targets = doc.split("](").skip(1).filter_map(|rest| rest.split_once(')').map(|(inside, _)| inside));
-    brackets.chain(targets)
+    let definitions = doc.split("]:").skip(1).filter_map(|rest| rest.split_whitespace().next());
+    brackets.chain(targets).chain(definitions)
 }
 
 /// The other items of `rev` that `text` mentions (see [`Names::mentions`]).

@@ -401,16 +401,14 @@ pub fn raw_of<'de, D: Deserializer<'de>>(d: D) -> Result<Cow<'de, str>, D::Error
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.write_str("any valid JSON value")
         }
+        // Only serde_json's one entry: a map of another deserializer (a
+        // `serde_json::Map`, serde's `MapDeserializer`) is no JSON text, and
+        // fails as it failed for `Box<RawValue>`; so does anything else.
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Cow<'de, str>, A::Error> {
-            if map.next_key::<de::IgnoredAny>()?.is_none() {
-                return Err(de::Error::custom("expected a JSON value's text"));
+            match map.next_key::<Key<'de>>()? {
+                Some(key) if key.0 == RAW_VALUE_TOKEN => Ok(map.next_value::<Key<'de>>()?.0),
+                _ => Err(de::Error::invalid_type(de::Unexpected::Map, &self)),
             }
-            Ok(map.next_value::<Key<'de>>()?.0)
-        }
-        // A deserializer other than `serde_json`'s: as `Box<RawValue>` reads.
-        fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
-            let raw = <Box<RawValue> as serde::Deserialize>::deserialize(d)?;
-            Ok(Cow::Owned(String::from(Box::<str>::from(raw))))
         }
     }
     d.deserialize_newtype_struct(RAW_VALUE_TOKEN, RawText)
