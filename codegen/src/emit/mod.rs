@@ -760,9 +760,17 @@ fn module_head(rev: &Revision, reexports: &share::Reexports) -> TokenStream {
     }
     docs.extend(share::shared_docs(reexports));
     let doc = inner_doc_attrs(&docs);
-    // Items keep the schema's names, whatever their case.
+    let allows = item_module_allows();
     quote! {
         #doc
+        #allows
+    }
+}
+
+/// The lints every module of generated items allows: deprecated items are used
+/// where the schema uses them, and items keep the schema's names, whatever their case.
+pub(crate) fn item_module_allows() -> TokenStream {
+    quote! {
         #![allow(deprecated, non_camel_case_types, non_upper_case_globals)]
         #![allow(clippy::large_enum_variant, clippy::enum_variant_names, clippy::deprecated_semver)]
     }

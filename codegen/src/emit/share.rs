@@ -324,12 +324,12 @@ pub fn shared_module_text(
         "each revision module re-exports them.".to_string(),
     ];
     let doc = inner_doc_attrs(&docs);
-    // Imports follow mentions, which count names in docs and strings too; items
-    // keep the schema's names, whatever their case.
+    let allows = super::item_module_allows();
+    // Imports follow mentions, which count names in strings too.
     let head = quote! {
         #doc
-        #![allow(deprecated, unused_imports, non_camel_case_types, non_upper_case_globals)]
-        #![allow(clippy::large_enum_variant, clippy::enum_variant_names, clippy::deprecated_semver)]
+        #allows
+        #![allow(unused_imports)]
     };
     let words = Names::of(rev);
     let here: BTreeSet<&str> = names.iter().map(String::as_str).collect();

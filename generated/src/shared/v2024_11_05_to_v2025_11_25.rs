@@ -7,12 +7,13 @@
 
 //! Items revisions 2024-11-05 to 2025-11-25 declare the same way, docs included;
 //! each revision module re-exports them.
-#![allow(deprecated, unused_imports, non_camel_case_types, non_upper_case_globals)]
+#![allow(deprecated, non_camel_case_types, non_upper_case_globals)]
 #![allow(
     clippy::large_enum_variant,
     clippy::enum_variant_names,
     clippy::deprecated_semver
 )]
+#![allow(unused_imports)]
 
 /// Hints to use for model selection.
 ///

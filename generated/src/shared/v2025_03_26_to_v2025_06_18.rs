@@ -5,12 +5,13 @@
 
 //! Items revisions 2025-03-26 to 2025-06-18 declare the same way, docs included;
 //! each revision module re-exports them.
-#![allow(deprecated, unused_imports, non_camel_case_types, non_upper_case_globals)]
+#![allow(deprecated, non_camel_case_types, non_upper_case_globals)]
 #![allow(
     clippy::large_enum_variant,
     clippy::enum_variant_names,
     clippy::deprecated_semver
 )]
+#![allow(unused_imports)]
 
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
 #[derive(Clone, Debug, PartialEq)]

@@ -6,12 +6,13 @@
 
 //! Items revisions 2025-06-18 to 2026-07-28 declare the same way, docs included;
 //! each revision module re-exports them.
-#![allow(deprecated, unused_imports, non_camel_case_types, non_upper_case_globals)]
+#![allow(deprecated, non_camel_case_types, non_upper_case_globals)]
 #![allow(
     clippy::large_enum_variant,
     clippy::enum_variant_names,
     clippy::deprecated_semver
 )]
+#![allow(unused_imports)]
 
 /// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
 pub const JSONRPC_VERSION: &str = "2.0";
