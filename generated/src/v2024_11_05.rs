@@ -254,6 +254,7 @@ impl CallToolResult {
     }
 }
 impl ::std::convert::From<CallToolResult> for Result {
+    #[inline]
     fn from(value: CallToolResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -749,6 +750,7 @@ impl CreateMessageResult {
     }
 }
 impl ::std::convert::From<CreateMessageResult> for Result {
+    #[inline]
     fn from(value: CreateMessageResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("role", ::serde_json::to_value(value.role).unwrap_or_default());
@@ -770,6 +772,7 @@ impl ::std::convert::From<CreateMessageResult> for Result {
     }
 }
 impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
+    #[inline]
     fn from(value: CreateMessageResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.meta {
@@ -859,6 +862,7 @@ impl EmbeddedResource {
     }
 }
 impl ::std::convert::From<EmbeddedResource> for Annotated {
+    #[inline]
     fn from(value: EmbeddedResource) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("type", ::serde_json::json!("resource"));
@@ -1029,6 +1033,7 @@ impl GetPromptResult {
     }
 }
 impl ::std::convert::From<GetPromptResult> for Result {
+    #[inline]
     fn from(value: GetPromptResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.description {
@@ -1103,6 +1108,7 @@ impl ImageContent {
     }
 }
 impl ::std::convert::From<ImageContent> for Annotated {
+    #[inline]
     fn from(value: ImageContent) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("type", ::serde_json::json!("image"));
@@ -1272,6 +1278,7 @@ impl InitializeResult {
     }
 }
 impl ::std::convert::From<InitializeResult> for Result {
+    #[inline]
     fn from(value: InitializeResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -1397,6 +1404,7 @@ impl ::std::default::Default for ListResourceTemplatesRequest {
     }
 }
 impl ::std::convert::From<ListResourceTemplatesRequest> for PaginatedRequest {
+    #[inline]
     fn from(value: ListResourceTemplatesRequest) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -1475,6 +1483,7 @@ impl ListResourceTemplatesResult {
     }
 }
 impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
+    #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -1492,6 +1501,7 @@ impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
     }
 }
 impl ::std::convert::From<ListResourceTemplatesResult> for Result {
+    #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -1554,6 +1564,7 @@ impl ::std::default::Default for ListResourcesRequest {
     }
 }
 impl ::std::convert::From<ListResourcesRequest> for PaginatedRequest {
+    #[inline]
     fn from(value: ListResourcesRequest) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -1631,6 +1642,7 @@ impl ListResourcesResult {
     }
 }
 impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
+    #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -1648,6 +1660,7 @@ impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
     }
 }
 impl ::std::convert::From<ListResourcesResult> for Result {
+    #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -1713,6 +1726,7 @@ impl ::std::default::Default for ListToolsRequest {
     }
 }
 impl ::std::convert::From<ListToolsRequest> for PaginatedRequest {
+    #[inline]
     fn from(value: ListToolsRequest) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -1790,6 +1804,7 @@ impl ListToolsResult {
     }
 }
 impl ::std::convert::From<ListToolsResult> for PaginatedResult {
+    #[inline]
     fn from(value: ListToolsResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
@@ -1804,6 +1819,7 @@ impl ::std::convert::From<ListToolsResult> for PaginatedResult {
     }
 }
 impl ::std::convert::From<ListToolsResult> for Result {
+    #[inline]
     fn from(value: ListToolsResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -2083,6 +2099,7 @@ impl Resource {
     }
 }
 impl ::std::convert::From<Resource> for Annotated {
+    #[inline]
     fn from(value: Resource) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
@@ -2190,6 +2207,7 @@ impl ResourceTemplate {
     }
 }
 impl ::std::convert::From<ResourceTemplate> for Annotated {
+    #[inline]
     fn from(value: ResourceTemplate) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -2749,6 +2767,7 @@ impl TextContent {
     }
 }
 impl ::std::convert::From<TextContent> for Annotated {
+    #[inline]
     fn from(value: TextContent) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("type", ::serde_json::json!("text"));

@@ -268,6 +268,7 @@ impl CallToolResult {
     }
 }
 impl ::std::convert::From<CallToolResult> for Result {
+    #[inline]
     fn from(value: CallToolResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -770,6 +771,7 @@ impl CreateMessageResult {
     }
 }
 impl ::std::convert::From<CreateMessageResult> for Result {
+    #[inline]
     fn from(value: CreateMessageResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("role", ::serde_json::to_value(value.role).unwrap_or_default());
@@ -791,6 +793,7 @@ impl ::std::convert::From<CreateMessageResult> for Result {
     }
 }
 impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
+    #[inline]
     fn from(value: CreateMessageResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.meta {
@@ -1035,6 +1038,7 @@ impl GetPromptResult {
     }
 }
 impl ::std::convert::From<GetPromptResult> for Result {
+    #[inline]
     fn from(value: GetPromptResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.description {
@@ -1262,6 +1266,7 @@ impl InitializeResult {
     }
 }
 impl ::std::convert::From<InitializeResult> for Result {
+    #[inline]
     fn from(value: InitializeResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -1462,6 +1467,7 @@ impl ::std::default::Default for ListResourceTemplatesRequest {
     }
 }
 impl ::std::convert::From<ListResourceTemplatesRequest> for PaginatedRequest {
+    #[inline]
     fn from(value: ListResourceTemplatesRequest) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -1540,6 +1546,7 @@ impl ListResourceTemplatesResult {
     }
 }
 impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
+    #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -1557,6 +1564,7 @@ impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
     }
 }
 impl ::std::convert::From<ListResourceTemplatesResult> for Result {
+    #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -1619,6 +1627,7 @@ impl ::std::default::Default for ListResourcesRequest {
     }
 }
 impl ::std::convert::From<ListResourcesRequest> for PaginatedRequest {
+    #[inline]
     fn from(value: ListResourcesRequest) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -1696,6 +1705,7 @@ impl ListResourcesResult {
     }
 }
 impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
+    #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -1713,6 +1723,7 @@ impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
     }
 }
 impl ::std::convert::From<ListResourcesResult> for Result {
+    #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -1778,6 +1789,7 @@ impl ::std::default::Default for ListToolsRequest {
     }
 }
 impl ::std::convert::From<ListToolsRequest> for PaginatedRequest {
+    #[inline]
     fn from(value: ListToolsRequest) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -1855,6 +1867,7 @@ impl ListToolsResult {
     }
 }
 impl ::std::convert::From<ListToolsResult> for PaginatedResult {
+    #[inline]
     fn from(value: ListToolsResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
@@ -1869,6 +1882,7 @@ impl ::std::convert::From<ListToolsResult> for PaginatedResult {
     }
 }
 impl ::std::convert::From<ListToolsResult> for Result {
+    #[inline]
     fn from(value: ListToolsResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {

@@ -266,6 +266,7 @@ impl BlobResourceContents {
     }
 }
 impl ::std::convert::From<BlobResourceContents> for ResourceContents {
+    #[inline]
     fn from(value: BlobResourceContents) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("blob", ::serde_json::to_value(value.blob).unwrap_or_default());
@@ -440,6 +441,7 @@ impl CallToolResult {
     }
 }
 impl ::std::convert::From<CallToolResult> for Result {
+    #[inline]
     fn from(value: CallToolResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -1097,6 +1099,7 @@ impl CompleteResult {
     }
 }
 impl ::std::convert::From<CompleteResult> for Result {
+    #[inline]
     fn from(value: CompleteResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -1456,6 +1459,7 @@ impl CreateMessageResult {
     }
 }
 impl ::std::convert::From<CreateMessageResult> for Result {
+    #[inline]
     fn from(value: CreateMessageResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("role", ::serde_json::to_value(value.role).unwrap_or_default());
@@ -1477,6 +1481,7 @@ impl ::std::convert::From<CreateMessageResult> for Result {
     }
 }
 impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
+    #[inline]
     fn from(value: CreateMessageResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.meta {
@@ -1698,6 +1703,7 @@ impl ElicitResult {
     }
 }
 impl ::std::convert::From<ElicitResult> for Result {
+    #[inline]
     fn from(value: ElicitResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("action", ::serde_json::to_value(value.action).unwrap_or_default());
@@ -2063,6 +2069,7 @@ impl GetPromptResult {
     }
 }
 impl ::std::convert::From<GetPromptResult> for Result {
+    #[inline]
     fn from(value: GetPromptResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.description {
@@ -2205,6 +2212,7 @@ impl Implementation {
     }
 }
 impl ::std::convert::From<Implementation> for BaseMetadata {
+    #[inline]
     fn from(value: Implementation) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -2370,6 +2378,7 @@ impl InitializeResult {
     }
 }
 impl ::std::convert::From<InitializeResult> for Result {
+    #[inline]
     fn from(value: InitializeResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -2444,6 +2453,7 @@ impl ::std::default::Default for InitializedNotification {
     }
 }
 impl ::std::convert::From<InitializedNotification> for Notification {
+    #[inline]
     fn from(value: InitializedNotification) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -2627,6 +2637,7 @@ impl JSONRPCNotification {
     }
 }
 impl ::std::convert::From<JSONRPCNotification> for Notification {
+    #[inline]
     fn from(value: JSONRPCNotification) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("jsonrpc", ::serde_json::json!("2.0"));
@@ -2686,6 +2697,7 @@ impl JSONRPCRequest {
     }
 }
 impl ::std::convert::From<JSONRPCRequest> for Request {
+    #[inline]
     fn from(value: JSONRPCRequest) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("jsonrpc", ::serde_json::json!("2.0"));
@@ -2785,6 +2797,7 @@ impl ::std::default::Default for ListPromptsRequest {
     }
 }
 impl ::std::convert::From<ListPromptsRequest> for PaginatedRequest {
+    #[inline]
     fn from(value: ListPromptsRequest) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -2862,6 +2875,7 @@ impl ListPromptsResult {
     }
 }
 impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
+    #[inline]
     fn from(value: ListPromptsResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -2879,6 +2893,7 @@ impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
     }
 }
 impl ::std::convert::From<ListPromptsResult> for Result {
+    #[inline]
     fn from(value: ListPromptsResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -2941,6 +2956,7 @@ impl ::std::default::Default for ListResourceTemplatesRequest {
     }
 }
 impl ::std::convert::From<ListResourceTemplatesRequest> for PaginatedRequest {
+    #[inline]
     fn from(value: ListResourceTemplatesRequest) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -3019,6 +3035,7 @@ impl ListResourceTemplatesResult {
     }
 }
 impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
+    #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -3036,6 +3053,7 @@ impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
     }
 }
 impl ::std::convert::From<ListResourceTemplatesResult> for Result {
+    #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -3098,6 +3116,7 @@ impl ::std::default::Default for ListResourcesRequest {
     }
 }
 impl ::std::convert::From<ListResourcesRequest> for PaginatedRequest {
+    #[inline]
     fn from(value: ListResourcesRequest) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -3175,6 +3194,7 @@ impl ListResourcesResult {
     }
 }
 impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
+    #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -3192,6 +3212,7 @@ impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
     }
 }
 impl ::std::convert::From<ListResourcesResult> for Result {
+    #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -3262,6 +3283,7 @@ impl ::std::default::Default for ListRootsRequest {
     }
 }
 impl ::std::convert::From<ListRootsRequest> for Request {
+    #[inline]
     fn from(value: ListRootsRequest) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -3329,6 +3351,7 @@ impl ListRootsResult {
     }
 }
 impl ::std::convert::From<ListRootsResult> for Result {
+    #[inline]
     fn from(value: ListRootsResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("roots", ::serde_json::to_value(value.roots).unwrap_or_default());
@@ -3384,6 +3407,7 @@ impl ::std::default::Default for ListToolsRequest {
     }
 }
 impl ::std::convert::From<ListToolsRequest> for PaginatedRequest {
+    #[inline]
     fn from(value: ListToolsRequest) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -3461,6 +3485,7 @@ impl ListToolsResult {
     }
 }
 impl ::std::convert::From<ListToolsResult> for PaginatedResult {
+    #[inline]
     fn from(value: ListToolsResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
@@ -3475,6 +3500,7 @@ impl ::std::convert::From<ListToolsResult> for PaginatedResult {
     }
 }
 impl ::std::convert::From<ListToolsResult> for Result {
+    #[inline]
     fn from(value: ListToolsResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -3877,6 +3903,7 @@ impl ::std::default::Default for PaginatedResult {
     }
 }
 impl ::std::convert::From<PaginatedResult> for Result {
+    #[inline]
     fn from(value: PaginatedResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -3936,6 +3963,7 @@ impl ::std::default::Default for PingRequest {
     }
 }
 impl ::std::convert::From<PingRequest> for Request {
+    #[inline]
     fn from(value: PingRequest) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -4210,6 +4238,7 @@ impl Prompt {
     }
 }
 impl ::std::convert::From<Prompt> for BaseMetadata {
+    #[inline]
     fn from(value: Prompt) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.description {
@@ -4279,6 +4308,7 @@ impl ::std::default::Default for PromptListChangedNotification {
     }
 }
 impl ::std::convert::From<PromptListChangedNotification> for Notification {
+    #[inline]
     fn from(value: PromptListChangedNotification) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -4439,6 +4469,7 @@ impl ReadResourceResult {
     }
 }
 impl ::std::convert::From<ReadResourceResult> for Result {
+    #[inline]
     fn from(value: ReadResourceResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -4763,6 +4794,7 @@ impl Resource {
     }
 }
 impl ::std::convert::From<Resource> for BaseMetadata {
+    #[inline]
     fn from(value: Resource) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
@@ -4981,6 +5013,7 @@ impl ResourceLink {
     }
 }
 impl ::std::convert::From<ResourceLink> for Resource {
+    #[inline]
     fn from(value: ResourceLink) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("type", ::serde_json::json!("resource_link"));
@@ -5001,6 +5034,7 @@ impl ::std::convert::From<ResourceLink> for Resource {
     }
 }
 impl ::std::convert::From<ResourceLink> for BaseMetadata {
+    #[inline]
     fn from(value: ResourceLink) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("type", ::serde_json::json!("resource_link"));
@@ -5080,6 +5114,7 @@ impl ::std::default::Default for ResourceListChangedNotification {
     }
 }
 impl ::std::convert::From<ResourceListChangedNotification> for Notification {
+    #[inline]
     fn from(value: ResourceListChangedNotification) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -5209,6 +5244,7 @@ impl ResourceTemplate {
     }
 }
 impl ::std::convert::From<ResourceTemplate> for BaseMetadata {
+    #[inline]
     fn from(value: ResourceTemplate) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -5461,6 +5497,7 @@ impl ::std::default::Default for RootsListChangedNotification {
     }
 }
 impl ::std::convert::From<RootsListChangedNotification> for Notification {
+    #[inline]
     fn from(value: RootsListChangedNotification) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -6104,6 +6141,7 @@ impl TextResourceContents {
     }
 }
 impl ::std::convert::From<TextResourceContents> for ResourceContents {
+    #[inline]
     fn from(value: TextResourceContents) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("text", ::serde_json::to_value(value.text).unwrap_or_default());
@@ -6233,6 +6271,7 @@ impl Tool {
     }
 }
 impl ::std::convert::From<Tool> for BaseMetadata {
+    #[inline]
     fn from(value: Tool) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.description {
@@ -6369,6 +6408,7 @@ impl ::std::default::Default for ToolListChangedNotification {
     }
 }
 impl ::std::convert::From<ToolListChangedNotification> for Notification {
+    #[inline]
     fn from(value: ToolListChangedNotification) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {

@@ -192,6 +192,7 @@ impl BlobResourceContents {
     }
 }
 impl ::std::convert::From<BlobResourceContents> for ResourceContents {
+    #[inline]
     fn from(value: BlobResourceContents) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("blob", ::serde_json::to_value(value.blob).unwrap_or_default());
@@ -326,6 +327,7 @@ impl CallToolRequestParams {
     }
 }
 impl ::std::convert::From<CallToolRequestParams> for TaskAugmentedRequestParams {
+    #[inline]
     fn from(value: CallToolRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
@@ -343,6 +345,7 @@ impl ::std::convert::From<CallToolRequestParams> for TaskAugmentedRequestParams 
     }
 }
 impl ::std::convert::From<CallToolRequestParams> for RequestParams {
+    #[inline]
     fn from(value: CallToolRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.task {
@@ -446,6 +449,7 @@ impl CallToolResult {
     }
 }
 impl ::std::convert::From<CallToolResult> for Result {
+    #[inline]
     fn from(value: CallToolResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -648,6 +652,7 @@ impl CancelTaskResult {
     }
 }
 impl ::std::convert::From<CancelTaskResult> for Result {
+    #[inline]
     fn from(value: CancelTaskResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("taskId", ::serde_json::to_value(value.task_id).unwrap_or_default());
@@ -677,6 +682,7 @@ impl ::std::convert::From<CancelTaskResult> for Result {
     }
 }
 impl ::std::convert::From<CancelTaskResult> for Task {
+    #[inline]
     fn from(value: CancelTaskResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.meta {
@@ -823,6 +829,7 @@ impl ::std::default::Default for CancelledNotificationParams {
     }
 }
 impl ::std::convert::From<CancelledNotificationParams> for NotificationParams {
+    #[inline]
     fn from(value: CancelledNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.request_id {
@@ -1676,6 +1683,7 @@ impl CompleteRequestParams {
     }
 }
 impl ::std::convert::From<CompleteRequestParams> for RequestParams {
+    #[inline]
     fn from(value: CompleteRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("ref", ::serde_json::to_value(value.r#ref).unwrap_or_default());
@@ -1834,6 +1842,7 @@ impl CompleteResult {
     }
 }
 impl ::std::convert::From<CompleteResult> for Result {
+    #[inline]
     fn from(value: CompleteResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -2172,6 +2181,7 @@ impl CreateMessageRequestParams {
     }
 }
 impl ::std::convert::From<CreateMessageRequestParams> for TaskAugmentedRequestParams {
+    #[inline]
     fn from(value: CreateMessageRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -2220,6 +2230,7 @@ impl ::std::convert::From<CreateMessageRequestParams> for TaskAugmentedRequestPa
     }
 }
 impl ::std::convert::From<CreateMessageRequestParams> for RequestParams {
+    #[inline]
     fn from(value: CreateMessageRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.task {
@@ -2380,6 +2391,7 @@ impl CreateMessageResult {
     }
 }
 impl ::std::convert::From<CreateMessageResult> for Result {
+    #[inline]
     fn from(value: CreateMessageResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("role", ::serde_json::to_value(value.role).unwrap_or_default());
@@ -2401,6 +2413,7 @@ impl ::std::convert::From<CreateMessageResult> for Result {
     }
 }
 impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
+    #[inline]
     fn from(value: CreateMessageResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("model", ::serde_json::to_value(value.model).unwrap_or_default());
@@ -2490,6 +2503,7 @@ impl CreateTaskResult {
     }
 }
 impl ::std::convert::From<CreateTaskResult> for Result {
+    #[inline]
     fn from(value: CreateTaskResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("task", ::serde_json::to_value(value.task).unwrap_or_default());
@@ -2631,6 +2645,7 @@ impl ElicitRequestFormParams {
     }
 }
 impl ::std::convert::From<ElicitRequestFormParams> for TaskAugmentedRequestParams {
+    #[inline]
     fn from(value: ElicitRequestFormParams) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.mode {
@@ -2655,6 +2670,7 @@ impl ::std::convert::From<ElicitRequestFormParams> for TaskAugmentedRequestParam
     }
 }
 impl ::std::convert::From<ElicitRequestFormParams> for RequestParams {
+    #[inline]
     fn from(value: ElicitRequestFormParams) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.task {
@@ -2847,6 +2863,7 @@ impl ElicitRequestURLParams {
     }
 }
 impl ::std::convert::From<ElicitRequestURLParams> for TaskAugmentedRequestParams {
+    #[inline]
     fn from(value: ElicitRequestURLParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("mode", ::serde_json::json!("url"));
@@ -2870,6 +2887,7 @@ impl ::std::convert::From<ElicitRequestURLParams> for TaskAugmentedRequestParams
     }
 }
 impl ::std::convert::From<ElicitRequestURLParams> for RequestParams {
+    #[inline]
     fn from(value: ElicitRequestURLParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("mode", ::serde_json::json!("url"));
@@ -2962,6 +2980,7 @@ impl ElicitResult {
     }
 }
 impl ::std::convert::From<ElicitResult> for Result {
+    #[inline]
     fn from(value: ElicitResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("action", ::serde_json::to_value(value.action).unwrap_or_default());
@@ -3373,6 +3392,7 @@ impl GetPromptRequestParams {
     }
 }
 impl ::std::convert::From<GetPromptRequestParams> for RequestParams {
+    #[inline]
     fn from(value: GetPromptRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
@@ -3442,6 +3462,7 @@ impl GetPromptResult {
     }
 }
 impl ::std::convert::From<GetPromptResult> for Result {
+    #[inline]
     fn from(value: GetPromptResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.description {
@@ -3582,6 +3603,7 @@ impl ::std::default::Default for GetTaskPayloadResult {
     }
 }
 impl ::std::convert::From<GetTaskPayloadResult> for Result {
+    #[inline]
     fn from(value: GetTaskPayloadResult) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -3768,6 +3790,7 @@ impl GetTaskResult {
     }
 }
 impl ::std::convert::From<GetTaskResult> for Result {
+    #[inline]
     fn from(value: GetTaskResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("taskId", ::serde_json::to_value(value.task_id).unwrap_or_default());
@@ -3797,6 +3820,7 @@ impl ::std::convert::From<GetTaskResult> for Result {
     }
 }
 impl ::std::convert::From<GetTaskResult> for Task {
+    #[inline]
     fn from(value: GetTaskResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.meta {
@@ -4138,6 +4162,7 @@ impl Implementation {
     }
 }
 impl ::std::convert::From<Implementation> for BaseMetadata {
+    #[inline]
     fn from(value: Implementation) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.icons {
@@ -4164,6 +4189,7 @@ impl ::std::convert::From<Implementation> for BaseMetadata {
     }
 }
 impl ::std::convert::From<Implementation> for Icons {
+    #[inline]
     fn from(value: Implementation) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
@@ -4294,6 +4320,7 @@ impl InitializeRequestParams {
     }
 }
 impl ::std::convert::From<InitializeRequestParams> for RequestParams {
+    #[inline]
     fn from(value: InitializeRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -4391,6 +4418,7 @@ impl InitializeResult {
     }
 }
 impl ::std::convert::From<InitializeResult> for Result {
+    #[inline]
     fn from(value: InitializeResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -4585,6 +4613,7 @@ impl JSONRPCRequest {
     }
 }
 impl ::std::convert::From<JSONRPCRequest> for Request {
+    #[inline]
     fn from(value: JSONRPCRequest) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("jsonrpc", ::serde_json::json!("2.0"));
@@ -4777,6 +4806,7 @@ impl ListPromptsRequest {
     }
 }
 impl ::std::convert::From<ListPromptsRequest> for PaginatedRequest {
+    #[inline]
     fn from(value: ListPromptsRequest) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -4857,6 +4887,7 @@ impl ListPromptsResult {
     }
 }
 impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
+    #[inline]
     fn from(value: ListPromptsResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -4874,6 +4905,7 @@ impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
     }
 }
 impl ::std::convert::From<ListPromptsResult> for Result {
+    #[inline]
     fn from(value: ListPromptsResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -4933,6 +4965,7 @@ impl ListResourceTemplatesRequest {
     }
 }
 impl ::std::convert::From<ListResourceTemplatesRequest> for PaginatedRequest {
+    #[inline]
     fn from(value: ListResourceTemplatesRequest) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -5014,6 +5047,7 @@ impl ListResourceTemplatesResult {
     }
 }
 impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
+    #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -5031,6 +5065,7 @@ impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
     }
 }
 impl ::std::convert::From<ListResourceTemplatesResult> for Result {
+    #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -5090,6 +5125,7 @@ impl ListResourcesRequest {
     }
 }
 impl ::std::convert::From<ListResourcesRequest> for PaginatedRequest {
+    #[inline]
     fn from(value: ListResourcesRequest) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -5170,6 +5206,7 @@ impl ListResourcesResult {
     }
 }
 impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
+    #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -5187,6 +5224,7 @@ impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
     }
 }
 impl ::std::convert::From<ListResourcesResult> for Result {
+    #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -5310,6 +5348,7 @@ impl ListRootsResult {
     }
 }
 impl ::std::convert::From<ListRootsResult> for Result {
+    #[inline]
     fn from(value: ListRootsResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("roots", ::serde_json::to_value(value.roots).unwrap_or_default());
@@ -5364,6 +5403,7 @@ impl ListTasksRequest {
     }
 }
 impl ::std::convert::From<ListTasksRequest> for PaginatedRequest {
+    #[inline]
     fn from(value: ListTasksRequest) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -5446,6 +5486,7 @@ impl ListTasksResult {
     }
 }
 impl ::std::convert::From<ListTasksResult> for PaginatedResult {
+    #[inline]
     fn from(value: ListTasksResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("tasks", ::serde_json::to_value(value.tasks).unwrap_or_default());
@@ -5460,6 +5501,7 @@ impl ::std::convert::From<ListTasksResult> for PaginatedResult {
     }
 }
 impl ::std::convert::From<ListTasksResult> for Result {
+    #[inline]
     fn from(value: ListTasksResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -5516,6 +5558,7 @@ impl ListToolsRequest {
     }
 }
 impl ::std::convert::From<ListToolsRequest> for PaginatedRequest {
+    #[inline]
     fn from(value: ListToolsRequest) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -5596,6 +5639,7 @@ impl ListToolsResult {
     }
 }
 impl ::std::convert::From<ListToolsResult> for PaginatedResult {
+    #[inline]
     fn from(value: ListToolsResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
@@ -5610,6 +5654,7 @@ impl ::std::convert::From<ListToolsResult> for PaginatedResult {
     }
 }
 impl ::std::convert::From<ListToolsResult> for Result {
+    #[inline]
     fn from(value: ListToolsResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -5766,6 +5811,7 @@ impl LoggingMessageNotificationParams {
     }
 }
 impl ::std::convert::From<LoggingMessageNotificationParams> for NotificationParams {
+    #[inline]
     fn from(value: LoggingMessageNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("level", ::serde_json::to_value(value.level).unwrap_or_default());
@@ -6051,6 +6097,7 @@ impl ::std::default::Default for PaginatedRequestParams {
     }
 }
 impl ::std::convert::From<PaginatedRequestParams> for RequestParams {
+    #[inline]
     fn from(value: PaginatedRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.cursor {
@@ -6124,6 +6171,7 @@ impl ::std::default::Default for PaginatedResult {
     }
 }
 impl ::std::convert::From<PaginatedResult> for Result {
+    #[inline]
     fn from(value: PaginatedResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -6339,6 +6387,7 @@ impl ProgressNotificationParams {
     }
 }
 impl ::std::convert::From<ProgressNotificationParams> for NotificationParams {
+    #[inline]
     fn from(value: ProgressNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -6506,6 +6555,7 @@ impl Prompt {
     }
 }
 impl ::std::convert::From<Prompt> for BaseMetadata {
+    #[inline]
     fn from(value: Prompt) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.icons {
@@ -6531,6 +6581,7 @@ impl ::std::convert::From<Prompt> for BaseMetadata {
     }
 }
 impl ::std::convert::From<Prompt> for Icons {
+    #[inline]
     fn from(value: Prompt) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
@@ -6735,6 +6786,7 @@ impl ReadResourceRequestParams {
     }
 }
 impl ::std::convert::From<ReadResourceRequestParams> for ResourceRequestParams {
+    #[inline]
     fn from(value: ReadResourceRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -6748,6 +6800,7 @@ impl ::std::convert::From<ReadResourceRequestParams> for ResourceRequestParams {
     }
 }
 impl ::std::convert::From<ReadResourceRequestParams> for RequestParams {
+    #[inline]
     fn from(value: ReadResourceRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
@@ -6802,6 +6855,7 @@ impl ReadResourceResult {
     }
 }
 impl ::std::convert::From<ReadResourceResult> for Result {
+    #[inline]
     fn from(value: ReadResourceResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -7140,6 +7194,7 @@ impl Resource {
     }
 }
 impl ::std::convert::From<Resource> for BaseMetadata {
+    #[inline]
     fn from(value: Resource) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.icons {
@@ -7172,6 +7227,7 @@ impl ::std::convert::From<Resource> for BaseMetadata {
     }
 }
 impl ::std::convert::From<Resource> for Icons {
+    #[inline]
     fn from(value: Resource) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
@@ -7413,6 +7469,7 @@ impl ResourceLink {
     }
 }
 impl ::std::convert::From<ResourceLink> for Resource {
+    #[inline]
     fn from(value: ResourceLink) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("type", ::serde_json::json!("resource_link"));
@@ -7434,6 +7491,7 @@ impl ::std::convert::From<ResourceLink> for Resource {
     }
 }
 impl ::std::convert::From<ResourceLink> for BaseMetadata {
+    #[inline]
     fn from(value: ResourceLink) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("type", ::serde_json::json!("resource_link"));
@@ -7467,6 +7525,7 @@ impl ::std::convert::From<ResourceLink> for BaseMetadata {
     }
 }
 impl ::std::convert::From<ResourceLink> for Icons {
+    #[inline]
     fn from(value: ResourceLink) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("type", ::serde_json::json!("resource_link"));
@@ -7605,6 +7664,7 @@ impl ResourceRequestParams {
     }
 }
 impl ::std::convert::From<ResourceRequestParams> for RequestParams {
+    #[inline]
     fn from(value: ResourceRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
@@ -7745,6 +7805,7 @@ impl ResourceTemplate {
     }
 }
 impl ::std::convert::From<ResourceTemplate> for BaseMetadata {
+    #[inline]
     fn from(value: ResourceTemplate) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.icons {
@@ -7777,6 +7838,7 @@ impl ::std::convert::From<ResourceTemplate> for BaseMetadata {
     }
 }
 impl ::std::convert::From<ResourceTemplate> for Icons {
+    #[inline]
     fn from(value: ResourceTemplate) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
@@ -7899,6 +7961,7 @@ impl ResourceUpdatedNotificationParams {
     }
 }
 impl ::std::convert::From<ResourceUpdatedNotificationParams> for NotificationParams {
+    #[inline]
     fn from(value: ResourceUpdatedNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
@@ -8972,6 +9035,7 @@ impl SetLevelRequestParams {
     }
 }
 impl ::std::convert::From<SetLevelRequestParams> for RequestParams {
+    #[inline]
     fn from(value: SetLevelRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("level", ::serde_json::to_value(value.level).unwrap_or_default());
@@ -9214,6 +9278,7 @@ impl SubscribeRequestParams {
     }
 }
 impl ::std::convert::From<SubscribeRequestParams> for ResourceRequestParams {
+    #[inline]
     fn from(value: SubscribeRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -9227,6 +9292,7 @@ impl ::std::convert::From<SubscribeRequestParams> for ResourceRequestParams {
     }
 }
 impl ::std::convert::From<SubscribeRequestParams> for RequestParams {
+    #[inline]
     fn from(value: SubscribeRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
@@ -9396,6 +9462,7 @@ impl ::std::default::Default for TaskAugmentedRequestParams {
     }
 }
 impl ::std::convert::From<TaskAugmentedRequestParams> for RequestParams {
+    #[inline]
     fn from(value: TaskAugmentedRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.task {
@@ -9619,6 +9686,7 @@ impl TaskStatusNotificationParams {
     }
 }
 impl ::std::convert::From<TaskStatusNotificationParams> for NotificationParams {
+    #[inline]
     fn from(value: TaskStatusNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("taskId", ::serde_json::to_value(value.task_id).unwrap_or_default());
@@ -9648,6 +9716,7 @@ impl ::std::convert::From<TaskStatusNotificationParams> for NotificationParams {
     }
 }
 impl ::std::convert::From<TaskStatusNotificationParams> for Task {
+    #[inline]
     fn from(value: TaskStatusNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.meta {
@@ -9797,6 +9866,7 @@ impl TextResourceContents {
     }
 }
 impl ::std::convert::From<TextResourceContents> for ResourceContents {
+    #[inline]
     fn from(value: TextResourceContents) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("text", ::serde_json::to_value(value.text).unwrap_or_default());
@@ -10215,6 +10285,7 @@ impl Tool {
     }
 }
 impl ::std::convert::From<Tool> for BaseMetadata {
+    #[inline]
     fn from(value: Tool) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.icons {
@@ -10250,6 +10321,7 @@ impl ::std::convert::From<Tool> for BaseMetadata {
     }
 }
 impl ::std::convert::From<Tool> for Icons {
+    #[inline]
     fn from(value: Tool) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
@@ -11102,6 +11174,7 @@ impl UnsubscribeRequestParams {
     }
 }
 impl ::std::convert::From<UnsubscribeRequestParams> for ResourceRequestParams {
+    #[inline]
     fn from(value: UnsubscribeRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -11115,6 +11188,7 @@ impl ::std::convert::From<UnsubscribeRequestParams> for ResourceRequestParams {
     }
 }
 impl ::std::convert::From<UnsubscribeRequestParams> for RequestParams {
+    #[inline]
     fn from(value: UnsubscribeRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());

@@ -232,6 +232,7 @@ impl BlobResourceContents {
     }
 }
 impl ::std::convert::From<BlobResourceContents> for ResourceContents {
+    #[inline]
     fn from(value: BlobResourceContents) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("blob", ::serde_json::to_value(value.blob).unwrap_or_default());
@@ -400,6 +401,7 @@ impl CacheableResult {
     }
 }
 impl ::std::convert::From<CacheableResult> for Result {
+    #[inline]
     fn from(value: CacheableResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
@@ -621,6 +623,7 @@ impl CallToolRequestParams {
     }
 }
 impl ::std::convert::From<CallToolRequestParams> for InputResponseRequestParams {
+    #[inline]
     fn from(value: CallToolRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
@@ -639,6 +642,7 @@ impl ::std::convert::From<CallToolRequestParams> for InputResponseRequestParams 
     }
 }
 impl ::std::convert::From<CallToolRequestParams> for RequestParams {
+    #[inline]
     fn from(value: CallToolRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.input_responses {
@@ -806,6 +810,7 @@ impl CallToolResult {
     }
 }
 impl ::std::convert::From<CallToolResult> for Result {
+    #[inline]
     fn from(value: CallToolResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -1041,6 +1046,7 @@ impl CancelledNotificationParams {
     }
 }
 impl ::std::convert::From<CancelledNotificationParams> for NotificationParams {
+    #[inline]
     fn from(value: CancelledNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -1641,6 +1647,7 @@ impl CompleteRequestParams {
     }
 }
 impl ::std::convert::From<CompleteRequestParams> for RequestParams {
+    #[inline]
     fn from(value: CompleteRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("ref", ::serde_json::to_value(value.r#ref).unwrap_or_default());
@@ -1836,6 +1843,7 @@ impl CompleteResult {
     }
 }
 impl ::std::convert::From<CompleteResult> for Result {
+    #[inline]
     fn from(value: CompleteResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -2521,6 +2529,7 @@ impl CreateMessageResult {
     }
 }
 impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
+    #[inline]
     fn from(value: CreateMessageResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("model", ::serde_json::to_value(value.model).unwrap_or_default());
@@ -2771,6 +2780,7 @@ impl DiscoverResult {
     }
 }
 impl ::std::convert::From<DiscoverResult> for CacheableResult {
+    #[inline]
     fn from(value: DiscoverResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -2797,6 +2807,7 @@ impl ::std::convert::From<DiscoverResult> for CacheableResult {
     }
 }
 impl ::std::convert::From<DiscoverResult> for Result {
+    #[inline]
     fn from(value: DiscoverResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
@@ -3666,6 +3677,7 @@ impl GetPromptRequestParams {
     }
 }
 impl ::std::convert::From<GetPromptRequestParams> for InputResponseRequestParams {
+    #[inline]
     fn from(value: GetPromptRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
@@ -3684,6 +3696,7 @@ impl ::std::convert::From<GetPromptRequestParams> for InputResponseRequestParams
     }
 }
 impl ::std::convert::From<GetPromptRequestParams> for RequestParams {
+    #[inline]
     fn from(value: GetPromptRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.input_responses {
@@ -3790,6 +3803,7 @@ impl GetPromptResult {
     }
 }
 impl ::std::convert::From<GetPromptResult> for Result {
+    #[inline]
     fn from(value: GetPromptResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.description {
@@ -3998,6 +4012,7 @@ impl HeaderMismatchErrorError {
     }
 }
 impl ::std::convert::From<HeaderMismatchErrorError> for Error {
+    #[inline]
     fn from(value: HeaderMismatchErrorError) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -4344,6 +4359,7 @@ impl Implementation {
     }
 }
 impl ::std::convert::From<Implementation> for BaseMetadata {
+    #[inline]
     fn from(value: Implementation) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.icons {
@@ -4370,6 +4386,7 @@ impl ::std::convert::From<Implementation> for BaseMetadata {
     }
 }
 impl ::std::convert::From<Implementation> for Icons {
+    #[inline]
     fn from(value: Implementation) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
@@ -4615,6 +4632,7 @@ impl ::std::default::Default for InputRequiredResult {
     }
 }
 impl ::std::convert::From<InputRequiredResult> for Result {
+    #[inline]
     fn from(value: InputRequiredResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.input_requests {
@@ -4726,6 +4744,7 @@ impl InputResponseRequestParams {
     }
 }
 impl ::std::convert::From<InputResponseRequestParams> for RequestParams {
+    #[inline]
     fn from(value: InputResponseRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.input_responses {
@@ -4822,6 +4841,7 @@ impl InternalError {
     }
 }
 impl ::std::convert::From<InternalError> for Error {
+    #[inline]
     fn from(value: InternalError) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -4930,6 +4950,7 @@ impl InvalidParamsError {
     }
 }
 impl ::std::convert::From<InvalidParamsError> for Error {
+    #[inline]
     fn from(value: InvalidParamsError) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -4993,6 +5014,7 @@ impl InvalidRequestError {
     }
 }
 impl ::std::convert::From<InvalidRequestError> for Error {
+    #[inline]
     fn from(value: InvalidRequestError) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -5130,6 +5152,7 @@ impl JSONRPCRequest {
     }
 }
 impl ::std::convert::From<JSONRPCRequest> for Request {
+    #[inline]
     fn from(value: JSONRPCRequest) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("jsonrpc", ::serde_json::json!("2.0"));
@@ -5337,6 +5360,7 @@ impl ListPromptsRequest {
     }
 }
 impl ::std::convert::From<ListPromptsRequest> for PaginatedRequest {
+    #[inline]
     fn from(value: ListPromptsRequest) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -5495,6 +5519,7 @@ impl ListPromptsResult {
     }
 }
 impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
+    #[inline]
     fn from(value: ListPromptsResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
@@ -5518,6 +5543,7 @@ impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
     }
 }
 impl ::std::convert::From<ListPromptsResult> for CacheableResult {
+    #[inline]
     fn from(value: ListPromptsResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -5540,6 +5566,7 @@ impl ::std::convert::From<ListPromptsResult> for CacheableResult {
     }
 }
 impl ::std::convert::From<ListPromptsResult> for Result {
+    #[inline]
     fn from(value: ListPromptsResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -5690,6 +5717,7 @@ impl ListResourceTemplatesRequest {
     }
 }
 impl ::std::convert::From<ListResourceTemplatesRequest> for PaginatedRequest {
+    #[inline]
     fn from(value: ListResourceTemplatesRequest) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -5844,6 +5872,7 @@ impl ListResourceTemplatesResult {
     }
 }
 impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
+    #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
@@ -5867,6 +5896,7 @@ impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
     }
 }
 impl ::std::convert::From<ListResourceTemplatesResult> for CacheableResult {
+    #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -5889,6 +5919,7 @@ impl ::std::convert::From<ListResourceTemplatesResult> for CacheableResult {
     }
 }
 impl ::std::convert::From<ListResourceTemplatesResult> for Result {
+    #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -6033,6 +6064,7 @@ impl ListResourcesRequest {
     }
 }
 impl ::std::convert::From<ListResourcesRequest> for PaginatedRequest {
+    #[inline]
     fn from(value: ListResourcesRequest) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -6186,6 +6218,7 @@ impl ListResourcesResult {
     }
 }
 impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
+    #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
@@ -6209,6 +6242,7 @@ impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
     }
 }
 impl ::std::convert::From<ListResourcesResult> for CacheableResult {
+    #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -6231,6 +6265,7 @@ impl ::std::convert::From<ListResourcesResult> for CacheableResult {
     }
 }
 impl ::std::convert::From<ListResourcesResult> for Result {
+    #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -6544,6 +6579,7 @@ impl ListToolsRequest {
     }
 }
 impl ::std::convert::From<ListToolsRequest> for PaginatedRequest {
+    #[inline]
     fn from(value: ListToolsRequest) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -6705,6 +6741,7 @@ impl ListToolsResult {
     }
 }
 impl ::std::convert::From<ListToolsResult> for PaginatedResult {
+    #[inline]
     fn from(value: ListToolsResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
@@ -6725,6 +6762,7 @@ impl ::std::convert::From<ListToolsResult> for PaginatedResult {
     }
 }
 impl ::std::convert::From<ListToolsResult> for CacheableResult {
+    #[inline]
     fn from(value: ListToolsResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -6744,6 +6782,7 @@ impl ::std::convert::From<ListToolsResult> for CacheableResult {
     }
 }
 impl ::std::convert::From<ListToolsResult> for Result {
+    #[inline]
     fn from(value: ListToolsResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -7021,6 +7060,7 @@ impl LoggingMessageNotificationParams {
     }
 }
 impl ::std::convert::From<LoggingMessageNotificationParams> for NotificationParams {
+    #[inline]
     fn from(value: LoggingMessageNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("level", ::serde_json::to_value(value.level).unwrap_or_default());
@@ -7122,6 +7162,7 @@ impl MethodNotFoundError {
     }
 }
 impl ::std::convert::From<MethodNotFoundError> for Error {
+    #[inline]
     fn from(value: MethodNotFoundError) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -7775,6 +7816,7 @@ impl PaginatedRequestParams {
     }
 }
 impl ::std::convert::From<PaginatedRequestParams> for RequestParams {
+    #[inline]
     fn from(value: PaginatedRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.cursor {
@@ -7859,6 +7901,7 @@ impl ::std::default::Default for PaginatedResult {
     }
 }
 impl ::std::convert::From<PaginatedResult> for Result {
+    #[inline]
     fn from(value: PaginatedResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -7926,6 +7969,7 @@ impl ParseError {
     }
 }
 impl ::std::convert::From<ParseError> for Error {
+    #[inline]
     fn from(value: ParseError) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -8120,6 +8164,7 @@ impl ProgressNotificationParams {
     }
 }
 impl ::std::convert::From<ProgressNotificationParams> for NotificationParams {
+    #[inline]
     fn from(value: ProgressNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -8282,6 +8327,7 @@ impl Prompt {
     }
 }
 impl ::std::convert::From<Prompt> for BaseMetadata {
+    #[inline]
     fn from(value: Prompt) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.icons {
@@ -8307,6 +8353,7 @@ impl ::std::convert::From<Prompt> for BaseMetadata {
     }
 }
 impl ::std::convert::From<Prompt> for Icons {
+    #[inline]
     fn from(value: Prompt) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
@@ -8400,6 +8447,7 @@ impl PromptArgument {
     }
 }
 impl ::std::convert::From<PromptArgument> for BaseMetadata {
+    #[inline]
     fn from(value: PromptArgument) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.description {
@@ -8563,6 +8611,7 @@ impl PromptReference {
     }
 }
 impl ::std::convert::From<PromptReference> for BaseMetadata {
+    #[inline]
     fn from(value: PromptReference) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("type", ::serde_json::json!("ref/prompt"));
@@ -8710,6 +8759,7 @@ impl ReadResourceRequestParams {
     }
 }
 impl ::std::convert::From<ReadResourceRequestParams> for ResourceRequestParams {
+    #[inline]
     fn from(value: ReadResourceRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.input_responses {
@@ -8729,6 +8779,7 @@ impl ::std::convert::From<ReadResourceRequestParams> for ResourceRequestParams {
     }
 }
 impl ::std::convert::From<ReadResourceRequestParams> for InputResponseRequestParams {
+    #[inline]
     fn from(value: ReadResourceRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
@@ -8744,6 +8795,7 @@ impl ::std::convert::From<ReadResourceRequestParams> for InputResponseRequestPar
     }
 }
 impl ::std::convert::From<ReadResourceRequestParams> for RequestParams {
+    #[inline]
     fn from(value: ReadResourceRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
@@ -8866,6 +8918,7 @@ impl ReadResourceResult {
     }
 }
 impl ::std::convert::From<ReadResourceResult> for CacheableResult {
+    #[inline]
     fn from(value: ReadResourceResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -8885,6 +8938,7 @@ impl ::std::convert::From<ReadResourceResult> for CacheableResult {
     }
 }
 impl ::std::convert::From<ReadResourceResult> for Result {
+    #[inline]
     fn from(value: ReadResourceResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
@@ -9388,6 +9442,7 @@ impl Resource {
     }
 }
 impl ::std::convert::From<Resource> for BaseMetadata {
+    #[inline]
     fn from(value: Resource) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.icons {
@@ -9420,6 +9475,7 @@ impl ::std::convert::From<Resource> for BaseMetadata {
     }
 }
 impl ::std::convert::From<Resource> for Icons {
+    #[inline]
     fn from(value: Resource) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
@@ -9663,6 +9719,7 @@ impl ResourceLink {
     }
 }
 impl ::std::convert::From<ResourceLink> for Resource {
+    #[inline]
     fn from(value: ResourceLink) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("type", ::serde_json::json!("resource_link"));
@@ -9684,6 +9741,7 @@ impl ::std::convert::From<ResourceLink> for Resource {
     }
 }
 impl ::std::convert::From<ResourceLink> for BaseMetadata {
+    #[inline]
     fn from(value: ResourceLink) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("type", ::serde_json::json!("resource_link"));
@@ -9717,6 +9775,7 @@ impl ::std::convert::From<ResourceLink> for BaseMetadata {
     }
 }
 impl ::std::convert::From<ResourceLink> for Icons {
+    #[inline]
     fn from(value: ResourceLink) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("type", ::serde_json::json!("resource_link"));
@@ -9859,6 +9918,7 @@ impl ResourceRequestParams {
     }
 }
 impl ::std::convert::From<ResourceRequestParams> for RequestParams {
+    #[inline]
     fn from(value: ResourceRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
@@ -9994,6 +10054,7 @@ impl ResourceTemplate {
     }
 }
 impl ::std::convert::From<ResourceTemplate> for BaseMetadata {
+    #[inline]
     fn from(value: ResourceTemplate) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.icons {
@@ -10026,6 +10087,7 @@ impl ::std::convert::From<ResourceTemplate> for BaseMetadata {
     }
 }
 impl ::std::convert::From<ResourceTemplate> for Icons {
+    #[inline]
     fn from(value: ResourceTemplate) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
@@ -10169,6 +10231,7 @@ impl ResourceUpdatedNotificationParams {
     }
 }
 impl ::std::convert::From<ResourceUpdatedNotificationParams> for NotificationParams {
+    #[inline]
     fn from(value: ResourceUpdatedNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
@@ -11429,6 +11492,7 @@ impl SubscriptionsAcknowledgedNotificationParams {
 }
 impl ::std::convert::From<SubscriptionsAcknowledgedNotificationParams>
 for NotificationParams {
+    #[inline]
     fn from(value: SubscriptionsAcknowledgedNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -11551,6 +11615,7 @@ impl SubscriptionsListenRequestParams {
     }
 }
 impl ::std::convert::From<SubscriptionsListenRequestParams> for RequestParams {
+    #[inline]
     fn from(value: SubscriptionsListenRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -11689,6 +11754,7 @@ impl SubscriptionsListenResultMetaObject {
     }
 }
 impl ::std::convert::From<SubscriptionsListenResultMetaObject> for ResultMetaObject {
+    #[inline]
     fn from(value: SubscriptionsListenResultMetaObject) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -11886,6 +11952,7 @@ impl TextResourceContents {
     }
 }
 impl ::std::convert::From<TextResourceContents> for ResourceContents {
+    #[inline]
     fn from(value: TextResourceContents) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("text", ::serde_json::to_value(value.text).unwrap_or_default());
@@ -12417,6 +12484,7 @@ impl Tool {
     }
 }
 impl ::std::convert::From<Tool> for BaseMetadata {
+    #[inline]
     fn from(value: Tool) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.icons {
@@ -12449,6 +12517,7 @@ impl ::std::convert::From<Tool> for BaseMetadata {
     }
 }
 impl ::std::convert::From<Tool> for Icons {
+    #[inline]
     fn from(value: Tool) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());

@@ -87,6 +87,23 @@ pub fn read_extra<'de, A: MapAccess<'de>>(map: &mut A, key: Key<'de>, extra: &mu
     Ok(())
 }
 
+/// Whether `key` is one of an object type's `wires` (what its [`Shape::declares`] says).
+pub fn declares(wires: &[&str], key: &str) -> bool {
+    wires.contains(&key)
+}
+
+/// How many of `keys` are among the `required` of an object type's `wires`, and
+/// whether they are all there (what its [`Shape::requirement`] says).
+pub fn requirement(wires: &[&str], required: &[bool], keys: &[&str]) -> (usize, bool) {
+    let (mut present, mut all) = (0usize, true);
+    for (wire, required) in wires.iter().zip(required) {
+        if *required {
+            if keys.contains(wire) { present += 1 } else { all = false }
+        }
+    }
+    (present, all)
+}
+
 /// The error for a required member that is absent.
 pub fn missing<E: de::Error>(field: &'static str) -> E {
     E::missing_field(field)
@@ -97,13 +114,17 @@ pub fn missing<E: de::Error>(field: &'static str) -> E {
 pub trait Shape {
     /// The kind bits (`OBJECT`, `STRING`, ...).
     const KINDS: u8;
+    /// The keys an object type declares.
+    const WIRES: &'static [&'static str] = &[];
+    /// Whether each of [`WIRES`](Shape::WIRES) is required.
+    const REQUIRED: &'static [bool] = &[];
     /// The type declares `key` (a union: one of its members does).
-    fn declares(_key: &str) -> bool {
-        false
+    fn declares(key: &str) -> bool {
+        declares(Self::WIRES, key)
     }
     /// How many of `keys` it requires, and whether `keys` holds all it requires.
-    fn requirement(_keys: &[&str]) -> (usize, bool) {
-        (0, true)
+    fn requirement(keys: &[&str]) -> (usize, bool) {
+        requirement(Self::WIRES, Self::REQUIRED, keys)
     }
     /// Reads a value of the type from the JSON text a union chose it for. A union
     /// reads its own member straight from the text, without serde capturing the
@@ -249,23 +270,8 @@ macro_rules! __mcp_object {
 
         impl $crate::rt::Shape for $name {
             const KINDS: u8 = $crate::rt::OBJECT;
-            #[inline]
-            fn declares(key: &str) -> bool {
-                match key {
-                    $( $wire => true, )*
-                    _ => false,
-                }
-            }
-            #[allow(unused_mut, unused_variables)]
-            fn requirement(keys: &[&str]) -> (usize, bool) {
-                let (mut present, mut all) = (0usize, true);
-                $(
-                    if $crate::__mcp_object!(@required $( fixed $cname )? $( $kind )?) {
-                        if keys.contains(&$wire) { present += 1 } else { all = false }
-                    }
-                )*
-                (present, all)
-            }
+            const WIRES: &'static [&'static str] = &[ $( $wire ),* ];
+            const REQUIRED: &'static [bool] = &[ $( $crate::__mcp_object!(@required $( fixed $cname )? $( $kind )?) ),* ];
         }
     };
 

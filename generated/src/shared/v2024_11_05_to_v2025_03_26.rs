@@ -58,6 +58,7 @@ impl BlobResourceContents {
     }
 }
 impl ::std::convert::From<BlobResourceContents> for ResourceContents {
+    #[inline]
     fn from(value: BlobResourceContents) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("blob", ::serde_json::to_value(value.blob).unwrap_or_default());
@@ -439,6 +440,7 @@ impl CompleteResult {
     }
 }
 impl ::std::convert::From<CompleteResult> for Result {
+    #[inline]
     fn from(value: CompleteResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -583,6 +585,7 @@ impl ::std::default::Default for InitializedNotification {
     }
 }
 impl ::std::convert::From<InitializedNotification> for Notification {
+    #[inline]
     fn from(value: InitializedNotification) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -727,6 +730,7 @@ impl JSONRPCNotification {
     }
 }
 impl ::std::convert::From<JSONRPCNotification> for Notification {
+    #[inline]
     fn from(value: JSONRPCNotification) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("jsonrpc", ::serde_json::json!("2.0"));
@@ -786,6 +790,7 @@ impl JSONRPCRequest {
     }
 }
 impl ::std::convert::From<JSONRPCRequest> for Request {
+    #[inline]
     fn from(value: JSONRPCRequest) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("jsonrpc", ::serde_json::json!("2.0"));
@@ -882,6 +887,7 @@ impl ::std::default::Default for ListPromptsRequest {
     }
 }
 impl ::std::convert::From<ListPromptsRequest> for PaginatedRequest {
+    #[inline]
     fn from(value: ListPromptsRequest) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -959,6 +965,7 @@ impl ListPromptsResult {
     }
 }
 impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
+    #[inline]
     fn from(value: ListPromptsResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -976,6 +983,7 @@ impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
     }
 }
 impl ::std::convert::From<ListPromptsResult> for Result {
+    #[inline]
     fn from(value: ListPromptsResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -1046,6 +1054,7 @@ impl ::std::default::Default for ListRootsRequest {
     }
 }
 impl ::std::convert::From<ListRootsRequest> for Request {
+    #[inline]
     fn from(value: ListRootsRequest) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -1113,6 +1122,7 @@ impl ListRootsResult {
     }
 }
 impl ::std::convert::From<ListRootsResult> for Result {
+    #[inline]
     fn from(value: ListRootsResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("roots", ::serde_json::to_value(value.roots).unwrap_or_default());
@@ -1423,6 +1433,7 @@ impl ::std::default::Default for PaginatedResult {
     }
 }
 impl ::std::convert::From<PaginatedResult> for Result {
+    #[inline]
     fn from(value: PaginatedResult) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.next_cursor {
@@ -1482,6 +1493,7 @@ impl ::std::default::Default for PingRequest {
     }
 }
 impl ::std::convert::From<PingRequest> for Request {
+    #[inline]
     fn from(value: PingRequest) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -1683,6 +1695,7 @@ impl ::std::default::Default for PromptListChangedNotification {
     }
 }
 impl ::std::convert::From<PromptListChangedNotification> for Notification {
+    #[inline]
     fn from(value: PromptListChangedNotification) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -1836,6 +1849,7 @@ impl ReadResourceResult {
     }
 }
 impl ::std::convert::From<ReadResourceResult> for Result {
+    #[inline]
     fn from(value: ReadResourceResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert(
@@ -2121,6 +2135,7 @@ impl ::std::default::Default for ResourceListChangedNotification {
     }
 }
 impl ::std::convert::From<ResourceListChangedNotification> for Notification {
+    #[inline]
     fn from(value: ResourceListChangedNotification) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -2371,6 +2386,7 @@ impl ::std::default::Default for RootsListChangedNotification {
     }
 }
 impl ::std::convert::From<RootsListChangedNotification> for Notification {
+    #[inline]
     fn from(value: RootsListChangedNotification) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {
@@ -2566,6 +2582,7 @@ impl TextResourceContents {
     }
 }
 impl ::std::convert::From<TextResourceContents> for ResourceContents {
+    #[inline]
     fn from(value: TextResourceContents) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("text", ::serde_json::to_value(value.text).unwrap_or_default());
@@ -2623,6 +2640,7 @@ impl ::std::default::Default for ToolListChangedNotification {
     }
 }
 impl ::std::convert::From<ToolListChangedNotification> for Notification {
+    #[inline]
     fn from(value: ToolListChangedNotification) -> Self {
         let mut kept = crate::Extra::new();
         for (key, member) in value.extra.iter() {

@@ -172,6 +172,7 @@ impl PromptArgument {
     }
 }
 impl ::std::convert::From<PromptArgument> for BaseMetadata {
+    #[inline]
     fn from(value: PromptArgument) -> Self {
         let mut kept = crate::Extra::new();
         if let ::std::option::Option::Some(v) = value.description {
@@ -237,6 +238,7 @@ impl PromptReference {
     }
 }
 impl ::std::convert::From<PromptReference> for BaseMetadata {
+    #[inline]
     fn from(value: PromptReference) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("type", ::serde_json::json!("ref/prompt"));

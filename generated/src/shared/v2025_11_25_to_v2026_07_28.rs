@@ -130,6 +130,7 @@ impl JSONRPCNotification {
     }
 }
 impl ::std::convert::From<JSONRPCNotification> for Notification {
+    #[inline]
     fn from(value: JSONRPCNotification) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("jsonrpc", ::serde_json::json!("2.0"));
