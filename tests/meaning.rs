@@ -327,3 +327,24 @@ fn messages_text() -> Vec<String> {
     .map(String::from)
     .to_vec()
 }
+
+#[test]
+fn a_tagged_union_reads_the_whole_text_though_it_decides_on_the_tag_alone() {
+    // The first look stops at the tag; the member's read still sees every byte.
+    let read = |t: &str| m::ContentBlock::from_text(t).map(|c| c.member_name());
+    assert_eq!(read(r#"{"type": "text", "text": "hi"}"#), Ok("TextContent"));
+    assert_eq!(read(r#"{"text": "hi", "type": "text"}"#), Ok("TextContent"));
+    let broken = [
+        (r#"{"type": "text", "text": "hi", "x": }"#, "expected value"),
+        (r#"{"type": "text", "text": "hi"} x"#, "trailing characters"),
+        (r#"{"type": "text", "text": "hi", "#, "EOF while parsing"),
+        (r#"{"type": "text", "type": "image", "text": "hi"}"#, "duplicate field `type`"),
+    ];
+    for (text, expected) in broken {
+        let e = read(text).unwrap_err();
+        assert!(e.starts_with("ContentBlock: ") && e.contains(expected), "{text}: {e}");
+    }
+    // A union decided by shape: the same for what follows the value.
+    let e = m::JSONRPCMessage::from_text(r#"{"jsonrpc": "2.0", "method": "ping"} x"#).unwrap_err();
+    assert!(e.starts_with("JSONRPCMessage: ") && e.contains("trailing characters"), "{e}");
+}

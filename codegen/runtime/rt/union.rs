@@ -167,6 +167,11 @@ fn scan_fast<'a>(text: &'a str, field: Option<&str>, keys: bool) -> Option<Resul
                 Ok(v) => out.field = Some(v),
                 Err(e) => return Some(Err(without_position(&e))),
             }
+            // Only the field was asked for: the rest goes unseen here (the
+            // member's read that follows reads, and checks, all of the text).
+            if !keys {
+                return Some(Ok(out));
+            }
         }
         if keys {
             out.keys.push(Cow::Borrowed(key));
@@ -316,7 +321,11 @@ pub fn read_member<T: DeserializeOwned>(text: &str) -> Result<T, String> {
 pub fn member_error<T: DeserializeOwned>(text: &str) -> String {
     let mut d = serde_json::Deserializer::from_str(text);
     match serde_path_to_error::deserialize::<_, T>(&mut d) {
-        Ok(_) => "the value reads only when tracked".into(),
+        // What follows the value (`serde_json::from_str` checks it, `deserialize` does not).
+        Ok(_) => match d.end() {
+            Err(e) => without_position(&e),
+            Ok(()) => "the value reads only when tracked".into(),
+        },
         Err(e) => {
             let path = e.path().to_string();
             let inner = without_position(e.inner());
