@@ -348,3 +348,23 @@ fn a_tagged_union_reads_the_whole_text_though_it_decides_on_the_tag_alone() {
     let e = m::JSONRPCMessage::from_text(r#"{"jsonrpc": "2.0", "method": "ping"} x"#).unwrap_err();
     assert!(e.starts_with("JSONRPCMessage: ") && e.contains("trailing characters"), "{e}");
 }
+
+#[test]
+fn a_key_written_with_an_escape_counts_as_the_key_it_spells() {
+    // `\u0074` is `t`: the first look unescapes keys it cannot borrow as they are.
+    let text = r#"{"jsonrpc": "2.0", "id": 1, "me\u0074hod": "tools/list"}"#;
+    let read = m::JSONRPCMessage::from_text(text).unwrap();
+    assert_eq!(read.member_name(), "JSONRPCRequest");
+    let read: m::JSONRPCMessage = serde_json::from_str(text).unwrap();
+    assert_eq!(read.member_name(), "JSONRPCRequest");
+    // Also the selector field's name, inside a union inside a struct.
+    let text = r#"{"jsonrpc": "2.0", "id": 1, "result": {"r\u0065sultType": "input_required", "inputRequests": {}}}"#;
+    let read: m::CallToolResultResponse = serde_json::from_str(text).unwrap();
+    assert_eq!(read.result.member_name(), "InputRequiredResult");
+    // Where the keys decide: without `tools`, `EmptyResult` would take it.
+    use mcp_spec_types::v2025_11_25 as l;
+    for text in [r#"{"t\u006fols": []}"#, r#"{"tools": [], "x\u0020y": 1}"#] {
+        assert_eq!(l::ServerResult::from_text(text).unwrap().member_name(), "ListToolsResult", "{text}");
+        assert_eq!(serde_json::from_str::<l::ServerResult>(text).unwrap().member_name(), "ListToolsResult", "{text}");
+    }
+}

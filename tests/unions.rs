@@ -135,3 +135,125 @@ fn the_models_account_of_reading_agrees_with_the_generated_code() {
     // Both answers occur by the ten thousand: the check is not one-sided.
     assert!(rejected >= 10_000 && checked - rejected >= 10_000, "{rejected} of {checked} rejected");
 }
+
+/// The rule as the module docs of `choose` state it, written plainly (vectors,
+/// a matrix of who declares what): the reference the stack-only `order` is held to.
+fn order_as_stated<M: check::choose::Members>(
+    members: &M,
+    selector: Option<&check::choose::Selector<'_>>,
+    look: &check::choose::Look<'_>,
+) -> Vec<usize> {
+    let mut pool: Vec<usize> = (0..members.count()).filter(|&i| members.kinds(i) & look.kind != 0).collect();
+    if look.kind != check::choose::OBJECT || pool.is_empty() {
+        return pool;
+    }
+    if let Some(sel) = selector {
+        if let Some(value) = look.selected {
+            if let Some(&(_, k)) = sel.picks.iter().find(|(v, _)| *v == value) {
+                pool.retain(|&i| i == k);
+                return pool;
+            }
+            if let (false, Some(other)) = (sel.listed.contains(&value), sel.other) {
+                pool.retain(|&i| i == other);
+                return pool;
+            }
+        }
+        pool.retain(|&i| !sel.picks.iter().any(|&(_, k)| k == i) && sel.other != Some(i));
+    }
+    let n = pool.len();
+    let declares: Vec<Vec<bool>> =
+        look.keys.iter().map(|key| pool.iter().map(|&i| members.declares(i, key)).collect()).collect();
+    let by: Vec<usize> = declares.iter().map(|row| row.iter().filter(|d| **d).count()).collect();
+    let claims = |j: usize, test: &dyn Fn(usize) -> bool| (0..look.keys.len()).any(|k| declares[k][j] && test(by[k]));
+    let alone = |count: usize| count == 1;
+    let some = |count: usize| count < n;
+    let tests: [&dyn Fn(usize) -> bool; 2] = [&alone, &some];
+    let test = tests.into_iter().find(|test| (0..n).any(|j| claims(j, *test)));
+    let mut ranked: Vec<(bool, usize, usize, usize)> = (0..n)
+        .filter(|&j| test.is_none_or(|test| claims(j, test)))
+        .map(|j| {
+            let (required, complete) = members.requirement(pool[j], look.keys);
+            let known = (0..look.keys.len()).filter(|&k| declares[k][j]).count();
+            (complete, required, known, pool[j])
+        })
+        .collect();
+    if ranked.len() > 1 && ranked.iter().any(|r| r.0) {
+        ranked.retain(|r| r.0);
+    }
+    ranked.sort_by(|a, b| (b.0, b.1, b.2).cmp(&(a.0, a.1, a.2)).then(a.3.cmp(&b.3)));
+    ranked.into_iter().map(|r| r.3).collect()
+}
+
+/// Made-up members: kinds, the keys each declares and those it requires.
+struct Table {
+    kinds: Vec<u8>,
+    declared: Vec<Vec<&'static str>>,
+    required: Vec<Vec<&'static str>>,
+}
+
+impl check::choose::Members for Table {
+    fn count(&self) -> usize {
+        self.kinds.len()
+    }
+    fn kinds(&self, i: usize) -> u8 {
+        self.kinds[i]
+    }
+    fn declares(&self, i: usize, key: &str) -> bool {
+        self.declared[i].contains(&key)
+    }
+    fn requirement(&self, i: usize, keys: &[&str]) -> (usize, bool) {
+        let present = self.required[i].iter().filter(|r| keys.contains(r)).count();
+        (present, present == self.required[i].len())
+    }
+}
+
+#[test]
+fn the_rule_orders_members_as_its_docs_state_it() {
+    use check::choose::{self, Look, Selector};
+    const KEYS: [&str; 6] = ["a", "b", "c", "d", "e", "resultType"];
+    const VALUES: [&str; 3] = ["complete", "input_required", "odd"];
+    // A fixed pseudo-random walk over tables, inputs and selectors.
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |bound: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % bound as u64) as usize
+    };
+    let (mut cases, mut several) = (0, 0);
+    for _ in 0..20_000 {
+        let count = 1 + next(9);
+        let subset = |next: &mut dyn FnMut(usize) -> usize| -> Vec<&'static str> {
+            KEYS.iter().copied().filter(|_| next(3) == 0).collect()
+        };
+        let table = Table {
+            kinds: (0..count)
+                .map(|_| [choose::OBJECT, choose::STRING, choose::OBJECT | choose::NULL][next(3)])
+                .collect(),
+            declared: (0..count).map(|_| subset(&mut next)).collect(),
+            required: (0..count).map(|_| subset(&mut next)).collect(),
+        };
+        let mut keys = subset(&mut next);
+        if next(8) == 0 {
+            keys.push("a");
+        }
+        let picks: Vec<(&str, usize)> = if next(2) == 0 { vec![("input_required", next(count))] } else { vec![] };
+        let other = (next(3) == 0).then(|| next(count));
+        let selector = Selector { field: "resultType", picks: &picks, listed: &VALUES[..2], other };
+        let selected = (next(2) == 0).then(|| VALUES[next(3)]);
+        let kind = [choose::OBJECT, choose::STRING, choose::ARRAY][next(3)];
+        let look = Look { kind, keys: &keys, selected };
+        let selector = (next(2) == 0).then_some(&selector);
+        let expected = order_as_stated(&table, selector, &look);
+        let got: Vec<usize> = choose::order(&table, selector, &look).into_iter().collect();
+        assert_eq!(
+            got, expected,
+            "members {:?} {:?} {:?}, input {keys:?} {kind} {selected:?}, selector {selector:?}",
+            table.kinds, table.declared, table.required
+        );
+        cases += 1;
+        several += usize::from(expected.len() > 1);
+    }
+    // The walk reaches the interesting part: several candidates, ranked.
+    assert!(several > 2_000, "{several} of {cases}");
+}

@@ -68,8 +68,32 @@ pub fn check_unions(rev: &Revision) -> Diagnostics {
 pub fn check_revision(rev: &Revision) -> Diagnostics {
     let mut diags = check_names(rev);
     diags.extend(check_recursion(rev));
+    diags.extend(check_union_sizes(rev));
     if !diags.has_errors() {
         diags.extend(check_unions(rev));
+    }
+    diags
+}
+
+/// A union decided by shape has at most [`choose::MAX_MEMBERS`] members: the rule
+/// keeps sets of them as the bits of a `u64`, on the stack.
+pub fn check_union_sizes(rev: &Revision) -> Diagnostics {
+    let mut diags = Diagnostics::default();
+    for item in rev.items.values() {
+        let ItemKind::Union(u) = &item.kind else { continue };
+        if u.discriminator.is_none() && u.variants.len() > choose::MAX_MEMBERS {
+            diags.push(
+                Diagnostic::error(format!(
+                    "the union `{}` has {} members; a union told apart by shape may have at most {}",
+                    item.name,
+                    u.variants.len(),
+                    choose::MAX_MEMBERS
+                ))
+                .at(&rev.schema_path, item.span)
+                .label("declared here")
+                .hint("give its members a common discriminator field (a literal type), or split the union"),
+            );
+        }
     }
     diags
 }

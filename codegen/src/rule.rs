@@ -347,7 +347,7 @@ pub fn candidates(rev: &Revision, u: &Union, v: &Value) -> Vec<usize> {
         listed: &values,
         other: s.other,
     });
-    choose::order(&ModelMembers { rev, u }, selector.as_ref(), &look)
+    choose::order(&ModelMembers { rev, u }, selector.as_ref(), &look).into_iter().collect()
 }
 
 /// The values a string enum lists.

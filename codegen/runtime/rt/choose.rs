@@ -69,60 +69,134 @@ pub struct Look<'a> {
     pub selected: Option<&'a str>,
 }
 
+/// The most members a union may have: the rule keeps sets of members as bits of
+/// a `u64` (the generator refuses a union with more).
+pub const MAX_MEMBERS: usize = 64;
+
+/// The members to try, in order: a list that lives on the stack (the rule runs
+/// for every union read, and a message holds several).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Order {
+    members: [u8; MAX_MEMBERS],
+    len: usize,
+}
+
+impl Order {
+    fn new() -> Order {
+        Order { members: [0; MAX_MEMBERS], len: 0 }
+    }
+    fn push(&mut self, i: usize) {
+        self.members[self.len] = i as u8;
+        self.len += 1;
+    }
+    /// The members in set `set`, in schema order.
+    fn of_set(set: u64) -> Order {
+        let mut out = Order::new();
+        let mut rest = set;
+        while rest != 0 {
+            out.push(rest.trailing_zeros() as usize);
+            rest &= rest - 1;
+        }
+        out
+    }
+    /// How many members there are to try.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    /// There is none to try.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl IntoIterator for Order {
+    type Item = usize;
+    type IntoIter = std::iter::Map<std::iter::Take<std::array::IntoIter<u8, MAX_MEMBERS>>, fn(u8) -> usize>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.members.into_iter().take(self.len).map(usize::from)
+    }
+}
+
 /// The members to read the input as, in the order to try them (see the module docs).
-pub fn order<M: Members + ?Sized>(members: &M, selector: Option<&Selector<'_>>, look: &Look<'_>) -> Vec<usize> {
-    let mut pool: Vec<usize> = (0..members.count()).filter(|&i| members.kinds(i) & look.kind != 0).collect();
-    if look.kind != OBJECT || pool.is_empty() {
-        return pool;
+/// Members past [`MAX_MEMBERS`] are never tried (the generator refuses such a union).
+pub fn order<M: Members + ?Sized>(members: &M, selector: Option<&Selector<'_>>, look: &Look<'_>) -> Order {
+    let count = members.count().min(MAX_MEMBERS);
+    let bit = |i: usize| 1u64 << i;
+    // Sets of members as bits, member `i` as bit `i`.
+    let mut pool = (0..count).filter(|&i| members.kinds(i) & look.kind != 0).fold(0u64, |set, i| set | bit(i));
+    if look.kind != OBJECT || pool == 0 {
+        return Order::of_set(pool);
     }
     if let Some(sel) = selector {
+        let member = |k: usize| if k < count { bit(k) } else { 0 };
         if let Some(value) = look.selected {
             if let Some(&(_, k)) = sel.picks.iter().find(|(v, _)| *v == value) {
-                pool.retain(|&i| i == k);
-                return pool;
+                return Order::of_set(pool & member(k));
             }
             if let (false, Some(other)) = (sel.listed.contains(&value), sel.other) {
-                pool.retain(|&i| i == other);
-                return pool;
+                return Order::of_set(pool & member(other));
             }
         }
-        pool.retain(|&i| !sel.picks.iter().any(|&(_, k)| k == i) && sel.other != Some(i));
+        for &(_, k) in sel.picks {
+            pool &= !member(k);
+        }
+        if let Some(other) = sel.other {
+            pool &= !member(other);
+        }
     }
-    // Who declares what, asked once per key and candidate (a union's input is
-    // small, so one scratch buffer beats a map): `by[k]` is how many of the pool
-    // declare key `k`, `declares[k * n + j]` whether `pool[j]` does.
-    let (n, key_count) = (pool.len(), look.keys.len());
-    let mut scratch = vec![0usize; key_count * (n + 1)];
-    let (by, declares) = scratch.split_at_mut(key_count);
-    for (k, key) in look.keys.iter().enumerate() {
-        for (j, &i) in pool.iter().enumerate() {
+    // Who declares what, asked once per key and candidate: for each key, the set
+    // of candidates that declare it. A candidate claims the input with a key
+    // that one candidate alone declares (`alone`), or that not all of them
+    // declare (`some`); `known[i]` counts the keys member `i` declares.
+    let n = pool.count_ones();
+    let (mut alone, mut some) = (0u64, 0u64);
+    let mut known = [0u32; MAX_MEMBERS];
+    for key in look.keys {
+        let mut declaring = 0u64;
+        let mut rest = pool;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
             if members.declares(i, key) {
-                declares[k * n + j] = 1;
-                by[k] += 1;
+                declaring |= bit(i);
+                known[i] += 1;
             }
         }
+        match declaring.count_ones() {
+            0 => {}
+            1 => (alone, some) = (alone | declaring, some | declaring),
+            c if c < n => some |= declaring,
+            _ => {}
+        }
     }
-    let claims =
-        |j: usize, test: fn(usize, usize) -> bool| (0..key_count).any(|k| declares[k * n + j] == 1 && test(by[k], n));
     // Keys declared by one member alone, else keys not all of them declare, else all.
-    let tests: [fn(usize, usize) -> bool; 2] = [|count, _| count == 1, |count, n| count < n];
-    let test = tests.into_iter().find(|&test| (0..n).any(|j| claims(j, test)));
-    let mut ranked: Vec<(bool, usize, usize, usize)> = (0..n)
-        .filter(|&j| test.is_none_or(|test| claims(j, test)))
-        .map(|j| {
-            let i = pool[j];
-            let (required, complete) = members.requirement(i, look.keys);
-            let known = (0..key_count).filter(|&k| declares[k * n + j] == 1).count();
-            (complete, required, known, i)
-        })
-        .collect();
-    if ranked.len() > 1 && ranked.iter().any(|r| r.0) {
-        ranked.retain(|r| r.0);
+    let claimants = if alone != 0 {
+        alone
+    } else if some != 0 {
+        some
+    } else {
+        pool
+    };
+    // (complete, required, known, member) per claimant, most specific first.
+    let mut ranked = [(false, 0usize, 0u32, 0usize); MAX_MEMBERS];
+    let mut len = 0;
+    let mut rest = claimants;
+    while rest != 0 {
+        let i = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let (required, complete) = members.requirement(i, look.keys);
+        ranked[len] = (complete, required, known[i], i);
+        len += 1;
     }
-    ranked.sort_by(|a, b| (b.0, b.1, b.2).cmp(&(a.0, a.1, a.2)).then(a.3.cmp(&b.3)));
-    pool.clear();
-    pool.extend(ranked.into_iter().map(|r| r.3));
-    pool
+    let ranked = &mut ranked[..len];
+    ranked.sort_unstable_by(|a, b| (b.0, b.1, b.2).cmp(&(a.0, a.1, a.2)).then(a.3.cmp(&b.3)));
+    // When some candidate has all it requires, the others are left out.
+    let keep_all = len <= 1 || !ranked[0].0;
+    let mut out = Order::new();
+    for r in ranked.iter().filter(|r| keep_all || r.0) {
+        out.push(r.3);
+    }
+    out
 }
 
 /// A kind's name, with its article: "an object", "a string".

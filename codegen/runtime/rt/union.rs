@@ -75,16 +75,25 @@ pub const fn position(names: &[&str], name: &str) -> usize {
 pub struct Scanned<'a> {
     /// One of the kind bits.
     pub kind: u8,
-    /// An object's keys, when asked for.
-    pub keys: Vec<Cow<'a, str>>,
+    /// An object's keys, when asked for, borrowed from the text...
+    pub keys: Vec<&'a str>,
+    /// ...or, when one of them is written with an escape, all of them unescaped.
+    pub unescaped: Option<Vec<String>>,
     /// The value of the field asked for, when the object has it.
     pub field: Option<Value>,
 }
 
-impl Scanned<'_> {
-    /// The keys as `choose` takes them.
-    pub fn key_list(&self) -> Vec<&str> {
-        self.keys.iter().map(|k| &**k).collect()
+impl<'a> Scanned<'a> {
+    fn of_kind(kind: u8) -> Scanned<'a> {
+        Scanned { kind, keys: Vec::new(), unescaped: None, field: None }
+    }
+
+    /// The keys as `choose` takes them (borrowed as they are, unless escaped).
+    pub fn key_list(&self) -> Cow<'_, [&str]> {
+        match &self.unescaped {
+            Some(keys) => Cow::Owned(keys.iter().map(String::as_str).collect()),
+            None => Cow::Borrowed(&self.keys),
+        }
     }
 }
 
@@ -102,7 +111,7 @@ pub fn scan_unless<'a>(
     looked: Option<(u8, &[&str])>,
 ) -> Result<Scanned<'a>, String> {
     match (looked, field) {
-        (Some((kind, _)), None) => Ok(Scanned { kind, keys: Vec::new(), field: None }),
+        (Some((kind, _)), None) => Ok(Scanned::of_kind(kind)),
         (looked, field) => scan(text, field, looked.is_none()),
     }
 }
@@ -139,7 +148,7 @@ fn scan_fast<'a>(text: &'a str, field: Option<&str>, keys: bool) -> Option<Resul
         b'-' | b'0'..=b'9' => NUMBER,
         _ => return None,
     };
-    let mut out = Scanned { kind, keys: Vec::new(), field: None };
+    let mut out = Scanned::of_kind(kind);
     if kind != OBJECT {
         return Some(Ok(out));
     }
@@ -174,7 +183,7 @@ fn scan_fast<'a>(text: &'a str, field: Option<&str>, keys: bool) -> Option<Resul
             }
         }
         if keys {
-            out.keys.push(Cow::Borrowed(key));
+            out.keys.push(key);
         }
         i = skip_ws(b, i);
         match b.get(i)? {
@@ -263,7 +272,8 @@ impl<'de> Visitor<'de> for ScanVisitor<'_> {
         f.write_str("any JSON value")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Scanned<'de>, A::Error> {
-        let mut out = Scanned { kind: OBJECT, keys: Vec::new(), field: None };
+        let mut out = Scanned::of_kind(OBJECT);
+        let mut keys: Vec<Cow<'de, str>> = Vec::new();
         while let Some(key) = map.next_key::<Key<'de>>()? {
             if out.field.is_none() && Some(&*key.0) == self.field {
                 out.field = Some(map.next_value::<Value>()?);
@@ -271,32 +281,43 @@ impl<'de> Visitor<'de> for ScanVisitor<'_> {
                 map.next_value::<de::IgnoredAny>()?;
             }
             if self.keys {
-                out.keys.push(key.0);
+                keys.push(key.0);
             }
+        }
+        let borrowed: Option<Vec<&'de str>> = keys
+            .iter()
+            .map(|k| match k {
+                Cow::Borrowed(k) => Some(*k),
+                Cow::Owned(_) => None,
+            })
+            .collect();
+        match borrowed {
+            Some(borrowed) => out.keys = borrowed,
+            None => out.unescaped = Some(keys.into_iter().map(Cow::into_owned).collect()),
         }
         Ok(out)
     }
     fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Scanned<'de>, A::Error> {
         while seq.next_element::<de::IgnoredAny>()?.is_some() {}
-        Ok(Scanned { kind: ARRAY, keys: Vec::new(), field: None })
+        Ok(Scanned::of_kind(ARRAY))
     }
     fn visit_str<E: de::Error>(self, _: &str) -> Result<Scanned<'de>, E> {
-        Ok(Scanned { kind: STRING, keys: Vec::new(), field: None })
+        Ok(Scanned::of_kind(STRING))
     }
     fn visit_i64<E: de::Error>(self, _: i64) -> Result<Scanned<'de>, E> {
-        Ok(Scanned { kind: NUMBER, keys: Vec::new(), field: None })
+        Ok(Scanned::of_kind(NUMBER))
     }
     fn visit_u64<E: de::Error>(self, _: u64) -> Result<Scanned<'de>, E> {
-        Ok(Scanned { kind: NUMBER, keys: Vec::new(), field: None })
+        Ok(Scanned::of_kind(NUMBER))
     }
     fn visit_f64<E: de::Error>(self, _: f64) -> Result<Scanned<'de>, E> {
-        Ok(Scanned { kind: NUMBER, keys: Vec::new(), field: None })
+        Ok(Scanned::of_kind(NUMBER))
     }
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<Scanned<'de>, E> {
-        Ok(Scanned { kind: BOOLEAN, keys: Vec::new(), field: None })
+        Ok(Scanned::of_kind(BOOLEAN))
     }
     fn visit_unit<E: de::Error>(self) -> Result<Scanned<'de>, E> {
-        Ok(Scanned { kind: NULL, keys: Vec::new(), field: None })
+        Ok(Scanned::of_kind(NULL))
     }
 }
 
