@@ -368,3 +368,59 @@ fn a_key_written_with_an_escape_counts_as_the_key_it_spells() {
         assert_eq!(serde_json::from_str::<l::ServerResult>(text).unwrap().member_name(), "ListToolsResult", "{text}");
     }
 }
+
+#[test]
+fn a_union_of_scalars_reads_through_serde_as_it_reads_from_text() {
+    // `RequestId`, `ProgressToken` and the like are decided by the kind of the
+    // value alone: through serde from its first look, from text by the rule.
+    // The member and the error agree, whichever way the value comes.
+    fn agree<U: serde::de::DeserializeOwned + std::fmt::Debug + PartialEq>(
+        from_text: fn(&str) -> Result<U, String>,
+        name: fn(&U) -> &'static str,
+    ) -> usize {
+        let inputs = [
+            r#""x""#,
+            r#""with \"escapes\" \u00e9""#,
+            "1",
+            "-3",
+            "1.0",
+            "1.5",
+            "1e3",
+            "18446744073709551615",
+            "9223372036854775808",
+            "true",
+            "null",
+            "{}",
+            r#"{"a": [1]}"#,
+            "[]",
+            "[1, 2]",
+        ];
+        let mut errors = 0;
+        for input in inputs {
+            let strip = |e: serde_json::Error| e.to_string().split(" at line").next().unwrap().to_string();
+            let text = from_text(input);
+            let serde = serde_json::from_str::<U>(input).map_err(strip);
+            let reader = serde_json::from_reader::<_, U>(input.as_bytes()).map_err(strip);
+            let value = serde_json::from_value::<U>(serde_json::from_str(input).unwrap()).map_err(strip);
+            assert_eq!(text, serde, "{input}");
+            assert_eq!(serde, reader, "{input}");
+            assert_eq!(serde, value, "{input}");
+            match &text {
+                Ok(u) => assert!(!name(u).is_empty()),
+                Err(_) => errors += 1,
+            }
+        }
+        errors
+    }
+    use mcp_spec_types::v2025_06_18 as j;
+    // Each refuses what is not one of its kinds, and what does not fit its member.
+    assert_eq!(agree(m::RequestId::from_text, m::RequestId::member_name), 9);
+    assert_eq!(agree(m::ProgressToken::from_text, m::ProgressToken::member_name), 9);
+    assert_eq!(agree(j::ElicitResultContentValue::from_text, j::ElicitResultContentValue::member_name), 5);
+    // What the errors say.
+    let e = serde_json::from_str::<m::RequestId>("1.5").unwrap_err().to_string();
+    assert!(e.starts_with("RequestId: Integer: invalid value: floating point `1.5`"), "{e}");
+    let e = serde_json::from_str::<m::RequestId>(r#"{"a": [1]}"#).unwrap_err().to_string();
+    assert!(e.starts_with("RequestId: expected a string or a number, found an object at line 1 column 10"), "{e}");
+    assert_eq!(serde_json::from_str::<m::RequestId>("1.0").unwrap(), m::RequestId::Integer(1));
+}

@@ -1789,7 +1789,7 @@ impl ::std::convert::From<bool> for ElicitResultContentValue {
     }
 }
 crate::rt::union! {
-    ElicitResultContentValue by shape {
+    ElicitResultContentValue by kind {
         String(String),
         Number(f64) as float,
         Boolean(bool),
@@ -4158,7 +4158,7 @@ impl ::std::convert::From<i64> for ProgressToken {
     }
 }
 crate::rt::union! {
-    ProgressToken by shape {
+    ProgressToken by kind {
         String(String),
         Integer(i64) as int,
     }
@@ -4587,7 +4587,7 @@ impl ::std::convert::From<i64> for RequestId {
     }
 }
 crate::rt::union! {
-    RequestId by shape {
+    RequestId by kind {
         String(String),
         Integer(i64) as int,
     }

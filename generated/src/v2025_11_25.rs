@@ -6456,7 +6456,7 @@ impl ::std::convert::From<i64> for ProgressToken {
     }
 }
 crate::rt::union! {
-    ProgressToken by shape {
+    ProgressToken by kind {
         String(String),
         Integer(i64) as int,
     }
@@ -6968,7 +6968,7 @@ impl ::std::convert::From<i64> for RequestId {
     }
 }
 crate::rt::union! {
-    RequestId by shape {
+    RequestId by kind {
         String(String),
         Integer(i64) as int,
     }

@@ -249,6 +249,25 @@ fn literal_text(l: &LiteralValue) -> (String, &'static str) {
 }
 
 /// ` as int`, ` as float`, or nothing.
+/// Every member is a JSON scalar of a kind no other member has (`string | integer`):
+/// the rule's first step alone decides, so the union reads straight from serde's
+/// first look at the value (`by kind`), with nothing captured.
+fn told_by_kind(rev: &Revision, u: &Union) -> bool {
+    let mut seen = Vec::new();
+    u.variants.iter().all(|v| {
+        let kind = match rev.canonical(&v.ty) {
+            Type::String => "string",
+            Type::Integer | Type::Number => "number",
+            Type::Boolean => "boolean",
+            _ => return false,
+        };
+        !seen.contains(&kind) && {
+            seen.push(kind);
+            true
+        }
+    })
+}
+
 fn wrap_text(rev: &Revision, t: &Type) -> String {
     NumberWrap::of(rev, t).word().map(|w| format!(" as {w}")).unwrap_or_default()
 }
@@ -472,7 +491,8 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> Em
                 }
                 None => String::new(),
             };
-            (format!("{} by shape{selector}", item.name), u.variants.iter().map(member).collect())
+            let rule = if selector.is_empty() && told_by_kind(cx.rev, u) { "kind" } else { "shape" };
+            (format!("{} by {rule}{selector}", item.name), u.variants.iter().map(member).collect())
         }
     };
     Emitted { tokens, call: Some(macro_call("union", &header, &members)) }

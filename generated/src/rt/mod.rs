@@ -61,7 +61,7 @@ pub use object::{Key, Shape, missing, read_extra, read_field, read_field_as};
 pub use table::{ChooseMember, TypeEntry, read, read_tracked, roundtrip};
 pub use union::{
     MemberTable, Reader, Scanned, TagRule, by_tag, member_error, position, raw_of, read_member, scan, scan_unless,
-    to_raw, union_error,
+    skip_map, skip_seq, to_raw, union_error, union_error_of,
 };
 
 pub use crate::__mcp_object as object;

@@ -11,6 +11,9 @@
 //! - `union! { Name by "field" { A(TypeA) = ["a"], B(TypeB) = ["b", "bee"], Other(Base) = _ } }`:
 //!   the member is the one whose values include the field's (`_` reads any other value);
 //! - `union! { Name by shape { A(TypeA), B(i64) as int } }`: by the rule of `choose`;
+//! - `union! { Name by kind { A(String), B(i64) as int } }`: the same rule, for members that
+//!   are scalars of distinct kinds, whose first step alone decides: read through serde,
+//!   from the value serde hands over, with nothing captured;
 //! - `union! { Name by shape, "resultType" (ResultType) picks { "input_required" => B }, unlisted Other { .. } }`:
 //!   with a selector field.
 //!
@@ -444,6 +447,31 @@ pub fn raw_of<'de, D: Deserializer<'de>>(d: D) -> Result<Cow<'de, str>, D::Error
     d.deserialize_newtype_struct(RAW_VALUE_TOKEN, RawText)
 }
 
+/// The error of a union read through serde, from [`union_error`]'s parts.
+#[cold]
+pub fn union_error_of<E: de::Error>(
+    union: &str,
+    names: &[&str],
+    kinds: &[u8],
+    kind: u8,
+    errors: &[(usize, String)],
+) -> E {
+    E::custom(union_error(union, names, kinds, kind, errors))
+}
+
+/// Reads over the rest of a map, for a union that has no member of its kind
+/// (its error then points past the value, as it did when read as text).
+pub fn skip_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
+    while map.next_entry::<de::IgnoredAny, de::IgnoredAny>()?.is_some() {}
+    Ok(())
+}
+
+/// [`skip_map`] for an array.
+pub fn skip_seq<'de, A: de::SeqAccess<'de>>(mut seq: A) -> Result<(), A::Error> {
+    while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+    Ok(())
+}
+
 /// The impls of one generated union: `member_name`, reading (see each union's
 /// docs for its rule) and writing, and the [`Shape`](super::Shape) its own unions ask of it.
 ///
@@ -459,6 +487,7 @@ macro_rules! __mcp_union {
     // Discriminated by a field's value.
     ($name:ident by $field:literal { $( $variant:ident ($ty:ty) $(as $wrap:ident)? = $tags:tt ),* $(,)? }) => {
         $crate::__mcp_union!(@common $name { $( $variant ($ty) $(as $wrap)? ),* });
+        $crate::__mcp_union!(@from_text_deserialize $name);
         impl $crate::rt::Shape for $name {
             $crate::__mcp_union!(@shape_of $name { $( $variant ($ty) ),* });
         }
@@ -484,6 +513,7 @@ macro_rules! __mcp_union {
     ($name:ident by shape, $sfield:literal ($sty:ty) picks { $( $pvalue:literal => $pick:ident ),* $(,)? } $(, unlisted $other:ident)?
         { $( $variant:ident ($ty:ty) $(as $wrap:ident)? ),* $(,)? }) => {
         $crate::__mcp_union!(@common $name { $( $variant ($ty) $(as $wrap)? ),* });
+        $crate::__mcp_union!(@from_text_deserialize $name);
         $crate::__mcp_union!(@shape $name { $( $variant ($ty) $(as $wrap)? ),* }
             ::std::option::Option::Some($crate::rt::Selector {
                 field: $sfield,
@@ -492,9 +522,78 @@ macro_rules! __mcp_union {
                 other: $crate::__mcp_union!(@other $name $($other)?),
             }));
     };
+    // Decided by kind: members that are JSON scalars of distinct kinds. The rule
+    // is the one of `by shape`, whose first step alone decides here, so serde's
+    // own first look at the value (`deserialize_any`) is the whole decision and
+    // nothing is captured; `from_text` is that of `by shape`.
+    ($name:ident by kind { $( $variant:ident ($ty:ty) $(as $wrap:ident)? ),* $(,)? }) => {
+        $crate::__mcp_union!(@common $name { $( $variant ($ty) $(as $wrap)? ),* });
+        $crate::__mcp_union!(@shape $name { $( $variant ($ty) $(as $wrap)? ),* } ::std::option::Option::None);
+        impl $name {
+            /// Reads the member of the scalar's `kind` from `value`, with the
+            /// errors `from_text` gives.
+            #[inline]
+            fn from_scalar<'de, D: ::serde::Deserializer<'de>>(kind: u8, value: D) -> ::std::result::Result<Self, D::Error> {
+                $(
+                    if <$ty as $crate::rt::Shape>::KINDS & kind != 0 {
+                        return $crate::__mcp_union!(@scalar $name $variant ($ty) $($wrap)?, value).map_err(|e| {
+                            let at = $crate::rt::position($name::MEMBERS, stringify!($variant));
+                            $crate::rt::union_error_of(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, kind, &[(at, e.to_string())])
+                        });
+                    }
+                )*
+                ::std::result::Result::Err($crate::rt::union_error_of(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, kind, &[]))
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                use ::serde::de::IntoDeserializer as _;
+                struct KindVisitor;
+                impl<'de> ::serde::de::Visitor<'de> for KindVisitor {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.write_str(concat!("a value of ", stringify!($name)))
+                    }
+                    #[inline]
+                    fn visit_bool<E: ::serde::de::Error>(self, v: bool) -> ::std::result::Result<$name, E> {
+                        $name::from_scalar($crate::rt::BOOLEAN, v.into_deserializer())
+                    }
+                    #[inline]
+                    fn visit_i64<E: ::serde::de::Error>(self, v: i64) -> ::std::result::Result<$name, E> {
+                        $name::from_scalar($crate::rt::NUMBER, v.into_deserializer())
+                    }
+                    #[inline]
+                    fn visit_u64<E: ::serde::de::Error>(self, v: u64) -> ::std::result::Result<$name, E> {
+                        $name::from_scalar($crate::rt::NUMBER, v.into_deserializer())
+                    }
+                    #[inline]
+                    fn visit_f64<E: ::serde::de::Error>(self, v: f64) -> ::std::result::Result<$name, E> {
+                        $name::from_scalar($crate::rt::NUMBER, v.into_deserializer())
+                    }
+                    #[inline]
+                    fn visit_str<E: ::serde::de::Error>(self, v: &str) -> ::std::result::Result<$name, E> {
+                        $name::from_scalar($crate::rt::STRING, v.into_deserializer())
+                    }
+                    fn visit_unit<E: ::serde::de::Error>(self) -> ::std::result::Result<$name, E> {
+                        $name::from_scalar($crate::rt::NULL, ().into_deserializer())
+                    }
+                    fn visit_map<A: ::serde::de::MapAccess<'de>>(self, map: A) -> ::std::result::Result<$name, A::Error> {
+                        $crate::rt::skip_map(map)?;
+                        ::std::result::Result::Err($crate::rt::union_error_of(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, $crate::rt::OBJECT, &[]))
+                    }
+                    fn visit_seq<A: ::serde::de::SeqAccess<'de>>(self, seq: A) -> ::std::result::Result<$name, A::Error> {
+                        $crate::rt::skip_seq(seq)?;
+                        ::std::result::Result::Err($crate::rt::union_error_of(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, $crate::rt::ARRAY, &[]))
+                    }
+                }
+                deserializer.deserialize_any(KindVisitor)
+            }
+        }
+    };
     // Decided by shape.
     ($name:ident by shape { $( $variant:ident ($ty:ty) $(as $wrap:ident)? ),* $(,)? }) => {
         $crate::__mcp_union!(@common $name { $( $variant ($ty) $(as $wrap)? ),* });
+        $crate::__mcp_union!(@from_text_deserialize $name);
         $crate::__mcp_union!(@shape $name { $( $variant ($ty) $(as $wrap)? ),* } ::std::option::Option::None);
     };
 
@@ -580,6 +679,10 @@ macro_rules! __mcp_union {
             }
         }
 
+    };
+
+    // Reading through serde: as the input's text, then from the text.
+    (@from_text_deserialize $name:ident) => {
         impl<'de> ::serde::Deserialize<'de> for $name {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
                 let text = $crate::rt::raw_of(deserializer)?;
@@ -623,6 +726,13 @@ macro_rules! __mcp_union {
             ::std::option::Option::Some((kind, keys)) => <$ty as $crate::rt::Shape>::read_looked(text, kind, keys),
             ::std::option::Option::None => <$ty as $crate::rt::Shape>::read_text(text),
         }.map($name::$variant)
+    };
+
+    (@scalar $name:ident $variant:ident ($ty:ty) int, $value:expr) => {
+        <$crate::rt::Int as ::serde::Deserialize>::deserialize($value).map(|i| $name::$variant(i.0))
+    };
+    (@scalar $name:ident $variant:ident ($ty:ty) $($wrap:ident)?, $value:expr) => {
+        <$ty as ::serde::Deserialize>::deserialize($value).map($name::$variant)
     };
 
     (@wrap $v:ident) => { $v };

@@ -1555,7 +1555,7 @@ impl ::std::convert::From<i64> for ProgressToken {
     }
 }
 crate::rt::union! {
-    ProgressToken by shape {
+    ProgressToken by kind {
         String(String),
         Integer(i64) as int,
     }
@@ -1966,7 +1966,7 @@ impl ::std::convert::From<i64> for RequestId {
     }
 }
 crate::rt::union! {
-    RequestId by shape {
+    RequestId by kind {
         String(String),
         Integer(i64) as int,
     }
