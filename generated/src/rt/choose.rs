@@ -180,25 +180,29 @@ pub fn order<M: Members + ?Sized>(members: &M, selector: Option<&Selector<'_>>, 
     } else {
         pool
     };
-    // (complete, required, known, member) per claimant, most specific first.
-    let mut ranked = [(false, 0usize, 0u32, 0usize); MAX_MEMBERS];
-    let mut len = 0;
+    // Most specific first: all it requires present, then the more of the keys it
+    // requires, then the more it knows, then schema order. When some claimant
+    // has all it requires, the others are left out.
+    let mut required = [0usize; MAX_MEMBERS];
+    let mut complete = 0u64;
     let mut rest = claimants;
     while rest != 0 {
         let i = rest.trailing_zeros() as usize;
         rest &= rest - 1;
-        let (required, complete) = members.requirement(i, look.keys);
-        ranked[len] = (complete, required, known[i], i);
-        len += 1;
+        let (present, all) = members.requirement(i, look.keys);
+        required[i] = present;
+        if all {
+            complete |= bit(i);
+        }
     }
-    let ranked = &mut ranked[..len];
-    ranked.sort_unstable_by(|a, b| (b.0, b.1, b.2).cmp(&(a.0, a.1, a.2)).then(a.3.cmp(&b.3)));
-    // When some candidate has all it requires, the others are left out.
-    let keep_all = len <= 1 || !ranked[0].0;
-    let mut out = Order::new();
-    for r in ranked.iter().filter(|r| keep_all || r.0) {
-        out.push(r.3);
-    }
+    let mut out = Order::of_set(if claimants.count_ones() > 1 && complete != 0 { complete } else { claimants });
+    out.members[..out.len].sort_unstable_by(|&a, &b| {
+        let rank = |i: u8| {
+            let i = usize::from(i);
+            (complete & bit(i) != 0, required[i], known[i])
+        };
+        rank(b).cmp(&rank(a)).then(a.cmp(&b))
+    });
     out
 }
 
