@@ -238,9 +238,12 @@ macro_rules! __mcp_object {
                     }
                     #[allow(unused_mut, unused_variables)]
                     fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut access: A) -> ::std::result::Result<$name, A::Error> {
-                        const WIRES: &[&str] = &[ $( $wire ),* ];
-                        // Whether each fixed member was seen, by its place among the members.
-                        let mut seen = [false; WIRES.len()];
+                        // Whether each fixed member was seen. (A struct of flags, not an
+                        // array indexed by constants: each constant is evaluated in
+                        // this generic body, at about a millisecond of build apiece.)
+                        #[allow(non_snake_case)]
+                        struct Seen { $( $( $cname: bool, )? )* }
+                        let mut seen = Seen { $( $( $cname: false, )? )* };
                         $(
                             $( let mut $field: ::std::option::Option<$ty> = ::std::option::Option::None; )?
                         )*
@@ -250,7 +253,7 @@ macro_rules! __mcp_object {
                             // checker resolves, and this is most of the crate's build.
                             let read = match &*key.0 {
                                 $( $wire => {
-                                    $( $crate::rt::read_fixed(&mut access, $wire, $crate::rt::Fixed::from($name::$cname), &mut seen[const { $crate::rt::position(WIRES, $wire) }]) )?
+                                    $( $crate::rt::read_fixed(&mut access, $wire, $crate::rt::Fixed::from($name::$cname), &mut seen.$cname) )?
                                     $( $crate::__mcp_object!(@read access $wire $field $($wrap)?) )?
                                 } )*
                                 _ => $crate::rt::read_extra(&mut access, key, &mut $extra),
@@ -258,7 +261,7 @@ macro_rules! __mcp_object {
                             read?;
                         }
                         $(
-                            $( if !seen[const { $crate::__mcp_object!(@at WIRES $wire $cname) }] { return ::std::result::Result::Err($crate::rt::missing($wire)); } )?
+                            $( if !seen.$cname { return ::std::result::Result::Err($crate::rt::missing($wire)); } )?
                             $( $crate::__mcp_object!(@finish $kind $wire $field $(= $default)?); )?
                         )*
                         ::std::result::Result::Ok($name { $( $( $field, )? )* $extra })
@@ -321,7 +324,6 @@ macro_rules! __mcp_object {
         };
     };
 
-    (@at $wires:ident $wire:literal $cname:ident) => { $crate::rt::position($wires, $wire) };
 
     (@required fixed $cname:ident) => { true };
     (@required required) => { true };
