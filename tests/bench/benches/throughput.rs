@@ -70,13 +70,19 @@ fn main() {
     // A mixed stream: every example message of 2026-07-28 and draft, each read as its own type.
     type Read = fn(&str) -> Result<(), String>;
     let mut stream: Vec<(Read, String)> = Vec::new();
+    // An example its own revision's schema rejects (upstream has some: `tests/examples.rs`
+    // checks that upstream's schema.json rejects each too) is left out, and said.
+    let mut left_out = Vec::new();
     for (rev, table) in [("2026-07-28", ours::SCHEMA_TYPES), ("draft", mcp_spec_types::draft::SCHEMA_TYPES)] {
         for (name, json) in examples(rev) {
             let entry = table.iter().find(|e| e.name == name).unwrap_or_else(|| panic!("no type {name}"));
-            (entry.read)(&json).unwrap_or_else(|e| panic!("{name}: {e}"));
-            stream.push((entry.read, json));
+            match (entry.read)(&json) {
+                Ok(()) => stream.push((entry.read, json)),
+                Err(e) => left_out.push(format!("{rev} {name}: {e}")),
+            }
         }
     }
+    println!("\n{} example messages read; left out, as their schema rejects them: {left_out:?}", stream.len());
     let bytes: usize = stream.iter().map(|(_, j)| j.len()).sum();
     let s = &stream;
     let mixed_names = ["IgnoredAny (parse only)", "serde_json::Value", "mcp-spec-types"];
