@@ -149,3 +149,46 @@ fn what_default_builds_is_valid_in_every_revision() {
     assert!(checked * 5 > structs, "only {checked} of {structs} structs have Default");
     eprintln!("{checked} defaults checked");
 }
+
+/// A downstream crate whose `serde_json` has `arbitrary_precision`, which hands
+/// every number over as a map: the types read numbers as they do without it.
+const ARBITRARY_PRECISION: &str = r##"
+use mcp_spec_types::v2026_07_28 as m;
+
+fn main() {
+    assert_eq!(serde_json::from_str::<m::RequestId>("7").unwrap(), m::RequestId::Integer(7));
+    assert_eq!(serde_json::from_str::<m::RequestId>("7.0").unwrap(), m::RequestId::Integer(7));
+    assert_eq!(serde_json::from_str::<m::RequestId>(r#""x""#).unwrap().member_name(), "String");
+    let e = serde_json::from_str::<m::RequestId>("1.5").unwrap_err().to_string();
+    assert!(e.starts_with("RequestId: Integer: invalid value: floating point `1.5`"), "{e}");
+    let e = serde_json::from_str::<m::RequestId>(r#"{"a": 1}"#).unwrap_err().to_string();
+    assert!(e.starts_with("RequestId: expected a string or a number, found an object"), "{e}");
+    let value: serde_json::Value = serde_json::from_str("12").unwrap();
+    assert_eq!(serde_json::from_value::<m::ProgressToken>(value).unwrap(), m::ProgressToken::Integer(12));
+    let text = r#"{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 1.25}, "_meta": {"progressToken": 5, "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}}"#;
+    let message: m::JSONRPCMessage = serde_json::from_str(text).unwrap();
+    assert_eq!(message.member_name(), "JSONRPCRequest");
+    let request: m::CallToolRequest = serde_json::from_str(text).unwrap();
+    assert_eq!(request.id, m::RequestId::Integer(3));
+    let back: serde_json::Value = serde_json::to_value(&request).unwrap();
+    assert_eq!(back, serde_json::from_str::<serde_json::Value>(text).unwrap());
+    let result = r#"{"jsonrpc": "2.0", "id": 3, "result": {"resultType": "complete", "content": [], "ttlMs": 0}}"#;
+    let read: m::CallToolResultResponse = serde_json::from_str(result).unwrap();
+    assert_eq!(read.result.member_name(), "CallToolResult");
+    println!("ok");
+}
+"##;
+
+#[test]
+fn numbers_read_alike_when_serde_json_has_arbitrary_precision() {
+    let out = support::downstream_with(
+        "arbitrary-precision",
+        &["v2026_07_28"],
+        &["arbitrary_precision"],
+        ARBITRARY_PRECISION,
+        "run",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "the downstream crate must build and run:\n{stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "ok");
+}

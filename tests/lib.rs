@@ -425,18 +425,32 @@ pub fn examples_of(dir: &Path) -> Vec<(String, PathBuf, serde_json::Value)> {
 /// lock file (so the same versions, and nothing to fetch that the workspace did
 /// not). Returns cargo's output for `command` (`check`, `run`, `build`).
 pub fn downstream(name: &str, features: &[&str], main_rs: &str, command: &str) -> std::process::Output {
+    downstream_with(name, features, &[], main_rs, command)
+}
+
+/// [`downstream`], with `serde_json` features of the downstream crate's own (which
+/// Cargo turns on for the types crate too).
+pub fn downstream_with(
+    name: &str,
+    features: &[&str],
+    serde_json_features: &[&str],
+    main_rs: &str,
+    command: &str,
+) -> std::process::Output {
     let root = workspace_root();
     let base = root.join("target/downstream");
     let dir = base.join(name);
     std::fs::create_dir_all(dir.join("src")).unwrap();
-    let features: Vec<String> = features.iter().map(|f| format!("{f:?}")).collect();
+    let quoted = |list: &[&str]| list.iter().map(|f| format!("{f:?}")).collect::<Vec<_>>().join(", ");
     std::fs::write(
         dir.join("Cargo.toml"),
         format!(
             "[package]\nname = {name:?}\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
-             [dependencies]\nmcp-spec-types = {{ path = {:?}, default-features = false, features = [{}] }}\nserde_json = \"1\"\n\n[workspace]\n",
+             [dependencies]\nmcp-spec-types = {{ path = {:?}, default-features = false, features = [{}] }}\n\
+             serde_json = {{ version = \"1\", features = [{}] }}\n\n[workspace]\n",
             root.join("generated").display().to_string(),
-            features.join(", ")
+            quoted(features),
+            quoted(serde_json_features)
         ),
     )
     .unwrap();

@@ -334,15 +334,18 @@ fn a_tagged_union_reads_the_whole_text_though_it_decides_on_the_tag_alone() {
     let read = |t: &str| m::ContentBlock::from_text(t).map(|c| c.member_name());
     assert_eq!(read(r#"{"type": "text", "text": "hi"}"#), Ok("TextContent"));
     assert_eq!(read(r#"{"text": "hi", "type": "text"}"#), Ok("TextContent"));
+    // The errors come from the member's read, with the path inside it.
     let broken = [
-        (r#"{"type": "text", "text": "hi", "x": }"#, "expected value"),
-        (r#"{"type": "text", "text": "hi"} x"#, "trailing characters"),
-        (r#"{"type": "text", "text": "hi", "#, "EOF while parsing"),
-        (r#"{"type": "text", "type": "image", "text": "hi"}"#, "duplicate field `type`"),
+        (r#"{"type": "text", "text": "hi", "x": }"#, "ContentBlock: TextContent: x: expected value"),
+        (r#"{"type": "text", "text": "hi"} x"#, "ContentBlock: TextContent: trailing characters"),
+        (r#"{"type": "text", "text": "hi", "#, "ContentBlock: TextContent: ?: EOF while parsing a value"),
+        (
+            r#"{"type": "text", "type": "image", "text": "hi"}"#,
+            "ContentBlock: TextContent: type: duplicate field `type`",
+        ),
     ];
     for (text, expected) in broken {
-        let e = read(text).unwrap_err();
-        assert!(e.starts_with("ContentBlock: ") && e.contains(expected), "{text}: {e}");
+        assert_eq!(read(text).unwrap_err(), expected, "{text}");
     }
     // A union decided by shape: the same for what follows the value.
     let e = m::JSONRPCMessage::from_text(r#"{"jsonrpc": "2.0", "method": "ping"} x"#).unwrap_err();
@@ -405,12 +408,29 @@ fn a_union_of_scalars_reads_through_serde_as_it_reads_from_text() {
             assert_eq!(text, serde, "{input}");
             assert_eq!(serde, reader, "{input}");
             assert_eq!(serde, value, "{input}");
-            match &text {
-                Ok(u) => assert!(!name(u).is_empty()),
-                Err(_) => errors += 1,
+            match (&text, expected_member(input)) {
+                (Ok(u), Some(member)) => {
+                    let got = match name(u) {
+                        "Integer" | "Number" => "number",
+                        other => other,
+                    };
+                    assert_eq!(got, member, "{input}");
+                }
+                (Ok(u), None) => panic!("{input} read as {}", name(u)),
+                (Err(_), _) => errors += 1,
             }
         }
         errors
+    }
+    // The member each input reads as, when it reads: a string, else a number
+    // (`Integer` or `Number`, whichever the union has), else a boolean.
+    fn expected_member(input: &str) -> Option<&'static str> {
+        match input.as_bytes()[0] {
+            b'"' => Some("String"),
+            b'-' | b'0'..=b'9' => Some("number"),
+            b't' | b'f' => Some("Boolean"),
+            _ => None,
+        }
     }
     use mcp_spec_types::v2025_06_18 as j;
     // Each refuses what is not one of its kinds, and what does not fit its member.

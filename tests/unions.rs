@@ -256,4 +256,24 @@ fn the_rule_orders_members_as_its_docs_state_it() {
     }
     // The walk reaches the interesting part: several candidates, ranked.
     assert!(several > 2_000, "{several} of {cases}");
+
+    // The most members a union may have: the last one's bit, and a full order.
+    let own: Vec<&'static str> = (0..choose::MAX_MEMBERS).map(|i| &*format!("own{i}").leak()).collect();
+    let table = Table {
+        kinds: vec![choose::OBJECT; choose::MAX_MEMBERS],
+        declared: own.iter().map(|k| vec!["common", *k]).collect(),
+        required: (0..choose::MAX_MEMBERS).map(|i| if i % 2 == 0 { vec!["common"] } else { vec!["absent"] }).collect(),
+    };
+    for keys in [vec!["common", own[63]], vec!["common"], vec!["x"]] {
+        let look = Look { kind: choose::OBJECT, keys: &keys, selected: None };
+        let expected = order_as_stated(&table, None, &look);
+        let got: Vec<usize> = choose::order(&table, None, &look).into_iter().collect();
+        assert_eq!(got, expected, "{keys:?}");
+    }
+    let all = ["common"];
+    let look = Look { kind: choose::OBJECT, keys: &all, selected: None };
+    assert_eq!(choose::order(&table, None, &look).len(), choose::MAX_MEMBERS / 2, "the complete half");
+    let last = ["common", own[63]];
+    let look = Look { kind: choose::OBJECT, keys: &last, selected: None };
+    assert_eq!(choose::order(&table, None, &look).as_slice(), &[63]);
 }

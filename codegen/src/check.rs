@@ -98,8 +98,10 @@ pub fn check_union_sizes(rev: &Revision) -> Diagnostics {
     diags
 }
 
-/// Names the generated module declares itself.
-const RESERVED: &[&str] = &["SCHEMA_TYPES"];
+/// Names the generated module declares itself, and those the runtime's macros
+/// give local items in the bodies they write (where one would hide a schema
+/// type of the same name).
+const RESERVED: &[&str] = &["SCHEMA_TYPES", "__McpSeen", "__McpObjectVisitor", "__McpKindVisitor"];
 
 fn is_rust_identifier(s: &str) -> bool {
     let mut cs = s.chars();

@@ -95,6 +95,7 @@ pub fn declares(wires: &[&str], key: &str) -> bool {
 /// How many of `keys` are among the `required` of an object type's `wires`, and
 /// whether they are all there (what its [`Shape::requirement`] says).
 pub fn requirement(wires: &[&str], required: &[bool], keys: &[&str]) -> (usize, bool) {
+    debug_assert_eq!(wires.len(), required.len());
     let (mut present, mut all) = (0usize, true);
     for (wire, required) in wires.iter().zip(required) {
         if *required {
@@ -114,7 +115,9 @@ pub fn missing<E: de::Error>(field: &'static str) -> E {
 pub trait Shape {
     /// The kind bits (`OBJECT`, `STRING`, ...).
     const KINDS: u8;
-    /// The keys an object type declares.
+    /// A struct's keys, for the default [`declares`](Shape::declares) and
+    /// [`requirement`](Shape::requirement) (a type that overrides them, a union
+    /// or an `Option`, leaves this empty).
     const WIRES: &'static [&'static str] = &[];
     /// Whether each of [`WIRES`](Shape::WIRES) is required.
     const REQUIRED: &'static [bool] = &[];
@@ -229,8 +232,8 @@ macro_rules! __mcp_object {
 
         impl<'de> ::serde::Deserialize<'de> for $name {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                struct ObjectVisitor;
-                impl<'de> ::serde::de::Visitor<'de> for ObjectVisitor {
+                struct __McpObjectVisitor;
+                impl<'de> ::serde::de::Visitor<'de> for __McpObjectVisitor {
                     type Value = $name;
                     #[inline]
                     fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -242,8 +245,8 @@ macro_rules! __mcp_object {
                         // array indexed by constants: each constant is evaluated in
                         // this generic body, at about a millisecond of build apiece.)
                         #[allow(non_snake_case)]
-                        struct Seen { $( $( $cname: bool, )? )* }
-                        let mut seen = Seen { $( $( $cname: false, )? )* };
+                        struct __McpSeen { $( $( $cname: bool, )? )* }
+                        let mut seen = __McpSeen { $( $( $cname: false, )? )* };
                         $(
                             $( let mut $field: ::std::option::Option<$ty> = ::std::option::Option::None; )?
                         )*
@@ -267,7 +270,7 @@ macro_rules! __mcp_object {
                         ::std::result::Result::Ok($name { $( $( $field, )? )* $extra })
                     }
                 }
-                deserializer.deserialize_map(ObjectVisitor)
+                deserializer.deserialize_map(__McpObjectVisitor)
             }
         }
 

@@ -248,7 +248,6 @@ fn literal_text(l: &LiteralValue) -> (String, &'static str) {
     }
 }
 
-/// ` as int`, ` as float`, or nothing.
 /// Every member is a JSON scalar of a kind no other member has (`string | integer`):
 /// the rule's first step alone decides, so the union reads straight from serde's
 /// first look at the value (`by kind`), with nothing captured.
@@ -268,6 +267,7 @@ fn told_by_kind(rev: &Revision, u: &Union) -> bool {
     })
 }
 
+/// ` as int`, ` as float`, or nothing.
 fn wrap_text(rev: &Revision, t: &Type) -> String {
     NumberWrap::of(rev, t).word().map(|w| format!(" as {w}")).unwrap_or_default()
 }

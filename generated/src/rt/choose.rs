@@ -78,7 +78,7 @@ pub const MAX_MEMBERS: usize = 64;
 
 /// The members to try, in order: a list that lives on the stack (the rule runs
 /// for every union read, and a message holds several).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct Order {
     members: [u8; MAX_MEMBERS],
     len: usize,
@@ -102,6 +102,10 @@ impl Order {
         }
         out
     }
+    /// The members to try, in order.
+    pub fn as_slice(&self) -> &[u8] {
+        &self.members[..self.len]
+    }
     /// How many members there are to try.
     pub fn len(&self) -> usize {
         self.len
@@ -111,6 +115,20 @@ impl Order {
         self.len == 0
     }
 }
+
+impl std::fmt::Debug for Order {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl PartialEq for Order {
+    fn eq(&self, other: &Order) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Order {}
 
 impl IntoIterator for Order {
     type Item = usize;

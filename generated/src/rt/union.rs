@@ -19,7 +19,8 @@
 //!
 //! The input is taken as JSON text (`RawValue`): only the keys and one value are
 //! looked at to choose, then the member is read from the text once, so the members
-//! it keeps stay text too.
+//! it keeps stay text too. (A union decided by kind, read through serde, needs no
+//! text: the kind of the value serde hands over is the whole decision.)
 
 use std::borrow::Cow;
 use std::fmt;
@@ -82,9 +83,9 @@ pub struct Scanned<'a> {
     /// One of the kind bits.
     pub kind: u8,
     /// An object's keys, when asked for, borrowed from the text...
-    pub keys: Vec<&'a str>,
+    keys: Vec<&'a str>,
     /// ...or, when one of them is written with an escape, all of them unescaped.
-    pub unescaped: Option<Vec<String>>,
+    unescaped: Option<Vec<String>>,
     /// The value of the field asked for, when the object has it.
     pub field: Option<Value>,
 }
@@ -459,14 +460,32 @@ pub fn union_error_of<E: de::Error>(
     E::custom(union_error(union, names, kinds, kind, errors))
 }
 
-/// Reads over the rest of a map, for a union that has no member of its kind
-/// (its error then points past the value, as it did when read as text).
-pub fn skip_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
+/// The name under which `serde_json` with its `arbitrary_precision` feature
+/// hands over a number: a map of one entry whose value is the number's text.
+const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+
+/// What a union decided by kind makes of a map: the number's text when it is a
+/// number in `serde_json`'s `arbitrary_precision` form, else nothing, having read
+/// over the object (so its error points past the value, as when read as text).
+/// (Cargo turns the feature on for every crate of a build when any crate asks.)
+pub fn number_or_skip<'de, A: MapAccess<'de>>(mut map: A) -> Result<Option<Cow<'de, str>>, A::Error> {
+    match map.next_key::<Key<'de>>()? {
+        Some(key) if key.0 == NUMBER_TOKEN => Ok(Some(map.next_value::<Key<'de>>()?.0)),
+        Some(_) => {
+            map.next_value::<de::IgnoredAny>()?;
+            skip_map(map)?;
+            Ok(None)
+        }
+        None => Ok(None),
+    }
+}
+
+fn skip_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
     while map.next_entry::<de::IgnoredAny, de::IgnoredAny>()?.is_some() {}
     Ok(())
 }
 
-/// [`skip_map`] for an array.
+/// Reads over the rest of an array, for a union that has no member of its kind.
 pub fn skip_seq<'de, A: de::SeqAccess<'de>>(mut seq: A) -> Result<(), A::Error> {
     while seq.next_element::<de::IgnoredAny>()?.is_some() {}
     Ok(())
@@ -548,8 +567,8 @@ macro_rules! __mcp_union {
         impl<'de> ::serde::Deserialize<'de> for $name {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
                 use ::serde::de::IntoDeserializer as _;
-                struct KindVisitor;
-                impl<'de> ::serde::de::Visitor<'de> for KindVisitor {
+                struct __McpKindVisitor;
+                impl<'de> ::serde::de::Visitor<'de> for __McpKindVisitor {
                     type Value = $name;
                     fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                         f.write_str(concat!("a value of ", stringify!($name)))
@@ -578,15 +597,18 @@ macro_rules! __mcp_union {
                         $name::from_scalar($crate::rt::NULL, ().into_deserializer())
                     }
                     fn visit_map<A: ::serde::de::MapAccess<'de>>(self, map: A) -> ::std::result::Result<$name, A::Error> {
-                        $crate::rt::skip_map(map)?;
-                        ::std::result::Result::Err($crate::rt::union_error_of(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, $crate::rt::OBJECT, &[]))
+                        match $crate::rt::number_or_skip(map)? {
+                            // A number, from serde_json with `arbitrary_precision`.
+                            ::std::option::Option::Some(number) => $name::from_text(&number).map_err(::serde::de::Error::custom),
+                            ::std::option::Option::None => ::std::result::Result::Err($crate::rt::union_error_of(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, $crate::rt::OBJECT, &[])),
+                        }
                     }
                     fn visit_seq<A: ::serde::de::SeqAccess<'de>>(self, seq: A) -> ::std::result::Result<$name, A::Error> {
                         $crate::rt::skip_seq(seq)?;
                         ::std::result::Result::Err($crate::rt::union_error_of(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, $crate::rt::ARRAY, &[]))
                     }
                 }
-                deserializer.deserialize_any(KindVisitor)
+                deserializer.deserialize_any(__McpKindVisitor)
             }
         }
     };
@@ -598,6 +620,8 @@ macro_rules! __mcp_union {
     };
 
     (@shape $name:ident { $( $variant:ident ($ty:ty) $(as $wrap:ident)? ),* } $selector:expr) => {
+        // The rule keeps sets of members as bits of a `u64` (the generator checks it too).
+        const _: () = ::std::assert!($name::MEMBERS.len() <= $crate::rt::MAX_MEMBERS, "a union decided by shape has at most 64 members");
         impl $name {
             const SELECTOR: ::std::option::Option<$crate::rt::Selector<'static>> = $selector;
             const TABLE: $crate::rt::MemberTable<'static> = $crate::rt::MemberTable {
@@ -691,7 +715,7 @@ macro_rules! __mcp_union {
         }
     };
 
-    // A union's `Shape`, less `read_looked` (which only a union decided by shape has).
+    // A union's `Shape`, less `read_looked` (which only a union decided by shape or kind has).
     (@shape_of $name:ident { $( $variant:ident ($ty:ty) ),* }) => {
             const KINDS: u8 = 0 $( | <$ty as $crate::rt::Shape>::KINDS )*;
             #[inline]
