@@ -175,6 +175,12 @@ fn main() {
     let result = r#"{"jsonrpc": "2.0", "id": 3, "result": {"resultType": "complete", "content": [], "ttlMs": 0}}"#;
     let read: m::CallToolResultResponse = serde_json::from_str(result).unwrap();
     assert_eq!(read.result.member_name(), "CallToolResult");
+    // A fixed number (an error's code) is checked as a number, written whole or not
+    // (the feature hands over as maps the numbers that are not plain integers).
+    let error: m::MethodNotFoundError = serde_json::from_str(r#"{"code": -32601.0, "message": "no"}"#).unwrap();
+    assert_eq!(error.message, "no");
+    let e = serde_json::from_str::<m::MethodNotFoundError>(r#"{"code": -32600.5, "message": "no"}"#).unwrap_err().to_string();
+    assert!(e.contains("expected -32601, found -32600.5"), "{e}");
     println!("ok");
 }
 "##;

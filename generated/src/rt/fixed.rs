@@ -161,8 +161,21 @@ impl<'de> Visitor<'de> for FixedSeed {
         while seq.next_element::<de::IgnoredAny>()?.is_some() {}
         self.check(false, "an array")
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while map.next_entry::<de::IgnoredAny, de::IgnoredAny>()?.is_some() {}
-        self.check(false, "an object")
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+        match super::union::number_or_skip(map)? {
+            // A number, from serde_json with `arbitrary_precision`.
+            Some(number) => {
+                if let Ok(i) = number.parse::<i64>() {
+                    self.visit_i64(i)
+                } else if let Ok(u) = number.parse::<u64>() {
+                    self.visit_u64(u)
+                } else if let Ok(f) = number.parse::<f64>() {
+                    self.visit_f64(f)
+                } else {
+                    self.check(false, number)
+                }
+            }
+            None => self.check(false, "an object"),
+        }
     }
 }
