@@ -301,8 +301,8 @@ impl<'de> Visitor<'de> for ScanVisitor<'_> {
         }
         Ok(out)
     }
-    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Scanned<'de>, A::Error> {
-        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+    fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Scanned<'de>, A::Error> {
+        skip_seq(seq)?;
         Ok(Scanned::of_kind(ARRAY))
     }
     fn visit_str<E: de::Error>(self, _: &str) -> Result<Scanned<'de>, E> {
@@ -482,7 +482,7 @@ fn skip_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
     Ok(())
 }
 
-/// Reads over the rest of an array, for a union that has no member of its kind.
+/// Reads over the rest of an array (for a value of a kind that cannot be taken).
 pub fn skip_seq<'de, A: de::SeqAccess<'de>>(mut seq: A) -> Result<(), A::Error> {
     while seq.next_element::<de::IgnoredAny>()?.is_some() {}
     Ok(())

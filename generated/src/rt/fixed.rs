@@ -157,8 +157,8 @@ impl<'de> Visitor<'de> for FixedSeed {
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {
         self.check(false, "null")
     }
-    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+    fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
+        super::union::skip_seq(seq)?;
         self.check(false, "an array")
     }
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
