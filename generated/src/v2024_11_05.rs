@@ -180,10 +180,7 @@ impl CallToolRequestParams {
     }
     /// Sets `arguments`.
     #[inline]
-    pub fn with_arguments(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_arguments(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.arguments = ::std::option::Option::Some(value);
         self
     }
@@ -239,10 +236,7 @@ impl CallToolResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -615,10 +609,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `systemPrompt`.
     #[inline]
-    pub fn with_system_prompt(
-        mut self,
-        value: impl ::std::convert::Into<String>,
-    ) -> Self {
+    pub fn with_system_prompt(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.system_prompt = ::std::option::Option::Some(value.into());
         self
     }
@@ -645,10 +636,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `metadata`.
     #[inline]
-    pub fn with_metadata(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_metadata(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.metadata = ::std::option::Option::Some(value);
         self
     }
@@ -732,10 +720,7 @@ impl CreateMessageResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1018,10 +1003,7 @@ impl GetPromptResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1260,19 +1242,13 @@ impl InitializeResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
     /// Sets `instructions`.
     #[inline]
-    pub fn with_instructions(
-        mut self,
-        value: impl ::std::convert::Into<String>,
-    ) -> Self {
+    pub fn with_instructions(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.instructions = ::std::option::Option::Some(value.into());
         self
     }
@@ -1390,10 +1366,7 @@ impl ListResourceTemplatesRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<PaginatedRequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<PaginatedRequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -1468,10 +1441,7 @@ impl ListResourceTemplatesResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1550,10 +1520,7 @@ impl ListResourcesRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<PaginatedRequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<PaginatedRequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -1627,10 +1594,7 @@ impl ListResourcesResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1712,10 +1676,7 @@ impl ListToolsRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<PaginatedRequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<PaginatedRequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -1789,10 +1750,7 @@ impl ListToolsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1912,10 +1870,7 @@ impl ProgressNotificationParams {
     /// A `ProgressNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        progress_token: impl ::std::convert::Into<ProgressToken>,
-        progress: f64,
-    ) -> Self {
+    pub fn new(progress_token: impl ::std::convert::Into<ProgressToken>, progress: f64) -> Self {
         ProgressNotificationParams {
             progress_token: progress_token.into(),
             progress,
@@ -2359,10 +2314,7 @@ impl ServerCapabilities {
     }
     /// Sets `logging`.
     #[inline]
-    pub fn with_logging(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_logging(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.logging = ::std::option::Option::Some(value);
         self
     }
@@ -2386,10 +2338,7 @@ impl ServerCapabilities {
     }
     /// Sets `tools`.
     #[inline]
-    pub fn with_tools(
-        mut self,
-        value: impl ::std::convert::Into<ServerCapabilitiesTools>,
-    ) -> Self {
+    pub fn with_tools(mut self, value: impl ::std::convert::Into<ServerCapabilitiesTools>) -> Self {
         self.tools = ::std::option::Option::Some(value.into());
         self
     }

@@ -117,10 +117,7 @@ impl AudioContent {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
@@ -194,10 +191,7 @@ impl CallToolRequestParams {
     }
     /// Sets `arguments`.
     #[inline]
-    pub fn with_arguments(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_arguments(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.arguments = ::std::option::Option::Some(value);
         self
     }
@@ -253,10 +247,7 @@ impl CallToolResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -636,10 +627,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `systemPrompt`.
     #[inline]
-    pub fn with_system_prompt(
-        mut self,
-        value: impl ::std::convert::Into<String>,
-    ) -> Self {
+    pub fn with_system_prompt(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.system_prompt = ::std::option::Option::Some(value.into());
         self
     }
@@ -666,10 +654,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `metadata`.
     #[inline]
-    pub fn with_metadata(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_metadata(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.metadata = ::std::option::Option::Some(value);
         self
     }
@@ -753,10 +738,7 @@ impl CreateMessageResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -876,10 +858,7 @@ impl EmbeddedResource {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
@@ -1023,10 +1002,7 @@ impl GetPromptResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1106,10 +1082,7 @@ impl ImageContent {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
@@ -1248,19 +1221,13 @@ impl InitializeResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
     /// Sets `instructions`.
     #[inline]
-    pub fn with_instructions(
-        mut self,
-        value: impl ::std::convert::Into<String>,
-    ) -> Self {
+    pub fn with_instructions(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.instructions = ::std::option::Option::Some(value.into());
         self
     }
@@ -1453,10 +1420,7 @@ impl ListResourceTemplatesRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<PaginatedRequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<PaginatedRequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -1531,10 +1495,7 @@ impl ListResourceTemplatesResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1613,10 +1574,7 @@ impl ListResourcesRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<PaginatedRequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<PaginatedRequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -1690,10 +1648,7 @@ impl ListResourcesResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1775,10 +1730,7 @@ impl ListToolsRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<PaginatedRequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<PaginatedRequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -1852,10 +1804,7 @@ impl ListToolsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1979,10 +1928,7 @@ impl ProgressNotificationParams {
     /// A `ProgressNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        progress_token: impl ::std::convert::Into<ProgressToken>,
-        progress: f64,
-    ) -> Self {
+    pub fn new(progress_token: impl ::std::convert::Into<ProgressToken>, progress: f64) -> Self {
         ProgressNotificationParams {
             progress_token: progress_token.into(),
             progress,
@@ -2168,10 +2114,7 @@ impl Resource {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
@@ -2260,10 +2203,7 @@ impl ResourceTemplate {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
@@ -2573,10 +2513,7 @@ impl TextContent {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
@@ -2637,10 +2574,7 @@ impl Tool {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<ToolAnnotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<ToolAnnotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }

@@ -114,10 +114,7 @@ impl Annotations {
     }
     /// Sets `lastModified`.
     #[inline]
-    pub fn with_last_modified(
-        mut self,
-        value: impl ::std::convert::Into<String>,
-    ) -> Self {
+    pub fn with_last_modified(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.last_modified = ::std::option::Option::Some(value.into());
         self
     }
@@ -179,19 +176,13 @@ impl AudioContent {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -257,10 +248,7 @@ impl BlobResourceContents {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -350,10 +338,7 @@ impl CallToolRequestParams {
     }
     /// Sets `arguments`.
     #[inline]
-    pub fn with_arguments(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_arguments(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.arguments = ::std::option::Option::Some(value);
         self
     }
@@ -417,10 +402,7 @@ impl CallToolResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -609,28 +591,19 @@ impl ClientCapabilities {
     }
     /// Sets `roots`.
     #[inline]
-    pub fn with_roots(
-        mut self,
-        value: impl ::std::convert::Into<ClientCapabilitiesRoots>,
-    ) -> Self {
+    pub fn with_roots(mut self, value: impl ::std::convert::Into<ClientCapabilitiesRoots>) -> Self {
         self.roots = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `sampling`.
     #[inline]
-    pub fn with_sampling(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_sampling(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.sampling = ::std::option::Option::Some(value);
         self
     }
     /// Sets `elicitation`.
     #[inline]
-    pub fn with_elicitation(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_elicitation(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.elicitation = ::std::option::Option::Some(value);
         self
     }
@@ -1090,10 +1063,7 @@ impl CompleteResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1324,10 +1294,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `systemPrompt`.
     #[inline]
-    pub fn with_system_prompt(
-        mut self,
-        value: impl ::std::convert::Into<String>,
-    ) -> Self {
+    pub fn with_system_prompt(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.system_prompt = ::std::option::Option::Some(value.into());
         self
     }
@@ -1354,10 +1321,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `metadata`.
     #[inline]
-    pub fn with_metadata(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_metadata(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.metadata = ::std::option::Option::Some(value);
         self
     }
@@ -1441,10 +1405,7 @@ impl CreateMessageResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1685,10 +1646,7 @@ impl ElicitResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1832,19 +1790,13 @@ impl EmbeddedResource {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -2054,10 +2006,7 @@ impl GetPromptResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -2144,19 +2093,13 @@ impl ImageContent {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -2360,19 +2303,13 @@ impl InitializeResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
     /// Sets `instructions`.
     #[inline]
-    pub fn with_instructions(
-        mut self,
-        value: impl ::std::convert::Into<String>,
-    ) -> Self {
+    pub fn with_instructions(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.instructions = ::std::option::Option::Some(value.into());
         self
     }
@@ -2439,10 +2376,7 @@ impl InitializedNotification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<NotificationParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -2498,10 +2432,7 @@ impl JSONRPCError {
     /// A `JSONRPCError` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        id: Option<RequestId>,
-        error: impl ::std::convert::Into<JSONRPCErrorError>,
-    ) -> Self {
+    pub fn new(id: Option<RequestId>, error: impl ::std::convert::Into<JSONRPCErrorError>) -> Self {
         JSONRPCError {
             id,
             error: error.into(),
@@ -2628,10 +2559,7 @@ impl JSONRPCNotification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<NotificationParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -2688,10 +2616,7 @@ impl JSONRPCRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<RequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<RequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -2783,10 +2708,7 @@ impl ListPromptsRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<PaginatedRequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<PaginatedRequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -2860,10 +2782,7 @@ impl ListPromptsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -2942,10 +2861,7 @@ impl ListResourceTemplatesRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<PaginatedRequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<PaginatedRequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -3020,10 +2936,7 @@ impl ListResourceTemplatesResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -3102,10 +3015,7 @@ impl ListResourcesRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<PaginatedRequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<PaginatedRequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -3179,10 +3089,7 @@ impl ListResourcesResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -3269,10 +3176,7 @@ impl ListRootsRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<RequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<RequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -3342,10 +3246,7 @@ impl ListRootsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -3393,10 +3294,7 @@ impl ListToolsRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<PaginatedRequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<PaginatedRequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -3470,10 +3368,7 @@ impl ListToolsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -3541,9 +3436,7 @@ impl LoggingMessageNotification {
     /// A `LoggingMessageNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        params: impl ::std::convert::Into<LoggingMessageNotificationParams>,
-    ) -> Self {
+    pub fn new(params: impl ::std::convert::Into<LoggingMessageNotificationParams>) -> Self {
         LoggingMessageNotification {
             params: params.into(),
             extra: crate::Extra::new(),
@@ -3583,10 +3476,7 @@ impl LoggingMessageNotificationParams {
     /// A `LoggingMessageNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        level: impl ::std::convert::Into<LoggingLevel>,
-        data: ::serde_json::Value,
-    ) -> Self {
+    pub fn new(level: impl ::std::convert::Into<LoggingLevel>, data: ::serde_json::Value) -> Self {
         LoggingMessageNotificationParams {
             level: level.into(),
             logger: ::std::option::Option::None,
@@ -3635,10 +3525,7 @@ impl Notification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<NotificationParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -3676,10 +3563,7 @@ impl NotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -3797,10 +3681,7 @@ impl PaginatedRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<PaginatedRequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<PaginatedRequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -3883,10 +3764,7 @@ impl PaginatedResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -3949,10 +3827,7 @@ impl PingRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<RequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<RequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -4091,10 +3966,7 @@ impl ProgressNotificationParams {
     /// A `ProgressNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        progress_token: impl ::std::convert::Into<ProgressToken>,
-        progress: f64,
-    ) -> Self {
+    pub fn new(progress_token: impl ::std::convert::Into<ProgressToken>, progress: f64) -> Self {
         ProgressNotificationParams {
             progress_token: progress_token.into(),
             progress,
@@ -4229,10 +4101,7 @@ impl Prompt {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -4294,10 +4163,7 @@ impl PromptListChangedNotification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<NotificationParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -4460,10 +4326,7 @@ impl ReadResourceResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -4539,10 +4402,7 @@ impl Request {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<RequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<RequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -4619,10 +4479,7 @@ impl RequestParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<RequestParamsMeta>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<RequestParamsMeta>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -4662,10 +4519,7 @@ impl RequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[inline]
-    pub fn with_progress_token(
-        mut self,
-        value: impl ::std::convert::Into<ProgressToken>,
-    ) -> Self {
+    pub fn with_progress_token(mut self, value: impl ::std::convert::Into<ProgressToken>) -> Self {
         self.progress_token = ::std::option::Option::Some(value.into());
         self
     }
@@ -4770,10 +4624,7 @@ impl Resource {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
@@ -4785,10 +4636,7 @@ impl Resource {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -4880,10 +4728,7 @@ impl ResourceContents {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -4989,10 +4834,7 @@ impl ResourceLink {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
@@ -5004,10 +4846,7 @@ impl ResourceLink {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -5100,10 +4939,7 @@ impl ResourceListChangedNotification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<NotificationParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -5226,19 +5062,13 @@ impl ResourceTemplate {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -5300,9 +5130,7 @@ impl ResourceUpdatedNotification {
     /// A `ResourceUpdatedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        params: impl ::std::convert::Into<ResourceUpdatedNotificationParams>,
-    ) -> Self {
+    pub fn new(params: impl ::std::convert::Into<ResourceUpdatedNotificationParams>) -> Self {
         ResourceUpdatedNotification {
             params: params.into(),
             extra: crate::Extra::new(),
@@ -5374,10 +5202,7 @@ impl Result {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -5441,10 +5266,7 @@ impl Root {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -5483,10 +5305,7 @@ impl RootsListChangedNotification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<NotificationParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -5915,10 +5734,7 @@ impl StringSchema {
     }
     /// Sets `format`.
     #[inline]
-    pub fn with_format(
-        mut self,
-        value: impl ::std::convert::Into<StringSchemaFormat>,
-    ) -> Self {
+    pub fn with_format(mut self, value: impl ::std::convert::Into<StringSchemaFormat>) -> Self {
         self.format = ::std::option::Option::Some(value.into());
         self
     }
@@ -6059,19 +5875,13 @@ impl TextContent {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -6132,10 +5942,7 @@ impl TextResourceContents {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -6253,19 +6060,13 @@ impl Tool {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<ToolAnnotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<ToolAnnotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -6394,10 +6195,7 @@ impl ToolListChangedNotification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<NotificationParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }

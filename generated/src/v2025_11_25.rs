@@ -105,19 +105,13 @@ impl AudioContent {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -183,10 +177,7 @@ impl BlobResourceContents {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -303,10 +294,7 @@ impl CallToolRequestParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<RequestParamsMeta>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<RequestParamsMeta>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -318,10 +306,7 @@ impl CallToolRequestParams {
     }
     /// Sets `arguments`.
     #[inline]
-    pub fn with_arguments(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_arguments(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.arguments = ::std::option::Option::Some(value);
         self
     }
@@ -425,10 +410,7 @@ impl CallToolResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -628,19 +610,13 @@ impl CancelTaskResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
     /// Sets `statusMessage`.
     #[inline]
-    pub fn with_status_message(
-        mut self,
-        value: impl ::std::convert::Into<String>,
-    ) -> Self {
+    pub fn with_status_message(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.status_message = ::std::option::Option::Some(value.into());
         self
     }
@@ -800,19 +776,13 @@ impl CancelledNotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
     /// Sets `requestId`.
     #[inline]
-    pub fn with_request_id(
-        mut self,
-        value: impl ::std::convert::Into<RequestId>,
-    ) -> Self {
+    pub fn with_request_id(mut self, value: impl ::std::convert::Into<RequestId>) -> Self {
         self.request_id = ::std::option::Option::Some(value.into());
         self
     }
@@ -914,10 +884,7 @@ impl ClientCapabilities {
     }
     /// Sets `roots`.
     #[inline]
-    pub fn with_roots(
-        mut self,
-        value: impl ::std::convert::Into<ClientCapabilitiesRoots>,
-    ) -> Self {
+    pub fn with_roots(mut self, value: impl ::std::convert::Into<ClientCapabilitiesRoots>) -> Self {
         self.roots = ::std::option::Option::Some(value.into());
         self
     }
@@ -941,10 +908,7 @@ impl ClientCapabilities {
     }
     /// Sets `tasks`.
     #[inline]
-    pub fn with_tasks(
-        mut self,
-        value: impl ::std::convert::Into<ClientCapabilitiesTasks>,
-    ) -> Self {
+    pub fn with_tasks(mut self, value: impl ::std::convert::Into<ClientCapabilitiesTasks>) -> Self {
         self.tasks = ::std::option::Option::Some(value.into());
         self
     }
@@ -987,19 +951,13 @@ impl ClientCapabilitiesElicitation {
     }
     /// Sets `form`.
     #[inline]
-    pub fn with_form(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_form(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.form = ::std::option::Option::Some(value);
         self
     }
     /// Sets `url`.
     #[inline]
-    pub fn with_url(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_url(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.url = ::std::option::Option::Some(value);
         self
     }
@@ -1086,19 +1044,13 @@ impl ClientCapabilitiesSampling {
     }
     /// Sets `context`.
     #[inline]
-    pub fn with_context(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_context(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.context = ::std::option::Option::Some(value);
         self
     }
     /// Sets `tools`.
     #[inline]
-    pub fn with_tools(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_tools(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.tools = ::std::option::Option::Some(value);
         self
     }
@@ -1147,19 +1099,13 @@ impl ClientCapabilitiesTasks {
     }
     /// Sets `list`.
     #[inline]
-    pub fn with_list(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_list(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.list = ::std::option::Option::Some(value);
         self
     }
     /// Sets `cancel`.
     #[inline]
-    pub fn with_cancel(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_cancel(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.cancel = ::std::option::Option::Some(value);
         self
     }
@@ -1264,10 +1210,7 @@ impl ClientCapabilitiesTasksRequestsElicitation {
     }
     /// Sets `create`.
     #[inline]
-    pub fn with_create(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_create(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.create = ::std::option::Option::Some(value);
         self
     }
@@ -1665,10 +1608,7 @@ impl CompleteRequestParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<RequestParamsMeta>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<RequestParamsMeta>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -1833,10 +1773,7 @@ impl CompleteResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -2103,10 +2040,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<RequestParamsMeta>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<RequestParamsMeta>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -2127,10 +2061,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `systemPrompt`.
     #[inline]
-    pub fn with_system_prompt(
-        mut self,
-        value: impl ::std::convert::Into<String>,
-    ) -> Self {
+    pub fn with_system_prompt(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.system_prompt = ::std::option::Option::Some(value.into());
         self
     }
@@ -2157,10 +2088,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `metadata`.
     #[inline]
-    pub fn with_metadata(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_metadata(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.metadata = ::std::option::Option::Some(value);
         self
     }
@@ -2172,10 +2100,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `toolChoice`.
     #[inline]
-    pub fn with_tool_choice(
-        mut self,
-        value: impl ::std::convert::Into<ToolChoice>,
-    ) -> Self {
+    pub fn with_tool_choice(mut self, value: impl ::std::convert::Into<ToolChoice>) -> Self {
         self.tool_choice = ::std::option::Option::Some(value.into());
         self
     }
@@ -2373,10 +2298,7 @@ impl CreateMessageResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -2494,10 +2416,7 @@ impl CreateTaskResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -2606,9 +2525,7 @@ impl ElicitRequestFormParams {
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         message: impl ::std::convert::Into<String>,
-        requested_schema: impl ::std::convert::Into<
-            ElicitRequestFormParamsRequestedSchema,
-        >,
+        requested_schema: impl ::std::convert::Into<ElicitRequestFormParamsRequestedSchema>,
     ) -> Self {
         ElicitRequestFormParams {
             meta: ::std::option::Option::None,
@@ -2621,10 +2538,7 @@ impl ElicitRequestFormParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<RequestParamsMeta>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<RequestParamsMeta>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -2848,10 +2762,7 @@ impl ElicitRequestURLParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<RequestParamsMeta>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<RequestParamsMeta>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -2962,10 +2873,7 @@ impl ElicitResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -3083,9 +2991,7 @@ impl ElicitationCompleteNotification {
     /// A `ElicitationCompleteNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        params: impl ::std::convert::Into<ElicitationCompleteNotificationParams>,
-    ) -> Self {
+    pub fn new(params: impl ::std::convert::Into<ElicitationCompleteNotificationParams>) -> Self {
         ElicitationCompleteNotification {
             params: params.into(),
             extra: crate::Extra::new(),
@@ -3171,19 +3077,13 @@ impl EmbeddedResource {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -3377,10 +3277,7 @@ impl GetPromptRequestParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<RequestParamsMeta>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<RequestParamsMeta>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -3447,10 +3344,7 @@ impl GetPromptResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -3589,10 +3483,7 @@ impl GetTaskPayloadResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -3766,19 +3657,13 @@ impl GetTaskResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
     /// Sets `statusMessage`.
     #[inline]
-    pub fn with_status_message(
-        mut self,
-        value: impl ::std::convert::Into<String>,
-    ) -> Self {
+    pub fn with_status_message(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.status_message = ::std::option::Option::Some(value.into());
         self
     }
@@ -4045,19 +3930,13 @@ impl ImageContent {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -4311,10 +4190,7 @@ impl InitializeRequestParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<RequestParamsMeta>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<RequestParamsMeta>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -4400,19 +4276,13 @@ impl InitializeResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
     /// Sets `instructions`.
     #[inline]
-    pub fn with_instructions(
-        mut self,
-        value: impl ::std::convert::Into<String>,
-    ) -> Self {
+    pub fn with_instructions(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.instructions = ::std::option::Option::Some(value.into());
         self
     }
@@ -4479,10 +4349,7 @@ impl InitializedNotification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<NotificationParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -4604,10 +4471,7 @@ impl JSONRPCRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_params(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.params = ::std::option::Option::Some(value);
         self
     }
@@ -4797,10 +4661,7 @@ impl ListPromptsRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<PaginatedRequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<PaginatedRequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -4872,10 +4733,7 @@ impl ListPromptsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -4956,10 +4814,7 @@ impl ListResourceTemplatesRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<PaginatedRequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<PaginatedRequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -5032,10 +4887,7 @@ impl ListResourceTemplatesResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -5116,10 +4968,7 @@ impl ListResourcesRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<PaginatedRequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<PaginatedRequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -5191,10 +5040,7 @@ impl ListResourcesResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -5283,10 +5129,7 @@ impl ListRootsRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<RequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<RequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -5339,10 +5182,7 @@ impl ListRootsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -5394,10 +5234,7 @@ impl ListTasksRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<PaginatedRequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<PaginatedRequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -5471,10 +5308,7 @@ impl ListTasksResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -5549,10 +5383,7 @@ impl ListToolsRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<PaginatedRequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<PaginatedRequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -5624,10 +5455,7 @@ impl ListToolsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -5731,9 +5559,7 @@ impl LoggingMessageNotification {
     /// A `LoggingMessageNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        params: impl ::std::convert::Into<LoggingMessageNotificationParams>,
-    ) -> Self {
+    pub fn new(params: impl ::std::convert::Into<LoggingMessageNotificationParams>) -> Self {
         LoggingMessageNotification {
             params: params.into(),
             extra: crate::Extra::new(),
@@ -5782,10 +5608,7 @@ impl LoggingMessageNotificationParams {
     /// A `LoggingMessageNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        level: impl ::std::convert::Into<LoggingLevel>,
-        data: ::serde_json::Value,
-    ) -> Self {
+    pub fn new(level: impl ::std::convert::Into<LoggingLevel>, data: ::serde_json::Value) -> Self {
         LoggingMessageNotificationParams {
             meta: ::std::option::Option::None,
             level: level.into(),
@@ -5796,10 +5619,7 @@ impl LoggingMessageNotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -5890,10 +5710,7 @@ impl NotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -6028,10 +5845,7 @@ impl PaginatedRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<PaginatedRequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<PaginatedRequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -6077,10 +5891,7 @@ impl PaginatedRequestParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<RequestParamsMeta>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<RequestParamsMeta>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -6151,10 +5962,7 @@ impl PaginatedResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -6219,10 +6027,7 @@ impl PingRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<RequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<RequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -6351,10 +6156,7 @@ impl ProgressNotificationParams {
     /// A `ProgressNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        progress_token: impl ::std::convert::Into<ProgressToken>,
-        progress: f64,
-    ) -> Self {
+    pub fn new(progress_token: impl ::std::convert::Into<ProgressToken>, progress: f64) -> Self {
         ProgressNotificationParams {
             meta: ::std::option::Option::None,
             progress_token: progress_token.into(),
@@ -6366,10 +6168,7 @@ impl ProgressNotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -6546,10 +6345,7 @@ impl Prompt {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -6641,10 +6437,7 @@ impl PromptListChangedNotification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<NotificationParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -6777,10 +6570,7 @@ impl ReadResourceRequestParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<RequestParamsMeta>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<RequestParamsMeta>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -6846,10 +6636,7 @@ impl ReadResourceResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -7000,10 +6787,7 @@ impl RequestParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<RequestParamsMeta>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<RequestParamsMeta>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -7043,10 +6827,7 @@ impl RequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[inline]
-    pub fn with_progress_token(
-        mut self,
-        value: impl ::std::convert::Into<ProgressToken>,
-    ) -> Self {
+    pub fn with_progress_token(mut self, value: impl ::std::convert::Into<ProgressToken>) -> Self {
         self.progress_token = ::std::option::Option::Some(value.into());
         self
     }
@@ -7170,10 +6951,7 @@ impl Resource {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
@@ -7185,10 +6963,7 @@ impl Resource {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -7317,10 +7092,7 @@ impl ResourceContents {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -7445,10 +7217,7 @@ impl ResourceLink {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
@@ -7460,10 +7229,7 @@ impl ResourceLink {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -7595,10 +7361,7 @@ impl ResourceListChangedNotification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<NotificationParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -7655,10 +7418,7 @@ impl ResourceRequestParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<RequestParamsMeta>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<RequestParamsMeta>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -7787,19 +7547,13 @@ impl ResourceTemplate {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -7898,9 +7652,7 @@ impl ResourceUpdatedNotification {
     /// A `ResourceUpdatedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        params: impl ::std::convert::Into<ResourceUpdatedNotificationParams>,
-    ) -> Self {
+    pub fn new(params: impl ::std::convert::Into<ResourceUpdatedNotificationParams>) -> Self {
         ResourceUpdatedNotification {
             params: params.into(),
             extra: crate::Extra::new(),
@@ -7952,10 +7704,7 @@ impl ResourceUpdatedNotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -8004,10 +7753,7 @@ impl Result {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -8071,10 +7817,7 @@ impl Root {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -8113,10 +7856,7 @@ impl RootsListChangedNotification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<NotificationParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -8175,10 +7915,7 @@ impl SamplingMessage {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -8329,19 +8066,13 @@ impl ServerCapabilities {
     }
     /// Sets `logging`.
     #[inline]
-    pub fn with_logging(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_logging(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.logging = ::std::option::Option::Some(value);
         self
     }
     /// Sets `completions`.
     #[inline]
-    pub fn with_completions(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_completions(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.completions = ::std::option::Option::Some(value);
         self
     }
@@ -8365,19 +8096,13 @@ impl ServerCapabilities {
     }
     /// Sets `tools`.
     #[inline]
-    pub fn with_tools(
-        mut self,
-        value: impl ::std::convert::Into<ServerCapabilitiesTools>,
-    ) -> Self {
+    pub fn with_tools(mut self, value: impl ::std::convert::Into<ServerCapabilitiesTools>) -> Self {
         self.tools = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `tasks`.
     #[inline]
-    pub fn with_tasks(
-        mut self,
-        value: impl ::std::convert::Into<ServerCapabilitiesTasks>,
-    ) -> Self {
+    pub fn with_tasks(mut self, value: impl ::std::convert::Into<ServerCapabilitiesTasks>) -> Self {
         self.tasks = ::std::option::Option::Some(value.into());
         self
     }
@@ -8523,19 +8248,13 @@ impl ServerCapabilitiesTasks {
     }
     /// Sets `list`.
     #[inline]
-    pub fn with_list(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_list(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.list = ::std::option::Option::Some(value);
         self
     }
     /// Sets `cancel`.
     #[inline]
-    pub fn with_cancel(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_cancel(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.cancel = ::std::option::Option::Some(value);
         self
     }
@@ -8625,10 +8344,7 @@ impl ServerCapabilitiesTasksRequestsTools {
     }
     /// Sets `call`.
     #[inline]
-    pub fn with_call(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_call(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.call = ::std::option::Option::Some(value);
         self
     }
@@ -9026,10 +8742,7 @@ impl SetLevelRequestParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<RequestParamsMeta>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<RequestParamsMeta>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -9141,10 +8854,7 @@ impl StringSchema {
     }
     /// Sets `format`.
     #[inline]
-    pub fn with_format(
-        mut self,
-        value: impl ::std::convert::Into<StringSchemaFormat>,
-    ) -> Self {
+    pub fn with_format(mut self, value: impl ::std::convert::Into<StringSchemaFormat>) -> Self {
         self.format = ::std::option::Option::Some(value.into());
         self
     }
@@ -9269,10 +8979,7 @@ impl SubscribeRequestParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<RequestParamsMeta>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<RequestParamsMeta>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -9378,10 +9085,7 @@ impl Task {
     }
     /// Sets `statusMessage`.
     #[inline]
-    pub fn with_status_message(
-        mut self,
-        value: impl ::std::convert::Into<String>,
-    ) -> Self {
+    pub fn with_status_message(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.status_message = ::std::option::Option::Some(value.into());
         self
     }
@@ -9442,10 +9146,7 @@ impl TaskAugmentedRequestParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<RequestParamsMeta>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<RequestParamsMeta>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -9662,19 +9363,13 @@ impl TaskStatusNotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
     /// Sets `statusMessage`.
     #[inline]
-    pub fn with_status_message(
-        mut self,
-        value: impl ::std::convert::Into<String>,
-    ) -> Self {
+    pub fn with_status_message(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.status_message = ::std::option::Option::Some(value.into());
         self
     }
@@ -9784,19 +9479,13 @@ impl TextContent {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -9857,10 +9546,7 @@ impl TextResourceContents {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -9928,9 +9614,7 @@ impl TitledMultiSelectEnumSchema {
     /// A `TitledMultiSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        items: impl ::std::convert::Into<TitledMultiSelectEnumSchemaItems>,
-    ) -> Self {
+    pub fn new(items: impl ::std::convert::Into<TitledMultiSelectEnumSchemaItems>) -> Self {
         TitledMultiSelectEnumSchema {
             title: ::std::option::Option::None,
             description: ::std::option::Option::None,
@@ -10249,10 +9933,7 @@ impl Tool {
     }
     /// Sets `execution`.
     #[inline]
-    pub fn with_execution(
-        mut self,
-        value: impl ::std::convert::Into<ToolExecution>,
-    ) -> Self {
+    pub fn with_execution(mut self, value: impl ::std::convert::Into<ToolExecution>) -> Self {
         self.execution = ::std::option::Option::Some(value.into());
         self
     }
@@ -10267,19 +9948,13 @@ impl Tool {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<ToolAnnotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<ToolAnnotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -10515,10 +10190,7 @@ impl ToolChoice {
     }
     /// Sets `mode`.
     #[inline]
-    pub fn with_mode(
-        mut self,
-        value: impl ::std::convert::Into<ToolChoiceMode>,
-    ) -> Self {
+    pub fn with_mode(mut self, value: impl ::std::convert::Into<ToolChoiceMode>) -> Self {
         self.mode = ::std::option::Option::Some(value.into());
         self
     }
@@ -10715,10 +10387,7 @@ impl ToolListChangedNotification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<NotificationParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -10865,10 +10534,7 @@ impl ToolResultContent {
     /// A `ToolResultContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        tool_use_id: impl ::std::convert::Into<String>,
-        content: Vec<ContentBlock>,
-    ) -> Self {
+    pub fn new(tool_use_id: impl ::std::convert::Into<String>, content: Vec<ContentBlock>) -> Self {
         ToolResultContent {
             tool_use_id: tool_use_id.into(),
             content,
@@ -10895,10 +10561,7 @@ impl ToolResultContent {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -10960,10 +10623,7 @@ impl ToolUseContent {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -11165,10 +10825,7 @@ impl UnsubscribeRequestParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<RequestParamsMeta>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<RequestParamsMeta>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -11246,9 +10903,7 @@ impl UntitledMultiSelectEnumSchema {
     /// A `UntitledMultiSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        items: impl ::std::convert::Into<UntitledMultiSelectEnumSchemaItems>,
-    ) -> Self {
+    pub fn new(items: impl ::std::convert::Into<UntitledMultiSelectEnumSchemaItems>) -> Self {
         UntitledMultiSelectEnumSchema {
             title: ::std::option::Option::None,
             description: ::std::option::Option::None,

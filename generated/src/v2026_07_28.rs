@@ -102,10 +102,7 @@ impl AudioContent {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
@@ -392,10 +389,7 @@ impl CacheableResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<ResultMetaObject>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<ResultMetaObject>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -605,19 +599,13 @@ impl CallToolRequestParams {
     }
     /// Sets `requestState`.
     #[inline]
-    pub fn with_request_state(
-        mut self,
-        value: impl ::std::convert::Into<String>,
-    ) -> Self {
+    pub fn with_request_state(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.request_state = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `arguments`.
     #[inline]
-    pub fn with_arguments(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_arguments(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.arguments = ::std::option::Option::Some(value);
         self
     }
@@ -789,10 +777,7 @@ impl CallToolResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<ResultMetaObject>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<ResultMetaObject>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -1031,10 +1016,7 @@ impl CancelledNotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<NotificationMetaObject>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<NotificationMetaObject>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -1195,31 +1177,19 @@ impl ClientCapabilities {
     }
     /// Sets `experimental`.
     #[inline]
-    pub fn with_experimental(
-        mut self,
-        value: crate::IndexMap<String, JSONObject>,
-    ) -> Self {
+    pub fn with_experimental(mut self, value: crate::IndexMap<String, JSONObject>) -> Self {
         self.experimental = ::std::option::Option::Some(value);
         self
     }
     /// Sets `roots`.
-    #[deprecated(
-        since = "2026-07-28",
-        note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."
-    )]
+    #[deprecated(since = "2026-07-28", note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
     #[inline]
-    pub fn with_roots(
-        mut self,
-        value: impl ::std::convert::Into<ClientCapabilitiesRoots>,
-    ) -> Self {
+    pub fn with_roots(mut self, value: impl ::std::convert::Into<ClientCapabilitiesRoots>) -> Self {
         self.roots = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `sampling`.
-    #[deprecated(
-        since = "2026-07-28",
-        note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."
-    )]
+    #[deprecated(since = "2026-07-28", note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
     #[inline]
     pub fn with_sampling(
         mut self,
@@ -1239,10 +1209,7 @@ impl ClientCapabilities {
     }
     /// Sets `extensions`.
     #[inline]
-    pub fn with_extensions(
-        mut self,
-        value: crate::IndexMap<String, JSONObject>,
-    ) -> Self {
+    pub fn with_extensions(mut self, value: crate::IndexMap<String, JSONObject>) -> Self {
         self.extensions = ::std::option::Option::Some(value);
         self
     }
@@ -1834,10 +1801,7 @@ impl CompleteResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<ResultMetaObject>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<ResultMetaObject>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -2313,10 +2277,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `systemPrompt`.
     #[inline]
-    pub fn with_system_prompt(
-        mut self,
-        value: impl ::std::convert::Into<String>,
-    ) -> Self {
+    pub fn with_system_prompt(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.system_prompt = ::std::option::Option::Some(value.into());
         self
     }
@@ -2355,10 +2316,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `toolChoice`.
     #[inline]
-    pub fn with_tool_choice(
-        mut self,
-        value: impl ::std::convert::Into<ToolChoice>,
-    ) -> Self {
+    pub fn with_tool_choice(mut self, value: impl ::std::convert::Into<ToolChoice>) -> Self {
         self.tool_choice = ::std::option::Option::Some(value.into());
         self
     }
@@ -2762,19 +2720,13 @@ impl DiscoverResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<ResultMetaObject>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<ResultMetaObject>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `instructions`.
     #[inline]
-    pub fn with_instructions(
-        mut self,
-        value: impl ::std::convert::Into<String>,
-    ) -> Self {
+    pub fn with_instructions(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.instructions = ::std::option::Option::Some(value.into());
         self
     }
@@ -3035,9 +2987,7 @@ impl ElicitRequestFormParams {
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         message: impl ::std::convert::Into<String>,
-        requested_schema: impl ::std::convert::Into<
-            ElicitRequestFormParamsRequestedSchema,
-        >,
+        requested_schema: impl ::std::convert::Into<ElicitRequestFormParamsRequestedSchema>,
     ) -> Self {
         ElicitRequestFormParams {
             mode: ::std::option::Option::None,
@@ -3392,10 +3342,7 @@ impl EmbeddedResource {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
@@ -3662,10 +3609,7 @@ impl GetPromptRequestParams {
     }
     /// Sets `requestState`.
     #[inline]
-    pub fn with_request_state(
-        mut self,
-        value: impl ::std::convert::Into<String>,
-    ) -> Self {
+    pub fn with_request_state(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.request_state = ::std::option::Option::Some(value.into());
         self
     }
@@ -3788,10 +3732,7 @@ impl GetPromptResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<ResultMetaObject>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<ResultMetaObject>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -4244,10 +4185,7 @@ impl ImageContent {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
@@ -4603,10 +4541,7 @@ impl InputRequiredResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<ResultMetaObject>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<ResultMetaObject>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -4618,10 +4553,7 @@ impl InputRequiredResult {
     }
     /// Sets `requestState`.
     #[inline]
-    pub fn with_request_state(
-        mut self,
-        value: impl ::std::convert::Into<String>,
-    ) -> Self {
+    pub fn with_request_state(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.request_state = ::std::option::Option::Some(value.into());
         self
     }
@@ -4735,10 +4667,7 @@ impl InputResponseRequestParams {
     }
     /// Sets `requestState`.
     #[inline]
-    pub fn with_request_state(
-        mut self,
-        value: impl ::std::convert::Into<String>,
-    ) -> Self {
+    pub fn with_request_state(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.request_state = ::std::option::Option::Some(value.into());
         self
     }
@@ -5143,10 +5072,7 @@ impl JSONRPCRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_params(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.params = ::std::option::Option::Some(value);
         self
     }
@@ -5504,10 +5430,7 @@ impl ListPromptsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<ResultMetaObject>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<ResultMetaObject>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -5857,10 +5780,7 @@ impl ListResourceTemplatesResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<ResultMetaObject>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<ResultMetaObject>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -6203,10 +6123,7 @@ impl ListResourcesResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<ResultMetaObject>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<ResultMetaObject>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -6406,10 +6323,7 @@ impl ListRootsRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<ListRootsRequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<ListRootsRequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -6726,10 +6640,7 @@ impl ListToolsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<ResultMetaObject>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<ResultMetaObject>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -6964,9 +6875,7 @@ impl LoggingMessageNotification {
     /// A `LoggingMessageNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        params: impl ::std::convert::Into<LoggingMessageNotificationParams>,
-    ) -> Self {
+    pub fn new(params: impl ::std::convert::Into<LoggingMessageNotificationParams>) -> Self {
         LoggingMessageNotification {
             params: params.into(),
             extra: crate::Extra::new(),
@@ -7031,10 +6940,7 @@ impl LoggingMessageNotificationParams {
     /// A `LoggingMessageNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        level: impl ::std::convert::Into<LoggingLevel>,
-        data: ::serde_json::Value,
-    ) -> Self {
+    pub fn new(level: impl ::std::convert::Into<LoggingLevel>, data: ::serde_json::Value) -> Self {
         LoggingMessageNotificationParams {
             meta: ::std::option::Option::None,
             level: level.into(),
@@ -7045,10 +6951,7 @@ impl LoggingMessageNotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<NotificationMetaObject>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<NotificationMetaObject>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -7305,9 +7208,7 @@ impl MissingRequiredClientCapabilityErrorErrorData {
     /// A `MissingRequiredClientCapabilityErrorErrorData` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        required_capabilities: impl ::std::convert::Into<ClientCapabilities>,
-    ) -> Self {
+    pub fn new(required_capabilities: impl ::std::convert::Into<ClientCapabilities>) -> Self {
         MissingRequiredClientCapabilityErrorErrorData {
             required_capabilities: required_capabilities.into(),
             extra: crate::Extra::new(),
@@ -7571,9 +7472,7 @@ impl NotificationMetaObject {
         mut self,
         value: impl ::std::convert::Into<RequestId>,
     ) -> Self {
-        self.io_modelcontextprotocol_subscription_id = ::std::option::Option::Some(
-            value.into(),
-        );
+        self.io_modelcontextprotocol_subscription_id = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -7610,10 +7509,7 @@ impl NotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<NotificationMetaObject>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<NotificationMetaObject>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -7881,10 +7777,7 @@ impl PaginatedResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<ResultMetaObject>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<ResultMetaObject>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -8128,10 +8021,7 @@ impl ProgressNotificationParams {
     /// A `ProgressNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        progress_token: impl ::std::convert::Into<ProgressToken>,
-        progress: f64,
-    ) -> Self {
+    pub fn new(progress_token: impl ::std::convert::Into<ProgressToken>, progress: f64) -> Self {
         ProgressNotificationParams {
             meta: ::std::option::Option::None,
             progress_token: progress_token.into(),
@@ -8143,10 +8033,7 @@ impl ProgressNotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<NotificationMetaObject>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<NotificationMetaObject>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -8511,10 +8398,7 @@ impl PromptListChangedNotification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<NotificationParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -8750,10 +8634,7 @@ impl ReadResourceRequestParams {
     }
     /// Sets `requestState`.
     #[inline]
-    pub fn with_request_state(
-        mut self,
-        value: impl ::std::convert::Into<String>,
-    ) -> Self {
+    pub fn with_request_state(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.request_state = ::std::option::Option::Some(value.into());
         self
     }
@@ -8909,10 +8790,7 @@ impl ReadResourceResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<ResultMetaObject>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<ResultMetaObject>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -9213,27 +9091,20 @@ impl RequestMetaObject {
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         io_modelcontextprotocol_protocol_version: impl ::std::convert::Into<String>,
-        io_modelcontextprotocol_client_capabilities: impl ::std::convert::Into<
-            ClientCapabilities,
-        >,
+        io_modelcontextprotocol_client_capabilities: impl ::std::convert::Into<ClientCapabilities>,
     ) -> Self {
         RequestMetaObject {
             progress_token: ::std::option::Option::None,
-            io_modelcontextprotocol_protocol_version: io_modelcontextprotocol_protocol_version
-                .into(),
+            io_modelcontextprotocol_protocol_version: io_modelcontextprotocol_protocol_version.into(),
             io_modelcontextprotocol_client_info: ::std::option::Option::None,
-            io_modelcontextprotocol_client_capabilities: io_modelcontextprotocol_client_capabilities
-                .into(),
+            io_modelcontextprotocol_client_capabilities: io_modelcontextprotocol_client_capabilities.into(),
             io_modelcontextprotocol_log_level: ::std::option::Option::None,
             extra: crate::Extra::new(),
         }
     }
     /// Sets `progressToken`.
     #[inline]
-    pub fn with_progress_token(
-        mut self,
-        value: impl ::std::convert::Into<ProgressToken>,
-    ) -> Self {
+    pub fn with_progress_token(mut self, value: impl ::std::convert::Into<ProgressToken>) -> Self {
         self.progress_token = ::std::option::Option::Some(value.into());
         self
     }
@@ -9243,24 +9114,17 @@ impl RequestMetaObject {
         mut self,
         value: impl ::std::convert::Into<Implementation>,
     ) -> Self {
-        self.io_modelcontextprotocol_client_info = ::std::option::Option::Some(
-            value.into(),
-        );
+        self.io_modelcontextprotocol_client_info = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `io.modelcontextprotocol/logLevel`.
-    #[deprecated(
-        since = "2026-07-28",
-        note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."
-    )]
+    #[deprecated(since = "2026-07-28", note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
     #[inline]
     pub fn with_io_modelcontextprotocol_log_level(
         mut self,
         value: impl ::std::convert::Into<LoggingLevel>,
     ) -> Self {
-        self.io_modelcontextprotocol_log_level = ::std::option::Option::Some(
-            value.into(),
-        );
+        self.io_modelcontextprotocol_log_level = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -9421,10 +9285,7 @@ impl Resource {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
@@ -9698,10 +9559,7 @@ impl ResourceLink {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
@@ -9859,10 +9717,7 @@ impl ResourceListChangedNotification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<NotificationParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -10039,10 +9894,7 @@ impl ResourceTemplate {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
@@ -10162,9 +10014,7 @@ impl ResourceUpdatedNotification {
     /// A `ResourceUpdatedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        params: impl ::std::convert::Into<ResourceUpdatedNotificationParams>,
-    ) -> Self {
+    pub fn new(params: impl ::std::convert::Into<ResourceUpdatedNotificationParams>) -> Self {
         ResourceUpdatedNotification {
             params: params.into(),
             extra: crate::Extra::new(),
@@ -10222,10 +10072,7 @@ impl ResourceUpdatedNotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<NotificationMetaObject>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<NotificationMetaObject>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -10286,10 +10133,7 @@ impl Result {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<ResultMetaObject>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<ResultMetaObject>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -10348,9 +10192,7 @@ impl ResultMetaObject {
         mut self,
         value: impl ::std::convert::Into<Implementation>,
     ) -> Self {
-        self.io_modelcontextprotocol_server_info = ::std::option::Option::Some(
-            value.into(),
-        );
+        self.io_modelcontextprotocol_server_info = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -10771,18 +10613,12 @@ impl ServerCapabilities {
     }
     /// Sets `experimental`.
     #[inline]
-    pub fn with_experimental(
-        mut self,
-        value: crate::IndexMap<String, JSONObject>,
-    ) -> Self {
+    pub fn with_experimental(mut self, value: crate::IndexMap<String, JSONObject>) -> Self {
         self.experimental = ::std::option::Option::Some(value);
         self
     }
     /// Sets `logging`.
-    #[deprecated(
-        since = "2026-07-28",
-        note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."
-    )]
+    #[deprecated(since = "2026-07-28", note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
     #[inline]
     pub fn with_logging(mut self, value: JSONObject) -> Self {
         self.logging = ::std::option::Option::Some(value);
@@ -10814,19 +10650,13 @@ impl ServerCapabilities {
     }
     /// Sets `tools`.
     #[inline]
-    pub fn with_tools(
-        mut self,
-        value: impl ::std::convert::Into<ServerCapabilitiesTools>,
-    ) -> Self {
+    pub fn with_tools(mut self, value: impl ::std::convert::Into<ServerCapabilitiesTools>) -> Self {
         self.tools = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `extensions`.
     #[inline]
-    pub fn with_extensions(
-        mut self,
-        value: crate::IndexMap<String, JSONObject>,
-    ) -> Self {
+    pub fn with_extensions(mut self, value: crate::IndexMap<String, JSONObject>) -> Self {
         self.extensions = ::std::option::Option::Some(value);
         self
     }
@@ -11250,10 +11080,7 @@ impl StringSchema {
     }
     /// Sets `format`.
     #[inline]
-    pub fn with_format(
-        mut self,
-        value: impl ::std::convert::Into<StringSchemaFormat>,
-    ) -> Self {
+    pub fn with_format(mut self, value: impl ::std::convert::Into<StringSchemaFormat>) -> Self {
         self.format = ::std::option::Option::Some(value.into());
         self
     }
@@ -11482,10 +11309,7 @@ impl SubscriptionsAcknowledgedNotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<NotificationMetaObject>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<NotificationMetaObject>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -11677,9 +11501,7 @@ impl SubscriptionsListenResult {
     /// A `SubscriptionsListenResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        meta: impl ::std::convert::Into<SubscriptionsListenResultMetaObject>,
-    ) -> Self {
+    pub fn new(meta: impl ::std::convert::Into<SubscriptionsListenResultMetaObject>) -> Self {
         SubscriptionsListenResult {
             meta: meta.into(),
             result_type: ResultType::Complete,
@@ -11736,8 +11558,7 @@ impl SubscriptionsListenResultMetaObject {
     ) -> Self {
         SubscriptionsListenResultMetaObject {
             io_modelcontextprotocol_server_info: ::std::option::Option::None,
-            io_modelcontextprotocol_subscription_id: io_modelcontextprotocol_subscription_id
-                .into(),
+            io_modelcontextprotocol_subscription_id: io_modelcontextprotocol_subscription_id.into(),
             extra: crate::Extra::new(),
         }
     }
@@ -11747,9 +11568,7 @@ impl SubscriptionsListenResultMetaObject {
         mut self,
         value: impl ::std::convert::Into<Implementation>,
     ) -> Self {
-        self.io_modelcontextprotocol_server_info = ::std::option::Option::Some(
-            value.into(),
-        );
+        self.io_modelcontextprotocol_server_info = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -11869,10 +11688,7 @@ impl TextContent {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<Annotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<Annotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
@@ -12034,9 +11850,7 @@ impl TitledMultiSelectEnumSchema {
     /// A `TitledMultiSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        items: impl ::std::convert::Into<TitledMultiSelectEnumSchemaItems>,
-    ) -> Self {
+    pub fn new(items: impl ::std::convert::Into<TitledMultiSelectEnumSchemaItems>) -> Self {
         TitledMultiSelectEnumSchema {
             title: ::std::option::Option::None,
             description: ::std::option::Option::None,
@@ -12469,10 +12283,7 @@ impl Tool {
     }
     /// Sets `annotations`.
     #[inline]
-    pub fn with_annotations(
-        mut self,
-        value: impl ::std::convert::Into<ToolAnnotations>,
-    ) -> Self {
+    pub fn with_annotations(mut self, value: impl ::std::convert::Into<ToolAnnotations>) -> Self {
         self.annotations = ::std::option::Option::Some(value.into());
         self
     }
@@ -12709,10 +12520,7 @@ impl ToolChoice {
     }
     /// Sets `mode`.
     #[inline]
-    pub fn with_mode(
-        mut self,
-        value: impl ::std::convert::Into<ToolChoiceMode>,
-    ) -> Self {
+    pub fn with_mode(mut self, value: impl ::std::convert::Into<ToolChoiceMode>) -> Self {
         self.mode = ::std::option::Option::Some(value.into());
         self
     }
@@ -12823,10 +12631,7 @@ impl ToolListChangedNotification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<NotificationParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -12957,10 +12762,7 @@ impl ToolResultContent {
     /// A `ToolResultContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        tool_use_id: impl ::std::convert::Into<String>,
-        content: Vec<ContentBlock>,
-    ) -> Self {
+    pub fn new(tool_use_id: impl ::std::convert::Into<String>, content: Vec<ContentBlock>) -> Self {
         ToolResultContent {
             tool_use_id: tool_use_id.into(),
             content,
@@ -13194,10 +12996,7 @@ impl UnsupportedProtocolVersionErrorErrorData {
     /// A `UnsupportedProtocolVersionErrorErrorData` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        supported: Vec<String>,
-        requested: impl ::std::convert::Into<String>,
-    ) -> Self {
+    pub fn new(supported: Vec<String>, requested: impl ::std::convert::Into<String>) -> Self {
         UnsupportedProtocolVersionErrorErrorData {
             supported,
             requested: requested.into(),
@@ -13267,9 +13066,7 @@ impl UntitledMultiSelectEnumSchema {
     /// A `UntitledMultiSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        items: impl ::std::convert::Into<UntitledMultiSelectEnumSchemaItems>,
-    ) -> Self {
+    pub fn new(items: impl ::std::convert::Into<UntitledMultiSelectEnumSchemaItems>) -> Self {
         UntitledMultiSelectEnumSchema {
             title: ::std::option::Option::None,
             description: ::std::option::Option::None,

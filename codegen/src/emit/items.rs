@@ -1,6 +1,7 @@
 //! Model items → Rust: one emitter per shape (struct, string enum, union, alias,
-//! const). Each item is its Rust definition, as tokens that prettyplease lays out,
-//! and, for structs, enums and unions, one call of a runtime macro
+//! const). Each item is its Rust definition, as tokens that prettyplease lays out;
+//! for structs and unions, its builders (`build.rs`), as text laid out there; and,
+//! for structs, enums and unions, one call of a runtime macro
 //! (`codegen/runtime/rt/`) that writes its serde impls, laid out here by hand, one
 //! member per line, so that a one-member change in the schema is a one-line
 //! change in the macro call.
@@ -189,11 +190,20 @@ fn deprecated_attr(dep: &Option<Deprecation>) -> TokenStream {
     }
 }
 
-/// One item of a generated module: its definition, for prettyplease, and the
-/// runtime macro call that writes its impls, already laid out.
+/// One item of a generated module, in the order it is written: its definition,
+/// for prettyplease; its builders, already laid out; more impls, for
+/// prettyplease; and the runtime macro call that writes its serde impls, laid out.
 pub struct Emitted {
     pub tokens: TokenStream,
+    pub builders: String,
+    pub impls: TokenStream,
     pub call: Option<String>,
+}
+
+impl Emitted {
+    fn tokens(tokens: TokenStream) -> Emitted {
+        Emitted { tokens, builders: String::new(), impls: TokenStream::new(), call: None }
+    }
 }
 
 /// One model item as Rust. Its doc attributes hold placeholders whose text lives
@@ -213,7 +223,7 @@ pub fn emit_item(item: &Item, cx: &Cx<'_>) -> Emitted {
             let dep = deprecated_attr(&item.docs.deprecated);
             let name = ident(&item.name);
             let ty = cx.rust_type(t);
-            Emitted { tokens: quote! { #docs #dep pub type #name = #ty; }, call: None }
+            Emitted::tokens(quote! { #docs #dep pub type #name = #ty; })
         }
         ItemKind::Const(l) => {
             let docs = doc_attrs(&lines);
@@ -225,7 +235,7 @@ pub fn emit_item(item: &Item, cx: &Cx<'_>) -> Emitted {
                 LiteralValue::Float(f) => (quote!(f64), quote!(#f)),
                 LiteralValue::Bool(b) => (quote!(bool), quote!(#b)),
             };
-            Emitted { tokens: quote! { #docs #dep pub const #name: #ty = #value; }, call: None }
+            Emitted::tokens(quote! { #docs #dep pub const #name: #ty = #value; })
         }
     }
 }
@@ -336,9 +346,6 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
             #[doc = #extra_doc]
             pub #extra: crate::Extra,
         }
-        #builders
-        #upcasts
-        #errors
     };
 
     let types = cx.types();
@@ -365,7 +372,12 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
         })
         .collect();
     let header = if s.extra == "extra" { item.name.clone() } else { format!("{} (extra: {})", item.name, s.extra) };
-    Emitted { tokens, call: Some(macro_call("object", &header, &members)) }
+    Emitted {
+        tokens,
+        builders,
+        impls: quote! { #upcasts #errors },
+        call: Some(macro_call("object", &header, &members)),
+    }
 }
 
 fn emit_enum(item: &Item, e: &StringEnum, mut lines: Vec<String>, cx: &Cx<'_>) -> Emitted {
@@ -404,7 +416,7 @@ fn emit_enum(item: &Item, e: &StringEnum, mut lines: Vec<String>, cx: &Cx<'_>) -
     };
     let members: Vec<String> = e.values.iter().map(|v| format!("{} = {:?}", v.rust, v.value)).collect();
     let header = format!("{} {}", item.name, if e.open { "open" } else { "closed" });
-    Emitted { tokens, call: Some(macro_call("string_enum", &header, &members)) }
+    Emitted { call: Some(macro_call("string_enum", &header, &members)), ..Emitted::tokens(tokens) }
 }
 
 fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> Emitted {
@@ -459,7 +471,6 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> Em
             #(#variants)*
         }
         #display
-        #froms
     };
 
     let types = cx.types();
@@ -495,5 +506,5 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> Em
             (format!("{} by {rule}{selector}", item.name), u.variants.iter().map(member).collect())
         }
     };
-    Emitted { tokens, call: Some(macro_call("union", &header, &members)) }
+    Emitted { tokens, builders: froms, impls: TokenStream::new(), call: Some(macro_call("union", &header, &members)) }
 }

@@ -213,8 +213,18 @@ fn format_items(rev: &Revision, notes: &Notes, path: &str, diags: &mut Diagnosti
         .into_iter()
         .map(|piece| {
             let mut text = format_file(&piece.tokens, "", path, diags);
+            // Builders are text of a few fixed shapes, not parsed back in a release
+            // build (that was most of their cost); a debug build, every test run,
+            // checks them as it checks the macro calls.
+            if cfg!(debug_assertions) && !piece.builders.is_empty() {
+                check_laid_out(&piece.builders, path, diags);
+            }
+            text.push_str(&piece.builders);
+            if !piece.impls.is_empty() {
+                text.push_str(&format_file(&piece.impls, "", path, diags));
+            }
             if let Some(call) = piece.call {
-                check_call(&call, path, diags);
+                check_laid_out(&call, path, diags);
                 text.push_str(&call);
             }
             if let Some(method) = piece.method {
@@ -264,12 +274,13 @@ fn module_file(
     out
 }
 
-/// A macro call laid out by hand must still be Rust: an internal error otherwise.
-fn check_call(call: &str, path: &str, diags: &mut Diagnostics) {
-    if let Err(e) = syn::parse_str::<syn::File>(call) {
+/// Rust laid out by hand (a macro call, builders) must still be Rust: an internal
+/// error otherwise.
+fn check_laid_out(text: &str, path: &str, diags: &mut Diagnostics) {
+    if let Err(e) = syn::parse_str::<syn::File>(text) {
         diags.push(
-            Diagnostic::error(format!("internal error: a generated macro call in {path} does not parse: {e}"))
-                .note(call.lines().next().unwrap_or_default().to_string())
+            Diagnostic::error(format!("internal error: generated code laid out by hand in {path} does not parse: {e}"))
+                .note(text.lines().next().unwrap_or_default().to_string())
                 .hint("this is a bug in mcp-spec-codegen; please report it with the schema that caused it"),
         );
     }
@@ -726,6 +737,9 @@ pub struct RevisionModule {
 pub struct ItemPiece {
     pub name: String,
     pub tokens: TokenStream,
+    /// The builders, laid out (see [`items::Emitted`]).
+    pub builders: String,
+    pub impls: TokenStream,
     pub call: Option<String>,
     /// The method impl of a request or notification type.
     pub method: Option<TokenStream>,
@@ -785,7 +799,14 @@ pub fn revision_module(rev: &Revision, notes: &Notes) -> RevisionModule {
         .map(|item| {
             let emitted = emit_item(item, &cx);
             let method = methods.iter().find(|m| m.message == item.name).map(|m| method_impl(rev, &cx, m));
-            ItemPiece { name: item.name.clone(), tokens: emitted.tokens, call: emitted.call, method }
+            ItemPiece {
+                name: item.name.clone(),
+                tokens: emitted.tokens,
+                builders: emitted.builders,
+                impls: emitted.impls,
+                call: emitted.call,
+                method,
+            }
         })
         .collect();
     let entries = rev.items.values().filter(|i| !matches!(i.kind, ItemKind::Const(_))).map(|i| {

@@ -209,19 +209,13 @@ impl ClientCapabilities {
     }
     /// Sets `roots`.
     #[inline]
-    pub fn with_roots(
-        mut self,
-        value: impl ::std::convert::Into<ClientCapabilitiesRoots>,
-    ) -> Self {
+    pub fn with_roots(mut self, value: impl ::std::convert::Into<ClientCapabilitiesRoots>) -> Self {
         self.roots = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `sampling`.
     #[inline]
-    pub fn with_sampling(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_sampling(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.sampling = ::std::option::Option::Some(value);
         self
     }
@@ -431,10 +425,7 @@ impl CompleteResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -571,10 +562,7 @@ impl InitializedNotification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<NotificationParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -630,10 +618,7 @@ impl JSONRPCError {
     /// A `JSONRPCError` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        id: Option<RequestId>,
-        error: impl ::std::convert::Into<JSONRPCErrorError>,
-    ) -> Self {
+    pub fn new(id: Option<RequestId>, error: impl ::std::convert::Into<JSONRPCErrorError>) -> Self {
         JSONRPCError {
             id,
             error: error.into(),
@@ -721,10 +706,7 @@ impl JSONRPCNotification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<NotificationParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -781,10 +763,7 @@ impl JSONRPCRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<RequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<RequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -873,10 +852,7 @@ impl ListPromptsRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<PaginatedRequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<PaginatedRequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -950,10 +926,7 @@ impl ListPromptsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1040,10 +1013,7 @@ impl ListRootsRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<RequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<RequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -1113,10 +1083,7 @@ impl ListRootsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1157,9 +1124,7 @@ impl LoggingMessageNotification {
     /// A `LoggingMessageNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        params: impl ::std::convert::Into<LoggingMessageNotificationParams>,
-    ) -> Self {
+    pub fn new(params: impl ::std::convert::Into<LoggingMessageNotificationParams>) -> Self {
         LoggingMessageNotification {
             params: params.into(),
             extra: crate::Extra::new(),
@@ -1199,10 +1164,7 @@ impl LoggingMessageNotificationParams {
     /// A `LoggingMessageNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        level: impl ::std::convert::Into<LoggingLevel>,
-        data: ::serde_json::Value,
-    ) -> Self {
+    pub fn new(level: impl ::std::convert::Into<LoggingLevel>, data: ::serde_json::Value) -> Self {
         LoggingMessageNotificationParams {
             level: level.into(),
             logger: ::std::option::Option::None,
@@ -1246,10 +1208,7 @@ impl Notification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<NotificationParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -1287,10 +1246,7 @@ impl NotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1328,10 +1284,7 @@ impl PaginatedRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<PaginatedRequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<PaginatedRequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -1413,10 +1366,7 @@ impl PaginatedResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1479,10 +1429,7 @@ impl PingRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<RequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<RequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -1681,10 +1628,7 @@ impl PromptListChangedNotification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<NotificationParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -1840,10 +1784,7 @@ impl ReadResourceResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1918,10 +1859,7 @@ impl Request {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<RequestParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<RequestParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -1996,10 +1934,7 @@ impl RequestParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: impl ::std::convert::Into<RequestParamsMeta>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<RequestParamsMeta>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
@@ -2039,10 +1974,7 @@ impl RequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[inline]
-    pub fn with_progress_token(
-        mut self,
-        value: impl ::std::convert::Into<ProgressToken>,
-    ) -> Self {
+    pub fn with_progress_token(mut self, value: impl ::std::convert::Into<ProgressToken>) -> Self {
         self.progress_token = ::std::option::Option::Some(value.into());
         self
     }
@@ -2121,10 +2053,7 @@ impl ResourceListChangedNotification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<NotificationParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -2208,9 +2137,7 @@ impl ResourceUpdatedNotification {
     /// A `ResourceUpdatedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
     #[allow(clippy::new_without_default, clippy::too_many_arguments)]
-    pub fn new(
-        params: impl ::std::convert::Into<ResourceUpdatedNotificationParams>,
-    ) -> Self {
+    pub fn new(params: impl ::std::convert::Into<ResourceUpdatedNotificationParams>) -> Self {
         ResourceUpdatedNotification {
             params: params.into(),
             extra: crate::Extra::new(),
@@ -2282,10 +2209,7 @@ impl Result {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -2372,10 +2296,7 @@ impl RootsListChangedNotification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<NotificationParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }
@@ -2626,10 +2547,7 @@ impl ToolListChangedNotification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: impl ::std::convert::Into<NotificationParams>,
-    ) -> Self {
+    pub fn with_params(mut self, value: impl ::std::convert::Into<NotificationParams>) -> Self {
         self.params = ::std::option::Option::Some(value.into());
         self
     }

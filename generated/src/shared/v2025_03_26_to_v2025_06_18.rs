@@ -73,19 +73,13 @@ impl ServerCapabilities {
     }
     /// Sets `logging`.
     #[inline]
-    pub fn with_logging(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_logging(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.logging = ::std::option::Option::Some(value);
         self
     }
     /// Sets `completions`.
     #[inline]
-    pub fn with_completions(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_completions(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.completions = ::std::option::Option::Some(value);
         self
     }
@@ -109,10 +103,7 @@ impl ServerCapabilities {
     }
     /// Sets `tools`.
     #[inline]
-    pub fn with_tools(
-        mut self,
-        value: impl ::std::convert::Into<ServerCapabilitiesTools>,
-    ) -> Self {
+    pub fn with_tools(mut self, value: impl ::std::convert::Into<ServerCapabilitiesTools>) -> Self {
         self.tools = ::std::option::Option::Some(value.into());
         self
     }

@@ -76,10 +76,7 @@ impl Annotations {
     }
     /// Sets `lastModified`.
     #[inline]
-    pub fn with_last_modified(
-        mut self,
-        value: impl ::std::convert::Into<String>,
-    ) -> Self {
+    pub fn with_last_modified(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.last_modified = ::std::option::Option::Some(value.into());
         self
     }
@@ -121,10 +118,7 @@ impl JSONRPCNotification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_params(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.params = ::std::option::Option::Some(value);
         self
     }
@@ -174,10 +168,7 @@ impl Notification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_params(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.params = ::std::option::Option::Some(value);
         self
     }
@@ -211,10 +202,7 @@ impl Request {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_params(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
         self.params = ::std::option::Option::Some(value);
         self
     }
