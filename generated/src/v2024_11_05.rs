@@ -251,10 +251,7 @@ impl ::std::convert::From<CallToolResult> for Result {
     #[inline]
     fn from(value: CallToolResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "content",
-            ::serde_json::to_value(value.content).unwrap_or_default(),
-        );
+        kept.insert("content", ::serde_json::to_value(value.content).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.is_error {
             kept.insert("isError", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -739,10 +736,7 @@ impl ::std::convert::From<CreateMessageResult> for Result {
     fn from(value: CreateMessageResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("role", ::serde_json::to_value(value.role).unwrap_or_default());
-        kept.insert(
-            "content",
-            ::serde_json::to_value(value.content).unwrap_or_default(),
-        );
+        kept.insert("content", ::serde_json::to_value(value.content).unwrap_or_default());
         kept.insert("model", ::serde_json::to_value(value.model).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.stop_reason {
             kept.insert("stopReason", ::serde_json::to_value(v).unwrap_or_default());
@@ -851,10 +845,7 @@ impl ::std::convert::From<EmbeddedResource> for Annotated {
     fn from(value: EmbeddedResource) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("type", ::serde_json::json!("resource"));
-        kept.insert(
-            "resource",
-            ::serde_json::to_value(value.resource).unwrap_or_default(),
-        );
+        kept.insert("resource", ::serde_json::to_value(value.resource).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -1021,10 +1012,7 @@ impl ::std::convert::From<GetPromptResult> for Result {
         if let ::std::option::Option::Some(v) = value.description {
             kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "messages",
-            ::serde_json::to_value(value.messages).unwrap_or_default(),
-        );
+        kept.insert("messages", ::serde_json::to_value(value.messages).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -1095,10 +1083,7 @@ impl ::std::convert::From<ImageContent> for Annotated {
         let mut kept = crate::Extra::new();
         kept.insert("type", ::serde_json::json!("image"));
         kept.insert("data", ::serde_json::to_value(value.data).unwrap_or_default());
-        kept.insert(
-            "mimeType",
-            ::serde_json::to_value(value.mime_type).unwrap_or_default(),
-        );
+        kept.insert("mimeType", ::serde_json::to_value(value.mime_type).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -1257,18 +1242,9 @@ impl ::std::convert::From<InitializeResult> for Result {
     #[inline]
     fn from(value: InitializeResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "protocolVersion",
-            ::serde_json::to_value(value.protocol_version).unwrap_or_default(),
-        );
-        kept.insert(
-            "capabilities",
-            ::serde_json::to_value(value.capabilities).unwrap_or_default(),
-        );
-        kept.insert(
-            "serverInfo",
-            ::serde_json::to_value(value.server_info).unwrap_or_default(),
-        );
+        kept.insert("protocolVersion", ::serde_json::to_value(value.protocol_version).unwrap_or_default());
+        kept.insert("capabilities", ::serde_json::to_value(value.capabilities).unwrap_or_default());
+        kept.insert("serverInfo", ::serde_json::to_value(value.server_info).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.instructions {
             kept.insert("instructions", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -1456,10 +1432,7 @@ impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
     #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "resourceTemplates",
-            ::serde_json::to_value(value.resource_templates).unwrap_or_default(),
-        );
+        kept.insert("resourceTemplates", ::serde_json::to_value(value.resource_templates).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -1477,10 +1450,7 @@ impl ::std::convert::From<ListResourceTemplatesResult> for Result {
         if let ::std::option::Option::Some(v) = value.next_cursor {
             kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "resourceTemplates",
-            ::serde_json::to_value(value.resource_templates).unwrap_or_default(),
-        );
+        kept.insert("resourceTemplates", ::serde_json::to_value(value.resource_templates).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -1609,10 +1579,7 @@ impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
     #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "resources",
-            ::serde_json::to_value(value.resources).unwrap_or_default(),
-        );
+        kept.insert("resources", ::serde_json::to_value(value.resources).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -1630,10 +1597,7 @@ impl ::std::convert::From<ListResourcesResult> for Result {
         if let ::std::option::Option::Some(v) = value.next_cursor {
             kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "resources",
-            ::serde_json::to_value(value.resources).unwrap_or_default(),
-        );
+        kept.insert("resources", ::serde_json::to_value(value.resources).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -2165,10 +2129,7 @@ impl ::std::convert::From<ResourceTemplate> for Annotated {
     #[inline]
     fn from(value: ResourceTemplate) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "uriTemplate",
-            ::serde_json::to_value(value.uri_template).unwrap_or_default(),
-        );
+        kept.insert("uriTemplate", ::serde_json::to_value(value.uri_template).unwrap_or_default());
         kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.description {
             kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());

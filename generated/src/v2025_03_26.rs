@@ -262,10 +262,7 @@ impl ::std::convert::From<CallToolResult> for Result {
     #[inline]
     fn from(value: CallToolResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "content",
-            ::serde_json::to_value(value.content).unwrap_or_default(),
-        );
+        kept.insert("content", ::serde_json::to_value(value.content).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.is_error {
             kept.insert("isError", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -757,10 +754,7 @@ impl ::std::convert::From<CreateMessageResult> for Result {
     fn from(value: CreateMessageResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("role", ::serde_json::to_value(value.role).unwrap_or_default());
-        kept.insert(
-            "content",
-            ::serde_json::to_value(value.content).unwrap_or_default(),
-        );
+        kept.insert("content", ::serde_json::to_value(value.content).unwrap_or_default());
         kept.insert("model", ::serde_json::to_value(value.model).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.stop_reason {
             kept.insert("stopReason", ::serde_json::to_value(v).unwrap_or_default());
@@ -1020,10 +1014,7 @@ impl ::std::convert::From<GetPromptResult> for Result {
         if let ::std::option::Option::Some(v) = value.description {
             kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "messages",
-            ::serde_json::to_value(value.messages).unwrap_or_default(),
-        );
+        kept.insert("messages", ::serde_json::to_value(value.messages).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -1236,18 +1227,9 @@ impl ::std::convert::From<InitializeResult> for Result {
     #[inline]
     fn from(value: InitializeResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "protocolVersion",
-            ::serde_json::to_value(value.protocol_version).unwrap_or_default(),
-        );
-        kept.insert(
-            "capabilities",
-            ::serde_json::to_value(value.capabilities).unwrap_or_default(),
-        );
-        kept.insert(
-            "serverInfo",
-            ::serde_json::to_value(value.server_info).unwrap_or_default(),
-        );
+        kept.insert("protocolVersion", ::serde_json::to_value(value.protocol_version).unwrap_or_default());
+        kept.insert("capabilities", ::serde_json::to_value(value.capabilities).unwrap_or_default());
+        kept.insert("serverInfo", ::serde_json::to_value(value.server_info).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.instructions {
             kept.insert("instructions", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -1510,10 +1492,7 @@ impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
     #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "resourceTemplates",
-            ::serde_json::to_value(value.resource_templates).unwrap_or_default(),
-        );
+        kept.insert("resourceTemplates", ::serde_json::to_value(value.resource_templates).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -1531,10 +1510,7 @@ impl ::std::convert::From<ListResourceTemplatesResult> for Result {
         if let ::std::option::Option::Some(v) = value.next_cursor {
             kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "resourceTemplates",
-            ::serde_json::to_value(value.resource_templates).unwrap_or_default(),
-        );
+        kept.insert("resourceTemplates", ::serde_json::to_value(value.resource_templates).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -1663,10 +1639,7 @@ impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
     #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "resources",
-            ::serde_json::to_value(value.resources).unwrap_or_default(),
-        );
+        kept.insert("resources", ::serde_json::to_value(value.resources).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -1684,10 +1657,7 @@ impl ::std::convert::From<ListResourcesResult> for Result {
         if let ::std::option::Option::Some(v) = value.next_cursor {
             kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "resources",
-            ::serde_json::to_value(value.resources).unwrap_or_default(),
-        );
+        kept.insert("resources", ::serde_json::to_value(value.resources).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }

@@ -426,15 +426,9 @@ impl ::std::convert::From<CallToolResult> for Result {
     #[inline]
     fn from(value: CallToolResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "content",
-            ::serde_json::to_value(value.content).unwrap_or_default(),
-        );
+        kept.insert("content", ::serde_json::to_value(value.content).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.structured_content {
-            kept.insert(
-                "structuredContent",
-                ::serde_json::to_value(v).unwrap_or_default(),
-            );
+            kept.insert("structuredContent", ::serde_json::to_value(v).unwrap_or_default());
         }
         if let ::std::option::Option::Some(v) = value.is_error {
             kept.insert("isError", ::serde_json::to_value(v).unwrap_or_default());
@@ -1072,10 +1066,7 @@ impl ::std::convert::From<CompleteResult> for Result {
     #[inline]
     fn from(value: CompleteResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "completion",
-            ::serde_json::to_value(value.completion).unwrap_or_default(),
-        );
+        kept.insert("completion", ::serde_json::to_value(value.completion).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -1424,10 +1415,7 @@ impl ::std::convert::From<CreateMessageResult> for Result {
     fn from(value: CreateMessageResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("role", ::serde_json::to_value(value.role).unwrap_or_default());
-        kept.insert(
-            "content",
-            ::serde_json::to_value(value.content).unwrap_or_default(),
-        );
+        kept.insert("content", ::serde_json::to_value(value.content).unwrap_or_default());
         kept.insert("model", ::serde_json::to_value(value.model).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.stop_reason {
             kept.insert("stopReason", ::serde_json::to_value(v).unwrap_or_default());
@@ -2024,10 +2012,7 @@ impl ::std::convert::From<GetPromptResult> for Result {
         if let ::std::option::Option::Some(v) = value.description {
             kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "messages",
-            ::serde_json::to_value(value.messages).unwrap_or_default(),
-        );
+        kept.insert("messages", ::serde_json::to_value(value.messages).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -2158,10 +2143,7 @@ impl ::std::convert::From<Implementation> for BaseMetadata {
     #[inline]
     fn from(value: Implementation) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "version",
-            ::serde_json::to_value(value.version).unwrap_or_default(),
-        );
+        kept.insert("version", ::serde_json::to_value(value.version).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -2318,18 +2300,9 @@ impl ::std::convert::From<InitializeResult> for Result {
     #[inline]
     fn from(value: InitializeResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "protocolVersion",
-            ::serde_json::to_value(value.protocol_version).unwrap_or_default(),
-        );
-        kept.insert(
-            "capabilities",
-            ::serde_json::to_value(value.capabilities).unwrap_or_default(),
-        );
-        kept.insert(
-            "serverInfo",
-            ::serde_json::to_value(value.server_info).unwrap_or_default(),
-        );
+        kept.insert("protocolVersion", ::serde_json::to_value(value.protocol_version).unwrap_or_default());
+        kept.insert("capabilities", ::serde_json::to_value(value.capabilities).unwrap_or_default());
+        kept.insert("serverInfo", ::serde_json::to_value(value.server_info).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.instructions {
             kept.insert("instructions", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -2797,10 +2770,7 @@ impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
     #[inline]
     fn from(value: ListPromptsResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "prompts",
-            ::serde_json::to_value(value.prompts).unwrap_or_default(),
-        );
+        kept.insert("prompts", ::serde_json::to_value(value.prompts).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -2818,10 +2788,7 @@ impl ::std::convert::From<ListPromptsResult> for Result {
         if let ::std::option::Option::Some(v) = value.next_cursor {
             kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "prompts",
-            ::serde_json::to_value(value.prompts).unwrap_or_default(),
-        );
+        kept.insert("prompts", ::serde_json::to_value(value.prompts).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -2951,10 +2918,7 @@ impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
     #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "resourceTemplates",
-            ::serde_json::to_value(value.resource_templates).unwrap_or_default(),
-        );
+        kept.insert("resourceTemplates", ::serde_json::to_value(value.resource_templates).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -2972,10 +2936,7 @@ impl ::std::convert::From<ListResourceTemplatesResult> for Result {
         if let ::std::option::Option::Some(v) = value.next_cursor {
             kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "resourceTemplates",
-            ::serde_json::to_value(value.resource_templates).unwrap_or_default(),
-        );
+        kept.insert("resourceTemplates", ::serde_json::to_value(value.resource_templates).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -3104,10 +3065,7 @@ impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
     #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "resources",
-            ::serde_json::to_value(value.resources).unwrap_or_default(),
-        );
+        kept.insert("resources", ::serde_json::to_value(value.resources).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -3125,10 +3083,7 @@ impl ::std::convert::From<ListResourcesResult> for Result {
         if let ::std::option::Option::Some(v) = value.next_cursor {
             kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "resources",
-            ::serde_json::to_value(value.resources).unwrap_or_default(),
-        );
+        kept.insert("resources", ::serde_json::to_value(value.resources).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -4335,10 +4290,7 @@ impl ::std::convert::From<ReadResourceResult> for Result {
     #[inline]
     fn from(value: ReadResourceResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "contents",
-            ::serde_json::to_value(value.contents).unwrap_or_default(),
-        );
+        kept.insert("contents", ::serde_json::to_value(value.contents).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -5077,10 +5029,7 @@ impl ::std::convert::From<ResourceTemplate> for BaseMetadata {
     #[inline]
     fn from(value: ResourceTemplate) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "uriTemplate",
-            ::serde_json::to_value(value.uri_template).unwrap_or_default(),
-        );
+        kept.insert("uriTemplate", ::serde_json::to_value(value.uri_template).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.description {
             kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -6078,10 +6027,7 @@ impl ::std::convert::From<Tool> for BaseMetadata {
         if let ::std::option::Option::Some(v) = value.description {
             kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "inputSchema",
-            ::serde_json::to_value(value.input_schema).unwrap_or_default(),
-        );
+        kept.insert("inputSchema", ::serde_json::to_value(value.input_schema).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.output_schema {
             kept.insert("outputSchema", ::serde_json::to_value(v).unwrap_or_default());
         }

@@ -434,15 +434,9 @@ impl ::std::convert::From<CallToolResult> for Result {
     #[inline]
     fn from(value: CallToolResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "content",
-            ::serde_json::to_value(value.content).unwrap_or_default(),
-        );
+        kept.insert("content", ::serde_json::to_value(value.content).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.structured_content {
-            kept.insert(
-                "structuredContent",
-                ::serde_json::to_value(v).unwrap_or_default(),
-            );
+            kept.insert("structuredContent", ::serde_json::to_value(v).unwrap_or_default());
         }
         if let ::std::option::Option::Some(v) = value.is_error {
             kept.insert("isError", ::serde_json::to_value(v).unwrap_or_default());
@@ -636,14 +630,8 @@ impl ::std::convert::From<CancelTaskResult> for Result {
         if let ::std::option::Option::Some(v) = value.status_message {
             kept.insert("statusMessage", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "createdAt",
-            ::serde_json::to_value(value.created_at).unwrap_or_default(),
-        );
-        kept.insert(
-            "lastUpdatedAt",
-            ::serde_json::to_value(value.last_updated_at).unwrap_or_default(),
-        );
+        kept.insert("createdAt", ::serde_json::to_value(value.created_at).unwrap_or_default());
+        kept.insert("lastUpdatedAt", ::serde_json::to_value(value.last_updated_at).unwrap_or_default());
         kept.insert("ttl", ::serde_json::to_value(value.ttl).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.poll_interval {
             kept.insert("pollInterval", ::serde_json::to_value(v).unwrap_or_default());
@@ -1627,10 +1615,7 @@ impl ::std::convert::From<CompleteRequestParams> for RequestParams {
     fn from(value: CompleteRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("ref", ::serde_json::to_value(value.r#ref).unwrap_or_default());
-        kept.insert(
-            "argument",
-            ::serde_json::to_value(value.argument).unwrap_or_default(),
-        );
+        kept.insert("argument", ::serde_json::to_value(value.argument).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.context {
             kept.insert("context", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -1782,10 +1767,7 @@ impl ::std::convert::From<CompleteResult> for Result {
     #[inline]
     fn from(value: CompleteResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "completion",
-            ::serde_json::to_value(value.completion).unwrap_or_default(),
-        );
+        kept.insert("completion", ::serde_json::to_value(value.completion).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -2109,15 +2091,9 @@ impl ::std::convert::From<CreateMessageRequestParams> for TaskAugmentedRequestPa
     #[inline]
     fn from(value: CreateMessageRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "messages",
-            ::serde_json::to_value(value.messages).unwrap_or_default(),
-        );
+        kept.insert("messages", ::serde_json::to_value(value.messages).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.model_preferences {
-            kept.insert(
-                "modelPreferences",
-                ::serde_json::to_value(v).unwrap_or_default(),
-            );
+            kept.insert("modelPreferences", ::serde_json::to_value(v).unwrap_or_default());
         }
         if let ::std::option::Option::Some(v) = value.system_prompt {
             kept.insert("systemPrompt", ::serde_json::to_value(v).unwrap_or_default());
@@ -2128,10 +2104,7 @@ impl ::std::convert::From<CreateMessageRequestParams> for TaskAugmentedRequestPa
         if let ::std::option::Option::Some(v) = value.temperature {
             kept.insert("temperature", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "maxTokens",
-            ::serde_json::to_value(value.max_tokens).unwrap_or_default(),
-        );
+        kept.insert("maxTokens", ::serde_json::to_value(value.max_tokens).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.stop_sequences {
             kept.insert("stopSequences", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -2161,15 +2134,9 @@ impl ::std::convert::From<CreateMessageRequestParams> for RequestParams {
         if let ::std::option::Option::Some(v) = value.task {
             kept.insert("task", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "messages",
-            ::serde_json::to_value(value.messages).unwrap_or_default(),
-        );
+        kept.insert("messages", ::serde_json::to_value(value.messages).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.model_preferences {
-            kept.insert(
-                "modelPreferences",
-                ::serde_json::to_value(v).unwrap_or_default(),
-            );
+            kept.insert("modelPreferences", ::serde_json::to_value(v).unwrap_or_default());
         }
         if let ::std::option::Option::Some(v) = value.system_prompt {
             kept.insert("systemPrompt", ::serde_json::to_value(v).unwrap_or_default());
@@ -2180,10 +2147,7 @@ impl ::std::convert::From<CreateMessageRequestParams> for RequestParams {
         if let ::std::option::Option::Some(v) = value.temperature {
             kept.insert("temperature", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "maxTokens",
-            ::serde_json::to_value(value.max_tokens).unwrap_or_default(),
-        );
+        kept.insert("maxTokens", ::serde_json::to_value(value.max_tokens).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.stop_sequences {
             kept.insert("stopSequences", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -2317,10 +2281,7 @@ impl ::std::convert::From<CreateMessageResult> for Result {
     fn from(value: CreateMessageResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("role", ::serde_json::to_value(value.role).unwrap_or_default());
-        kept.insert(
-            "content",
-            ::serde_json::to_value(value.content).unwrap_or_default(),
-        );
+        kept.insert("content", ::serde_json::to_value(value.content).unwrap_or_default());
         kept.insert("model", ::serde_json::to_value(value.model).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.stop_reason {
             kept.insert("stopReason", ::serde_json::to_value(v).unwrap_or_default());
@@ -2565,14 +2526,8 @@ impl ::std::convert::From<ElicitRequestFormParams> for TaskAugmentedRequestParam
         if let ::std::option::Option::Some(v) = value.mode {
             kept.insert("mode", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "message",
-            ::serde_json::to_value(value.message).unwrap_or_default(),
-        );
-        kept.insert(
-            "requestedSchema",
-            ::serde_json::to_value(value.requested_schema).unwrap_or_default(),
-        );
+        kept.insert("message", ::serde_json::to_value(value.message).unwrap_or_default());
+        kept.insert("requestedSchema", ::serde_json::to_value(value.requested_schema).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -2593,14 +2548,8 @@ impl ::std::convert::From<ElicitRequestFormParams> for RequestParams {
         if let ::std::option::Option::Some(v) = value.mode {
             kept.insert("mode", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "message",
-            ::serde_json::to_value(value.message).unwrap_or_default(),
-        );
-        kept.insert(
-            "requestedSchema",
-            ::serde_json::to_value(value.requested_schema).unwrap_or_default(),
-        );
+        kept.insert("message", ::serde_json::to_value(value.message).unwrap_or_default());
+        kept.insert("requestedSchema", ::serde_json::to_value(value.requested_schema).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -2778,14 +2727,8 @@ impl ::std::convert::From<ElicitRequestURLParams> for TaskAugmentedRequestParams
     fn from(value: ElicitRequestURLParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("mode", ::serde_json::json!("url"));
-        kept.insert(
-            "message",
-            ::serde_json::to_value(value.message).unwrap_or_default(),
-        );
-        kept.insert(
-            "elicitationId",
-            ::serde_json::to_value(value.elicitation_id).unwrap_or_default(),
-        );
+        kept.insert("message", ::serde_json::to_value(value.message).unwrap_or_default());
+        kept.insert("elicitationId", ::serde_json::to_value(value.elicitation_id).unwrap_or_default());
         kept.insert("url", ::serde_json::to_value(value.url).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
@@ -2805,14 +2748,8 @@ impl ::std::convert::From<ElicitRequestURLParams> for RequestParams {
         if let ::std::option::Option::Some(v) = value.task {
             kept.insert("task", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "message",
-            ::serde_json::to_value(value.message).unwrap_or_default(),
-        );
-        kept.insert(
-            "elicitationId",
-            ::serde_json::to_value(value.elicitation_id).unwrap_or_default(),
-        );
+        kept.insert("message", ::serde_json::to_value(value.message).unwrap_or_default());
+        kept.insert("elicitationId", ::serde_json::to_value(value.elicitation_id).unwrap_or_default());
         kept.insert("url", ::serde_json::to_value(value.url).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
@@ -3362,10 +3299,7 @@ impl ::std::convert::From<GetPromptResult> for Result {
         if let ::std::option::Option::Some(v) = value.description {
             kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "messages",
-            ::serde_json::to_value(value.messages).unwrap_or_default(),
-        );
+        kept.insert("messages", ::serde_json::to_value(value.messages).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -3683,14 +3617,8 @@ impl ::std::convert::From<GetTaskResult> for Result {
         if let ::std::option::Option::Some(v) = value.status_message {
             kept.insert("statusMessage", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "createdAt",
-            ::serde_json::to_value(value.created_at).unwrap_or_default(),
-        );
-        kept.insert(
-            "lastUpdatedAt",
-            ::serde_json::to_value(value.last_updated_at).unwrap_or_default(),
-        );
+        kept.insert("createdAt", ::serde_json::to_value(value.created_at).unwrap_or_default());
+        kept.insert("lastUpdatedAt", ::serde_json::to_value(value.last_updated_at).unwrap_or_default());
         kept.insert("ttl", ::serde_json::to_value(value.ttl).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.poll_interval {
             kept.insert("pollInterval", ::serde_json::to_value(v).unwrap_or_default());
@@ -4047,10 +3975,7 @@ impl ::std::convert::From<Implementation> for BaseMetadata {
         if let ::std::option::Option::Some(v) = value.icons {
             kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "version",
-            ::serde_json::to_value(value.version).unwrap_or_default(),
-        );
+        kept.insert("version", ::serde_json::to_value(value.version).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.description {
             kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -4075,10 +4000,7 @@ impl ::std::convert::From<Implementation> for Icons {
         if let ::std::option::Option::Some(v) = value.title {
             kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "version",
-            ::serde_json::to_value(value.version).unwrap_or_default(),
-        );
+        kept.insert("version", ::serde_json::to_value(value.version).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.description {
             kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -4199,18 +4121,9 @@ impl ::std::convert::From<InitializeRequestParams> for RequestParams {
     #[inline]
     fn from(value: InitializeRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "protocolVersion",
-            ::serde_json::to_value(value.protocol_version).unwrap_or_default(),
-        );
-        kept.insert(
-            "capabilities",
-            ::serde_json::to_value(value.capabilities).unwrap_or_default(),
-        );
-        kept.insert(
-            "clientInfo",
-            ::serde_json::to_value(value.client_info).unwrap_or_default(),
-        );
+        kept.insert("protocolVersion", ::serde_json::to_value(value.protocol_version).unwrap_or_default());
+        kept.insert("capabilities", ::serde_json::to_value(value.capabilities).unwrap_or_default());
+        kept.insert("clientInfo", ::serde_json::to_value(value.client_info).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -4291,18 +4204,9 @@ impl ::std::convert::From<InitializeResult> for Result {
     #[inline]
     fn from(value: InitializeResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "protocolVersion",
-            ::serde_json::to_value(value.protocol_version).unwrap_or_default(),
-        );
-        kept.insert(
-            "capabilities",
-            ::serde_json::to_value(value.capabilities).unwrap_or_default(),
-        );
-        kept.insert(
-            "serverInfo",
-            ::serde_json::to_value(value.server_info).unwrap_or_default(),
-        );
+        kept.insert("protocolVersion", ::serde_json::to_value(value.protocol_version).unwrap_or_default());
+        kept.insert("capabilities", ::serde_json::to_value(value.capabilities).unwrap_or_default());
+        kept.insert("serverInfo", ::serde_json::to_value(value.server_info).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.instructions {
             kept.insert("instructions", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -4748,10 +4652,7 @@ impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
     #[inline]
     fn from(value: ListPromptsResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "prompts",
-            ::serde_json::to_value(value.prompts).unwrap_or_default(),
-        );
+        kept.insert("prompts", ::serde_json::to_value(value.prompts).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -4769,10 +4670,7 @@ impl ::std::convert::From<ListPromptsResult> for Result {
         if let ::std::option::Option::Some(v) = value.next_cursor {
             kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "prompts",
-            ::serde_json::to_value(value.prompts).unwrap_or_default(),
-        );
+        kept.insert("prompts", ::serde_json::to_value(value.prompts).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -4902,10 +4800,7 @@ impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
     #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "resourceTemplates",
-            ::serde_json::to_value(value.resource_templates).unwrap_or_default(),
-        );
+        kept.insert("resourceTemplates", ::serde_json::to_value(value.resource_templates).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -4923,10 +4818,7 @@ impl ::std::convert::From<ListResourceTemplatesResult> for Result {
         if let ::std::option::Option::Some(v) = value.next_cursor {
             kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "resourceTemplates",
-            ::serde_json::to_value(value.resource_templates).unwrap_or_default(),
-        );
+        kept.insert("resourceTemplates", ::serde_json::to_value(value.resource_templates).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -5055,10 +4947,7 @@ impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
     #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "resources",
-            ::serde_json::to_value(value.resources).unwrap_or_default(),
-        );
+        kept.insert("resources", ::serde_json::to_value(value.resources).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -5076,10 +4965,7 @@ impl ::std::convert::From<ListResourcesResult> for Result {
         if let ::std::option::Option::Some(v) = value.next_cursor {
             kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "resources",
-            ::serde_json::to_value(value.resources).unwrap_or_default(),
-        );
+        kept.insert("resources", ::serde_json::to_value(value.resources).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -6189,14 +6075,8 @@ impl ::std::convert::From<ProgressNotificationParams> for NotificationParams {
     #[inline]
     fn from(value: ProgressNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "progressToken",
-            ::serde_json::to_value(value.progress_token).unwrap_or_default(),
-        );
-        kept.insert(
-            "progress",
-            ::serde_json::to_value(value.progress).unwrap_or_default(),
-        );
+        kept.insert("progressToken", ::serde_json::to_value(value.progress_token).unwrap_or_default());
+        kept.insert("progress", ::serde_json::to_value(value.progress).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.total {
             kept.insert("total", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -6645,10 +6525,7 @@ impl ::std::convert::From<ReadResourceResult> for Result {
     #[inline]
     fn from(value: ReadResourceResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "contents",
-            ::serde_json::to_value(value.contents).unwrap_or_default(),
-        );
+        kept.insert("contents", ::serde_json::to_value(value.contents).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -7565,10 +7442,7 @@ impl ::std::convert::From<ResourceTemplate> for BaseMetadata {
         if let ::std::option::Option::Some(v) = value.icons {
             kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "uriTemplate",
-            ::serde_json::to_value(value.uri_template).unwrap_or_default(),
-        );
+        kept.insert("uriTemplate", ::serde_json::to_value(value.uri_template).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.description {
             kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -7599,10 +7473,7 @@ impl ::std::convert::From<ResourceTemplate> for Icons {
         if let ::std::option::Option::Some(v) = value.title {
             kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "uriTemplate",
-            ::serde_json::to_value(value.uri_template).unwrap_or_default(),
-        );
+        kept.insert("uriTemplate", ::serde_json::to_value(value.uri_template).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.description {
             kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -9389,14 +9260,8 @@ impl ::std::convert::From<TaskStatusNotificationParams> for NotificationParams {
         if let ::std::option::Option::Some(v) = value.status_message {
             kept.insert("statusMessage", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "createdAt",
-            ::serde_json::to_value(value.created_at).unwrap_or_default(),
-        );
-        kept.insert(
-            "lastUpdatedAt",
-            ::serde_json::to_value(value.last_updated_at).unwrap_or_default(),
-        );
+        kept.insert("createdAt", ::serde_json::to_value(value.created_at).unwrap_or_default());
+        kept.insert("lastUpdatedAt", ::serde_json::to_value(value.last_updated_at).unwrap_or_default());
         kept.insert("ttl", ::serde_json::to_value(value.ttl).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.poll_interval {
             kept.insert("pollInterval", ::serde_json::to_value(v).unwrap_or_default());
@@ -9969,10 +9834,7 @@ impl ::std::convert::From<Tool> for BaseMetadata {
         if let ::std::option::Option::Some(v) = value.description {
             kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "inputSchema",
-            ::serde_json::to_value(value.input_schema).unwrap_or_default(),
-        );
+        kept.insert("inputSchema", ::serde_json::to_value(value.input_schema).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.execution {
             kept.insert("execution", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -10006,10 +9868,7 @@ impl ::std::convert::From<Tool> for Icons {
         if let ::std::option::Option::Some(v) = value.description {
             kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "inputSchema",
-            ::serde_json::to_value(value.input_schema).unwrap_or_default(),
-        );
+        kept.insert("inputSchema", ::serde_json::to_value(value.input_schema).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.execution {
             kept.insert("execution", ::serde_json::to_value(v).unwrap_or_default());
         }

@@ -399,10 +399,7 @@ impl ::std::convert::From<CacheableResult> for Result {
     fn from(value: CacheableResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
-        kept.insert(
-            "cacheScope",
-            ::serde_json::to_value(value.cache_scope).unwrap_or_default(),
-        );
+        kept.insert("cacheScope", ::serde_json::to_value(value.cache_scope).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -798,15 +795,9 @@ impl ::std::convert::From<CallToolResult> for Result {
     #[inline]
     fn from(value: CallToolResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "content",
-            ::serde_json::to_value(value.content).unwrap_or_default(),
-        );
+        kept.insert("content", ::serde_json::to_value(value.content).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.structured_content {
-            kept.insert(
-                "structuredContent",
-                ::serde_json::to_value(v).unwrap_or_default(),
-            );
+            kept.insert("structuredContent", ::serde_json::to_value(v).unwrap_or_default());
         }
         if let ::std::option::Option::Some(v) = value.is_error {
             kept.insert("isError", ::serde_json::to_value(v).unwrap_or_default());
@@ -1031,10 +1022,7 @@ impl ::std::convert::From<CancelledNotificationParams> for NotificationParams {
     #[inline]
     fn from(value: CancelledNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "requestId",
-            ::serde_json::to_value(value.request_id).unwrap_or_default(),
-        );
+        kept.insert("requestId", ::serde_json::to_value(value.request_id).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.reason {
             kept.insert("reason", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -1618,10 +1606,7 @@ impl ::std::convert::From<CompleteRequestParams> for RequestParams {
     fn from(value: CompleteRequestParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("ref", ::serde_json::to_value(value.r#ref).unwrap_or_default());
-        kept.insert(
-            "argument",
-            ::serde_json::to_value(value.argument).unwrap_or_default(),
-        );
+        kept.insert("argument", ::serde_json::to_value(value.argument).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.context {
             kept.insert("context", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -1810,10 +1795,7 @@ impl ::std::convert::From<CompleteResult> for Result {
     #[inline]
     fn from(value: CompleteResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "completion",
-            ::serde_json::to_value(value.completion).unwrap_or_default(),
-        );
+        kept.insert("completion", ::serde_json::to_value(value.completion).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -2735,14 +2717,8 @@ impl ::std::convert::From<DiscoverResult> for CacheableResult {
     #[inline]
     fn from(value: DiscoverResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "supportedVersions",
-            ::serde_json::to_value(value.supported_versions).unwrap_or_default(),
-        );
-        kept.insert(
-            "capabilities",
-            ::serde_json::to_value(value.capabilities).unwrap_or_default(),
-        );
+        kept.insert("supportedVersions", ::serde_json::to_value(value.supported_versions).unwrap_or_default());
+        kept.insert("capabilities", ::serde_json::to_value(value.capabilities).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.instructions {
             kept.insert("instructions", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -2763,18 +2739,9 @@ impl ::std::convert::From<DiscoverResult> for Result {
     fn from(value: DiscoverResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
-        kept.insert(
-            "cacheScope",
-            ::serde_json::to_value(value.cache_scope).unwrap_or_default(),
-        );
-        kept.insert(
-            "supportedVersions",
-            ::serde_json::to_value(value.supported_versions).unwrap_or_default(),
-        );
-        kept.insert(
-            "capabilities",
-            ::serde_json::to_value(value.capabilities).unwrap_or_default(),
-        );
+        kept.insert("cacheScope", ::serde_json::to_value(value.cache_scope).unwrap_or_default());
+        kept.insert("supportedVersions", ::serde_json::to_value(value.supported_versions).unwrap_or_default());
+        kept.insert("capabilities", ::serde_json::to_value(value.capabilities).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.instructions {
             kept.insert("instructions", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -3750,10 +3717,7 @@ impl ::std::convert::From<GetPromptResult> for Result {
         if let ::std::option::Option::Some(v) = value.description {
             kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "messages",
-            ::serde_json::to_value(value.messages).unwrap_or_default(),
-        );
+        kept.insert("messages", ::serde_json::to_value(value.messages).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -4303,10 +4267,7 @@ impl ::std::convert::From<Implementation> for BaseMetadata {
         if let ::std::option::Option::Some(v) = value.icons {
             kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "version",
-            ::serde_json::to_value(value.version).unwrap_or_default(),
-        );
+        kept.insert("version", ::serde_json::to_value(value.version).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.description {
             kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -4331,10 +4292,7 @@ impl ::std::convert::From<Implementation> for Icons {
         if let ::std::option::Option::Some(v) = value.title {
             kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "version",
-            ::serde_json::to_value(value.version).unwrap_or_default(),
-        );
+        kept.insert("version", ::serde_json::to_value(value.version).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.description {
             kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -5446,14 +5404,8 @@ impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
     fn from(value: ListPromptsResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
-        kept.insert(
-            "cacheScope",
-            ::serde_json::to_value(value.cache_scope).unwrap_or_default(),
-        );
-        kept.insert(
-            "prompts",
-            ::serde_json::to_value(value.prompts).unwrap_or_default(),
-        );
+        kept.insert("cacheScope", ::serde_json::to_value(value.cache_scope).unwrap_or_default());
+        kept.insert("prompts", ::serde_json::to_value(value.prompts).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -5472,10 +5424,7 @@ impl ::std::convert::From<ListPromptsResult> for CacheableResult {
         if let ::std::option::Option::Some(v) = value.next_cursor {
             kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "prompts",
-            ::serde_json::to_value(value.prompts).unwrap_or_default(),
-        );
+        kept.insert("prompts", ::serde_json::to_value(value.prompts).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -5496,14 +5445,8 @@ impl ::std::convert::From<ListPromptsResult> for Result {
             kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
         }
         kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
-        kept.insert(
-            "cacheScope",
-            ::serde_json::to_value(value.cache_scope).unwrap_or_default(),
-        );
-        kept.insert(
-            "prompts",
-            ::serde_json::to_value(value.prompts).unwrap_or_default(),
-        );
+        kept.insert("cacheScope", ::serde_json::to_value(value.cache_scope).unwrap_or_default());
+        kept.insert("prompts", ::serde_json::to_value(value.prompts).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -5796,14 +5739,8 @@ impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
-        kept.insert(
-            "cacheScope",
-            ::serde_json::to_value(value.cache_scope).unwrap_or_default(),
-        );
-        kept.insert(
-            "resourceTemplates",
-            ::serde_json::to_value(value.resource_templates).unwrap_or_default(),
-        );
+        kept.insert("cacheScope", ::serde_json::to_value(value.cache_scope).unwrap_or_default());
+        kept.insert("resourceTemplates", ::serde_json::to_value(value.resource_templates).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -5822,10 +5759,7 @@ impl ::std::convert::From<ListResourceTemplatesResult> for CacheableResult {
         if let ::std::option::Option::Some(v) = value.next_cursor {
             kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "resourceTemplates",
-            ::serde_json::to_value(value.resource_templates).unwrap_or_default(),
-        );
+        kept.insert("resourceTemplates", ::serde_json::to_value(value.resource_templates).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -5846,14 +5780,8 @@ impl ::std::convert::From<ListResourceTemplatesResult> for Result {
             kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
         }
         kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
-        kept.insert(
-            "cacheScope",
-            ::serde_json::to_value(value.cache_scope).unwrap_or_default(),
-        );
-        kept.insert(
-            "resourceTemplates",
-            ::serde_json::to_value(value.resource_templates).unwrap_or_default(),
-        );
+        kept.insert("cacheScope", ::serde_json::to_value(value.cache_scope).unwrap_or_default());
+        kept.insert("resourceTemplates", ::serde_json::to_value(value.resource_templates).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -6139,14 +6067,8 @@ impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
-        kept.insert(
-            "cacheScope",
-            ::serde_json::to_value(value.cache_scope).unwrap_or_default(),
-        );
-        kept.insert(
-            "resources",
-            ::serde_json::to_value(value.resources).unwrap_or_default(),
-        );
+        kept.insert("cacheScope", ::serde_json::to_value(value.cache_scope).unwrap_or_default());
+        kept.insert("resources", ::serde_json::to_value(value.resources).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -6165,10 +6087,7 @@ impl ::std::convert::From<ListResourcesResult> for CacheableResult {
         if let ::std::option::Option::Some(v) = value.next_cursor {
             kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "resources",
-            ::serde_json::to_value(value.resources).unwrap_or_default(),
-        );
+        kept.insert("resources", ::serde_json::to_value(value.resources).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -6189,14 +6108,8 @@ impl ::std::convert::From<ListResourcesResult> for Result {
             kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
         }
         kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
-        kept.insert(
-            "cacheScope",
-            ::serde_json::to_value(value.cache_scope).unwrap_or_default(),
-        );
-        kept.insert(
-            "resources",
-            ::serde_json::to_value(value.resources).unwrap_or_default(),
-        );
+        kept.insert("cacheScope", ::serde_json::to_value(value.cache_scope).unwrap_or_default());
+        kept.insert("resources", ::serde_json::to_value(value.resources).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -6656,10 +6569,7 @@ impl ::std::convert::From<ListToolsResult> for PaginatedResult {
     fn from(value: ListToolsResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
-        kept.insert(
-            "cacheScope",
-            ::serde_json::to_value(value.cache_scope).unwrap_or_default(),
-        );
+        kept.insert("cacheScope", ::serde_json::to_value(value.cache_scope).unwrap_or_default());
         kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
@@ -6700,10 +6610,7 @@ impl ::std::convert::From<ListToolsResult> for Result {
             kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
         }
         kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
-        kept.insert(
-            "cacheScope",
-            ::serde_json::to_value(value.cache_scope).unwrap_or_default(),
-        );
+        kept.insert("cacheScope", ::serde_json::to_value(value.cache_scope).unwrap_or_default());
         kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
@@ -7180,9 +7087,7 @@ impl MissingRequiredClientCapabilityErrorError {
 impl ::std::fmt::Display for MissingRequiredClientCapabilityErrorError {
     /// The message, then the code: `Method not found (-32601)`.
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        write!(
-            f, "{} ({})", self.message, MissingRequiredClientCapabilityErrorError::CODE
-        )
+        write!(f, "{} ({})", self.message, MissingRequiredClientCapabilityErrorError::CODE)
     }
 }
 impl ::std::error::Error for MissingRequiredClientCapabilityErrorError {}
@@ -8054,14 +7959,8 @@ impl ::std::convert::From<ProgressNotificationParams> for NotificationParams {
     #[inline]
     fn from(value: ProgressNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "progressToken",
-            ::serde_json::to_value(value.progress_token).unwrap_or_default(),
-        );
-        kept.insert(
-            "progress",
-            ::serde_json::to_value(value.progress).unwrap_or_default(),
-        );
+        kept.insert("progressToken", ::serde_json::to_value(value.progress_token).unwrap_or_default());
+        kept.insert("progress", ::serde_json::to_value(value.progress).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.total {
             kept.insert("total", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -8799,10 +8698,7 @@ impl ::std::convert::From<ReadResourceResult> for CacheableResult {
     #[inline]
     fn from(value: ReadResourceResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "contents",
-            ::serde_json::to_value(value.contents).unwrap_or_default(),
-        );
+        kept.insert("contents", ::serde_json::to_value(value.contents).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -8820,14 +8716,8 @@ impl ::std::convert::From<ReadResourceResult> for Result {
     fn from(value: ReadResourceResult) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
-        kept.insert(
-            "cacheScope",
-            ::serde_json::to_value(value.cache_scope).unwrap_or_default(),
-        );
-        kept.insert(
-            "contents",
-            ::serde_json::to_value(value.contents).unwrap_or_default(),
-        );
+        kept.insert("cacheScope", ::serde_json::to_value(value.cache_scope).unwrap_or_default());
+        kept.insert("contents", ::serde_json::to_value(value.contents).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -9912,10 +9802,7 @@ impl ::std::convert::From<ResourceTemplate> for BaseMetadata {
         if let ::std::option::Option::Some(v) = value.icons {
             kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "uriTemplate",
-            ::serde_json::to_value(value.uri_template).unwrap_or_default(),
-        );
+        kept.insert("uriTemplate", ::serde_json::to_value(value.uri_template).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.description {
             kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -9946,10 +9833,7 @@ impl ::std::convert::From<ResourceTemplate> for Icons {
         if let ::std::option::Option::Some(v) = value.title {
             kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "uriTemplate",
-            ::serde_json::to_value(value.uri_template).unwrap_or_default(),
-        );
+        kept.insert("uriTemplate", ::serde_json::to_value(value.uri_template).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.description {
             kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -11314,15 +11198,11 @@ impl SubscriptionsAcknowledgedNotificationParams {
         self
     }
 }
-impl ::std::convert::From<SubscriptionsAcknowledgedNotificationParams>
-for NotificationParams {
+impl ::std::convert::From<SubscriptionsAcknowledgedNotificationParams> for NotificationParams {
     #[inline]
     fn from(value: SubscriptionsAcknowledgedNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "notifications",
-            ::serde_json::to_value(value.notifications).unwrap_or_default(),
-        );
+        kept.insert("notifications", ::serde_json::to_value(value.notifications).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -11442,10 +11322,7 @@ impl ::std::convert::From<SubscriptionsListenRequestParams> for RequestParams {
     #[inline]
     fn from(value: SubscriptionsListenRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "notifications",
-            ::serde_json::to_value(value.notifications).unwrap_or_default(),
-        );
+        kept.insert("notifications", ::serde_json::to_value(value.notifications).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -11576,17 +11453,12 @@ impl ::std::convert::From<SubscriptionsListenResultMetaObject> for ResultMetaObj
     #[inline]
     fn from(value: SubscriptionsListenResultMetaObject) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "io.modelcontextprotocol/subscriptionId",
-            ::serde_json::to_value(value.io_modelcontextprotocol_subscription_id)
-                .unwrap_or_default(),
-        );
+        kept.insert("io.modelcontextprotocol/subscriptionId", ::serde_json::to_value(value.io_modelcontextprotocol_subscription_id).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
         ResultMetaObject {
-            io_modelcontextprotocol_server_info: value
-                .io_modelcontextprotocol_server_info,
+            io_modelcontextprotocol_server_info: value.io_modelcontextprotocol_server_info,
             extra: kept,
         }
     }
@@ -12304,10 +12176,7 @@ impl ::std::convert::From<Tool> for BaseMetadata {
         if let ::std::option::Option::Some(v) = value.description {
             kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "inputSchema",
-            ::serde_json::to_value(value.input_schema).unwrap_or_default(),
-        );
+        kept.insert("inputSchema", ::serde_json::to_value(value.input_schema).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.output_schema {
             kept.insert("outputSchema", ::serde_json::to_value(v).unwrap_or_default());
         }
@@ -12338,10 +12207,7 @@ impl ::std::convert::From<Tool> for Icons {
         if let ::std::option::Option::Some(v) = value.description {
             kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "inputSchema",
-            ::serde_json::to_value(value.input_schema).unwrap_or_default(),
-        );
+        kept.insert("inputSchema", ::serde_json::to_value(value.input_schema).unwrap_or_default());
         if let ::std::option::Option::Some(v) = value.output_schema {
             kept.insert("outputSchema", ::serde_json::to_value(v).unwrap_or_default());
         }

@@ -13,10 +13,7 @@
 
 use std::collections::BTreeMap;
 
-use proc_macro2::TokenStream;
-use quote::quote;
-
-use super::items::{Cx, ident};
+use super::items::Cx;
 use crate::model::{Field, Item, ItemKind, LiteralValue, Revision, Role, Struct, Type, Union};
 use crate::rust::{RustType, member_name};
 
@@ -217,8 +214,8 @@ pub fn union_froms(item: &Item, u: &Union, cx: &Cx<'_>) -> String {
 /// one of its own (a fixed member of it goes into the base's field of that type):
 /// `MethodNotFoundError` into `Error`, `CallToolResult` into `Result`. What the
 /// base does not name goes into its `extra`, so nothing is lost.
-pub fn base_froms(item: &Item, s: &Struct, cx: &Cx<'_>) -> TokenStream {
-    let mut out = TokenStream::new();
+pub fn base_froms(item: &Item, s: &Struct, cx: &Cx<'_>) -> String {
+    let mut out = String::new();
     for base in &crate::rule::ancestors(&cx.rev.items, &item.name) {
         let Some(b) = cx.rev.item(base).and_then(|i| match &i.kind {
             ItemKind::Struct(b) => Some(b),
@@ -226,32 +223,27 @@ pub fn base_froms(item: &Item, s: &Struct, cx: &Cx<'_>) -> TokenStream {
         }) else {
             continue;
         };
-        let Some(body) = upcast(item, s, base, b, cx) else { continue };
-        let (from, to) = (ident(&item.name), ident(base));
+        let Some(body) = upcast(s, base, b, cx) else { continue };
+        let from = &item.name;
         // `#[inline]`: the members kept in `extra` go through `serde_json::to_value`,
         // which instantiates their serde code; inline, that is compiled only where
         // a conversion is used, not in this crate (its build took 8% less, A/B).
-        out.extend(quote! {
-            impl ::std::convert::From<#from> for #to {
-                #[inline]
-                fn from(value: #from) -> Self {
-                    #body
-                }
-            }
-        });
+        out.push_str(&format!(
+            "impl ::std::convert::From<{from}> for {base} {{\n    #[inline]\n    fn from(value: {from}) -> Self {{\n{body}    }}\n}}\n"
+        ));
     }
     out
 }
 
-fn upcast(item: &Item, s: &Struct, base_name: &str, b: &Struct, cx: &Cx<'_>) -> Option<TokenStream> {
+/// The body of a `From` impl into a base, indented for it.
+fn upcast(s: &Struct, base_name: &str, b: &Struct, cx: &Cx<'_>) -> Option<String> {
     let types = cx.types();
     let mut inits = Vec::new();
     for bf in b.stored() {
         let sf = s.field(&bf.wire)?;
-        let field = ident(&member_name(bf));
+        let field = member_name(bf);
         match (&sf.role, types.field(sf), types.field(bf)) {
             (Role::Fixed(l), None, Some(bt)) => {
-                let v = literal_tokens(&l.value)?;
                 let ty_ok = matches!(
                     (&l.value, bt.to_string().as_str()),
                     (LiteralValue::Str(_), "String")
@@ -262,101 +254,87 @@ fn upcast(item: &Item, s: &Struct, base_name: &str, b: &Struct, cx: &Cx<'_>) -> 
                 if !ty_ok {
                     return None;
                 }
-                let v =
-                    if matches!(l.value, LiteralValue::Str(_)) { quote!(::std::string::String::from(#v)) } else { v };
-                inits.push(quote!(#field: #v));
+                let v = literal_text(&l.value);
+                let v = if matches!(l.value, LiteralValue::Str(_)) {
+                    format!("::std::string::String::from({v})")
+                } else {
+                    v
+                };
+                inits.push(format!("{field}: {v}"));
             }
-            (_, Some(st), Some(bt)) if st == bt => {
-                let sfield = ident(&member_name(sf));
-                inits.push(quote!(#field: value.#sfield));
-            }
+            (_, Some(st), Some(bt)) if st == bt => inits.push(format!("{field}: value.{}", member_name(sf))),
             // Required in the struct, optional in its base.
             (_, Some(st), Some(bt)) if bt == types.option(st.clone()) => {
-                let sfield = ident(&member_name(sf));
-                inits.push(quote!(#field: ::std::option::Option::Some(value.#sfield)));
+                inits.push(format!("{field}: ::std::option::Option::Some(value.{})", member_name(sf)));
             }
             _ => return None,
         }
     }
-    // The struct's own members the base does not name, kept in the base's `extra`.
-    let own: Vec<&Field> = s.stored().filter(|f| b.field(&f.wire).is_none()).collect();
-    let keep = own.iter().map(|f| {
-        let wire = &f.wire;
-        let field = ident(&member_name(f));
+    let mut out = String::from("        let mut kept = crate::Extra::new();\n");
+    // The struct's fixed members the base does not name, then its other own members, kept in the base's `extra`.
+    for f in s.fields.iter().filter(|f| b.field(&f.wire).is_none()) {
+        if let Some(l) = f.role.fixed() {
+            out.push_str(&format!(
+                "        kept.insert({:?}, ::serde_json::json!({}));\n",
+                f.wire,
+                literal_text(&l.value)
+            ));
+        }
+    }
+    for f in s.stored().filter(|f| b.field(&f.wire).is_none()) {
+        let (wire, field) = (&f.wire, member_name(f));
         if f.is_required() {
-            quote! { kept.insert(#wire, ::serde_json::to_value(value.#field).unwrap_or_default()); }
+            out.push_str(&format!(
+                "        kept.insert({wire:?}, ::serde_json::to_value(value.{field}).unwrap_or_default());\n"
+            ));
         } else {
-            quote! {
-                if let ::std::option::Option::Some(v) = value.#field {
-                    kept.insert(#wire, ::serde_json::to_value(v).unwrap_or_default());
-                }
-            }
+            out.push_str(&format!(
+                "        if let ::std::option::Option::Some(v) = value.{field} {{\n            kept.insert({wire:?}, ::serde_json::to_value(v).unwrap_or_default());\n        }}\n"
+            ));
         }
-    });
-    let fixed_own: Vec<TokenStream> = s
-        .fields
-        .iter()
-        .filter(|f| f.role.fixed().is_some() && b.field(&f.wire).is_none())
-        .filter_map(|f| {
-            let wire = &f.wire;
-            let v = literal_tokens(&f.role.fixed()?.value)?;
-            Some(quote! { kept.insert(#wire, ::serde_json::json!(#v)); })
-        })
-        .collect();
-    let (to, sextra, bextra) = (ident(base_name), ident(&s.extra), ident(&b.extra));
-    let _ = item;
-    Some(quote! {
-        let mut kept = crate::Extra::new();
-        #(#fixed_own)*
-        #(#keep)*
-        for (key, member) in value.#sextra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
-        #to { #(#inits,)* #bextra: kept }
-    })
+    }
+    out.push_str(&format!(
+        "        for (key, member) in value.{}.iter() {{\n            kept.insert(key.clone(), member.clone());\n        }}\n",
+        s.extra
+    ));
+    out.push_str(&format!("        {base_name} {{\n"));
+    for init in &inits {
+        out.push_str(&format!("            {init},\n"));
+    }
+    out.push_str(&format!("            {}: kept,\n        }}\n", b.extra));
+    Some(out)
 }
 
-fn literal_tokens(v: &LiteralValue) -> Option<TokenStream> {
-    Some(match v {
-        LiteralValue::Str(s) => quote!(#s),
-        LiteralValue::Int(i) => quote!(#i),
-        LiteralValue::Float(f) => quote!(#f),
-        LiteralValue::Bool(b) => quote!(#b),
-    })
+/// A literal as Rust text, typed as the model types it (`-32601i64`, `1.5f64`).
+fn literal_text(v: &LiteralValue) -> String {
+    match v {
+        LiteralValue::Str(s) => format!("{s:?}"),
+        LiteralValue::Int(i) => format!("{i}i64"),
+        LiteralValue::Float(f) => format!("{f}f64"),
+        LiteralValue::Bool(b) => b.to_string(),
+    }
 }
 
 /// `Display` and `std::error::Error` for an error object: a struct with an
 /// integer `code` and a string `message` (the schema's `Error` and the coded
 /// errors built on it). Shown as `message (code)`.
-pub fn error_impls(item: &Item, s: &Struct, cx: &Cx<'_>) -> TokenStream {
-    let (Some(code), Some(message)) = (s.field("code"), s.field("message")) else { return TokenStream::new() };
+pub fn error_impls(item: &Item, s: &Struct, cx: &Cx<'_>) -> String {
+    let (Some(code), Some(message)) = (s.field("code"), s.field("message")) else { return String::new() };
     let is_int = |f: &Field| match &f.role {
         Role::Fixed(l) => matches!(l.value, LiteralValue::Int(_)),
         Role::Required => cx.rev.canonical(&f.ty) == &Type::Integer,
         _ => false,
     };
     if !is_int(code) || message.role != Role::Required || cx.rev.canonical(&message.ty) != &Type::String {
-        return TokenStream::new();
+        return String::new();
     }
-    let name = ident(&item.name);
-    let message = ident(&member_name(message));
+    let name = &item.name;
+    let message = member_name(message);
     let code = match code.role {
-        Role::Fixed(_) => {
-            let c = ident(&member_name(code));
-            quote!(#name::#c)
-        }
-        _ => {
-            let c = ident(&member_name(code));
-            quote!(self.#c)
-        }
+        Role::Fixed(_) => format!("{name}::{}", member_name(code)),
+        _ => format!("self.{}", member_name(code)),
     };
-    quote! {
-        impl ::std::fmt::Display for #name {
-            /// The message, then the code: `Method not found (-32601)`.
-            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                write!(f, "{} ({})", self.#message, #code)
-            }
-        }
-        impl ::std::error::Error for #name {}
-    }
+    format!(
+        "impl ::std::fmt::Display for {name} {{\n    /// The message, then the code: `Method not found (-32601)`.\n    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {{\n        write!(f, \"{{}} ({{}})\", self.{message}, {code})\n    }}\n}}\nimpl ::std::error::Error for {name} {{}}\n"
+    )
 }

@@ -1,6 +1,7 @@
 //! Model items → Rust: one emitter per shape (struct, string enum, union, alias,
 //! const). Each item is its Rust definition, as tokens that prettyplease lays out;
-//! for structs and unions, its builders (`build.rs`), as text laid out there; and,
+//! for structs and unions, its builders and `From` impls (`build.rs`), as text
+//! laid out there; and,
 //! for structs, enums and unions, one call of a runtime macro
 //! (`codegen/runtime/rt/`) that writes its serde impls, laid out here by hand, one
 //! member per line, so that a one-member change in the schema is a one-line
@@ -191,18 +192,18 @@ fn deprecated_attr(dep: &Option<Deprecation>) -> TokenStream {
 }
 
 /// One item of a generated module, in the order it is written: its definition,
-/// for prettyplease; its builders, already laid out; more impls, for
-/// prettyplease; and the runtime macro call that writes its serde impls, laid out.
+/// for prettyplease; its builders and other impls of a few fixed shapes (`From`,
+/// `Display`), laid out by `build`; and the runtime macro call that writes its
+/// serde impls, laid out here.
 pub struct Emitted {
     pub tokens: TokenStream,
-    pub builders: String,
-    pub impls: TokenStream,
+    pub impls: String,
     pub call: Option<String>,
 }
 
 impl Emitted {
     fn tokens(tokens: TokenStream) -> Emitted {
-        Emitted { tokens, builders: String::new(), impls: TokenStream::new(), call: None }
+        Emitted { tokens, impls: String::new(), call: None }
     }
 }
 
@@ -372,12 +373,7 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
         })
         .collect();
     let header = if s.extra == "extra" { item.name.clone() } else { format!("{} (extra: {})", item.name, s.extra) };
-    Emitted {
-        tokens,
-        builders,
-        impls: quote! { #upcasts #errors },
-        call: Some(macro_call("object", &header, &members)),
-    }
+    Emitted { tokens, impls: builders + &upcasts + &errors, call: Some(macro_call("object", &header, &members)) }
 }
 
 fn emit_enum(item: &Item, e: &StringEnum, mut lines: Vec<String>, cx: &Cx<'_>) -> Emitted {
@@ -506,5 +502,5 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> Em
             (format!("{} by {rule}{selector}", item.name), u.variants.iter().map(member).collect())
         }
     };
-    Emitted { tokens, builders: froms, impls: TokenStream::new(), call: Some(macro_call("union", &header, &members)) }
+    Emitted { tokens, impls: froms, call: Some(macro_call("union", &header, &members)) }
 }

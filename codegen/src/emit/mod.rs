@@ -213,23 +213,23 @@ fn format_items(rev: &Revision, notes: &Notes, path: &str, diags: &mut Diagnosti
         .into_iter()
         .map(|piece| {
             let mut text = format_file(&piece.tokens, "", path, diags);
-            // Builders are text of a few fixed shapes, not parsed back in a release
-            // build (that was most of their cost); a debug build, every test run,
-            // checks them as it checks the macro calls.
-            if cfg!(debug_assertions) && !piece.builders.is_empty() {
-                check_laid_out(&piece.builders, path, diags);
+            // Text of a few fixed shapes is not parsed back in a release build (that
+            // was most of its cost); a debug build, every test run, checks it as it
+            // checks the macro calls.
+            if cfg!(debug_assertions) && !piece.impls.is_empty() {
+                check_laid_out(&piece.impls, path, diags);
             }
-            text.push_str(&piece.builders);
-            if !piece.impls.is_empty() {
-                text.push_str(&format_file(&piece.impls, "", path, diags));
-            }
+            text.push_str(&piece.impls);
             if let Some(call) = piece.call {
                 check_laid_out(&call, path, diags);
                 text.push_str(&call);
             }
             if let Some(method) = piece.method {
+                if cfg!(debug_assertions) {
+                    check_laid_out(&method, path, diags);
+                }
                 text.push('\n');
-                text.push_str(&format_file(&method, "", path, diags));
+                text.push_str(&method);
             }
             ItemText { name: piece.name, text }
         })
@@ -312,62 +312,38 @@ pub fn format_file(tokens: &TokenStream, header: &str, path: &str, diags: &mut D
     }
 }
 
-/// The `Request` (and `HasResponse`), `InputRequest` or `Notification` impl of one method.
-fn method_impl(rev: &Revision, cx: &Cx<'_>, m: &crate::protocol::Method) -> TokenStream {
+/// The `Request` (and `HasResponse`), `InputRequest` or `Notification` impl of
+/// one method, laid out as text (one shape for all).
+fn method_impl(rev: &Revision, cx: &Cx<'_>, m: &crate::protocol::Method) -> String {
     use crate::protocol::MethodKind;
-    let message = ident(&m.message);
+    let message = &m.message;
     let method = &m.name;
     let (params_ty, params_expr) = match rev.item(&m.message).map(|i| &i.kind) {
         Some(ItemKind::Struct(s)) => match s.field("params") {
             Some(f) if f.role.has_rust_field() => {
-                let ty = cx.types().field(f).map(|t| items::type_tokens(&t)).unwrap_or_default();
-                let fname = ident(&crate::rust::member_name(f));
-                (ty, quote!(&self.#fname))
+                let ty = cx.types().field(f).map(|t| t.to_string()).unwrap_or_default();
+                (ty, format!("&self.{}", crate::rust::member_name(f)))
             }
-            Some(_) => (quote!(()), quote!(&())),
-            None => (quote!(()), quote!(&())),
+            _ => ("()".to_string(), "&()".to_string()),
         },
-        _ => (quote!(()), quote!(&())),
+        _ => ("()".to_string(), "&()".to_string()),
     };
-    let result = match &m.result {
-        Some(r) => {
-            let r = ident(r);
-            quote!(#r)
-        }
-        None => quote!(::serde_json::Value),
+    let result = m.result.clone().unwrap_or_else(|| "::serde_json::Value".to_string());
+    let (trait_name, result) = match m.kind {
+        MethodKind::Request => ("Request", Some(result)),
+        MethodKind::InputRequest => ("InputRequest", Some(result)),
+        MethodKind::Notification => ("Notification", None),
     };
-    match m.kind {
-        MethodKind::Request => {
-            let response = m.response.as_ref().map(|r| {
-                let r = ident(r);
-                quote! { impl crate::HasResponse for #message { type Response = #r; } }
-            });
-            quote! {
-                impl crate::Request for #message {
-                    const METHOD: &'static str = #method;
-                    type Params = #params_ty;
-                    type Result = #result;
-                    fn params(&self) -> &Self::Params { #params_expr }
-                }
-                #response
-            }
-        }
-        MethodKind::InputRequest => quote! {
-            impl crate::InputRequest for #message {
-                const METHOD: &'static str = #method;
-                type Params = #params_ty;
-                type Result = #result;
-                fn params(&self) -> &Self::Params { #params_expr }
-            }
-        },
-        MethodKind::Notification => quote! {
-            impl crate::Notification for #message {
-                const METHOD: &'static str = #method;
-                type Params = #params_ty;
-                fn params(&self) -> &Self::Params { #params_expr }
-            }
-        },
+    let mut out = format!("impl crate::{trait_name} for {message} {{\n    const METHOD: &'static str = {method:?};\n");
+    out.push_str(&format!("    type Params = {params_ty};\n"));
+    if let Some(result) = result {
+        out.push_str(&format!("    type Result = {result};\n"));
     }
+    out.push_str(&format!("    fn params(&self) -> &Self::Params {{\n        {params_expr}\n    }}\n}}\n"));
+    if let (MethodKind::Request, Some(response)) = (&m.kind, &m.response) {
+        out.push_str(&format!("impl crate::HasResponse for {message} {{\n    type Response = {response};\n}}\n"));
+    }
+    out
 }
 
 /// Writes the doc text of each placeholder [`items::doc_attrs`] made as `///`
@@ -737,12 +713,11 @@ pub struct RevisionModule {
 pub struct ItemPiece {
     pub name: String,
     pub tokens: TokenStream,
-    /// The builders, laid out (see [`items::Emitted`]).
-    pub builders: String,
-    pub impls: TokenStream,
+    /// Builders and other impls, laid out (see [`items::Emitted`]).
+    pub impls: String,
     pub call: Option<String>,
-    /// The method impl of a request or notification type.
-    pub method: Option<TokenStream>,
+    /// The method impl of a request or notification type, laid out.
+    pub method: Option<String>,
 }
 
 /// A revision module's docs and inner attributes: what it is, the schema's
@@ -802,7 +777,6 @@ pub fn revision_module(rev: &Revision, notes: &Notes) -> RevisionModule {
             ItemPiece {
                 name: item.name.clone(),
                 tokens: emitted.tokens,
-                builders: emitted.builders,
                 impls: emitted.impls,
                 call: emitted.call,
                 method,

@@ -434,10 +434,7 @@ impl ::std::convert::From<CompleteResult> for Result {
     #[inline]
     fn from(value: CompleteResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "completion",
-            ::serde_json::to_value(value.completion).unwrap_or_default(),
-        );
+        kept.insert("completion", ::serde_json::to_value(value.completion).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -941,10 +938,7 @@ impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
     #[inline]
     fn from(value: ListPromptsResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "prompts",
-            ::serde_json::to_value(value.prompts).unwrap_or_default(),
-        );
+        kept.insert("prompts", ::serde_json::to_value(value.prompts).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -962,10 +956,7 @@ impl ::std::convert::From<ListPromptsResult> for Result {
         if let ::std::option::Option::Some(v) = value.next_cursor {
             kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
         }
-        kept.insert(
-            "prompts",
-            ::serde_json::to_value(value.prompts).unwrap_or_default(),
-        );
+        kept.insert("prompts", ::serde_json::to_value(value.prompts).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
@@ -1793,10 +1784,7 @@ impl ::std::convert::From<ReadResourceResult> for Result {
     #[inline]
     fn from(value: ReadResourceResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert(
-            "contents",
-            ::serde_json::to_value(value.contents).unwrap_or_default(),
-        );
+        kept.insert("contents", ::serde_json::to_value(value.contents).unwrap_or_default());
         for (key, member) in value.extra.iter() {
             kept.insert(key.clone(), member.clone());
         }
