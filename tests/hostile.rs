@@ -291,3 +291,47 @@ fn arbitrary_json_never_panics_and_what_is_read_reads_back_the_same() {
         "{accepted} accepted, {rejected} rejected: the inputs should exercise both"
     );
 }
+
+/// An `io::Write` that accepts `budget` bytes, then fails every write, counting
+/// the writes it is asked for after the first failure.
+struct FailingWriter {
+    budget: usize,
+    failed: bool,
+    writes_after_failure: usize,
+}
+
+impl std::io::Write for FailingWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.failed {
+            self.writes_after_failure += 1;
+        }
+        if buf.len() > self.budget {
+            self.failed = true;
+            return Err(std::io::Error::other("full"));
+        }
+        self.budget -= buf.len();
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn writing_stops_at_the_first_error_and_returns_it() {
+    // Fixed members, required, optional and nested ones, and kept unknown members:
+    // a failure at every byte lands in each kind of member in turn.
+    let text = r#"{"jsonrpc":"2.0","id":7,"result":{"resultType":"complete","content":[{"type":"text","text":"hi","x-a":1}],"isError":false,"x-b":[true]}}"#;
+    let message: v::CallToolResultResponse = serde_json::from_str(text).unwrap();
+    let whole = serde_json::to_vec(&message).unwrap();
+    assert_eq!(serde_json::from_slice::<Value>(&whole).unwrap(), serde_json::from_str::<Value>(text).unwrap());
+    for budget in 0..whole.len() {
+        let mut out = FailingWriter { budget, failed: false, writes_after_failure: 0 };
+        let result = serde_json::to_writer(&mut out, &message);
+        let error = result.expect_err(&format!("writing into {budget} bytes succeeded"));
+        assert!(error.is_io() && error.to_string() == "full", "budget {budget}: {error}");
+        assert_eq!(out.writes_after_failure, 0, "budget {budget}: written to after the failure");
+    }
+    let mut out = FailingWriter { budget: whole.len(), failed: false, writes_after_failure: 0 };
+    serde_json::to_writer(&mut out, &message).unwrap();
+}
