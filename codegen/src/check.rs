@@ -101,7 +101,7 @@ pub fn check_union_sizes(rev: &Revision) -> Diagnostics {
 /// Names the generated module declares itself, and those the runtime's macros
 /// give local items in the bodies they write (where one would hide a schema
 /// type of the same name).
-const RESERVED: &[&str] = &["SCHEMA_TYPES", "__McpSeen", "__McpObjectVisitor", "__McpKindVisitor"];
+const RESERVED: &[&str] = &["SCHEMA_TYPES", "__McpSeen", "__McpKindVisitor"];
 
 fn is_rust_identifier(s: &str) -> bool {
     let mut cs = s.chars();

@@ -54,7 +54,7 @@ pub use choose::*;
 pub use extra::{Extra, Member};
 pub use fixed::{Fixed, read_fixed};
 pub use number::{Float, FloatSeq, Int, NullableFloat, NullableInt};
-pub use object::{Key, Shape, Writer, missing, read_extra, read_field, read_field_as};
+pub use object::{Key, ObjectVisitor, ReadObject, Shape, Writer, missing, read_extra, read_field, read_field_as};
 pub use table::{ChooseMember, TypeEntry, read, read_tracked, roundtrip};
 pub use union::{
     MemberTable, Reader, Scanned, TagRule, by_tag, member_error, number_or_skip, position, raw_of, read_member, scan,

@@ -137,6 +137,38 @@ impl<M: SerializeMap> Writer<M> {
     }
 }
 
+/// How a generated struct reads itself from a JSON object's members: the body
+/// of its `visit_map`, which [`ObjectVisitor`] calls.
+pub trait ReadObject<'de>: Sized {
+    fn read_object<A: MapAccess<'de>>(access: A) -> Result<Self, A::Error>;
+}
+
+/// The one visitor of every generated struct (its name for the error), so that
+/// each struct brings only its [`ReadObject`] body, not a visitor type, impl
+/// and `expecting` of its own.
+pub struct ObjectVisitor<T> {
+    name: &'static str,
+    read: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T> ObjectVisitor<T> {
+    #[inline]
+    pub fn new(name: &'static str) -> Self {
+        ObjectVisitor { name, read: std::marker::PhantomData }
+    }
+}
+
+impl<'de, T: ReadObject<'de>> Visitor<'de> for ObjectVisitor<T> {
+    type Value = T;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "an object of type {}", self.name)
+    }
+    #[inline]
+    fn visit_map<A: MapAccess<'de>>(self, access: A) -> Result<T, A::Error> {
+        T::read_object(access)
+    }
+}
+
 /// Whether `key` is one of an object type's `wires` (what its [`Shape::declares`] says).
 pub fn declares(wires: &[&str], key: &str) -> bool {
     wires.contains(&key)
@@ -280,45 +312,40 @@ macro_rules! __mcp_object {
 
         impl<'de> ::serde::Deserialize<'de> for $name {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                struct __McpObjectVisitor;
-                impl<'de> ::serde::de::Visitor<'de> for __McpObjectVisitor {
-                    type Value = $name;
-                    #[inline]
-                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                        f.write_str(concat!("an object of type ", stringify!($name)))
-                    }
-                    #[allow(unused_mut, unused_variables)]
-                    fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut access: A) -> ::std::result::Result<$name, A::Error> {
-                        // Whether each fixed member was seen. (A struct of flags, not an
-                        // array indexed by constants: each constant is evaluated in
-                        // this generic body, at about a millisecond of build apiece.)
-                        #[allow(non_snake_case)]
-                        struct __McpSeen { $( $( $cname: bool, )? )* }
-                        let mut seen = __McpSeen { $( $( $cname: false, )? )* };
-                        $(
-                            $( let mut $field: ::std::option::Option<$ty> = ::std::option::Option::None; )?
-                        )*
-                        let mut $extra = $crate::rt::Extra::new();
-                        while let ::std::option::Option::Some(key) = access.next_key::<$crate::rt::Key<'de>>()? {
-                            // One `?` for all the arms: each is a `Try` the type
-                            // checker resolves, and this is most of the crate's build.
-                            let read = match &*key.0 {
-                                $( $wire => {
-                                    $( $crate::rt::read_fixed(&mut access, $wire, $crate::rt::Fixed::from($name::$cname), &mut seen.$cname) )?
-                                    $( $crate::__mcp_object!(@read access $wire $field $($wrap)?) )?
-                                } )*
-                                _ => $crate::rt::read_extra(&mut access, key, &mut $extra),
-                            };
-                            read?;
-                        }
-                        $(
-                            $( if !seen.$cname { return ::std::result::Result::Err($crate::rt::missing($wire)); } )?
-                            $( $crate::__mcp_object!(@finish $kind $wire $field $(= $default)?); )?
-                        )*
-                        ::std::result::Result::Ok($name { $( $( $field, )? )* $extra })
-                    }
+                deserializer.deserialize_map($crate::rt::ObjectVisitor::<$name>::new(stringify!($name)))
+            }
+        }
+
+        impl<'de> $crate::rt::ReadObject<'de> for $name {
+            #[allow(unused_mut, unused_variables)]
+            fn read_object<A: ::serde::de::MapAccess<'de>>(mut access: A) -> ::std::result::Result<$name, A::Error> {
+                // Whether each fixed member was seen. (A struct of flags, not an
+                // array indexed by constants: each constant is evaluated in
+                // this generic body, at about a millisecond of build apiece.)
+                #[allow(non_snake_case)]
+                struct __McpSeen { $( $( $cname: bool, )? )* }
+                let mut seen = __McpSeen { $( $( $cname: false, )? )* };
+                $(
+                    $( let mut $field: ::std::option::Option<$ty> = ::std::option::Option::None; )?
+                )*
+                let mut $extra = $crate::rt::Extra::new();
+                while let ::std::option::Option::Some(key) = access.next_key::<$crate::rt::Key<'de>>()? {
+                    // One `?` for all the arms: each is a `Try` the type
+                    // checker resolves, and this is most of the crate's build.
+                    let read = match &*key.0 {
+                        $( $wire => {
+                            $( $crate::rt::read_fixed(&mut access, $wire, $crate::rt::Fixed::from($name::$cname), &mut seen.$cname) )?
+                            $( $crate::__mcp_object!(@read access $wire $field $($wrap)?) )?
+                        } )*
+                        _ => $crate::rt::read_extra(&mut access, key, &mut $extra),
+                    };
+                    read?;
                 }
-                deserializer.deserialize_map(__McpObjectVisitor)
+                $(
+                    $( if !seen.$cname { return ::std::result::Result::Err($crate::rt::missing($wire)); } )?
+                    $( $crate::__mcp_object!(@finish $kind $wire $field $(= $default)?); )?
+                )*
+                ::std::result::Result::Ok($name { $( $( $field, )? )* $extra })
             }
         }
 
