@@ -105,6 +105,16 @@ impl<'a> Scanned<'a> {
 /// found (kind and keys), when it looked at them.
 pub type Reader<U> = fn(&str, Option<(u8, &[&str])>) -> Result<U, String>;
 
+/// Reads a member type from its text, with the kind and keys its union found
+/// when it has them (one function, so that each member's reader is one call).
+#[inline]
+pub fn read_as<T: super::Shape + DeserializeOwned>(text: &str, looked: Option<(u8, &[&str])>) -> Result<T, String> {
+    match looked {
+        Some((kind, keys)) => T::read_looked(text, kind, keys),
+        None => T::read_text(text),
+    }
+}
+
 /// The first look of a union decided by shape: none when a union holding it has
 /// already found the kind and keys (`looked`) and no selector field is wanted,
 /// else [`scan`] (for the selector's value alone when the keys are known).
@@ -743,10 +753,7 @@ macro_rules! __mcp_union {
         |text: &str, _| $crate::rt::read_member::<$crate::rt::NullableInt>(text).map(|i| $name::$variant(i.0))
     };
     (@reader $name:ident $variant:ident ($ty:ty) $($wrap:ident)?) => {
-        |text: &str, looked| match looked {
-            ::std::option::Option::Some((kind, keys)) => <$ty as $crate::rt::Shape>::read_looked(text, kind, keys),
-            ::std::option::Option::None => <$ty as $crate::rt::Shape>::read_text(text),
-        }.map($name::$variant)
+        |text: &str, looked| $crate::rt::read_as::<$ty>(text, looked).map($name::$variant)
     };
 
     (@scalar $name:ident $variant:ident ($ty:ty) int, $value:expr) => {
