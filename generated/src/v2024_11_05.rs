@@ -56,7 +56,7 @@ impl ::std::default::Default for Annotated {
 }
 crate::rt::object! {
     Annotated {
-        "annotations": optional annotations: AnnotatedAnnotations,
+        0 "annotations": optional annotations: AnnotatedAnnotations,
     }
 }
 
@@ -115,8 +115,8 @@ impl ::std::default::Default for AnnotatedAnnotations {
 }
 crate::rt::object! {
     AnnotatedAnnotations {
-        "audience": optional audience: Vec<Role>,
-        "priority": optional priority: f64 as float,
+        0 "audience": optional audience: Vec<Role>,
+        1 "priority": optional priority: f64 as float,
     }
 }
 
@@ -144,8 +144,8 @@ impl CallToolRequest {
 }
 crate::rt::object! {
     CallToolRequest {
-        "method" fixed METHOD: &str = "tools/call",
-        "params": required params: CallToolRequestParams,
+        0 "method" fixed METHOD: &str = "tools/call",
+        1 "params": required params: CallToolRequestParams,
     }
 }
 
@@ -187,8 +187,8 @@ impl CallToolRequestParams {
 }
 crate::rt::object! {
     CallToolRequestParams {
-        "name": required name: String,
-        "arguments": optional arguments: crate::IndexMap<String, ::serde_json::Value>,
+        0 "name": required name: String,
+        1 "arguments": optional arguments: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -266,9 +266,9 @@ impl ::std::convert::From<CallToolResult> for Result {
 }
 crate::rt::object! {
     CallToolResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "content": required content: Vec<CallToolResultContentItem>,
-        "isError": optional is_error: bool,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "content": required content: Vec<CallToolResultContentItem>,
+        2 "isError": optional is_error: bool,
     }
 }
 
@@ -525,8 +525,8 @@ impl CreateMessageRequest {
 }
 crate::rt::object! {
     CreateMessageRequest {
-        "method" fixed METHOD: &str = "sampling/createMessage",
-        "params": required params: CreateMessageRequestParams,
+        0 "method" fixed METHOD: &str = "sampling/createMessage",
+        1 "params": required params: CreateMessageRequestParams,
     }
 }
 
@@ -640,14 +640,14 @@ impl CreateMessageRequestParams {
 }
 crate::rt::object! {
     CreateMessageRequestParams {
-        "messages": required messages: Vec<SamplingMessage>,
-        "modelPreferences": optional model_preferences: ModelPreferences,
-        "systemPrompt": optional system_prompt: String,
-        "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
-        "temperature": optional temperature: f64 as float,
-        "maxTokens": required max_tokens: i64 as int,
-        "stopSequences": optional stop_sequences: Vec<String>,
-        "metadata": optional metadata: crate::IndexMap<String, ::serde_json::Value>,
+        0 "messages": required messages: Vec<SamplingMessage>,
+        1 "modelPreferences": optional model_preferences: ModelPreferences,
+        2 "systemPrompt": optional system_prompt: String,
+        3 "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
+        4 "temperature": optional temperature: f64 as float,
+        5 "maxTokens": required max_tokens: i64 as int,
+        6 "stopSequences": optional stop_sequences: Vec<String>,
+        7 "metadata": optional metadata: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -773,11 +773,11 @@ impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
 }
 crate::rt::object! {
     CreateMessageResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "role": required role: Role,
-        "content": required content: SamplingMessageContent,
-        "model": required model: String,
-        "stopReason": optional stop_reason: CreateMessageResultStopReason,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "role": required role: Role,
+        2 "content": required content: SamplingMessageContent,
+        3 "model": required model: String,
+        4 "stopReason": optional stop_reason: CreateMessageResultStopReason,
     }
 }
 
@@ -857,9 +857,9 @@ impl ::std::convert::From<EmbeddedResource> for Annotated {
 }
 crate::rt::object! {
     EmbeddedResource {
-        "annotations": optional annotations: AnnotatedAnnotations,
-        "type" fixed TYPE: &str = "resource",
-        "resource": required resource: EmbeddedResourceResource,
+        0 "annotations": optional annotations: AnnotatedAnnotations,
+        1 "type" fixed TYPE: &str = "resource",
+        2 "resource": required resource: EmbeddedResourceResource,
     }
 }
 
@@ -912,8 +912,8 @@ impl GetPromptRequest {
 }
 crate::rt::object! {
     GetPromptRequest {
-        "method" fixed METHOD: &str = "prompts/get",
-        "params": required params: GetPromptRequestParams,
+        0 "method" fixed METHOD: &str = "prompts/get",
+        1 "params": required params: GetPromptRequestParams,
     }
 }
 
@@ -958,8 +958,8 @@ impl GetPromptRequestParams {
 }
 crate::rt::object! {
     GetPromptRequestParams {
-        "name": required name: String,
-        "arguments": optional arguments: crate::IndexMap<String, String>,
+        0 "name": required name: String,
+        1 "arguments": optional arguments: crate::IndexMap<String, String>,
     }
 }
 
@@ -1024,9 +1024,9 @@ impl ::std::convert::From<GetPromptResult> for Result {
 }
 crate::rt::object! {
     GetPromptResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "description": optional description: String,
-        "messages": required messages: Vec<PromptMessage>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "description": optional description: String,
+        2 "messages": required messages: Vec<PromptMessage>,
     }
 }
 
@@ -1095,10 +1095,10 @@ impl ::std::convert::From<ImageContent> for Annotated {
 }
 crate::rt::object! {
     ImageContent {
-        "annotations": optional annotations: AnnotatedAnnotations,
-        "type" fixed TYPE: &str = "image",
-        "data": required data: String,
-        "mimeType": required mime_type: String,
+        0 "annotations": optional annotations: AnnotatedAnnotations,
+        1 "type" fixed TYPE: &str = "image",
+        2 "data": required data: String,
+        3 "mimeType": required mime_type: String,
     }
 }
 
@@ -1128,8 +1128,8 @@ impl InitializeRequest {
 }
 crate::rt::object! {
     InitializeRequest {
-        "method" fixed METHOD: &str = "initialize",
-        "params": required params: InitializeRequestParams,
+        0 "method" fixed METHOD: &str = "initialize",
+        1 "params": required params: InitializeRequestParams,
     }
 }
 
@@ -1174,9 +1174,9 @@ impl InitializeRequestParams {
 }
 crate::rt::object! {
     InitializeRequestParams {
-        "protocolVersion": required protocol_version: String,
-        "capabilities": required capabilities: ClientCapabilities,
-        "clientInfo": required client_info: Implementation,
+        0 "protocolVersion": required protocol_version: String,
+        1 "capabilities": required capabilities: ClientCapabilities,
+        2 "clientInfo": required client_info: Implementation,
     }
 }
 
@@ -1259,11 +1259,11 @@ impl ::std::convert::From<InitializeResult> for Result {
 }
 crate::rt::object! {
     InitializeResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "protocolVersion": required protocol_version: String,
-        "capabilities": required capabilities: ServerCapabilities,
-        "serverInfo": required server_info: Implementation,
-        "instructions": optional instructions: String,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "protocolVersion": required protocol_version: String,
+        2 "capabilities": required capabilities: ServerCapabilities,
+        3 "serverInfo": required server_info: Implementation,
+        4 "instructions": optional instructions: String,
     }
 }
 
@@ -1368,8 +1368,8 @@ impl ::std::convert::From<ListResourceTemplatesRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListResourceTemplatesRequest {
-        "method" fixed METHOD: &str = "resources/templates/list",
-        "params": optional params: PaginatedRequestParams,
+        0 "method" fixed METHOD: &str = "resources/templates/list",
+        1 "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -1462,9 +1462,9 @@ impl ::std::convert::From<ListResourceTemplatesResult> for Result {
 }
 crate::rt::object! {
     ListResourceTemplatesResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "nextCursor": optional next_cursor: Cursor,
-        "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "nextCursor": optional next_cursor: Cursor,
+        2 "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
     }
 }
 
@@ -1516,8 +1516,8 @@ impl ::std::convert::From<ListResourcesRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListResourcesRequest {
-        "method" fixed METHOD: &str = "resources/list",
-        "params": optional params: PaginatedRequestParams,
+        0 "method" fixed METHOD: &str = "resources/list",
+        1 "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -1609,9 +1609,9 @@ impl ::std::convert::From<ListResourcesResult> for Result {
 }
 crate::rt::object! {
     ListResourcesResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "nextCursor": optional next_cursor: Cursor,
-        "resources": required resources: Vec<Resource>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "nextCursor": optional next_cursor: Cursor,
+        2 "resources": required resources: Vec<Resource>,
     }
 }
 
@@ -1666,8 +1666,8 @@ impl ::std::convert::From<ListToolsRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListToolsRequest {
-        "method" fixed METHOD: &str = "tools/list",
-        "params": optional params: PaginatedRequestParams,
+        0 "method" fixed METHOD: &str = "tools/list",
+        1 "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -1759,9 +1759,9 @@ impl ::std::convert::From<ListToolsResult> for Result {
 }
 crate::rt::object! {
     ListToolsResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "nextCursor": optional next_cursor: Cursor,
-        "tools": required tools: Vec<Tool>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "nextCursor": optional next_cursor: Cursor,
+        2 "tools": required tools: Vec<Tool>,
     }
 }
 
@@ -1801,8 +1801,8 @@ impl ProgressNotification {
 }
 crate::rt::object! {
     ProgressNotification {
-        "method" fixed METHOD: &str = "notifications/progress",
-        "params": required params: ProgressNotificationParams,
+        0 "method" fixed METHOD: &str = "notifications/progress",
+        1 "params": required params: ProgressNotificationParams,
     }
 }
 
@@ -1851,9 +1851,9 @@ impl ProgressNotificationParams {
 }
 crate::rt::object! {
     ProgressNotificationParams {
-        "progressToken": required progress_token: ProgressToken,
-        "progress": required progress: f64 as float,
-        "total": optional total: f64 as float,
+        0 "progressToken": required progress_token: ProgressToken,
+        1 "progress": required progress: f64 as float,
+        2 "total": optional total: f64 as float,
     }
 }
 
@@ -1890,8 +1890,8 @@ impl PromptMessage {
 }
 crate::rt::object! {
     PromptMessage {
-        "role": required role: Role,
-        "content": required content: PromptMessageContent,
+        0 "role": required role: Role,
+        1 "content": required content: PromptMessageContent,
     }
 }
 
@@ -2043,12 +2043,12 @@ impl ::std::convert::From<Resource> for Annotated {
 }
 crate::rt::object! {
     Resource {
-        "annotations": optional annotations: AnnotatedAnnotations,
-        "uri": required uri: String,
-        "name": required name: String,
-        "description": optional description: String,
-        "mimeType": optional mime_type: String,
-        "size": optional size: i64 as int,
+        0 "annotations": optional annotations: AnnotatedAnnotations,
+        1 "uri": required uri: String,
+        2 "name": required name: String,
+        3 "description": optional description: String,
+        4 "mimeType": optional mime_type: String,
+        5 "size": optional size: i64 as int,
     }
 }
 
@@ -2148,11 +2148,11 @@ impl ::std::convert::From<ResourceTemplate> for Annotated {
 }
 crate::rt::object! {
     ResourceTemplate {
-        "annotations": optional annotations: AnnotatedAnnotations,
-        "uriTemplate": required uri_template: String,
-        "name": required name: String,
-        "description": optional description: String,
-        "mimeType": optional mime_type: String,
+        0 "annotations": optional annotations: AnnotatedAnnotations,
+        1 "uriTemplate": required uri_template: String,
+        2 "name": required name: String,
+        3 "description": optional description: String,
+        4 "mimeType": optional mime_type: String,
     }
 }
 
@@ -2190,8 +2190,8 @@ impl SamplingMessage {
 }
 crate::rt::object! {
     SamplingMessage {
-        "role": required role: Role,
-        "content": required content: SamplingMessageContent,
+        0 "role": required role: Role,
+        1 "content": required content: SamplingMessageContent,
     }
 }
 
@@ -2311,11 +2311,11 @@ impl ::std::default::Default for ServerCapabilities {
 }
 crate::rt::object! {
     ServerCapabilities {
-        "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-        "logging": optional logging: crate::IndexMap<String, ::serde_json::Value>,
-        "prompts": optional prompts: ServerCapabilitiesPrompts,
-        "resources": optional resources: ServerCapabilitiesResources,
-        "tools": optional tools: ServerCapabilitiesTools,
+        0 "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        1 "logging": optional logging: crate::IndexMap<String, ::serde_json::Value>,
+        2 "prompts": optional prompts: ServerCapabilitiesPrompts,
+        3 "resources": optional resources: ServerCapabilitiesResources,
+        4 "tools": optional tools: ServerCapabilitiesTools,
     }
 }
 
@@ -2355,7 +2355,7 @@ impl ::std::default::Default for ServerCapabilitiesPrompts {
 }
 crate::rt::object! {
     ServerCapabilitiesPrompts {
-        "listChanged": optional list_changed: bool,
+        0 "listChanged": optional list_changed: bool,
     }
 }
 
@@ -2406,8 +2406,8 @@ impl ::std::default::Default for ServerCapabilitiesResources {
 }
 crate::rt::object! {
     ServerCapabilitiesResources {
-        "subscribe": optional subscribe: bool,
-        "listChanged": optional list_changed: bool,
+        0 "subscribe": optional subscribe: bool,
+        1 "listChanged": optional list_changed: bool,
     }
 }
 
@@ -2447,7 +2447,7 @@ impl ::std::default::Default for ServerCapabilitiesTools {
 }
 crate::rt::object! {
     ServerCapabilitiesTools {
-        "listChanged": optional list_changed: bool,
+        0 "listChanged": optional list_changed: bool,
     }
 }
 
@@ -2693,9 +2693,9 @@ impl ::std::convert::From<TextContent> for Annotated {
 }
 crate::rt::object! {
     TextContent {
-        "annotations": optional annotations: AnnotatedAnnotations,
-        "type" fixed TYPE: &str = "text",
-        "text": required text: String,
+        0 "annotations": optional annotations: AnnotatedAnnotations,
+        1 "type" fixed TYPE: &str = "text",
+        2 "text": required text: String,
     }
 }
 
@@ -2741,9 +2741,9 @@ impl Tool {
 }
 crate::rt::object! {
     Tool {
-        "name": required name: String,
-        "description": optional description: String,
-        "inputSchema": required input_schema: ToolInputSchema,
+        0 "name": required name: String,
+        1 "description": optional description: String,
+        2 "inputSchema": required input_schema: ToolInputSchema,
     }
 }
 
@@ -2799,9 +2799,9 @@ impl ::std::default::Default for ToolInputSchema {
 }
 crate::rt::object! {
     ToolInputSchema {
-        "type" fixed TYPE: &str = "object",
-        "properties": optional properties: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-        "required": optional required: Vec<String>,
+        0 "type" fixed TYPE: &str = "object",
+        1 "properties": optional properties: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        2 "required": optional required: Vec<String>,
     }
 }
 

@@ -75,8 +75,8 @@ impl ::std::default::Default for Annotations {
 }
 crate::rt::object! {
     Annotations {
-        "audience": optional audience: Vec<Role>,
-        "priority": optional priority: f64 as float,
+        0 "audience": optional audience: Vec<Role>,
+        1 "priority": optional priority: f64 as float,
     }
 }
 
@@ -124,10 +124,10 @@ impl AudioContent {
 }
 crate::rt::object! {
     AudioContent {
-        "type" fixed TYPE: &str = "audio",
-        "data": required data: String,
-        "mimeType": required mime_type: String,
-        "annotations": optional annotations: Annotations,
+        0 "type" fixed TYPE: &str = "audio",
+        1 "data": required data: String,
+        2 "mimeType": required mime_type: String,
+        3 "annotations": optional annotations: Annotations,
     }
 }
 
@@ -155,8 +155,8 @@ impl CallToolRequest {
 }
 crate::rt::object! {
     CallToolRequest {
-        "method" fixed METHOD: &str = "tools/call",
-        "params": required params: CallToolRequestParams,
+        0 "method" fixed METHOD: &str = "tools/call",
+        1 "params": required params: CallToolRequestParams,
     }
 }
 
@@ -198,8 +198,8 @@ impl CallToolRequestParams {
 }
 crate::rt::object! {
     CallToolRequestParams {
-        "name": required name: String,
-        "arguments": optional arguments: crate::IndexMap<String, ::serde_json::Value>,
+        0 "name": required name: String,
+        1 "arguments": optional arguments: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -277,9 +277,9 @@ impl ::std::convert::From<CallToolResult> for Result {
 }
 crate::rt::object! {
     CallToolResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "content": required content: Vec<CallToolResultContentItem>,
-        "isError": optional is_error: bool,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "content": required content: Vec<CallToolResultContentItem>,
+        2 "isError": optional is_error: bool,
     }
 }
 
@@ -543,8 +543,8 @@ impl CreateMessageRequest {
 }
 crate::rt::object! {
     CreateMessageRequest {
-        "method" fixed METHOD: &str = "sampling/createMessage",
-        "params": required params: CreateMessageRequestParams,
+        0 "method" fixed METHOD: &str = "sampling/createMessage",
+        1 "params": required params: CreateMessageRequestParams,
     }
 }
 
@@ -658,14 +658,14 @@ impl CreateMessageRequestParams {
 }
 crate::rt::object! {
     CreateMessageRequestParams {
-        "messages": required messages: Vec<SamplingMessage>,
-        "modelPreferences": optional model_preferences: ModelPreferences,
-        "systemPrompt": optional system_prompt: String,
-        "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
-        "temperature": optional temperature: f64 as float,
-        "maxTokens": required max_tokens: i64 as int,
-        "stopSequences": optional stop_sequences: Vec<String>,
-        "metadata": optional metadata: crate::IndexMap<String, ::serde_json::Value>,
+        0 "messages": required messages: Vec<SamplingMessage>,
+        1 "modelPreferences": optional model_preferences: ModelPreferences,
+        2 "systemPrompt": optional system_prompt: String,
+        3 "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
+        4 "temperature": optional temperature: f64 as float,
+        5 "maxTokens": required max_tokens: i64 as int,
+        6 "stopSequences": optional stop_sequences: Vec<String>,
+        7 "metadata": optional metadata: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -791,11 +791,11 @@ impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
 }
 crate::rt::object! {
     CreateMessageResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "role": required role: Role,
-        "content": required content: SamplingMessageContent,
-        "model": required model: String,
-        "stopReason": optional stop_reason: CreateMessageResultStopReason,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "role": required role: Role,
+        2 "content": required content: SamplingMessageContent,
+        3 "model": required model: String,
+        4 "stopReason": optional stop_reason: CreateMessageResultStopReason,
     }
 }
 
@@ -859,9 +859,9 @@ impl EmbeddedResource {
 }
 crate::rt::object! {
     EmbeddedResource {
-        "type" fixed TYPE: &str = "resource",
-        "resource": required resource: EmbeddedResourceResource,
-        "annotations": optional annotations: Annotations,
+        0 "type" fixed TYPE: &str = "resource",
+        1 "resource": required resource: EmbeddedResourceResource,
+        2 "annotations": optional annotations: Annotations,
     }
 }
 
@@ -914,8 +914,8 @@ impl GetPromptRequest {
 }
 crate::rt::object! {
     GetPromptRequest {
-        "method" fixed METHOD: &str = "prompts/get",
-        "params": required params: GetPromptRequestParams,
+        0 "method" fixed METHOD: &str = "prompts/get",
+        1 "params": required params: GetPromptRequestParams,
     }
 }
 
@@ -960,8 +960,8 @@ impl GetPromptRequestParams {
 }
 crate::rt::object! {
     GetPromptRequestParams {
-        "name": required name: String,
-        "arguments": optional arguments: crate::IndexMap<String, String>,
+        0 "name": required name: String,
+        1 "arguments": optional arguments: crate::IndexMap<String, String>,
     }
 }
 
@@ -1026,9 +1026,9 @@ impl ::std::convert::From<GetPromptResult> for Result {
 }
 crate::rt::object! {
     GetPromptResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "description": optional description: String,
-        "messages": required messages: Vec<PromptMessage>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "description": optional description: String,
+        2 "messages": required messages: Vec<PromptMessage>,
     }
 }
 
@@ -1080,10 +1080,10 @@ impl ImageContent {
 }
 crate::rt::object! {
     ImageContent {
-        "type" fixed TYPE: &str = "image",
-        "data": required data: String,
-        "mimeType": required mime_type: String,
-        "annotations": optional annotations: Annotations,
+        0 "type" fixed TYPE: &str = "image",
+        1 "data": required data: String,
+        2 "mimeType": required mime_type: String,
+        3 "annotations": optional annotations: Annotations,
     }
 }
 
@@ -1113,8 +1113,8 @@ impl InitializeRequest {
 }
 crate::rt::object! {
     InitializeRequest {
-        "method" fixed METHOD: &str = "initialize",
-        "params": required params: InitializeRequestParams,
+        0 "method" fixed METHOD: &str = "initialize",
+        1 "params": required params: InitializeRequestParams,
     }
 }
 
@@ -1159,9 +1159,9 @@ impl InitializeRequestParams {
 }
 crate::rt::object! {
     InitializeRequestParams {
-        "protocolVersion": required protocol_version: String,
-        "capabilities": required capabilities: ClientCapabilities,
-        "clientInfo": required client_info: Implementation,
+        0 "protocolVersion": required protocol_version: String,
+        1 "capabilities": required capabilities: ClientCapabilities,
+        2 "clientInfo": required client_info: Implementation,
     }
 }
 
@@ -1244,11 +1244,11 @@ impl ::std::convert::From<InitializeResult> for Result {
 }
 crate::rt::object! {
     InitializeResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "protocolVersion": required protocol_version: String,
-        "capabilities": required capabilities: ServerCapabilities,
-        "serverInfo": required server_info: Implementation,
-        "instructions": optional instructions: String,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "protocolVersion": required protocol_version: String,
+        2 "capabilities": required capabilities: ServerCapabilities,
+        3 "serverInfo": required server_info: Implementation,
+        4 "instructions": optional instructions: String,
     }
 }
 
@@ -1428,8 +1428,8 @@ impl ::std::convert::From<ListResourceTemplatesRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListResourceTemplatesRequest {
-        "method" fixed METHOD: &str = "resources/templates/list",
-        "params": optional params: PaginatedRequestParams,
+        0 "method" fixed METHOD: &str = "resources/templates/list",
+        1 "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -1522,9 +1522,9 @@ impl ::std::convert::From<ListResourceTemplatesResult> for Result {
 }
 crate::rt::object! {
     ListResourceTemplatesResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "nextCursor": optional next_cursor: Cursor,
-        "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "nextCursor": optional next_cursor: Cursor,
+        2 "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
     }
 }
 
@@ -1576,8 +1576,8 @@ impl ::std::convert::From<ListResourcesRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListResourcesRequest {
-        "method" fixed METHOD: &str = "resources/list",
-        "params": optional params: PaginatedRequestParams,
+        0 "method" fixed METHOD: &str = "resources/list",
+        1 "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -1669,9 +1669,9 @@ impl ::std::convert::From<ListResourcesResult> for Result {
 }
 crate::rt::object! {
     ListResourcesResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "nextCursor": optional next_cursor: Cursor,
-        "resources": required resources: Vec<Resource>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "nextCursor": optional next_cursor: Cursor,
+        2 "resources": required resources: Vec<Resource>,
     }
 }
 
@@ -1726,8 +1726,8 @@ impl ::std::convert::From<ListToolsRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListToolsRequest {
-        "method" fixed METHOD: &str = "tools/list",
-        "params": optional params: PaginatedRequestParams,
+        0 "method" fixed METHOD: &str = "tools/list",
+        1 "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -1819,9 +1819,9 @@ impl ::std::convert::From<ListToolsResult> for Result {
 }
 crate::rt::object! {
     ListToolsResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "nextCursor": optional next_cursor: Cursor,
-        "tools": required tools: Vec<Tool>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "nextCursor": optional next_cursor: Cursor,
+        2 "tools": required tools: Vec<Tool>,
     }
 }
 
@@ -1861,8 +1861,8 @@ impl ProgressNotification {
 }
 crate::rt::object! {
     ProgressNotification {
-        "method" fixed METHOD: &str = "notifications/progress",
-        "params": required params: ProgressNotificationParams,
+        0 "method" fixed METHOD: &str = "notifications/progress",
+        1 "params": required params: ProgressNotificationParams,
     }
 }
 
@@ -1922,10 +1922,10 @@ impl ProgressNotificationParams {
 }
 crate::rt::object! {
     ProgressNotificationParams {
-        "progressToken": required progress_token: ProgressToken,
-        "progress": required progress: f64 as float,
-        "total": optional total: f64 as float,
-        "message": optional message: String,
+        0 "progressToken": required progress_token: ProgressToken,
+        1 "progress": required progress: f64 as float,
+        2 "total": optional total: f64 as float,
+        3 "message": optional message: String,
     }
 }
 
@@ -1962,8 +1962,8 @@ impl PromptMessage {
 }
 crate::rt::object! {
     PromptMessage {
-        "role": required role: Role,
-        "content": required content: PromptMessageContent,
+        0 "role": required role: Role,
+        1 "content": required content: PromptMessageContent,
     }
 }
 
@@ -2097,12 +2097,12 @@ impl Resource {
 }
 crate::rt::object! {
     Resource {
-        "uri": required uri: String,
-        "name": required name: String,
-        "description": optional description: String,
-        "mimeType": optional mime_type: String,
-        "annotations": optional annotations: Annotations,
-        "size": optional size: i64 as int,
+        0 "uri": required uri: String,
+        1 "name": required name: String,
+        2 "description": optional description: String,
+        3 "mimeType": optional mime_type: String,
+        4 "annotations": optional annotations: Annotations,
+        5 "size": optional size: i64 as int,
     }
 }
 
@@ -2180,11 +2180,11 @@ impl ResourceTemplate {
 }
 crate::rt::object! {
     ResourceTemplate {
-        "uriTemplate": required uri_template: String,
-        "name": required name: String,
-        "description": optional description: String,
-        "mimeType": optional mime_type: String,
-        "annotations": optional annotations: Annotations,
+        0 "uriTemplate": required uri_template: String,
+        1 "name": required name: String,
+        2 "description": optional description: String,
+        3 "mimeType": optional mime_type: String,
+        4 "annotations": optional annotations: Annotations,
     }
 }
 
@@ -2222,8 +2222,8 @@ impl SamplingMessage {
 }
 crate::rt::object! {
     SamplingMessage {
-        "role": required role: Role,
-        "content": required content: SamplingMessageContent,
+        0 "role": required role: Role,
+        1 "content": required content: SamplingMessageContent,
     }
 }
 
@@ -2490,9 +2490,9 @@ impl TextContent {
 }
 crate::rt::object! {
     TextContent {
-        "type" fixed TYPE: &str = "text",
-        "text": required text: String,
-        "annotations": optional annotations: Annotations,
+        0 "type" fixed TYPE: &str = "text",
+        1 "text": required text: String,
+        2 "annotations": optional annotations: Annotations,
     }
 }
 
@@ -2551,10 +2551,10 @@ impl Tool {
 }
 crate::rt::object! {
     Tool {
-        "name": required name: String,
-        "description": optional description: String,
-        "inputSchema": required input_schema: ToolInputSchema,
-        "annotations": optional annotations: ToolAnnotations,
+        0 "name": required name: String,
+        1 "description": optional description: String,
+        2 "inputSchema": required input_schema: ToolInputSchema,
+        3 "annotations": optional annotations: ToolAnnotations,
     }
 }
 
@@ -2612,9 +2612,9 @@ impl ::std::default::Default for ToolInputSchema {
 }
 crate::rt::object! {
     ToolInputSchema {
-        "type" fixed TYPE: &str = "object",
-        "properties": optional properties: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-        "required": optional required: Vec<String>,
+        0 "type" fixed TYPE: &str = "object",
+        1 "properties": optional properties: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        2 "required": optional required: Vec<String>,
     }
 }
 

@@ -126,9 +126,9 @@ impl ::std::default::Default for Annotations {
 }
 crate::rt::object! {
     Annotations {
-        "audience": optional audience: Vec<Role>,
-        "priority": optional priority: f64 as float,
-        "lastModified": optional last_modified: String,
+        0 "audience": optional audience: Vec<Role>,
+        1 "priority": optional priority: f64 as float,
+        2 "lastModified": optional last_modified: String,
     }
 }
 
@@ -189,11 +189,11 @@ impl AudioContent {
 }
 crate::rt::object! {
     AudioContent {
-        "type" fixed TYPE: &str = "audio",
-        "data": required data: String,
-        "mimeType": required mime_type: String,
-        "annotations": optional annotations: Annotations,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "type" fixed TYPE: &str = "audio",
+        1 "data": required data: String,
+        2 "mimeType": required mime_type: String,
+        3 "annotations": optional annotations: Annotations,
+        4 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -271,10 +271,10 @@ impl ::std::convert::From<BlobResourceContents> for ResourceContents {
 }
 crate::rt::object! {
     BlobResourceContents {
-        "uri": required uri: String,
-        "mimeType": optional mime_type: String,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "blob": required blob: String,
+        0 "uri": required uri: String,
+        1 "mimeType": optional mime_type: String,
+        2 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        3 "blob": required blob: String,
     }
 }
 
@@ -302,8 +302,8 @@ impl CallToolRequest {
 }
 crate::rt::object! {
     CallToolRequest {
-        "method" fixed METHOD: &str = "tools/call",
-        "params": required params: CallToolRequestParams,
+        0 "method" fixed METHOD: &str = "tools/call",
+        1 "params": required params: CallToolRequestParams,
     }
 }
 
@@ -345,8 +345,8 @@ impl CallToolRequestParams {
 }
 crate::rt::object! {
     CallToolRequestParams {
-        "name": required name: String,
-        "arguments": optional arguments: crate::IndexMap<String, ::serde_json::Value>,
+        0 "name": required name: String,
+        1 "arguments": optional arguments: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -444,10 +444,10 @@ impl ::std::convert::From<CallToolResult> for Result {
 }
 crate::rt::object! {
     CallToolResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "content": required content: Vec<ContentBlock>,
-        "structuredContent": optional structured_content: crate::IndexMap<String, ::serde_json::Value>,
-        "isError": optional is_error: bool,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "content": required content: Vec<ContentBlock>,
+        2 "structuredContent": optional structured_content: crate::IndexMap<String, ::serde_json::Value>,
+        3 "isError": optional is_error: bool,
     }
 }
 
@@ -479,8 +479,8 @@ impl CancelledNotification {
 }
 crate::rt::object! {
     CancelledNotification {
-        "method" fixed METHOD: &str = "notifications/cancelled",
-        "params": required params: CancelledNotificationParams,
+        0 "method" fixed METHOD: &str = "notifications/cancelled",
+        1 "params": required params: CancelledNotificationParams,
     }
 }
 
@@ -528,8 +528,8 @@ impl CancelledNotificationParams {
 }
 crate::rt::object! {
     CancelledNotificationParams {
-        "requestId": required request_id: RequestId,
-        "reason": optional reason: String,
+        0 "requestId": required request_id: RequestId,
+        1 "reason": optional reason: String,
     }
 }
 
@@ -609,10 +609,10 @@ impl ::std::default::Default for ClientCapabilities {
 }
 crate::rt::object! {
     ClientCapabilities {
-        "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-        "roots": optional roots: ClientCapabilitiesRoots,
-        "sampling": optional sampling: crate::IndexMap<String, ::serde_json::Value>,
-        "elicitation": optional elicitation: crate::IndexMap<String, ::serde_json::Value>,
+        0 "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        1 "roots": optional roots: ClientCapabilitiesRoots,
+        2 "sampling": optional sampling: crate::IndexMap<String, ::serde_json::Value>,
+        3 "elicitation": optional elicitation: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -654,7 +654,7 @@ impl ::std::default::Default for ClientCapabilitiesRoots {
 }
 crate::rt::object! {
     ClientCapabilitiesRoots {
-        "listChanged": optional list_changed: bool,
+        0 "listChanged": optional list_changed: bool,
     }
 }
 
@@ -876,8 +876,8 @@ impl CompleteRequest {
 }
 crate::rt::object! {
     CompleteRequest {
-        "method" fixed METHOD: &str = "completion/complete",
-        "params": required params: CompleteRequestParams,
+        0 "method" fixed METHOD: &str = "completion/complete",
+        1 "params": required params: CompleteRequestParams,
     }
 }
 
@@ -930,9 +930,9 @@ impl CompleteRequestParams {
 }
 crate::rt::object! {
     CompleteRequestParams {
-        "ref": required r#ref: CompleteRequestParamsRef,
-        "argument": required argument: CompleteRequestParamsArgument,
-        "context": optional context: CompleteRequestParamsContext,
+        0 "ref": required r#ref: CompleteRequestParamsRef,
+        1 "argument": required argument: CompleteRequestParamsArgument,
+        2 "context": optional context: CompleteRequestParamsContext,
     }
 }
 
@@ -963,8 +963,8 @@ impl CompleteRequestParamsArgument {
 }
 crate::rt::object! {
     CompleteRequestParamsArgument {
-        "name": required name: String,
-        "value": required value: String,
+        0 "name": required name: String,
+        1 "value": required value: String,
     }
 }
 
@@ -1002,7 +1002,7 @@ impl ::std::default::Default for CompleteRequestParamsContext {
 }
 crate::rt::object! {
     CompleteRequestParamsContext {
-        "arguments": optional arguments: crate::IndexMap<String, String>,
+        0 "arguments": optional arguments: crate::IndexMap<String, String>,
     }
 }
 
@@ -1078,8 +1078,8 @@ impl ::std::convert::From<CompleteResult> for Result {
 }
 crate::rt::object! {
     CompleteResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "completion": required completion: CompleteResultCompletion,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "completion": required completion: CompleteResultCompletion,
     }
 }
 
@@ -1128,9 +1128,9 @@ impl CompleteResultCompletion {
 }
 crate::rt::object! {
     CompleteResultCompletion {
-        "values": required values: Vec<String>,
-        "total": optional total: i64 as int,
-        "hasMore": optional has_more: bool,
+        0 "values": required values: Vec<String>,
+        1 "total": optional total: i64 as int,
+        2 "hasMore": optional has_more: bool,
     }
 }
 
@@ -1202,8 +1202,8 @@ impl CreateMessageRequest {
 }
 crate::rt::object! {
     CreateMessageRequest {
-        "method" fixed METHOD: &str = "sampling/createMessage",
-        "params": required params: CreateMessageRequestParams,
+        0 "method" fixed METHOD: &str = "sampling/createMessage",
+        1 "params": required params: CreateMessageRequestParams,
     }
 }
 
@@ -1319,14 +1319,14 @@ impl CreateMessageRequestParams {
 }
 crate::rt::object! {
     CreateMessageRequestParams {
-        "messages": required messages: Vec<SamplingMessage>,
-        "modelPreferences": optional model_preferences: ModelPreferences,
-        "systemPrompt": optional system_prompt: String,
-        "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
-        "temperature": optional temperature: f64 as float,
-        "maxTokens": required max_tokens: i64 as int,
-        "stopSequences": optional stop_sequences: Vec<String>,
-        "metadata": optional metadata: crate::IndexMap<String, ::serde_json::Value>,
+        0 "messages": required messages: Vec<SamplingMessage>,
+        1 "modelPreferences": optional model_preferences: ModelPreferences,
+        2 "systemPrompt": optional system_prompt: String,
+        3 "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
+        4 "temperature": optional temperature: f64 as float,
+        5 "maxTokens": required max_tokens: i64 as int,
+        6 "stopSequences": optional stop_sequences: Vec<String>,
+        7 "metadata": optional metadata: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -1452,11 +1452,11 @@ impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
 }
 crate::rt::object! {
     CreateMessageResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "role": required role: Role,
-        "content": required content: SamplingMessageContent,
-        "model": required model: String,
-        "stopReason": optional stop_reason: CreateMessageResultStopReason,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "role": required role: Role,
+        2 "content": required content: SamplingMessageContent,
+        3 "model": required model: String,
+        4 "stopReason": optional stop_reason: CreateMessageResultStopReason,
     }
 }
 
@@ -1506,8 +1506,8 @@ impl ElicitRequest {
 }
 crate::rt::object! {
     ElicitRequest {
-        "method" fixed METHOD: &str = "elicitation/create",
-        "params": required params: ElicitRequestParams,
+        0 "method" fixed METHOD: &str = "elicitation/create",
+        1 "params": required params: ElicitRequestParams,
     }
 }
 
@@ -1554,8 +1554,8 @@ impl ElicitRequestParams {
 }
 crate::rt::object! {
     ElicitRequestParams {
-        "message": required message: String,
-        "requestedSchema": required requested_schema: ElicitRequestParamsRequestedSchema,
+        0 "message": required message: String,
+        1 "requestedSchema": required requested_schema: ElicitRequestParamsRequestedSchema,
     }
 }
 
@@ -1590,9 +1590,9 @@ impl ElicitRequestParamsRequestedSchema {
 }
 crate::rt::object! {
     ElicitRequestParamsRequestedSchema {
-        "type" fixed TYPE: &str = "object",
-        "properties": required properties: crate::IndexMap<String, PrimitiveSchemaDefinition>,
-        "required": optional required: Vec<String>,
+        0 "type" fixed TYPE: &str = "object",
+        1 "properties": required properties: crate::IndexMap<String, PrimitiveSchemaDefinition>,
+        2 "required": optional required: Vec<String>,
     }
 }
 
@@ -1667,9 +1667,9 @@ impl ::std::convert::From<ElicitResult> for Result {
 }
 crate::rt::object! {
     ElicitResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "action": required action: ElicitResultAction,
-        "content": optional content: crate::IndexMap<String, ElicitResultContentValue>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "action": required action: ElicitResultAction,
+        2 "content": optional content: crate::IndexMap<String, ElicitResultContentValue>,
     }
 }
 
@@ -1791,10 +1791,10 @@ impl EmbeddedResource {
 }
 crate::rt::object! {
     EmbeddedResource {
-        "type" fixed TYPE: &str = "resource",
-        "resource": required resource: EmbeddedResourceResource,
-        "annotations": optional annotations: Annotations,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "type" fixed TYPE: &str = "resource",
+        1 "resource": required resource: EmbeddedResourceResource,
+        2 "annotations": optional annotations: Annotations,
+        3 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -1882,11 +1882,11 @@ impl EnumSchema {
 }
 crate::rt::object! {
     EnumSchema {
-        "type" fixed TYPE: &str = "string",
-        "title": optional title: String,
-        "description": optional description: String,
-        "enum": required r#enum: Vec<String>,
-        "enumNames": optional enum_names: Vec<String>,
+        0 "type" fixed TYPE: &str = "string",
+        1 "title": optional title: String,
+        2 "description": optional description: String,
+        3 "enum": required r#enum: Vec<String>,
+        4 "enumNames": optional enum_names: Vec<String>,
     }
 }
 
@@ -1912,8 +1912,8 @@ impl GetPromptRequest {
 }
 crate::rt::object! {
     GetPromptRequest {
-        "method" fixed METHOD: &str = "prompts/get",
-        "params": required params: GetPromptRequestParams,
+        0 "method" fixed METHOD: &str = "prompts/get",
+        1 "params": required params: GetPromptRequestParams,
     }
 }
 
@@ -1958,8 +1958,8 @@ impl GetPromptRequestParams {
 }
 crate::rt::object! {
     GetPromptRequestParams {
-        "name": required name: String,
-        "arguments": optional arguments: crate::IndexMap<String, String>,
+        0 "name": required name: String,
+        1 "arguments": optional arguments: crate::IndexMap<String, String>,
     }
 }
 
@@ -2024,9 +2024,9 @@ impl ::std::convert::From<GetPromptResult> for Result {
 }
 crate::rt::object! {
     GetPromptResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "description": optional description: String,
-        "messages": required messages: Vec<PromptMessage>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "description": optional description: String,
+        2 "messages": required messages: Vec<PromptMessage>,
     }
 }
 
@@ -2091,11 +2091,11 @@ impl ImageContent {
 }
 crate::rt::object! {
     ImageContent {
-        "type" fixed TYPE: &str = "image",
-        "data": required data: String,
-        "mimeType": required mime_type: String,
-        "annotations": optional annotations: Annotations,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "type" fixed TYPE: &str = "image",
+        1 "data": required data: String,
+        2 "mimeType": required mime_type: String,
+        3 "annotations": optional annotations: Annotations,
+        4 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -2156,9 +2156,9 @@ impl ::std::convert::From<Implementation> for BaseMetadata {
 }
 crate::rt::object! {
     Implementation {
-        "name": required name: String,
-        "title": optional title: String,
-        "version": required version: String,
+        0 "name": required name: String,
+        1 "title": optional title: String,
+        2 "version": required version: String,
     }
 }
 
@@ -2186,8 +2186,8 @@ impl InitializeRequest {
 }
 crate::rt::object! {
     InitializeRequest {
-        "method" fixed METHOD: &str = "initialize",
-        "params": required params: InitializeRequestParams,
+        0 "method" fixed METHOD: &str = "initialize",
+        1 "params": required params: InitializeRequestParams,
     }
 }
 
@@ -2232,9 +2232,9 @@ impl InitializeRequestParams {
 }
 crate::rt::object! {
     InitializeRequestParams {
-        "protocolVersion": required protocol_version: String,
-        "capabilities": required capabilities: ClientCapabilities,
-        "clientInfo": required client_info: Implementation,
+        0 "protocolVersion": required protocol_version: String,
+        1 "capabilities": required capabilities: ClientCapabilities,
+        2 "clientInfo": required client_info: Implementation,
     }
 }
 
@@ -2317,11 +2317,11 @@ impl ::std::convert::From<InitializeResult> for Result {
 }
 crate::rt::object! {
     InitializeResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "protocolVersion": required protocol_version: String,
-        "capabilities": required capabilities: ServerCapabilities,
-        "serverInfo": required server_info: Implementation,
-        "instructions": optional instructions: String,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "protocolVersion": required protocol_version: String,
+        2 "capabilities": required capabilities: ServerCapabilities,
+        3 "serverInfo": required server_info: Implementation,
+        4 "instructions": optional instructions: String,
     }
 }
 
@@ -2375,8 +2375,8 @@ impl ::std::convert::From<InitializedNotification> for Notification {
 }
 crate::rt::object! {
     InitializedNotification {
-        "method" fixed METHOD: &str = "notifications/initialized",
-        "params": optional params: NotificationParams,
+        0 "method" fixed METHOD: &str = "notifications/initialized",
+        1 "params": optional params: NotificationParams,
     }
 }
 
@@ -2415,9 +2415,9 @@ impl JSONRPCError {
 }
 crate::rt::object! {
     JSONRPCError {
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: Option<RequestId>,
-        "error": required error: JSONRPCErrorError,
+        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        1 "id": required id: Option<RequestId>,
+        2 "error": required error: JSONRPCErrorError,
     }
 }
 
@@ -2463,9 +2463,9 @@ impl ::std::fmt::Display for JSONRPCErrorError {
 impl ::std::error::Error for JSONRPCErrorError {}
 crate::rt::object! {
     JSONRPCErrorError {
-        "code": required code: i64 as int,
-        "message": required message: String,
-        "data": optional data: ::serde_json::Value,
+        0 "code": required code: i64 as int,
+        1 "message": required message: String,
+        2 "data": optional data: ::serde_json::Value,
     }
 }
 
@@ -2554,9 +2554,9 @@ impl ::std::convert::From<JSONRPCNotification> for Notification {
 }
 crate::rt::object! {
     JSONRPCNotification {
-        "method": required method: String,
-        "params": optional params: NotificationParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        0 "method": required method: String,
+        1 "params": optional params: NotificationParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -2612,10 +2612,10 @@ impl ::std::convert::From<JSONRPCRequest> for Request {
 }
 crate::rt::object! {
     JSONRPCRequest {
-        "method": required method: String,
-        "params": optional params: RequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method": required method: String,
+        1 "params": optional params: RequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -2648,9 +2648,9 @@ impl JSONRPCResponse {
 }
 crate::rt::object! {
     JSONRPCResponse {
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
-        "result": required result: Result,
+        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        1 "id": required id: RequestId,
+        2 "result": required result: Result,
     }
 }
 
@@ -2707,8 +2707,8 @@ impl ::std::convert::From<ListPromptsRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListPromptsRequest {
-        "method" fixed METHOD: &str = "prompts/list",
-        "params": optional params: PaginatedRequestParams,
+        0 "method" fixed METHOD: &str = "prompts/list",
+        1 "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -2800,9 +2800,9 @@ impl ::std::convert::From<ListPromptsResult> for Result {
 }
 crate::rt::object! {
     ListPromptsResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "nextCursor": optional next_cursor: Cursor,
-        "prompts": required prompts: Vec<Prompt>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "nextCursor": optional next_cursor: Cursor,
+        2 "prompts": required prompts: Vec<Prompt>,
     }
 }
 
@@ -2854,8 +2854,8 @@ impl ::std::convert::From<ListResourceTemplatesRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListResourceTemplatesRequest {
-        "method" fixed METHOD: &str = "resources/templates/list",
-        "params": optional params: PaginatedRequestParams,
+        0 "method" fixed METHOD: &str = "resources/templates/list",
+        1 "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -2948,9 +2948,9 @@ impl ::std::convert::From<ListResourceTemplatesResult> for Result {
 }
 crate::rt::object! {
     ListResourceTemplatesResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "nextCursor": optional next_cursor: Cursor,
-        "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "nextCursor": optional next_cursor: Cursor,
+        2 "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
     }
 }
 
@@ -3002,8 +3002,8 @@ impl ::std::convert::From<ListResourcesRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListResourcesRequest {
-        "method" fixed METHOD: &str = "resources/list",
-        "params": optional params: PaginatedRequestParams,
+        0 "method" fixed METHOD: &str = "resources/list",
+        1 "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -3095,9 +3095,9 @@ impl ::std::convert::From<ListResourcesResult> for Result {
 }
 crate::rt::object! {
     ListResourcesResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "nextCursor": optional next_cursor: Cursor,
-        "resources": required resources: Vec<Resource>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "nextCursor": optional next_cursor: Cursor,
+        2 "resources": required resources: Vec<Resource>,
     }
 }
 
@@ -3157,8 +3157,8 @@ impl ::std::convert::From<ListRootsRequest> for Request {
 }
 crate::rt::object! {
     ListRootsRequest {
-        "method" fixed METHOD: &str = "roots/list",
-        "params": optional params: RequestParams,
+        0 "method" fixed METHOD: &str = "roots/list",
+        1 "params": optional params: RequestParams,
     }
 }
 
@@ -3222,8 +3222,8 @@ impl ::std::convert::From<ListRootsResult> for Result {
 }
 crate::rt::object! {
     ListRootsResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "roots": required roots: Vec<Root>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "roots": required roots: Vec<Root>,
     }
 }
 
@@ -3275,8 +3275,8 @@ impl ::std::convert::From<ListToolsRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListToolsRequest {
-        "method" fixed METHOD: &str = "tools/list",
-        "params": optional params: PaginatedRequestParams,
+        0 "method" fixed METHOD: &str = "tools/list",
+        1 "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -3368,9 +3368,9 @@ impl ::std::convert::From<ListToolsResult> for Result {
 }
 crate::rt::object! {
     ListToolsResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "nextCursor": optional next_cursor: Cursor,
-        "tools": required tools: Vec<Tool>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "nextCursor": optional next_cursor: Cursor,
+        2 "tools": required tools: Vec<Tool>,
     }
 }
 
@@ -3400,8 +3400,8 @@ impl LoggingMessageNotification {
 }
 crate::rt::object! {
     LoggingMessageNotification {
-        "method" fixed METHOD: &str = "notifications/message",
-        "params": required params: LoggingMessageNotificationParams,
+        0 "method" fixed METHOD: &str = "notifications/message",
+        1 "params": required params: LoggingMessageNotificationParams,
     }
 }
 
@@ -3448,9 +3448,9 @@ impl LoggingMessageNotificationParams {
 }
 crate::rt::object! {
     LoggingMessageNotificationParams {
-        "level": required level: LoggingLevel,
-        "logger": optional logger: String,
-        "data": required data: ::serde_json::Value,
+        0 "level": required level: LoggingLevel,
+        1 "logger": optional logger: String,
+        2 "data": required data: ::serde_json::Value,
     }
 }
 
@@ -3487,8 +3487,8 @@ impl Notification {
 }
 crate::rt::object! {
     Notification {
-        "method": required method: String,
-        "params": optional params: NotificationParams,
+        0 "method": required method: String,
+        1 "params": optional params: NotificationParams,
     }
 }
 
@@ -3530,7 +3530,7 @@ impl ::std::default::Default for NotificationParams {
 }
 crate::rt::object! {
     NotificationParams {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -3589,11 +3589,11 @@ impl NumberSchema {
 }
 crate::rt::object! {
     NumberSchema {
-        "type": required r#type: NumberSchemaType,
-        "title": optional title: String,
-        "description": optional description: String,
-        "minimum": optional minimum: f64 as float,
-        "maximum": optional maximum: f64 as float,
+        0 "type": required r#type: NumberSchemaType,
+        1 "title": optional title: String,
+        2 "description": optional description: String,
+        3 "minimum": optional minimum: f64 as float,
+        4 "maximum": optional maximum: f64 as float,
     }
 }
 
@@ -3643,8 +3643,8 @@ impl PaginatedRequest {
 }
 crate::rt::object! {
     PaginatedRequest {
-        "method": required method: String,
-        "params": optional params: PaginatedRequestParams,
+        0 "method": required method: String,
+        1 "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -3683,7 +3683,7 @@ impl ::std::default::Default for PaginatedRequestParams {
 }
 crate::rt::object! {
     PaginatedRequestParams {
-        "cursor": optional cursor: Cursor,
+        0 "cursor": optional cursor: Cursor,
     }
 }
 
@@ -3753,8 +3753,8 @@ impl ::std::convert::From<PaginatedResult> for Result {
 }
 crate::rt::object! {
     PaginatedResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "nextCursor": optional next_cursor: Cursor,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "nextCursor": optional next_cursor: Cursor,
     }
 }
 
@@ -3808,8 +3808,8 @@ impl ::std::convert::From<PingRequest> for Request {
 }
 crate::rt::object! {
     PingRequest {
-        "method" fixed METHOD: &str = "ping",
-        "params": optional params: RequestParams,
+        0 "method" fixed METHOD: &str = "ping",
+        1 "params": optional params: RequestParams,
     }
 }
 
@@ -3884,8 +3884,8 @@ impl ProgressNotification {
 }
 crate::rt::object! {
     ProgressNotification {
-        "method" fixed METHOD: &str = "notifications/progress",
-        "params": required params: ProgressNotificationParams,
+        0 "method" fixed METHOD: &str = "notifications/progress",
+        1 "params": required params: ProgressNotificationParams,
     }
 }
 
@@ -3945,10 +3945,10 @@ impl ProgressNotificationParams {
 }
 crate::rt::object! {
     ProgressNotificationParams {
-        "progressToken": required progress_token: ProgressToken,
-        "progress": required progress: f64 as float,
-        "total": optional total: f64 as float,
-        "message": optional message: String,
+        0 "progressToken": required progress_token: ProgressToken,
+        1 "progress": required progress: f64 as float,
+        2 "total": optional total: f64 as float,
+        3 "message": optional message: String,
     }
 }
 
@@ -4086,11 +4086,11 @@ impl ::std::convert::From<Prompt> for BaseMetadata {
 }
 crate::rt::object! {
     Prompt {
-        "name": required name: String,
-        "title": optional title: String,
-        "description": optional description: String,
-        "arguments": optional arguments: Vec<PromptArgument>,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "name": required name: String,
+        1 "title": optional title: String,
+        2 "description": optional description: String,
+        3 "arguments": optional arguments: Vec<PromptArgument>,
+        4 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -4144,8 +4144,8 @@ impl ::std::convert::From<PromptListChangedNotification> for Notification {
 }
 crate::rt::object! {
     PromptListChangedNotification {
-        "method" fixed METHOD: &str = "notifications/prompts/list_changed",
-        "params": optional params: NotificationParams,
+        0 "method" fixed METHOD: &str = "notifications/prompts/list_changed",
+        1 "params": optional params: NotificationParams,
     }
 }
 
@@ -4185,8 +4185,8 @@ impl PromptMessage {
 }
 crate::rt::object! {
     PromptMessage {
-        "role": required role: Role,
-        "content": required content: ContentBlock,
+        0 "role": required role: Role,
+        1 "content": required content: ContentBlock,
     }
 }
 
@@ -4214,8 +4214,8 @@ impl ReadResourceRequest {
 }
 crate::rt::object! {
     ReadResourceRequest {
-        "method" fixed METHOD: &str = "resources/read",
-        "params": required params: ReadResourceRequestParams,
+        0 "method" fixed METHOD: &str = "resources/read",
+        1 "params": required params: ReadResourceRequestParams,
     }
 }
 
@@ -4251,7 +4251,7 @@ impl ReadResourceRequestParams {
 }
 crate::rt::object! {
     ReadResourceRequestParams {
-        "uri": required uri: String,
+        0 "uri": required uri: String,
     }
 }
 
@@ -4302,8 +4302,8 @@ impl ::std::convert::From<ReadResourceResult> for Result {
 }
 crate::rt::object! {
     ReadResourceResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "contents": required contents: Vec<ReadResourceResultContentsItem>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "contents": required contents: Vec<ReadResourceResultContentsItem>,
     }
 }
 
@@ -4361,8 +4361,8 @@ impl Request {
 }
 crate::rt::object! {
     Request {
-        "method": required method: String,
-        "params": optional params: RequestParams,
+        0 "method": required method: String,
+        1 "params": optional params: RequestParams,
     }
 }
 
@@ -4443,7 +4443,7 @@ impl ::std::default::Default for RequestParams {
 }
 crate::rt::object! {
     RequestParams {
-        "_meta": optional meta: RequestParamsMeta,
+        0 "_meta": optional meta: RequestParamsMeta,
     }
 }
 
@@ -4483,7 +4483,7 @@ impl ::std::default::Default for RequestParamsMeta {
 }
 crate::rt::object! {
     RequestParamsMeta {
-        "progressToken": optional progress_token: ProgressToken,
+        0 "progressToken": optional progress_token: ProgressToken,
     }
 }
 
@@ -4625,14 +4625,14 @@ impl ::std::convert::From<Resource> for BaseMetadata {
 }
 crate::rt::object! {
     Resource {
-        "name": required name: String,
-        "title": optional title: String,
-        "uri": required uri: String,
-        "description": optional description: String,
-        "mimeType": optional mime_type: String,
-        "annotations": optional annotations: Annotations,
-        "size": optional size: i64 as int,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "name": required name: String,
+        1 "title": optional title: String,
+        2 "uri": required uri: String,
+        3 "description": optional description: String,
+        4 "mimeType": optional mime_type: String,
+        5 "annotations": optional annotations: Annotations,
+        6 "size": optional size: i64 as int,
+        7 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -4687,9 +4687,9 @@ impl ResourceContents {
 }
 crate::rt::object! {
     ResourceContents {
-        "uri": required uri: String,
-        "mimeType": optional mime_type: String,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "uri": required uri: String,
+        1 "mimeType": optional mime_type: String,
+        2 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -4857,15 +4857,15 @@ impl ::std::convert::From<ResourceLink> for BaseMetadata {
 }
 crate::rt::object! {
     ResourceLink {
-        "name": required name: String,
-        "title": optional title: String,
-        "uri": required uri: String,
-        "description": optional description: String,
-        "mimeType": optional mime_type: String,
-        "annotations": optional annotations: Annotations,
-        "size": optional size: i64 as int,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "type" fixed TYPE: &str = "resource_link",
+        0 "name": required name: String,
+        1 "title": optional title: String,
+        2 "uri": required uri: String,
+        3 "description": optional description: String,
+        4 "mimeType": optional mime_type: String,
+        5 "annotations": optional annotations: Annotations,
+        6 "size": optional size: i64 as int,
+        7 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        8 "type" fixed TYPE: &str = "resource_link",
     }
 }
 
@@ -4917,8 +4917,8 @@ impl ::std::convert::From<ResourceListChangedNotification> for Notification {
 }
 crate::rt::object! {
     ResourceListChangedNotification {
-        "method" fixed METHOD: &str = "notifications/resources/list_changed",
-        "params": optional params: NotificationParams,
+        0 "method" fixed METHOD: &str = "notifications/resources/list_changed",
+        1 "params": optional params: NotificationParams,
     }
 }
 
@@ -5054,13 +5054,13 @@ impl ::std::convert::From<ResourceTemplate> for BaseMetadata {
 }
 crate::rt::object! {
     ResourceTemplate {
-        "name": required name: String,
-        "title": optional title: String,
-        "uriTemplate": required uri_template: String,
-        "description": optional description: String,
-        "mimeType": optional mime_type: String,
-        "annotations": optional annotations: Annotations,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "name": required name: String,
+        1 "title": optional title: String,
+        2 "uriTemplate": required uri_template: String,
+        3 "description": optional description: String,
+        4 "mimeType": optional mime_type: String,
+        5 "annotations": optional annotations: Annotations,
+        6 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -5088,8 +5088,8 @@ impl ResourceUpdatedNotification {
 }
 crate::rt::object! {
     ResourceUpdatedNotification {
-        "method" fixed METHOD: &str = "notifications/resources/updated",
-        "params": required params: ResourceUpdatedNotificationParams,
+        0 "method" fixed METHOD: &str = "notifications/resources/updated",
+        1 "params": required params: ResourceUpdatedNotificationParams,
     }
 }
 
@@ -5124,7 +5124,7 @@ impl ResourceUpdatedNotificationParams {
 }
 crate::rt::object! {
     ResourceUpdatedNotificationParams {
-        "uri": required uri: String,
+        0 "uri": required uri: String,
     }
 }
 
@@ -5163,7 +5163,7 @@ impl ::std::default::Default for Result {
 }
 crate::rt::object! {
     Result {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -5222,9 +5222,9 @@ impl Root {
 }
 crate::rt::object! {
     Root {
-        "uri": required uri: String,
-        "name": optional name: String,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "uri": required uri: String,
+        1 "name": optional name: String,
+        2 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -5280,8 +5280,8 @@ impl ::std::convert::From<RootsListChangedNotification> for Notification {
 }
 crate::rt::object! {
     RootsListChangedNotification {
-        "method" fixed METHOD: &str = "notifications/roots/list_changed",
-        "params": optional params: NotificationParams,
+        0 "method" fixed METHOD: &str = "notifications/roots/list_changed",
+        1 "params": optional params: NotificationParams,
     }
 }
 
@@ -5320,8 +5320,8 @@ impl SamplingMessage {
 }
 crate::rt::object! {
     SamplingMessage {
-        "role": required role: Role,
-        "content": required content: SamplingMessageContent,
+        0 "role": required role: Role,
+        1 "content": required content: SamplingMessageContent,
     }
 }
 
@@ -5584,8 +5584,8 @@ impl SetLevelRequest {
 }
 crate::rt::object! {
     SetLevelRequest {
-        "method" fixed METHOD: &str = "logging/setLevel",
-        "params": required params: SetLevelRequestParams,
+        0 "method" fixed METHOD: &str = "logging/setLevel",
+        1 "params": required params: SetLevelRequestParams,
     }
 }
 
@@ -5619,7 +5619,7 @@ impl SetLevelRequestParams {
 }
 crate::rt::object! {
     SetLevelRequestParams {
-        "level": required level: LoggingLevel,
+        0 "level": required level: LoggingLevel,
     }
 }
 
@@ -5695,12 +5695,12 @@ impl ::std::default::Default for StringSchema {
 }
 crate::rt::object! {
     StringSchema {
-        "type" fixed TYPE: &str = "string",
-        "title": optional title: String,
-        "description": optional description: String,
-        "minLength": optional min_length: i64 as int,
-        "maxLength": optional max_length: i64 as int,
-        "format": optional format: StringSchemaFormat,
+        0 "type" fixed TYPE: &str = "string",
+        1 "title": optional title: String,
+        2 "description": optional description: String,
+        3 "minLength": optional min_length: i64 as int,
+        4 "maxLength": optional max_length: i64 as int,
+        5 "format": optional format: StringSchemaFormat,
     }
 }
 
@@ -5749,8 +5749,8 @@ impl SubscribeRequest {
 }
 crate::rt::object! {
     SubscribeRequest {
-        "method" fixed METHOD: &str = "resources/subscribe",
-        "params": required params: SubscribeRequestParams,
+        0 "method" fixed METHOD: &str = "resources/subscribe",
+        1 "params": required params: SubscribeRequestParams,
     }
 }
 
@@ -5786,7 +5786,7 @@ impl SubscribeRequestParams {
 }
 crate::rt::object! {
     SubscribeRequestParams {
-        "uri": required uri: String,
+        0 "uri": required uri: String,
     }
 }
 
@@ -5837,10 +5837,10 @@ impl TextContent {
 }
 crate::rt::object! {
     TextContent {
-        "type" fixed TYPE: &str = "text",
-        "text": required text: String,
-        "annotations": optional annotations: Annotations,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "type" fixed TYPE: &str = "text",
+        1 "text": required text: String,
+        2 "annotations": optional annotations: Annotations,
+        3 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -5914,10 +5914,10 @@ impl ::std::convert::From<TextResourceContents> for ResourceContents {
 }
 crate::rt::object! {
     TextResourceContents {
-        "uri": required uri: String,
-        "mimeType": optional mime_type: String,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "text": required text: String,
+        0 "uri": required uri: String,
+        1 "mimeType": optional mime_type: String,
+        2 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        3 "text": required text: String,
     }
 }
 
@@ -6049,13 +6049,13 @@ impl ::std::convert::From<Tool> for BaseMetadata {
 }
 crate::rt::object! {
     Tool {
-        "name": required name: String,
-        "title": optional title: String,
-        "description": optional description: String,
-        "inputSchema": required input_schema: ToolInputSchema,
-        "outputSchema": optional output_schema: ToolOutputSchema,
-        "annotations": optional annotations: ToolAnnotations,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "name": required name: String,
+        1 "title": optional title: String,
+        2 "description": optional description: String,
+        3 "inputSchema": required input_schema: ToolInputSchema,
+        4 "outputSchema": optional output_schema: ToolOutputSchema,
+        5 "annotations": optional annotations: ToolAnnotations,
+        6 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -6113,9 +6113,9 @@ impl ::std::default::Default for ToolInputSchema {
 }
 crate::rt::object! {
     ToolInputSchema {
-        "type" fixed TYPE: &str = "object",
-        "properties": optional properties: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-        "required": optional required: Vec<String>,
+        0 "type" fixed TYPE: &str = "object",
+        1 "properties": optional properties: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        2 "required": optional required: Vec<String>,
     }
 }
 
@@ -6167,8 +6167,8 @@ impl ::std::convert::From<ToolListChangedNotification> for Notification {
 }
 crate::rt::object! {
     ToolListChangedNotification {
-        "method" fixed METHOD: &str = "notifications/tools/list_changed",
-        "params": optional params: NotificationParams,
+        0 "method" fixed METHOD: &str = "notifications/tools/list_changed",
+        1 "params": optional params: NotificationParams,
     }
 }
 
@@ -6232,9 +6232,9 @@ impl ::std::default::Default for ToolOutputSchema {
 }
 crate::rt::object! {
     ToolOutputSchema {
-        "type" fixed TYPE: &str = "object",
-        "properties": optional properties: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-        "required": optional required: Vec<String>,
+        0 "type" fixed TYPE: &str = "object",
+        1 "properties": optional properties: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        2 "required": optional required: Vec<String>,
     }
 }
 
@@ -6262,8 +6262,8 @@ impl UnsubscribeRequest {
 }
 crate::rt::object! {
     UnsubscribeRequest {
-        "method" fixed METHOD: &str = "resources/unsubscribe",
-        "params": required params: UnsubscribeRequestParams,
+        0 "method" fixed METHOD: &str = "resources/unsubscribe",
+        1 "params": required params: UnsubscribeRequestParams,
     }
 }
 
@@ -6299,7 +6299,7 @@ impl UnsubscribeRequestParams {
 }
 crate::rt::object! {
     UnsubscribeRequestParams {
-        "uri": required uri: String,
+        0 "uri": required uri: String,
     }
 }
 

@@ -118,11 +118,11 @@ impl AudioContent {
 }
 crate::rt::object! {
     AudioContent {
-        "type" fixed TYPE: &str = "audio",
-        "data": required data: String,
-        "mimeType": required mime_type: String,
-        "annotations": optional annotations: Annotations,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "type" fixed TYPE: &str = "audio",
+        1 "data": required data: String,
+        2 "mimeType": required mime_type: String,
+        3 "annotations": optional annotations: Annotations,
+        4 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -200,10 +200,10 @@ impl ::std::convert::From<BlobResourceContents> for ResourceContents {
 }
 crate::rt::object! {
     BlobResourceContents {
-        "uri": required uri: String,
-        "mimeType": optional mime_type: String,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "blob": required blob: String,
+        0 "uri": required uri: String,
+        1 "mimeType": optional mime_type: String,
+        2 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        3 "blob": required blob: String,
     }
 }
 
@@ -236,10 +236,10 @@ impl CallToolRequest {
 }
 crate::rt::object! {
     CallToolRequest {
-        "method" fixed METHOD: &str = "tools/call",
-        "params": required params: CallToolRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "tools/call",
+        1 "params": required params: CallToolRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -351,10 +351,10 @@ impl ::std::convert::From<CallToolRequestParams> for RequestParams {
 }
 crate::rt::object! {
     CallToolRequestParams {
-        "_meta": optional meta: RequestParamsMeta,
-        "task": optional task: TaskMetadata,
-        "name": required name: String,
-        "arguments": optional arguments: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: RequestParamsMeta,
+        1 "task": optional task: TaskMetadata,
+        2 "name": required name: String,
+        3 "arguments": optional arguments: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -452,10 +452,10 @@ impl ::std::convert::From<CallToolResult> for Result {
 }
 crate::rt::object! {
     CallToolResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "content": required content: Vec<ContentBlock>,
-        "structuredContent": optional structured_content: crate::IndexMap<String, ::serde_json::Value>,
-        "isError": optional is_error: bool,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "content": required content: Vec<ContentBlock>,
+        2 "structuredContent": optional structured_content: crate::IndexMap<String, ::serde_json::Value>,
+        3 "isError": optional is_error: bool,
     }
 }
 
@@ -488,10 +488,10 @@ impl CancelTaskRequest {
 }
 crate::rt::object! {
     CancelTaskRequest {
-        "method" fixed METHOD: &str = "tasks/cancel",
-        "params": required params: CancelTaskRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "tasks/cancel",
+        1 "params": required params: CancelTaskRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -527,7 +527,7 @@ impl CancelTaskRequestParams {
 }
 crate::rt::object! {
     CancelTaskRequestParams {
-        "taskId": required task_id: String,
+        0 "taskId": required task_id: String,
     }
 }
 
@@ -669,14 +669,14 @@ impl ::std::convert::From<CancelTaskResult> for Task {
 }
 crate::rt::object! {
     CancelTaskResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "taskId": required task_id: String,
-        "status": required status: TaskStatus,
-        "statusMessage": optional status_message: String,
-        "createdAt": required created_at: String,
-        "lastUpdatedAt": required last_updated_at: String,
-        "ttl": required ttl: Option<i64> as nullable_int,
-        "pollInterval": optional poll_interval: i64 as int,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "taskId": required task_id: String,
+        2 "status": required status: TaskStatus,
+        3 "statusMessage": optional status_message: String,
+        4 "createdAt": required created_at: String,
+        5 "lastUpdatedAt": required last_updated_at: String,
+        6 "ttl": required ttl: Option<i64> as nullable_int,
+        7 "pollInterval": optional poll_interval: i64 as int,
     }
 }
 
@@ -710,9 +710,9 @@ impl CancelledNotification {
 }
 crate::rt::object! {
     CancelledNotification {
-        "method" fixed METHOD: &str = "notifications/cancelled",
-        "params": required params: CancelledNotificationParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        0 "method" fixed METHOD: &str = "notifications/cancelled",
+        1 "params": required params: CancelledNotificationParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -807,9 +807,9 @@ impl ::std::convert::From<CancelledNotificationParams> for NotificationParams {
 }
 crate::rt::object! {
     CancelledNotificationParams {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "requestId": optional request_id: RequestId,
-        "reason": optional reason: String,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "requestId": optional request_id: RequestId,
+        2 "reason": optional reason: String,
     }
 }
 
@@ -908,11 +908,11 @@ impl ::std::default::Default for ClientCapabilities {
 }
 crate::rt::object! {
     ClientCapabilities {
-        "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-        "roots": optional roots: ClientCapabilitiesRoots,
-        "sampling": optional sampling: ClientCapabilitiesSampling,
-        "elicitation": optional elicitation: ClientCapabilitiesElicitation,
-        "tasks": optional tasks: ClientCapabilitiesTasks,
+        0 "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        1 "roots": optional roots: ClientCapabilitiesRoots,
+        2 "sampling": optional sampling: ClientCapabilitiesSampling,
+        3 "elicitation": optional elicitation: ClientCapabilitiesElicitation,
+        4 "tasks": optional tasks: ClientCapabilitiesTasks,
     }
 }
 
@@ -957,8 +957,8 @@ impl ::std::default::Default for ClientCapabilitiesElicitation {
 }
 crate::rt::object! {
     ClientCapabilitiesElicitation {
-        "form": optional form: crate::IndexMap<String, ::serde_json::Value>,
-        "url": optional url: crate::IndexMap<String, ::serde_json::Value>,
+        0 "form": optional form: crate::IndexMap<String, ::serde_json::Value>,
+        1 "url": optional url: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -1000,7 +1000,7 @@ impl ::std::default::Default for ClientCapabilitiesRoots {
 }
 crate::rt::object! {
     ClientCapabilitiesRoots {
-        "listChanged": optional list_changed: bool,
+        0 "listChanged": optional list_changed: bool,
     }
 }
 
@@ -1050,8 +1050,8 @@ impl ::std::default::Default for ClientCapabilitiesSampling {
 }
 crate::rt::object! {
     ClientCapabilitiesSampling {
-        "context": optional context: crate::IndexMap<String, ::serde_json::Value>,
-        "tools": optional tools: crate::IndexMap<String, ::serde_json::Value>,
+        0 "context": optional context: crate::IndexMap<String, ::serde_json::Value>,
+        1 "tools": optional tools: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -1114,9 +1114,9 @@ impl ::std::default::Default for ClientCapabilitiesTasks {
 }
 crate::rt::object! {
     ClientCapabilitiesTasks {
-        "list": optional list: crate::IndexMap<String, ::serde_json::Value>,
-        "cancel": optional cancel: crate::IndexMap<String, ::serde_json::Value>,
-        "requests": optional requests: ClientCapabilitiesTasksRequests,
+        0 "list": optional list: crate::IndexMap<String, ::serde_json::Value>,
+        1 "cancel": optional cancel: crate::IndexMap<String, ::serde_json::Value>,
+        2 "requests": optional requests: ClientCapabilitiesTasksRequests,
     }
 }
 
@@ -1171,8 +1171,8 @@ impl ::std::default::Default for ClientCapabilitiesTasksRequests {
 }
 crate::rt::object! {
     ClientCapabilitiesTasksRequests {
-        "sampling": optional sampling: ClientCapabilitiesTasksRequestsSampling,
-        "elicitation": optional elicitation: ClientCapabilitiesTasksRequestsElicitation,
+        0 "sampling": optional sampling: ClientCapabilitiesTasksRequestsSampling,
+        1 "elicitation": optional elicitation: ClientCapabilitiesTasksRequestsElicitation,
     }
 }
 
@@ -1210,7 +1210,7 @@ impl ::std::default::Default for ClientCapabilitiesTasksRequestsElicitation {
 }
 crate::rt::object! {
     ClientCapabilitiesTasksRequestsElicitation {
-        "create": optional create: crate::IndexMap<String, ::serde_json::Value>,
+        0 "create": optional create: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -1253,7 +1253,7 @@ impl ::std::default::Default for ClientCapabilitiesTasksRequestsSampling {
 }
 crate::rt::object! {
     ClientCapabilitiesTasksRequestsSampling {
-        "createMessage": optional create_message: crate::IndexMap<String, ::serde_json::Value>,
+        0 "createMessage": optional create_message: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -1543,10 +1543,10 @@ impl CompleteRequest {
 }
 crate::rt::object! {
     CompleteRequest {
-        "method" fixed METHOD: &str = "completion/complete",
-        "params": required params: CompleteRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "completion/complete",
+        1 "params": required params: CompleteRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -1630,10 +1630,10 @@ impl ::std::convert::From<CompleteRequestParams> for RequestParams {
 }
 crate::rt::object! {
     CompleteRequestParams {
-        "_meta": optional meta: RequestParamsMeta,
-        "ref": required r#ref: CompleteRequestParamsRef,
-        "argument": required argument: CompleteRequestParamsArgument,
-        "context": optional context: CompleteRequestParamsContext,
+        0 "_meta": optional meta: RequestParamsMeta,
+        1 "ref": required r#ref: CompleteRequestParamsRef,
+        2 "argument": required argument: CompleteRequestParamsArgument,
+        3 "context": optional context: CompleteRequestParamsContext,
     }
 }
 
@@ -1664,8 +1664,8 @@ impl CompleteRequestParamsArgument {
 }
 crate::rt::object! {
     CompleteRequestParamsArgument {
-        "name": required name: String,
-        "value": required value: String,
+        0 "name": required name: String,
+        1 "value": required value: String,
     }
 }
 
@@ -1703,7 +1703,7 @@ impl ::std::default::Default for CompleteRequestParamsContext {
 }
 crate::rt::object! {
     CompleteRequestParamsContext {
-        "arguments": optional arguments: crate::IndexMap<String, String>,
+        0 "arguments": optional arguments: crate::IndexMap<String, String>,
     }
 }
 
@@ -1779,8 +1779,8 @@ impl ::std::convert::From<CompleteResult> for Result {
 }
 crate::rt::object! {
     CompleteResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "completion": required completion: CompleteResultCompletion,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "completion": required completion: CompleteResultCompletion,
     }
 }
 
@@ -1829,9 +1829,9 @@ impl CompleteResultCompletion {
 }
 crate::rt::object! {
     CompleteResultCompletion {
-        "values": required values: Vec<String>,
-        "total": optional total: i64 as int,
-        "hasMore": optional has_more: bool,
+        0 "values": required values: Vec<String>,
+        1 "total": optional total: i64 as int,
+        2 "hasMore": optional has_more: bool,
     }
 }
 
@@ -1908,10 +1908,10 @@ impl CreateMessageRequest {
 }
 crate::rt::object! {
     CreateMessageRequest {
-        "method" fixed METHOD: &str = "sampling/createMessage",
-        "params": required params: CreateMessageRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "sampling/createMessage",
+        1 "params": required params: CreateMessageRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -2171,18 +2171,18 @@ impl ::std::convert::From<CreateMessageRequestParams> for RequestParams {
 }
 crate::rt::object! {
     CreateMessageRequestParams {
-        "_meta": optional meta: RequestParamsMeta,
-        "task": optional task: TaskMetadata,
-        "messages": required messages: Vec<SamplingMessage>,
-        "modelPreferences": optional model_preferences: ModelPreferences,
-        "systemPrompt": optional system_prompt: String,
-        "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
-        "temperature": optional temperature: f64 as float,
-        "maxTokens": required max_tokens: i64 as int,
-        "stopSequences": optional stop_sequences: Vec<String>,
-        "metadata": optional metadata: crate::IndexMap<String, ::serde_json::Value>,
-        "tools": optional tools: Vec<Tool>,
-        "toolChoice": optional tool_choice: ToolChoice,
+        0 "_meta": optional meta: RequestParamsMeta,
+        1 "task": optional task: TaskMetadata,
+        2 "messages": required messages: Vec<SamplingMessage>,
+        3 "modelPreferences": optional model_preferences: ModelPreferences,
+        4 "systemPrompt": optional system_prompt: String,
+        5 "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
+        6 "temperature": optional temperature: f64 as float,
+        7 "maxTokens": required max_tokens: i64 as int,
+        8 "stopSequences": optional stop_sequences: Vec<String>,
+        9 "metadata": optional metadata: crate::IndexMap<String, ::serde_json::Value>,
+        10 "tools": optional tools: Vec<Tool>,
+        11 "toolChoice": optional tool_choice: ToolChoice,
     }
 }
 
@@ -2316,11 +2316,11 @@ impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
 }
 crate::rt::object! {
     CreateMessageResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "role": required role: Role,
-        "content": required content: SamplingMessageContent,
-        "model": required model: String,
-        "stopReason": optional stop_reason: CreateMessageResultStopReason,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "role": required role: Role,
+        2 "content": required content: SamplingMessageContent,
+        3 "model": required model: String,
+        4 "stopReason": optional stop_reason: CreateMessageResultStopReason,
     }
 }
 
@@ -2398,8 +2398,8 @@ impl ::std::convert::From<CreateTaskResult> for Result {
 }
 crate::rt::object! {
     CreateTaskResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "task": required task: Task,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "task": required task: Task,
     }
 }
 
@@ -2432,10 +2432,10 @@ impl ElicitRequest {
 }
 crate::rt::object! {
     ElicitRequest {
-        "method" fixed METHOD: &str = "elicitation/create",
-        "params": required params: ElicitRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "elicitation/create",
+        1 "params": required params: ElicitRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -2561,11 +2561,11 @@ impl ::std::convert::From<ElicitRequestFormParams> for RequestParams {
 }
 crate::rt::object! {
     ElicitRequestFormParams {
-        "_meta": optional meta: RequestParamsMeta,
-        "task": optional task: TaskMetadata,
-        "mode": optional mode: ElicitRequestFormParamsMode,
-        "message": required message: String,
-        "requestedSchema": required requested_schema: ElicitRequestFormParamsRequestedSchema,
+        0 "_meta": optional meta: RequestParamsMeta,
+        1 "task": optional task: TaskMetadata,
+        2 "mode": optional mode: ElicitRequestFormParamsMode,
+        3 "message": required message: String,
+        4 "requestedSchema": required requested_schema: ElicitRequestFormParamsRequestedSchema,
     }
 }
 
@@ -2623,10 +2623,10 @@ impl ElicitRequestFormParamsRequestedSchema {
 }
 crate::rt::object! {
     ElicitRequestFormParamsRequestedSchema {
-        "$schema": optional schema: String,
-        "type" fixed TYPE: &str = "object",
-        "properties": required properties: crate::IndexMap<String, PrimitiveSchemaDefinition>,
-        "required": optional required: Vec<String>,
+        0 "$schema": optional schema: String,
+        1 "type" fixed TYPE: &str = "object",
+        2 "properties": required properties: crate::IndexMap<String, PrimitiveSchemaDefinition>,
+        3 "required": optional required: Vec<String>,
     }
 }
 
@@ -2762,12 +2762,12 @@ impl ::std::convert::From<ElicitRequestURLParams> for RequestParams {
 }
 crate::rt::object! {
     ElicitRequestURLParams {
-        "_meta": optional meta: RequestParamsMeta,
-        "task": optional task: TaskMetadata,
-        "mode" fixed MODE: &str = "url",
-        "message": required message: String,
-        "elicitationId": required elicitation_id: String,
-        "url": required url: String,
+        0 "_meta": optional meta: RequestParamsMeta,
+        1 "task": optional task: TaskMetadata,
+        2 "mode" fixed MODE: &str = "url",
+        3 "message": required message: String,
+        4 "elicitationId": required elicitation_id: String,
+        5 "url": required url: String,
     }
 }
 
@@ -2843,9 +2843,9 @@ impl ::std::convert::From<ElicitResult> for Result {
 }
 crate::rt::object! {
     ElicitResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "action": required action: ElicitResultAction,
-        "content": optional content: crate::IndexMap<String, ElicitResultContentValue>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "action": required action: ElicitResultAction,
+        2 "content": optional content: crate::IndexMap<String, ElicitResultContentValue>,
     }
 }
 
@@ -2937,9 +2937,9 @@ impl ElicitationCompleteNotification {
 }
 crate::rt::object! {
     ElicitationCompleteNotification {
-        "method" fixed METHOD: &str = "notifications/elicitation/complete",
-        "params": required params: ElicitationCompleteNotificationParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        0 "method" fixed METHOD: &str = "notifications/elicitation/complete",
+        1 "params": required params: ElicitationCompleteNotificationParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -2974,7 +2974,7 @@ impl ElicitationCompleteNotificationParams {
 }
 crate::rt::object! {
     ElicitationCompleteNotificationParams {
-        "elicitationId": required elicitation_id: String,
+        0 "elicitationId": required elicitation_id: String,
     }
 }
 
@@ -3027,10 +3027,10 @@ impl EmbeddedResource {
 }
 crate::rt::object! {
     EmbeddedResource {
-        "type" fixed TYPE: &str = "resource",
-        "resource": required resource: EmbeddedResourceResource,
-        "annotations": optional annotations: Annotations,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "type" fixed TYPE: &str = "resource",
+        1 "resource": required resource: EmbeddedResourceResource,
+        2 "annotations": optional annotations: Annotations,
+        3 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -3133,9 +3133,9 @@ impl ::std::fmt::Display for Error {
 impl ::std::error::Error for Error {}
 crate::rt::object! {
     Error {
-        "code": required code: i64 as int,
-        "message": required message: String,
-        "data": optional data: ::serde_json::Value,
+        0 "code": required code: i64 as int,
+        1 "message": required message: String,
+        2 "data": optional data: ::serde_json::Value,
     }
 }
 
@@ -3166,10 +3166,10 @@ impl GetPromptRequest {
 }
 crate::rt::object! {
     GetPromptRequest {
-        "method" fixed METHOD: &str = "prompts/get",
-        "params": required params: GetPromptRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "prompts/get",
+        1 "params": required params: GetPromptRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -3244,9 +3244,9 @@ impl ::std::convert::From<GetPromptRequestParams> for RequestParams {
 }
 crate::rt::object! {
     GetPromptRequestParams {
-        "_meta": optional meta: RequestParamsMeta,
-        "name": required name: String,
-        "arguments": optional arguments: crate::IndexMap<String, String>,
+        0 "_meta": optional meta: RequestParamsMeta,
+        1 "name": required name: String,
+        2 "arguments": optional arguments: crate::IndexMap<String, String>,
     }
 }
 
@@ -3311,9 +3311,9 @@ impl ::std::convert::From<GetPromptResult> for Result {
 }
 crate::rt::object! {
     GetPromptResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "description": optional description: String,
-        "messages": required messages: Vec<PromptMessage>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "description": optional description: String,
+        2 "messages": required messages: Vec<PromptMessage>,
     }
 }
 
@@ -3346,10 +3346,10 @@ impl GetTaskPayloadRequest {
 }
 crate::rt::object! {
     GetTaskPayloadRequest {
-        "method" fixed METHOD: &str = "tasks/result",
-        "params": required params: GetTaskPayloadRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "tasks/result",
+        1 "params": required params: GetTaskPayloadRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -3385,7 +3385,7 @@ impl GetTaskPayloadRequestParams {
 }
 crate::rt::object! {
     GetTaskPayloadRequestParams {
-        "taskId": required task_id: String,
+        0 "taskId": required task_id: String,
     }
 }
 
@@ -3442,7 +3442,7 @@ impl ::std::convert::From<GetTaskPayloadResult> for Result {
 }
 crate::rt::object! {
     GetTaskPayloadResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -3475,10 +3475,10 @@ impl GetTaskRequest {
 }
 crate::rt::object! {
     GetTaskRequest {
-        "method" fixed METHOD: &str = "tasks/get",
-        "params": required params: GetTaskRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "tasks/get",
+        1 "params": required params: GetTaskRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -3514,7 +3514,7 @@ impl GetTaskRequestParams {
 }
 crate::rt::object! {
     GetTaskRequestParams {
-        "taskId": required task_id: String,
+        0 "taskId": required task_id: String,
     }
 }
 
@@ -3656,14 +3656,14 @@ impl ::std::convert::From<GetTaskResult> for Task {
 }
 crate::rt::object! {
     GetTaskResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "taskId": required task_id: String,
-        "status": required status: TaskStatus,
-        "statusMessage": optional status_message: String,
-        "createdAt": required created_at: String,
-        "lastUpdatedAt": required last_updated_at: String,
-        "ttl": required ttl: Option<i64> as nullable_int,
-        "pollInterval": optional poll_interval: i64 as int,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "taskId": required task_id: String,
+        2 "status": required status: TaskStatus,
+        3 "statusMessage": optional status_message: String,
+        4 "createdAt": required created_at: String,
+        5 "lastUpdatedAt": required last_updated_at: String,
+        6 "ttl": required ttl: Option<i64> as nullable_int,
+        7 "pollInterval": optional poll_interval: i64 as int,
     }
 }
 
@@ -3744,10 +3744,10 @@ impl Icon {
 }
 crate::rt::object! {
     Icon {
-        "src": required src: String,
-        "mimeType": optional mime_type: String,
-        "sizes": optional sizes: Vec<String>,
-        "theme": optional theme: IconTheme,
+        0 "src": required src: String,
+        1 "mimeType": optional mime_type: String,
+        2 "sizes": optional sizes: Vec<String>,
+        3 "theme": optional theme: IconTheme,
     }
 }
 
@@ -3810,7 +3810,7 @@ impl ::std::default::Default for Icons {
 }
 crate::rt::object! {
     Icons {
-        "icons": optional icons: Vec<Icon>,
+        0 "icons": optional icons: Vec<Icon>,
     }
 }
 
@@ -3871,11 +3871,11 @@ impl ImageContent {
 }
 crate::rt::object! {
     ImageContent {
-        "type" fixed TYPE: &str = "image",
-        "data": required data: String,
-        "mimeType": required mime_type: String,
-        "annotations": optional annotations: Annotations,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "type" fixed TYPE: &str = "image",
+        1 "data": required data: String,
+        2 "mimeType": required mime_type: String,
+        3 "annotations": optional annotations: Annotations,
+        4 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -4018,12 +4018,12 @@ impl ::std::convert::From<Implementation> for Icons {
 }
 crate::rt::object! {
     Implementation {
-        "name": required name: String,
-        "title": optional title: String,
-        "icons": optional icons: Vec<Icon>,
-        "version": required version: String,
-        "description": optional description: String,
-        "websiteUrl": optional website_url: String,
+        0 "name": required name: String,
+        1 "title": optional title: String,
+        2 "icons": optional icons: Vec<Icon>,
+        3 "version": required version: String,
+        4 "description": optional description: String,
+        5 "websiteUrl": optional website_url: String,
     }
 }
 
@@ -4056,10 +4056,10 @@ impl InitializeRequest {
 }
 crate::rt::object! {
     InitializeRequest {
-        "method" fixed METHOD: &str = "initialize",
-        "params": required params: InitializeRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "initialize",
+        1 "params": required params: InitializeRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -4135,10 +4135,10 @@ impl ::std::convert::From<InitializeRequestParams> for RequestParams {
 }
 crate::rt::object! {
     InitializeRequestParams {
-        "_meta": optional meta: RequestParamsMeta,
-        "protocolVersion": required protocol_version: String,
-        "capabilities": required capabilities: ClientCapabilities,
-        "clientInfo": required client_info: Implementation,
+        0 "_meta": optional meta: RequestParamsMeta,
+        1 "protocolVersion": required protocol_version: String,
+        2 "capabilities": required capabilities: ClientCapabilities,
+        3 "clientInfo": required client_info: Implementation,
     }
 }
 
@@ -4221,11 +4221,11 @@ impl ::std::convert::From<InitializeResult> for Result {
 }
 crate::rt::object! {
     InitializeResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "protocolVersion": required protocol_version: String,
-        "capabilities": required capabilities: ServerCapabilities,
-        "serverInfo": required server_info: Implementation,
-        "instructions": optional instructions: String,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "protocolVersion": required protocol_version: String,
+        2 "capabilities": required capabilities: ServerCapabilities,
+        3 "serverInfo": required server_info: Implementation,
+        4 "instructions": optional instructions: String,
     }
 }
 
@@ -4265,9 +4265,9 @@ impl ::std::default::Default for InitializedNotification {
 }
 crate::rt::object! {
     InitializedNotification {
-        "method" fixed METHOD: &str = "notifications/initialized",
-        "params": optional params: NotificationParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        0 "method" fixed METHOD: &str = "notifications/initialized",
+        1 "params": optional params: NotificationParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -4306,9 +4306,9 @@ impl JSONRPCErrorResponse {
 }
 crate::rt::object! {
     JSONRPCErrorResponse {
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": optional id: Option<RequestId>,
-        "error": required error: Error,
+        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        1 "id": optional id: Option<RequestId>,
+        2 "error": required error: Error,
     }
 }
 
@@ -4398,10 +4398,10 @@ impl ::std::convert::From<JSONRPCRequest> for Request {
 }
 crate::rt::object! {
     JSONRPCRequest {
-        "method": required method: String,
-        "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method": required method: String,
+        1 "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -4457,9 +4457,9 @@ impl JSONRPCResultResponse {
 }
 crate::rt::object! {
     JSONRPCResultResponse {
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
-        "result": required result: Result,
+        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        1 "id": required id: RequestId,
+        2 "result": required result: Result,
     }
 }
 
@@ -4532,12 +4532,12 @@ impl LegacyTitledEnumSchema {
 }
 crate::rt::object! {
     LegacyTitledEnumSchema {
-        "type" fixed TYPE: &str = "string",
-        "title": optional title: String,
-        "description": optional description: String,
-        "enum": required r#enum: Vec<String>,
-        "enumNames": optional enum_names: Vec<String>,
-        "default": optional default: String,
+        0 "type" fixed TYPE: &str = "string",
+        1 "title": optional title: String,
+        2 "description": optional description: String,
+        3 "enum": required r#enum: Vec<String>,
+        4 "enumNames": optional enum_names: Vec<String>,
+        5 "default": optional default: String,
     }
 }
 
@@ -4587,10 +4587,10 @@ impl ::std::convert::From<ListPromptsRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListPromptsRequest {
-        "method" fixed METHOD: &str = "prompts/list",
-        "params": optional params: PaginatedRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "prompts/list",
+        1 "params": optional params: PaginatedRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -4682,9 +4682,9 @@ impl ::std::convert::From<ListPromptsResult> for Result {
 }
 crate::rt::object! {
     ListPromptsResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "nextCursor": optional next_cursor: Cursor,
-        "prompts": required prompts: Vec<Prompt>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "nextCursor": optional next_cursor: Cursor,
+        2 "prompts": required prompts: Vec<Prompt>,
     }
 }
 
@@ -4734,10 +4734,10 @@ impl ::std::convert::From<ListResourceTemplatesRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListResourceTemplatesRequest {
-        "method" fixed METHOD: &str = "resources/templates/list",
-        "params": optional params: PaginatedRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "resources/templates/list",
+        1 "params": optional params: PaginatedRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -4830,9 +4830,9 @@ impl ::std::convert::From<ListResourceTemplatesResult> for Result {
 }
 crate::rt::object! {
     ListResourceTemplatesResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "nextCursor": optional next_cursor: Cursor,
-        "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "nextCursor": optional next_cursor: Cursor,
+        2 "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
     }
 }
 
@@ -4882,10 +4882,10 @@ impl ::std::convert::From<ListResourcesRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListResourcesRequest {
-        "method" fixed METHOD: &str = "resources/list",
-        "params": optional params: PaginatedRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "resources/list",
+        1 "params": optional params: PaginatedRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -4977,9 +4977,9 @@ impl ::std::convert::From<ListResourcesResult> for Result {
 }
 crate::rt::object! {
     ListResourcesResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "nextCursor": optional next_cursor: Cursor,
-        "resources": required resources: Vec<Resource>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "nextCursor": optional next_cursor: Cursor,
+        2 "resources": required resources: Vec<Resource>,
     }
 }
 
@@ -5022,10 +5022,10 @@ impl ListRootsRequest {
 }
 crate::rt::object! {
     ListRootsRequest {
-        "method" fixed METHOD: &str = "roots/list",
-        "params": optional params: RequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "roots/list",
+        1 "params": optional params: RequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -5089,8 +5089,8 @@ impl ::std::convert::From<ListRootsResult> for Result {
 }
 crate::rt::object! {
     ListRootsResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "roots": required roots: Vec<Root>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "roots": required roots: Vec<Root>,
     }
 }
 
@@ -5142,10 +5142,10 @@ impl ::std::convert::From<ListTasksRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListTasksRequest {
-        "method" fixed METHOD: &str = "tasks/list",
-        "params": optional params: PaginatedRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "tasks/list",
+        1 "params": optional params: PaginatedRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -5239,9 +5239,9 @@ impl ::std::convert::From<ListTasksResult> for Result {
 }
 crate::rt::object! {
     ListTasksResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "nextCursor": optional next_cursor: Cursor,
-        "tasks": required tasks: Vec<Task>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "nextCursor": optional next_cursor: Cursor,
+        2 "tasks": required tasks: Vec<Task>,
     }
 }
 
@@ -5291,10 +5291,10 @@ impl ::std::convert::From<ListToolsRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListToolsRequest {
-        "method" fixed METHOD: &str = "tools/list",
-        "params": optional params: PaginatedRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "tools/list",
+        1 "params": optional params: PaginatedRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -5386,9 +5386,9 @@ impl ::std::convert::From<ListToolsResult> for Result {
 }
 crate::rt::object! {
     ListToolsResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "nextCursor": optional next_cursor: Cursor,
-        "tools": required tools: Vec<Tool>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "nextCursor": optional next_cursor: Cursor,
+        2 "tools": required tools: Vec<Tool>,
     }
 }
 
@@ -5454,9 +5454,9 @@ impl LoggingMessageNotification {
 }
 crate::rt::object! {
     LoggingMessageNotification {
-        "method" fixed METHOD: &str = "notifications/message",
-        "params": required params: LoggingMessageNotificationParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        0 "method" fixed METHOD: &str = "notifications/message",
+        1 "params": required params: LoggingMessageNotificationParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -5536,10 +5536,10 @@ impl ::std::convert::From<LoggingMessageNotificationParams> for NotificationPara
 }
 crate::rt::object! {
     LoggingMessageNotificationParams {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "level": required level: LoggingLevel,
-        "logger": optional logger: String,
-        "data": required data: ::serde_json::Value,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "level": required level: LoggingLevel,
+        2 "logger": optional logger: String,
+        3 "data": required data: ::serde_json::Value,
     }
 }
 
@@ -5608,7 +5608,7 @@ impl ::std::default::Default for NotificationParams {
 }
 crate::rt::object! {
     NotificationParams {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -5676,12 +5676,12 @@ impl NumberSchema {
 }
 crate::rt::object! {
     NumberSchema {
-        "type": required r#type: NumberSchemaType,
-        "title": optional title: String,
-        "description": optional description: String,
-        "minimum": optional minimum: f64 as float,
-        "maximum": optional maximum: f64 as float,
-        "default": optional default: f64 as float,
+        0 "type": required r#type: NumberSchemaType,
+        1 "title": optional title: String,
+        2 "description": optional description: String,
+        3 "minimum": optional minimum: f64 as float,
+        4 "maximum": optional maximum: f64 as float,
+        5 "default": optional default: f64 as float,
     }
 }
 
@@ -5738,10 +5738,10 @@ impl PaginatedRequest {
 }
 crate::rt::object! {
     PaginatedRequest {
-        "method": required method: String,
-        "params": optional params: PaginatedRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method": required method: String,
+        1 "params": optional params: PaginatedRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -5811,8 +5811,8 @@ impl ::std::convert::From<PaginatedRequestParams> for RequestParams {
 }
 crate::rt::object! {
     PaginatedRequestParams {
-        "_meta": optional meta: RequestParamsMeta,
-        "cursor": optional cursor: Cursor,
+        0 "_meta": optional meta: RequestParamsMeta,
+        1 "cursor": optional cursor: Cursor,
     }
 }
 
@@ -5882,8 +5882,8 @@ impl ::std::convert::From<PaginatedResult> for Result {
 }
 crate::rt::object! {
     PaginatedResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "nextCursor": optional next_cursor: Cursor,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "nextCursor": optional next_cursor: Cursor,
     }
 }
 
@@ -5920,10 +5920,10 @@ impl PingRequest {
 }
 crate::rt::object! {
     PingRequest {
-        "method" fixed METHOD: &str = "ping",
-        "params": optional params: RequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "ping",
+        1 "params": optional params: RequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -5998,9 +5998,9 @@ impl ProgressNotification {
 }
 crate::rt::object! {
     ProgressNotification {
-        "method" fixed METHOD: &str = "notifications/progress",
-        "params": required params: ProgressNotificationParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        0 "method" fixed METHOD: &str = "notifications/progress",
+        1 "params": required params: ProgressNotificationParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -6094,11 +6094,11 @@ impl ::std::convert::From<ProgressNotificationParams> for NotificationParams {
 }
 crate::rt::object! {
     ProgressNotificationParams {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "progressToken": required progress_token: ProgressToken,
-        "progress": required progress: f64 as float,
-        "total": optional total: f64 as float,
-        "message": optional message: String,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "progressToken": required progress_token: ProgressToken,
+        2 "progress": required progress: f64 as float,
+        3 "total": optional total: f64 as float,
+        4 "message": optional message: String,
     }
 }
 
@@ -6284,12 +6284,12 @@ impl ::std::convert::From<Prompt> for Icons {
 }
 crate::rt::object! {
     Prompt {
-        "name": required name: String,
-        "title": optional title: String,
-        "icons": optional icons: Vec<Icon>,
-        "description": optional description: String,
-        "arguments": optional arguments: Vec<PromptArgument>,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "name": required name: String,
+        1 "title": optional title: String,
+        2 "icons": optional icons: Vec<Icon>,
+        3 "description": optional description: String,
+        4 "arguments": optional arguments: Vec<PromptArgument>,
+        5 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -6329,9 +6329,9 @@ impl ::std::default::Default for PromptListChangedNotification {
 }
 crate::rt::object! {
     PromptListChangedNotification {
-        "method" fixed METHOD: &str = "notifications/prompts/list_changed",
-        "params": optional params: NotificationParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        0 "method" fixed METHOD: &str = "notifications/prompts/list_changed",
+        1 "params": optional params: NotificationParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -6371,8 +6371,8 @@ impl PromptMessage {
 }
 crate::rt::object! {
     PromptMessage {
-        "role": required role: Role,
-        "content": required content: ContentBlock,
+        0 "role": required role: Role,
+        1 "content": required content: ContentBlock,
     }
 }
 
@@ -6405,10 +6405,10 @@ impl ReadResourceRequest {
 }
 crate::rt::object! {
     ReadResourceRequest {
-        "method" fixed METHOD: &str = "resources/read",
-        "params": required params: ReadResourceRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "resources/read",
+        1 "params": required params: ReadResourceRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -6485,8 +6485,8 @@ impl ::std::convert::From<ReadResourceRequestParams> for RequestParams {
 }
 crate::rt::object! {
     ReadResourceRequestParams {
-        "_meta": optional meta: RequestParamsMeta,
-        "uri": required uri: String,
+        0 "_meta": optional meta: RequestParamsMeta,
+        1 "uri": required uri: String,
     }
 }
 
@@ -6537,8 +6537,8 @@ impl ::std::convert::From<ReadResourceResult> for Result {
 }
 crate::rt::object! {
     ReadResourceResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "contents": required contents: Vec<ReadResourceResultContentsItem>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "contents": required contents: Vec<ReadResourceResultContentsItem>,
     }
 }
 
@@ -6593,7 +6593,7 @@ impl RelatedTaskMetadata {
 }
 crate::rt::object! {
     RelatedTaskMetadata {
-        "taskId": required task_id: String,
+        0 "taskId": required task_id: String,
     }
 }
 
@@ -6676,7 +6676,7 @@ impl ::std::default::Default for RequestParams {
 }
 crate::rt::object! {
     RequestParams {
-        "_meta": optional meta: RequestParamsMeta,
+        0 "_meta": optional meta: RequestParamsMeta,
     }
 }
 
@@ -6716,7 +6716,7 @@ impl ::std::default::Default for RequestParamsMeta {
 }
 crate::rt::object! {
     RequestParamsMeta {
-        "progressToken": optional progress_token: ProgressToken,
+        0 "progressToken": optional progress_token: ProgressToken,
     }
 }
 
@@ -6913,15 +6913,15 @@ impl ::std::convert::From<Resource> for Icons {
 }
 crate::rt::object! {
     Resource {
-        "name": required name: String,
-        "title": optional title: String,
-        "icons": optional icons: Vec<Icon>,
-        "uri": required uri: String,
-        "description": optional description: String,
-        "mimeType": optional mime_type: String,
-        "annotations": optional annotations: Annotations,
-        "size": optional size: i64 as int,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "name": required name: String,
+        1 "title": optional title: String,
+        2 "icons": optional icons: Vec<Icon>,
+        3 "uri": required uri: String,
+        4 "description": optional description: String,
+        5 "mimeType": optional mime_type: String,
+        6 "annotations": optional annotations: Annotations,
+        7 "size": optional size: i64 as int,
+        8 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -6976,9 +6976,9 @@ impl ResourceContents {
 }
 crate::rt::object! {
     ResourceContents {
-        "uri": required uri: String,
-        "mimeType": optional mime_type: String,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "uri": required uri: String,
+        1 "mimeType": optional mime_type: String,
+        2 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -7203,16 +7203,16 @@ impl ::std::convert::From<ResourceLink> for Icons {
 }
 crate::rt::object! {
     ResourceLink {
-        "name": required name: String,
-        "title": optional title: String,
-        "icons": optional icons: Vec<Icon>,
-        "uri": required uri: String,
-        "description": optional description: String,
-        "mimeType": optional mime_type: String,
-        "annotations": optional annotations: Annotations,
-        "size": optional size: i64 as int,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "type" fixed TYPE: &str = "resource_link",
+        0 "name": required name: String,
+        1 "title": optional title: String,
+        2 "icons": optional icons: Vec<Icon>,
+        3 "uri": required uri: String,
+        4 "description": optional description: String,
+        5 "mimeType": optional mime_type: String,
+        6 "annotations": optional annotations: Annotations,
+        7 "size": optional size: i64 as int,
+        8 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        9 "type" fixed TYPE: &str = "resource_link",
     }
 }
 
@@ -7250,9 +7250,9 @@ impl ::std::default::Default for ResourceListChangedNotification {
 }
 crate::rt::object! {
     ResourceListChangedNotification {
-        "method" fixed METHOD: &str = "notifications/resources/list_changed",
-        "params": optional params: NotificationParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        0 "method" fixed METHOD: &str = "notifications/resources/list_changed",
+        1 "params": optional params: NotificationParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -7316,8 +7316,8 @@ impl ::std::convert::From<ResourceRequestParams> for RequestParams {
 }
 crate::rt::object! {
     ResourceRequestParams {
-        "_meta": optional meta: RequestParamsMeta,
-        "uri": required uri: String,
+        0 "_meta": optional meta: RequestParamsMeta,
+        1 "uri": required uri: String,
     }
 }
 
@@ -7497,14 +7497,14 @@ impl ::std::convert::From<ResourceTemplate> for Icons {
 }
 crate::rt::object! {
     ResourceTemplate {
-        "name": required name: String,
-        "title": optional title: String,
-        "icons": optional icons: Vec<Icon>,
-        "uriTemplate": required uri_template: String,
-        "description": optional description: String,
-        "mimeType": optional mime_type: String,
-        "annotations": optional annotations: Annotations,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "name": required name: String,
+        1 "title": optional title: String,
+        2 "icons": optional icons: Vec<Icon>,
+        3 "uriTemplate": required uri_template: String,
+        4 "description": optional description: String,
+        5 "mimeType": optional mime_type: String,
+        6 "annotations": optional annotations: Annotations,
+        7 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -7532,9 +7532,9 @@ impl ResourceUpdatedNotification {
 }
 crate::rt::object! {
     ResourceUpdatedNotification {
-        "method" fixed METHOD: &str = "notifications/resources/updated",
-        "params": required params: ResourceUpdatedNotificationParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        0 "method" fixed METHOD: &str = "notifications/resources/updated",
+        1 "params": required params: ResourceUpdatedNotificationParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -7596,8 +7596,8 @@ impl ::std::convert::From<ResourceUpdatedNotificationParams> for NotificationPar
 }
 crate::rt::object! {
     ResourceUpdatedNotificationParams {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "uri": required uri: String,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "uri": required uri: String,
     }
 }
 
@@ -7636,7 +7636,7 @@ impl ::std::default::Default for Result {
 }
 crate::rt::object! {
     Result {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -7695,9 +7695,9 @@ impl Root {
 }
 crate::rt::object! {
     Root {
-        "uri": required uri: String,
-        "name": optional name: String,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "uri": required uri: String,
+        1 "name": optional name: String,
+        2 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -7739,9 +7739,9 @@ impl ::std::default::Default for RootsListChangedNotification {
 }
 crate::rt::object! {
     RootsListChangedNotification {
-        "method" fixed METHOD: &str = "notifications/roots/list_changed",
-        "params": optional params: NotificationParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        0 "method" fixed METHOD: &str = "notifications/roots/list_changed",
+        1 "params": optional params: NotificationParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -7793,9 +7793,9 @@ impl SamplingMessage {
 }
 crate::rt::object! {
     SamplingMessage {
-        "role": required role: Role,
-        "content": required content: SamplingMessageContent,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "role": required role: Role,
+        1 "content": required content: SamplingMessageContent,
+        2 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -7985,13 +7985,13 @@ impl ::std::default::Default for ServerCapabilities {
 }
 crate::rt::object! {
     ServerCapabilities {
-        "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-        "logging": optional logging: crate::IndexMap<String, ::serde_json::Value>,
-        "completions": optional completions: crate::IndexMap<String, ::serde_json::Value>,
-        "prompts": optional prompts: ServerCapabilitiesPrompts,
-        "resources": optional resources: ServerCapabilitiesResources,
-        "tools": optional tools: ServerCapabilitiesTools,
-        "tasks": optional tasks: ServerCapabilitiesTasks,
+        0 "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        1 "logging": optional logging: crate::IndexMap<String, ::serde_json::Value>,
+        2 "completions": optional completions: crate::IndexMap<String, ::serde_json::Value>,
+        3 "prompts": optional prompts: ServerCapabilitiesPrompts,
+        4 "resources": optional resources: ServerCapabilitiesResources,
+        5 "tools": optional tools: ServerCapabilitiesTools,
+        6 "tasks": optional tasks: ServerCapabilitiesTasks,
     }
 }
 
@@ -8031,7 +8031,7 @@ impl ::std::default::Default for ServerCapabilitiesPrompts {
 }
 crate::rt::object! {
     ServerCapabilitiesPrompts {
-        "listChanged": optional list_changed: bool,
+        0 "listChanged": optional list_changed: bool,
     }
 }
 
@@ -8082,8 +8082,8 @@ impl ::std::default::Default for ServerCapabilitiesResources {
 }
 crate::rt::object! {
     ServerCapabilitiesResources {
-        "subscribe": optional subscribe: bool,
-        "listChanged": optional list_changed: bool,
+        0 "subscribe": optional subscribe: bool,
+        1 "listChanged": optional list_changed: bool,
     }
 }
 
@@ -8146,9 +8146,9 @@ impl ::std::default::Default for ServerCapabilitiesTasks {
 }
 crate::rt::object! {
     ServerCapabilitiesTasks {
-        "list": optional list: crate::IndexMap<String, ::serde_json::Value>,
-        "cancel": optional cancel: crate::IndexMap<String, ::serde_json::Value>,
-        "requests": optional requests: ServerCapabilitiesTasksRequests,
+        0 "list": optional list: crate::IndexMap<String, ::serde_json::Value>,
+        1 "cancel": optional cancel: crate::IndexMap<String, ::serde_json::Value>,
+        2 "requests": optional requests: ServerCapabilitiesTasksRequests,
     }
 }
 
@@ -8189,7 +8189,7 @@ impl ::std::default::Default for ServerCapabilitiesTasksRequests {
 }
 crate::rt::object! {
     ServerCapabilitiesTasksRequests {
-        "tools": optional tools: ServerCapabilitiesTasksRequestsTools,
+        0 "tools": optional tools: ServerCapabilitiesTasksRequestsTools,
     }
 }
 
@@ -8227,7 +8227,7 @@ impl ::std::default::Default for ServerCapabilitiesTasksRequestsTools {
 }
 crate::rt::object! {
     ServerCapabilitiesTasksRequestsTools {
-        "call": optional call: crate::IndexMap<String, ::serde_json::Value>,
+        0 "call": optional call: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -8267,7 +8267,7 @@ impl ::std::default::Default for ServerCapabilitiesTools {
 }
 crate::rt::object! {
     ServerCapabilitiesTools {
-        "listChanged": optional list_changed: bool,
+        0 "listChanged": optional list_changed: bool,
     }
 }
 
@@ -8568,10 +8568,10 @@ impl SetLevelRequest {
 }
 crate::rt::object! {
     SetLevelRequest {
-        "method" fixed METHOD: &str = "logging/setLevel",
-        "params": required params: SetLevelRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "logging/setLevel",
+        1 "params": required params: SetLevelRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -8634,8 +8634,8 @@ impl ::std::convert::From<SetLevelRequestParams> for RequestParams {
 }
 crate::rt::object! {
     SetLevelRequestParams {
-        "_meta": optional meta: RequestParamsMeta,
-        "level": required level: LoggingLevel,
+        0 "_meta": optional meta: RequestParamsMeta,
+        1 "level": required level: LoggingLevel,
     }
 }
 
@@ -8743,13 +8743,13 @@ impl ::std::default::Default for StringSchema {
 }
 crate::rt::object! {
     StringSchema {
-        "type" fixed TYPE: &str = "string",
-        "title": optional title: String,
-        "description": optional description: String,
-        "minLength": optional min_length: i64 as int,
-        "maxLength": optional max_length: i64 as int,
-        "format": optional format: StringSchemaFormat,
-        "default": optional default: String,
+        0 "type" fixed TYPE: &str = "string",
+        1 "title": optional title: String,
+        2 "description": optional description: String,
+        3 "minLength": optional min_length: i64 as int,
+        4 "maxLength": optional max_length: i64 as int,
+        5 "format": optional format: StringSchemaFormat,
+        6 "default": optional default: String,
     }
 }
 
@@ -8803,10 +8803,10 @@ impl SubscribeRequest {
 }
 crate::rt::object! {
     SubscribeRequest {
-        "method" fixed METHOD: &str = "resources/subscribe",
-        "params": required params: SubscribeRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "resources/subscribe",
+        1 "params": required params: SubscribeRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -8885,8 +8885,8 @@ impl ::std::convert::From<SubscribeRequestParams> for RequestParams {
 }
 crate::rt::object! {
     SubscribeRequestParams {
-        "_meta": optional meta: RequestParamsMeta,
-        "uri": required uri: String,
+        0 "_meta": optional meta: RequestParamsMeta,
+        1 "uri": required uri: String,
     }
 }
 
@@ -8969,13 +8969,13 @@ impl Task {
 }
 crate::rt::object! {
     Task {
-        "taskId": required task_id: String,
-        "status": required status: TaskStatus,
-        "statusMessage": optional status_message: String,
-        "createdAt": required created_at: String,
-        "lastUpdatedAt": required last_updated_at: String,
-        "ttl": required ttl: Option<i64> as nullable_int,
-        "pollInterval": optional poll_interval: i64 as int,
+        0 "taskId": required task_id: String,
+        1 "status": required status: TaskStatus,
+        2 "statusMessage": optional status_message: String,
+        3 "createdAt": required created_at: String,
+        4 "lastUpdatedAt": required last_updated_at: String,
+        5 "ttl": required ttl: Option<i64> as nullable_int,
+        6 "pollInterval": optional poll_interval: i64 as int,
     }
 }
 
@@ -9051,8 +9051,8 @@ impl ::std::convert::From<TaskAugmentedRequestParams> for RequestParams {
 }
 crate::rt::object! {
     TaskAugmentedRequestParams {
-        "_meta": optional meta: RequestParamsMeta,
-        "task": optional task: TaskMetadata,
+        0 "_meta": optional meta: RequestParamsMeta,
+        1 "task": optional task: TaskMetadata,
     }
 }
 
@@ -9093,7 +9093,7 @@ impl ::std::default::Default for TaskMetadata {
 }
 crate::rt::object! {
     TaskMetadata {
-        "ttl": optional ttl: i64 as int,
+        0 "ttl": optional ttl: i64 as int,
     }
 }
 
@@ -9147,9 +9147,9 @@ impl TaskStatusNotification {
 }
 crate::rt::object! {
     TaskStatusNotification {
-        "method" fixed METHOD: &str = "notifications/tasks/status",
-        "params": required params: TaskStatusNotificationParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        0 "method" fixed METHOD: &str = "notifications/tasks/status",
+        1 "params": required params: TaskStatusNotificationParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -9299,14 +9299,14 @@ impl ::std::convert::From<TaskStatusNotificationParams> for Task {
 }
 crate::rt::object! {
     TaskStatusNotificationParams {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "taskId": required task_id: String,
-        "status": required status: TaskStatus,
-        "statusMessage": optional status_message: String,
-        "createdAt": required created_at: String,
-        "lastUpdatedAt": required last_updated_at: String,
-        "ttl": required ttl: Option<i64> as nullable_int,
-        "pollInterval": optional poll_interval: i64 as int,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "taskId": required task_id: String,
+        2 "status": required status: TaskStatus,
+        3 "statusMessage": optional status_message: String,
+        4 "createdAt": required created_at: String,
+        5 "lastUpdatedAt": required last_updated_at: String,
+        6 "ttl": required ttl: Option<i64> as nullable_int,
+        7 "pollInterval": optional poll_interval: i64 as int,
     }
 }
 
@@ -9357,10 +9357,10 @@ impl TextContent {
 }
 crate::rt::object! {
     TextContent {
-        "type" fixed TYPE: &str = "text",
-        "text": required text: String,
-        "annotations": optional annotations: Annotations,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "type" fixed TYPE: &str = "text",
+        1 "text": required text: String,
+        2 "annotations": optional annotations: Annotations,
+        3 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -9434,10 +9434,10 @@ impl ::std::convert::From<TextResourceContents> for ResourceContents {
 }
 crate::rt::object! {
     TextResourceContents {
-        "uri": required uri: String,
-        "mimeType": optional mime_type: String,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "text": required text: String,
+        0 "uri": required uri: String,
+        1 "mimeType": optional mime_type: String,
+        2 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        3 "text": required text: String,
     }
 }
 
@@ -9523,13 +9523,13 @@ impl TitledMultiSelectEnumSchema {
 }
 crate::rt::object! {
     TitledMultiSelectEnumSchema {
-        "type" fixed TYPE: &str = "array",
-        "title": optional title: String,
-        "description": optional description: String,
-        "minItems": optional min_items: i64 as int,
-        "maxItems": optional max_items: i64 as int,
-        "items": required items: TitledMultiSelectEnumSchemaItems,
-        "default": optional default: Vec<String>,
+        0 "type" fixed TYPE: &str = "array",
+        1 "title": optional title: String,
+        2 "description": optional description: String,
+        3 "minItems": optional min_items: i64 as int,
+        4 "maxItems": optional max_items: i64 as int,
+        5 "items": required items: TitledMultiSelectEnumSchemaItems,
+        6 "default": optional default: Vec<String>,
     }
 }
 
@@ -9556,7 +9556,7 @@ impl TitledMultiSelectEnumSchemaItems {
 }
 crate::rt::object! {
     TitledMultiSelectEnumSchemaItems {
-        "anyOf": required any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
+        0 "anyOf": required any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
     }
 }
 
@@ -9587,8 +9587,8 @@ impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
 }
 crate::rt::object! {
     TitledMultiSelectEnumSchemaItemsAnyOfItem {
-        "const": required r#const: String,
-        "title": required title: String,
+        0 "const": required r#const: String,
+        1 "title": required title: String,
     }
 }
 
@@ -9650,11 +9650,11 @@ impl TitledSingleSelectEnumSchema {
 }
 crate::rt::object! {
     TitledSingleSelectEnumSchema {
-        "type" fixed TYPE: &str = "string",
-        "title": optional title: String,
-        "description": optional description: String,
-        "oneOf": required one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>,
-        "default": optional default: String,
+        0 "type" fixed TYPE: &str = "string",
+        1 "title": optional title: String,
+        2 "description": optional description: String,
+        3 "oneOf": required one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>,
+        4 "default": optional default: String,
     }
 }
 
@@ -9685,8 +9685,8 @@ impl TitledSingleSelectEnumSchemaOneOfItem {
 }
 crate::rt::object! {
     TitledSingleSelectEnumSchemaOneOfItem {
-        "const": required r#const: String,
-        "title": required title: String,
+        0 "const": required r#const: String,
+        1 "title": required title: String,
     }
 }
 
@@ -9892,15 +9892,15 @@ impl ::std::convert::From<Tool> for Icons {
 }
 crate::rt::object! {
     Tool {
-        "name": required name: String,
-        "title": optional title: String,
-        "icons": optional icons: Vec<Icon>,
-        "description": optional description: String,
-        "inputSchema": required input_schema: ToolInputSchema,
-        "execution": optional execution: ToolExecution,
-        "outputSchema": optional output_schema: ToolOutputSchema,
-        "annotations": optional annotations: ToolAnnotations,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "name": required name: String,
+        1 "title": optional title: String,
+        2 "icons": optional icons: Vec<Icon>,
+        3 "description": optional description: String,
+        4 "inputSchema": required input_schema: ToolInputSchema,
+        5 "execution": optional execution: ToolExecution,
+        6 "outputSchema": optional output_schema: ToolOutputSchema,
+        7 "annotations": optional annotations: ToolAnnotations,
+        8 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -10014,11 +10014,11 @@ impl ::std::default::Default for ToolAnnotations {
 }
 crate::rt::object! {
     ToolAnnotations {
-        "title": optional title: String,
-        "readOnlyHint": optional read_only_hint: bool,
-        "destructiveHint": optional destructive_hint: bool,
-        "idempotentHint": optional idempotent_hint: bool,
-        "openWorldHint": optional open_world_hint: bool,
+        0 "title": optional title: String,
+        1 "readOnlyHint": optional read_only_hint: bool,
+        2 "destructiveHint": optional destructive_hint: bool,
+        3 "idempotentHint": optional idempotent_hint: bool,
+        4 "openWorldHint": optional open_world_hint: bool,
     }
 }
 
@@ -10061,7 +10061,7 @@ impl ::std::default::Default for ToolChoice {
 }
 crate::rt::object! {
     ToolChoice {
-        "mode": optional mode: ToolChoiceMode,
+        0 "mode": optional mode: ToolChoiceMode,
     }
 }
 
@@ -10132,7 +10132,7 @@ impl ::std::default::Default for ToolExecution {
 }
 crate::rt::object! {
     ToolExecution {
-        "taskSupport": optional task_support: ToolExecutionTaskSupport,
+        0 "taskSupport": optional task_support: ToolExecutionTaskSupport,
     }
 }
 
@@ -10217,10 +10217,10 @@ impl ::std::default::Default for ToolInputSchema {
 }
 crate::rt::object! {
     ToolInputSchema {
-        "$schema": optional schema: String,
-        "type" fixed TYPE: &str = "object",
-        "properties": optional properties: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-        "required": optional required: Vec<String>,
+        0 "$schema": optional schema: String,
+        1 "type" fixed TYPE: &str = "object",
+        2 "properties": optional properties: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        3 "required": optional required: Vec<String>,
     }
 }
 
@@ -10258,9 +10258,9 @@ impl ::std::default::Default for ToolListChangedNotification {
 }
 crate::rt::object! {
     ToolListChangedNotification {
-        "method" fixed METHOD: &str = "notifications/tools/list_changed",
-        "params": optional params: NotificationParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        0 "method" fixed METHOD: &str = "notifications/tools/list_changed",
+        1 "params": optional params: NotificationParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -10335,10 +10335,10 @@ impl ::std::default::Default for ToolOutputSchema {
 }
 crate::rt::object! {
     ToolOutputSchema {
-        "$schema": optional schema: String,
-        "type" fixed TYPE: &str = "object",
-        "properties": optional properties: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-        "required": optional required: Vec<String>,
+        0 "$schema": optional schema: String,
+        1 "type" fixed TYPE: &str = "object",
+        2 "properties": optional properties: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        3 "required": optional required: Vec<String>,
     }
 }
 
@@ -10427,12 +10427,12 @@ impl ToolResultContent {
 }
 crate::rt::object! {
     ToolResultContent {
-        "type" fixed TYPE: &str = "tool_result",
-        "toolUseId": required tool_use_id: String,
-        "content": required content: Vec<ContentBlock>,
-        "structuredContent": optional structured_content: crate::IndexMap<String, ::serde_json::Value>,
-        "isError": optional is_error: bool,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "type" fixed TYPE: &str = "tool_result",
+        1 "toolUseId": required tool_use_id: String,
+        2 "content": required content: Vec<ContentBlock>,
+        3 "structuredContent": optional structured_content: crate::IndexMap<String, ::serde_json::Value>,
+        4 "isError": optional is_error: bool,
+        5 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -10489,11 +10489,11 @@ impl ToolUseContent {
 }
 crate::rt::object! {
     ToolUseContent {
-        "type" fixed TYPE: &str = "tool_use",
-        "id": required id: String,
-        "name": required name: String,
-        "input": required input: crate::IndexMap<String, ::serde_json::Value>,
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "type" fixed TYPE: &str = "tool_use",
+        1 "id": required id: String,
+        2 "name": required name: String,
+        3 "input": required input: crate::IndexMap<String, ::serde_json::Value>,
+        4 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -10531,9 +10531,9 @@ impl URLElicitationRequiredError {
 }
 crate::rt::object! {
     URLElicitationRequiredError {
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": optional id: Option<RequestId>,
-        "error": required error: URLElicitationRequiredErrorError,
+        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        1 "id": optional id: Option<RequestId>,
+        2 "error": required error: URLElicitationRequiredErrorError,
     }
 }
 
@@ -10573,9 +10573,9 @@ impl ::std::fmt::Display for URLElicitationRequiredErrorError {
 impl ::std::error::Error for URLElicitationRequiredErrorError {}
 crate::rt::object! {
     URLElicitationRequiredErrorError {
-        "code" fixed CODE: i64 = -32042,
-        "message": required message: String,
-        "data": required data: URLElicitationRequiredErrorErrorData,
+        0 "code" fixed CODE: i64 = -32042,
+        1 "message": required message: String,
+        2 "data": required data: URLElicitationRequiredErrorErrorData,
     }
 }
 
@@ -10599,7 +10599,7 @@ impl URLElicitationRequiredErrorErrorData {
 }
 crate::rt::object! {
     URLElicitationRequiredErrorErrorData {
-        "elicitations": required elicitations: Vec<ElicitRequestURLParams>,
+        0 "elicitations": required elicitations: Vec<ElicitRequestURLParams>,
     }
 }
 
@@ -10637,10 +10637,10 @@ impl UnsubscribeRequest {
 }
 crate::rt::object! {
     UnsubscribeRequest {
-        "method" fixed METHOD: &str = "resources/unsubscribe",
-        "params": required params: UnsubscribeRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "resources/unsubscribe",
+        1 "params": required params: UnsubscribeRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -10719,8 +10719,8 @@ impl ::std::convert::From<UnsubscribeRequestParams> for RequestParams {
 }
 crate::rt::object! {
     UnsubscribeRequestParams {
-        "_meta": optional meta: RequestParamsMeta,
-        "uri": required uri: String,
+        0 "_meta": optional meta: RequestParamsMeta,
+        1 "uri": required uri: String,
     }
 }
 
@@ -10806,13 +10806,13 @@ impl UntitledMultiSelectEnumSchema {
 }
 crate::rt::object! {
     UntitledMultiSelectEnumSchema {
-        "type" fixed TYPE: &str = "array",
-        "title": optional title: String,
-        "description": optional description: String,
-        "minItems": optional min_items: i64 as int,
-        "maxItems": optional max_items: i64 as int,
-        "items": required items: UntitledMultiSelectEnumSchemaItems,
-        "default": optional default: Vec<String>,
+        0 "type" fixed TYPE: &str = "array",
+        1 "title": optional title: String,
+        2 "description": optional description: String,
+        3 "minItems": optional min_items: i64 as int,
+        4 "maxItems": optional max_items: i64 as int,
+        5 "items": required items: UntitledMultiSelectEnumSchemaItems,
+        6 "default": optional default: Vec<String>,
     }
 }
 
@@ -10839,8 +10839,8 @@ impl UntitledMultiSelectEnumSchemaItems {
 }
 crate::rt::object! {
     UntitledMultiSelectEnumSchemaItems {
-        "type" fixed TYPE: &str = "string",
-        "enum": required r#enum: Vec<String>,
+        0 "type" fixed TYPE: &str = "string",
+        1 "enum": required r#enum: Vec<String>,
     }
 }
 
@@ -10900,11 +10900,11 @@ impl UntitledSingleSelectEnumSchema {
 }
 crate::rt::object! {
     UntitledSingleSelectEnumSchema {
-        "type" fixed TYPE: &str = "string",
-        "title": optional title: String,
-        "description": optional description: String,
-        "enum": required r#enum: Vec<String>,
-        "default": optional default: String,
+        0 "type" fixed TYPE: &str = "string",
+        1 "title": optional title: String,
+        2 "description": optional description: String,
+        3 "enum": required r#enum: Vec<String>,
+        4 "default": optional default: String,
     }
 }
 

@@ -115,11 +115,11 @@ impl AudioContent {
 }
 crate::rt::object! {
     AudioContent {
-        "type" fixed TYPE: &str = "audio",
-        "data": required data: String,
-        "mimeType": required mime_type: String,
-        "annotations": optional annotations: Annotations,
-        "_meta": optional meta: MetaObject,
+        0 "type" fixed TYPE: &str = "audio",
+        1 "data": required data: String,
+        2 "mimeType": required mime_type: String,
+        3 "annotations": optional annotations: Annotations,
+        4 "_meta": optional meta: MetaObject,
     }
 }
 
@@ -162,8 +162,8 @@ impl BaseMetadata {
 }
 crate::rt::object! {
     BaseMetadata {
-        "name": required name: String,
-        "title": optional title: String,
+        0 "name": required name: String,
+        1 "title": optional title: String,
     }
 }
 
@@ -246,10 +246,10 @@ impl ::std::convert::From<BlobResourceContents> for ResourceContents {
 }
 crate::rt::object! {
     BlobResourceContents {
-        "uri": required uri: String,
-        "mimeType": optional mime_type: String,
-        "_meta": optional meta: MetaObject,
-        "blob": required blob: String,
+        0 "uri": required uri: String,
+        1 "mimeType": optional mime_type: String,
+        2 "_meta": optional meta: MetaObject,
+        3 "blob": required blob: String,
     }
 }
 
@@ -314,10 +314,10 @@ impl ::std::default::Default for BooleanSchema {
 }
 crate::rt::object! {
     BooleanSchema {
-        "type" fixed TYPE: &str = "boolean",
-        "title": optional title: String,
-        "description": optional description: String,
-        "default": optional default: bool,
+        0 "type" fixed TYPE: &str = "boolean",
+        1 "title": optional title: String,
+        2 "description": optional description: String,
+        3 "default": optional default: bool,
     }
 }
 
@@ -412,10 +412,10 @@ impl ::std::convert::From<CacheableResult> for Result {
 }
 crate::rt::object! {
     CacheableResult {
-        "_meta": optional meta: ResultMetaObject,
-        "resultType": defaulted result_type: ResultType = ResultType::Complete,
-        "ttlMs": required ttl_ms: i64 as int,
-        "cacheScope": required cache_scope: CacheableResultCacheScope,
+        0 "_meta": optional meta: ResultMetaObject,
+        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        2 "ttlMs": required ttl_ms: i64 as int,
+        3 "cacheScope": required cache_scope: CacheableResultCacheScope,
     }
 }
 
@@ -485,10 +485,10 @@ impl CallToolRequest {
 }
 crate::rt::object! {
     CallToolRequest {
-        "method" fixed METHOD: &str = "tools/call",
-        "params": required params: CallToolRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "tools/call",
+        1 "params": required params: CallToolRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -651,11 +651,11 @@ impl ::std::convert::From<CallToolRequestParams> for RequestParams {
 }
 crate::rt::object! {
     CallToolRequestParams {
-        "_meta": required meta: RequestMetaObject,
-        "inputResponses": optional input_responses: InputResponses,
-        "requestState": optional request_state: String,
-        "name": required name: String,
-        "arguments": optional arguments: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": required meta: RequestMetaObject,
+        1 "inputResponses": optional input_responses: InputResponses,
+        2 "requestState": optional request_state: String,
+        3 "name": required name: String,
+        4 "arguments": optional arguments: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -814,11 +814,11 @@ impl ::std::convert::From<CallToolResult> for Result {
 }
 crate::rt::object! {
     CallToolResult {
-        "_meta": optional meta: ResultMetaObject,
-        "resultType": defaulted result_type: ResultType = ResultType::Complete,
-        "content": required content: Vec<ContentBlock>,
-        "structuredContent": optional structured_content: ::serde_json::Value,
-        "isError": optional is_error: bool,
+        0 "_meta": optional meta: ResultMetaObject,
+        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        2 "content": required content: Vec<ContentBlock>,
+        3 "structuredContent": optional structured_content: ::serde_json::Value,
+        4 "isError": optional is_error: bool,
     }
 }
 
@@ -868,9 +868,9 @@ impl CallToolResultResponse {
 }
 crate::rt::object! {
     CallToolResultResponse {
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
-        "result": required result: CallToolResultResponseResult,
+        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        1 "id": required id: RequestId,
+        2 "result": required result: CallToolResultResponseResult,
     }
 }
 
@@ -950,9 +950,9 @@ impl CancelledNotification {
 }
 crate::rt::object! {
     CancelledNotification {
-        "method" fixed METHOD: &str = "notifications/cancelled",
-        "params": required params: CancelledNotificationParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        0 "method" fixed METHOD: &str = "notifications/cancelled",
+        1 "params": required params: CancelledNotificationParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -1037,9 +1037,9 @@ impl ::std::convert::From<CancelledNotificationParams> for NotificationParams {
 }
 crate::rt::object! {
     CancelledNotificationParams {
-        "_meta": optional meta: NotificationMetaObject,
-        "requestId": required request_id: RequestId,
-        "reason": optional reason: String,
+        0 "_meta": optional meta: NotificationMetaObject,
+        1 "requestId": required request_id: RequestId,
+        2 "reason": optional reason: String,
     }
 }
 
@@ -1209,11 +1209,11 @@ impl ::std::default::Default for ClientCapabilities {
 }
 crate::rt::object! {
     ClientCapabilities {
-        "experimental": optional experimental: crate::IndexMap<String, JSONObject>,
-        "roots": optional roots: ClientCapabilitiesRoots,
-        "sampling": optional sampling: ClientCapabilitiesSampling,
-        "elicitation": optional elicitation: ClientCapabilitiesElicitation,
-        "extensions": optional extensions: crate::IndexMap<String, JSONObject>,
+        0 "experimental": optional experimental: crate::IndexMap<String, JSONObject>,
+        1 "roots": optional roots: ClientCapabilitiesRoots,
+        2 "sampling": optional sampling: ClientCapabilitiesSampling,
+        3 "elicitation": optional elicitation: ClientCapabilitiesElicitation,
+        4 "extensions": optional extensions: crate::IndexMap<String, JSONObject>,
     }
 }
 
@@ -1258,8 +1258,8 @@ impl ::std::default::Default for ClientCapabilitiesElicitation {
 }
 crate::rt::object! {
     ClientCapabilitiesElicitation {
-        "form": optional form: JSONObject,
-        "url": optional url: JSONObject,
+        0 "form": optional form: JSONObject,
+        1 "url": optional url: JSONObject,
     }
 }
 
@@ -1334,8 +1334,8 @@ impl ::std::default::Default for ClientCapabilitiesSampling {
 }
 crate::rt::object! {
     ClientCapabilitiesSampling {
-        "context": optional context: JSONObject,
-        "tools": optional tools: JSONObject,
+        0 "context": optional context: JSONObject,
+        1 "tools": optional tools: JSONObject,
     }
 }
 
@@ -1489,10 +1489,10 @@ impl CompleteRequest {
 }
 crate::rt::object! {
     CompleteRequest {
-        "method" fixed METHOD: &str = "completion/complete",
-        "params": required params: CompleteRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "completion/complete",
+        1 "params": required params: CompleteRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -1621,10 +1621,10 @@ impl ::std::convert::From<CompleteRequestParams> for RequestParams {
 }
 crate::rt::object! {
     CompleteRequestParams {
-        "_meta": required meta: RequestMetaObject,
-        "ref": required r#ref: CompleteRequestParamsRef,
-        "argument": required argument: CompleteRequestParamsArgument,
-        "context": optional context: CompleteRequestParamsContext,
+        0 "_meta": required meta: RequestMetaObject,
+        1 "ref": required r#ref: CompleteRequestParamsRef,
+        2 "argument": required argument: CompleteRequestParamsArgument,
+        3 "context": optional context: CompleteRequestParamsContext,
     }
 }
 
@@ -1655,8 +1655,8 @@ impl CompleteRequestParamsArgument {
 }
 crate::rt::object! {
     CompleteRequestParamsArgument {
-        "name": required name: String,
-        "value": required value: String,
+        0 "name": required name: String,
+        1 "value": required value: String,
     }
 }
 
@@ -1694,7 +1694,7 @@ impl ::std::default::Default for CompleteRequestParamsContext {
 }
 crate::rt::object! {
     CompleteRequestParamsContext {
-        "arguments": optional arguments: crate::IndexMap<String, String>,
+        0 "arguments": optional arguments: crate::IndexMap<String, String>,
     }
 }
 
@@ -1808,9 +1808,9 @@ impl ::std::convert::From<CompleteResult> for Result {
 }
 crate::rt::object! {
     CompleteResult {
-        "_meta": optional meta: ResultMetaObject,
-        "resultType": defaulted result_type: ResultType = ResultType::Complete,
-        "completion": required completion: CompleteResultCompletion,
+        0 "_meta": optional meta: ResultMetaObject,
+        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        2 "completion": required completion: CompleteResultCompletion,
     }
 }
 
@@ -1861,9 +1861,9 @@ impl CompleteResultCompletion {
 }
 crate::rt::object! {
     CompleteResultCompletion {
-        "values": required values: Vec<String>,
-        "total": optional total: i64 as int,
-        "hasMore": optional has_more: bool,
+        0 "values": required values: Vec<String>,
+        1 "total": optional total: i64 as int,
+        2 "hasMore": optional has_more: bool,
     }
 }
 
@@ -1911,9 +1911,9 @@ impl CompleteResultResponse {
 }
 crate::rt::object! {
     CompleteResultResponse {
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
-        "result": required result: CompleteResult,
+        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        1 "id": required id: RequestId,
+        2 "result": required result: CompleteResult,
     }
 }
 
@@ -2017,8 +2017,8 @@ impl CreateMessageRequest {
 }
 crate::rt::object! {
     CreateMessageRequest {
-        "method" fixed METHOD: &str = "sampling/createMessage",
-        "params": required params: CreateMessageRequestParams,
+        0 "method" fixed METHOD: &str = "sampling/createMessage",
+        1 "params": required params: CreateMessageRequestParams,
     }
 }
 
@@ -2305,16 +2305,16 @@ impl CreateMessageRequestParams {
 }
 crate::rt::object! {
     CreateMessageRequestParams {
-        "messages": required messages: Vec<SamplingMessage>,
-        "modelPreferences": optional model_preferences: ModelPreferences,
-        "systemPrompt": optional system_prompt: String,
-        "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
-        "temperature": optional temperature: f64 as float,
-        "maxTokens": required max_tokens: i64 as int,
-        "stopSequences": optional stop_sequences: Vec<String>,
-        "metadata": optional metadata: JSONObject,
-        "tools": optional tools: Vec<Tool>,
-        "toolChoice": optional tool_choice: ToolChoice,
+        0 "messages": required messages: Vec<SamplingMessage>,
+        1 "modelPreferences": optional model_preferences: ModelPreferences,
+        2 "systemPrompt": optional system_prompt: String,
+        3 "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
+        4 "temperature": optional temperature: f64 as float,
+        5 "maxTokens": required max_tokens: i64 as int,
+        6 "stopSequences": optional stop_sequences: Vec<String>,
+        7 "metadata": optional metadata: JSONObject,
+        8 "tools": optional tools: Vec<Tool>,
+        9 "toolChoice": optional tool_choice: ToolChoice,
     }
 }
 
@@ -2489,11 +2489,11 @@ impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
 }
 crate::rt::object! {
     CreateMessageResult {
-        "role": required role: Role,
-        "content": required content: SamplingMessageContent,
-        "_meta": optional meta: MetaObject,
-        "model": required model: String,
-        "stopReason": optional stop_reason: CreateMessageResultStopReason,
+        0 "role": required role: Role,
+        1 "content": required content: SamplingMessageContent,
+        2 "_meta": optional meta: MetaObject,
+        3 "model": required model: String,
+        4 "stopReason": optional stop_reason: CreateMessageResultStopReason,
     }
 }
 
@@ -2574,10 +2574,10 @@ impl DiscoverRequest {
 }
 crate::rt::object! {
     DiscoverRequest {
-        "method" fixed METHOD: &str = "server/discover",
-        "params": required params: RequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "server/discover",
+        1 "params": required params: RequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -2757,13 +2757,13 @@ impl ::std::convert::From<DiscoverResult> for Result {
 }
 crate::rt::object! {
     DiscoverResult {
-        "_meta": optional meta: ResultMetaObject,
-        "resultType": defaulted result_type: ResultType = ResultType::Complete,
-        "ttlMs": required ttl_ms: i64 as int,
-        "cacheScope": required cache_scope: CacheableResultCacheScope,
-        "supportedVersions": required supported_versions: Vec<String>,
-        "capabilities": required capabilities: ServerCapabilities,
-        "instructions": optional instructions: String,
+        0 "_meta": optional meta: ResultMetaObject,
+        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        2 "ttlMs": required ttl_ms: i64 as int,
+        3 "cacheScope": required cache_scope: CacheableResultCacheScope,
+        4 "supportedVersions": required supported_versions: Vec<String>,
+        5 "capabilities": required capabilities: ServerCapabilities,
+        6 "instructions": optional instructions: String,
     }
 }
 
@@ -2819,9 +2819,9 @@ impl DiscoverResultResponse {
 }
 crate::rt::object! {
     DiscoverResultResponse {
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
-        "result": required result: DiscoverResult,
+        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        1 "id": required id: RequestId,
+        2 "result": required result: DiscoverResult,
     }
 }
 
@@ -2870,8 +2870,8 @@ impl ElicitRequest {
 }
 crate::rt::object! {
     ElicitRequest {
-        "method" fixed METHOD: &str = "elicitation/create",
-        "params": required params: ElicitRequestParams,
+        0 "method" fixed METHOD: &str = "elicitation/create",
+        1 "params": required params: ElicitRequestParams,
     }
 }
 
@@ -2975,9 +2975,9 @@ impl ElicitRequestFormParams {
 }
 crate::rt::object! {
     ElicitRequestFormParams {
-        "mode": optional mode: ElicitRequestFormParamsMode,
-        "message": required message: String,
-        "requestedSchema": required requested_schema: ElicitRequestFormParamsRequestedSchema,
+        0 "mode": optional mode: ElicitRequestFormParamsMode,
+        1 "message": required message: String,
+        2 "requestedSchema": required requested_schema: ElicitRequestFormParamsRequestedSchema,
     }
 }
 
@@ -3035,10 +3035,10 @@ impl ElicitRequestFormParamsRequestedSchema {
 }
 crate::rt::object! {
     ElicitRequestFormParamsRequestedSchema {
-        "$schema": optional schema: String,
-        "type" fixed TYPE: &str = "object",
-        "properties": required properties: crate::IndexMap<String, PrimitiveSchemaDefinition>,
-        "required": optional required: Vec<String>,
+        0 "$schema": optional schema: String,
+        1 "type" fixed TYPE: &str = "object",
+        2 "properties": required properties: crate::IndexMap<String, PrimitiveSchemaDefinition>,
+        3 "required": optional required: Vec<String>,
     }
 }
 
@@ -3108,9 +3108,9 @@ impl ElicitRequestURLParams {
 }
 crate::rt::object! {
     ElicitRequestURLParams {
-        "mode" fixed MODE: &str = "url",
-        "message": required message: String,
-        "url": required url: String,
+        0 "mode" fixed MODE: &str = "url",
+        1 "message": required message: String,
+        2 "url": required url: String,
     }
 }
 
@@ -3188,8 +3188,8 @@ impl ElicitResult {
 }
 crate::rt::object! {
     ElicitResult {
-        "action": required action: ElicitResultAction,
-        "content": optional content: crate::IndexMap<String, ElicitResultContentValue>,
+        0 "action": required action: ElicitResultAction,
+        1 "content": optional content: crate::IndexMap<String, ElicitResultContentValue>,
     }
 }
 
@@ -3322,10 +3322,10 @@ impl EmbeddedResource {
 }
 crate::rt::object! {
     EmbeddedResource {
-        "type" fixed TYPE: &str = "resource",
-        "resource": required resource: EmbeddedResourceResource,
-        "annotations": optional annotations: Annotations,
-        "_meta": optional meta: MetaObject,
+        0 "type" fixed TYPE: &str = "resource",
+        1 "resource": required resource: EmbeddedResourceResource,
+        2 "annotations": optional annotations: Annotations,
+        3 "_meta": optional meta: MetaObject,
     }
 }
 
@@ -3428,9 +3428,9 @@ impl ::std::fmt::Display for Error {
 impl ::std::error::Error for Error {}
 crate::rt::object! {
     Error {
-        "code": required code: i64 as int,
-        "message": required message: String,
-        "data": optional data: ::serde_json::Value,
+        0 "code": required code: i64 as int,
+        1 "message": required message: String,
+        2 "data": optional data: ::serde_json::Value,
     }
 }
 
@@ -3485,10 +3485,10 @@ impl GetPromptRequest {
 }
 crate::rt::object! {
     GetPromptRequest {
-        "method" fixed METHOD: &str = "prompts/get",
-        "params": required params: GetPromptRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "prompts/get",
+        1 "params": required params: GetPromptRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -3631,11 +3631,11 @@ impl ::std::convert::From<GetPromptRequestParams> for RequestParams {
 }
 crate::rt::object! {
     GetPromptRequestParams {
-        "_meta": required meta: RequestMetaObject,
-        "inputResponses": optional input_responses: InputResponses,
-        "requestState": optional request_state: String,
-        "name": required name: String,
-        "arguments": optional arguments: crate::IndexMap<String, String>,
+        0 "_meta": required meta: RequestMetaObject,
+        1 "inputResponses": optional input_responses: InputResponses,
+        2 "requestState": optional request_state: String,
+        3 "name": required name: String,
+        4 "arguments": optional arguments: crate::IndexMap<String, String>,
     }
 }
 
@@ -3730,10 +3730,10 @@ impl ::std::convert::From<GetPromptResult> for Result {
 }
 crate::rt::object! {
     GetPromptResult {
-        "_meta": optional meta: ResultMetaObject,
-        "resultType": defaulted result_type: ResultType = ResultType::Complete,
-        "description": optional description: String,
-        "messages": required messages: Vec<PromptMessage>,
+        0 "_meta": optional meta: ResultMetaObject,
+        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        2 "description": optional description: String,
+        3 "messages": required messages: Vec<PromptMessage>,
     }
 }
 
@@ -3786,9 +3786,9 @@ impl GetPromptResultResponse {
 }
 crate::rt::object! {
     GetPromptResultResponse {
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
-        "result": required result: GetPromptResultResponseResult,
+        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        1 "id": required id: RequestId,
+        2 "result": required result: GetPromptResultResponseResult,
     }
 }
 
@@ -3878,9 +3878,9 @@ impl HeaderMismatchError {
 }
 crate::rt::object! {
     HeaderMismatchError {
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": optional id: Option<RequestId>,
-        "error": required error: HeaderMismatchErrorError,
+        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        1 "id": optional id: Option<RequestId>,
+        2 "error": required error: HeaderMismatchErrorError,
     }
 }
 
@@ -3940,9 +3940,9 @@ impl ::std::fmt::Display for HeaderMismatchErrorError {
 impl ::std::error::Error for HeaderMismatchErrorError {}
 crate::rt::object! {
     HeaderMismatchErrorError {
-        "code" fixed CODE: i64 = -32020,
-        "message": required message: String,
-        "data": optional data: ::serde_json::Value,
+        0 "code" fixed CODE: i64 = -32020,
+        1 "message": required message: String,
+        2 "data": optional data: ::serde_json::Value,
     }
 }
 
@@ -4023,10 +4023,10 @@ impl Icon {
 }
 crate::rt::object! {
     Icon {
-        "src": required src: String,
-        "mimeType": optional mime_type: String,
-        "sizes": optional sizes: Vec<String>,
-        "theme": optional theme: IconTheme,
+        0 "src": required src: String,
+        1 "mimeType": optional mime_type: String,
+        2 "sizes": optional sizes: Vec<String>,
+        3 "theme": optional theme: IconTheme,
     }
 }
 
@@ -4089,7 +4089,7 @@ impl ::std::default::Default for Icons {
 }
 crate::rt::object! {
     Icons {
-        "icons": optional icons: Vec<Icon>,
+        0 "icons": optional icons: Vec<Icon>,
     }
 }
 
@@ -4162,11 +4162,11 @@ impl ImageContent {
 }
 crate::rt::object! {
     ImageContent {
-        "type" fixed TYPE: &str = "image",
-        "data": required data: String,
-        "mimeType": required mime_type: String,
-        "annotations": optional annotations: Annotations,
-        "_meta": optional meta: MetaObject,
+        0 "type" fixed TYPE: &str = "image",
+        1 "data": required data: String,
+        2 "mimeType": required mime_type: String,
+        3 "annotations": optional annotations: Annotations,
+        4 "_meta": optional meta: MetaObject,
     }
 }
 
@@ -4310,12 +4310,12 @@ impl ::std::convert::From<Implementation> for Icons {
 }
 crate::rt::object! {
     Implementation {
-        "name": required name: String,
-        "title": optional title: String,
-        "icons": optional icons: Vec<Icon>,
-        "version": required version: String,
-        "description": optional description: String,
-        "websiteUrl": optional website_url: String,
+        0 "name": required name: String,
+        1 "title": optional title: String,
+        2 "icons": optional icons: Vec<Icon>,
+        3 "version": required version: String,
+        4 "description": optional description: String,
+        5 "websiteUrl": optional website_url: String,
     }
 }
 
@@ -4543,10 +4543,10 @@ impl ::std::convert::From<InputRequiredResult> for Result {
 }
 crate::rt::object! {
     InputRequiredResult {
-        "_meta": optional meta: ResultMetaObject,
-        "resultType": defaulted result_type: ResultType = ResultType::Complete,
-        "inputRequests": optional input_requests: InputRequests,
-        "requestState": optional request_state: String,
+        0 "_meta": optional meta: ResultMetaObject,
+        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        2 "inputRequests": optional input_requests: InputRequests,
+        3 "requestState": optional request_state: String,
     }
 }
 
@@ -4651,9 +4651,9 @@ impl ::std::convert::From<InputResponseRequestParams> for RequestParams {
 }
 crate::rt::object! {
     InputResponseRequestParams {
-        "_meta": required meta: RequestMetaObject,
-        "inputResponses": optional input_responses: InputResponses,
-        "requestState": optional request_state: String,
+        0 "_meta": required meta: RequestMetaObject,
+        1 "inputResponses": optional input_responses: InputResponses,
+        2 "requestState": optional request_state: String,
     }
 }
 
@@ -4751,9 +4751,9 @@ impl ::std::fmt::Display for InternalError {
 impl ::std::error::Error for InternalError {}
 crate::rt::object! {
     InternalError {
-        "code" fixed CODE: i64 = -32603,
-        "message": required message: String,
-        "data": optional data: ::serde_json::Value,
+        0 "code" fixed CODE: i64 = -32603,
+        1 "message": required message: String,
+        2 "data": optional data: ::serde_json::Value,
     }
 }
 
@@ -4860,9 +4860,9 @@ impl ::std::fmt::Display for InvalidParamsError {
 impl ::std::error::Error for InvalidParamsError {}
 crate::rt::object! {
     InvalidParamsError {
-        "code" fixed CODE: i64 = -32602,
-        "message": required message: String,
-        "data": optional data: ::serde_json::Value,
+        0 "code" fixed CODE: i64 = -32602,
+        1 "message": required message: String,
+        2 "data": optional data: ::serde_json::Value,
     }
 }
 
@@ -4924,9 +4924,9 @@ impl ::std::fmt::Display for InvalidRequestError {
 impl ::std::error::Error for InvalidRequestError {}
 crate::rt::object! {
     InvalidRequestError {
-        "code" fixed CODE: i64 = -32600,
-        "message": required message: String,
-        "data": optional data: ::serde_json::Value,
+        0 "code" fixed CODE: i64 = -32600,
+        1 "message": required message: String,
+        2 "data": optional data: ::serde_json::Value,
     }
 }
 
@@ -4961,9 +4961,9 @@ impl JSONRPCErrorResponse {
 }
 crate::rt::object! {
     JSONRPCErrorResponse {
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": optional id: Option<RequestId>,
-        "error": required error: Error,
+        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        1 "id": optional id: Option<RequestId>,
+        2 "error": required error: Error,
     }
 }
 
@@ -5053,10 +5053,10 @@ impl ::std::convert::From<JSONRPCRequest> for Request {
 }
 crate::rt::object! {
     JSONRPCRequest {
-        "method": required method: String,
-        "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method": required method: String,
+        1 "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -5112,9 +5112,9 @@ impl JSONRPCResultResponse {
 }
 crate::rt::object! {
     JSONRPCResultResponse {
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
-        "result": required result: Result,
+        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        1 "id": required id: RequestId,
+        2 "result": required result: Result,
     }
 }
 
@@ -5189,12 +5189,12 @@ impl LegacyTitledEnumSchema {
 }
 crate::rt::object! {
     LegacyTitledEnumSchema {
-        "type" fixed TYPE: &str = "string",
-        "title": optional title: String,
-        "description": optional description: String,
-        "enum": required r#enum: Vec<String>,
-        "enumNames": optional enum_names: Vec<String>,
-        "default": optional default: String,
+        0 "type" fixed TYPE: &str = "string",
+        1 "title": optional title: String,
+        2 "description": optional description: String,
+        3 "enum": required r#enum: Vec<String>,
+        4 "enumNames": optional enum_names: Vec<String>,
+        5 "default": optional default: String,
     }
 }
 
@@ -5260,10 +5260,10 @@ impl ::std::convert::From<ListPromptsRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListPromptsRequest {
-        "method" fixed METHOD: &str = "prompts/list",
-        "params": required params: PaginatedRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "prompts/list",
+        1 "params": required params: PaginatedRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -5459,12 +5459,12 @@ impl ::std::convert::From<ListPromptsResult> for Result {
 }
 crate::rt::object! {
     ListPromptsResult {
-        "_meta": optional meta: ResultMetaObject,
-        "resultType": defaulted result_type: ResultType = ResultType::Complete,
-        "nextCursor": optional next_cursor: Cursor,
-        "ttlMs": required ttl_ms: i64 as int,
-        "cacheScope": required cache_scope: CacheableResultCacheScope,
-        "prompts": required prompts: Vec<Prompt>,
+        0 "_meta": optional meta: ResultMetaObject,
+        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        2 "nextCursor": optional next_cursor: Cursor,
+        3 "ttlMs": required ttl_ms: i64 as int,
+        4 "cacheScope": required cache_scope: CacheableResultCacheScope,
+        5 "prompts": required prompts: Vec<Prompt>,
     }
 }
 
@@ -5531,9 +5531,9 @@ impl ListPromptsResultResponse {
 }
 crate::rt::object! {
     ListPromptsResultResponse {
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
-        "result": required result: ListPromptsResult,
+        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        1 "id": required id: RequestId,
+        2 "result": required result: ListPromptsResult,
     }
 }
 
@@ -5599,10 +5599,10 @@ impl ::std::convert::From<ListResourceTemplatesRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListResourceTemplatesRequest {
-        "method" fixed METHOD: &str = "resources/templates/list",
-        "params": required params: PaginatedRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "resources/templates/list",
+        1 "params": required params: PaginatedRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -5794,12 +5794,12 @@ impl ::std::convert::From<ListResourceTemplatesResult> for Result {
 }
 crate::rt::object! {
     ListResourceTemplatesResult {
-        "_meta": optional meta: ResultMetaObject,
-        "resultType": defaulted result_type: ResultType = ResultType::Complete,
-        "nextCursor": optional next_cursor: Cursor,
-        "ttlMs": required ttl_ms: i64 as int,
-        "cacheScope": required cache_scope: CacheableResultCacheScope,
-        "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
+        0 "_meta": optional meta: ResultMetaObject,
+        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        2 "nextCursor": optional next_cursor: Cursor,
+        3 "ttlMs": required ttl_ms: i64 as int,
+        4 "cacheScope": required cache_scope: CacheableResultCacheScope,
+        5 "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
     }
 }
 
@@ -5860,9 +5860,9 @@ impl ListResourceTemplatesResultResponse {
 }
 crate::rt::object! {
     ListResourceTemplatesResultResponse {
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
-        "result": required result: ListResourceTemplatesResult,
+        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        1 "id": required id: RequestId,
+        2 "result": required result: ListResourceTemplatesResult,
     }
 }
 
@@ -5928,10 +5928,10 @@ impl ::std::convert::From<ListResourcesRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListResourcesRequest {
-        "method" fixed METHOD: &str = "resources/list",
-        "params": required params: PaginatedRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "resources/list",
+        1 "params": required params: PaginatedRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -6122,12 +6122,12 @@ impl ::std::convert::From<ListResourcesResult> for Result {
 }
 crate::rt::object! {
     ListResourcesResult {
-        "_meta": optional meta: ResultMetaObject,
-        "resultType": defaulted result_type: ResultType = ResultType::Complete,
-        "nextCursor": optional next_cursor: Cursor,
-        "ttlMs": required ttl_ms: i64 as int,
-        "cacheScope": required cache_scope: CacheableResultCacheScope,
-        "resources": required resources: Vec<Resource>,
+        0 "_meta": optional meta: ResultMetaObject,
+        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        2 "nextCursor": optional next_cursor: Cursor,
+        3 "ttlMs": required ttl_ms: i64 as int,
+        4 "cacheScope": required cache_scope: CacheableResultCacheScope,
+        5 "resources": required resources: Vec<Resource>,
     }
 }
 
@@ -6189,9 +6189,9 @@ impl ListResourcesResultResponse {
 }
 crate::rt::object! {
     ListResourcesResultResponse {
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
-        "result": required result: ListResourcesResult,
+        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        1 "id": required id: RequestId,
+        2 "result": required result: ListResourcesResult,
     }
 }
 
@@ -6248,8 +6248,8 @@ impl ::std::default::Default for ListRootsRequest {
 }
 crate::rt::object! {
     ListRootsRequest {
-        "method" fixed METHOD: &str = "roots/list",
-        "params": optional params: ListRootsRequestParams,
+        0 "method" fixed METHOD: &str = "roots/list",
+        1 "params": optional params: ListRootsRequestParams,
     }
 }
 
@@ -6296,7 +6296,7 @@ impl ::std::default::Default for ListRootsRequestParams {
 }
 crate::rt::object! {
     ListRootsRequestParams {
-        "_meta": optional meta: MetaObject,
+        0 "_meta": optional meta: MetaObject,
     }
 }
 
@@ -6356,7 +6356,7 @@ impl ListRootsResult {
 }
 crate::rt::object! {
     ListRootsResult {
-        "roots": required roots: Vec<Root>,
+        0 "roots": required roots: Vec<Root>,
     }
 }
 
@@ -6422,10 +6422,10 @@ impl ::std::convert::From<ListToolsRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListToolsRequest {
-        "method" fixed METHOD: &str = "tools/list",
-        "params": required params: PaginatedRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "tools/list",
+        1 "params": required params: PaginatedRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -6624,12 +6624,12 @@ impl ::std::convert::From<ListToolsResult> for Result {
 }
 crate::rt::object! {
     ListToolsResult {
-        "_meta": optional meta: ResultMetaObject,
-        "resultType": defaulted result_type: ResultType = ResultType::Complete,
-        "nextCursor": optional next_cursor: Cursor,
-        "ttlMs": required ttl_ms: i64 as int,
-        "cacheScope": required cache_scope: CacheableResultCacheScope,
-        "tools": required tools: Vec<Tool>,
+        0 "_meta": optional meta: ResultMetaObject,
+        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        2 "nextCursor": optional next_cursor: Cursor,
+        3 "ttlMs": required ttl_ms: i64 as int,
+        4 "cacheScope": required cache_scope: CacheableResultCacheScope,
+        5 "tools": required tools: Vec<Tool>,
     }
 }
 
@@ -6699,9 +6699,9 @@ impl ListToolsResultResponse {
 }
 crate::rt::object! {
     ListToolsResultResponse {
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
-        "result": required result: ListToolsResult,
+        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        1 "id": required id: RequestId,
+        2 "result": required result: ListToolsResult,
     }
 }
 
@@ -6791,9 +6791,9 @@ impl LoggingMessageNotification {
 }
 crate::rt::object! {
     LoggingMessageNotification {
-        "method" fixed METHOD: &str = "notifications/message",
-        "params": required params: LoggingMessageNotificationParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        0 "method" fixed METHOD: &str = "notifications/message",
+        1 "params": required params: LoggingMessageNotificationParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -6889,10 +6889,10 @@ impl ::std::convert::From<LoggingMessageNotificationParams> for NotificationPara
 }
 crate::rt::object! {
     LoggingMessageNotificationParams {
-        "_meta": optional meta: NotificationMetaObject,
-        "level": required level: LoggingLevel,
-        "logger": optional logger: String,
-        "data": required data: ::serde_json::Value,
+        0 "_meta": optional meta: NotificationMetaObject,
+        1 "level": required level: LoggingLevel,
+        2 "logger": optional logger: String,
+        3 "data": required data: ::serde_json::Value,
     }
 }
 
@@ -6995,9 +6995,9 @@ impl ::std::fmt::Display for MethodNotFoundError {
 impl ::std::error::Error for MethodNotFoundError {}
 crate::rt::object! {
     MethodNotFoundError {
-        "code" fixed CODE: i64 = -32601,
-        "message": required message: String,
-        "data": optional data: ::serde_json::Value,
+        0 "code" fixed CODE: i64 = -32601,
+        1 "message": required message: String,
+        2 "data": optional data: ::serde_json::Value,
     }
 }
 
@@ -7051,9 +7051,9 @@ impl MissingRequiredClientCapabilityError {
 }
 crate::rt::object! {
     MissingRequiredClientCapabilityError {
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": optional id: Option<RequestId>,
-        "error": required error: MissingRequiredClientCapabilityErrorError,
+        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        1 "id": optional id: Option<RequestId>,
+        2 "error": required error: MissingRequiredClientCapabilityErrorError,
     }
 }
 
@@ -7093,9 +7093,9 @@ impl ::std::fmt::Display for MissingRequiredClientCapabilityErrorError {
 impl ::std::error::Error for MissingRequiredClientCapabilityErrorError {}
 crate::rt::object! {
     MissingRequiredClientCapabilityErrorError {
-        "code" fixed CODE: i64 = -32021,
-        "message": required message: String,
-        "data": required data: MissingRequiredClientCapabilityErrorErrorData,
+        0 "code" fixed CODE: i64 = -32021,
+        1 "message": required message: String,
+        2 "data": required data: MissingRequiredClientCapabilityErrorErrorData,
     }
 }
 
@@ -7122,7 +7122,7 @@ impl MissingRequiredClientCapabilityErrorErrorData {
 }
 crate::rt::object! {
     MissingRequiredClientCapabilityErrorErrorData {
-        "requiredCapabilities": required required_capabilities: ClientCapabilities,
+        0 "requiredCapabilities": required required_capabilities: ClientCapabilities,
     }
 }
 
@@ -7175,7 +7175,7 @@ impl ::std::default::Default for ModelHint {
 }
 crate::rt::object! {
     ModelHint {
-        "name": optional name: String,
+        0 "name": optional name: String,
     }
 }
 
@@ -7304,10 +7304,10 @@ impl ::std::default::Default for ModelPreferences {
 }
 crate::rt::object! {
     ModelPreferences {
-        "hints": optional hints: Vec<ModelHint>,
-        "costPriority": optional cost_priority: f64 as float,
-        "speedPriority": optional speed_priority: f64 as float,
-        "intelligencePriority": optional intelligence_priority: f64 as float,
+        0 "hints": optional hints: Vec<ModelHint>,
+        1 "costPriority": optional cost_priority: f64 as float,
+        2 "speedPriority": optional speed_priority: f64 as float,
+        3 "intelligencePriority": optional intelligence_priority: f64 as float,
     }
 }
 
@@ -7388,7 +7388,7 @@ impl ::std::default::Default for NotificationMetaObject {
 }
 crate::rt::object! {
     NotificationMetaObject {
-        "io.modelcontextprotocol/subscriptionId": optional io_modelcontextprotocol_subscription_id: RequestId,
+        0 "io.modelcontextprotocol/subscriptionId": optional io_modelcontextprotocol_subscription_id: RequestId,
     }
 }
 
@@ -7426,7 +7426,7 @@ impl ::std::default::Default for NotificationParams {
 }
 crate::rt::object! {
     NotificationParams {
-        "_meta": optional meta: NotificationMetaObject,
+        0 "_meta": optional meta: NotificationMetaObject,
     }
 }
 
@@ -7506,12 +7506,12 @@ impl NumberSchema {
 }
 crate::rt::object! {
     NumberSchema {
-        "type": required r#type: NumberSchemaType,
-        "title": optional title: String,
-        "description": optional description: String,
-        "minimum": optional minimum: f64 as float,
-        "maximum": optional maximum: f64 as float,
-        "default": optional default: f64 as float,
+        0 "type": required r#type: NumberSchemaType,
+        1 "title": optional title: String,
+        2 "description": optional description: String,
+        3 "minimum": optional minimum: f64 as float,
+        4 "maximum": optional maximum: f64 as float,
+        5 "default": optional default: f64 as float,
     }
 }
 
@@ -7562,10 +7562,10 @@ impl PaginatedRequest {
 }
 crate::rt::object! {
     PaginatedRequest {
-        "method": required method: String,
-        "params": required params: PaginatedRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method": required method: String,
+        1 "params": required params: PaginatedRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -7634,8 +7634,8 @@ impl ::std::convert::From<PaginatedRequestParams> for RequestParams {
 }
 crate::rt::object! {
     PaginatedRequestParams {
-        "_meta": required meta: RequestMetaObject,
-        "cursor": optional cursor: Cursor,
+        0 "_meta": required meta: RequestMetaObject,
+        1 "cursor": optional cursor: Cursor,
     }
 }
 
@@ -7717,9 +7717,9 @@ impl ::std::convert::From<PaginatedResult> for Result {
 }
 crate::rt::object! {
     PaginatedResult {
-        "_meta": optional meta: ResultMetaObject,
-        "resultType": defaulted result_type: ResultType = ResultType::Complete,
-        "nextCursor": optional next_cursor: Cursor,
+        0 "_meta": optional meta: ResultMetaObject,
+        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        2 "nextCursor": optional next_cursor: Cursor,
     }
 }
 
@@ -7790,9 +7790,9 @@ impl ::std::fmt::Display for ParseError {
 impl ::std::error::Error for ParseError {}
 crate::rt::object! {
     ParseError {
-        "code" fixed CODE: i64 = -32700,
-        "message": required message: String,
-        "data": optional data: ::serde_json::Value,
+        0 "code" fixed CODE: i64 = -32700,
+        1 "message": required message: String,
+        2 "data": optional data: ::serde_json::Value,
     }
 }
 
@@ -7873,9 +7873,9 @@ impl ProgressNotification {
 }
 crate::rt::object! {
     ProgressNotification {
-        "method" fixed METHOD: &str = "notifications/progress",
-        "params": required params: ProgressNotificationParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        0 "method" fixed METHOD: &str = "notifications/progress",
+        1 "params": required params: ProgressNotificationParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -7978,11 +7978,11 @@ impl ::std::convert::From<ProgressNotificationParams> for NotificationParams {
 }
 crate::rt::object! {
     ProgressNotificationParams {
-        "_meta": optional meta: NotificationMetaObject,
-        "progressToken": required progress_token: ProgressToken,
-        "progress": required progress: f64 as float,
-        "total": optional total: f64 as float,
-        "message": optional message: String,
+        0 "_meta": optional meta: NotificationMetaObject,
+        1 "progressToken": required progress_token: ProgressToken,
+        2 "progress": required progress: f64 as float,
+        3 "total": optional total: f64 as float,
+        4 "message": optional message: String,
     }
 }
 
@@ -8166,12 +8166,12 @@ impl ::std::convert::From<Prompt> for Icons {
 }
 crate::rt::object! {
     Prompt {
-        "name": required name: String,
-        "title": optional title: String,
-        "icons": optional icons: Vec<Icon>,
-        "description": optional description: String,
-        "arguments": optional arguments: Vec<PromptArgument>,
-        "_meta": optional meta: MetaObject,
+        0 "name": required name: String,
+        1 "title": optional title: String,
+        2 "icons": optional icons: Vec<Icon>,
+        3 "description": optional description: String,
+        4 "arguments": optional arguments: Vec<PromptArgument>,
+        5 "_meta": optional meta: MetaObject,
     }
 }
 
@@ -8254,10 +8254,10 @@ impl ::std::convert::From<PromptArgument> for BaseMetadata {
 }
 crate::rt::object! {
     PromptArgument {
-        "name": required name: String,
-        "title": optional title: String,
-        "description": optional description: String,
-        "required": optional required: bool,
+        0 "name": required name: String,
+        1 "title": optional title: String,
+        2 "description": optional description: String,
+        3 "required": optional required: bool,
     }
 }
 
@@ -8309,9 +8309,9 @@ impl ::std::default::Default for PromptListChangedNotification {
 }
 crate::rt::object! {
     PromptListChangedNotification {
-        "method" fixed METHOD: &str = "notifications/prompts/list_changed",
-        "params": optional params: NotificationParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        0 "method" fixed METHOD: &str = "notifications/prompts/list_changed",
+        1 "params": optional params: NotificationParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -8351,8 +8351,8 @@ impl PromptMessage {
 }
 crate::rt::object! {
     PromptMessage {
-        "role": required role: Role,
-        "content": required content: ContentBlock,
+        0 "role": required role: Role,
+        1 "content": required content: ContentBlock,
     }
 }
 
@@ -8410,9 +8410,9 @@ impl ::std::convert::From<PromptReference> for BaseMetadata {
 }
 crate::rt::object! {
     PromptReference {
-        "name": required name: String,
-        "title": optional title: String,
-        "type" fixed TYPE: &str = "ref/prompt",
+        0 "name": required name: String,
+        1 "title": optional title: String,
+        2 "type" fixed TYPE: &str = "ref/prompt",
     }
 }
 
@@ -8464,10 +8464,10 @@ impl ReadResourceRequest {
 }
 crate::rt::object! {
     ReadResourceRequest {
-        "method" fixed METHOD: &str = "resources/read",
-        "params": required params: ReadResourceRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "resources/read",
+        1 "params": required params: ReadResourceRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -8596,10 +8596,10 @@ impl ::std::convert::From<ReadResourceRequestParams> for RequestParams {
 }
 crate::rt::object! {
     ReadResourceRequestParams {
-        "_meta": required meta: RequestMetaObject,
-        "uri": required uri: String,
-        "inputResponses": optional input_responses: InputResponses,
-        "requestState": optional request_state: String,
+        0 "_meta": required meta: RequestMetaObject,
+        1 "uri": required uri: String,
+        2 "inputResponses": optional input_responses: InputResponses,
+        3 "requestState": optional request_state: String,
     }
 }
 
@@ -8730,11 +8730,11 @@ impl ::std::convert::From<ReadResourceResult> for Result {
 }
 crate::rt::object! {
     ReadResourceResult {
-        "_meta": optional meta: ResultMetaObject,
-        "resultType": defaulted result_type: ResultType = ResultType::Complete,
-        "ttlMs": required ttl_ms: i64 as int,
-        "cacheScope": required cache_scope: CacheableResultCacheScope,
-        "contents": required contents: Vec<ReadResourceResultContentsItem>,
+        0 "_meta": optional meta: ResultMetaObject,
+        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        2 "ttlMs": required ttl_ms: i64 as int,
+        3 "cacheScope": required cache_scope: CacheableResultCacheScope,
+        4 "contents": required contents: Vec<ReadResourceResultContentsItem>,
     }
 }
 
@@ -8830,9 +8830,9 @@ impl ReadResourceResultResponse {
 }
 crate::rt::object! {
     ReadResourceResultResponse {
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
-        "result": required result: ReadResourceResultResponseResult,
+        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        1 "id": required id: RequestId,
+        2 "result": required result: ReadResourceResultResponseResult,
     }
 }
 
@@ -9020,11 +9020,11 @@ impl RequestMetaObject {
 }
 crate::rt::object! {
     RequestMetaObject {
-        "progressToken": optional progress_token: ProgressToken,
-        "io.modelcontextprotocol/protocolVersion": required io_modelcontextprotocol_protocol_version: String,
-        "io.modelcontextprotocol/clientInfo": optional io_modelcontextprotocol_client_info: Implementation,
-        "io.modelcontextprotocol/clientCapabilities": required io_modelcontextprotocol_client_capabilities: ClientCapabilities,
-        "io.modelcontextprotocol/logLevel": optional io_modelcontextprotocol_log_level: LoggingLevel,
+        0 "progressToken": optional progress_token: ProgressToken,
+        1 "io.modelcontextprotocol/protocolVersion": required io_modelcontextprotocol_protocol_version: String,
+        2 "io.modelcontextprotocol/clientInfo": optional io_modelcontextprotocol_client_info: Implementation,
+        3 "io.modelcontextprotocol/clientCapabilities": required io_modelcontextprotocol_client_capabilities: ClientCapabilities,
+        4 "io.modelcontextprotocol/logLevel": optional io_modelcontextprotocol_log_level: LoggingLevel,
     }
 }
 
@@ -9049,7 +9049,7 @@ impl RequestParams {
 }
 crate::rt::object! {
     RequestParams {
-        "_meta": required meta: RequestMetaObject,
+        0 "_meta": required meta: RequestMetaObject,
     }
 }
 
@@ -9260,15 +9260,15 @@ impl ::std::convert::From<Resource> for Icons {
 }
 crate::rt::object! {
     Resource {
-        "name": required name: String,
-        "title": optional title: String,
-        "icons": optional icons: Vec<Icon>,
-        "uri": required uri: String,
-        "description": optional description: String,
-        "mimeType": optional mime_type: String,
-        "annotations": optional annotations: Annotations,
-        "size": optional size: i64 as int,
-        "_meta": optional meta: MetaObject,
+        0 "name": required name: String,
+        1 "title": optional title: String,
+        2 "icons": optional icons: Vec<Icon>,
+        3 "uri": required uri: String,
+        4 "description": optional description: String,
+        5 "mimeType": optional mime_type: String,
+        6 "annotations": optional annotations: Annotations,
+        7 "size": optional size: i64 as int,
+        8 "_meta": optional meta: MetaObject,
     }
 }
 
@@ -9321,9 +9321,9 @@ impl ResourceContents {
 }
 crate::rt::object! {
     ResourceContents {
-        "uri": required uri: String,
-        "mimeType": optional mime_type: String,
-        "_meta": optional meta: MetaObject,
+        0 "uri": required uri: String,
+        1 "mimeType": optional mime_type: String,
+        2 "_meta": optional meta: MetaObject,
     }
 }
 
@@ -9558,16 +9558,16 @@ impl ::std::convert::From<ResourceLink> for Icons {
 }
 crate::rt::object! {
     ResourceLink {
-        "name": required name: String,
-        "title": optional title: String,
-        "icons": optional icons: Vec<Icon>,
-        "uri": required uri: String,
-        "description": optional description: String,
-        "mimeType": optional mime_type: String,
-        "annotations": optional annotations: Annotations,
-        "size": optional size: i64 as int,
-        "_meta": optional meta: MetaObject,
-        "type" fixed TYPE: &str = "resource_link",
+        0 "name": required name: String,
+        1 "title": optional title: String,
+        2 "icons": optional icons: Vec<Icon>,
+        3 "uri": required uri: String,
+        4 "description": optional description: String,
+        5 "mimeType": optional mime_type: String,
+        6 "annotations": optional annotations: Annotations,
+        7 "size": optional size: i64 as int,
+        8 "_meta": optional meta: MetaObject,
+        9 "type" fixed TYPE: &str = "resource_link",
     }
 }
 
@@ -9619,9 +9619,9 @@ impl ::std::default::Default for ResourceListChangedNotification {
 }
 crate::rt::object! {
     ResourceListChangedNotification {
-        "method" fixed METHOD: &str = "notifications/resources/list_changed",
-        "params": optional params: NotificationParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        0 "method" fixed METHOD: &str = "notifications/resources/list_changed",
+        1 "params": optional params: NotificationParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -9678,8 +9678,8 @@ impl ::std::convert::From<ResourceRequestParams> for RequestParams {
 }
 crate::rt::object! {
     ResourceRequestParams {
-        "_meta": required meta: RequestMetaObject,
-        "uri": required uri: String,
+        0 "_meta": required meta: RequestMetaObject,
+        1 "uri": required uri: String,
     }
 }
 
@@ -9857,14 +9857,14 @@ impl ::std::convert::From<ResourceTemplate> for Icons {
 }
 crate::rt::object! {
     ResourceTemplate {
-        "name": required name: String,
-        "title": optional title: String,
-        "icons": optional icons: Vec<Icon>,
-        "uriTemplate": required uri_template: String,
-        "description": optional description: String,
-        "mimeType": optional mime_type: String,
-        "annotations": optional annotations: Annotations,
-        "_meta": optional meta: MetaObject,
+        0 "name": required name: String,
+        1 "title": optional title: String,
+        2 "icons": optional icons: Vec<Icon>,
+        3 "uriTemplate": required uri_template: String,
+        4 "description": optional description: String,
+        5 "mimeType": optional mime_type: String,
+        6 "annotations": optional annotations: Annotations,
+        7 "_meta": optional meta: MetaObject,
     }
 }
 
@@ -9907,9 +9907,9 @@ impl ResourceUpdatedNotification {
 }
 crate::rt::object! {
     ResourceUpdatedNotification {
-        "method" fixed METHOD: &str = "notifications/resources/updated",
-        "params": required params: ResourceUpdatedNotificationParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        0 "method" fixed METHOD: &str = "notifications/resources/updated",
+        1 "params": required params: ResourceUpdatedNotificationParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -9977,8 +9977,8 @@ impl ::std::convert::From<ResourceUpdatedNotificationParams> for NotificationPar
 }
 crate::rt::object! {
     ResourceUpdatedNotificationParams {
-        "_meta": optional meta: NotificationMetaObject,
-        "uri": required uri: String,
+        0 "_meta": optional meta: NotificationMetaObject,
+        1 "uri": required uri: String,
     }
 }
 
@@ -10029,8 +10029,8 @@ impl ::std::default::Default for Result {
 }
 crate::rt::object! {
     Result {
-        "_meta": optional meta: ResultMetaObject,
-        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        0 "_meta": optional meta: ResultMetaObject,
+        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
     }
 }
 
@@ -10087,7 +10087,7 @@ impl ::std::default::Default for ResultMetaObject {
 }
 crate::rt::object! {
     ResultMetaObject {
-        "io.modelcontextprotocol/serverInfo": optional io_modelcontextprotocol_server_info: Implementation,
+        0 "io.modelcontextprotocol/serverInfo": optional io_modelcontextprotocol_server_info: Implementation,
     }
 }
 
@@ -10178,9 +10178,9 @@ impl Root {
 }
 crate::rt::object! {
     Root {
-        "uri": required uri: String,
-        "name": optional name: String,
-        "_meta": optional meta: MetaObject,
+        0 "uri": required uri: String,
+        1 "name": optional name: String,
+        2 "_meta": optional meta: MetaObject,
     }
 }
 
@@ -10256,9 +10256,9 @@ impl SamplingMessage {
 }
 crate::rt::object! {
     SamplingMessage {
-        "role": required role: Role,
-        "content": required content: SamplingMessageContent,
-        "_meta": optional meta: MetaObject,
+        0 "role": required role: Role,
+        1 "content": required content: SamplingMessageContent,
+        2 "_meta": optional meta: MetaObject,
     }
 }
 
@@ -10552,13 +10552,13 @@ impl ::std::default::Default for ServerCapabilities {
 }
 crate::rt::object! {
     ServerCapabilities {
-        "experimental": optional experimental: crate::IndexMap<String, JSONObject>,
-        "logging": optional logging: JSONObject,
-        "completions": optional completions: JSONObject,
-        "prompts": optional prompts: ServerCapabilitiesPrompts,
-        "resources": optional resources: ServerCapabilitiesResources,
-        "tools": optional tools: ServerCapabilitiesTools,
-        "extensions": optional extensions: crate::IndexMap<String, JSONObject>,
+        0 "experimental": optional experimental: crate::IndexMap<String, JSONObject>,
+        1 "logging": optional logging: JSONObject,
+        2 "completions": optional completions: JSONObject,
+        3 "prompts": optional prompts: ServerCapabilitiesPrompts,
+        4 "resources": optional resources: ServerCapabilitiesResources,
+        5 "tools": optional tools: ServerCapabilitiesTools,
+        6 "extensions": optional extensions: crate::IndexMap<String, JSONObject>,
     }
 }
 
@@ -10598,7 +10598,7 @@ impl ::std::default::Default for ServerCapabilitiesPrompts {
 }
 crate::rt::object! {
     ServerCapabilitiesPrompts {
-        "listChanged": optional list_changed: bool,
+        0 "listChanged": optional list_changed: bool,
     }
 }
 
@@ -10649,8 +10649,8 @@ impl ::std::default::Default for ServerCapabilitiesResources {
 }
 crate::rt::object! {
     ServerCapabilitiesResources {
-        "subscribe": optional subscribe: bool,
-        "listChanged": optional list_changed: bool,
+        0 "subscribe": optional subscribe: bool,
+        1 "listChanged": optional list_changed: bool,
     }
 }
 
@@ -10690,7 +10690,7 @@ impl ::std::default::Default for ServerCapabilitiesTools {
 }
 crate::rt::object! {
     ServerCapabilitiesTools {
-        "listChanged": optional list_changed: bool,
+        0 "listChanged": optional list_changed: bool,
     }
 }
 
@@ -10982,13 +10982,13 @@ impl ::std::default::Default for StringSchema {
 }
 crate::rt::object! {
     StringSchema {
-        "type" fixed TYPE: &str = "string",
-        "title": optional title: String,
-        "description": optional description: String,
-        "minLength": optional min_length: i64 as int,
-        "maxLength": optional max_length: i64 as int,
-        "format": optional format: StringSchemaFormat,
-        "default": optional default: String,
+        0 "type" fixed TYPE: &str = "string",
+        1 "title": optional title: String,
+        2 "description": optional description: String,
+        3 "minLength": optional min_length: i64 as int,
+        4 "maxLength": optional max_length: i64 as int,
+        5 "format": optional format: StringSchemaFormat,
+        6 "default": optional default: String,
     }
 }
 
@@ -11093,10 +11093,10 @@ impl ::std::default::Default for SubscriptionFilter {
 }
 crate::rt::object! {
     SubscriptionFilter {
-        "toolsListChanged": optional tools_list_changed: bool,
-        "promptsListChanged": optional prompts_list_changed: bool,
-        "resourcesListChanged": optional resources_list_changed: bool,
-        "resourceSubscriptions": optional resource_subscriptions: Vec<String>,
+        0 "toolsListChanged": optional tools_list_changed: bool,
+        1 "promptsListChanged": optional prompts_list_changed: bool,
+        2 "resourcesListChanged": optional resources_list_changed: bool,
+        3 "resourceSubscriptions": optional resource_subscriptions: Vec<String>,
     }
 }
 
@@ -11151,9 +11151,9 @@ impl SubscriptionsAcknowledgedNotification {
 }
 crate::rt::object! {
     SubscriptionsAcknowledgedNotification {
-        "method" fixed METHOD: &str = "notifications/subscriptions/acknowledged",
-        "params": required params: SubscriptionsAcknowledgedNotificationParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        0 "method" fixed METHOD: &str = "notifications/subscriptions/acknowledged",
+        1 "params": required params: SubscriptionsAcknowledgedNotificationParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -11214,8 +11214,8 @@ impl ::std::convert::From<SubscriptionsAcknowledgedNotificationParams> for Notif
 }
 crate::rt::object! {
     SubscriptionsAcknowledgedNotificationParams {
-        "_meta": optional meta: NotificationMetaObject,
-        "notifications": required notifications: SubscriptionFilter,
+        0 "_meta": optional meta: NotificationMetaObject,
+        1 "notifications": required notifications: SubscriptionFilter,
     }
 }
 
@@ -11272,10 +11272,10 @@ impl SubscriptionsListenRequest {
 }
 crate::rt::object! {
     SubscriptionsListenRequest {
-        "method" fixed METHOD: &str = "subscriptions/listen",
-        "params": required params: SubscriptionsListenRequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method" fixed METHOD: &str = "subscriptions/listen",
+        1 "params": required params: SubscriptionsListenRequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -11334,8 +11334,8 @@ impl ::std::convert::From<SubscriptionsListenRequestParams> for RequestParams {
 }
 crate::rt::object! {
     SubscriptionsListenRequestParams {
-        "_meta": required meta: RequestMetaObject,
-        "notifications": required notifications: SubscriptionFilter,
+        0 "_meta": required meta: RequestMetaObject,
+        1 "notifications": required notifications: SubscriptionFilter,
     }
 }
 
@@ -11388,8 +11388,8 @@ impl SubscriptionsListenResult {
 }
 crate::rt::object! {
     SubscriptionsListenResult {
-        "_meta": required meta: SubscriptionsListenResultMetaObject,
-        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        0 "_meta": required meta: SubscriptionsListenResultMetaObject,
+        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
     }
 }
 
@@ -11465,8 +11465,8 @@ impl ::std::convert::From<SubscriptionsListenResultMetaObject> for ResultMetaObj
 }
 crate::rt::object! {
     SubscriptionsListenResultMetaObject {
-        "io.modelcontextprotocol/serverInfo": optional io_modelcontextprotocol_server_info: Implementation,
-        "io.modelcontextprotocol/subscriptionId": required io_modelcontextprotocol_subscription_id: RequestId,
+        0 "io.modelcontextprotocol/serverInfo": optional io_modelcontextprotocol_server_info: Implementation,
+        1 "io.modelcontextprotocol/subscriptionId": required io_modelcontextprotocol_subscription_id: RequestId,
     }
 }
 
@@ -11513,9 +11513,9 @@ impl SubscriptionsListenResultResponse {
 }
 crate::rt::object! {
     SubscriptionsListenResultResponse {
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
-        "result": required result: SubscriptionsListenResult,
+        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        1 "id": required id: RequestId,
+        2 "result": required result: SubscriptionsListenResult,
     }
 }
 
@@ -11573,10 +11573,10 @@ impl TextContent {
 }
 crate::rt::object! {
     TextContent {
-        "type" fixed TYPE: &str = "text",
-        "text": required text: String,
-        "annotations": optional annotations: Annotations,
-        "_meta": optional meta: MetaObject,
+        0 "type" fixed TYPE: &str = "text",
+        1 "text": required text: String,
+        2 "annotations": optional annotations: Annotations,
+        3 "_meta": optional meta: MetaObject,
     }
 }
 
@@ -11657,10 +11657,10 @@ impl ::std::convert::From<TextResourceContents> for ResourceContents {
 }
 crate::rt::object! {
     TextResourceContents {
-        "uri": required uri: String,
-        "mimeType": optional mime_type: String,
-        "_meta": optional meta: MetaObject,
-        "text": required text: String,
+        0 "uri": required uri: String,
+        1 "mimeType": optional mime_type: String,
+        2 "_meta": optional meta: MetaObject,
+        3 "text": required text: String,
     }
 }
 
@@ -11766,13 +11766,13 @@ impl TitledMultiSelectEnumSchema {
 }
 crate::rt::object! {
     TitledMultiSelectEnumSchema {
-        "type" fixed TYPE: &str = "array",
-        "title": optional title: String,
-        "description": optional description: String,
-        "minItems": optional min_items: i64 as int,
-        "maxItems": optional max_items: i64 as int,
-        "items": required items: TitledMultiSelectEnumSchemaItems,
-        "default": optional default: Vec<String>,
+        0 "type" fixed TYPE: &str = "array",
+        1 "title": optional title: String,
+        2 "description": optional description: String,
+        3 "minItems": optional min_items: i64 as int,
+        4 "maxItems": optional max_items: i64 as int,
+        5 "items": required items: TitledMultiSelectEnumSchemaItems,
+        6 "default": optional default: Vec<String>,
     }
 }
 
@@ -11799,7 +11799,7 @@ impl TitledMultiSelectEnumSchemaItems {
 }
 crate::rt::object! {
     TitledMultiSelectEnumSchemaItems {
-        "anyOf": required any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
+        0 "anyOf": required any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
     }
 }
 
@@ -11830,8 +11830,8 @@ impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
 }
 crate::rt::object! {
     TitledMultiSelectEnumSchemaItemsAnyOfItem {
-        "const": required r#const: String,
-        "title": required title: String,
+        0 "const": required r#const: String,
+        1 "title": required title: String,
     }
 }
 
@@ -11909,11 +11909,11 @@ impl TitledSingleSelectEnumSchema {
 }
 crate::rt::object! {
     TitledSingleSelectEnumSchema {
-        "type" fixed TYPE: &str = "string",
-        "title": optional title: String,
-        "description": optional description: String,
-        "oneOf": required one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>,
-        "default": optional default: String,
+        0 "type" fixed TYPE: &str = "string",
+        1 "title": optional title: String,
+        2 "description": optional description: String,
+        3 "oneOf": required one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>,
+        4 "default": optional default: String,
     }
 }
 
@@ -11944,8 +11944,8 @@ impl TitledSingleSelectEnumSchemaOneOfItem {
 }
 crate::rt::object! {
     TitledSingleSelectEnumSchemaOneOfItem {
-        "const": required r#const: String,
-        "title": required title: String,
+        0 "const": required r#const: String,
+        1 "title": required title: String,
     }
 }
 
@@ -12228,14 +12228,14 @@ impl ::std::convert::From<Tool> for Icons {
 }
 crate::rt::object! {
     Tool {
-        "name": required name: String,
-        "title": optional title: String,
-        "icons": optional icons: Vec<Icon>,
-        "description": optional description: String,
-        "inputSchema": required input_schema: ToolInputSchema,
-        "outputSchema": optional output_schema: ToolOutputSchema,
-        "annotations": optional annotations: ToolAnnotations,
-        "_meta": optional meta: MetaObject,
+        0 "name": required name: String,
+        1 "title": optional title: String,
+        2 "icons": optional icons: Vec<Icon>,
+        3 "description": optional description: String,
+        4 "inputSchema": required input_schema: ToolInputSchema,
+        5 "outputSchema": optional output_schema: ToolOutputSchema,
+        6 "annotations": optional annotations: ToolAnnotations,
+        7 "_meta": optional meta: MetaObject,
     }
 }
 
@@ -12349,11 +12349,11 @@ impl ::std::default::Default for ToolAnnotations {
 }
 crate::rt::object! {
     ToolAnnotations {
-        "title": optional title: String,
-        "readOnlyHint": optional read_only_hint: bool,
-        "destructiveHint": optional destructive_hint: bool,
-        "idempotentHint": optional idempotent_hint: bool,
-        "openWorldHint": optional open_world_hint: bool,
+        0 "title": optional title: String,
+        1 "readOnlyHint": optional read_only_hint: bool,
+        2 "destructiveHint": optional destructive_hint: bool,
+        3 "idempotentHint": optional idempotent_hint: bool,
+        4 "openWorldHint": optional open_world_hint: bool,
     }
 }
 
@@ -12398,7 +12398,7 @@ impl ::std::default::Default for ToolChoice {
 }
 crate::rt::object! {
     ToolChoice {
-        "mode": optional mode: ToolChoiceMode,
+        0 "mode": optional mode: ToolChoiceMode,
     }
 }
 
@@ -12456,8 +12456,8 @@ impl ::std::default::Default for ToolInputSchema {
 }
 crate::rt::object! {
     ToolInputSchema {
-        "$schema": optional schema: String,
-        "type" fixed TYPE: &str = "object",
+        0 "$schema": optional schema: String,
+        1 "type" fixed TYPE: &str = "object",
     }
 }
 
@@ -12509,9 +12509,9 @@ impl ::std::default::Default for ToolListChangedNotification {
 }
 crate::rt::object! {
     ToolListChangedNotification {
-        "method" fixed METHOD: &str = "notifications/tools/list_changed",
-        "params": optional params: NotificationParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        0 "method" fixed METHOD: &str = "notifications/tools/list_changed",
+        1 "params": optional params: NotificationParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -12557,7 +12557,7 @@ impl ::std::default::Default for ToolOutputSchema {
 }
 crate::rt::object! {
     ToolOutputSchema {
-        "$schema": optional schema: String,
+        0 "$schema": optional schema: String,
     }
 }
 
@@ -12659,12 +12659,12 @@ impl ToolResultContent {
 }
 crate::rt::object! {
     ToolResultContent {
-        "type" fixed TYPE: &str = "tool_result",
-        "toolUseId": required tool_use_id: String,
-        "content": required content: Vec<ContentBlock>,
-        "structuredContent": optional structured_content: ::serde_json::Value,
-        "isError": optional is_error: bool,
-        "_meta": optional meta: MetaObject,
+        0 "type" fixed TYPE: &str = "tool_result",
+        1 "toolUseId": required tool_use_id: String,
+        2 "content": required content: Vec<ContentBlock>,
+        3 "structuredContent": optional structured_content: ::serde_json::Value,
+        4 "isError": optional is_error: bool,
+        5 "_meta": optional meta: MetaObject,
     }
 }
 
@@ -12734,11 +12734,11 @@ impl ToolUseContent {
 }
 crate::rt::object! {
     ToolUseContent {
-        "type" fixed TYPE: &str = "tool_use",
-        "id": required id: String,
-        "name": required name: String,
-        "input": required input: crate::IndexMap<String, ::serde_json::Value>,
-        "_meta": optional meta: MetaObject,
+        0 "type" fixed TYPE: &str = "tool_use",
+        1 "id": required id: String,
+        2 "name": required name: String,
+        3 "input": required input: crate::IndexMap<String, ::serde_json::Value>,
+        4 "_meta": optional meta: MetaObject,
     }
 }
 
@@ -12799,9 +12799,9 @@ impl UnsupportedProtocolVersionError {
 }
 crate::rt::object! {
     UnsupportedProtocolVersionError {
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": optional id: Option<RequestId>,
-        "error": required error: UnsupportedProtocolVersionErrorError,
+        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        1 "id": optional id: Option<RequestId>,
+        2 "error": required error: UnsupportedProtocolVersionErrorError,
     }
 }
 
@@ -12841,9 +12841,9 @@ impl ::std::fmt::Display for UnsupportedProtocolVersionErrorError {
 impl ::std::error::Error for UnsupportedProtocolVersionErrorError {}
 crate::rt::object! {
     UnsupportedProtocolVersionErrorError {
-        "code" fixed CODE: i64 = -32022,
-        "message": required message: String,
-        "data": required data: UnsupportedProtocolVersionErrorErrorData,
+        0 "code" fixed CODE: i64 = -32022,
+        1 "message": required message: String,
+        2 "data": required data: UnsupportedProtocolVersionErrorErrorData,
     }
 }
 
@@ -12872,8 +12872,8 @@ impl UnsupportedProtocolVersionErrorErrorData {
 }
 crate::rt::object! {
     UnsupportedProtocolVersionErrorErrorData {
-        "supported": required supported: Vec<String>,
-        "requested": required requested: String,
+        0 "supported": required supported: Vec<String>,
+        1 "requested": required requested: String,
     }
 }
 
@@ -12976,13 +12976,13 @@ impl UntitledMultiSelectEnumSchema {
 }
 crate::rt::object! {
     UntitledMultiSelectEnumSchema {
-        "type" fixed TYPE: &str = "array",
-        "title": optional title: String,
-        "description": optional description: String,
-        "minItems": optional min_items: i64 as int,
-        "maxItems": optional max_items: i64 as int,
-        "items": required items: UntitledMultiSelectEnumSchemaItems,
-        "default": optional default: Vec<String>,
+        0 "type" fixed TYPE: &str = "array",
+        1 "title": optional title: String,
+        2 "description": optional description: String,
+        3 "minItems": optional min_items: i64 as int,
+        4 "maxItems": optional max_items: i64 as int,
+        5 "items": required items: UntitledMultiSelectEnumSchemaItems,
+        6 "default": optional default: Vec<String>,
     }
 }
 
@@ -13009,8 +13009,8 @@ impl UntitledMultiSelectEnumSchemaItems {
 }
 crate::rt::object! {
     UntitledMultiSelectEnumSchemaItems {
-        "type" fixed TYPE: &str = "string",
-        "enum": required r#enum: Vec<String>,
+        0 "type" fixed TYPE: &str = "string",
+        1 "enum": required r#enum: Vec<String>,
     }
 }
 
@@ -13082,11 +13082,11 @@ impl UntitledSingleSelectEnumSchema {
 }
 crate::rt::object! {
     UntitledSingleSelectEnumSchema {
-        "type" fixed TYPE: &str = "string",
-        "title": optional title: String,
-        "description": optional description: String,
-        "enum": required r#enum: Vec<String>,
-        "default": optional default: String,
+        0 "type" fixed TYPE: &str = "string",
+        1 "title": optional title: String,
+        2 "description": optional description: String,
+        3 "enum": required r#enum: Vec<String>,
+        4 "default": optional default: String,
     }
 }
 

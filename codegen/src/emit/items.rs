@@ -1,11 +1,12 @@
 //! Model items → Rust: one emitter per shape (struct, string enum, union, alias,
 //! const). Each item is its Rust definition, as tokens that prettyplease lays out;
 //! for structs and unions, its builders and `From` impls (`build.rs`), as text
-//! laid out there; and,
-//! for structs, enums and unions, one call of a runtime macro
+//! laid out there; and, for structs, enums and unions, one call of a runtime macro
 //! (`codegen/runtime/rt/`) that writes its serde impls, laid out here by hand, one
 //! member per line, so that a one-member change in the schema is a one-line
-//! change in the macro call.
+//! change in the macro call (a struct's lines also carry each member's position,
+//! which its `visit_map` matches on: a member added or removed renumbers the
+//! lines after it, the price of a cheaper build).
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -353,8 +354,10 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
     let members: Vec<String> = s
         .fields
         .iter()
-        .map(|f| {
-            let wire = format!("{:?}", f.wire);
+        .enumerate()
+        .map(|(i, f)| {
+            // The member's position leads its line: `visit_map` matches on it.
+            let wire = format!("{i} {:?}", f.wire);
             let ty = types.boxed(&f.ty, f.boxed);
             match &f.role {
                 Role::Fixed(l) => {

@@ -20,9 +20,9 @@
 //! ```text
 //! crate::rt::object! {
 //!     ProgressNotification {
-//!         "jsonrpc" fixed JSONRPC: &str = "2.0",
-//!         "method" fixed METHOD: &str = "notifications/progress",
-//!         "params": required params: ProgressNotificationParams,
+//!         0 "jsonrpc" fixed JSONRPC: &str = "2.0",
+//!         1 "method" fixed METHOD: &str = "notifications/progress",
+//!         2 "params": required params: ProgressNotificationParams,
 //!     }
 //! }
 //! ```
@@ -33,12 +33,14 @@
 //! value is checked where it stands, so the error names it; a repeated key is an
 //! error; an unknown key is kept as its JSON text), then fails on a missing required
 //! member; and the [`Shape`] a union asks of its members. A member line is
-//! `"wire": KIND field: Type`, where KIND is `required`, `optional` (the field is an
-//! `Option` of the type, left out when `None`) or `defaulted` (with `= value`, read
-//! when the member is absent); `as float` (or `nullable_float`, `float_seq`) writes
-//! a whole `f64` without a fraction, `as int` (or `nullable_int`) reads any JSON
-//! number with no fractional part into an `i64`. `object! { Name (extra: other) { .. } }`
-//! names the field that keeps unknown members when `extra` is taken.
+//! `N "wire": KIND field: Type`, where N is the member's position in the list
+//! (`visit_map` matches on it: integer arms build faster than string ones) and
+//! KIND is `required`, `optional` (the field is an `Option` of the type, left out
+//! when `None`) or `defaulted` (with `= value`, read when the member is absent);
+//! `as float` (or `nullable_float`, `float_seq`) writes a whole `f64` without a
+//! fraction, `as int` (or `nullable_int`) reads any JSON number with no fractional
+//! part into an `i64`. `object! { Name (extra: other) { .. } }` names the field
+//! that keeps unknown members when `extra` is taken.
 
 mod choose;
 mod enums;
@@ -57,7 +59,9 @@ pub use choose::*;
 pub use extra::{Extra, Member};
 pub use fixed::{Fixed, read_fixed};
 pub use number::{Float, FloatSeq, Int, NullableFloat, NullableInt};
-pub use object::{Key, ObjectVisitor, ReadObject, Shape, Writer, missing, read_extra, read_field, read_field_as};
+pub use object::{
+    Key, ObjectVisitor, ReadObject, Shape, Writer, member_index, missing, read_extra, read_field, read_field_as,
+};
 pub use table::{ChooseMember, TypeEntry, read, read_tracked, roundtrip};
 pub use union::{
     MemberTable, Reader, Scanned, TagRule, by_tag, member_error, number_or_skip, position, raw_of, read_as,

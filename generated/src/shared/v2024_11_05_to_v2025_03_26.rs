@@ -74,9 +74,9 @@ impl ::std::convert::From<BlobResourceContents> for ResourceContents {
 }
 crate::rt::object! {
     BlobResourceContents {
-        "uri": required uri: String,
-        "mimeType": optional mime_type: String,
-        "blob": required blob: String,
+        0 "uri": required uri: String,
+        1 "mimeType": optional mime_type: String,
+        2 "blob": required blob: String,
     }
 }
 
@@ -108,8 +108,8 @@ impl CancelledNotification {
 }
 crate::rt::object! {
     CancelledNotification {
-        "method" fixed METHOD: &str = "notifications/cancelled",
-        "params": required params: CancelledNotificationParams,
+        0 "method" fixed METHOD: &str = "notifications/cancelled",
+        1 "params": required params: CancelledNotificationParams,
     }
 }
 
@@ -157,8 +157,8 @@ impl CancelledNotificationParams {
 }
 crate::rt::object! {
     CancelledNotificationParams {
-        "requestId": required request_id: RequestId,
-        "reason": optional reason: String,
+        0 "requestId": required request_id: RequestId,
+        1 "reason": optional reason: String,
     }
 }
 
@@ -227,9 +227,9 @@ impl ::std::default::Default for ClientCapabilities {
 }
 crate::rt::object! {
     ClientCapabilities {
-        "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-        "roots": optional roots: ClientCapabilitiesRoots,
-        "sampling": optional sampling: crate::IndexMap<String, ::serde_json::Value>,
+        0 "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        1 "roots": optional roots: ClientCapabilitiesRoots,
+        2 "sampling": optional sampling: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -271,7 +271,7 @@ impl ::std::default::Default for ClientCapabilitiesRoots {
 }
 crate::rt::object! {
     ClientCapabilitiesRoots {
-        "listChanged": optional list_changed: bool,
+        0 "listChanged": optional list_changed: bool,
     }
 }
 
@@ -297,8 +297,8 @@ impl CompleteRequest {
 }
 crate::rt::object! {
     CompleteRequest {
-        "method" fixed METHOD: &str = "completion/complete",
-        "params": required params: CompleteRequestParams,
+        0 "method" fixed METHOD: &str = "completion/complete",
+        1 "params": required params: CompleteRequestParams,
     }
 }
 
@@ -337,8 +337,8 @@ impl CompleteRequestParams {
 }
 crate::rt::object! {
     CompleteRequestParams {
-        "ref": required r#ref: CompleteRequestParamsRef,
-        "argument": required argument: CompleteRequestParamsArgument,
+        0 "ref": required r#ref: CompleteRequestParamsRef,
+        1 "argument": required argument: CompleteRequestParamsArgument,
     }
 }
 
@@ -369,8 +369,8 @@ impl CompleteRequestParamsArgument {
 }
 crate::rt::object! {
     CompleteRequestParamsArgument {
-        "name": required name: String,
-        "value": required value: String,
+        0 "name": required name: String,
+        1 "value": required value: String,
     }
 }
 
@@ -446,8 +446,8 @@ impl ::std::convert::From<CompleteResult> for Result {
 }
 crate::rt::object! {
     CompleteResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "completion": required completion: CompleteResultCompletion,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "completion": required completion: CompleteResultCompletion,
     }
 }
 
@@ -496,9 +496,9 @@ impl CompleteResultCompletion {
 }
 crate::rt::object! {
     CompleteResultCompletion {
-        "values": required values: Vec<String>,
-        "total": optional total: i64 as int,
-        "hasMore": optional has_more: bool,
+        0 "values": required values: Vec<String>,
+        1 "total": optional total: i64 as int,
+        2 "hasMore": optional has_more: bool,
     }
 }
 
@@ -530,8 +530,8 @@ impl Implementation {
 }
 crate::rt::object! {
     Implementation {
-        "name": required name: String,
-        "version": required version: String,
+        0 "name": required name: String,
+        1 "version": required version: String,
     }
 }
 
@@ -585,8 +585,8 @@ impl ::std::convert::From<InitializedNotification> for Notification {
 }
 crate::rt::object! {
     InitializedNotification {
-        "method" fixed METHOD: &str = "notifications/initialized",
-        "params": optional params: NotificationParams,
+        0 "method" fixed METHOD: &str = "notifications/initialized",
+        1 "params": optional params: NotificationParams,
     }
 }
 
@@ -625,9 +625,9 @@ impl JSONRPCError {
 }
 crate::rt::object! {
     JSONRPCError {
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: Option<RequestId>,
-        "error": required error: JSONRPCErrorError,
+        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        1 "id": required id: Option<RequestId>,
+        2 "error": required error: JSONRPCErrorError,
     }
 }
 
@@ -673,9 +673,9 @@ impl ::std::fmt::Display for JSONRPCErrorError {
 impl ::std::error::Error for JSONRPCErrorError {}
 crate::rt::object! {
     JSONRPCErrorError {
-        "code": required code: i64 as int,
-        "message": required message: String,
-        "data": optional data: ::serde_json::Value,
+        0 "code": required code: i64 as int,
+        1 "message": required message: String,
+        2 "data": optional data: ::serde_json::Value,
     }
 }
 
@@ -725,9 +725,9 @@ impl ::std::convert::From<JSONRPCNotification> for Notification {
 }
 crate::rt::object! {
     JSONRPCNotification {
-        "method": required method: String,
-        "params": optional params: NotificationParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        0 "method": required method: String,
+        1 "params": optional params: NotificationParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -783,10 +783,10 @@ impl ::std::convert::From<JSONRPCRequest> for Request {
 }
 crate::rt::object! {
     JSONRPCRequest {
-        "method": required method: String,
-        "params": optional params: RequestParams,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
+        0 "method": required method: String,
+        1 "params": optional params: RequestParams,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        3 "id": required id: RequestId,
     }
 }
 
@@ -819,9 +819,9 @@ impl JSONRPCResponse {
 }
 crate::rt::object! {
     JSONRPCResponse {
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
-        "id": required id: RequestId,
-        "result": required result: Result,
+        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        1 "id": required id: RequestId,
+        2 "result": required result: Result,
     }
 }
 
@@ -875,8 +875,8 @@ impl ::std::convert::From<ListPromptsRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListPromptsRequest {
-        "method" fixed METHOD: &str = "prompts/list",
-        "params": optional params: PaginatedRequestParams,
+        0 "method" fixed METHOD: &str = "prompts/list",
+        1 "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -968,9 +968,9 @@ impl ::std::convert::From<ListPromptsResult> for Result {
 }
 crate::rt::object! {
     ListPromptsResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "nextCursor": optional next_cursor: Cursor,
-        "prompts": required prompts: Vec<Prompt>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "nextCursor": optional next_cursor: Cursor,
+        2 "prompts": required prompts: Vec<Prompt>,
     }
 }
 
@@ -1030,8 +1030,8 @@ impl ::std::convert::From<ListRootsRequest> for Request {
 }
 crate::rt::object! {
     ListRootsRequest {
-        "method" fixed METHOD: &str = "roots/list",
-        "params": optional params: RequestParams,
+        0 "method" fixed METHOD: &str = "roots/list",
+        1 "params": optional params: RequestParams,
     }
 }
 
@@ -1095,8 +1095,8 @@ impl ::std::convert::From<ListRootsResult> for Result {
 }
 crate::rt::object! {
     ListRootsResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "roots": required roots: Vec<Root>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "roots": required roots: Vec<Root>,
     }
 }
 
@@ -1124,8 +1124,8 @@ impl LoggingMessageNotification {
 }
 crate::rt::object! {
     LoggingMessageNotification {
-        "method" fixed METHOD: &str = "notifications/message",
-        "params": required params: LoggingMessageNotificationParams,
+        0 "method" fixed METHOD: &str = "notifications/message",
+        1 "params": required params: LoggingMessageNotificationParams,
     }
 }
 
@@ -1172,9 +1172,9 @@ impl LoggingMessageNotificationParams {
 }
 crate::rt::object! {
     LoggingMessageNotificationParams {
-        "level": required level: LoggingLevel,
-        "logger": optional logger: String,
-        "data": required data: ::serde_json::Value,
+        0 "level": required level: LoggingLevel,
+        1 "logger": optional logger: String,
+        2 "data": required data: ::serde_json::Value,
     }
 }
 
@@ -1206,8 +1206,8 @@ impl Notification {
 }
 crate::rt::object! {
     Notification {
-        "method": required method: String,
-        "params": optional params: NotificationParams,
+        0 "method": required method: String,
+        1 "params": optional params: NotificationParams,
     }
 }
 
@@ -1249,7 +1249,7 @@ impl ::std::default::Default for NotificationParams {
 }
 crate::rt::object! {
     NotificationParams {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -1282,8 +1282,8 @@ impl PaginatedRequest {
 }
 crate::rt::object! {
     PaginatedRequest {
-        "method": required method: String,
-        "params": optional params: PaginatedRequestParams,
+        0 "method": required method: String,
+        1 "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -1322,7 +1322,7 @@ impl ::std::default::Default for PaginatedRequestParams {
 }
 crate::rt::object! {
     PaginatedRequestParams {
-        "cursor": optional cursor: Cursor,
+        0 "cursor": optional cursor: Cursor,
     }
 }
 
@@ -1391,8 +1391,8 @@ impl ::std::convert::From<PaginatedResult> for Result {
 }
 crate::rt::object! {
     PaginatedResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "nextCursor": optional next_cursor: Cursor,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "nextCursor": optional next_cursor: Cursor,
     }
 }
 
@@ -1446,8 +1446,8 @@ impl ::std::convert::From<PingRequest> for Request {
 }
 crate::rt::object! {
     PingRequest {
-        "method" fixed METHOD: &str = "ping",
-        "params": optional params: RequestParams,
+        0 "method" fixed METHOD: &str = "ping",
+        1 "params": optional params: RequestParams,
     }
 }
 
@@ -1542,9 +1542,9 @@ impl Prompt {
 }
 crate::rt::object! {
     Prompt {
-        "name": required name: String,
-        "description": optional description: String,
-        "arguments": optional arguments: Vec<PromptArgument>,
+        0 "name": required name: String,
+        1 "description": optional description: String,
+        2 "arguments": optional arguments: Vec<PromptArgument>,
     }
 }
 
@@ -1591,9 +1591,9 @@ impl PromptArgument {
 }
 crate::rt::object! {
     PromptArgument {
-        "name": required name: String,
-        "description": optional description: String,
-        "required": optional required: bool,
+        0 "name": required name: String,
+        1 "description": optional description: String,
+        2 "required": optional required: bool,
     }
 }
 
@@ -1645,8 +1645,8 @@ impl ::std::convert::From<PromptListChangedNotification> for Notification {
 }
 crate::rt::object! {
     PromptListChangedNotification {
-        "method" fixed METHOD: &str = "notifications/prompts/list_changed",
-        "params": optional params: NotificationParams,
+        0 "method" fixed METHOD: &str = "notifications/prompts/list_changed",
+        1 "params": optional params: NotificationParams,
     }
 }
 
@@ -1681,8 +1681,8 @@ impl PromptReference {
 }
 crate::rt::object! {
     PromptReference {
-        "type" fixed TYPE: &str = "ref/prompt",
-        "name": required name: String,
+        0 "type" fixed TYPE: &str = "ref/prompt",
+        1 "name": required name: String,
     }
 }
 
@@ -1708,8 +1708,8 @@ impl ReadResourceRequest {
 }
 crate::rt::object! {
     ReadResourceRequest {
-        "method" fixed METHOD: &str = "resources/read",
-        "params": required params: ReadResourceRequestParams,
+        0 "method" fixed METHOD: &str = "resources/read",
+        1 "params": required params: ReadResourceRequestParams,
     }
 }
 
@@ -1745,7 +1745,7 @@ impl ReadResourceRequestParams {
 }
 crate::rt::object! {
     ReadResourceRequestParams {
-        "uri": required uri: String,
+        0 "uri": required uri: String,
     }
 }
 
@@ -1796,8 +1796,8 @@ impl ::std::convert::From<ReadResourceResult> for Result {
 }
 crate::rt::object! {
     ReadResourceResult {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
-        "contents": required contents: Vec<ReadResourceResultContentsItem>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        1 "contents": required contents: Vec<ReadResourceResultContentsItem>,
     }
 }
 
@@ -1854,8 +1854,8 @@ impl Request {
 }
 crate::rt::object! {
     Request {
-        "method": required method: String,
-        "params": optional params: RequestParams,
+        0 "method": required method: String,
+        1 "params": optional params: RequestParams,
     }
 }
 
@@ -1934,7 +1934,7 @@ impl ::std::default::Default for RequestParams {
 }
 crate::rt::object! {
     RequestParams {
-        "_meta": optional meta: RequestParamsMeta,
+        0 "_meta": optional meta: RequestParamsMeta,
     }
 }
 
@@ -1974,7 +1974,7 @@ impl ::std::default::Default for RequestParamsMeta {
 }
 crate::rt::object! {
     RequestParamsMeta {
-        "progressToken": optional progress_token: ProgressToken,
+        0 "progressToken": optional progress_token: ProgressToken,
     }
 }
 
@@ -2014,8 +2014,8 @@ impl ResourceContents {
 }
 crate::rt::object! {
     ResourceContents {
-        "uri": required uri: String,
-        "mimeType": optional mime_type: String,
+        0 "uri": required uri: String,
+        1 "mimeType": optional mime_type: String,
     }
 }
 
@@ -2067,8 +2067,8 @@ impl ::std::convert::From<ResourceListChangedNotification> for Notification {
 }
 crate::rt::object! {
     ResourceListChangedNotification {
-        "method" fixed METHOD: &str = "notifications/resources/list_changed",
-        "params": optional params: NotificationParams,
+        0 "method" fixed METHOD: &str = "notifications/resources/list_changed",
+        1 "params": optional params: NotificationParams,
     }
 }
 
@@ -2107,8 +2107,8 @@ impl ResourceReference {
 }
 crate::rt::object! {
     ResourceReference {
-        "type" fixed TYPE: &str = "ref/resource",
-        "uri": required uri: String,
+        0 "type" fixed TYPE: &str = "ref/resource",
+        1 "uri": required uri: String,
     }
 }
 
@@ -2134,8 +2134,8 @@ impl ResourceUpdatedNotification {
 }
 crate::rt::object! {
     ResourceUpdatedNotification {
-        "method" fixed METHOD: &str = "notifications/resources/updated",
-        "params": required params: ResourceUpdatedNotificationParams,
+        0 "method" fixed METHOD: &str = "notifications/resources/updated",
+        1 "params": required params: ResourceUpdatedNotificationParams,
     }
 }
 
@@ -2170,7 +2170,7 @@ impl ResourceUpdatedNotificationParams {
 }
 crate::rt::object! {
     ResourceUpdatedNotificationParams {
-        "uri": required uri: String,
+        0 "uri": required uri: String,
     }
 }
 
@@ -2209,7 +2209,7 @@ impl ::std::default::Default for Result {
 }
 crate::rt::object! {
     Result {
-        "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -2253,8 +2253,8 @@ impl Root {
 }
 crate::rt::object! {
     Root {
-        "uri": required uri: String,
-        "name": optional name: String,
+        0 "uri": required uri: String,
+        1 "name": optional name: String,
     }
 }
 
@@ -2310,8 +2310,8 @@ impl ::std::convert::From<RootsListChangedNotification> for Notification {
 }
 crate::rt::object! {
     RootsListChangedNotification {
-        "method" fixed METHOD: &str = "notifications/roots/list_changed",
-        "params": optional params: NotificationParams,
+        0 "method" fixed METHOD: &str = "notifications/roots/list_changed",
+        1 "params": optional params: NotificationParams,
     }
 }
 
@@ -2347,8 +2347,8 @@ impl SetLevelRequest {
 }
 crate::rt::object! {
     SetLevelRequest {
-        "method" fixed METHOD: &str = "logging/setLevel",
-        "params": required params: SetLevelRequestParams,
+        0 "method" fixed METHOD: &str = "logging/setLevel",
+        1 "params": required params: SetLevelRequestParams,
     }
 }
 
@@ -2382,7 +2382,7 @@ impl SetLevelRequestParams {
 }
 crate::rt::object! {
     SetLevelRequestParams {
-        "level": required level: LoggingLevel,
+        0 "level": required level: LoggingLevel,
     }
 }
 
@@ -2410,8 +2410,8 @@ impl SubscribeRequest {
 }
 crate::rt::object! {
     SubscribeRequest {
-        "method" fixed METHOD: &str = "resources/subscribe",
-        "params": required params: SubscribeRequestParams,
+        0 "method" fixed METHOD: &str = "resources/subscribe",
+        1 "params": required params: SubscribeRequestParams,
     }
 }
 
@@ -2447,7 +2447,7 @@ impl SubscribeRequestParams {
 }
 crate::rt::object! {
     SubscribeRequestParams {
-        "uri": required uri: String,
+        0 "uri": required uri: String,
     }
 }
 
@@ -2507,9 +2507,9 @@ impl ::std::convert::From<TextResourceContents> for ResourceContents {
 }
 crate::rt::object! {
     TextResourceContents {
-        "uri": required uri: String,
-        "mimeType": optional mime_type: String,
-        "text": required text: String,
+        0 "uri": required uri: String,
+        1 "mimeType": optional mime_type: String,
+        2 "text": required text: String,
     }
 }
 
@@ -2561,8 +2561,8 @@ impl ::std::convert::From<ToolListChangedNotification> for Notification {
 }
 crate::rt::object! {
     ToolListChangedNotification {
-        "method" fixed METHOD: &str = "notifications/tools/list_changed",
-        "params": optional params: NotificationParams,
+        0 "method" fixed METHOD: &str = "notifications/tools/list_changed",
+        1 "params": optional params: NotificationParams,
     }
 }
 
@@ -2598,8 +2598,8 @@ impl UnsubscribeRequest {
 }
 crate::rt::object! {
     UnsubscribeRequest {
-        "method" fixed METHOD: &str = "resources/unsubscribe",
-        "params": required params: UnsubscribeRequestParams,
+        0 "method" fixed METHOD: &str = "resources/unsubscribe",
+        1 "params": required params: UnsubscribeRequestParams,
     }
 }
 
@@ -2635,6 +2635,6 @@ impl UnsubscribeRequestParams {
 }
 crate::rt::object! {
     UnsubscribeRequestParams {
-        "uri": required uri: String,
+        0 "uri": required uri: String,
     }
 }

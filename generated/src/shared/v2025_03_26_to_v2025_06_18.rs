@@ -115,12 +115,12 @@ impl ::std::default::Default for ServerCapabilities {
 }
 crate::rt::object! {
     ServerCapabilities {
-        "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-        "logging": optional logging: crate::IndexMap<String, ::serde_json::Value>,
-        "completions": optional completions: crate::IndexMap<String, ::serde_json::Value>,
-        "prompts": optional prompts: ServerCapabilitiesPrompts,
-        "resources": optional resources: ServerCapabilitiesResources,
-        "tools": optional tools: ServerCapabilitiesTools,
+        0 "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        1 "logging": optional logging: crate::IndexMap<String, ::serde_json::Value>,
+        2 "completions": optional completions: crate::IndexMap<String, ::serde_json::Value>,
+        3 "prompts": optional prompts: ServerCapabilitiesPrompts,
+        4 "resources": optional resources: ServerCapabilitiesResources,
+        5 "tools": optional tools: ServerCapabilitiesTools,
     }
 }
 
@@ -160,7 +160,7 @@ impl ::std::default::Default for ServerCapabilitiesPrompts {
 }
 crate::rt::object! {
     ServerCapabilitiesPrompts {
-        "listChanged": optional list_changed: bool,
+        0 "listChanged": optional list_changed: bool,
     }
 }
 
@@ -211,8 +211,8 @@ impl ::std::default::Default for ServerCapabilitiesResources {
 }
 crate::rt::object! {
     ServerCapabilitiesResources {
-        "subscribe": optional subscribe: bool,
-        "listChanged": optional list_changed: bool,
+        0 "subscribe": optional subscribe: bool,
+        1 "listChanged": optional list_changed: bool,
     }
 }
 
@@ -252,7 +252,7 @@ impl ::std::default::Default for ServerCapabilitiesTools {
 }
 crate::rt::object! {
     ServerCapabilitiesTools {
-        "listChanged": optional list_changed: bool,
+        0 "listChanged": optional list_changed: bool,
     }
 }
 
@@ -366,10 +366,10 @@ impl ::std::default::Default for ToolAnnotations {
 }
 crate::rt::object! {
     ToolAnnotations {
-        "title": optional title: String,
-        "readOnlyHint": optional read_only_hint: bool,
-        "destructiveHint": optional destructive_hint: bool,
-        "idempotentHint": optional idempotent_hint: bool,
-        "openWorldHint": optional open_world_hint: bool,
+        0 "title": optional title: String,
+        1 "readOnlyHint": optional read_only_hint: bool,
+        2 "destructiveHint": optional destructive_hint: bool,
+        3 "idempotentHint": optional idempotent_hint: bool,
+        4 "openWorldHint": optional open_world_hint: bool,
     }
 }

@@ -52,8 +52,8 @@ impl BaseMetadata {
 }
 crate::rt::object! {
     BaseMetadata {
-        "name": required name: String,
-        "title": optional title: String,
+        0 "name": required name: String,
+        1 "title": optional title: String,
     }
 }
 
@@ -107,10 +107,10 @@ impl ::std::default::Default for BooleanSchema {
 }
 crate::rt::object! {
     BooleanSchema {
-        "type" fixed TYPE: &str = "boolean",
-        "title": optional title: String,
-        "description": optional description: String,
-        "default": optional default: bool,
+        0 "type" fixed TYPE: &str = "boolean",
+        1 "title": optional title: String,
+        2 "description": optional description: String,
+        3 "default": optional default: bool,
     }
 }
 
@@ -193,10 +193,10 @@ impl ::std::convert::From<PromptArgument> for BaseMetadata {
 }
 crate::rt::object! {
     PromptArgument {
-        "name": required name: String,
-        "title": optional title: String,
-        "description": optional description: String,
-        "required": optional required: bool,
+        0 "name": required name: String,
+        1 "title": optional title: String,
+        2 "description": optional description: String,
+        3 "required": optional required: bool,
     }
 }
 
@@ -254,8 +254,8 @@ impl ::std::convert::From<PromptReference> for BaseMetadata {
 }
 crate::rt::object! {
     PromptReference {
-        "name": required name: String,
-        "title": optional title: String,
-        "type" fixed TYPE: &str = "ref/prompt",
+        0 "name": required name: String,
+        1 "title": optional title: String,
+        2 "type" fixed TYPE: &str = "ref/prompt",
     }
 }

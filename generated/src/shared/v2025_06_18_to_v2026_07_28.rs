@@ -42,7 +42,7 @@ impl ResourceTemplateReference {
 }
 crate::rt::object! {
     ResourceTemplateReference {
-        "type" fixed TYPE: &str = "ref/resource",
-        "uri": required uri: String,
+        0 "type" fixed TYPE: &str = "ref/resource",
+        1 "uri": required uri: String,
     }
 }

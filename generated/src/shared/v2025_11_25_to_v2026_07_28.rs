@@ -88,9 +88,9 @@ impl ::std::default::Default for Annotations {
 }
 crate::rt::object! {
     Annotations {
-        "audience": optional audience: Vec<Role>,
-        "priority": optional priority: f64 as float,
-        "lastModified": optional last_modified: String,
+        0 "audience": optional audience: Vec<Role>,
+        1 "priority": optional priority: f64 as float,
+        2 "lastModified": optional last_modified: String,
     }
 }
 
@@ -140,9 +140,9 @@ impl ::std::convert::From<JSONRPCNotification> for Notification {
 }
 crate::rt::object! {
     JSONRPCNotification {
-        "method": required method: String,
-        "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
-        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        0 "method": required method: String,
+        1 "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
+        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -175,8 +175,8 @@ impl Notification {
 }
 crate::rt::object! {
     Notification {
-        "method": required method: String,
-        "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
+        0 "method": required method: String,
+        1 "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
 
@@ -209,7 +209,7 @@ impl Request {
 }
 crate::rt::object! {
     Request {
-        "method": required method: String,
-        "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
+        0 "method": required method: String,
+        1 "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
     }
 }
