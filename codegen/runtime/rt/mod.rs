@@ -57,7 +57,8 @@ pub use extra::{Extra, Member};
 pub use fixed::{Fixed, read_fixed};
 pub use number::{Float, FloatSeq, Int, NullableFloat, NullableInt};
 pub use object::{
-    Key, ObjectVisitor, ReadObject, Shape, Writer, member_index, missing, read_extra, read_field, read_field_as,
+    Key, ObjectVisitor, ReadObject, Shape, Writer, member_index, missing, next_member, read_extra, read_field,
+    read_field_as,
 };
 pub use table::{ChooseMember, TypeEntry, read, read_tracked, roundtrip};
 pub use union::{

@@ -181,6 +181,16 @@ pub fn member_index(wires: &[&str], key: &str) -> usize {
     usize::MAX
 }
 
+/// The next key of an object and its position among the type's `wires`
+/// (`usize::MAX` when it is none of them), or `None` at the object's end.
+#[inline]
+pub fn next_member<'de, A: MapAccess<'de>>(
+    access: &mut A,
+    wires: &[&str],
+) -> Result<Option<(usize, Key<'de>)>, A::Error> {
+    Ok(access.next_key::<Key<'de>>()?.map(|key| (member_index(wires, &key.0), key)))
+}
+
 /// Whether `key` is one of an object type's `wires` (what its [`Shape::declares`] says).
 pub fn declares(wires: &[&str], key: &str) -> bool {
     wires.contains(&key)
@@ -341,19 +351,26 @@ macro_rules! __mcp_object {
                     $( let mut $field: ::std::option::Option<$ty> = ::std::option::Option::None; )?
                 )*
                 let mut $extra = $crate::rt::Extra::new();
-                while let ::std::option::Option::Some(key) = access.next_key::<$crate::rt::Key<'de>>()? {
-                    // One `?` for all the arms: each is a `Try` the type
-                    // checker resolves, and this is most of the crate's build.
-                    // The arms by the member's position, not its name: a match
-                    // on strings is a comparison call and a branch per arm.
-                    let read = match $crate::rt::member_index(&[ $( $wire ),* ], &key.0) {
-                        $( $index => {
-                            $( $crate::rt::read_fixed(&mut access, $wire, $crate::rt::Fixed::from($name::$cname), &mut seen.$cname) )?
-                            $( $crate::__mcp_object!(@read access $wire $field $($wrap)?) )?
-                        } )*
-                        _ => $crate::rt::read_extra(&mut access, key, &mut $extra),
+                loop {
+                    // One way out for an error, whatever read it: each `?` is a
+                    // `Try` the type checker resolves, and this is most of the
+                    // crate's build. The arms by the member's position, not its
+                    // name: a match on strings is a comparison call and a branch
+                    // per arm.
+                    let read = match $crate::rt::next_member(&mut access, &[ $( $wire ),* ]) {
+                        ::std::result::Result::Ok(::std::option::Option::Some((index, key))) => match index {
+                            $( $index => {
+                                $( $crate::rt::read_fixed(&mut access, $wire, $crate::rt::Fixed::from($name::$cname), &mut seen.$cname) )?
+                                $( $crate::__mcp_object!(@read access $wire $field $($wrap)?) )?
+                            } )*
+                            _ => $crate::rt::read_extra(&mut access, key, &mut $extra),
+                        },
+                        ::std::result::Result::Ok(::std::option::Option::None) => break,
+                        ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
                     };
-                    read?;
+                    if let ::std::result::Result::Err(e) = read {
+                        return ::std::result::Result::Err(e);
+                    }
                 }
                 $(
                     $( if !seen.$cname { return ::std::result::Result::Err($crate::rt::missing($wire)); } )?
