@@ -512,3 +512,36 @@ fn two_revisions_have_one_rust_type_exactly_where_their_modules_share_it() {
     }
     assert!(by_item > 0 && apart > 0, "{same} pairs of one type ({by_item} shared item by item), {apart} of two");
 }
+
+/// Every `object!` call numbers its members 0, 1, 2… in order, each wire once:
+/// a struct's reader dispatches a key by that number, so a wrong one would read
+/// a member into another member's field and still compile.
+#[test]
+fn every_object_call_numbers_its_members_in_order() {
+    let files = generate_ok(&support::spec_dir());
+    let fixtures =
+        mcp_spec_codegen::generate_from(&support::fixture_spec()).unwrap_or_else(|d| panic!("{}", d.render()));
+    let mut calls = 0;
+    for (path, text) in files.iter().chain(fixtures.iter()) {
+        let mut lines = text.lines();
+        while let Some(line) = lines.next() {
+            if line != "crate::rt::object! {" {
+                continue;
+            }
+            calls += 1;
+            let header = lines.next().unwrap_or_default().trim().to_string();
+            if header.ends_with("{}") {
+                continue;
+            }
+            let mut wires = Vec::new();
+            for member in lines.by_ref().take_while(|l| *l != "    }") {
+                let (index, rest) = member.trim().split_once(' ').unwrap_or_default();
+                assert_eq!(index, wires.len().to_string(), "{}: {header}: {member}", path.display());
+                let wire = rest.split(['"']).nth(1).unwrap_or_default().to_string();
+                assert!(!wires.contains(&wire), "{}: {header}: {wire} twice", path.display());
+                wires.push(wire);
+            }
+        }
+    }
+    assert!(calls > 300, "only {calls} object! calls found: the layout this test reads has changed");
+}

@@ -319,19 +319,30 @@ impl std::io::Write for FailingWriter {
 
 #[test]
 fn writing_stops_at_the_first_error_and_returns_it() {
-    // Fixed members, required, optional and nested ones, and kept unknown members:
-    // a failure at every byte lands in each kind of member in turn.
-    let text = r#"{"jsonrpc":"2.0","id":7,"result":{"resultType":"complete","content":[{"type":"text","text":"hi","x-a":1}],"isError":false,"x-b":[true]}}"#;
-    let message: v::CallToolResultResponse = serde_json::from_str(text).unwrap();
-    let whole = serde_json::to_vec(&message).unwrap();
-    assert_eq!(serde_json::from_slice::<Value>(&whole).unwrap(), serde_json::from_str::<Value>(text).unwrap());
+    // Fixed members, required, optional and nested ones, numbers written as floats,
+    // and kept unknown members: a failure at every byte lands in each kind of
+    // member in turn.
+    let call: v::CallToolResultResponse = serde_json::from_str(
+        r#"{"jsonrpc":"2.0","id":7,"result":{"resultType":"complete","content":[{"type":"text","text":"hi","x-a":1}],"isError":false,"x-b":[true]}}"#,
+    )
+    .unwrap();
+    fails_at_every_byte(&call);
+    let progress: v::ProgressNotification = serde_json::from_str(
+        r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":0.5,"total":2,"message":"half"}}"#,
+    )
+    .unwrap();
+    fails_at_every_byte(&progress);
+}
+
+fn fails_at_every_byte<T: serde::Serialize>(message: &T) {
+    let whole = serde_json::to_vec(message).unwrap();
     for budget in 0..whole.len() {
         let mut out = FailingWriter { budget, failed: false, writes_after_failure: 0 };
-        let result = serde_json::to_writer(&mut out, &message);
+        let result = serde_json::to_writer(&mut out, message);
         let error = result.expect_err(&format!("writing into {budget} bytes succeeded"));
         assert!(error.is_io() && error.to_string() == "full", "budget {budget}: {error}");
         assert_eq!(out.writes_after_failure, 0, "budget {budget}: written to after the failure");
     }
     let mut out = FailingWriter { budget: whole.len(), failed: false, writes_after_failure: 0 };
-    serde_json::to_writer(&mut out, &message).unwrap();
+    serde_json::to_writer(&mut out, message).unwrap();
 }

@@ -66,7 +66,7 @@ pub fn has_default(s: &Struct) -> bool {
 }
 
 /// The widest line a signature is written on before its parameters go one per
-/// line (rustfmt's default).
+/// line (rustfmt's default; generated files are not run through rustfmt).
 const WIDTH: usize = 100;
 
 /// A function's signature, `{indent}{head}(params){tail}`: on one line when it
@@ -82,6 +82,17 @@ fn signature(out: &mut String, indent: &str, head: &str, params: &[String], tail
         out.push_str(&format!("{indent}    {p},\n"));
     }
     out.push_str(&format!("{indent}){tail}\n"));
+}
+
+/// One line of docs: a `///` comment, or a `#[doc]` attribute when the text has a
+/// character that would end or break a comment (a member's wire name may be any
+/// string).
+fn doc_line(indent: &str, text: &str) -> String {
+    if text.chars().any(char::is_control) {
+        format!("{indent}#[doc = {:?}]\n", format!(" {text}"))
+    } else {
+        format!("{indent}/// {text}\n")
+    }
 }
 
 /// `#[deprecated]` for a deprecated member's setter, on one line.
@@ -133,8 +144,8 @@ pub fn struct_builders(item: &Item, s: &Struct, cx: &Cx<'_>) -> String {
             }
             Role::Optional => match &f.ty {
                 // Absent and `null` differ here (an error's `id`): the caller says which.
-                Type::Nullable(inner) => {
-                    let ty = cx.types().option(cx.types().of(inner));
+                Type::Nullable(_) => {
+                    let ty = cx.types().boxed(&f.ty, f.boxed);
                     params.push(format!("{field}: {ty}"));
                     inits.push(format!("{field}: ::std::option::Option::Some({field})"));
                 }
@@ -171,7 +182,7 @@ pub fn struct_builders(item: &Item, s: &Struct, cx: &Cx<'_>) -> String {
 fn setter(out: &mut String, f: &Field, t: &Type, cx: &Cx<'_>) {
     let field = member_name(f);
     let (ty, into) = param(cx, t);
-    out.push_str(&format!("    /// Sets `{}`.\n", f.wire));
+    out.push_str(&doc_line("    ", &format!("Sets `{}`.", f.wire)));
     if let Some(d) = &f.docs.deprecated {
         out.push_str(&deprecated_text(d, "    "));
     }

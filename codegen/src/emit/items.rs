@@ -5,7 +5,7 @@
 //! (`codegen/runtime/rt/`) that writes its serde impls, laid out here by hand, one
 //! member per line, so that a one-member change in the schema is a one-line
 //! change in the macro call (a struct's lines also carry each member's position,
-//! which its `visit_map` matches on: a member added or removed renumbers the
+//! which its `read_object` matches on: a member added or removed renumbers the
 //! lines after it, the price of a cheaper build).
 
 use std::cell::RefCell;
@@ -356,7 +356,7 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
         .iter()
         .enumerate()
         .map(|(i, f)| {
-            // The member's position leads its line: `visit_map` matches on it.
+            // The member's position leads its line: the struct's `read_object` matches on it.
             let wire = format!("{i} {:?}", f.wire);
             let ty = types.boxed(&f.ty, f.boxed);
             match &f.role {

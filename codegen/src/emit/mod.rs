@@ -1,5 +1,6 @@
-//! Stage 3: the model → the files of the `mcp-spec-types` crate, formatted with
-//! prettyplease. Everything is produced in memory; writing is `output`'s job.
+//! Stage 3: the model → the files of the `mcp-spec-types` crate: definitions as
+//! tokens formatted with prettyplease, impls of a few fixed shapes and macro calls
+//! as text laid out here. Everything is produced in memory; writing is `output`'s job.
 
 pub mod build;
 pub mod docs;
@@ -195,9 +196,9 @@ pub struct ModuleText {
     pub tail: String,
 }
 
-/// One item's text: its definition (prettyplease), the macro call that writes
-/// its impls (laid out by hand) and, for a request or notification, its
-/// `Request`, `InputRequest` or `Notification` impl. Everything the item brings
+/// One item's text: its definition (prettyplease), its builders and other impls
+/// and the macro call that writes its serde impls (laid out by hand) and, for a
+/// request or notification, its `Request`, `InputRequest` or `Notification` impl. Everything the item brings
 /// into a module, so a shared item is this text moved as it is.
 pub struct ItemText {
     pub name: String,

@@ -29,13 +29,14 @@
 //!
 //! which expands to the consts `ProgressNotification::JSONRPC` and `::METHOD`; a
 //! `Serialize` that writes `jsonrpc`, `method` and `params` in that order, then the
-//! kept members; a `Deserialize` that reads the keys in one pass (a fixed member's
-//! value is checked where it stands, so the error names it; a repeated key is an
-//! error; an unknown key is kept as its JSON text), then fails on a missing required
-//! member; and the [`Shape`] a union asks of its members. A member line is
-//! `N "wire": KIND field: Type`, where N is the member's position in the list
-//! (`visit_map` matches on it: integer arms build faster than string ones) and
-//! KIND is `required`, `optional` (the field is an `Option` of the type, left out
+//! kept members (through [`Writer`]); a `Deserialize` through the shared
+//! [`ObjectVisitor`] and the type's [`ReadObject`] body, which reads the keys in
+//! one pass (a fixed member's value is checked where it stands, so the error names
+//! it; a repeated key is an error; an unknown key is kept as its JSON text), then
+//! fails on a missing required member; and the [`Shape`] a union asks of its
+//! members. A member line is `N "wire": KIND field: Type`, where N is the member's
+//! position in the list (the `ReadObject` body matches on it: integer arms build
+//! faster than string ones) and KIND is `required`, `optional` (the field is an `Option` of the type, left out
 //! when `None`) or `defaulted` (with `= value`, read when the member is absent);
 //! `as float` (or `nullable_float`, `float_seq`) writes a whole `f64` without a
 //! fraction, `as int` (or `nullable_int`) reads any JSON number with no fractional

@@ -109,9 +109,10 @@ impl<M: SerializeMap> Writer<M> {
     /// Writes a member, unless an earlier one failed.
     #[inline]
     pub fn member<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) {
-        if self.error.is_none()
-            && let Err(e) = self.map.serialize_entry(key, value)
-        {
+        if self.error.is_some() {
+            return;
+        }
+        if let Err(e) = self.map.serialize_entry(key, value) {
             self.error = Some(e);
         }
     }
@@ -137,8 +138,8 @@ impl<M: SerializeMap> Writer<M> {
     }
 }
 
-/// How a generated struct reads itself from a JSON object's members: the body
-/// of its `visit_map`, which [`ObjectVisitor`] calls.
+/// How a generated struct reads itself from a JSON object's members: what would
+/// be the body of its own visitor's `visit_map`; [`ObjectVisitor`] calls it.
 pub trait ReadObject<'de>: Sized {
     fn read_object<A: MapAccess<'de>>(access: A) -> Result<Self, A::Error>;
 }
@@ -170,8 +171,8 @@ impl<'de, T: ReadObject<'de>> Visitor<'de> for ObjectVisitor<T> {
 }
 
 /// The position of `key` among an object type's `wires`, `usize::MAX` when it
-/// is none of them: what a generated `visit_map` matches on (integer arms are
-/// cheaper to compile than string ones; as fast to run, measured).
+/// is none of them: what a generated [`ReadObject`] body matches on (integer arms
+/// are cheaper to compile than string ones; as fast to run, measured).
 #[inline]
 pub fn member_index(wires: &[&str], key: &str) -> usize {
     let mut i = 0;
