@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 
-use super::items::Cx;
+use super::items::{Cx, deprecated_text, literal_text};
 use crate::model::{Field, Item, ItemKind, LiteralValue, Revision, Role, Struct, Type, Union};
 use crate::rust::{RustType, member_name};
 
@@ -92,14 +92,6 @@ fn doc_line(indent: &str, text: &str) -> String {
         format!("{indent}#[doc = {:?}]\n", format!(" {text}"))
     } else {
         format!("{indent}/// {text}\n")
-    }
-}
-
-/// `#[deprecated]` for a deprecated member's setter, on one line.
-fn deprecated_text(d: &crate::model::Deprecation, indent: &str) -> String {
-    match &d.since {
-        Some(since) => format!("{indent}#[deprecated(since = {since:?}, note = {:?})]\n", d.note),
-        None => format!("{indent}#[deprecated(note = {:?})]\n", d.note),
     }
 }
 
@@ -184,7 +176,7 @@ fn setter(out: &mut String, f: &Field, t: &Type, cx: &Cx<'_>) {
     let (ty, into) = param(cx, t);
     out.push_str(&doc_line("    ", &format!("Sets `{}`.", f.wire)));
     if let Some(d) = &f.docs.deprecated {
-        out.push_str(&deprecated_text(d, "    "));
+        out.push_str(&format!("    {}\n", deprecated_text(d)));
     }
     out.push_str("    #[inline]\n");
     let head = format!("pub fn with_{}", field.trim_start_matches("r#"));
@@ -265,7 +257,7 @@ fn upcast(s: &Struct, base_name: &str, b: &Struct, cx: &Cx<'_>) -> Option<String
                 if !ty_ok {
                     return None;
                 }
-                let v = literal_text(&l.value);
+                let v = typed_literal(&l.value);
                 let v = if matches!(l.value, LiteralValue::Str(_)) {
                     format!("::std::string::String::from({v})")
                 } else {
@@ -288,7 +280,7 @@ fn upcast(s: &Struct, base_name: &str, b: &Struct, cx: &Cx<'_>) -> Option<String
             out.push_str(&format!(
                 "        kept.insert({:?}, ::serde_json::json!({}));\n",
                 f.wire,
-                literal_text(&l.value)
+                typed_literal(&l.value)
             ));
         }
     }
@@ -316,13 +308,13 @@ fn upcast(s: &Struct, base_name: &str, b: &Struct, cx: &Cx<'_>) -> Option<String
     Some(out)
 }
 
-/// A literal as Rust text, typed as the model types it (`-32601i64`, `1.5f64`).
-fn literal_text(v: &LiteralValue) -> String {
+/// A literal as Rust text, a number suffixed with the type the model gives it
+/// (`-32601i64`, `1.5f64`).
+fn typed_literal(v: &LiteralValue) -> String {
+    let (text, ty) = literal_text(v);
     match v {
-        LiteralValue::Str(s) => format!("{s:?}"),
-        LiteralValue::Int(i) => format!("{i}i64"),
-        LiteralValue::Float(f) => format!("{f}f64"),
-        LiteralValue::Bool(b) => b.to_string(),
+        LiteralValue::Int(_) | LiteralValue::Float(_) => format!("{text}{ty}"),
+        LiteralValue::Str(_) | LiteralValue::Bool(_) => text,
     }
 }
 

@@ -185,10 +185,15 @@ pub fn inner_doc_attrs(lines: &[String]) -> TokenStream {
 
 fn deprecated_attr(dep: &Option<Deprecation>) -> TokenStream {
     let Some(dep) = dep else { return TokenStream::new() };
-    let note = &dep.note;
+    deprecated_text(dep).parse().unwrap_or_default()
+}
+
+/// `#[deprecated(since = "…", note = "…")]` as text, on one line: for the
+/// definitions (as tokens) and for the setters `build` lays out.
+pub(super) fn deprecated_text(dep: &Deprecation) -> String {
     match &dep.since {
-        Some(since) => quote!(#[deprecated(since = #since, note = #note)]),
-        None => quote!(#[deprecated(note = #note)]),
+        Some(since) => format!("#[deprecated(since = {since:?}, note = {:?})]", dep.note),
+        None => format!("#[deprecated(note = {:?})]", dep.note),
     }
 }
 
@@ -251,7 +256,7 @@ fn push_paragraph(lines: &mut Vec<String>, text: impl Into<String>) {
 }
 
 /// A Rust literal for a literal value: `"2.0"`, `-32602`, `0.5`, `true`, and its type.
-fn literal_text(l: &LiteralValue) -> (String, &'static str) {
+pub(super) fn literal_text(l: &LiteralValue) -> (String, &'static str) {
     match l {
         LiteralValue::Str(s) => (format!("{s:?}"), "&str"),
         LiteralValue::Int(i) => (i.to_string(), "i64"),
