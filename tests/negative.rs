@@ -115,3 +115,42 @@ fn fixed_members_are_always_written() {
     assert_eq!(json, serde_json::json!({"jsonrpc": "2.0", "method": "notifications/resources/list_changed"}));
     assert_eq!(v::ResourceListChangedNotification::METHOD, "notifications/resources/list_changed");
 }
+
+/// An open object of anything (`arguments`, a request's generic `params`,
+/// `_meta`) is an [`mcp_spec_types::Extra`]: each member kept as the text it
+/// came as and written back as it came; what is not an object, or repeats a key,
+/// is an error naming where.
+#[test]
+fn open_objects_keep_their_members_as_text_and_refuse_what_is_not_one() {
+    let text = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{META},"name":"x","arguments":{{"n":1.50,"deep":{{"c" : [1, 2]}}}}}}}}"#
+    );
+    let request: v::CallToolRequest = serde_json::from_str(&text).unwrap();
+    let arguments = request.params.arguments.as_ref().expect("arguments read");
+    assert_eq!(arguments.get_raw("n"), Some("1.50"), "the number's text, not a re-printed float");
+    assert_eq!(arguments.get_raw("deep"), Some(r#"{"c" : [1, 2]}"#));
+    assert_eq!(arguments["deep"], serde_json::json!({"c": [1, 2]}), "parsed when looked at");
+    let written = serde_json::to_string(&request).unwrap();
+    assert!(written.contains(r#""arguments":{"n":1.50,"deep":{"c" : [1, 2]}}"#), "{written}");
+
+    // The same from a `Value` (no text to keep): the values, equal.
+    let from_value: v::CallToolRequest = serde_json::from_value(serde_json::from_str(&text).unwrap()).unwrap();
+    assert_eq!(from_value.params.arguments.as_ref().unwrap()["deep"], serde_json::json!({"c": [1, 2]}));
+
+    // The generic message: its `params` too.
+    let generic: v::JSONRPCMessage = serde_json::from_str(&text).unwrap();
+    let v::JSONRPCMessage::JSONRPCRequest(generic) = generic else { panic!("read as {generic:?}") };
+    assert_eq!(generic.params.as_ref().and_then(|p| p.get_raw("name")), Some(r#""x""#));
+
+    let (path, msg) = error_of::<v::CallToolRequest>(&format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{META},"name":"x","arguments":[1]}}}}"#
+    ));
+    assert_eq!(path, "params.arguments");
+    assert!(msg.contains("invalid type: sequence, expected an object"), "{msg}");
+
+    let (path, msg) = error_of::<v::CallToolRequest>(&format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{META},"name":"x","arguments":{{"a":1,"a":2}}}}}}"#
+    ));
+    assert_eq!(path, "params.arguments.a");
+    assert!(msg.contains("duplicate field `a`"), "{msg}");
+}

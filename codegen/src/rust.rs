@@ -77,6 +77,12 @@ impl<'a> RustTypes<'a> {
                 _ => RustType::Path(n.clone()),
             },
             Type::Array(t) => self.generic("Vec", "::std::vec::Vec", vec![self.of(t)]),
+            // An open object of anything is kept as text, member by member
+            // (`Extra`): a proxy passes it on without parsing it.
+            Type::Map(t) if **t == Type::Json => match self.spelling {
+                Spelling::Module => RustType::Path("crate::Extra".into()),
+                Spelling::Api => RustType::Path("Extra".into()),
+            },
             Type::Map(t) => {
                 let key = self.prelude("String", "::std::string::String");
                 let map = match self.spelling {

@@ -174,7 +174,7 @@ impl crate::Request for CallToolRequest {
 pub struct CallToolRequestParams {
     pub name: String,
     /// Optional: `None` is left out of the JSON.
-    pub arguments: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub arguments: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -191,7 +191,7 @@ impl CallToolRequestParams {
     }
     /// Sets `arguments`.
     #[inline]
-    pub fn with_arguments(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_arguments(mut self, value: crate::Extra) -> Self {
         self.arguments = ::std::option::Option::Some(value);
         self
     }
@@ -199,7 +199,7 @@ impl CallToolRequestParams {
 crate::rt::object! {
     CallToolRequestParams {
         0 "name": required name: String,
-        1 "arguments": optional arguments: crate::IndexMap<String, ::serde_json::Value>,
+        1 "arguments": optional arguments: crate::Extra,
     }
 }
 
@@ -220,7 +220,7 @@ pub struct CallToolResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     pub content: Vec<CallToolResultContentItem>,
     /// Whether the tool call ended in an error.
     ///
@@ -247,7 +247,7 @@ impl CallToolResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -277,7 +277,7 @@ impl ::std::convert::From<CallToolResult> for Result {
 }
 crate::rt::object! {
     CallToolResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "content": required content: Vec<CallToolResultContentItem>,
         2 "isError": optional is_error: bool,
     }
@@ -592,7 +592,7 @@ pub struct CreateMessageRequestParams {
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub metadata: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub metadata: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -651,7 +651,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `metadata`.
     #[inline]
-    pub fn with_metadata(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_metadata(mut self, value: crate::Extra) -> Self {
         self.metadata = ::std::option::Option::Some(value);
         self
     }
@@ -665,7 +665,7 @@ crate::rt::object! {
         4 "temperature": optional temperature: f64 as float,
         5 "maxTokens": required max_tokens: i64 as int,
         6 "stopSequences": optional stop_sequences: Vec<String>,
-        7 "metadata": optional metadata: crate::IndexMap<String, ::serde_json::Value>,
+        7 "metadata": optional metadata: crate::Extra,
     }
 }
 
@@ -701,7 +701,7 @@ pub struct CreateMessageResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     pub role: Role,
     pub content: SamplingMessageContent,
     /// The name of the model that generated the message.
@@ -735,7 +735,7 @@ impl CreateMessageResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -791,7 +791,7 @@ impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
 }
 crate::rt::object! {
     CreateMessageResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "role": required role: Role,
         2 "content": required content: SamplingMessageContent,
         3 "model": required model: String,
@@ -973,7 +973,7 @@ pub struct GetPromptResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// An optional description for the prompt.
     ///
     /// Optional: `None` is left out of the JSON.
@@ -996,7 +996,7 @@ impl GetPromptResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1026,7 +1026,7 @@ impl ::std::convert::From<GetPromptResult> for Result {
 }
 crate::rt::object! {
     GetPromptResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "description": optional description: String,
         2 "messages": required messages: Vec<PromptMessage>,
     }
@@ -1175,7 +1175,7 @@ pub struct InitializeResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     ///
     /// Wire name: `protocolVersion`.
@@ -1212,7 +1212,7 @@ impl InitializeResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1244,7 +1244,7 @@ impl ::std::convert::From<InitializeResult> for Result {
 }
 crate::rt::object! {
     InitializeResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "protocolVersion": required protocol_version: String,
         2 "capabilities": required capabilities: ServerCapabilities,
         3 "serverInfo": required server_info: Implementation,
@@ -1450,7 +1450,7 @@ pub struct ListResourceTemplatesResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -1477,7 +1477,7 @@ impl ListResourceTemplatesResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1522,7 +1522,7 @@ impl ::std::convert::From<ListResourceTemplatesResult> for Result {
 }
 crate::rt::object! {
     ListResourceTemplatesResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "nextCursor": optional next_cursor: Cursor,
         2 "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
     }
@@ -1598,7 +1598,7 @@ pub struct ListResourcesResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -1624,7 +1624,7 @@ impl ListResourcesResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1669,7 +1669,7 @@ impl ::std::convert::From<ListResourcesResult> for Result {
 }
 crate::rt::object! {
     ListResourcesResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "nextCursor": optional next_cursor: Cursor,
         2 "resources": required resources: Vec<Resource>,
     }
@@ -1748,7 +1748,7 @@ pub struct ListToolsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -1774,7 +1774,7 @@ impl ListToolsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1819,7 +1819,7 @@ impl ::std::convert::From<ListToolsResult> for Result {
 }
 crate::rt::object! {
     ListToolsResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "nextCursor": optional next_cursor: Cursor,
         2 "tools": required tools: Vec<Tool>,
     }
@@ -2568,9 +2568,7 @@ pub struct ToolInputSchema {
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub properties: Option<
-        crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    >,
+    pub properties: Option<crate::IndexMap<String, crate::Extra>>,
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     ///
     /// Optional: `None` is left out of the JSON.
@@ -2591,10 +2589,7 @@ impl ToolInputSchema {
     }
     /// Sets `properties`.
     #[inline]
-    pub fn with_properties(
-        mut self,
-        value: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    ) -> Self {
+    pub fn with_properties(mut self, value: crate::IndexMap<String, crate::Extra>) -> Self {
         self.properties = ::std::option::Option::Some(value);
         self
     }
@@ -2613,7 +2608,7 @@ impl ::std::default::Default for ToolInputSchema {
 crate::rt::object! {
     ToolInputSchema {
         0 "type" fixed TYPE: &str = "object",
-        1 "properties": optional properties: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        1 "properties": optional properties: crate::IndexMap<String, crate::Extra>,
         2 "required": optional required: Vec<String>,
     }
 }

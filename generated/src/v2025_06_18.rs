@@ -154,7 +154,7 @@ pub struct AudioContent {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -182,7 +182,7 @@ impl AudioContent {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -193,7 +193,7 @@ crate::rt::object! {
         1 "data": required data: String,
         2 "mimeType": required mime_type: String,
         3 "annotations": optional annotations: Annotations,
-        4 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        4 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -216,7 +216,7 @@ pub struct BlobResourceContents {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// A base64-encoded string representing the binary data of the item.
     ///
     /// Format: `byte`
@@ -248,7 +248,7 @@ impl BlobResourceContents {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -273,7 +273,7 @@ crate::rt::object! {
     BlobResourceContents {
         0 "uri": required uri: String,
         1 "mimeType": optional mime_type: String,
-        2 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        2 "_meta": optional meta: crate::Extra,
         3 "blob": required blob: String,
     }
 }
@@ -321,7 +321,7 @@ impl crate::Request for CallToolRequest {
 pub struct CallToolRequestParams {
     pub name: String,
     /// Optional: `None` is left out of the JSON.
-    pub arguments: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub arguments: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -338,7 +338,7 @@ impl CallToolRequestParams {
     }
     /// Sets `arguments`.
     #[inline]
-    pub fn with_arguments(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_arguments(mut self, value: crate::Extra) -> Self {
         self.arguments = ::std::option::Option::Some(value);
         self
     }
@@ -346,7 +346,7 @@ impl CallToolRequestParams {
 crate::rt::object! {
     CallToolRequestParams {
         0 "name": required name: String,
-        1 "arguments": optional arguments: crate::IndexMap<String, ::serde_json::Value>,
+        1 "arguments": optional arguments: crate::Extra,
     }
 }
 
@@ -358,7 +358,7 @@ pub struct CallToolResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// A list of content objects that represent the unstructured result of the tool call.
     pub content: Vec<ContentBlock>,
     /// An optional JSON object that represents the structured result of the tool call.
@@ -366,7 +366,7 @@ pub struct CallToolResult {
     /// Wire name: `structuredContent`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub structured_content: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub structured_content: Option<crate::Extra>,
     /// Whether the tool call ended in an error.
     ///
     /// If not set, this is assumed to be false (the call was successful).
@@ -402,16 +402,13 @@ impl CallToolResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
     /// Sets `structuredContent`.
     #[inline]
-    pub fn with_structured_content(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_structured_content(mut self, value: crate::Extra) -> Self {
         self.structured_content = ::std::option::Option::Some(value);
         self
     }
@@ -444,9 +441,9 @@ impl ::std::convert::From<CallToolResult> for Result {
 }
 crate::rt::object! {
     CallToolResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "content": required content: Vec<ContentBlock>,
-        2 "structuredContent": optional structured_content: crate::IndexMap<String, ::serde_json::Value>,
+        2 "structuredContent": optional structured_content: crate::Extra,
         3 "isError": optional is_error: bool,
     }
 }
@@ -539,9 +536,7 @@ pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub experimental: Option<
-        crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    >,
+    pub experimental: Option<crate::IndexMap<String, crate::Extra>>,
     /// Present if the client supports listing roots.
     ///
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
@@ -553,11 +548,11 @@ pub struct ClientCapabilities {
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub sampling: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub sampling: Option<crate::Extra>,
     /// Present if the client supports elicitation from the server.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub elicitation: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub elicitation: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -576,10 +571,7 @@ impl ClientCapabilities {
     }
     /// Sets `experimental`.
     #[inline]
-    pub fn with_experimental(
-        mut self,
-        value: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    ) -> Self {
+    pub fn with_experimental(mut self, value: crate::IndexMap<String, crate::Extra>) -> Self {
         self.experimental = ::std::option::Option::Some(value);
         self
     }
@@ -591,13 +583,13 @@ impl ClientCapabilities {
     }
     /// Sets `sampling`.
     #[inline]
-    pub fn with_sampling(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_sampling(mut self, value: crate::Extra) -> Self {
         self.sampling = ::std::option::Option::Some(value);
         self
     }
     /// Sets `elicitation`.
     #[inline]
-    pub fn with_elicitation(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_elicitation(mut self, value: crate::Extra) -> Self {
         self.elicitation = ::std::option::Option::Some(value);
         self
     }
@@ -609,10 +601,10 @@ impl ::std::default::Default for ClientCapabilities {
 }
 crate::rt::object! {
     ClientCapabilities {
-        0 "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        0 "experimental": optional experimental: crate::IndexMap<String, crate::Extra>,
         1 "roots": optional roots: ClientCapabilitiesRoots,
-        2 "sampling": optional sampling: crate::IndexMap<String, ::serde_json::Value>,
-        3 "elicitation": optional elicitation: crate::IndexMap<String, ::serde_json::Value>,
+        2 "sampling": optional sampling: crate::Extra,
+        3 "elicitation": optional elicitation: crate::Extra,
     }
 }
 
@@ -1039,7 +1031,7 @@ pub struct CompleteResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     pub completion: CompleteResultCompletion,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1057,7 +1049,7 @@ impl CompleteResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1078,7 +1070,7 @@ impl ::std::convert::From<CompleteResult> for Result {
 }
 crate::rt::object! {
     CompleteResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "completion": required completion: CompleteResultCompletion,
     }
 }
@@ -1253,7 +1245,7 @@ pub struct CreateMessageRequestParams {
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub metadata: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub metadata: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1312,7 +1304,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `metadata`.
     #[inline]
-    pub fn with_metadata(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_metadata(mut self, value: crate::Extra) -> Self {
         self.metadata = ::std::option::Option::Some(value);
         self
     }
@@ -1326,7 +1318,7 @@ crate::rt::object! {
         4 "temperature": optional temperature: f64 as float,
         5 "maxTokens": required max_tokens: i64 as int,
         6 "stopSequences": optional stop_sequences: Vec<String>,
-        7 "metadata": optional metadata: crate::IndexMap<String, ::serde_json::Value>,
+        7 "metadata": optional metadata: crate::Extra,
     }
 }
 
@@ -1362,7 +1354,7 @@ pub struct CreateMessageResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     pub role: Role,
     pub content: SamplingMessageContent,
     /// The name of the model that generated the message.
@@ -1396,7 +1388,7 @@ impl CreateMessageResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1452,7 +1444,7 @@ impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
 }
 crate::rt::object! {
     CreateMessageResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "role": required role: Role,
         2 "content": required content: SamplingMessageContent,
         3 "model": required model: String,
@@ -1604,7 +1596,7 @@ pub struct ElicitResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// The user action in response to the elicitation.
     /// - "accept": User submitted the form/confirmed the action
     /// - "decline": User explicitly declined the action
@@ -1634,7 +1626,7 @@ impl ElicitResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1667,7 +1659,7 @@ impl ::std::convert::From<ElicitResult> for Result {
 }
 crate::rt::object! {
     ElicitResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "action": required action: ElicitResultAction,
         2 "content": optional content: crate::IndexMap<String, ElicitResultContentValue>,
     }
@@ -1760,7 +1752,7 @@ pub struct EmbeddedResource {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1784,7 +1776,7 @@ impl EmbeddedResource {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1794,7 +1786,7 @@ crate::rt::object! {
         0 "type" fixed TYPE: &str = "resource",
         1 "resource": required resource: EmbeddedResourceResource,
         2 "annotations": optional annotations: Annotations,
-        3 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        3 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -1971,7 +1963,7 @@ pub struct GetPromptResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// An optional description for the prompt.
     ///
     /// Optional: `None` is left out of the JSON.
@@ -1994,7 +1986,7 @@ impl GetPromptResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -2024,7 +2016,7 @@ impl ::std::convert::From<GetPromptResult> for Result {
 }
 crate::rt::object! {
     GetPromptResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "description": optional description: String,
         2 "messages": required messages: Vec<PromptMessage>,
     }
@@ -2056,7 +2048,7 @@ pub struct ImageContent {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2084,7 +2076,7 @@ impl ImageContent {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -2095,7 +2087,7 @@ crate::rt::object! {
         1 "data": required data: String,
         2 "mimeType": required mime_type: String,
         3 "annotations": optional annotations: Annotations,
-        4 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        4 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -2248,7 +2240,7 @@ pub struct InitializeResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     ///
     /// Wire name: `protocolVersion`.
@@ -2285,7 +2277,7 @@ impl InitializeResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -2317,7 +2309,7 @@ impl ::std::convert::From<InitializeResult> for Result {
 }
 crate::rt::object! {
     InitializeResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "protocolVersion": required protocol_version: String,
         2 "capabilities": required capabilities: ServerCapabilities,
         3 "serverInfo": required server_info: Implementation,
@@ -2729,7 +2721,7 @@ pub struct ListPromptsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -2755,7 +2747,7 @@ impl ListPromptsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -2800,7 +2792,7 @@ impl ::std::convert::From<ListPromptsResult> for Result {
 }
 crate::rt::object! {
     ListPromptsResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "nextCursor": optional next_cursor: Cursor,
         2 "prompts": required prompts: Vec<Prompt>,
     }
@@ -2876,7 +2868,7 @@ pub struct ListResourceTemplatesResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -2903,7 +2895,7 @@ impl ListResourceTemplatesResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -2948,7 +2940,7 @@ impl ::std::convert::From<ListResourceTemplatesResult> for Result {
 }
 crate::rt::object! {
     ListResourceTemplatesResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "nextCursor": optional next_cursor: Cursor,
         2 "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
     }
@@ -3024,7 +3016,7 @@ pub struct ListResourcesResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -3050,7 +3042,7 @@ impl ListResourcesResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -3095,7 +3087,7 @@ impl ::std::convert::From<ListResourcesResult> for Result {
 }
 crate::rt::object! {
     ListResourcesResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "nextCursor": optional next_cursor: Cursor,
         2 "resources": required resources: Vec<Resource>,
     }
@@ -3183,7 +3175,7 @@ pub struct ListRootsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     pub roots: Vec<Root>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -3201,7 +3193,7 @@ impl ListRootsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -3222,7 +3214,7 @@ impl ::std::convert::From<ListRootsResult> for Result {
 }
 crate::rt::object! {
     ListRootsResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "roots": required roots: Vec<Root>,
     }
 }
@@ -3297,7 +3289,7 @@ pub struct ListToolsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -3323,7 +3315,7 @@ impl ListToolsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -3368,7 +3360,7 @@ impl ::std::convert::From<ListToolsResult> for Result {
 }
 crate::rt::object! {
     ListToolsResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "nextCursor": optional next_cursor: Cursor,
         2 "tools": required tools: Vec<Tool>,
     }
@@ -3502,7 +3494,7 @@ pub struct NotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3518,7 +3510,7 @@ impl NotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -3530,7 +3522,7 @@ impl ::std::default::Default for NotificationParams {
 }
 crate::rt::object! {
     NotificationParams {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -3695,7 +3687,7 @@ pub struct PaginatedResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -3719,7 +3711,7 @@ impl PaginatedResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -3753,7 +3745,7 @@ impl ::std::convert::From<PaginatedResult> for Result {
 }
 crate::rt::object! {
     PaginatedResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "nextCursor": optional next_cursor: Cursor,
     }
 }
@@ -4018,7 +4010,7 @@ pub struct Prompt {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4056,7 +4048,7 @@ impl Prompt {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -4090,7 +4082,7 @@ crate::rt::object! {
         1 "title": optional title: String,
         2 "description": optional description: String,
         3 "arguments": optional arguments: Vec<PromptArgument>,
-        4 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        4 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -4263,7 +4255,7 @@ pub struct ReadResourceResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     pub contents: Vec<ReadResourceResultContentsItem>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -4281,7 +4273,7 @@ impl ReadResourceResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -4302,7 +4294,7 @@ impl ::std::convert::From<ReadResourceResult> for Result {
 }
 crate::rt::object! {
     ReadResourceResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "contents": required contents: Vec<ReadResourceResultContentsItem>,
     }
 }
@@ -4532,7 +4524,7 @@ pub struct Resource {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4588,7 +4580,7 @@ impl Resource {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -4632,7 +4624,7 @@ crate::rt::object! {
         4 "mimeType": optional mime_type: String,
         5 "annotations": optional annotations: Annotations,
         6 "size": optional size: i64 as int,
-        7 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        7 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -4656,7 +4648,7 @@ pub struct ResourceContents {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4680,7 +4672,7 @@ impl ResourceContents {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -4689,7 +4681,7 @@ crate::rt::object! {
     ResourceContents {
         0 "uri": required uri: String,
         1 "mimeType": optional mime_type: String,
-        2 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        2 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -4742,7 +4734,7 @@ pub struct ResourceLink {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -4798,7 +4790,7 @@ impl ResourceLink {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -4864,7 +4856,7 @@ crate::rt::object! {
         4 "mimeType": optional mime_type: String,
         5 "annotations": optional annotations: Annotations,
         6 "size": optional size: i64 as int,
-        7 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        7 "_meta": optional meta: crate::Extra,
         8 "type" fixed TYPE: &str = "resource_link",
     }
 }
@@ -4971,7 +4963,7 @@ pub struct ResourceTemplate {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -5020,7 +5012,7 @@ impl ResourceTemplate {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -5060,7 +5052,7 @@ crate::rt::object! {
         3 "description": optional description: String,
         4 "mimeType": optional mime_type: String,
         5 "annotations": optional annotations: Annotations,
-        6 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        6 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -5135,7 +5127,7 @@ pub struct Result {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -5151,7 +5143,7 @@ impl Result {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -5163,7 +5155,7 @@ impl ::std::default::Default for Result {
 }
 crate::rt::object! {
     Result {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -5191,7 +5183,7 @@ pub struct Root {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -5215,7 +5207,7 @@ impl Root {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -5224,7 +5216,7 @@ crate::rt::object! {
     Root {
         0 "uri": required uri: String,
         1 "name": optional name: String,
-        2 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        2 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -5806,7 +5798,7 @@ pub struct TextContent {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -5830,7 +5822,7 @@ impl TextContent {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -5840,7 +5832,7 @@ crate::rt::object! {
         0 "type" fixed TYPE: &str = "text",
         1 "text": required text: String,
         2 "annotations": optional annotations: Annotations,
-        3 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        3 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -5861,7 +5853,7 @@ pub struct TextResourceContents {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -5891,7 +5883,7 @@ impl TextResourceContents {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -5916,7 +5908,7 @@ crate::rt::object! {
     TextResourceContents {
         0 "uri": required uri: String,
         1 "mimeType": optional mime_type: String,
-        2 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        2 "_meta": optional meta: crate::Extra,
         3 "text": required text: String,
     }
 }
@@ -5963,7 +5955,7 @@ pub struct Tool {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -6015,7 +6007,7 @@ impl Tool {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -6055,7 +6047,7 @@ crate::rt::object! {
         3 "inputSchema": required input_schema: ToolInputSchema,
         4 "outputSchema": optional output_schema: ToolOutputSchema,
         5 "annotations": optional annotations: ToolAnnotations,
-        6 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        6 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -6069,9 +6061,7 @@ pub struct ToolInputSchema {
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub properties: Option<
-        crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    >,
+    pub properties: Option<crate::IndexMap<String, crate::Extra>>,
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     ///
     /// Optional: `None` is left out of the JSON.
@@ -6092,10 +6082,7 @@ impl ToolInputSchema {
     }
     /// Sets `properties`.
     #[inline]
-    pub fn with_properties(
-        mut self,
-        value: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    ) -> Self {
+    pub fn with_properties(mut self, value: crate::IndexMap<String, crate::Extra>) -> Self {
         self.properties = ::std::option::Option::Some(value);
         self
     }
@@ -6114,7 +6101,7 @@ impl ::std::default::Default for ToolInputSchema {
 crate::rt::object! {
     ToolInputSchema {
         0 "type" fixed TYPE: &str = "object",
-        1 "properties": optional properties: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        1 "properties": optional properties: crate::IndexMap<String, crate::Extra>,
         2 "required": optional required: Vec<String>,
     }
 }
@@ -6188,9 +6175,7 @@ pub struct ToolOutputSchema {
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub properties: Option<
-        crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    >,
+    pub properties: Option<crate::IndexMap<String, crate::Extra>>,
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     ///
     /// Optional: `None` is left out of the JSON.
@@ -6211,10 +6196,7 @@ impl ToolOutputSchema {
     }
     /// Sets `properties`.
     #[inline]
-    pub fn with_properties(
-        mut self,
-        value: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    ) -> Self {
+    pub fn with_properties(mut self, value: crate::IndexMap<String, crate::Extra>) -> Self {
         self.properties = ::std::option::Option::Some(value);
         self
     }
@@ -6233,7 +6215,7 @@ impl ::std::default::Default for ToolOutputSchema {
 crate::rt::object! {
     ToolOutputSchema {
         0 "type" fixed TYPE: &str = "object",
-        1 "properties": optional properties: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        1 "properties": optional properties: crate::IndexMap<String, crate::Extra>,
         2 "required": optional required: Vec<String>,
     }
 }

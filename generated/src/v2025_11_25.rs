@@ -83,7 +83,7 @@ pub struct AudioContent {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -111,7 +111,7 @@ impl AudioContent {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -122,7 +122,7 @@ crate::rt::object! {
         1 "data": required data: String,
         2 "mimeType": required mime_type: String,
         3 "annotations": optional annotations: Annotations,
-        4 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        4 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -145,7 +145,7 @@ pub struct BlobResourceContents {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// A base64-encoded string representing the binary data of the item.
     ///
     /// Format: `byte`
@@ -177,7 +177,7 @@ impl BlobResourceContents {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -202,7 +202,7 @@ crate::rt::object! {
     BlobResourceContents {
         0 "uri": required uri: String,
         1 "mimeType": optional mime_type: String,
-        2 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        2 "_meta": optional meta: crate::Extra,
         3 "blob": required blob: String,
     }
 }
@@ -275,7 +275,7 @@ pub struct CallToolRequestParams {
     /// Arguments to use for the tool call.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub arguments: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub arguments: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -306,7 +306,7 @@ impl CallToolRequestParams {
     }
     /// Sets `arguments`.
     #[inline]
-    pub fn with_arguments(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_arguments(mut self, value: crate::Extra) -> Self {
         self.arguments = ::std::option::Option::Some(value);
         self
     }
@@ -354,7 +354,7 @@ crate::rt::object! {
         0 "_meta": optional meta: RequestParamsMeta,
         1 "task": optional task: TaskMetadata,
         2 "name": required name: String,
-        3 "arguments": optional arguments: crate::IndexMap<String, ::serde_json::Value>,
+        3 "arguments": optional arguments: crate::Extra,
     }
 }
 
@@ -366,7 +366,7 @@ pub struct CallToolResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// A list of content objects that represent the unstructured result of the tool call.
     pub content: Vec<ContentBlock>,
     /// An optional JSON object that represents the structured result of the tool call.
@@ -374,7 +374,7 @@ pub struct CallToolResult {
     /// Wire name: `structuredContent`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub structured_content: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub structured_content: Option<crate::Extra>,
     /// Whether the tool call ended in an error.
     ///
     /// If not set, this is assumed to be false (the call was successful).
@@ -410,16 +410,13 @@ impl CallToolResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
     /// Sets `structuredContent`.
     #[inline]
-    pub fn with_structured_content(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_structured_content(mut self, value: crate::Extra) -> Self {
         self.structured_content = ::std::option::Option::Some(value);
         self
     }
@@ -452,9 +449,9 @@ impl ::std::convert::From<CallToolResult> for Result {
 }
 crate::rt::object! {
     CallToolResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "content": required content: Vec<ContentBlock>,
-        2 "structuredContent": optional structured_content: crate::IndexMap<String, ::serde_json::Value>,
+        2 "structuredContent": optional structured_content: crate::Extra,
         3 "isError": optional is_error: bool,
     }
 }
@@ -541,7 +538,7 @@ pub struct CancelTaskResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// The task identifier.
     ///
     /// Wire name: `taskId`.
@@ -604,7 +601,7 @@ impl CancelTaskResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -669,7 +666,7 @@ impl ::std::convert::From<CancelTaskResult> for Task {
 }
 crate::rt::object! {
     CancelTaskResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "taskId": required task_id: String,
         2 "status": required status: TaskStatus,
         3 "statusMessage": optional status_message: String,
@@ -732,7 +729,7 @@ pub struct CancelledNotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// The ID of the request to cancel.
     ///
     /// This MUST correspond to the ID of a request previously issued in the same direction.
@@ -764,7 +761,7 @@ impl CancelledNotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -807,7 +804,7 @@ impl ::std::convert::From<CancelledNotificationParams> for NotificationParams {
 }
 crate::rt::object! {
     CancelledNotificationParams {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "requestId": optional request_id: RequestId,
         2 "reason": optional reason: String,
     }
@@ -819,9 +816,7 @@ pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub experimental: Option<
-        crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    >,
+    pub experimental: Option<crate::IndexMap<String, crate::Extra>>,
     /// Present if the client supports listing roots.
     ///
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
@@ -863,10 +858,7 @@ impl ClientCapabilities {
     }
     /// Sets `experimental`.
     #[inline]
-    pub fn with_experimental(
-        mut self,
-        value: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    ) -> Self {
+    pub fn with_experimental(mut self, value: crate::IndexMap<String, crate::Extra>) -> Self {
         self.experimental = ::std::option::Option::Some(value);
         self
     }
@@ -908,7 +900,7 @@ impl ::std::default::Default for ClientCapabilities {
 }
 crate::rt::object! {
     ClientCapabilities {
-        0 "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        0 "experimental": optional experimental: crate::IndexMap<String, crate::Extra>,
         1 "roots": optional roots: ClientCapabilitiesRoots,
         2 "sampling": optional sampling: ClientCapabilitiesSampling,
         3 "elicitation": optional elicitation: ClientCapabilitiesElicitation,
@@ -920,9 +912,9 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesElicitation {
     /// Optional: `None` is left out of the JSON.
-    pub form: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub form: Option<crate::Extra>,
     /// Optional: `None` is left out of the JSON.
-    pub url: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub url: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -939,13 +931,13 @@ impl ClientCapabilitiesElicitation {
     }
     /// Sets `form`.
     #[inline]
-    pub fn with_form(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_form(mut self, value: crate::Extra) -> Self {
         self.form = ::std::option::Option::Some(value);
         self
     }
     /// Sets `url`.
     #[inline]
-    pub fn with_url(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_url(mut self, value: crate::Extra) -> Self {
         self.url = ::std::option::Option::Some(value);
         self
     }
@@ -957,8 +949,8 @@ impl ::std::default::Default for ClientCapabilitiesElicitation {
 }
 crate::rt::object! {
     ClientCapabilitiesElicitation {
-        0 "form": optional form: crate::IndexMap<String, ::serde_json::Value>,
-        1 "url": optional url: crate::IndexMap<String, ::serde_json::Value>,
+        0 "form": optional form: crate::Extra,
+        1 "url": optional url: crate::Extra,
     }
 }
 
@@ -1011,11 +1003,11 @@ pub struct ClientCapabilitiesSampling {
     /// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub context: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub context: Option<crate::Extra>,
     /// Whether the client supports tool use via tools and toolChoice parameters.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub tools: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub tools: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1032,13 +1024,13 @@ impl ClientCapabilitiesSampling {
     }
     /// Sets `context`.
     #[inline]
-    pub fn with_context(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_context(mut self, value: crate::Extra) -> Self {
         self.context = ::std::option::Option::Some(value);
         self
     }
     /// Sets `tools`.
     #[inline]
-    pub fn with_tools(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_tools(mut self, value: crate::Extra) -> Self {
         self.tools = ::std::option::Option::Some(value);
         self
     }
@@ -1050,8 +1042,8 @@ impl ::std::default::Default for ClientCapabilitiesSampling {
 }
 crate::rt::object! {
     ClientCapabilitiesSampling {
-        0 "context": optional context: crate::IndexMap<String, ::serde_json::Value>,
-        1 "tools": optional tools: crate::IndexMap<String, ::serde_json::Value>,
+        0 "context": optional context: crate::Extra,
+        1 "tools": optional tools: crate::Extra,
     }
 }
 
@@ -1061,11 +1053,11 @@ pub struct ClientCapabilitiesTasks {
     /// Whether this client supports tasks/list.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub list: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub list: Option<crate::Extra>,
     /// Whether this client supports tasks/cancel.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub cancel: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub cancel: Option<crate::Extra>,
     /// Specifies which request types can be augmented with tasks.
     ///
     /// Optional: `None` is left out of the JSON.
@@ -1087,13 +1079,13 @@ impl ClientCapabilitiesTasks {
     }
     /// Sets `list`.
     #[inline]
-    pub fn with_list(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_list(mut self, value: crate::Extra) -> Self {
         self.list = ::std::option::Option::Some(value);
         self
     }
     /// Sets `cancel`.
     #[inline]
-    pub fn with_cancel(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_cancel(mut self, value: crate::Extra) -> Self {
         self.cancel = ::std::option::Option::Some(value);
         self
     }
@@ -1114,8 +1106,8 @@ impl ::std::default::Default for ClientCapabilitiesTasks {
 }
 crate::rt::object! {
     ClientCapabilitiesTasks {
-        0 "list": optional list: crate::IndexMap<String, ::serde_json::Value>,
-        1 "cancel": optional cancel: crate::IndexMap<String, ::serde_json::Value>,
+        0 "list": optional list: crate::Extra,
+        1 "cancel": optional cancel: crate::Extra,
         2 "requests": optional requests: ClientCapabilitiesTasksRequests,
     }
 }
@@ -1182,7 +1174,7 @@ pub struct ClientCapabilitiesTasksRequestsElicitation {
     /// Whether the client supports task-augmented elicitation/create requests.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub create: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub create: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1198,7 +1190,7 @@ impl ClientCapabilitiesTasksRequestsElicitation {
     }
     /// Sets `create`.
     #[inline]
-    pub fn with_create(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_create(mut self, value: crate::Extra) -> Self {
         self.create = ::std::option::Option::Some(value);
         self
     }
@@ -1210,7 +1202,7 @@ impl ::std::default::Default for ClientCapabilitiesTasksRequestsElicitation {
 }
 crate::rt::object! {
     ClientCapabilitiesTasksRequestsElicitation {
-        0 "create": optional create: crate::IndexMap<String, ::serde_json::Value>,
+        0 "create": optional create: crate::Extra,
     }
 }
 
@@ -1222,7 +1214,7 @@ pub struct ClientCapabilitiesTasksRequestsSampling {
     /// Wire name: `createMessage`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub create_message: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub create_message: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1238,10 +1230,7 @@ impl ClientCapabilitiesTasksRequestsSampling {
     }
     /// Sets `createMessage`.
     #[inline]
-    pub fn with_create_message(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_create_message(mut self, value: crate::Extra) -> Self {
         self.create_message = ::std::option::Option::Some(value);
         self
     }
@@ -1253,7 +1242,7 @@ impl ::std::default::Default for ClientCapabilitiesTasksRequestsSampling {
 }
 crate::rt::object! {
     ClientCapabilitiesTasksRequestsSampling {
-        0 "createMessage": optional create_message: crate::IndexMap<String, ::serde_json::Value>,
+        0 "createMessage": optional create_message: crate::Extra,
     }
 }
 
@@ -1740,7 +1729,7 @@ pub struct CompleteResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     pub completion: CompleteResultCompletion,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1758,7 +1747,7 @@ impl CompleteResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1779,7 +1768,7 @@ impl ::std::convert::From<CompleteResult> for Result {
 }
 crate::rt::object! {
     CompleteResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "completion": required completion: CompleteResultCompletion,
     }
 }
@@ -1982,7 +1971,7 @@ pub struct CreateMessageRequestParams {
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub metadata: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub metadata: Option<crate::Extra>,
     /// Tools that the model may use during generation.
     /// The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
     ///
@@ -2070,7 +2059,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `metadata`.
     #[inline]
-    pub fn with_metadata(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_metadata(mut self, value: crate::Extra) -> Self {
         self.metadata = ::std::option::Option::Some(value);
         self
     }
@@ -2180,7 +2169,7 @@ crate::rt::object! {
         6 "temperature": optional temperature: f64 as float,
         7 "maxTokens": required max_tokens: i64 as int,
         8 "stopSequences": optional stop_sequences: Vec<String>,
-        9 "metadata": optional metadata: crate::IndexMap<String, ::serde_json::Value>,
+        9 "metadata": optional metadata: crate::Extra,
         10 "tools": optional tools: Vec<Tool>,
         11 "toolChoice": optional tool_choice: ToolChoice,
     }
@@ -2220,7 +2209,7 @@ pub struct CreateMessageResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     pub role: Role,
     pub content: SamplingMessageContent,
     /// The name of the model that generated the message.
@@ -2262,7 +2251,7 @@ impl CreateMessageResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -2316,7 +2305,7 @@ impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
 }
 crate::rt::object! {
     CreateMessageResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "role": required role: Role,
         2 "content": required content: SamplingMessageContent,
         3 "model": required model: String,
@@ -2359,7 +2348,7 @@ pub struct CreateTaskResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     pub task: Task,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2377,7 +2366,7 @@ impl CreateTaskResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -2398,7 +2387,7 @@ impl ::std::convert::From<CreateTaskResult> for Result {
 }
 crate::rt::object! {
     CreateTaskResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "task": required task: Task,
     }
 }
@@ -2779,7 +2768,7 @@ pub struct ElicitResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// The user action in response to the elicitation.
     /// - "accept": User submitted the form/confirmed the action
     /// - "decline": User explicitly decline the action
@@ -2810,7 +2799,7 @@ impl ElicitResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -2843,7 +2832,7 @@ impl ::std::convert::From<ElicitResult> for Result {
 }
 crate::rt::object! {
     ElicitResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "action": required action: ElicitResultAction,
         2 "content": optional content: crate::IndexMap<String, ElicitResultContentValue>,
     }
@@ -2996,7 +2985,7 @@ pub struct EmbeddedResource {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3020,7 +3009,7 @@ impl EmbeddedResource {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -3030,7 +3019,7 @@ crate::rt::object! {
         0 "type" fixed TYPE: &str = "resource",
         1 "resource": required resource: EmbeddedResourceResource,
         2 "annotations": optional annotations: Annotations,
-        3 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        3 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -3258,7 +3247,7 @@ pub struct GetPromptResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// An optional description for the prompt.
     ///
     /// Optional: `None` is left out of the JSON.
@@ -3281,7 +3270,7 @@ impl GetPromptResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -3311,7 +3300,7 @@ impl ::std::convert::From<GetPromptResult> for Result {
 }
 crate::rt::object! {
     GetPromptResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "description": optional description: String,
         2 "messages": required messages: Vec<PromptMessage>,
     }
@@ -3401,7 +3390,7 @@ pub struct GetTaskPayloadResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3417,7 +3406,7 @@ impl GetTaskPayloadResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -3442,7 +3431,7 @@ impl ::std::convert::From<GetTaskPayloadResult> for Result {
 }
 crate::rt::object! {
     GetTaskPayloadResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -3528,7 +3517,7 @@ pub struct GetTaskResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// The task identifier.
     ///
     /// Wire name: `taskId`.
@@ -3591,7 +3580,7 @@ impl GetTaskResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -3656,7 +3645,7 @@ impl ::std::convert::From<GetTaskResult> for Task {
 }
 crate::rt::object! {
     GetTaskResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "taskId": required task_id: String,
         2 "status": required status: TaskStatus,
         3 "statusMessage": optional status_message: String,
@@ -3836,7 +3825,7 @@ pub struct ImageContent {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -3864,7 +3853,7 @@ impl ImageContent {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -3875,7 +3864,7 @@ crate::rt::object! {
         1 "data": required data: String,
         2 "mimeType": required mime_type: String,
         3 "annotations": optional annotations: Annotations,
-        4 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        4 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -4152,7 +4141,7 @@ pub struct InitializeResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     ///
     /// Wire name: `protocolVersion`.
@@ -4189,7 +4178,7 @@ impl InitializeResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -4221,7 +4210,7 @@ impl ::std::convert::From<InitializeResult> for Result {
 }
 crate::rt::object! {
     InitializeResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "protocolVersion": required protocol_version: String,
         2 "capabilities": required capabilities: ServerCapabilities,
         3 "serverInfo": required server_info: Implementation,
@@ -4353,7 +4342,7 @@ pub use crate::shared::v2025_11_25_to_v2026_07_28::JSONRPCNotification;
 pub struct JSONRPCRequest {
     pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub params: Option<crate::Extra>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -4375,7 +4364,7 @@ impl JSONRPCRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_params(mut self, value: crate::Extra) -> Self {
         self.params = ::std::option::Option::Some(value);
         self
     }
@@ -4399,7 +4388,7 @@ impl ::std::convert::From<JSONRPCRequest> for Request {
 crate::rt::object! {
     JSONRPCRequest {
         0 "method": required method: String,
-        1 "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
+        1 "params": optional params: crate::Extra,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",
         3 "id": required id: RequestId,
     }
@@ -4611,7 +4600,7 @@ pub struct ListPromptsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -4637,7 +4626,7 @@ impl ListPromptsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -4682,7 +4671,7 @@ impl ::std::convert::From<ListPromptsResult> for Result {
 }
 crate::rt::object! {
     ListPromptsResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "nextCursor": optional next_cursor: Cursor,
         2 "prompts": required prompts: Vec<Prompt>,
     }
@@ -4758,7 +4747,7 @@ pub struct ListResourceTemplatesResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -4785,7 +4774,7 @@ impl ListResourceTemplatesResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -4830,7 +4819,7 @@ impl ::std::convert::From<ListResourceTemplatesResult> for Result {
 }
 crate::rt::object! {
     ListResourceTemplatesResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "nextCursor": optional next_cursor: Cursor,
         2 "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
     }
@@ -4906,7 +4895,7 @@ pub struct ListResourcesResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -4932,7 +4921,7 @@ impl ListResourcesResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -4977,7 +4966,7 @@ impl ::std::convert::From<ListResourcesResult> for Result {
 }
 crate::rt::object! {
     ListResourcesResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "nextCursor": optional next_cursor: Cursor,
         2 "resources": required resources: Vec<Resource>,
     }
@@ -5050,7 +5039,7 @@ pub struct ListRootsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     pub roots: Vec<Root>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -5068,7 +5057,7 @@ impl ListRootsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -5089,7 +5078,7 @@ impl ::std::convert::From<ListRootsResult> for Result {
 }
 crate::rt::object! {
     ListRootsResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "roots": required roots: Vec<Root>,
     }
 }
@@ -5168,7 +5157,7 @@ pub struct ListTasksResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -5194,7 +5183,7 @@ impl ListTasksResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -5239,7 +5228,7 @@ impl ::std::convert::From<ListTasksResult> for Result {
 }
 crate::rt::object! {
     ListTasksResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "nextCursor": optional next_cursor: Cursor,
         2 "tasks": required tasks: Vec<Task>,
     }
@@ -5315,7 +5304,7 @@ pub struct ListToolsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -5341,7 +5330,7 @@ impl ListToolsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -5386,7 +5375,7 @@ impl ::std::convert::From<ListToolsResult> for Result {
 }
 crate::rt::object! {
     ListToolsResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "nextCursor": optional next_cursor: Cursor,
         2 "tools": required tools: Vec<Tool>,
     }
@@ -5478,7 +5467,7 @@ pub struct LoggingMessageNotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
@@ -5505,7 +5494,7 @@ impl LoggingMessageNotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -5536,7 +5525,7 @@ impl ::std::convert::From<LoggingMessageNotificationParams> for NotificationPara
 }
 crate::rt::object! {
     LoggingMessageNotificationParams {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "level": required level: LoggingLevel,
         2 "logger": optional logger: String,
         3 "data": required data: ::serde_json::Value,
@@ -5580,7 +5569,7 @@ pub struct NotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -5596,7 +5585,7 @@ impl NotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -5608,7 +5597,7 @@ impl ::std::default::Default for NotificationParams {
 }
 crate::rt::object! {
     NotificationParams {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -5824,7 +5813,7 @@ pub struct PaginatedResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -5848,7 +5837,7 @@ impl PaginatedResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -5882,7 +5871,7 @@ impl ::std::convert::From<PaginatedResult> for Result {
 }
 crate::rt::object! {
     PaginatedResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "nextCursor": optional next_cursor: Cursor,
     }
 }
@@ -6020,7 +6009,7 @@ pub struct ProgressNotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     ///
     /// Wire name: `progressToken`.
@@ -6054,7 +6043,7 @@ impl ProgressNotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -6094,7 +6083,7 @@ impl ::std::convert::From<ProgressNotificationParams> for NotificationParams {
 }
 crate::rt::object! {
     ProgressNotificationParams {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "progressToken": required progress_token: ProgressToken,
         2 "progress": required progress: f64 as float,
         3 "total": optional total: f64 as float,
@@ -6180,7 +6169,7 @@ pub struct Prompt {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -6225,7 +6214,7 @@ impl Prompt {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -6289,7 +6278,7 @@ crate::rt::object! {
         2 "icons": optional icons: Vec<Icon>,
         3 "description": optional description: String,
         4 "arguments": optional arguments: Vec<PromptArgument>,
-        5 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        5 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -6498,7 +6487,7 @@ pub struct ReadResourceResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     pub contents: Vec<ReadResourceResultContentsItem>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -6516,7 +6505,7 @@ impl ReadResourceResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -6537,7 +6526,7 @@ impl ::std::convert::From<ReadResourceResult> for Result {
 }
 crate::rt::object! {
     ReadResourceResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "contents": required contents: Vec<ReadResourceResultContentsItem>,
     }
 }
@@ -6777,7 +6766,7 @@ pub struct Resource {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -6840,7 +6829,7 @@ impl Resource {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -6921,7 +6910,7 @@ crate::rt::object! {
         5 "mimeType": optional mime_type: String,
         6 "annotations": optional annotations: Annotations,
         7 "size": optional size: i64 as int,
-        8 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        8 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -6945,7 +6934,7 @@ pub struct ResourceContents {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -6969,7 +6958,7 @@ impl ResourceContents {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -6978,7 +6967,7 @@ crate::rt::object! {
     ResourceContents {
         0 "uri": required uri: String,
         1 "mimeType": optional mime_type: String,
-        2 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        2 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -7043,7 +7032,7 @@ pub struct ResourceLink {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -7106,7 +7095,7 @@ impl ResourceLink {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -7211,7 +7200,7 @@ crate::rt::object! {
         5 "mimeType": optional mime_type: String,
         6 "annotations": optional annotations: Annotations,
         7 "size": optional size: i64 as int,
-        8 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        8 "_meta": optional meta: crate::Extra,
         9 "type" fixed TYPE: &str = "resource_link",
     }
 }
@@ -7374,7 +7363,7 @@ pub struct ResourceTemplate {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -7430,7 +7419,7 @@ impl ResourceTemplate {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -7504,7 +7493,7 @@ crate::rt::object! {
         4 "description": optional description: String,
         5 "mimeType": optional mime_type: String,
         6 "annotations": optional annotations: Annotations,
-        7 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        7 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -7554,7 +7543,7 @@ pub struct ResourceUpdatedNotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     ///
     /// Format: `uri`
@@ -7575,7 +7564,7 @@ impl ResourceUpdatedNotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -7596,7 +7585,7 @@ impl ::std::convert::From<ResourceUpdatedNotificationParams> for NotificationPar
 }
 crate::rt::object! {
     ResourceUpdatedNotificationParams {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "uri": required uri: String,
     }
 }
@@ -7608,7 +7597,7 @@ pub struct Result {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -7624,7 +7613,7 @@ impl Result {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -7636,7 +7625,7 @@ impl ::std::default::Default for Result {
 }
 crate::rt::object! {
     Result {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -7664,7 +7653,7 @@ pub struct Root {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -7688,7 +7677,7 @@ impl Root {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -7697,7 +7686,7 @@ crate::rt::object! {
     Root {
         0 "uri": required uri: String,
         1 "name": optional name: String,
-        2 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        2 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -7765,7 +7754,7 @@ pub struct SamplingMessage {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -7786,7 +7775,7 @@ impl SamplingMessage {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -7795,7 +7784,7 @@ crate::rt::object! {
     SamplingMessage {
         0 "role": required role: Role,
         1 "content": required content: SamplingMessageContent,
-        2 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        2 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -7876,19 +7865,17 @@ pub struct ServerCapabilities {
     /// Experimental, non-standard capabilities that the server supports.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub experimental: Option<
-        crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    >,
+    pub experimental: Option<crate::IndexMap<String, crate::Extra>>,
     /// Present if the server supports sending log messages to the client.
     ///
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub logging: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub logging: Option<crate::Extra>,
     /// Present if the server supports argument autocompletion suggestions.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub completions: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub completions: Option<crate::Extra>,
     /// Present if the server offers any prompt templates.
     ///
     /// Optional: `None` is left out of the JSON.
@@ -7928,22 +7915,19 @@ impl ServerCapabilities {
     }
     /// Sets `experimental`.
     #[inline]
-    pub fn with_experimental(
-        mut self,
-        value: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    ) -> Self {
+    pub fn with_experimental(mut self, value: crate::IndexMap<String, crate::Extra>) -> Self {
         self.experimental = ::std::option::Option::Some(value);
         self
     }
     /// Sets `logging`.
     #[inline]
-    pub fn with_logging(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_logging(mut self, value: crate::Extra) -> Self {
         self.logging = ::std::option::Option::Some(value);
         self
     }
     /// Sets `completions`.
     #[inline]
-    pub fn with_completions(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_completions(mut self, value: crate::Extra) -> Self {
         self.completions = ::std::option::Option::Some(value);
         self
     }
@@ -7985,9 +7969,9 @@ impl ::std::default::Default for ServerCapabilities {
 }
 crate::rt::object! {
     ServerCapabilities {
-        0 "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-        1 "logging": optional logging: crate::IndexMap<String, ::serde_json::Value>,
-        2 "completions": optional completions: crate::IndexMap<String, ::serde_json::Value>,
+        0 "experimental": optional experimental: crate::IndexMap<String, crate::Extra>,
+        1 "logging": optional logging: crate::Extra,
+        2 "completions": optional completions: crate::Extra,
         3 "prompts": optional prompts: ServerCapabilitiesPrompts,
         4 "resources": optional resources: ServerCapabilitiesResources,
         5 "tools": optional tools: ServerCapabilitiesTools,
@@ -8093,11 +8077,11 @@ pub struct ServerCapabilitiesTasks {
     /// Whether this server supports tasks/list.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub list: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub list: Option<crate::Extra>,
     /// Whether this server supports tasks/cancel.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub cancel: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub cancel: Option<crate::Extra>,
     /// Specifies which request types can be augmented with tasks.
     ///
     /// Optional: `None` is left out of the JSON.
@@ -8119,13 +8103,13 @@ impl ServerCapabilitiesTasks {
     }
     /// Sets `list`.
     #[inline]
-    pub fn with_list(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_list(mut self, value: crate::Extra) -> Self {
         self.list = ::std::option::Option::Some(value);
         self
     }
     /// Sets `cancel`.
     #[inline]
-    pub fn with_cancel(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_cancel(mut self, value: crate::Extra) -> Self {
         self.cancel = ::std::option::Option::Some(value);
         self
     }
@@ -8146,8 +8130,8 @@ impl ::std::default::Default for ServerCapabilitiesTasks {
 }
 crate::rt::object! {
     ServerCapabilitiesTasks {
-        0 "list": optional list: crate::IndexMap<String, ::serde_json::Value>,
-        1 "cancel": optional cancel: crate::IndexMap<String, ::serde_json::Value>,
+        0 "list": optional list: crate::Extra,
+        1 "cancel": optional cancel: crate::Extra,
         2 "requests": optional requests: ServerCapabilitiesTasksRequests,
     }
 }
@@ -8199,7 +8183,7 @@ pub struct ServerCapabilitiesTasksRequestsTools {
     /// Whether the server supports task-augmented tools/call requests.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub call: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub call: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -8215,7 +8199,7 @@ impl ServerCapabilitiesTasksRequestsTools {
     }
     /// Sets `call`.
     #[inline]
-    pub fn with_call(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_call(mut self, value: crate::Extra) -> Self {
         self.call = ::std::option::Option::Some(value);
         self
     }
@@ -8227,7 +8211,7 @@ impl ::std::default::Default for ServerCapabilitiesTasksRequestsTools {
 }
 crate::rt::object! {
     ServerCapabilitiesTasksRequestsTools {
-        0 "call": optional call: crate::IndexMap<String, ::serde_json::Value>,
+        0 "call": optional call: crate::Extra,
     }
 }
 
@@ -9171,7 +9155,7 @@ pub struct TaskStatusNotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// The task identifier.
     ///
     /// Wire name: `taskId`.
@@ -9234,7 +9218,7 @@ impl TaskStatusNotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -9299,7 +9283,7 @@ impl ::std::convert::From<TaskStatusNotificationParams> for Task {
 }
 crate::rt::object! {
     TaskStatusNotificationParams {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "taskId": required task_id: String,
         2 "status": required status: TaskStatus,
         3 "statusMessage": optional status_message: String,
@@ -9326,7 +9310,7 @@ pub struct TextContent {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -9350,7 +9334,7 @@ impl TextContent {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -9360,7 +9344,7 @@ crate::rt::object! {
         0 "type" fixed TYPE: &str = "text",
         1 "text": required text: String,
         2 "annotations": optional annotations: Annotations,
-        3 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        3 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -9381,7 +9365,7 @@ pub struct TextResourceContents {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -9411,7 +9395,7 @@ impl TextResourceContents {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -9436,7 +9420,7 @@ crate::rt::object! {
     TextResourceContents {
         0 "uri": required uri: String,
         1 "mimeType": optional mime_type: String,
-        2 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        2 "_meta": optional meta: crate::Extra,
         3 "text": required text: String,
     }
 }
@@ -9753,7 +9737,7 @@ pub struct Tool {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -9819,7 +9803,7 @@ impl Tool {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -9900,7 +9884,7 @@ crate::rt::object! {
         5 "execution": optional execution: ToolExecution,
         6 "outputSchema": optional output_schema: ToolOutputSchema,
         7 "annotations": optional annotations: ToolAnnotations,
-        8 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        8 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -10166,9 +10150,7 @@ pub struct ToolInputSchema {
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub properties: Option<
-        crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    >,
+    pub properties: Option<crate::IndexMap<String, crate::Extra>>,
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     ///
     /// Optional: `None` is left out of the JSON.
@@ -10196,10 +10178,7 @@ impl ToolInputSchema {
     }
     /// Sets `properties`.
     #[inline]
-    pub fn with_properties(
-        mut self,
-        value: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    ) -> Self {
+    pub fn with_properties(mut self, value: crate::IndexMap<String, crate::Extra>) -> Self {
         self.properties = ::std::option::Option::Some(value);
         self
     }
@@ -10219,7 +10198,7 @@ crate::rt::object! {
     ToolInputSchema {
         0 "$schema": optional schema: String,
         1 "type" fixed TYPE: &str = "object",
-        2 "properties": optional properties: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        2 "properties": optional properties: crate::IndexMap<String, crate::Extra>,
         3 "required": optional required: Vec<String>,
     }
 }
@@ -10284,9 +10263,7 @@ pub struct ToolOutputSchema {
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub properties: Option<
-        crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    >,
+    pub properties: Option<crate::IndexMap<String, crate::Extra>>,
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     ///
     /// Optional: `None` is left out of the JSON.
@@ -10314,10 +10291,7 @@ impl ToolOutputSchema {
     }
     /// Sets `properties`.
     #[inline]
-    pub fn with_properties(
-        mut self,
-        value: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    ) -> Self {
+    pub fn with_properties(mut self, value: crate::IndexMap<String, crate::Extra>) -> Self {
         self.properties = ::std::option::Option::Some(value);
         self
     }
@@ -10337,7 +10311,7 @@ crate::rt::object! {
     ToolOutputSchema {
         0 "$schema": optional schema: String,
         1 "type" fixed TYPE: &str = "object",
-        2 "properties": optional properties: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        2 "properties": optional properties: crate::IndexMap<String, crate::Extra>,
         3 "required": optional required: Vec<String>,
     }
 }
@@ -10367,7 +10341,7 @@ pub struct ToolResultContent {
     /// Wire name: `structuredContent`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub structured_content: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub structured_content: Option<crate::Extra>,
     /// Whether the tool use resulted in an error.
     ///
     /// If true, the content typically describes the error that occurred.
@@ -10385,7 +10359,7 @@ pub struct ToolResultContent {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -10405,10 +10379,7 @@ impl ToolResultContent {
     }
     /// Sets `structuredContent`.
     #[inline]
-    pub fn with_structured_content(
-        mut self,
-        value: crate::IndexMap<String, ::serde_json::Value>,
-    ) -> Self {
+    pub fn with_structured_content(mut self, value: crate::Extra) -> Self {
         self.structured_content = ::std::option::Option::Some(value);
         self
     }
@@ -10420,7 +10391,7 @@ impl ToolResultContent {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -10430,9 +10401,9 @@ crate::rt::object! {
         0 "type" fixed TYPE: &str = "tool_result",
         1 "toolUseId": required tool_use_id: String,
         2 "content": required content: Vec<ContentBlock>,
-        3 "structuredContent": optional structured_content: crate::IndexMap<String, ::serde_json::Value>,
+        3 "structuredContent": optional structured_content: crate::Extra,
         4 "isError": optional is_error: bool,
-        5 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        5 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -10450,7 +10421,7 @@ pub struct ToolUseContent {
     /// The name of the tool to call.
     pub name: String,
     /// The arguments to pass to the tool, conforming to the tool's input schema.
-    pub input: crate::IndexMap<String, ::serde_json::Value>,
+    pub input: crate::Extra,
     /// Optional metadata about the tool use. Clients SHOULD preserve this field when
     /// including tool uses in subsequent sampling requests to enable caching optimizations.
     ///
@@ -10459,7 +10430,7 @@ pub struct ToolUseContent {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -10470,7 +10441,7 @@ impl ToolUseContent {
     pub fn new(
         id: impl ::std::convert::Into<String>,
         name: impl ::std::convert::Into<String>,
-        input: crate::IndexMap<String, ::serde_json::Value>,
+        input: crate::Extra,
     ) -> Self {
         ToolUseContent {
             id: id.into(),
@@ -10482,7 +10453,7 @@ impl ToolUseContent {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -10492,8 +10463,8 @@ crate::rt::object! {
         0 "type" fixed TYPE: &str = "tool_use",
         1 "id": required id: String,
         2 "name": required name: String,
-        3 "input": required input: crate::IndexMap<String, ::serde_json::Value>,
-        4 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        3 "input": required input: crate::Extra,
+        4 "_meta": optional meta: crate::Extra,
     }
 }
 

@@ -567,7 +567,7 @@ pub struct CallToolRequestParams {
     /// Arguments to use for the tool call.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub arguments: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub arguments: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -602,7 +602,7 @@ impl CallToolRequestParams {
     }
     /// Sets `arguments`.
     #[inline]
-    pub fn with_arguments(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_arguments(mut self, value: crate::Extra) -> Self {
         self.arguments = ::std::option::Option::Some(value);
         self
     }
@@ -655,7 +655,7 @@ crate::rt::object! {
         1 "inputResponses": optional input_responses: InputResponses,
         2 "requestState": optional request_state: String,
         3 "name": required name: String,
-        4 "arguments": optional arguments: crate::IndexMap<String, ::serde_json::Value>,
+        4 "arguments": optional arguments: crate::Extra,
     }
 }
 
@@ -5008,7 +5008,7 @@ pub use crate::shared::v2025_11_25_to_v2026_07_28::JSONRPCNotification;
 pub struct JSONRPCRequest {
     pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub params: Option<crate::Extra>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -5030,7 +5030,7 @@ impl JSONRPCRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_params(mut self, value: crate::Extra) -> Self {
         self.params = ::std::option::Option::Some(value);
         self
     }
@@ -5054,7 +5054,7 @@ impl ::std::convert::From<JSONRPCRequest> for Request {
 crate::rt::object! {
     JSONRPCRequest {
         0 "method": required method: String,
-        1 "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
+        1 "params": optional params: crate::Extra,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",
         3 "id": required id: RequestId,
     }
@@ -6919,7 +6919,7 @@ pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021i64;
 /// - Interior characters may be alphanumeric, hyphens (`-`), underscores (`_`), or dots (`.`).
 ///
 /// See also: [General fields: `_meta`](https://modelcontextprotocol.io/specification/2026-07-28/basic/index#meta) for more details.
-pub type MetaObject = crate::IndexMap<String, ::serde_json::Value>;
+pub type MetaObject = crate::Extra;
 
 /// A JSON-RPC error indicating that the requested method does not exist or is not available.
 ///
@@ -12697,7 +12697,7 @@ pub struct ToolUseContent {
     /// The name of the tool to call.
     pub name: String,
     /// The arguments to pass to the tool, conforming to the tool's input schema.
-    pub input: crate::IndexMap<String, ::serde_json::Value>,
+    pub input: crate::Extra,
     /// Optional metadata about the tool use. Clients SHOULD preserve this field when
     /// including tool uses in subsequent sampling requests to enable caching optimizations.
     ///
@@ -12715,7 +12715,7 @@ impl ToolUseContent {
     pub fn new(
         id: impl ::std::convert::Into<String>,
         name: impl ::std::convert::Into<String>,
-        input: crate::IndexMap<String, ::serde_json::Value>,
+        input: crate::Extra,
     ) -> Self {
         ToolUseContent {
             id: id.into(),
@@ -12737,7 +12737,7 @@ crate::rt::object! {
         0 "type" fixed TYPE: &str = "tool_use",
         1 "id": required id: String,
         2 "name": required name: String,
-        3 "input": required input: crate::IndexMap<String, ::serde_json::Value>,
+        3 "input": required input: crate::Extra,
         4 "_meta": optional meta: MetaObject,
     }
 }

@@ -4,15 +4,24 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use indexmap::IndexMap;
-use serde::ser::{Serialize, Serializer};
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
+
+use super::object::{Duplicate, Key};
 
 /// The members of an object that its type does not name: extension fields,
 /// members of a later revision, the contents of an open object such as a tool's
 /// `inputSchema`. They are kept as the JSON text they came as (reading them costs
 /// a copy, not a parse), parsed into a [`Value`] the first time they are looked
 /// at, and written back as they came, so a proxy passes them on untouched.
+///
+/// It is also the type of an open object whose values the schema leaves open
+/// (`{ [key: string]: unknown }`, `object`): a request's generic `params`,
+/// `_meta`, a tool call's `arguments`. Reading one is a copy of each member's
+/// text; writing it back, a copy again (a `Value` would parse and print each).
+/// A repeated key is an error, as in every object this crate reads.
 ///
 /// Members keep the order they came in (or were inserted in), whatever features
 /// the build gives `serde_json`.
@@ -111,6 +120,42 @@ impl Extra {
     }
 }
 
+impl Serialize for Extra {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.members.len()))?;
+        for (key, member) in &self.members {
+            map.serialize_entry(key, member)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Extra {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Extra, D::Error> {
+        struct ExtraVisitor;
+        impl<'de> Visitor<'de> for ExtraVisitor {
+            type Value = Extra;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Extra, A::Error> {
+                let mut extra = Extra { members: IndexMap::with_capacity(access.size_hint().unwrap_or(0)) };
+                while let Some(Key(key)) = access.next_key::<Key<'de>>()? {
+                    if extra.members.contains_key(&*key) {
+                        // Fails, naming the key, once the value is skipped.
+                        access.next_value_seed(Duplicate(&key))?;
+                        continue;
+                    }
+                    let raw: Box<RawValue> = access.next_value()?;
+                    extra.members.insert(key.into_owned(), Member::from_raw(raw));
+                }
+                Ok(extra)
+            }
+        }
+        d.deserialize_map(ExtraVisitor)
+    }
+}
+
 impl std::ops::Index<&str> for Extra {
     type Output = Value;
     fn index(&self, key: &str) -> &Value {
@@ -143,6 +188,35 @@ impl FromIterator<(String, Value)> for Extra {
 
 impl From<serde_json::Map<String, Value>> for Extra {
     fn from(map: serde_json::Map<String, Value>) -> Extra {
+        map.into_iter().collect()
+    }
+}
+
+impl IntoIterator for Extra {
+    type Item = (String, Value);
+    type IntoIter = std::iter::Map<indexmap::map::IntoIter<String, Member>, fn((String, Member)) -> (String, Value)>;
+    /// Every member with its value, in order.
+    fn into_iter(self) -> Self::IntoIter {
+        self.members.into_iter().map(|(k, m)| {
+            let value = m.value().clone();
+            (k, value)
+        })
+    }
+}
+
+impl<'a> IntoIterator for &'a Extra {
+    type Item = (&'a String, &'a Value);
+    type IntoIter = std::iter::Map<
+        indexmap::map::Iter<'a, String, Member>,
+        fn((&'a String, &'a Member)) -> (&'a String, &'a Value),
+    >;
+    fn into_iter(self) -> Self::IntoIter {
+        self.members.iter().map(|(k, m)| (k, m.value()))
+    }
+}
+
+impl From<IndexMap<String, Value>> for Extra {
+    fn from(map: IndexMap<String, Value>) -> Extra {
         map.into_iter().collect()
     }
 }

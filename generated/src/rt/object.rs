@@ -281,6 +281,9 @@ impl<T> Shape for Vec<T> {
 impl<T> Shape for indexmap::IndexMap<String, T> {
     const KINDS: u8 = OBJECT;
 }
+impl Shape for Extra {
+    const KINDS: u8 = OBJECT;
+}
 impl<T: Shape> Shape for Option<T> {
     const KINDS: u8 = T::KINDS | NULL;
     fn declares(key: &str) -> bool {

@@ -168,9 +168,7 @@ pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub experimental: Option<
-        crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    >,
+    pub experimental: Option<crate::IndexMap<String, crate::Extra>>,
     /// Present if the client supports listing roots.
     ///
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
@@ -182,7 +180,7 @@ pub struct ClientCapabilities {
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub sampling: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub sampling: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -200,10 +198,7 @@ impl ClientCapabilities {
     }
     /// Sets `experimental`.
     #[inline]
-    pub fn with_experimental(
-        mut self,
-        value: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    ) -> Self {
+    pub fn with_experimental(mut self, value: crate::IndexMap<String, crate::Extra>) -> Self {
         self.experimental = ::std::option::Option::Some(value);
         self
     }
@@ -215,7 +210,7 @@ impl ClientCapabilities {
     }
     /// Sets `sampling`.
     #[inline]
-    pub fn with_sampling(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_sampling(mut self, value: crate::Extra) -> Self {
         self.sampling = ::std::option::Option::Some(value);
         self
     }
@@ -227,9 +222,9 @@ impl ::std::default::Default for ClientCapabilities {
 }
 crate::rt::object! {
     ClientCapabilities {
-        0 "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
+        0 "experimental": optional experimental: crate::IndexMap<String, crate::Extra>,
         1 "roots": optional roots: ClientCapabilitiesRoots,
-        2 "sampling": optional sampling: crate::IndexMap<String, ::serde_json::Value>,
+        2 "sampling": optional sampling: crate::Extra,
     }
 }
 
@@ -407,7 +402,7 @@ pub struct CompleteResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     pub completion: CompleteResultCompletion,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -425,7 +420,7 @@ impl CompleteResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -446,7 +441,7 @@ impl ::std::convert::From<CompleteResult> for Result {
 }
 crate::rt::object! {
     CompleteResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "completion": required completion: CompleteResultCompletion,
     }
 }
@@ -897,7 +892,7 @@ pub struct ListPromptsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -923,7 +918,7 @@ impl ListPromptsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -968,7 +963,7 @@ impl ::std::convert::From<ListPromptsResult> for Result {
 }
 crate::rt::object! {
     ListPromptsResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "nextCursor": optional next_cursor: Cursor,
         2 "prompts": required prompts: Vec<Prompt>,
     }
@@ -1056,7 +1051,7 @@ pub struct ListRootsResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     pub roots: Vec<Root>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1074,7 +1069,7 @@ impl ListRootsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1095,7 +1090,7 @@ impl ::std::convert::From<ListRootsResult> for Result {
 }
 crate::rt::object! {
     ListRootsResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "roots": required roots: Vec<Root>,
     }
 }
@@ -1221,7 +1216,7 @@ pub struct NotificationParams {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -1237,7 +1232,7 @@ impl NotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1249,7 +1244,7 @@ impl ::std::default::Default for NotificationParams {
 }
 crate::rt::object! {
     NotificationParams {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -1333,7 +1328,7 @@ pub struct PaginatedResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -1357,7 +1352,7 @@ impl PaginatedResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1391,7 +1386,7 @@ impl ::std::convert::From<PaginatedResult> for Result {
 }
 crate::rt::object! {
     PaginatedResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "nextCursor": optional next_cursor: Cursor,
     }
 }
@@ -1757,7 +1752,7 @@ pub struct ReadResourceResult {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     pub contents: Vec<ReadResourceResultContentsItem>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1775,7 +1770,7 @@ impl ReadResourceResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -1796,7 +1791,7 @@ impl ::std::convert::From<ReadResourceResult> for Result {
 }
 crate::rt::object! {
     ReadResourceResult {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
         1 "contents": required contents: Vec<ReadResourceResultContentsItem>,
     }
 }
@@ -2181,7 +2176,7 @@ pub struct Result {
     /// Wire name: `_meta`.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub meta: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -2197,7 +2192,7 @@ impl Result {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_meta(mut self, value: crate::Extra) -> Self {
         self.meta = ::std::option::Option::Some(value);
         self
     }
@@ -2209,7 +2204,7 @@ impl ::std::default::Default for Result {
 }
 crate::rt::object! {
     Result {
-        0 "_meta": optional meta: crate::IndexMap<String, ::serde_json::Value>,
+        0 "_meta": optional meta: crate::Extra,
     }
 }
 

@@ -19,19 +19,17 @@ pub struct ServerCapabilities {
     /// Experimental, non-standard capabilities that the server supports.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub experimental: Option<
-        crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    >,
+    pub experimental: Option<crate::IndexMap<String, crate::Extra>>,
     /// Present if the server supports sending log messages to the client.
     ///
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     ///
     /// Optional: `None` is left out of the JSON.
-    pub logging: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub logging: Option<crate::Extra>,
     /// Present if the server supports argument autocompletion suggestions.
     ///
     /// Optional: `None` is left out of the JSON.
-    pub completions: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub completions: Option<crate::Extra>,
     /// Present if the server offers any prompt templates.
     ///
     /// Optional: `None` is left out of the JSON.
@@ -64,22 +62,19 @@ impl ServerCapabilities {
     }
     /// Sets `experimental`.
     #[inline]
-    pub fn with_experimental(
-        mut self,
-        value: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-    ) -> Self {
+    pub fn with_experimental(mut self, value: crate::IndexMap<String, crate::Extra>) -> Self {
         self.experimental = ::std::option::Option::Some(value);
         self
     }
     /// Sets `logging`.
     #[inline]
-    pub fn with_logging(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_logging(mut self, value: crate::Extra) -> Self {
         self.logging = ::std::option::Option::Some(value);
         self
     }
     /// Sets `completions`.
     #[inline]
-    pub fn with_completions(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_completions(mut self, value: crate::Extra) -> Self {
         self.completions = ::std::option::Option::Some(value);
         self
     }
@@ -115,9 +110,9 @@ impl ::std::default::Default for ServerCapabilities {
 }
 crate::rt::object! {
     ServerCapabilities {
-        0 "experimental": optional experimental: crate::IndexMap<String, crate::IndexMap<String, ::serde_json::Value>>,
-        1 "logging": optional logging: crate::IndexMap<String, ::serde_json::Value>,
-        2 "completions": optional completions: crate::IndexMap<String, ::serde_json::Value>,
+        0 "experimental": optional experimental: crate::IndexMap<String, crate::Extra>,
+        1 "logging": optional logging: crate::Extra,
+        2 "completions": optional completions: crate::Extra,
         3 "prompts": optional prompts: ServerCapabilitiesPrompts,
         4 "resources": optional resources: ServerCapabilitiesResources,
         5 "tools": optional tools: ServerCapabilitiesTools,

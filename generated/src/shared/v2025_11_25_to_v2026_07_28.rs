@@ -101,7 +101,7 @@ crate::rt::object! {
 pub struct JSONRPCNotification {
     pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub params: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -118,7 +118,7 @@ impl JSONRPCNotification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_params(mut self, value: crate::Extra) -> Self {
         self.params = ::std::option::Option::Some(value);
         self
     }
@@ -141,7 +141,7 @@ impl ::std::convert::From<JSONRPCNotification> for Notification {
 crate::rt::object! {
     JSONRPCNotification {
         0 "method": required method: String,
-        1 "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
+        1 "params": optional params: crate::Extra,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
@@ -151,7 +151,7 @@ crate::rt::object! {
 pub struct Notification {
     pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub params: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -168,7 +168,7 @@ impl Notification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_params(mut self, value: crate::Extra) -> Self {
         self.params = ::std::option::Option::Some(value);
         self
     }
@@ -176,7 +176,7 @@ impl Notification {
 crate::rt::object! {
     Notification {
         0 "method": required method: String,
-        1 "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
+        1 "params": optional params: crate::Extra,
     }
 }
 
@@ -185,7 +185,7 @@ crate::rt::object! {
 pub struct Request {
     pub method: String,
     /// Optional: `None` is left out of the JSON.
-    pub params: Option<crate::IndexMap<String, ::serde_json::Value>>,
+    pub params: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
@@ -202,7 +202,7 @@ impl Request {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(mut self, value: crate::IndexMap<String, ::serde_json::Value>) -> Self {
+    pub fn with_params(mut self, value: crate::Extra) -> Self {
         self.params = ::std::option::Option::Some(value);
         self
     }
@@ -210,6 +210,6 @@ impl Request {
 crate::rt::object! {
     Request {
         0 "method": required method: String,
-        1 "params": optional params: crate::IndexMap<String, ::serde_json::Value>,
+        1 "params": optional params: crate::Extra,
     }
 }

@@ -84,7 +84,7 @@ pub fn run(mut peer: Peer) -> Result<Summary, Error> {
         .ok_or("the server has no tools")?;
     let mut params = l::CallToolRequestParams::new(tool.name.clone());
     if tool.name == "echo" {
-        params = params.with_arguments(mcp_spec_types::IndexMap::from_iter([(
+        params = params.with_arguments(mcp_spec_types::Extra::from_iter([(
             "message".to_string(),
             Value::from("hello from Rust"),
         )]));

@@ -222,7 +222,7 @@ impl Session {
     fn call_tool(
         &mut self,
         name: &str,
-        args: mcp_spec_types::IndexMap<String, Value>,
+        args: mcp_spec_types::Extra,
         rounds: &mut Rounds,
     ) -> Result<(m::CallToolResult, usize), Error> {
         let mut answers: Option<m::InputResponses> = None;
@@ -473,8 +473,8 @@ fn field_value(field: &str, schema: &m::PrimitiveSchemaDefinition, rounds: &mut 
 
 /// Arguments for a tool from its input schema (kept as members the 2026-07-28
 /// schema does not name): every required property, with a value of its type.
-fn arguments_for(schema: &mcp_spec_types::Extra) -> mcp_spec_types::IndexMap<String, Value> {
-    let mut args = mcp_spec_types::IndexMap::new();
+fn arguments_for(schema: &mcp_spec_types::Extra) -> mcp_spec_types::Extra {
+    let mut args = mcp_spec_types::Extra::new();
     let required: Vec<&str> =
         schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
     for (name, property) in schema.get("properties").and_then(Value::as_object).into_iter().flatten() {

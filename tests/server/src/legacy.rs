@@ -282,14 +282,14 @@ fn capabilities() -> l::ServerCapabilities {
         .with_tools(l::ServerCapabilitiesTools::new().with_list_changed(false))
         .with_prompts(l::ServerCapabilitiesPrompts::new().with_list_changed(false))
         .with_resources(l::ServerCapabilitiesResources::new().with_list_changed(false).with_subscribe(false))
-        .with_completions(mcp_spec_types::IndexMap::new())
+        .with_completions(mcp_spec_types::Extra::new())
 }
 
 fn tools() -> Vec<l::Tool> {
     demo::tools()
         .into_iter()
         .map(|t| {
-            let properties: mcp_spec_types::IndexMap<String, mcp_spec_types::IndexMap<String, Value>> = t
+            let properties: mcp_spec_types::IndexMap<String, mcp_spec_types::Extra> = t
                 .properties
                 .as_object()
                 .into_iter()
