@@ -117,40 +117,61 @@ fn fixed_members_are_always_written() {
 }
 
 /// An open object of anything (`arguments`, a request's generic `params`,
-/// `_meta`) is an [`mcp_spec_types::Extra`]: each member kept as the text it
-/// came as and written back as it came; what is not an object, or repeats a key,
-/// is an error naming where.
+/// `_meta`) is an [`mcp_spec_types::Extra`] read whole: its text kept, split into
+/// members when looked at, written back as it came until changed; what is not an
+/// object is an error naming where.
 #[test]
-fn open_objects_keep_their_members_as_text_and_refuse_what_is_not_one() {
+fn open_objects_keep_their_text_and_refuse_what_is_not_one() {
     let text = format!(
-        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{META},"name":"x","arguments":{{"n":1.50,"deep":{{"c" : [1, 2]}}}}}}}}"#
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{META},"name":"x","arguments":{{"n":1.50, "deep":{{"c" : [1, 2]}}}}}}}}"#
     );
     let request: v::CallToolRequest = serde_json::from_str(&text).unwrap();
     let arguments = request.params.arguments.as_ref().expect("arguments read");
+    assert_eq!(arguments.as_raw(), Some(r#"{"n":1.50, "deep":{"c" : [1, 2]}}"#));
     assert_eq!(arguments.get_raw("n"), Some("1.50"), "the number's text, not a re-printed float");
     assert_eq!(arguments.get_raw("deep"), Some(r#"{"c" : [1, 2]}"#));
     assert_eq!(arguments["deep"], serde_json::json!({"c": [1, 2]}), "parsed when looked at");
+    assert_eq!(arguments.keys().collect::<Vec<_>>(), ["n", "deep"]);
     let written = serde_json::to_string(&request).unwrap();
-    assert!(written.contains(r#""arguments":{"n":1.50,"deep":{"c" : [1, 2]}}"#), "{written}");
+    assert!(written.contains(r#""arguments":{"n":1.50, "deep":{"c" : [1, 2]}}"#), "as it came: {written}");
+
+    // Changed, it is written from its members, the untouched ones as they came.
+    let mut changed = request.clone();
+    let arguments = changed.params.arguments.as_mut().unwrap();
+    assert_eq!(arguments.insert("m", serde_json::json!(true)), None);
+    assert_eq!(arguments.as_raw(), None, "the text no longer says what it holds");
+    let written = serde_json::to_string(&changed).unwrap();
+    assert!(written.contains(r#""arguments":{"n":1.50,"deep":{"c" : [1, 2]},"m":true}"#), "{written}");
+
+    // A repeated key is passed on as it came; looked at, the last one counts.
+    let repeated: v::CallToolRequest = serde_json::from_str(&format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{META},"name":"x","arguments":{{"a":1,"a":2}}}}}}"#
+    ))
+    .unwrap();
+    let arguments = repeated.params.arguments.as_ref().unwrap();
+    assert_eq!((arguments.len(), &arguments["a"]), (1, &serde_json::json!(2)));
+    assert!(serde_json::to_string(&repeated).unwrap().contains(r#""arguments":{"a":1,"a":2}"#));
 
     // The same from a `Value` (no text to keep): the values, equal.
     let from_value: v::CallToolRequest = serde_json::from_value(serde_json::from_str(&text).unwrap()).unwrap();
     assert_eq!(from_value.params.arguments.as_ref().unwrap()["deep"], serde_json::json!({"c": [1, 2]}));
+    assert_eq!(from_value, request);
 
     // The generic message: its `params` too.
     let generic: v::JSONRPCMessage = serde_json::from_str(&text).unwrap();
     let v::JSONRPCMessage::JSONRPCRequest(generic) = generic else { panic!("read as {generic:?}") };
     assert_eq!(generic.params.as_ref().and_then(|p| p.get_raw("name")), Some(r#""x""#));
 
-    let (path, msg) = error_of::<v::CallToolRequest>(&format!(
-        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{META},"name":"x","arguments":[1]}}}}"#
-    ));
-    assert_eq!(path, "params.arguments");
-    assert!(msg.contains("invalid type: sequence, expected an object"), "{msg}");
-
-    let (path, msg) = error_of::<v::CallToolRequest>(&format!(
-        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{META},"name":"x","arguments":{{"a":1,"a":2}}}}}}"#
-    ));
-    assert_eq!(path, "params.arguments.a");
-    assert!(msg.contains("duplicate field `a`"), "{msg}");
+    for (value, expected) in [
+        ("[1]", "invalid type: sequence, expected an object"),
+        (r#""text""#, r#"invalid type: string "text", expected an object"#),
+        ("null", "invalid type: null, expected an object"),
+        ("-3", "invalid type: integer `-3`, expected an object"),
+    ] {
+        let (path, msg) = error_of::<v::CallToolRequest>(&format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{META},"name":"x","arguments":{value}}}}}"#
+        ));
+        assert_eq!(path, "params.arguments", "{value}");
+        assert!(msg.contains(expected), "{value}: {msg}");
+    }
 }

@@ -4,12 +4,10 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use indexmap::IndexMap;
-use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde::de::{self, Deserialize, Deserializer, Unexpected};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
-
-use super::object::{Duplicate, Key};
 
 /// The members of an object that its type does not name: extension fields,
 /// members of a later revision, the contents of an open object such as a tool's
@@ -19,9 +17,12 @@ use super::object::{Duplicate, Key};
 ///
 /// It is also the type of an open object whose values the schema leaves open
 /// (`{ [key: string]: unknown }`, `object`): a request's generic `params`,
-/// `_meta`, a tool call's `arguments`. Reading one is a copy of each member's
-/// text; writing it back, a copy again (a `Value` would parse and print each).
-/// A repeated key is an error, as in every object this crate reads.
+/// `_meta`, a tool call's `arguments`. Such an object is read whole, as its
+/// text (one copy), split into members the first time one is looked at, and
+/// written back as it came unless it was changed: a proxy that does not look
+/// into a request's `params` neither parses nor prints them. A key repeated in
+/// such an object is passed on as it came; looked at, the last one counts (as
+/// in a `serde_json::Value`).
 ///
 /// Members keep the order they came in (or were inserted in), whatever features
 /// the build gives `serde_json`.
@@ -32,6 +33,29 @@ use super::object::{Duplicate, Key};
 #[derive(Clone, Default)]
 pub struct Extra {
     members: IndexMap<String, Member>,
+    /// An open object read whole: its text, and its members once looked at.
+    /// (`members` is then unused; any change moves them there and drops the text.)
+    whole: Option<Box<Whole>>,
+}
+
+#[derive(Clone)]
+struct Whole {
+    text: Box<RawValue>,
+    members: OnceLock<IndexMap<String, Member>>,
+}
+
+impl Whole {
+    fn members(&self) -> &IndexMap<String, Member> {
+        self.members.get_or_init(|| split(self.text.get()))
+    }
+}
+
+/// The members of an object's text, each as its own text. The text was read
+/// as a JSON object, so it splits; a repeated key keeps its first place and its
+/// last value.
+fn split(text: &str) -> IndexMap<String, Member> {
+    let members: IndexMap<String, Box<RawValue>> = serde_json::from_str(text).unwrap_or_default();
+    members.into_iter().map(|(k, raw)| (k, Member::from_raw(raw))).collect()
 }
 
 /// One kept member: the text it came as (when it was read) and, once looked at
@@ -50,6 +74,10 @@ impl Member {
             Some(raw) => serde_json::from_str(raw.get()).unwrap_or(Value::Null),
             None => Value::Null,
         })
+    }
+    fn into_value(self) -> Value {
+        self.value();
+        self.value.into_inner().unwrap_or(Value::Null)
     }
     fn of(value: Value) -> Member {
         Member { raw: None, value: OnceLock::from(value) }
@@ -73,55 +101,78 @@ impl Extra {
     pub fn new() -> Extra {
         Extra::default()
     }
+    /// The members, split from the text first when the object was read whole.
+    fn map(&self) -> &IndexMap<String, Member> {
+        match &self.whole {
+            Some(whole) => whole.members(),
+            None => &self.members,
+        }
+    }
+    /// The members, to change: an object read whole is split, and its text dropped.
+    fn map_mut(&mut self) -> &mut IndexMap<String, Member> {
+        if let Some(whole) = self.whole.take() {
+            let Whole { text, members } = *whole;
+            self.members = members.into_inner().unwrap_or_else(|| split(text.get()));
+        }
+        &mut self.members
+    }
     pub fn len(&self) -> usize {
-        self.members.len()
+        self.map().len()
     }
     pub fn is_empty(&self) -> bool {
-        self.members.is_empty()
+        self.map().is_empty()
     }
     pub fn contains_key(&self, key: &str) -> bool {
-        self.members.contains_key(key)
+        self.map().contains_key(key)
     }
     /// The member's value, parsed on first use.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.members.get(key).map(Member::value)
+        self.map().get(key).map(Member::value)
     }
     /// The member's JSON text as it was read (`None` for one set with [`Extra::insert`]).
     pub fn get_raw(&self, key: &str) -> Option<&str> {
-        self.members.get(key)?.raw.as_deref().map(RawValue::get)
+        self.map().get(key)?.raw.as_deref().map(RawValue::get)
+    }
+    /// The whole object's JSON text as it was read, when it was read as an open
+    /// object (a request's `params`, ...) and has not been changed since.
+    pub fn as_raw(&self) -> Option<&str> {
+        self.whole.as_ref().map(|whole| whole.text.get())
     }
     /// Sets a member, returning the value it had.
     pub fn insert(&mut self, key: impl Into<String>, value: Value) -> Option<Value> {
-        self.members.insert(key.into(), Member::of(value)).map(|m| m.value().clone())
+        self.map_mut().insert(key.into(), Member::of(value)).map(Member::into_value)
     }
     /// Removes a member, returning its value; the others keep their order.
     pub fn remove(&mut self, key: &str) -> Option<Value> {
-        self.members.shift_remove(key).map(|m| m.value().clone())
+        self.map_mut().shift_remove(key).map(Member::into_value)
     }
     pub fn keys(&self) -> impl Iterator<Item = &String> {
-        self.members.keys()
+        self.map().keys()
     }
     /// Every member with its value, in order.
     pub fn iter(&self) -> impl Iterator<Item = (&String, &Value)> {
-        self.members.iter().map(|(k, m)| (k, m.value()))
+        self.map().iter().map(|(k, m)| (k, m.value()))
     }
     /// The members as a JSON object.
     pub fn into_map(self) -> serde_json::Map<String, Value> {
-        self.members.into_iter().map(|(k, m)| (k, m.value().clone())).collect()
+        self.into_iter().collect()
     }
     /// The members as written: for the generated serializers.
     #[doc(hidden)]
     pub fn members(&self) -> impl Iterator<Item = (&String, &Member)> {
-        self.members.iter()
+        self.map().iter()
     }
     /// Keeps a member read as text (the reader has refused duplicates).
     pub(crate) fn insert_raw(&mut self, key: String, raw: Box<RawValue>) {
-        self.members.insert(key, Member::from_raw(raw));
+        self.map_mut().insert(key, Member::from_raw(raw));
     }
 }
 
 impl Serialize for Extra {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if let Some(whole) = &self.whole {
+            return whole.text.serialize(s);
+        }
         let mut map = s.serialize_map(Some(self.members.len()))?;
         for (key, member) in &self.members {
             map.serialize_entry(key, member)?;
@@ -131,28 +182,28 @@ impl Serialize for Extra {
 }
 
 impl<'de> Deserialize<'de> for Extra {
+    /// Reads an open object whole, as its text (see the type's docs).
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Extra, D::Error> {
-        struct ExtraVisitor;
-        impl<'de> Visitor<'de> for ExtraVisitor {
-            type Value = Extra;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Extra, A::Error> {
-                let mut extra = Extra { members: IndexMap::with_capacity(access.size_hint().unwrap_or(0)) };
-                while let Some(Key(key)) = access.next_key::<Key<'de>>()? {
-                    if extra.members.contains_key(&*key) {
-                        // Fails, naming the key, once the value is skipped.
-                        access.next_value_seed(Duplicate(&key))?;
-                        continue;
-                    }
-                    let raw: Box<RawValue> = access.next_value()?;
-                    extra.members.insert(key.into_owned(), Member::from_raw(raw));
-                }
-                Ok(extra)
-            }
+        let text = Box::<RawValue>::deserialize(d)?;
+        if !text.get().starts_with('{') {
+            // Not an object: the error serde would give, from the value.
+            let value: Value = serde_json::from_str(text.get()).map_err(de::Error::custom)?;
+            let unexpected = match &value {
+                Value::Null => Unexpected::Unit,
+                Value::Bool(b) => Unexpected::Bool(*b),
+                Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+                    (Some(i), _, _) => Unexpected::Signed(i),
+                    (_, Some(u), _) => Unexpected::Unsigned(u),
+                    (_, _, Some(f)) => Unexpected::Float(f),
+                    _ => Unexpected::Other("a number"),
+                },
+                Value::String(s) => Unexpected::Str(s),
+                Value::Array(_) => Unexpected::Seq,
+                Value::Object(_) => Unexpected::Map,
+            };
+            return Err(de::Error::invalid_type(unexpected, &"an object"));
         }
-        d.deserialize_map(ExtraVisitor)
+        Ok(Extra { members: IndexMap::new(), whole: Some(Box::new(Whole { text, members: OnceLock::new() })) })
     }
 }
 
@@ -182,7 +233,7 @@ impl fmt::Debug for Extra {
 
 impl FromIterator<(String, Value)> for Extra {
     fn from_iter<I: IntoIterator<Item = (String, Value)>>(iter: I) -> Extra {
-        Extra { members: iter.into_iter().map(|(k, v)| (k, Member::of(v))).collect() }
+        Extra { members: iter.into_iter().map(|(k, v)| (k, Member::of(v))).collect(), whole: None }
     }
 }
 
@@ -196,11 +247,9 @@ impl IntoIterator for Extra {
     type Item = (String, Value);
     type IntoIter = std::iter::Map<indexmap::map::IntoIter<String, Member>, fn((String, Member)) -> (String, Value)>;
     /// Every member with its value, in order.
-    fn into_iter(self) -> Self::IntoIter {
-        self.members.into_iter().map(|(k, m)| {
-            let value = m.value().clone();
-            (k, value)
-        })
+    fn into_iter(mut self) -> Self::IntoIter {
+        self.map_mut();
+        self.members.into_iter().map(|(k, m)| (k, m.into_value()))
     }
 }
 
@@ -211,7 +260,7 @@ impl<'a> IntoIterator for &'a Extra {
         fn((&'a String, &'a Member)) -> (&'a String, &'a Value),
     >;
     fn into_iter(self) -> Self::IntoIter {
-        self.members.iter().map(|(k, m)| (k, m.value()))
+        self.map().iter().map(|(k, m)| (k, m.value()))
     }
 }
 

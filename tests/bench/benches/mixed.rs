@@ -72,13 +72,16 @@ fn main() {
         bytes / stream.len()
     );
 
-    // `MIXED_PROFILE=1`: only ours reads, for a few seconds, for a profiler to watch.
-    if std::env::var_os("MIXED_PROFILE").is_some() {
+    // `MIXED_PROFILE=1`: only ours reads, for a few seconds, for a profiler to
+    // watch (`=client`: the client's side; `=write`: ours writes what it read).
+    if let Ok(mode) = std::env::var("MIXED_PROFILE") {
         let start = std::time::Instant::now();
         let typed = client_side(&recorded);
-        let client = std::env::var("MIXED_PROFILE").is_ok_and(|v| v == "client");
+        let read: Vec<ours::JSONRPCMessage> = stream.iter().filter_map(|t| serde_json::from_str(t).ok()).collect();
         while start.elapsed().as_secs() < 5 {
-            if client {
+            if mode == "write" {
+                read.iter().for_each(|m| drop(black_box(serde_json::to_string(m).unwrap())));
+            } else if mode == "client" {
                 typed.iter().for_each(|(read, t)| {
                     black_box(read(t).ok());
                 });
