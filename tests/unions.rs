@@ -277,3 +277,33 @@ fn the_rule_orders_members_as_its_docs_state_it() {
     let look = Look { kind: choose::OBJECT, keys: &last, selected: None };
     assert_eq!(choose::order(&table, None, &look).as_slice(), &[63]);
 }
+
+/// The first look finds an object's keys by skipping over its values, strings
+/// eight bytes at a time: an escaped quote or backslash at any place in a word,
+/// a string ending at any place, multi-byte text, braces in a string, must all
+/// end where JSON says. (The look is taken of text serde_json has read, so only
+/// valid JSON is asked of it.)
+#[test]
+fn the_first_look_skips_strings_where_json_ends_them() {
+    let pieces = ["a", "\\\"", "\\\\", "é", "\\u0041", "\\n", "{", "}", "\\\\\\\""];
+    let mut cases = 0;
+    for len in 0..20 {
+        for piece in pieces {
+            for at in 0..=len {
+                let mut s = "x".repeat(len);
+                s.insert_str(at, piece);
+                let text = format!(r#"{{"a":"{s}","b":{{"c":["{s}",{{"d":"{s}"}}]}},"k":1}}"#);
+                let object: serde_json::Map<String, serde_json::Value> =
+                    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+                let keys: Vec<&str> = object.keys().map(String::as_str).collect();
+                // The byte-level look itself (`scan` would fall back to serde).
+                match mcp_spec_types::rt::scan_fast(&text, None, true) {
+                    Some(Ok(scanned)) => assert_eq!(scanned.key_list().to_vec(), keys, "{text}"),
+                    _ => panic!("{text}: the byte-level look gave up"),
+                }
+                cases += 1;
+            }
+        }
+    }
+    assert_eq!(cases, 9 * (1..=20).sum::<usize>());
+}

@@ -507,8 +507,6 @@ serde = { version = "1.0.229", default-features = false, features = ["std"] }
 serde_json = { version = "1.0.154", features = ["raw_value"] }
 # Map-typed members keep their order whatever features the build gives serde_json.
 indexmap = { version = "2.14.2", default-features = false, features = ["std", "serde"] }
-# A union's first look skips over values to find the keys (already in every build: serde_json uses it).
-memchr = { version = "2.8.3", default-features = false, features = ["std"] }
 # The JSON path inside a union's member when it does not read (on errors only).
 serde_path_to_error = "0.1.20"
 "#,

@@ -152,8 +152,9 @@ fn scan_slow<'a>(text: &'a str, field: Option<&str>, keys: bool) -> Result<Scann
 }
 
 /// The byte-level first look; `None` when the text is anything but a plain JSON
-/// value whose keys have no escapes.
-fn scan_fast<'a>(text: &'a str, field: Option<&str>, keys: bool) -> Option<Result<Scanned<'a>, String>> {
+/// value whose keys have no escapes. (Public for the tests: [`scan`] falls back
+/// to serde when this gives up, which would hide a wrong skip.)
+pub fn scan_fast<'a>(text: &'a str, field: Option<&str>, keys: bool) -> Option<Result<Scanned<'a>, String>> {
     let b = text.as_bytes();
     let mut i = skip_ws(b, 0);
     let kind = match b.get(i)? {
@@ -220,10 +221,32 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
 }
 
 /// The index of the quote that ends the string whose text starts at `i`.
+/// Eight bytes at a time, in a word: the strings of a message are mostly short,
+/// and a call to `memchr` costs more than it saves on them (measured).
 #[inline]
 fn string_end(b: &[u8], mut i: usize) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    const QUOTES: u64 = u64::from_ne_bytes([b'"'; 8]);
+    const BACKSLASHES: u64 = u64::from_ne_bytes([b'\\'; 8]);
+    // The high bit of each byte of `w` that is zero. A byte above a zero one may
+    // be flagged too, so only the lowest flag is trusted.
+    let zeros = |w: u64| w.wrapping_sub(ONES) & !w & HIGHS;
     loop {
-        i += memchr::memchr2(b'"', b'\\', b.get(i..)?)?;
+        while let Some(chunk) = b.get(i..i + 8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            let w = u64::from_le_bytes(word);
+            let found = zeros(w ^ QUOTES) | zeros(w ^ BACKSLASHES);
+            if found != 0 {
+                i += (found.trailing_zeros() / 8) as usize;
+                break;
+            }
+            i += 8;
+        }
+        while !matches!(b.get(i)?, b'"' | b'\\') {
+            i += 1;
+        }
         if b[i] == b'"' {
             return Some(i);
         }
