@@ -168,6 +168,11 @@ fn main() {
     let text = r#"{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 1.25}, "_meta": {"progressToken": 5, "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}}"#;
     let message: m::JSONRPCMessage = serde_json::from_str(text).unwrap();
     assert_eq!(message.member_name(), "JSONRPCRequest");
+    // A union of objects given a number (handed over as a map) says so.
+    for number in ["7", "1.5"] {
+        let e = serde_json::from_str::<m::JSONRPCMessage>(number).unwrap_err().to_string();
+        assert!(e.starts_with("JSONRPCMessage: expected an object, found a number"), "{e}");
+    }
     let request: m::CallToolRequest = serde_json::from_str(text).unwrap();
     assert_eq!(request.id, m::RequestId::Integer(3));
     let back: serde_json::Value = serde_json::to_value(&request).unwrap();

@@ -302,11 +302,21 @@ fn a_union_reads_alike_from_text_from_a_reader_and_from_a_value() {
         assert_eq!(a, b.map_err(|e| e.to_string()), "{t}");
         assert_eq!(a.is_ok(), c.is_ok(), "{t}");
     }
-    // A map of another deserializer is no JSON text, whatever it holds.
+    // A union of objects reads the members of any map of JSON values (a
+    // `serde_json::Map`), not only text; a string holding JSON is a string.
+    let map = json!({"jsonrpc": "2.0", "method": "ping"}).as_object().unwrap().clone();
+    let read = <m::JSONRPCMessage as serde::Deserialize>::deserialize(map).unwrap();
+    assert_eq!(read.member_name(), "JSONRPCNotification");
     let mut map = serde_json::Map::new();
     map.insert("x".into(), Value::String(r#"{"jsonrpc": "2.0", "method": "ping"}"#.into()));
     let e = <m::JSONRPCMessage as serde::Deserialize>::deserialize(map).unwrap_err().to_string();
-    assert!(e.contains("invalid type: map"), "{e}");
+    assert!(e.starts_with("JSONRPCMessage: the value is none of"), "{e}");
+    // A map of another deserializer holds no JSON text for a member's value.
+    let map = serde::de::value::MapDeserializer::<_, serde_json::Error>::new(
+        [("jsonrpc", "2.0"), ("method", "ping")].into_iter(),
+    );
+    let e = <m::JSONRPCMessage as serde::Deserialize>::deserialize(map).unwrap_err().to_string();
+    assert!(e.contains("invalid type"), "{e}");
     // A near miss: the same error whichever way the text comes.
     let bad = r#"{"jsonrpc": "2.0", "id": 3, "result": {"resultType": "complete", "content": [{"type": "image"}]}}"#;
     let a = serde_json::from_str::<m::CallToolResultResponse>(bad).unwrap_err().to_string();

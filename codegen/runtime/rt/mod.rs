@@ -48,6 +48,7 @@ mod fixed;
 pub mod log;
 mod number;
 mod object;
+mod pairs;
 mod table;
 mod union;
 
@@ -61,6 +62,7 @@ pub use object::{
     Key, ObjectVisitor, ReadObject, Shape, Writer, member_index, missing, next_member, read_extra, read_field,
     read_field_as,
 };
+pub use pairs::{FromPairs, Pairs, PairsReader, PairsVisitor, field_of, keys_of, read_pairs};
 pub use table::{ChooseMember, TypeEntry, read, read_tracked, roundtrip};
 pub use union::{
     MemberTable, Reader, Scanned, TagRule, by_tag, member_error, number_or_skip, position, raw_of, read_as,

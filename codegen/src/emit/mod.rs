@@ -54,6 +54,7 @@ pub const RUNTIME: &[(&str, &str)] = &[
     ("src/rt/log.rs", include_str!("../../runtime/rt/log.rs")),
     ("src/rt/number.rs", include_str!("../../runtime/rt/number.rs")),
     ("src/rt/object.rs", include_str!("../../runtime/rt/object.rs")),
+    ("src/rt/pairs.rs", include_str!("../../runtime/rt/pairs.rs")),
     ("src/rt/table.rs", include_str!("../../runtime/rt/table.rs")),
     ("src/rt/union.rs", include_str!("../../runtime/rt/union.rs")),
 ];

@@ -258,6 +258,15 @@ pub trait Shape {
     {
         Self::read_text(text)
     }
+    /// Reads a value of the type from an object's members, taken one by one by
+    /// a union of objects read through serde (see `pairs`), which found `keys`.
+    #[inline]
+    fn read_pairs(pairs: &[(Cow<'_, str>, Cow<'_, str>)], _keys: &[&str]) -> Result<Self, String>
+    where
+        Self: Sized + serde::de::DeserializeOwned,
+    {
+        super::pairs::read_pairs(pairs)
+    }
 }
 
 impl Shape for String {

@@ -20,7 +20,10 @@
 //! The input is taken as JSON text (`RawValue`): only the keys and one value are
 //! looked at to choose, then the member is read from the text once, so the members
 //! it keeps stay text too. (A union decided by kind, read through serde, needs no
-//! text: the kind of the value serde hands over is the whole decision.)
+//! text: the kind of the value serde hands over is the whole decision. A union
+//! decided by shape whose members are all objects, read through serde, takes
+//! its input's members one by one instead, each key with its value's text, and
+//! reads the member from those: see `pairs`.)
 
 use std::borrow::Cow;
 use std::fmt;
@@ -457,7 +460,7 @@ fn without_position(e: &serde_json::Error) -> String {
 /// newtype struct of this name, its deserializers call `visit_map` with one
 /// entry whose value is the text, borrowed from the input when the input is
 /// text in memory. (How `&RawValue` and `Box<RawValue>` read themselves.)
-const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
+pub(crate) const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
 
 /// Reads a union from any deserializer: as JSON text first, borrowed from the
 /// input when `serde_json` reads text in memory (no copy), else owned.
@@ -495,7 +498,7 @@ pub fn union_error_of<E: de::Error>(
 
 /// The name under which `serde_json` with its `arbitrary_precision` feature
 /// hands over a number: a map of one entry whose value is the number's text.
-const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+pub(crate) const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
 /// What a union decided by kind makes of a map: the number's text when it is a
 /// number in `serde_json`'s `arbitrary_precision` form, else nothing, having read
@@ -565,7 +568,7 @@ macro_rules! __mcp_union {
     ($name:ident by shape, $sfield:literal ($sty:ty) picks { $( $pvalue:literal => $pick:ident ),* $(,)? } $(, unlisted $other:ident)?
         { $( $variant:ident ($ty:ty) $(as $wrap:ident)? ),* $(,)? }) => {
         $crate::__mcp_union!(@common $name { $( $variant ($ty) $(as $wrap)? ),* });
-        $crate::__mcp_union!(@from_text_deserialize $name);
+        $crate::__mcp_union!(@pairs_deserialize $name);
         $crate::__mcp_union!(@shape $name { $( $variant ($ty) $(as $wrap)? ),* }
             ::std::option::Option::Some($crate::rt::Selector {
                 field: $sfield,
@@ -648,7 +651,7 @@ macro_rules! __mcp_union {
     // Decided by shape.
     ($name:ident by shape { $( $variant:ident ($ty:ty) $(as $wrap:ident)? ),* $(,)? }) => {
         $crate::__mcp_union!(@common $name { $( $variant ($ty) $(as $wrap)? ),* });
-        $crate::__mcp_union!(@from_text_deserialize $name);
+        $crate::__mcp_union!(@pairs_deserialize $name);
         $crate::__mcp_union!(@shape $name { $( $variant ($ty) $(as $wrap)? ),* } ::std::option::Option::None);
     };
 
@@ -694,11 +697,54 @@ macro_rules! __mcp_union {
             }
         }
 
+        impl $crate::rt::FromPairs for $name {
+            #[inline]
+            fn from_pairs(
+                pairs: &[(::std::borrow::Cow<'_, str>, ::std::borrow::Cow<'_, str>)],
+                looked: ::std::option::Option<&[&str]>,
+            ) -> ::std::result::Result<Self, ::std::string::String> {
+                let selector = $name::SELECTOR;
+                let own_keys;
+                let keys = match looked {
+                    ::std::option::Option::Some(keys) => keys,
+                    ::std::option::Option::None => {
+                        own_keys = $crate::rt::keys_of(pairs);
+                        &own_keys[..]
+                    }
+                };
+                let field = $crate::rt::field_of(pairs, selector.map(|s| s.field))
+                    .map_err(|e| ::std::format!("{}: {e}", stringify!($name)))?;
+                let selected = field.as_ref().and_then(::serde_json::Value::as_str);
+                let look = $crate::rt::Look { kind: $crate::rt::OBJECT, keys, selected };
+                let order = $crate::rt::order(&$name::TABLE, selector.as_ref(), &look);
+                let readers: &[$crate::rt::PairsReader<$name>] =
+                    &[ $( $crate::__mcp_union!(@pairs_reader $name $variant ($ty) $($wrap)?) ),* ];
+                let mut errors = ::std::vec::Vec::new();
+                for i in order {
+                    match (readers[i])(pairs, keys) {
+                        ::std::result::Result::Ok(value) => return ::std::result::Result::Ok(value),
+                        ::std::result::Result::Err(e) => errors.push((i, e)),
+                    }
+                }
+                ::std::result::Result::Err($crate::rt::union_error(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, $crate::rt::OBJECT, &errors))
+            }
+            fn kind_error(kind: u8) -> ::std::string::String {
+                $crate::rt::union_error(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, kind, &[])
+            }
+        }
+
         impl $crate::rt::Shape for $name {
             $crate::__mcp_union!(@shape_of $name { $( $variant ($ty) ),* });
             #[inline]
             fn read_looked(text: &str, kind: u8, keys: &[&str]) -> ::std::result::Result<Self, ::std::string::String> {
                 $name::from_looked(text, ::std::option::Option::Some((kind, keys)))
+            }
+            #[inline]
+            fn read_pairs(
+                pairs: &[(::std::borrow::Cow<'_, str>, ::std::borrow::Cow<'_, str>)],
+                keys: &[&str],
+            ) -> ::std::result::Result<Self, ::std::string::String> {
+                <$name as $crate::rt::FromPairs>::from_pairs(pairs, ::std::option::Option::Some(keys))
             }
         }
     };
@@ -738,6 +784,22 @@ macro_rules! __mcp_union {
 
     };
 
+    // Reading through serde, a union decided by shape: when its members are all
+    // objects, from the input's members taken one by one (see `pairs`); else as
+    // the input's text, then from the text.
+    (@pairs_deserialize $name:ident) => {
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            #[inline]
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                if <$name as $crate::rt::Shape>::KINDS == $crate::rt::OBJECT {
+                    return deserializer.deserialize_any($crate::rt::PairsVisitor::<$name>::new());
+                }
+                let text = $crate::rt::raw_of(deserializer)?;
+                $name::from_text(&text).map_err(::serde::de::Error::custom)
+            }
+        }
+    };
+
     // Reading through serde: as the input's text, then from the text.
     (@from_text_deserialize $name:ident) => {
         impl<'de> ::serde::Deserialize<'de> for $name {
@@ -770,6 +832,16 @@ macro_rules! __mcp_union {
                 )*
                 best
             }
+    };
+
+    (@pairs_reader $name:ident $variant:ident ($ty:ty) int) => {
+        |pairs, _| $crate::rt::read_pairs::<$crate::rt::Int>(pairs).map(|i| $name::$variant(i.0))
+    };
+    (@pairs_reader $name:ident $variant:ident ($ty:ty) nullable_int) => {
+        |pairs, _| $crate::rt::read_pairs::<$crate::rt::NullableInt>(pairs).map(|i| $name::$variant(i.0))
+    };
+    (@pairs_reader $name:ident $variant:ident ($ty:ty) $($wrap:ident)?) => {
+        |pairs, keys| <$ty as $crate::rt::Shape>::read_pairs(pairs, keys).map($name::$variant)
     };
 
     (@reader $name:ident $variant:ident ($ty:ty) int) => {
