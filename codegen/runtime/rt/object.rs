@@ -256,9 +256,10 @@ pub trait Shape {
         Self::read_text(text)
     }
     /// Reads a value of the type from an object's members, taken one by one by
-    /// a union of objects read through serde (see `pairs`), which found `keys`.
+    /// a union of objects read through serde (see `pairs`), which found their
+    /// keys (`looked`) when it decided by shape.
     #[inline]
-    fn read_pairs(pairs: &[(Cow<'_, str>, Cow<'_, str>)], _keys: &[&str]) -> Result<Self, String>
+    fn read_pairs(pairs: &[(Cow<'_, str>, Cow<'_, str>)], _looked: Option<&[&str]>) -> Result<Self, String>
     where
         Self: Sized + serde::de::DeserializeOwned,
     {

@@ -426,16 +426,27 @@ pub struct TagRule<'a> {
 
 /// The member a discriminator's value selects, from the first look at the input.
 pub fn by_tag(rule: &TagRule<'_>, scanned: &Scanned<'_>) -> Result<usize, String> {
-    if scanned.kind != OBJECT {
-        return Err(format!("invalid type: {}, expected an object", kind_name(scanned.kind)));
+    by_tag_of(rule, scanned.kind, scanned.field.as_ref())
+}
+
+/// The member a discriminator's value selects, from the input's kind and the
+/// field's value when it has one.
+pub fn by_tag_of(rule: &TagRule<'_>, kind: u8, field: Option<&Value>) -> Result<usize, String> {
+    if kind != OBJECT {
+        return Err(tag_kind_error(kind));
     }
-    let Some(tag) = &scanned.field else {
+    let Some(tag) = field else {
         return Err(format!("missing field `{}`", rule.field));
     };
     rule.tags.iter().position(|ts| ts.iter().any(|t| t.matches(tag))).or(rule.fallback).ok_or_else(|| {
         let expected: Vec<String> = rule.tags.iter().flat_map(|ts| ts.iter().map(|t| t.to_string())).collect();
         format!("unknown `{}` value {tag}, expected one of {}", rule.field, expected.join(", "))
     })
+}
+
+/// The error of a discriminated union for an input of another kind than an object.
+pub fn tag_kind_error(kind: u8) -> String {
+    format!("invalid type: {}, expected an object", kind_name(kind))
 }
 
 /// A JSON value as text, for reading a union from a `Value`.
@@ -539,9 +550,16 @@ macro_rules! __mcp_union {
     // Discriminated by a field's value.
     ($name:ident by $field:literal { $( $variant:ident ($ty:ty) $(as $wrap:ident)? = $tags:tt ),* $(,)? }) => {
         $crate::__mcp_union!(@common $name { $( $variant ($ty) $(as $wrap)? ),* });
-        $crate::__mcp_union!(@from_text_deserialize $name);
+        $crate::__mcp_union!(@pairs_deserialize $name);
         impl $crate::rt::Shape for $name {
             $crate::__mcp_union!(@shape_of $name { $( $variant ($ty) ),* });
+            #[inline]
+            fn read_pairs(
+                pairs: &[(::std::borrow::Cow<'_, str>, ::std::borrow::Cow<'_, str>)],
+                _looked: ::std::option::Option<&[&str]>,
+            ) -> ::std::result::Result<Self, ::std::string::String> {
+                <$name as $crate::rt::FromPairs>::from_pairs(pairs, ::std::option::Option::None)
+            }
         }
         impl $name {
             /// Reads the union from JSON text, choosing the member as its docs say.
@@ -549,15 +567,28 @@ macro_rules! __mcp_union {
             pub fn from_text(text: &str) -> ::std::result::Result<Self, ::std::string::String> {
                 let scanned = $crate::rt::scan(text, ::std::option::Option::Some($field), false)
                     .map_err(|e| ::std::format!("{}: {e}", stringify!($name)))?;
-                let rule = $crate::rt::TagRule {
-                    field: $field,
-                    tags: &[ $( $crate::__mcp_union!(@tags $tags) ),* ],
-                    fallback: $crate::__mcp_union!(@fallback [ $( $tags )* ] 0usize),
-                };
-                let which = $crate::rt::by_tag(&rule, &scanned).map_err(|e| ::std::format!("{}: {e}", stringify!($name)))?;
+                let which = $crate::rt::by_tag(&$crate::__mcp_union!(@rule $field { $( $tags ),* }), &scanned).map_err(|e| ::std::format!("{}: {e}", stringify!($name)))?;
                 let readers: &[$crate::rt::Reader<$name>] =
                     &[ $( $crate::__mcp_union!(@reader $name $variant ($ty) $($wrap)?) ),* ];
                 (readers[which])(text, ::std::option::Option::None).map_err(|e| $crate::rt::union_error(stringify!($name), $name::MEMBERS, &[], 0, &[(which, e)]))
+            }
+        }
+        impl $crate::rt::FromPairs for $name {
+            #[inline]
+            fn from_pairs(
+                pairs: &[(::std::borrow::Cow<'_, str>, ::std::borrow::Cow<'_, str>)],
+                _looked: ::std::option::Option<&[&str]>,
+            ) -> ::std::result::Result<Self, ::std::string::String> {
+                let field = $crate::rt::field_of(pairs, ::std::option::Option::Some($field))
+                    .map_err(|e| ::std::format!("{}: {e}", stringify!($name)))?;
+                let which = $crate::rt::by_tag_of(&$crate::__mcp_union!(@rule $field { $( $tags ),* }), $crate::rt::OBJECT, field.as_ref())
+                    .map_err(|e| ::std::format!("{}: {e}", stringify!($name)))?;
+                let readers: &[$crate::rt::PairsReader<$name>] =
+                    &[ $( $crate::__mcp_union!(@pairs_reader $name $variant ($ty) $($wrap)?) ),* ];
+                (readers[which])(pairs, ::std::option::Option::None).map_err(|e| $crate::rt::union_error(stringify!($name), $name::MEMBERS, &[], 0, &[(which, e)]))
+            }
+            fn kind_error(kind: u8) -> ::std::string::String {
+                ::std::format!("{}: {}", stringify!($name), $crate::rt::tag_kind_error(kind))
             }
         }
     };
@@ -718,7 +749,7 @@ macro_rules! __mcp_union {
                     &[ $( $crate::__mcp_union!(@pairs_reader $name $variant ($ty) $($wrap)?) ),* ];
                 let mut errors = ::std::vec::Vec::new();
                 for i in order {
-                    match (readers[i])(pairs, keys) {
+                    match (readers[i])(pairs, ::std::option::Option::Some(keys)) {
                         ::std::result::Result::Ok(value) => return ::std::result::Result::Ok(value),
                         ::std::result::Result::Err(e) => errors.push((i, e)),
                     }
@@ -739,9 +770,9 @@ macro_rules! __mcp_union {
             #[inline]
             fn read_pairs(
                 pairs: &[(::std::borrow::Cow<'_, str>, ::std::borrow::Cow<'_, str>)],
-                keys: &[&str],
+                looked: ::std::option::Option<&[&str]>,
             ) -> ::std::result::Result<Self, ::std::string::String> {
-                <$name as $crate::rt::FromPairs>::from_pairs(pairs, ::std::option::Option::Some(keys))
+                <$name as $crate::rt::FromPairs>::from_pairs(pairs, looked)
             }
         }
     };
@@ -797,16 +828,6 @@ macro_rules! __mcp_union {
         }
     };
 
-    // Reading through serde: as the input's text, then from the text.
-    (@from_text_deserialize $name:ident) => {
-        impl<'de> ::serde::Deserialize<'de> for $name {
-            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                let text = $crate::rt::raw_of(deserializer)?;
-                $name::from_text(&text).map_err(::serde::de::Error::custom)
-            }
-        }
-    };
-
     // A union's `Shape`, less `read_looked` (which only a union decided by shape or kind has).
     (@shape_of $name:ident { $( $variant:ident ($ty:ty) ),* }) => {
             const KINDS: u8 = 0 $( | <$ty as $crate::rt::Shape>::KINDS )*;
@@ -838,7 +859,7 @@ macro_rules! __mcp_union {
         |pairs, _| $crate::rt::read_pairs::<$crate::rt::NullableInt>(pairs).map(|i| $name::$variant(i.0))
     };
     (@pairs_reader $name:ident $variant:ident ($ty:ty) $($wrap:ident)?) => {
-        |pairs, keys| <$ty as $crate::rt::Shape>::read_pairs(pairs, keys).map($name::$variant)
+        |pairs, looked| <$ty as $crate::rt::Shape>::read_pairs(pairs, looked).map($name::$variant)
     };
 
     (@reader $name:ident $variant:ident ($ty:ty) int) => {
@@ -864,6 +885,14 @@ macro_rules! __mcp_union {
     (@wrap $v:ident float_seq) => { &$crate::rt::FloatSeq($v) };
     (@wrap $v:ident int) => { $v };
     (@wrap $v:ident nullable_int) => { $v };
+
+    (@rule $field:literal { $( $tags:tt ),* }) => {
+        $crate::rt::TagRule {
+            field: $field,
+            tags: &[ $( $crate::__mcp_union!(@tags $tags) ),* ],
+            fallback: $crate::__mcp_union!(@fallback [ $( $tags )* ] 0usize),
+        }
+    };
 
     (@tags _) => { &[] };
     (@tags [ $( $tag:expr ),* ]) => { &[ $( $crate::rt::Fixed::from($tag) ),* ] };
