@@ -7,6 +7,7 @@ use mcp_spec_codegen::model::ItemKind;
 use mcp_spec_codegen::rule as check;
 use mcp_spec_codegen::sample::Fill;
 use mcp_spec_tests as support;
+use serde_json::json;
 
 #[test]
 fn every_union_member_is_chosen_for_its_own_input() {
@@ -306,4 +307,64 @@ fn the_first_look_skips_strings_where_json_ends_them() {
         }
     }
     assert_eq!(cases, 9 * (1..=20).sum::<usize>());
+}
+
+/// A union read through serde (one pass over its input's members, see
+/// `rt::pairs`) and from text (a first look, then the member from the text)
+/// agree: the same member, or the same error (serde's adds where), for every
+/// union of every revision, on samples of each member and on near misses of
+/// them (a member left out, a value of the wrong kind, an input of another
+/// kind).
+#[test]
+fn every_union_reads_alike_through_serde_and_from_text() {
+    let (spec, _) =
+        mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render()));
+    let (mut checked, mut errors) = (0usize, 0usize);
+    let mut failures = Vec::new();
+    for rev in &spec.revisions {
+        let types = support::types_of(&rev.name);
+        for item in rev.items.values() {
+            let ItemKind::Union(u) = &item.kind else { continue };
+            let entry = types.iter().find(|t| t.name == item.name).expect("every union is in the type table");
+            let (choose, read) = (entry.choose.expect("a chooser"), entry.choose_read.expect("a serde reader"));
+            let mut inputs = vec![json!([1]), json!("s"), json!(null), json!(1.5), json!({})];
+            for i in 0..u.variants.len() {
+                for fill in [Fill::Required, Fill::All] {
+                    let sample = check::member_sample_turn(rev, u, i, fill, 0);
+                    if let serde_json::Value::Object(members) = &sample {
+                        for key in members.keys() {
+                            let mut without = members.clone();
+                            without.remove(key);
+                            inputs.push(serde_json::Value::Object(without));
+                            for wrong in [json!([]), json!("x"), json!({"k": 1})] {
+                                let mut changed = members.clone();
+                                changed.insert(key.clone(), wrong);
+                                inputs.push(serde_json::Value::Object(changed));
+                            }
+                        }
+                    }
+                    inputs.push(sample);
+                }
+            }
+            for input in inputs {
+                let text = input.to_string();
+                let from_text = choose(input);
+                let through_serde = read(&text).map_err(|e| match e.rfind(" at line ") {
+                    Some(at) => e[..at].to_string(),
+                    None => e,
+                });
+                checked += 1;
+                errors += usize::from(from_text.is_err());
+                if from_text != through_serde {
+                    failures.push(format!(
+                        "{} {}: {text}\n  from text:    {from_text:?}\n  through serde: {through_serde:?}",
+                        rev.name, item.name
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {checked} inputs read differently:\n{}", failures.len(), failures.join("\n"));
+    assert!(checked > 5000 && errors > 1000, "{checked} inputs, {errors} errors");
+    eprintln!("{checked} inputs read alike through serde and from text ({errors} errors)");
 }

@@ -20,6 +20,9 @@ pub struct TypeEntry {
     pub read_tracked: fn(&str) -> Result<(), String>,
     /// For unions: reads a JSON value and says which member it chose.
     pub choose: Option<ChooseMember>,
+    /// For unions: reads JSON text through serde (`serde_json::from_str`, not the
+    /// union's `from_text`) and says which member it chose.
+    pub choose_read: Option<fn(&str) -> Result<&'static str, String>>,
     /// For types with `Default`: what the default value writes.
     pub default_json: Option<fn() -> Value>,
     /// The Rust type's identity: the same in two revisions exactly when they
@@ -68,6 +71,7 @@ macro_rules! __mcp_type_table {
             read_tracked: $crate::rt::read_tracked::<$name>,
             type_id: ::std::any::TypeId::of::<$name>,
             choose: ::std::option::Option::None,
+            choose_read: ::std::option::Option::None,
             default_json: ::std::option::Option::None,
         }
     };
@@ -79,6 +83,7 @@ macro_rules! __mcp_type_table {
             read_tracked: $crate::rt::read_tracked::<$name>,
             type_id: ::std::any::TypeId::of::<$name>,
             choose: ::std::option::Option::None,
+            choose_read: ::std::option::Option::None,
             default_json: ::std::option::Option::Some(|| ::serde_json::to_value(<$name as ::std::default::Default>::default()).unwrap_or_default()),
         }
     };
@@ -90,6 +95,9 @@ macro_rules! __mcp_type_table {
             read_tracked: $crate::rt::read_tracked::<$name>,
             type_id: ::std::any::TypeId::of::<$name>,
             choose: ::std::option::Option::Some(|v| $name::from_json(v).map(|u| u.member_name())),
+            choose_read: ::std::option::Option::Some(|t| {
+                ::serde_json::from_str::<$name>(t).map(|u| u.member_name()).map_err(|e| e.to_string())
+            }),
             default_json: ::std::option::Option::None,
         }
     };
