@@ -66,7 +66,7 @@ pub use object::{
     read_field_as,
 };
 pub use pairs::{FromPairs, Pairs, PairsReader, PairsVisitor, field_of, keys_of, read_pairs};
-pub use table::{ChooseMember, TypeEntry, read, read_tracked, roundtrip};
+pub use table::{ChooseMember, ChooseRead, TypeEntry, read, read_tracked, roundtrip};
 pub use union::{
     MemberTable, Reader, Scanned, TagRule, by_tag, by_tag_of, member_error, number_or_skip, position, raw_of, read_as,
     read_member, scan, scan_fast, scan_unless, skip_seq, tag_kind_error, to_raw, union_error, union_error_of,

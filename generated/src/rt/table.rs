@@ -22,7 +22,7 @@ pub struct TypeEntry {
     pub choose: Option<ChooseMember>,
     /// For unions: reads JSON text through serde (`serde_json::from_str`, not the
     /// union's `from_text`) and says which member it chose.
-    pub choose_read: Option<fn(&str) -> Result<&'static str, String>>,
+    pub choose_read: Option<ChooseRead>,
     /// For types with `Default`: what the default value writes.
     pub default_json: Option<fn() -> Value>,
     /// The Rust type's identity: the same in two revisions exactly when they
@@ -32,6 +32,9 @@ pub struct TypeEntry {
 
 /// Reads a JSON value as a union and names the member chosen.
 pub type ChooseMember = fn(Value) -> Result<&'static str, String>;
+
+/// Reads JSON text as a union through serde and names the member chosen.
+pub type ChooseRead = fn(&str) -> Result<&'static str, String>;
 
 /// Reads `json` as `T`.
 pub fn read<T: de::DeserializeOwned>(json: &str) -> Result<(), String> {
