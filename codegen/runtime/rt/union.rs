@@ -29,7 +29,7 @@ use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::choose::{ARRAY, BOOLEAN, Members, NULL, NUMBER, OBJECT, STRING, kind_name, kinds_names};
+use super::choose::{ARRAY, BOOLEAN, Look, Members, NULL, NUMBER, OBJECT, STRING, Selector, kind_name, kinds_names};
 use super::fixed::Fixed;
 use super::object::Key;
 
@@ -104,18 +104,126 @@ impl<'a> Scanned<'a> {
     }
 }
 
-/// Reads a union's member from its text, given what the union's first look
-/// found (kind and keys), when it looked at them.
-pub type Reader<U> = fn(&str, Option<(u8, &[&str])>) -> Result<U, String>;
+/// What a union's member is read from: the union's input as JSON text, with
+/// the kind and keys the union found when it looked; or, read through serde,
+/// the input's members taken one by one (see `pairs`), with their keys when
+/// the union decided by shape.
+#[derive(Clone, Copy)]
+pub enum Input<'a, 'p> {
+    Text(&'a str, Option<(u8, &'a [&'a str])>),
+    Pairs(&'a [(Cow<'p, str>, Cow<'p, str>)], Option<&'a [&'a str]>),
+}
 
-/// Reads a member type from its text, with the kind and keys its union found
-/// when it has them (one function, so that each member's reader is one call).
+/// Reads a union's member (one per member, in a table the union's rule indexes).
+pub type Reader<U> = fn(Input<'_, '_>) -> Result<U, String>;
+
+/// Reads a member type from its input (one function, so that each member's
+/// reader is one call).
 #[inline]
-pub fn read_as<T: super::Shape + DeserializeOwned>(text: &str, looked: Option<(u8, &[&str])>) -> Result<T, String> {
-    match looked {
-        Some((kind, keys)) => T::read_looked(text, kind, keys),
-        None => T::read_text(text),
+pub fn read_as<T: super::Shape + DeserializeOwned>(input: Input<'_, '_>) -> Result<T, String> {
+    match input {
+        Input::Text(text, Some((kind, keys))) => T::read_looked(text, kind, keys),
+        Input::Text(text, None) => T::read_text(text),
+        Input::Pairs(pairs, looked) => T::read_pairs(pairs, looked),
     }
+}
+
+/// [`read_as`] for a reading type (`Int`), which no union asks the shape of.
+#[inline]
+pub fn read_plain<T: DeserializeOwned>(input: Input<'_, '_>) -> Result<T, String> {
+    match input {
+        Input::Text(text, _) => read_member(text),
+        Input::Pairs(pairs, _) => super::pairs::read_pairs(pairs),
+    }
+}
+
+/// A union's name and members, and how each member is read.
+pub struct UnionOf<'a, U> {
+    pub name: &'a str,
+    pub members: &'a [&'a str],
+    pub readers: &'a [Reader<U>],
+}
+
+/// The members the rule orders, tried in order: the first that reads, or the
+/// errors of all.
+#[inline]
+fn try_in_order<U>(
+    union: &UnionOf<'_, U>,
+    table: &MemberTable<'_>,
+    selector: Option<&Selector<'_>>,
+    look: &Look<'_>,
+    input: Input<'_, '_>,
+) -> Result<U, String> {
+    let mut errors = Vec::new();
+    for i in super::choose::order(table, selector, look) {
+        match (union.readers[i])(input) {
+            Ok(value) => return Ok(value),
+            Err(e) => errors.push((i, e)),
+        }
+    }
+    Err(union_error(union.name, union.members, table.kinds, look.kind, &errors))
+}
+
+/// Reads a union decided by shape from JSON text whose kind and keys a union
+/// holding this one has already found (`looked`), or looks itself.
+#[inline]
+pub fn shape_from_text<U>(
+    union: &UnionOf<'_, U>,
+    table: &MemberTable<'_>,
+    selector: Option<&Selector<'_>>,
+    text: &str,
+    looked: Option<(u8, &[&str])>,
+) -> Result<U, String> {
+    let scanned = scan_unless(text, selector.map(|s| s.field), looked).map_err(|e| format!("{}: {e}", union.name))?;
+    let own_keys = scanned.key_list();
+    let (kind, keys) = looked.unwrap_or((scanned.kind, &own_keys[..]));
+    let selected = scanned.field.as_ref().and_then(Value::as_str);
+    try_in_order(union, table, selector, &Look { kind, keys, selected }, Input::Text(text, Some((kind, keys))))
+}
+
+/// Reads a union decided by shape from an object's members, with the keys a
+/// union holding this one has already found (`looked`).
+#[inline]
+pub fn shape_from_pairs<U>(
+    union: &UnionOf<'_, U>,
+    table: &MemberTable<'_>,
+    selector: Option<&Selector<'_>>,
+    pairs: &[(Cow<'_, str>, Cow<'_, str>)],
+    looked: Option<&[&str]>,
+) -> Result<U, String> {
+    let own_keys;
+    let keys = match looked {
+        Some(keys) => keys,
+        None => {
+            own_keys = super::pairs::keys_of(pairs);
+            &own_keys[..]
+        }
+    };
+    let field = super::pairs::field_of(pairs, selector.map(|s| s.field)).map_err(|e| format!("{}: {e}", union.name))?;
+    let selected = field.as_ref().and_then(Value::as_str);
+    try_in_order(union, table, selector, &Look { kind: OBJECT, keys, selected }, Input::Pairs(pairs, Some(keys)))
+}
+
+/// Reads a discriminated union from JSON text.
+#[inline]
+pub fn tag_from_text<U>(union: &UnionOf<'_, U>, rule: &TagRule<'_>, text: &str) -> Result<U, String> {
+    let scanned = scan(text, Some(rule.field), false).map_err(|e| format!("{}: {e}", union.name))?;
+    let which = by_tag(rule, &scanned).map_err(|e| format!("{}: {e}", union.name))?;
+    (union.readers[which])(Input::Text(text, None))
+        .map_err(|e| union_error(union.name, union.members, &[], 0, &[(which, e)]))
+}
+
+/// Reads a discriminated union from an object's members.
+#[inline]
+pub fn tag_from_pairs<U>(
+    union: &UnionOf<'_, U>,
+    rule: &TagRule<'_>,
+    pairs: &[(Cow<'_, str>, Cow<'_, str>)],
+) -> Result<U, String> {
+    let field = super::pairs::field_of(pairs, Some(rule.field)).map_err(|e| format!("{}: {e}", union.name))?;
+    let which = by_tag_of(rule, OBJECT, field.as_ref()).map_err(|e| format!("{}: {e}", union.name))?;
+    (union.readers[which])(Input::Pairs(pairs, None))
+        .map_err(|e| union_error(union.name, union.members, &[], 0, &[(which, e)]))
 }
 
 /// The first look of a union decided by shape: none when a union holding it has
@@ -565,12 +673,7 @@ macro_rules! __mcp_union {
             /// Reads the union from JSON text, choosing the member as its docs say.
             #[inline]
             pub fn from_text(text: &str) -> ::std::result::Result<Self, ::std::string::String> {
-                let scanned = $crate::rt::scan(text, ::std::option::Option::Some($field), false)
-                    .map_err(|e| ::std::format!("{}: {e}", stringify!($name)))?;
-                let which = $crate::rt::by_tag(&$crate::__mcp_union!(@rule $field { $( $tags ),* }), &scanned).map_err(|e| ::std::format!("{}: {e}", stringify!($name)))?;
-                let readers: &[$crate::rt::Reader<$name>] =
-                    &[ $( $crate::__mcp_union!(@reader $name $variant ($ty) $($wrap)?) ),* ];
-                (readers[which])(text, ::std::option::Option::None).map_err(|e| $crate::rt::union_error(stringify!($name), $name::MEMBERS, &[], 0, &[(which, e)]))
+                $crate::rt::tag_from_text(&$name::UNION, &$crate::__mcp_union!(@rule $field { $( $tags ),* }), text)
             }
         }
         impl $crate::rt::FromPairs for $name {
@@ -579,13 +682,7 @@ macro_rules! __mcp_union {
                 pairs: &[(::std::borrow::Cow<'_, str>, ::std::borrow::Cow<'_, str>)],
                 _looked: ::std::option::Option<&[&str]>,
             ) -> ::std::result::Result<Self, ::std::string::String> {
-                let field = $crate::rt::field_of(pairs, ::std::option::Option::Some($field))
-                    .map_err(|e| ::std::format!("{}: {e}", stringify!($name)))?;
-                let which = $crate::rt::by_tag_of(&$crate::__mcp_union!(@rule $field { $( $tags ),* }), $crate::rt::OBJECT, field.as_ref())
-                    .map_err(|e| ::std::format!("{}: {e}", stringify!($name)))?;
-                let readers: &[$crate::rt::PairsReader<$name>] =
-                    &[ $( $crate::__mcp_union!(@pairs_reader $name $variant ($ty) $($wrap)?) ),* ];
-                (readers[which])(pairs, ::std::option::Option::None).map_err(|e| $crate::rt::union_error(stringify!($name), $name::MEMBERS, &[], 0, &[(which, e)]))
+                $crate::rt::tag_from_pairs(&$name::UNION, &$crate::__mcp_union!(@rule $field { $( $tags ),* }), pairs)
             }
             fn kind_error(kind: u8) -> ::std::string::String {
                 ::std::format!("{}: {}", stringify!($name), $crate::rt::tag_kind_error(kind))
@@ -697,31 +794,7 @@ macro_rules! __mcp_union {
             /// Reads the union from JSON text, choosing the member as its docs say.
             #[inline]
             pub fn from_text(text: &str) -> ::std::result::Result<Self, ::std::string::String> {
-                $name::from_looked(text, ::std::option::Option::None)
-            }
-
-            /// Reads the union from JSON text whose kind and keys a union holding
-            /// this one has already found (`looked`), or looks itself.
-            #[inline]
-            fn from_looked(text: &str, looked: ::std::option::Option<(u8, &[&str])>) -> ::std::result::Result<Self, ::std::string::String> {
-                let selector = $name::SELECTOR;
-                let scanned = $crate::rt::scan_unless(text, selector.map(|s| s.field), looked)
-                    .map_err(|e| ::std::format!("{}: {e}", stringify!($name)))?;
-                let own_keys = scanned.key_list();
-                let (kind, keys) = looked.unwrap_or((scanned.kind, &own_keys[..]));
-                let selected = scanned.field.as_ref().and_then(::serde_json::Value::as_str);
-                let look = $crate::rt::Look { kind, keys, selected };
-                let order = $crate::rt::order(&$name::TABLE, selector.as_ref(), &look);
-                let readers: &[$crate::rt::Reader<$name>] =
-                    &[ $( $crate::__mcp_union!(@reader $name $variant ($ty) $($wrap)?) ),* ];
-                let mut errors = ::std::vec::Vec::new();
-                for i in order {
-                    match (readers[i])(text, ::std::option::Option::Some((kind, keys))) {
-                        ::std::result::Result::Ok(value) => return ::std::result::Result::Ok(value),
-                        ::std::result::Result::Err(e) => errors.push((i, e)),
-                    }
-                }
-                ::std::result::Result::Err($crate::rt::union_error(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, kind, &errors))
+                $crate::rt::shape_from_text(&$name::UNION, &$name::TABLE, $name::SELECTOR.as_ref(), text, ::std::option::Option::None)
             }
         }
 
@@ -731,30 +804,7 @@ macro_rules! __mcp_union {
                 pairs: &[(::std::borrow::Cow<'_, str>, ::std::borrow::Cow<'_, str>)],
                 looked: ::std::option::Option<&[&str]>,
             ) -> ::std::result::Result<Self, ::std::string::String> {
-                let selector = $name::SELECTOR;
-                let own_keys;
-                let keys = match looked {
-                    ::std::option::Option::Some(keys) => keys,
-                    ::std::option::Option::None => {
-                        own_keys = $crate::rt::keys_of(pairs);
-                        &own_keys[..]
-                    }
-                };
-                let field = $crate::rt::field_of(pairs, selector.map(|s| s.field))
-                    .map_err(|e| ::std::format!("{}: {e}", stringify!($name)))?;
-                let selected = field.as_ref().and_then(::serde_json::Value::as_str);
-                let look = $crate::rt::Look { kind: $crate::rt::OBJECT, keys, selected };
-                let order = $crate::rt::order(&$name::TABLE, selector.as_ref(), &look);
-                let readers: &[$crate::rt::PairsReader<$name>] =
-                    &[ $( $crate::__mcp_union!(@pairs_reader $name $variant ($ty) $($wrap)?) ),* ];
-                let mut errors = ::std::vec::Vec::new();
-                for i in order {
-                    match (readers[i])(pairs, ::std::option::Option::Some(keys)) {
-                        ::std::result::Result::Ok(value) => return ::std::result::Result::Ok(value),
-                        ::std::result::Result::Err(e) => errors.push((i, e)),
-                    }
-                }
-                ::std::result::Result::Err($crate::rt::union_error(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, $crate::rt::OBJECT, &errors))
+                $crate::rt::shape_from_pairs(&$name::UNION, &$name::TABLE, $name::SELECTOR.as_ref(), pairs, looked)
             }
             fn kind_error(kind: u8) -> ::std::string::String {
                 $crate::rt::union_error(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, kind, &[])
@@ -765,7 +815,7 @@ macro_rules! __mcp_union {
             $crate::__mcp_union!(@shape_of $name { $( $variant ($ty) ),* });
             #[inline]
             fn read_looked(text: &str, kind: u8, keys: &[&str]) -> ::std::result::Result<Self, ::std::string::String> {
-                $name::from_looked(text, ::std::option::Option::Some((kind, keys)))
+                $crate::rt::shape_from_text(&$name::UNION, &$name::TABLE, $name::SELECTOR.as_ref(), text, ::std::option::Option::Some((kind, keys)))
             }
             #[inline]
             fn read_pairs(
@@ -781,6 +831,13 @@ macro_rules! __mcp_union {
         impl $name {
             /// The names of the members, in the schema's order.
             pub const MEMBERS: &'static [&'static str] = &[ $( stringify!($variant) ),* ];
+
+            /// The union's name, members and their readers, for the runtime's rules.
+            const UNION: $crate::rt::UnionOf<'static, $name> = $crate::rt::UnionOf {
+                name: stringify!($name),
+                members: $name::MEMBERS,
+                readers: &[ $( $crate::__mcp_union!(@reader $name $variant ($ty) $($wrap)?) ),* ],
+            };
 
             /// The name of the member this value holds.
             pub fn member_name(&self) -> &'static str {
@@ -852,24 +909,14 @@ macro_rules! __mcp_union {
             }
     };
 
-    (@pairs_reader $name:ident $variant:ident ($ty:ty) int) => {
-        |pairs, _| $crate::rt::read_pairs::<$crate::rt::Int>(pairs).map(|i| $name::$variant(i.0))
-    };
-    (@pairs_reader $name:ident $variant:ident ($ty:ty) nullable_int) => {
-        |pairs, _| $crate::rt::read_pairs::<$crate::rt::NullableInt>(pairs).map(|i| $name::$variant(i.0))
-    };
-    (@pairs_reader $name:ident $variant:ident ($ty:ty) $($wrap:ident)?) => {
-        |pairs, looked| <$ty as $crate::rt::Shape>::read_pairs(pairs, looked).map($name::$variant)
-    };
-
     (@reader $name:ident $variant:ident ($ty:ty) int) => {
-        |text: &str, _| $crate::rt::read_member::<$crate::rt::Int>(text).map(|i| $name::$variant(i.0))
+        |input| $crate::rt::read_plain::<$crate::rt::Int>(input).map(|i| $name::$variant(i.0))
     };
     (@reader $name:ident $variant:ident ($ty:ty) nullable_int) => {
-        |text: &str, _| $crate::rt::read_member::<$crate::rt::NullableInt>(text).map(|i| $name::$variant(i.0))
+        |input| $crate::rt::read_plain::<$crate::rt::NullableInt>(input).map(|i| $name::$variant(i.0))
     };
     (@reader $name:ident $variant:ident ($ty:ty) $($wrap:ident)?) => {
-        |text: &str, looked| $crate::rt::read_as::<$ty>(text, looked).map($name::$variant)
+        |input| $crate::rt::read_as::<$ty>(input).map($name::$variant)
     };
 
     (@scalar $name:ident $variant:ident ($ty:ty) int, $value:expr) => {

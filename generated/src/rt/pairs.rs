@@ -22,10 +22,6 @@ use super::union::{NUMBER_TOKEN, RAW_VALUE_TOKEN, member_error, skip_seq};
 /// An object's members, in order: each key and its value's JSON text.
 pub type Pairs<'de> = Vec<(Cow<'de, str>, Cow<'de, str>)>;
 
-/// A member type read from an object's members, with the keys its union found
-/// when it looked at them.
-pub type PairsReader<U> = fn(&[(Cow<'_, str>, Cow<'_, str>)], Option<&[&str]>) -> Result<U, String>;
-
 /// A union of objects, read from its input's members (see the module docs).
 pub trait FromPairs: Sized {
     /// Reads the union from an object's members, with the keys a union holding
