@@ -175,3 +175,63 @@ fn open_objects_keep_their_text_and_refuse_what_is_not_one() {
         assert!(msg.contains(expected), "{value}: {msg}");
     }
 }
+
+/// Text kept unparsed (an open object, an unknown member) is held to the depth
+/// serde_json parses when it is read, so looking at it later cannot fail (it
+/// would give `null`): deeper is an error naming where, as for any value.
+#[test]
+fn kept_text_deeper_than_serde_json_parses_is_refused_where_it_is() {
+    let nested = |depth: usize| format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+    let request = |arguments: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{META},"name":"x","arguments":{arguments}}}}}"#
+        )
+    };
+    // Deep but parseable: kept, and looked at it is the value.
+    let deep = format!(r#"{{"d":{}}}"#, nested(126));
+    let read: v::CallToolRequest = serde_json::from_str(&request(&deep)).unwrap();
+    let arguments = read.params.arguments.as_ref().unwrap();
+    assert_eq!(arguments["d"], serde_json::from_str::<serde_json::Value>(&nested(126)).unwrap());
+    // Deeper than serde_json parses: refused where it is, not `null` later.
+    let (path, msg) = error_of::<v::CallToolRequest>(&request(&format!(r#"{{"d":{}}}"#, nested(200))));
+    assert_eq!(path, "params.arguments");
+    assert!(msg.contains("recursion limit exceeded"), "{msg}");
+    // Brackets in strings are no nesting.
+    let brackets = format!(r#"{{"s":"{}"}}"#, "[{".repeat(300));
+    let read: v::CallToolRequest = serde_json::from_str(&request(&brackets)).unwrap();
+    assert_eq!(read.params.arguments.as_ref().unwrap()["s"].as_str().map(str::len), Some(600));
+    // An unknown member of a struct alike.
+    let (path, msg) = error_of::<v::TextContent>(&format!(r#"{{"type":"text","text":"a","x":{}}}"#, nested(200)));
+    assert_eq!(path, "x");
+    assert!(msg.contains("recursion limit exceeded"), "{msg}");
+}
+
+/// An open object reads from any self-describing deserializer, not only from
+/// serde_json's text: inside a downstream `#[serde(untagged)]` enum (serde
+/// buffers the input and hands over its own deserializer), it is read member by
+/// member, as values.
+#[test]
+fn open_objects_read_inside_an_untagged_enum() {
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(untagged)]
+    #[allow(dead_code)]
+    enum Incoming {
+        Call(Box<v::CallToolRequest>),
+        Other(serde_json::Value),
+    }
+    let text = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{META},"name":"x","arguments":{{"n":1,"deep":{{"c":[1,2]}}}}}}}}"#
+    );
+    let Incoming::Call(call) = serde_json::from_str::<Incoming>(&text).unwrap() else {
+        panic!("not read as the call");
+    };
+    let arguments = call.params.arguments.as_ref().unwrap();
+    assert_eq!(arguments.as_raw(), None, "no text to keep: values");
+    assert_eq!(arguments["deep"], serde_json::json!({"c": [1, 2]}));
+    assert_eq!(serde_json::to_value(&*call).unwrap(), serde_json::from_str::<serde_json::Value>(&text).unwrap());
+    // Not an object, from that deserializer too: an error.
+    let e = serde_json::from_str::<Incoming>(
+        &text.replace(r#""arguments":{"n":1,"deep":{"c":[1,2]}}"#, r#""arguments":[1]"#),
+    );
+    assert!(matches!(e, Ok(Incoming::Other(_))), "{e:?}");
+}

@@ -1,13 +1,19 @@
-//! The members of an object that its type does not name.
+//! The members of an object that its type does not name, and open objects of
+//! anything: kept as JSON text, parsed when looked at.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::OnceLock;
 
 use indexmap::IndexMap;
-use serde::de::{self, Deserialize, Deserializer, Unexpected};
-use serde::ser::{Serialize, SerializeMap, Serializer};
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, Unexpected, Visitor};
+use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
+
+use super::object::Key;
+use super::union::RAW_VALUE_TOKEN;
 
 /// The members of an object that its type does not name: extension fields,
 /// members of a later revision, the contents of an open object such as a tool's
@@ -22,7 +28,14 @@ use serde_json::value::RawValue;
 /// written back as it came unless it was changed: a proxy that does not look
 /// into a request's `params` neither parses nor prints them. A key repeated in
 /// such an object is passed on as it came; looked at, the last one counts (as
-/// in a `serde_json::Value`).
+/// in a `serde_json::Value`), so two such objects can be equal (`==` compares
+/// values) and be written differently. Kept text nested deeper than serde_json
+/// parses (127 arrays and objects) is refused when read, where it is, so
+/// looking at it later cannot fail. From a deserializer other than
+/// serde_json's (serde's buffer in a `#[serde(untagged)]` enum or under
+/// `flatten`, another format) an open object is read member by member, as
+/// values: it has no text to keep ([`Extra::as_raw`] is `None`). Members the
+/// type does not name are kept as text only, so need serde_json.
 ///
 /// Members keep the order they came in (or were inserted in), whatever features
 /// the build gives `serde_json`.
@@ -40,14 +53,53 @@ pub struct Extra {
 
 #[derive(Clone)]
 struct Whole {
-    text: Box<RawValue>,
+    /// JSON text serde_json has read: an object, no deeper than it parses.
+    text: Box<str>,
     members: OnceLock<IndexMap<String, Member>>,
 }
 
 impl Whole {
     fn members(&self) -> &IndexMap<String, Member> {
-        self.members.get_or_init(|| split(self.text.get()))
+        self.members.get_or_init(|| split(&self.text))
     }
+}
+
+/// The deepest nesting of arrays and objects serde_json parses (its recursion
+/// limit). Text kept unparsed is held to it when read, so that looking at it
+/// later cannot fail.
+const MAX_DEPTH: usize = 127;
+
+/// Whether JSON text nests arrays and objects deeper than [`MAX_DEPTH`].
+pub(crate) fn too_deep(text: &str) -> bool {
+    let b = text.as_bytes();
+    // A text too short, or with too few brackets, cannot be (most are).
+    if b.len() <= 2 * MAX_DEPTH || b.iter().filter(|&&c| c == b'{' || c == b'[').count() <= MAX_DEPTH {
+        return false;
+    }
+    let (mut depth, mut i) = (0usize, 0usize);
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'"' => match super::union::string_end(b, i + 1) {
+                Some(end) => i = end,
+                None => return false,
+            },
+            b'{' | b'[' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return true;
+                }
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+/// The error for kept text nested deeper than serde_json parses.
+pub(crate) fn too_deep_error<E: de::Error>() -> E {
+    E::custom("recursion limit exceeded")
 }
 
 /// The members of an object's text, each as its own text. The text was read
@@ -112,7 +164,7 @@ impl Extra {
     fn map_mut(&mut self) -> &mut IndexMap<String, Member> {
         if let Some(whole) = self.whole.take() {
             let Whole { text, members } = *whole;
-            self.members = members.into_inner().unwrap_or_else(|| split(text.get()));
+            self.members = members.into_inner().unwrap_or_else(|| split(&text));
         }
         &mut self.members
     }
@@ -134,16 +186,21 @@ impl Extra {
         self.map().get(key)?.raw.as_deref().map(RawValue::get)
     }
     /// The whole object's JSON text as it was read, when it was read as an open
-    /// object (a request's `params`, ...) and has not been changed since.
+    /// object (a request's `params`, ...) from JSON text and has not been
+    /// changed since.
     pub fn as_raw(&self) -> Option<&str> {
-        self.whole.as_ref().map(|whole| whole.text.get())
+        self.whole.as_ref().map(|whole| &*whole.text)
     }
     /// Sets a member, returning the value it had.
     pub fn insert(&mut self, key: impl Into<String>, value: Value) -> Option<Value> {
         self.map_mut().insert(key.into(), Member::of(value)).map(Member::into_value)
     }
     /// Removes a member, returning its value; the others keep their order.
+    /// (Removing a key that is not there changes nothing: the text is kept.)
     pub fn remove(&mut self, key: &str) -> Option<Value> {
+        if !self.contains_key(key) {
+            return None;
+        }
         self.map_mut().shift_remove(key).map(Member::into_value)
     }
     pub fn keys(&self) -> impl Iterator<Item = &String> {
@@ -171,7 +228,10 @@ impl Extra {
 impl Serialize for Extra {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         if let Some(whole) = &self.whole {
-            return whole.text.serialize(s);
+            // As serde_json writes a `RawValue`: the text as it is.
+            let mut raw = s.serialize_struct(RAW_VALUE_TOKEN, 1)?;
+            raw.serialize_field(RAW_VALUE_TOKEN, &*whole.text)?;
+            return raw.end();
         }
         let mut map = s.serialize_map(Some(self.members.len()))?;
         for (key, member) in &self.members {
@@ -182,29 +242,75 @@ impl Serialize for Extra {
 }
 
 impl<'de> Deserialize<'de> for Extra {
-    /// Reads an open object whole, as its text (see the type's docs).
+    /// Reads an open object whole, as its text, from serde_json (see the type's
+    /// docs); from another deserializer (serde's own buffer in an untagged enum
+    /// or under `flatten`, another format), member by member, as values.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Extra, D::Error> {
-        let text = Box::<RawValue>::deserialize(d)?;
-        if !text.get().starts_with('{') {
-            // Not an object: the error serde would give, from the value.
-            let value: Value = serde_json::from_str(text.get()).map_err(de::Error::custom)?;
-            let unexpected = match &value {
-                Value::Null => Unexpected::Unit,
-                Value::Bool(b) => Unexpected::Bool(*b),
-                Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+        d.deserialize_newtype_struct(RAW_VALUE_TOKEN, ExtraVisitor)
+    }
+}
+
+struct ExtraVisitor;
+
+impl<'de> Visitor<'de> for ExtraVisitor {
+    type Value = Extra;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Extra, D::Error> {
+        d.deserialize_map(ExtraVisitor)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Extra, A::Error> {
+        let Some(Key(first)) = map.next_key::<Key<'de>>()? else {
+            return Ok(Extra::new());
+        };
+        if first == RAW_VALUE_TOKEN {
+            // serde_json's hand-over of the value's text.
+            let Key(text) = map.next_value::<Key<'de>>()?;
+            return whole(text);
+        }
+        // A map of values, from another deserializer.
+        let mut extra = Extra::new();
+        extra.insert(first.into_owned(), map.next_value()?);
+        while let Some((key, value)) = map.next_entry::<String, Value>()? {
+            extra.insert(key, value);
+        }
+        Ok(extra)
+    }
+}
+
+/// An open object read whole from its JSON text, which serde_json has read.
+fn whole<E: de::Error>(text: Cow<'_, str>) -> Result<Extra, E> {
+    if !text.starts_with('{') {
+        // Not an object: the error serde would give, from the value's kind.
+        let unexpected = match text.as_bytes().first() {
+            Some(b'[') => Unexpected::Seq,
+            Some(b'"') => match serde_json::from_str::<String>(&text) {
+                Ok(s) => return Err(E::invalid_type(Unexpected::Str(&s), &"an object")),
+                Err(_) => Unexpected::Other("a string"),
+            },
+            Some(b't') => Unexpected::Bool(true),
+            Some(b'f') => Unexpected::Bool(false),
+            Some(b'n') => Unexpected::Unit,
+            _ => match serde_json::from_str::<serde_json::Number>(&text) {
+                Ok(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
                     (Some(i), _, _) => Unexpected::Signed(i),
                     (_, Some(u), _) => Unexpected::Unsigned(u),
                     (_, _, Some(f)) => Unexpected::Float(f),
                     _ => Unexpected::Other("a number"),
                 },
-                Value::String(s) => Unexpected::Str(s),
-                Value::Array(_) => Unexpected::Seq,
-                Value::Object(_) => Unexpected::Map,
-            };
-            return Err(de::Error::invalid_type(unexpected, &"an object"));
-        }
-        Ok(Extra { members: IndexMap::new(), whole: Some(Box::new(Whole { text, members: OnceLock::new() })) })
+                Err(_) => Unexpected::Other("a number"),
+            },
+        };
+        return Err(E::invalid_type(unexpected, &"an object"));
     }
+    if too_deep(&text) {
+        return Err(too_deep_error());
+    }
+    Ok(Extra {
+        members: IndexMap::new(),
+        whole: Some(Box::new(Whole { text: text.into_owned().into_boxed_str(), members: OnceLock::new() })),
+    })
 }
 
 impl std::ops::Index<&str> for Extra {

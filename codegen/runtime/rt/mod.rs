@@ -1,8 +1,9 @@
 //! Support code for the generated types, in the crate so that the types need no
 //! proc-macro: the declarative macros each generated type calls (`object!`,
 //! `union!`, `string_enum!`), the reading of keys, fixed values and numbers, the
-//! kept unknown members ([`Extra`]) and the union rule's first look. Public for
-//! the generated modules only.
+//! kept unknown members and open objects ([`Extra`]), the union rule's first
+//! look, and the reading of a union of objects from its members (`pairs`).
+//! Public for the generated modules only.
 //!
 //! # One worked expansion
 //!

@@ -14,7 +14,7 @@ use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, MapAccess
 
 use super::choose::{ARRAY, BOOLEAN, NULL, NUMBER, STRING};
 use super::object::Key;
-use super::union::{NUMBER_TOKEN, RAW_VALUE_TOKEN, member_error, skip_seq};
+use super::union::{NUMBER_TOKEN, RAW_VALUE_TOKEN, member_error, skip_seq, without_position};
 
 /// An object's members, in order: each key and its value's JSON text.
 pub type Pairs<'de> = Vec<(Cow<'de, str>, Cow<'de, str>)>;
@@ -99,7 +99,8 @@ enum Taken<'de> {
 
 /// Takes an object's members as they come (see the module docs).
 fn take_pairs<'de, A: MapAccess<'de>>(mut map: A) -> Result<Taken<'de>, A::Error> {
-    let mut pairs = Vec::with_capacity(map.size_hint().unwrap_or(8));
+    // (A hint is a claim of the input's: a map of another format may claim more.)
+    let mut pairs = Vec::with_capacity(map.size_hint().map_or(8, |n| n.min(32)));
     while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
         if pairs.is_empty() && key == NUMBER_TOKEN {
             map.next_value::<de::IgnoredAny>()?;
@@ -123,7 +124,7 @@ pub fn field_of(
 ) -> Result<Option<serde_json::Value>, String> {
     let Some(field) = field else { return Ok(None) };
     match pairs.iter().find(|(k, _)| k == field) {
-        Some((_, text)) => serde_json::from_str(text).map(Some).map_err(|e| e.to_string()),
+        Some((_, text)) => serde_json::from_str(text).map(Some).map_err(|e| without_position(&e)),
         None => Ok(None),
     }
 }
@@ -190,6 +191,8 @@ impl<'de> Deserializer<'de> for PairsDeserializer<'de, '_> {
         visitor.visit_newtype_struct(self)
     }
 
+    // An object is a map to every request (`deserialize_enum` included: no
+    // member of a union of objects is a serde enum).
     serde::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf unit
         unit_struct seq tuple tuple_struct map struct enum identifier ignored_any

@@ -18,9 +18,9 @@
 //! looked at to choose, then the member is read from the text once, so the members
 //! it keeps stay text too. (A union decided by kind, read through serde, needs no
 //! text: the kind of the value serde hands over is the whole decision. A union
-//! decided by shape whose members are all objects, read through serde, takes
-//! its input's members one by one instead, each key with its value's text, and
-//! reads the member from those: see `pairs`.)
+//! whose members are all objects, decided by shape or by a field, read through
+//! serde, takes its input's members one by one instead, each key with its
+//! value's text, and reads the member from those: see `pairs`.)
 
 use std::borrow::Cow;
 use std::fmt;
@@ -332,7 +332,7 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
 /// Eight bytes at a time, in a word: the strings of a message are mostly short,
 /// and a call to `memchr` costs more than it saves on them (measured).
 #[inline]
-fn string_end(b: &[u8], mut i: usize) -> Option<usize> {
+pub(crate) fn string_end(b: &[u8], mut i: usize) -> Option<usize> {
     const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
     const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
     const QUOTES: u64 = u64::from_ne_bytes([b'"'; 8]);
@@ -564,7 +564,7 @@ pub fn to_raw(value: &Value) -> Result<Box<RawValue>, String> {
 
 /// The message of an error met inside a union's input, without a position that
 /// would count from the start of that fragment rather than of the document.
-fn without_position(e: &serde_json::Error) -> String {
+pub(crate) fn without_position(e: &serde_json::Error) -> String {
     let s = e.to_string();
     match s.rfind(" at line ") {
         Some(i) if e.line() > 0 => s[..i].to_string(),
@@ -646,12 +646,13 @@ pub fn skip_seq<'de, A: de::SeqAccess<'de>>(mut seq: A) -> Result<(), A::Error> 
 /// The impls of one generated union: `member_name`, reading (see each union's
 /// docs for its rule) and writing, and the [`Shape`](super::Shape) its own unions ask of it.
 ///
-/// Every reading entry point is `#[inline]`: each reads its members with
-/// `serde_json`'s text reader, which instantiates their whole serde code, and an
-/// inline function is compiled only in the crates that call it (as serde's
-/// generic code is), not in this one. Without it, this crate's own build
-/// compiled every member's reader for every union, used or not (about 1.6x the
-/// build time).
+/// Every reading entry point is `#[inline]`, and the rules are generic runtime
+/// functions over the union's one table of member readers (`UnionOf`): each
+/// reader reads its member with `serde_json`'s text reader or from an object's
+/// members, which instantiates the member's whole serde code, and an inline
+/// function is compiled only in the crates that call it (as serde's generic code
+/// is), not in this one. Without it, this crate's own build compiled every
+/// member's reader for every union, used or not (about 1.6x the build time).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __mcp_union {

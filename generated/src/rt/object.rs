@@ -51,6 +51,21 @@ impl<'de> de::DeserializeSeed<'de> for Duplicate<'_> {
     }
 }
 
+/// A kept member's text, refused (from inside the value, so that the error's
+/// path names the key) when it nests deeper than serde_json parses.
+struct KeptText;
+
+impl<'de> de::DeserializeSeed<'de> for KeptText {
+    type Value = Box<RawValue>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Box<RawValue>, D::Error> {
+        let raw = Box::<RawValue>::deserialize(d)?;
+        if super::extra::too_deep(raw.get()) {
+            return Err(super::extra::too_deep_error());
+        }
+        Ok(raw)
+    }
+}
+
 /// Reads a member's value into its slot, refusing a second occurrence of the key.
 pub fn read_field<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
     map: &mut A,
@@ -84,7 +99,7 @@ pub fn read_extra<'de, A: MapAccess<'de>>(map: &mut A, key: Key<'de>, extra: &mu
     if extra.contains_key(&key.0) {
         return map.next_value_seed(Duplicate(&key.0));
     }
-    let raw: Box<RawValue> = map.next_value()?;
+    let raw = map.next_value_seed(KeptText)?;
     #[cfg(feature = "unknown-members-log")]
     super::log::record(&key.0);
     extra.insert_raw(key.0.into_owned(), raw);
