@@ -373,6 +373,33 @@ const STRUCTURAL: [bool; 256] = {
     t
 };
 
+/// Whether JSON text nests arrays and objects deeper than `max`.
+pub(crate) fn nests_deeper(b: &[u8], max: usize) -> bool {
+    let (mut depth, mut i) = (0usize, 0usize);
+    loop {
+        while !STRUCTURAL[match b.get(i) {
+            Some(&c) => c as usize,
+            None => return false,
+        }] {
+            i += 1;
+        }
+        match b[i] {
+            b'"' => match string_end(b, i + 1) {
+                Some(end) => i = end,
+                None => return false,
+            },
+            b'{' | b'[' => {
+                depth += 1;
+                if depth > max {
+                    return true;
+                }
+            }
+            _ => depth = depth.saturating_sub(1),
+        }
+        i += 1;
+    }
+}
+
 /// The index just past the JSON value that starts at `i`.
 fn skip_value(b: &[u8], i: usize) -> Option<usize> {
     match b.get(i)? {
