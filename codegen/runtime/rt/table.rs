@@ -20,6 +20,9 @@ pub struct TypeEntry {
     /// For unions: reads JSON text through serde (`serde_json::from_str`, not the
     /// union's `from_text`) and says which member it chose.
     pub choose_read: Option<ChooseRead>,
+    /// For unions: reads JSON text with the union's `from_text` and says which
+    /// member it chose.
+    pub choose_text: Option<ChooseRead>,
     /// For types with `Default`: what the default value writes.
     pub default_json: Option<fn() -> Value>,
     /// The Rust type's identity: the same in two revisions exactly when they
@@ -72,6 +75,7 @@ macro_rules! __mcp_type_table {
             type_id: ::std::any::TypeId::of::<$name>,
             choose: ::std::option::Option::None,
             choose_read: ::std::option::Option::None,
+            choose_text: ::std::option::Option::None,
             default_json: ::std::option::Option::None,
         }
     };
@@ -84,6 +88,7 @@ macro_rules! __mcp_type_table {
             type_id: ::std::any::TypeId::of::<$name>,
             choose: ::std::option::Option::None,
             choose_read: ::std::option::Option::None,
+            choose_text: ::std::option::Option::None,
             default_json: ::std::option::Option::Some(|| ::serde_json::to_value(<$name as ::std::default::Default>::default()).unwrap_or_default()),
         }
     };
@@ -98,6 +103,7 @@ macro_rules! __mcp_type_table {
             choose_read: ::std::option::Option::Some(|t| {
                 ::serde_json::from_str::<$name>(t).map(|u| u.member_name()).map_err(|e| e.to_string())
             }),
+            choose_text: ::std::option::Option::Some(|t| $name::from_text(t).map(|u| u.member_name())),
             default_json: ::std::option::Option::None,
         }
     };
