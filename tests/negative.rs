@@ -143,6 +143,28 @@ fn open_objects_keep_their_text_and_refuse_what_is_not_one() {
     let written = serde_json::to_string(&changed).unwrap();
     assert!(written.contains(r#""arguments":{"n":1.50,"deep":{"c" : [1, 2]},"m":true}"#), "{written}");
 
+    // Read as a type of the caller's, and changed in place.
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct Arguments {
+        n: f64,
+        deep: serde_json::Value,
+    }
+    let parsed: Arguments = request.params.arguments.as_ref().unwrap().parse().unwrap();
+    assert_eq!(parsed, Arguments { n: 1.5, deep: serde_json::json!({"c": [1, 2]}) });
+    let mut edited = request.clone();
+    let arguments = edited.params.arguments.as_mut().unwrap();
+    arguments.get_mut("deep").unwrap()["c"] = serde_json::json!("x");
+    assert_eq!(arguments.get_raw("deep"), None, "written from its value now");
+    assert_eq!(arguments.get_raw("n"), Some("1.50"), "the others as they came");
+    let written = serde_json::to_string(&edited).unwrap();
+    assert!(written.contains(r#""arguments":{"n":1.50,"deep":{"c":"x"}}"#), "{written}");
+    assert!(edited.params.arguments.as_mut().unwrap().get_mut("absent").is_none());
+    // Changed, it reads from its values.
+    let from_values: Arguments = edited.params.arguments.as_ref().unwrap().parse().unwrap();
+    assert_eq!(from_values, Arguments { n: 1.5, deep: serde_json::json!({"c": "x"}) });
+    let e = edited.params.arguments.as_ref().unwrap().parse::<Vec<i64>>().unwrap_err().to_string();
+    assert!(e.contains("invalid type: map"), "{e}");
+
     // A repeated key is passed on as it came; looked at, the last one counts.
     let repeated: v::CallToolRequest = serde_json::from_str(&format!(
         r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{META},"name":"x","arguments":{{"a":1,"a":2}}}}}}"#

@@ -179,6 +179,25 @@ impl Extra {
     pub fn as_raw(&self) -> Option<&str> {
         self.whole.as_ref().map(|whole| &*whole.text)
     }
+    /// The member's value, to change in place (parsed first; it is written from
+    /// the value from then on, not as the text it came as).
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
+        if !self.contains_key(key) {
+            return None;
+        }
+        let member = self.map_mut().get_mut(key)?;
+        member.value();
+        member.raw = None;
+        member.value.get_mut()
+    }
+    /// Reads the object as a type of the caller's (a tool's arguments as its
+    /// own struct): from the text it came as when it has it, else from its values.
+    pub fn parse<T: serde::de::DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
+        match self.as_raw() {
+            Some(text) => serde_json::from_str(text),
+            None => serde_json::from_value(Value::Object(self.iter().map(|(k, v)| (k.clone(), v.clone())).collect())),
+        }
+    }
     /// Sets a member, returning the value it had.
     pub fn insert(&mut self, key: impl Into<String>, value: Value) -> Option<Value> {
         self.map_mut().insert(key.into(), Member::of(value)).map(Member::into_value)
