@@ -63,12 +63,12 @@ pub use object::{
     Key, ObjectVisitor, ReadObject, Shape, Writer, member_index, missing, next_member, read_extra, read_field,
     read_field_as,
 };
-pub use pairs::{FromPairs, Pairs, PairsVisitor, field_of, keys_of, read_pairs};
+pub use pairs::{FromPairs, PairsVisitor};
 pub use table::{ChooseMember, ChooseRead, TypeEntry, read, read_tracked, roundtrip};
 pub use union::{
-    Input, MemberTable, Reader, Scanned, TagRule, UnionOf, by_tag, by_tag_of, member_error, number_or_skip, position,
-    raw_of, read_as, read_member, read_plain, scan, scan_fast, scan_unless, shape_from_pairs, shape_from_text,
-    skip_seq, tag_from_pairs, tag_from_text, tag_kind_error, to_raw, union_error, union_error_of,
+    Input, MemberTable, Reader, Scanned, TagRule, UnionOf, number_or_skip, position, raw_of, read_as, read_plain,
+    scan_fast, shape_from_pairs, shape_from_text, skip_seq, tag_from_pairs, tag_from_text, tag_kind_error, to_raw,
+    union_error, union_error_of,
 };
 
 pub use crate::__mcp_object as object;

@@ -14,10 +14,10 @@ use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, MapAccess
 
 use super::choose::{ARRAY, BOOLEAN, NULL, NUMBER, STRING};
 use super::object::Key;
-use super::union::{NUMBER_TOKEN, RAW_VALUE_TOKEN, member_error, skip_seq, without_position};
+use super::union::{NUMBER_TOKEN, RAW_VALUE_TOKEN, member_error, read_or_explain, skip_seq, without_position};
 
 /// An object's members, in order: each key and its value's JSON text.
-pub type Pairs<'de> = Vec<(Cow<'de, str>, Cow<'de, str>)>;
+type Pairs<'de> = Vec<(Cow<'de, str>, Cow<'de, str>)>;
 
 /// A union of objects, read from its input's members (see the module docs).
 pub trait FromPairs: Sized {
@@ -134,15 +134,7 @@ pub fn field_of(
 /// error is the one reading the text gives (`content[0]: missing field ...`).
 #[inline]
 pub fn read_pairs<T: DeserializeOwned>(pairs: &[(Cow<'_, str>, Cow<'_, str>)]) -> Result<T, String> {
-    #[cfg(feature = "unknown-members-log")]
-    let mark = super::log::mark();
-    T::deserialize(PairsDeserializer { pairs }).map_err(|_| {
-        // (Reading again records again: forget it all after.)
-        let e = member_error::<T>(&object_text(pairs));
-        #[cfg(feature = "unknown-members-log")]
-        super::log::rewind(mark);
-        e
-    })
+    read_or_explain(|| T::deserialize(PairsDeserializer { pairs }), || member_error::<T>(&object_text(pairs)))
 }
 
 /// The JSON text of an object with these members.
@@ -237,11 +229,11 @@ struct ValueDeserializer<'a> {
 }
 
 macro_rules! through_serde_json {
-    ($($method:ident)*) => {
+    ($( $method:ident ( $( $arg:ident : $ty:ty ),* ) )*) => {
         $(
-            fn $method<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+            fn $method<V: Visitor<'a>>(self, $( $arg: $ty, )* visitor: V) -> Result<V::Value, Self::Error> {
                 let mut d = serde_json::Deserializer::from_str(self.text);
-                let value = Deserializer::$method(&mut d, visitor)?;
+                let value = Deserializer::$method(&mut d, $( $arg, )* visitor)?;
                 d.end()?;
                 Ok(value)
             }
@@ -253,18 +245,17 @@ impl<'a> Deserializer<'a> for ValueDeserializer<'a> {
     type Error = serde_json::Error;
 
     through_serde_json! {
-        deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
-        deserialize_f32 deserialize_f64 deserialize_char deserialize_str deserialize_string
-        deserialize_bytes deserialize_byte_buf deserialize_option deserialize_unit deserialize_seq
-        deserialize_map deserialize_identifier deserialize_ignored_any
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'a>>(self, name: &'static str, visitor: V) -> Result<V::Value, Self::Error> {
-        let mut d = serde_json::Deserializer::from_str(self.text);
-        let value = d.deserialize_unit_struct(name, visitor)?;
-        d.end()?;
-        Ok(value)
+        deserialize_any() deserialize_bool() deserialize_i8() deserialize_i16() deserialize_i32()
+        deserialize_i64() deserialize_i128() deserialize_u8() deserialize_u16() deserialize_u32()
+        deserialize_u64() deserialize_u128() deserialize_f32() deserialize_f64() deserialize_char()
+        deserialize_str() deserialize_string() deserialize_bytes() deserialize_byte_buf()
+        deserialize_option() deserialize_unit() deserialize_seq() deserialize_map()
+        deserialize_identifier() deserialize_ignored_any()
+        deserialize_unit_struct(name: &'static str)
+        deserialize_tuple(len: usize)
+        deserialize_tuple_struct(name: &'static str, len: usize)
+        deserialize_struct(name: &'static str, fields: &'static [&'static str])
+        deserialize_enum(name: &'static str, variants: &'static [&'static str])
     }
 
     fn deserialize_newtype_struct<V: Visitor<'a>>(
@@ -277,49 +268,6 @@ impl<'a> Deserializer<'a> for ValueDeserializer<'a> {
         }
         let mut d = serde_json::Deserializer::from_str(self.text);
         let value = d.deserialize_newtype_struct(name, visitor)?;
-        d.end()?;
-        Ok(value)
-    }
-
-    fn deserialize_tuple<V: Visitor<'a>>(self, len: usize, visitor: V) -> Result<V::Value, Self::Error> {
-        let mut d = serde_json::Deserializer::from_str(self.text);
-        let value = d.deserialize_tuple(len, visitor)?;
-        d.end()?;
-        Ok(value)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'a>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        let mut d = serde_json::Deserializer::from_str(self.text);
-        let value = d.deserialize_tuple_struct(name, len, visitor)?;
-        d.end()?;
-        Ok(value)
-    }
-
-    fn deserialize_struct<V: Visitor<'a>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        let mut d = serde_json::Deserializer::from_str(self.text);
-        let value = d.deserialize_struct(name, fields, visitor)?;
-        d.end()?;
-        Ok(value)
-    }
-
-    fn deserialize_enum<V: Visitor<'a>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        let mut d = serde_json::Deserializer::from_str(self.text);
-        let value = d.deserialize_enum(name, variants, visitor)?;
         d.end()?;
         Ok(value)
     }

@@ -208,9 +208,7 @@ pub fn shape_from_pairs<U>(
 #[inline]
 pub fn tag_from_text<U>(union: &UnionOf<'_, U>, rule: &TagRule<'_>, text: &str) -> Result<U, String> {
     let scanned = scan(text, Some(rule.field), false).map_err(|e| format!("{}: {e}", union.name))?;
-    let which = by_tag(rule, &scanned).map_err(|e| format!("{}: {e}", union.name))?;
-    (union.readers[which])(Input::Text(text, None))
-        .map_err(|e| union_error(union.name, union.members, &[], 0, &[(which, e)]))
+    read_tagged(union, by_tag(rule, &scanned), Input::Text(text, None))
 }
 
 /// Reads a discriminated union from an object's members.
@@ -221,9 +219,14 @@ pub fn tag_from_pairs<U>(
     pairs: &[(Cow<'_, str>, Cow<'_, str>)],
 ) -> Result<U, String> {
     let field = super::pairs::field_of(pairs, Some(rule.field)).map_err(|e| format!("{}: {e}", union.name))?;
-    let which = by_tag_of(rule, OBJECT, field.as_ref()).map_err(|e| format!("{}: {e}", union.name))?;
-    (union.readers[which])(Input::Pairs(pairs, None))
-        .map_err(|e| union_error(union.name, union.members, &[], 0, &[(which, e)]))
+    read_tagged(union, by_tag_of(rule, OBJECT, field.as_ref()), Input::Pairs(pairs, None))
+}
+
+/// Reads the member a discriminator's value chose (or says why none was).
+#[inline]
+fn read_tagged<U>(union: &UnionOf<'_, U>, which: Result<usize, String>, input: Input<'_, '_>) -> Result<U, String> {
+    let which = which.map_err(|e| format!("{}: {e}", union.name))?;
+    (union.readers[which])(input).map_err(|e| union_error(union.name, union.members, &[], 0, &[(which, e)]))
 }
 
 /// The first look of a union decided by shape: none when a union holding it has
@@ -260,7 +263,7 @@ fn scan_slow<'a>(text: &'a str, field: Option<&str>, keys: bool) -> Result<Scann
 }
 
 /// The byte-level first look; `None` when the text is anything but a plain JSON
-/// value whose keys have no escapes. (Public for the tests: [`scan`] falls back
+/// value whose keys have no escapes. (Public for the tests: `scan` falls back
 /// to serde when this gives up, which would hide a wrong skip.)
 pub fn scan_fast<'a>(text: &'a str, field: Option<&str>, keys: bool) -> Option<Result<Scanned<'a>, String>> {
     let b = text.as_bytes();
@@ -501,11 +504,22 @@ impl<'de> Visitor<'de> for ScanVisitor<'_> {
 /// (`content[0]: missing field \`mimeType\``).
 #[inline]
 pub fn read_member<T: DeserializeOwned>(text: &str) -> Result<T, String> {
-    // A member that does not read keeps nothing: forget what it recorded.
+    read_or_explain(|| serde_json::from_str(text), || member_error::<T>(text))
+}
+
+/// Reads a union's member; when it does not read, the error `explain` gives
+/// (reading again, tracking where). A member that does not read keeps nothing:
+/// what it recorded in the unknown-members log, and what the second reading
+/// recorded, is forgotten.
+#[inline]
+pub(crate) fn read_or_explain<T, E>(
+    read: impl FnOnce() -> Result<T, E>,
+    explain: impl FnOnce() -> String,
+) -> Result<T, String> {
     #[cfg(feature = "unknown-members-log")]
     let mark = super::log::mark();
-    serde_json::from_str(text).map_err(|_| {
-        let e = member_error::<T>(text);
+    read().map_err(|_| {
+        let e = explain();
         #[cfg(feature = "unknown-members-log")]
         super::log::rewind(mark);
         e
