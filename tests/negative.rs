@@ -198,6 +198,31 @@ fn open_objects_keep_their_text_and_refuse_what_is_not_one() {
     }
 }
 
+/// Every struct holds an `Extra`, most of them empty: it is one pointer, and
+/// empty holds nothing, while an empty object read whole still keeps its text.
+#[test]
+fn extra_is_one_pointer_and_empty_is_empty() {
+    use mcp_spec_types::Extra;
+    assert_eq!(std::mem::size_of::<Extra>(), std::mem::size_of::<usize>());
+    let mut extra = Extra::new();
+    assert_eq!((extra.len(), extra.is_empty(), extra.as_raw(), extra.get("a")), (0, true, None, None));
+    assert_eq!(serde_json::to_string(&extra).unwrap(), "{}");
+    assert_eq!(extra.remove("a"), None);
+    assert_eq!(extra.insert("a", serde_json::json!(1)), None);
+    assert_eq!((extra.len(), extra.keys().map(String::as_str).collect::<Vec<_>>()), (1, vec!["a"]));
+    assert_eq!(extra.remove("a"), Some(serde_json::json!(1)));
+    assert_eq!((extra.len(), serde_json::to_string(&extra).unwrap()), (0, "{}".to_string()));
+    assert_eq!(extra, Extra::new(), "emptied equals empty");
+
+    let read: Extra = serde_json::from_str("{ }").unwrap();
+    assert_eq!((read.len(), read.as_raw()), (0, Some("{ }")));
+    assert_eq!(serde_json::to_string(&read).unwrap(), "{ }", "as it came");
+    assert_eq!(read, Extra::new());
+    let from_value: Extra = serde_json::from_value(serde_json::json!({})).unwrap();
+    assert_eq!((from_value.len(), &from_value), (0, &Extra::new()));
+    assert_eq!(Extra::from(serde_json::Map::new()).into_iter().count(), 0);
+}
+
 /// Text kept unparsed (an open object, an unknown member) is held to the depth
 /// serde_json parses when it is read, so looking at it later cannot fail (it
 /// would give `null`): deeper is an error naming where, as for any value.

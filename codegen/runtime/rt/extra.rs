@@ -44,11 +44,18 @@ use super::union::RAW_VALUE_TOKEN;
 /// [`Extra::iter`]; [`Extra::get_raw`] gives the text as received. Indexing a
 /// missing key gives `Value::Null`, as indexing a `Value` does.
 #[derive(Clone, Default)]
-pub struct Extra {
-    members: IndexMap<String, Member>,
-    /// An open object read whole: its text, and its members once looked at.
-    /// (`members` is then unused; any change moves them there and drops the text.)
-    whole: Option<Box<Whole>>,
+pub struct Extra(
+    /// `None` when empty, as most are: one pointer in every struct, no allocation.
+    Option<Box<Held>>,
+);
+
+#[derive(Clone)]
+enum Held {
+    /// Members kept one by one (unknown members of a struct; any change).
+    Members(IndexMap<String, Member>),
+    /// An open object read whole. Any change moves its members to `Members`
+    /// and drops the text.
+    Whole(Whole),
 }
 
 #[derive(Clone)]
@@ -135,46 +142,58 @@ impl Serialize for Member {
 }
 
 impl Extra {
-    pub fn new() -> Extra {
-        Extra::default()
+    pub const fn new() -> Extra {
+        Extra(None)
     }
-    /// The members, split from the text first when the object was read whole.
-    fn map(&self) -> &IndexMap<String, Member> {
-        match &self.whole {
-            Some(whole) => whole.members(),
-            None => &self.members,
+    /// The members (none when empty), split from the text first when the
+    /// object was read whole.
+    fn map(&self) -> Option<&IndexMap<String, Member>> {
+        match self.0.as_deref()? {
+            Held::Members(members) => Some(members),
+            Held::Whole(whole) => Some(whole.members()),
         }
     }
     /// The members, to change: an object read whole is split, and its text dropped.
     fn map_mut(&mut self) -> &mut IndexMap<String, Member> {
-        if let Some(whole) = self.whole.take() {
-            let Whole { text, members } = *whole;
-            self.members = members.into_inner().unwrap_or_else(|| split(&text));
+        let held = self.0.get_or_insert_with(|| Box::new(Held::Members(IndexMap::new())));
+        if let Held::Whole(whole) = &mut **held {
+            let members = std::mem::take(&mut whole.members).into_inner().unwrap_or_else(|| split(&whole.text));
+            **held = Held::Members(members);
         }
-        &mut self.members
+        match &mut **held {
+            Held::Members(members) => members,
+            Held::Whole(_) => unreachable!("an object read whole was split just above"),
+        }
+    }
+    /// Every member, in order (none when empty).
+    fn entries(&self) -> indexmap::map::Iter<'_, String, Member> {
+        self.map().map(IndexMap::iter).unwrap_or_default()
     }
     pub fn len(&self) -> usize {
-        self.map().len()
+        self.map().map_or(0, IndexMap::len)
     }
     pub fn is_empty(&self) -> bool {
-        self.map().is_empty()
+        self.len() == 0
     }
     pub fn contains_key(&self, key: &str) -> bool {
-        self.map().contains_key(key)
+        self.map().is_some_and(|members| members.contains_key(key))
     }
     /// The member's value, parsed on first use.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.map().get(key).map(Member::value)
+        self.map()?.get(key).map(Member::value)
     }
     /// The member's JSON text as it was read (`None` for one set with [`Extra::insert`]).
     pub fn get_raw(&self, key: &str) -> Option<&str> {
-        self.map().get(key)?.raw.as_deref().map(RawValue::get)
+        self.map()?.get(key)?.raw.as_deref().map(RawValue::get)
     }
     /// The whole object's JSON text as it was read, when it was read as an open
     /// object (a request's `params`, ...) from JSON text and has not been
     /// changed since.
     pub fn as_raw(&self) -> Option<&str> {
-        self.whole.as_ref().map(|whole| &*whole.text)
+        match self.0.as_deref()? {
+            Held::Whole(whole) => Some(&whole.text),
+            Held::Members(_) => None,
+        }
     }
     /// The member's value, to change in place (parsed first; it is written from
     /// the value from then on, not as the text it came as).
@@ -208,11 +227,11 @@ impl Extra {
         self.map_mut().shift_remove(key).map(Member::into_value)
     }
     pub fn keys(&self) -> impl Iterator<Item = &String> {
-        self.map().keys()
+        self.entries().map(|(k, _)| k)
     }
     /// Every member with its value, in order.
     pub fn iter(&self) -> impl Iterator<Item = (&String, &Value)> {
-        self.map().iter().map(|(k, m)| (k, m.value()))
+        self.entries().map(|(k, m)| (k, m.value()))
     }
     /// The members as a JSON object.
     pub fn into_map(self) -> serde_json::Map<String, Value> {
@@ -221,7 +240,7 @@ impl Extra {
     /// The members as written: for the generated serializers.
     #[doc(hidden)]
     pub fn members(&self) -> impl Iterator<Item = (&String, &Member)> {
-        self.map().iter()
+        self.entries()
     }
     /// Keeps a member read as text (the reader has refused duplicates).
     pub(crate) fn insert_raw(&mut self, key: String, raw: Box<RawValue>) {
@@ -231,14 +250,14 @@ impl Extra {
 
 impl Serialize for Extra {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if let Some(whole) = &self.whole {
+        if let Some(Held::Whole(whole)) = self.0.as_deref() {
             // As serde_json writes a `RawValue`: the text as it is.
             let mut raw = s.serialize_struct(RAW_VALUE_TOKEN, 1)?;
             raw.serialize_field(RAW_VALUE_TOKEN, &*whole.text)?;
             return raw.end();
         }
-        let mut map = s.serialize_map(Some(self.members.len()))?;
-        for (key, member) in &self.members {
+        let mut map = s.serialize_map(Some(self.len()))?;
+        for (key, member) in self.entries() {
             map.serialize_entry(key, member)?;
         }
         map.end()
@@ -311,10 +330,8 @@ fn whole<E: de::Error>(text: Cow<'_, str>) -> Result<Extra, E> {
     if too_deep(&text) {
         return Err(too_deep_error());
     }
-    Ok(Extra {
-        members: IndexMap::new(),
-        whole: Some(Box::new(Whole { text: text.into_owned().into_boxed_str(), members: OnceLock::new() })),
-    })
+    let text = text.into_owned().into_boxed_str();
+    Ok(Extra(Some(Box::new(Held::Whole(Whole { text, members: OnceLock::new() })))))
 }
 
 impl std::ops::Index<&str> for Extra {
@@ -343,7 +360,8 @@ impl fmt::Debug for Extra {
 
 impl FromIterator<(String, Value)> for Extra {
     fn from_iter<I: IntoIterator<Item = (String, Value)>>(iter: I) -> Extra {
-        Extra { members: iter.into_iter().map(|(k, v)| (k, Member::of(v))).collect(), whole: None }
+        let members: IndexMap<String, Member> = iter.into_iter().map(|(k, v)| (k, Member::of(v))).collect();
+        if members.is_empty() { Extra::new() } else { Extra(Some(Box::new(Held::Members(members)))) }
     }
 }
 
@@ -358,8 +376,7 @@ impl IntoIterator for Extra {
     type IntoIter = std::iter::Map<indexmap::map::IntoIter<String, Member>, fn((String, Member)) -> (String, Value)>;
     /// Every member with its value, in order.
     fn into_iter(mut self) -> Self::IntoIter {
-        self.map_mut();
-        self.members.into_iter().map(|(k, m)| (k, m.into_value()))
+        std::mem::take(self.map_mut()).into_iter().map(|(k, m)| (k, m.into_value()))
     }
 }
 
@@ -370,7 +387,7 @@ impl<'a> IntoIterator for &'a Extra {
         fn((&'a String, &'a Member)) -> (&'a String, &'a Value),
     >;
     fn into_iter(self) -> Self::IntoIter {
-        self.map().iter().map(|(k, m)| (k, m.value()))
+        self.entries().map(|(k, m)| (k, m.value()))
     }
 }
 
