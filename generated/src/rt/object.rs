@@ -192,7 +192,7 @@ impl<'de, T: ReadObject<'de>> Visitor<'de> for ObjectVisitor<T> {
 pub fn member_index(wires: &[&str], key: &str) -> usize {
     let mut i = 0;
     while i < wires.len() {
-        if wires[i] == key {
+        if same_key(wires[i], key) {
             return i;
         }
         i += 1;
@@ -210,9 +210,18 @@ pub fn next_member<'de, A: MapAccess<'de>>(
     Ok(access.next_key::<Key<'de>>()?.map(|key| (member_index(wires, &key.0), key)))
 }
 
+/// Two keys are the same. Most keys a type's wire names are compared with
+/// differ in length or in their first byte (`method`, `params`, `result`), so
+/// those are looked at before calling on `memcmp`.
+#[inline(always)]
+fn same_key(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    a.len() == b.len() && a.first() == b.first() && a == b
+}
+
 /// Whether `key` is one of an object type's `wires` (what its [`Shape::declares`] says).
 pub fn declares(wires: &[&str], key: &str) -> bool {
-    wires.contains(&key)
+    wires.iter().any(|wire| same_key(wire, key))
 }
 
 /// How many of `keys` are among the `required` of an object type's `wires`, and
@@ -222,7 +231,7 @@ pub fn requirement(wires: &[&str], required: &[bool], keys: &[&str]) -> (usize, 
     let (mut present, mut all) = (0usize, true);
     for (wire, required) in wires.iter().zip(required) {
         if *required {
-            if keys.contains(wire) { present += 1 } else { all = false }
+            if keys.iter().any(|key| same_key(key, wire)) { present += 1 } else { all = false }
         }
     }
     (present, all)

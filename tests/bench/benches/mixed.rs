@@ -8,61 +8,16 @@
 
 use std::hint::black_box;
 
-use mcp_spec_bench::{Contender, examples, print_paired, race_paired, sessions};
-use mcp_spec_types::rt::TypeEntry;
-use mcp_spec_types::{MethodInfo, v2025_11_25 as legacy, v2026_07_28 as ours};
+use mcp_spec_bench::{Contender, client_side, mixed_stream, print_paired, race_paired, sessions};
+use mcp_spec_types::v2026_07_28 as ours;
 use rust_mcp_schema::mcp_2026_07_28 as rms;
 use serde_json::Value;
-
-type Read = fn(&str) -> Result<(), String>;
-
-/// The type a client reads a server's message as: a result by the method of the
-/// request it answers (its response envelope), a request or notification by
-/// the revision's union of them, an error as the error response.
-fn client_side_type(methods: &[MethodInfo], types: &'static [TypeEntry], text: &str, answers: Option<&str>) -> Read {
-    let v: Value = serde_json::from_str(text).unwrap();
-    let name = if v.get("error").is_some() {
-        "JSONRPCErrorResponse".to_string()
-    } else if v.get("result").is_some() {
-        let method = answers.unwrap_or_else(|| panic!("a result that answers no request: {text}"));
-        let info = methods.iter().find(|m| m.method == method).unwrap_or_else(|| panic!("no method {method}"));
-        info.response.map(str::to_string).unwrap_or_else(|| "JSONRPCResultResponse".into())
-    } else if v.get("id").is_some() {
-        "ServerRequest".into()
-    } else {
-        "ServerNotification".into()
-    };
-    types.iter().find(|t| t.name == name).unwrap_or_else(|| panic!("no type {name}")).read
-}
-
-/// The server's messages of the sessions, each with the reader of the type a
-/// client reads it as.
-fn client_side(recorded: &[mcp_spec_bench::Recorded]) -> Vec<(Read, &str)> {
-    recorded
-        .iter()
-        .filter(|r| !r.from_client)
-        .map(|r| {
-            let (methods, types) = if r.transcript.ends_with("legacy") {
-                (legacy::METHODS, legacy::SCHEMA_TYPES)
-            } else {
-                (ours::METHODS, ours::SCHEMA_TYPES)
-            };
-            (client_side_type(methods, types, &r.text, r.answers.as_deref()), r.text.as_str())
-        })
-        .collect()
-}
 
 fn main() {
     let rounds: usize = std::env::var("BENCH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(31) * 10;
     let recorded = sessions();
-    // The spec's example messages: the ones with a JSON-RPC envelope.
-    let mut stream: Vec<String> = recorded.iter().map(|r| r.text.clone()).collect();
-    let from_sessions = stream.len();
-    for (_, text) in examples("2026-07-28") {
-        if serde_json::from_str::<Value>(&text).unwrap().get("jsonrpc").is_some() {
-            stream.push(text);
-        }
-    }
+    let stream = mixed_stream(&recorded);
+    let from_sessions = recorded.len();
     let bytes: usize = stream.iter().map(String::len).sum();
     println!(
         "{} messages: {from_sessions} from {} recorded sessions, {} spec examples; mean {} bytes",

@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use mcp_spec_types::rt::TypeEntry;
+use mcp_spec_types::{MethodInfo, v2025_11_25 as legacy, v2026_07_28 as modern};
 use serde_json::{Value, json};
 
 /// `MCP_SPEC_DIR`, else `../shared/mcp-spec` beside the workspace.
@@ -146,6 +148,57 @@ pub fn sessions() -> Vec<Recorded> {
     }
     assert!(out.len() > 100, "the recorded sessions are missing from {}", dir.display());
     out
+}
+
+/// Reads a message as one of the crate's types, keeping nothing: a [`TypeEntry`]'s reader.
+pub type Read = fn(&str) -> Result<(), String>;
+
+/// The type a client reads a server's message as: a result by the method of the
+/// request it answers (its response envelope), a request or notification by
+/// the revision's union of them, an error as the error response.
+fn client_side_type(methods: &[MethodInfo], types: &'static [TypeEntry], text: &str, answers: Option<&str>) -> Read {
+    let v: Value = serde_json::from_str(text).unwrap();
+    let name = if v.get("error").is_some() {
+        "JSONRPCErrorResponse".to_string()
+    } else if v.get("result").is_some() {
+        let method = answers.unwrap_or_else(|| panic!("a result that answers no request: {text}"));
+        let info = methods.iter().find(|m| m.method == method).unwrap_or_else(|| panic!("no method {method}"));
+        info.response.map(str::to_string).unwrap_or_else(|| "JSONRPCResultResponse".into())
+    } else if v.get("id").is_some() {
+        "ServerRequest".into()
+    } else {
+        "ServerNotification".into()
+    };
+    types.iter().find(|t| t.name == name).unwrap_or_else(|| panic!("no type {name}")).read
+}
+
+/// The server's messages of the sessions, each with the reader of the type a
+/// client reads it as (the 2025-11-25 types for the sessions of that era).
+pub fn client_side(recorded: &[Recorded]) -> Vec<(Read, &str)> {
+    recorded
+        .iter()
+        .filter(|r| !r.from_client)
+        .map(|r| {
+            let (methods, types) = if r.transcript.ends_with("legacy") {
+                (legacy::METHODS, legacy::SCHEMA_TYPES)
+            } else {
+                (modern::METHODS, modern::SCHEMA_TYPES)
+            };
+            (client_side_type(methods, types, &r.text, r.answers.as_deref()), r.text.as_str())
+        })
+        .collect()
+}
+
+/// The mixed stream: every message of the recorded sessions, then the spec's
+/// 2026-07-28 example messages that have a JSON-RPC envelope.
+pub fn mixed_stream(recorded: &[Recorded]) -> Vec<String> {
+    let mut stream: Vec<String> = recorded.iter().map(|r| r.text.clone()).collect();
+    for (_, text) in examples("2026-07-28") {
+        if serde_json::from_str::<Value>(&text).unwrap().get("jsonrpc").is_some() {
+            stream.push(text);
+        }
+    }
+    stream
 }
 
 /// Like [`race`], and also each contender's time over the first one's, round by
