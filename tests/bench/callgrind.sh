@@ -20,10 +20,10 @@ trap 'rm -rf "$out"' EXIT
 # The counters of one run: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm Bi Bim.
 counts() {
   MODE=$1 N=$2 valgrind --tool=callgrind --cache-sim=yes --branch-sim=yes \
-    --callgrind-out-file="$out/cg" "$bin" 2>&1 | sed -n 's/.*Collected : //p'
+    --callgrind-out-file="$out/cg.$1.$2" "$bin" 2>&1 | sed -n 's/.*Collected : //p'
 }
 per_pass() {
-  paste <(counts "$1" 1 | tr ' ' '\n') <(counts "$1" 11 | tr ' ' '\n') | awk '{d = ($2 - $1) / 10; printf "%d ", d > 0 ? d : 0}'
+  paste <(counts "$1" 1 | tr ' ' '\n') <(counts "$1" 11 | tr ' ' '\n') | awk '{d = ($2 - $1) / 10; printf "%d ", (d > 0 ? d : 0)}'
 }
 
 printf '%-14s %12s %10s %10s %10s %10s\n' mode instructions "I1 misses" "D1 misses" "branch mp" "indirect mp"

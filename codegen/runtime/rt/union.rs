@@ -23,6 +23,7 @@
 //! value's text, and reads the member from those: see `pairs`.)
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::fmt;
 
 use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, Visitor};
@@ -144,8 +145,41 @@ pub struct UnionOf<'a, U> {
     pub readers: &'a [Reader<U>],
 }
 
+thread_local! {
+    /// Set while a union tries its members (and so in every union read inside
+    /// them): a member that does not read then fails without saying why. Saying
+    /// why means reading it again, tracking where, and formatting the message,
+    /// and only the union's own error needs it, when no member reads; a member
+    /// that fails before the one that reads (a schema of `"type": "integer"`
+    /// tried as a `StringSchema` first) would pay it on the way to a value.
+    static QUIET: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether a member that does not read may fail without saying why.
+fn quiet() -> bool {
+    QUIET.with(Cell::get)
+}
+
+/// Makes failures quiet until dropped, then puts back what was (also when a
+/// reader panics).
+struct Quiet(bool);
+
+impl Quiet {
+    fn start() -> Quiet {
+        Quiet(QUIET.with(|q| q.replace(true)))
+    }
+}
+
+impl Drop for Quiet {
+    fn drop(&mut self) {
+        QUIET.with(|q| q.set(self.0));
+    }
+}
+
 /// The members the rule orders, tried in order: the first that reads, or the
-/// errors of all.
+/// errors of all. They are tried quietly first; only when none reads are they
+/// read again, saying why each does not (unless this union is itself being
+/// tried quietly, by one holding it).
 #[inline]
 fn try_in_order<U>(
     union: &UnionOf<'_, U>,
@@ -154,8 +188,19 @@ fn try_in_order<U>(
     look: &Look<'_>,
     input: Input<'_, '_>,
 ) -> Result<U, String> {
+    let order = super::choose::order(table, selector, look);
+    let quietly = Quiet::start();
+    for i in order {
+        if let Ok(value) = (union.readers[i])(input) {
+            return Ok(value);
+        }
+    }
+    drop(quietly);
+    if quiet() {
+        return Err(String::new());
+    }
     let mut errors = Vec::new();
-    for i in super::choose::order(table, selector, look) {
+    for i in order {
         match (union.readers[i])(input) {
             Ok(value) => return Ok(value),
             Err(e) => errors.push((i, e)),
@@ -226,7 +271,10 @@ pub fn tag_from_pairs<U>(
 #[inline]
 fn read_tagged<U>(union: &UnionOf<'_, U>, which: Result<usize, String>, input: Input<'_, '_>) -> Result<U, String> {
     let which = which.map_err(|e| format!("{}: {e}", union.name))?;
-    (union.readers[which])(input).map_err(|e| union_error(union.name, union.members, &[], 0, &[(which, e)]))
+    (union.readers[which])(input).map_err(|e| match quiet() {
+        true => e,
+        false => union_error(union.name, union.members, &[], 0, &[(which, e)]),
+    })
 }
 
 /// The first look of a union decided by shape: none when a union holding it has
@@ -519,7 +567,7 @@ pub(crate) fn read_or_explain<T, E>(
     #[cfg(feature = "unknown-members-log")]
     let mark = super::log::mark();
     read().map_err(|_| {
-        let e = explain();
+        let e = if quiet() { String::new() } else { explain() };
         #[cfg(feature = "unknown-members-log")]
         super::log::rewind(mark);
         e
