@@ -223,6 +223,47 @@ fn extra_is_one_pointer_and_empty_is_empty() {
     assert_eq!(Extra::from(serde_json::Map::new()).into_iter().count(), 0);
 }
 
+/// A struct's unknown members are kept as a list while few and in a map past
+/// that: either way in order, as their text, a repeated one refused wherever
+/// it comes, and looked up, changed and written back alike.
+#[test]
+fn unknown_members_few_and_many_read_alike() {
+    for count in [1, 3, 15, 16, 17, 40] {
+        let members: Vec<String> = (0..count).map(|i| format!(r#""x{i}":[{i}, "t"]"#)).collect();
+        let text = format!(r#"{{"type":"text","text":"a",{}}}"#, members.join(","));
+        let content: v::TextContent = serde_json::from_str(&text).unwrap();
+        let extra = &content.extra;
+        assert_eq!(extra.len(), count, "{count}");
+        let keys: Vec<String> = (0..count).map(|i| format!("x{i}")).collect();
+        assert_eq!(extra.keys().cloned().collect::<Vec<_>>(), keys, "in order: {count}");
+        let last = format!("x{}", count - 1);
+        assert_eq!(extra.get_raw(&last), Some(format!("[{}, \"t\"]", count - 1).as_str()));
+        assert_eq!(extra[&*last], serde_json::json!([count - 1, "t"]));
+        assert!(!extra.contains_key("absent") && extra.get("absent").is_none());
+        assert_eq!(extra.iter().count(), count);
+        assert_eq!((&content.extra).into_iter().size_hint(), (count, Some(count)));
+        assert_eq!(serde_json::to_string(&content).unwrap(), text, "written back as read: {count}");
+
+        // Changed: the others keep their place and text.
+        let mut changed = content.clone();
+        assert_eq!(changed.extra.remove("x0"), Some(serde_json::json!([0, "t"])));
+        changed.extra.insert("y", serde_json::json!(1));
+        let mut expected: Vec<String> = members[1..].to_vec();
+        expected.push(r#""y":1"#.into());
+        assert_eq!(
+            serde_json::to_string(&changed).unwrap(),
+            format!(r#"{{"type":"text","text":"a",{}}}"#, expected.join(","))
+        );
+        assert_ne!(changed, content);
+
+        // A repeated key, first or last among them, is refused.
+        for repeated in ["x0", &last] {
+            let (_, msg) = error_of::<v::TextContent>(&format!(r#"{},"{repeated}":0}}"#, &text[..text.len() - 1]));
+            assert!(msg.contains(&format!("duplicate field `{repeated}`")), "{count}: {msg}");
+        }
+    }
+}
+
 /// Text kept unparsed (an open object, an unknown member) is held to the depth
 /// serde_json parses when it is read, so looking at it later cannot fail (it
 /// would give `null`): deeper is an error naming where, as for any value.

@@ -51,8 +51,13 @@ pub struct Extra(
 
 #[derive(Clone)]
 enum Held {
-    /// Members kept one by one (unknown members of a struct; any change).
+    /// Members kept one by one (any change; more unknown members of a struct
+    /// than `Listed` holds).
     Members(IndexMap<String, Member>),
+    /// A struct's unknown members as read, when there are few (as there
+    /// mostly are, a result's members under `Result`): a list, looked up one
+    /// by one, which costs less than hashing each key into a map.
+    Listed(Vec<(String, Member)>),
     /// An open object read whole. Any change moves its members to `Members`
     /// and drops the text.
     Whole(Whole),
@@ -68,6 +73,46 @@ struct Whole {
 impl Whole {
     fn members(&self) -> &IndexMap<String, Member> {
         self.members.get_or_init(|| split(&self.text))
+    }
+}
+
+/// The most unknown members kept as a list: past it they move to a map, so a
+/// hostile object with many keys is not searched one by one for each.
+const LISTED_MAX: usize = 16;
+
+/// The members of an [`Extra`], in order, each with its value (parsed the first
+/// time it is looked at).
+pub struct ExtraIter<'a>(Entries<'a>);
+
+impl<'a> Iterator for ExtraIter<'a> {
+    type Item = (&'a String, &'a Value);
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next().map(|(k, m)| (k, m.value()))
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+/// The kept members, in order, however they are held.
+enum Entries<'a> {
+    Map(indexmap::map::Iter<'a, String, Member>),
+    List(std::slice::Iter<'a, (String, Member)>),
+}
+
+impl<'a> Iterator for Entries<'a> {
+    type Item = (&'a String, &'a Member);
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Entries::Map(members) => members.next(),
+            Entries::List(members) => members.next().map(|(k, m)| (k, m)),
+        }
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            Entries::Map(members) => members.size_hint(),
+            Entries::List(members) => members.size_hint(),
+        }
     }
 }
 
@@ -145,46 +190,61 @@ impl Extra {
     pub const fn new() -> Extra {
         Extra(None)
     }
-    /// The members (none when empty), split from the text first when the
-    /// object was read whole.
-    fn map(&self) -> Option<&IndexMap<String, Member>> {
+    /// The member `key` (split from the text first when the object was read whole).
+    fn find(&self, key: &str) -> Option<&Member> {
         match self.0.as_deref()? {
-            Held::Members(members) => Some(members),
-            Held::Whole(whole) => Some(whole.members()),
+            Held::Members(members) => members.get(key),
+            Held::Listed(members) => members.iter().find(|(k, _)| k == key).map(|(_, m)| m),
+            Held::Whole(whole) => whole.members().get(key),
         }
     }
-    /// The members, to change: an object read whole is split, and its text dropped.
+    /// The members, to change: an object read whole is split, and its text
+    /// dropped; listed members move to a map.
     fn map_mut(&mut self) -> &mut IndexMap<String, Member> {
         let held = self.0.get_or_insert_with(|| Box::new(Held::Members(IndexMap::new())));
-        if let Held::Whole(whole) = &mut **held {
-            let members = std::mem::take(&mut whole.members).into_inner().unwrap_or_else(|| split(&whole.text));
-            **held = Held::Members(members);
+        match &mut **held {
+            Held::Members(_) => {}
+            Held::Listed(members) => **held = Held::Members(std::mem::take(members).into_iter().collect()),
+            Held::Whole(whole) => {
+                let members = std::mem::take(&mut whole.members).into_inner().unwrap_or_else(|| split(&whole.text));
+                **held = Held::Members(members);
+            }
         }
         match &mut **held {
             Held::Members(members) => members,
-            Held::Whole(_) => unreachable!("an object read whole was split just above"),
+            Held::Listed(_) | Held::Whole(_) => unreachable!("moved to a map just above"),
         }
     }
     /// Every member, in order (none when empty).
-    fn entries(&self) -> indexmap::map::Iter<'_, String, Member> {
-        self.map().map(IndexMap::iter).unwrap_or_default()
+    fn entries(&self) -> Entries<'_> {
+        match self.0.as_deref() {
+            None => Entries::List([].iter()),
+            Some(Held::Members(members)) => Entries::Map(members.iter()),
+            Some(Held::Listed(members)) => Entries::List(members.iter()),
+            Some(Held::Whole(whole)) => Entries::Map(whole.members().iter()),
+        }
     }
     pub fn len(&self) -> usize {
-        self.map().map_or(0, IndexMap::len)
+        match self.0.as_deref() {
+            None => 0,
+            Some(Held::Members(members)) => members.len(),
+            Some(Held::Listed(members)) => members.len(),
+            Some(Held::Whole(whole)) => whole.members().len(),
+        }
     }
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
     pub fn contains_key(&self, key: &str) -> bool {
-        self.map().is_some_and(|members| members.contains_key(key))
+        self.find(key).is_some()
     }
     /// The member's value, parsed on first use.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.map()?.get(key).map(Member::value)
+        self.find(key).map(Member::value)
     }
     /// The member's JSON text as it was read (`None` for one set with [`Extra::insert`]).
     pub fn get_raw(&self, key: &str) -> Option<&str> {
-        self.map()?.get(key)?.raw.as_deref().map(RawValue::get)
+        self.find(key)?.raw.as_deref().map(RawValue::get)
     }
     /// The whole object's JSON text as it was read, when it was read as an open
     /// object (a request's `params`, ...) from JSON text and has not been
@@ -192,7 +252,7 @@ impl Extra {
     pub fn as_raw(&self) -> Option<&str> {
         match self.0.as_deref()? {
             Held::Whole(whole) => Some(&whole.text),
-            Held::Members(_) => None,
+            Held::Members(_) | Held::Listed(_) => None,
         }
     }
     /// The member's value, to change in place (parsed first; it is written from
@@ -230,8 +290,8 @@ impl Extra {
         self.entries().map(|(k, _)| k)
     }
     /// Every member with its value, in order.
-    pub fn iter(&self) -> impl Iterator<Item = (&String, &Value)> {
-        self.entries().map(|(k, m)| (k, m.value()))
+    pub fn iter(&self) -> ExtraIter<'_> {
+        ExtraIter(self.entries())
     }
     /// The members as a JSON object.
     pub fn into_map(self) -> serde_json::Map<String, Value> {
@@ -244,7 +304,18 @@ impl Extra {
     }
     /// Keeps a member read as text (the reader has refused duplicates).
     pub(crate) fn insert_raw(&mut self, key: String, raw: Box<RawValue>) {
-        self.map_mut().insert(key, Member::from_raw(raw));
+        let member = Member::from_raw(raw);
+        match self.0.as_deref_mut() {
+            None => {
+                let mut members = Vec::with_capacity(4);
+                members.push((key, member));
+                self.0 = Some(Box::new(Held::Listed(members)));
+            }
+            Some(Held::Listed(members)) if members.len() < LISTED_MAX => members.push((key, member)),
+            Some(_) => {
+                self.map_mut().insert(key, member);
+            }
+        }
     }
 }
 
@@ -382,12 +453,9 @@ impl IntoIterator for Extra {
 
 impl<'a> IntoIterator for &'a Extra {
     type Item = (&'a String, &'a Value);
-    type IntoIter = std::iter::Map<
-        indexmap::map::Iter<'a, String, Member>,
-        fn((&'a String, &'a Member)) -> (&'a String, &'a Value),
-    >;
+    type IntoIter = ExtraIter<'a>;
     fn into_iter(self) -> Self::IntoIter {
-        self.entries().map(|(k, m)| (k, m.value()))
+        self.iter()
     }
 }
 

@@ -56,7 +56,7 @@ mod union;
 pub use enums::UnknownValue;
 
 pub use choose::*;
-pub use extra::{Extra, Member};
+pub use extra::{Extra, ExtraIter, Member};
 pub use fixed::{Fixed, read_fixed};
 pub use number::{Float, FloatSeq, Int, NullableFloat, NullableInt};
 pub use object::{

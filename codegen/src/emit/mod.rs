@@ -575,7 +575,7 @@ fn lib_rs(spec: &Spec) -> TokenStream {
         #[doc(hidden)]
         pub mod rt;
 
-        pub use rt::Extra;
+        pub use rt::{Extra, ExtraIter};
         /// The ordered map of every map-typed member: members keep the order they
         /// came in, whatever features the build gives `serde_json`.
         pub use indexmap::IndexMap;
