@@ -256,6 +256,27 @@ fn unknown_members_few_and_many_read_alike() {
         );
         assert_ne!(changed, content);
 
+        // Equal to the same members built from values; set again, a member keeps
+        // its place; changed in place, the rest keep their text.
+        let built: mcp_spec_types::Extra = extra.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        assert_eq!(&built, extra);
+        let backwards: Vec<String> = extra.iter().rev().map(|(k, _)| k.clone()).collect();
+        assert_eq!(backwards, keys.iter().rev().cloned().collect::<Vec<_>>());
+        assert_eq!(extra.iter().len(), count);
+        let mut edited = content.clone();
+        assert_eq!(edited.extra.insert("x0", serde_json::json!("again")), Some(serde_json::json!([0, "t"])));
+        let mut expected: Vec<String> = members.clone();
+        expected[0] = r#""x0":"again""#.into();
+        if count > 1 {
+            edited.extra.get_mut(&last).unwrap()[0] = serde_json::json!(-1);
+            expected[count - 1] = format!(r#""{last}":[-1,"t"]"#);
+        }
+        assert_eq!(edited.extra.keys().next().map(String::as_str), Some("x0"));
+        assert_eq!(
+            serde_json::to_string(&edited).unwrap(),
+            format!(r#"{{"type":"text","text":"a",{}}}"#, expected.join(","))
+        );
+
         // A repeated key, first or last among them, is refused.
         for repeated in ["x0", &last] {
             let (_, msg) = error_of::<v::TextContent>(&format!(r#"{},"{repeated}":0}}"#, &text[..text.len() - 1]));

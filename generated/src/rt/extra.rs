@@ -54,8 +54,9 @@ pub struct Extra(
 
 #[derive(Clone)]
 enum Held {
-    /// Members kept one by one (any change; more unknown members of a struct
-    /// than `Listed` holds).
+    /// Members kept one by one: built from values (`from_iter`, `From`,
+    /// another deserializer), changed, or more unknown members of a struct
+    /// than `Listed` holds.
     Members(IndexMap<String, Member>),
     /// A struct's unknown members as read, when there are few (as there
     /// mostly are, a result's members under `Result`): a list, looked up one
@@ -80,11 +81,14 @@ impl Whole {
 }
 
 /// The most unknown members kept as a list: past it they move to a map, so a
-/// hostile object with many keys is not searched one by one for each.
+/// hostile object with many keys is not searched one by one for each (a
+/// bound, not a measured optimum: sixteen short keys compared per insert at
+/// most, about what hashing one costs).
 const LISTED_MAX: usize = 16;
 
 /// The members of an [`Extra`], in order, each with its value (parsed the first
 /// time it is looked at).
+#[derive(Clone)]
 pub struct ExtraIter<'a>(Entries<'a>);
 
 impl<'a> Iterator for ExtraIter<'a> {
@@ -97,7 +101,24 @@ impl<'a> Iterator for ExtraIter<'a> {
     }
 }
 
+impl DoubleEndedIterator for ExtraIter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.0.next_back().map(|(k, m)| (k, m.value()))
+    }
+}
+
+impl ExactSizeIterator for ExtraIter<'_> {}
+
+impl std::iter::FusedIterator for ExtraIter<'_> {}
+
+impl fmt::Debug for ExtraIter<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.clone()).finish()
+    }
+}
+
 /// The kept members, in order, however they are held.
+#[derive(Clone)]
 enum Entries<'a> {
     Map(indexmap::map::Iter<'a, String, Member>),
     List(std::slice::Iter<'a, (String, Member)>),
@@ -115,6 +136,15 @@ impl<'a> Iterator for Entries<'a> {
         match self {
             Entries::Map(members) => members.size_hint(),
             Entries::List(members) => members.size_hint(),
+        }
+    }
+}
+
+impl DoubleEndedIterator for Entries<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        match self {
+            Entries::Map(members) => members.next_back(),
+            Entries::List(members) => members.next_back().map(|(k, m)| (k, m)),
         }
     }
 }
@@ -310,6 +340,8 @@ impl Extra {
         let member = Member::from_raw(raw);
         match self.0.as_deref_mut() {
             None => {
+                // Room for four at once (`vec![..]` would make room for one), as
+                // most have no more.
                 let mut members = Vec::with_capacity(4);
                 members.push((key, member));
                 self.0 = Some(Box::new(Held::Listed(members)));

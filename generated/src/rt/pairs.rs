@@ -134,7 +134,8 @@ pub fn field_of(
 
 /// Reads a member type from an object's members. When it does not read, the
 /// object's text is put back together and read again, tracking where, so the
-/// error is the one reading the text gives (`content[0]: missing field ...`).
+/// error is the one reading the text gives (`content[0]: missing field ...`);
+/// unless a union is trying its members quietly, when the error is empty.
 #[inline]
 pub fn read_pairs<T: DeserializeOwned>(pairs: &[(Cow<'_, str>, Cow<'_, str>)]) -> Result<T, String> {
     read_or_explain(|| T::deserialize(PairsDeserializer { pairs }), || member_error::<T>(&object_text(pairs)))

@@ -159,6 +159,7 @@ thread_local! {
 }
 
 /// Whether a member that does not read may fail without saying why.
+#[inline]
 fn quiet() -> bool {
     QUIET.with(Cell::get)
 }
@@ -168,12 +169,14 @@ fn quiet() -> bool {
 struct Quiet(bool);
 
 impl Quiet {
+    #[inline]
     fn start() -> Quiet {
         Quiet(QUIET.with(|q| q.replace(true)))
     }
 }
 
 impl Drop for Quiet {
+    #[inline]
     fn drop(&mut self) {
         QUIET.with(|q| q.set(self.0));
     }
@@ -198,18 +201,35 @@ fn try_in_order<U>(
             return Ok(value);
         }
     }
+    let held_quietly = quietly.0;
     drop(quietly);
-    if quiet() {
+    if held_quietly {
         return Err(String::new());
     }
+    explain_order(union, table, look.kind, order, input)
+}
+
+/// The error of a union none of whose members `order` read: each read again,
+/// saying why it does not. (Out of line: only an error comes here, and each
+/// union's inline reader stays smaller.)
+#[cold]
+#[inline(never)]
+fn explain_order<U>(
+    union: &UnionOf<'_, U>,
+    table: &MemberTable<'_>,
+    kind: u8,
+    order: super::choose::Order,
+    input: Input<'_, '_>,
+) -> Result<U, String> {
     let mut errors = Vec::new();
     for i in order {
         match (union.readers[i])(input) {
+            // Reading does not depend on being quiet, so this is not expected.
             Ok(value) => return Ok(value),
             Err(e) => errors.push((i, e)),
         }
     }
-    Err(union_error(union.name, union.members, table.kinds, look.kind, &errors))
+    Err(union_error(union.name, union.members, table.kinds, kind, &errors))
 }
 
 /// Reads a union decided by shape from JSON text whose kind and keys a union
@@ -270,14 +290,13 @@ pub fn tag_from_pairs<U>(
     read_tagged(union, by_tag_of(rule, OBJECT, field.as_ref()), Input::Pairs(pairs, None))
 }
 
-/// Reads the member a discriminator's value chose (or says why none was).
+/// Reads the member a discriminator's value chose (or says why none was; while
+/// a union holding this one tries it quietly, the member's own error, unsaid).
 #[inline]
 fn read_tagged<U>(union: &UnionOf<'_, U>, which: Result<usize, String>, input: Input<'_, '_>) -> Result<U, String> {
     let which = which.map_err(|e| format!("{}: {e}", union.name))?;
-    (union.readers[which])(input).map_err(|e| match quiet() {
-        true => e,
-        false => union_error(union.name, union.members, &[], 0, &[(which, e)]),
-    })
+    (union.readers[which])(input)
+        .map_err(|e| if quiet() { e } else { union_error(union.name, union.members, &[], 0, &[(which, e)]) })
 }
 
 /// The first look of a union decided by shape: none when a union holding it has
@@ -552,16 +571,19 @@ impl<'de> Visitor<'de> for ScanVisitor<'_> {
 
 /// Reads a union's member from the union's input text. On failure the text is
 /// read again, tracking where, so the error says the path inside the member
-/// (`content[0]: missing field \`mimeType\``).
+/// (`content[0]: missing field \`mimeType\``); unless a union is trying its
+/// members quietly, when the error is empty (see `QUIET`).
 #[inline]
 pub fn read_member<T: DeserializeOwned>(text: &str) -> Result<T, String> {
     read_or_explain(|| serde_json::from_str(text), || member_error::<T>(text))
 }
 
 /// Reads a union's member; when it does not read, the error `explain` gives
-/// (reading again, tracking where). A member that does not read keeps nothing:
-/// what it recorded in the unknown-members log, and what the second reading
-/// recorded, is forgotten.
+/// (reading again, tracking where), or none while a union tries its members
+/// quietly. The first reading is always quiet: its error is never shown (the
+/// second reading says why), so unions inside it need not say why either. A
+/// member that does not read keeps nothing: what it recorded in the
+/// unknown-members log, and what the second reading recorded, is forgotten.
 #[inline]
 pub(crate) fn read_or_explain<T, E>(
     read: impl FnOnce() -> Result<T, E>,
@@ -569,7 +591,10 @@ pub(crate) fn read_or_explain<T, E>(
 ) -> Result<T, String> {
     #[cfg(feature = "unknown-members-log")]
     let mark = super::log::mark();
-    read().map_err(|_| {
+    let quietly = Quiet::start();
+    let read = read();
+    drop(quietly);
+    read.map_err(|_| {
         let e = if quiet() { String::new() } else { explain() };
         #[cfg(feature = "unknown-members-log")]
         super::log::rewind(mark);

@@ -20,8 +20,10 @@ fn main() {
     let recorded = sessions();
     let stream = mixed_stream(&recorded);
     let typed = client_side(&recorded);
-    let ours_read: Vec<ours::JSONRPCMessage> = stream.iter().map(|t| serde_json::from_str(t).unwrap()).collect();
-    let values: Vec<Value> = stream.iter().map(|t| serde_json::from_str(t).unwrap()).collect();
+    // Writing: the messages ours reads (all 241 of the stream; the timed bench
+    // writes the 177 every crate reads, so its counts are of a larger load).
+    let ours_read: Vec<ours::JSONRPCMessage> = stream.iter().filter_map(|t| serde_json::from_str(t).ok()).collect();
+    let values: Vec<Value> = stream.iter().filter_map(|t| serde_json::from_str(t).ok()).collect();
     for _ in 0..passes {
         match mode.as_str() {
             "read" => stream.iter().for_each(|t| drop(black_box(serde_json::from_str::<ours::JSONRPCMessage>(t)))),
