@@ -580,10 +580,11 @@ pub fn read_member<T: DeserializeOwned>(text: &str) -> Result<T, String> {
 
 /// Reads a union's member; when it does not read, the error `explain` gives
 /// (reading again, tracking where), or none while a union tries its members
-/// quietly. The first reading is always quiet: its error is never shown (the
-/// second reading says why), so unions inside it need not say why either. A
-/// member that does not read keeps nothing: what it recorded in the
-/// unknown-members log, and what the second reading recorded, is forgotten.
+/// quietly. (The first reading is not made quiet itself, though its error is
+/// never shown: a guard in every member's inline reader cost the generic read
+/// 15% more instruction-cache misses, for a gain on errors alone.) A member
+/// that does not read keeps nothing: what it recorded in the unknown-members
+/// log, and what the second reading recorded, is forgotten.
 #[inline]
 pub(crate) fn read_or_explain<T, E>(
     read: impl FnOnce() -> Result<T, E>,
@@ -591,10 +592,7 @@ pub(crate) fn read_or_explain<T, E>(
 ) -> Result<T, String> {
     #[cfg(feature = "unknown-members-log")]
     let mark = super::log::mark();
-    let quietly = Quiet::start();
-    let read = read();
-    drop(quietly);
-    read.map_err(|_| {
+    read().map_err(|_| {
         let e = if quiet() { String::new() } else { explain() };
         #[cfg(feature = "unknown-members-log")]
         super::log::rewind(mark);
