@@ -26,6 +26,28 @@ fn main() {
     // A multi-round-trip answer, and the typed response of a tool call.
     let more = m::InputRequiredResult::new().with_request_state("opaque");
     let response = m::CallToolResultResponse::new("call-1", more);
+    // A tool call as the spec's example has it, its arguments from `json!`, a
+    // `serde_json::Map` and an `IndexMap`: one message.
+    let info = m::Implementation::new("ExampleClient", "1.0.0");
+    let call_meta = m::RequestMetaObject::new(m::LATEST_PROTOCOL_VERSION, m::ClientCapabilities::default())
+        .with_io_modelcontextprotocol_client_info(info);
+    let call_with = |arguments: mcp_spec_types::Extra| {
+        let params = m::CallToolRequestParams::new(call_meta.clone(), "get_weather").with_arguments(arguments);
+        m::CallToolRequest::new("call-tool-example", params)
+    };
+    let arguments = serde_json::json!({"location": "New York"});
+    let call = call_with(mcp_spec_types::Extra::try_from(arguments.clone()).unwrap());
+    let params_map = m::CallToolRequestParams::new(call_meta.clone(), "get_weather")
+        .with_arguments(arguments.as_object().unwrap().clone());
+    let params_indexmap = m::CallToolRequestParams::new(call_meta.clone(), "get_weather")
+        .with_arguments(mcp_spec_types::IndexMap::from_iter([("location".to_string(), serde_json::json!("New York"))]));
+    let same_ways = params_map == call.params && params_indexmap == call.params;
+    let not_an_object = mcp_spec_types::Extra::try_from(serde_json::json!(["New York"])).unwrap_err().to_string();
+    // Reading with the path of the value at fault.
+    let broken = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather"}}"#;
+    let at_fault = mcp_spec_types::from_str::<m::CallToolRequest>(broken).unwrap_err();
+    let at_fault_path = at_fault.path().to_string();
+    let at_fault = at_fault.to_string();
     // Orders kept without `serde_json/preserve_order` in this build.
     let form: m::ElicitRequestFormParams = serde_json::from_str(
         r#"{"message":"?","requestedSchema":{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"boolean"}}}}"#,
@@ -52,6 +74,11 @@ fn main() {
         ("role", serde_json::to_value(role.to_string()).unwrap()),
         ("wrong", serde_json::to_value(&wrong).unwrap()),
         ("pending", serde_json::to_value(pending.len()).unwrap()),
+        ("call", serde_json::to_value(&call).unwrap()),
+        ("same_ways", serde_json::to_value(same_ways).unwrap()),
+        ("not_an_object", serde_json::to_value(&not_an_object).unwrap()),
+        ("at_fault_path", serde_json::to_value(&at_fault_path).unwrap()),
+        ("at_fault", serde_json::to_value(&at_fault).unwrap()),
     ] {
         println!("{name} {value}");
     }
@@ -98,6 +125,17 @@ fn the_first_hour_tasks_build_in_a_downstream_crate_with_warnings_denied() {
         "FromStr's error names the value and the choices: {wrong}"
     );
     assert_eq!(printed["pending"], 1);
+    // The tool call is the spec's own example, built three ways alike.
+    let example = support::spec_dir().join("schema/2026-07-28/examples/CallToolRequest/call-tool-request.json");
+    let example: Value = serde_json::from_str(&std::fs::read_to_string(&example).unwrap()).unwrap();
+    assert_eq!(printed["call"], example);
+    assert_eq!(printed["same_ways"], true, "arguments from json!, a Map and an IndexMap build the same params");
+    let not_an_object = printed["not_an_object"].as_str().unwrap();
+    assert!(not_an_object.contains("expected an object"), "{not_an_object}");
+    // `from_str` says where; serde_json alone says only what.
+    assert_eq!(printed["at_fault_path"], "params");
+    let at_fault = printed["at_fault"].as_str().unwrap();
+    assert!(at_fault.starts_with("params: missing field `_meta` at line 1 column "), "{at_fault}");
     // And upstream's schema.json agrees.
     let (spec, _) =
         mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render()));
@@ -107,6 +145,7 @@ fn the_first_hour_tasks_build_in_a_downstream_crate_with_warnings_denied() {
         ("request", "ListToolsRequest"),
         ("reply", "JSONRPCErrorResponse"),
         ("response", "CallToolResultResponse"),
+        ("call", "CallToolRequest"),
     ] {
         assert_eq!(schema.errors(def, &printed[name]), Vec::<String>::new(), "{name} as {def}");
     }

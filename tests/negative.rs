@@ -4,12 +4,62 @@
 use mcp_spec_types::v2026_07_28 as v;
 use serde::de::DeserializeOwned;
 
-/// Reads `json` as `T` and returns the error's path and message.
+/// Reads `json` as `T` and returns the error's path and message; the crate's own
+/// `from_str` must give the same, shown as `path: message`.
 fn error_of<T: DeserializeOwned + std::fmt::Debug>(json: &str) -> (String, String) {
     let mut de = serde_json::Deserializer::from_str(json);
-    match serde_path_to_error::deserialize::<_, T>(&mut de) {
+    let (path, message) = match serde_path_to_error::deserialize::<_, T>(&mut de) {
         Ok(v) => panic!("expected an error, read {v:?}"),
         Err(e) => (e.path().to_string(), e.inner().to_string()),
+    };
+    let ours = mcp_spec_types::from_str::<T>(json).expect_err("from_str read what serde_path_to_error refused");
+    // (A lone `?`, input that broke off before its first key, is the input's fault.)
+    let expected_path = if path == "?" { "." } else { path.as_str() };
+    assert_eq!((ours.path(), ours.inner().to_string()), (expected_path, message.clone()), "{json}");
+    let shown = if expected_path == "." { message.clone() } else { format!("{path}: {message}") };
+    assert_eq!(ours.to_string(), shown);
+    (path, message)
+}
+
+#[test]
+fn from_str_reads_as_serde_json_does_and_says_where_it_fails() {
+    // What reads, reads the same.
+    let text = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{META},"name":"x","arguments":{{"a":1}}}}}}"#
+    );
+    let ours: v::CallToolRequest = mcp_spec_types::from_str(&text).unwrap();
+    assert_eq!(ours, serde_json::from_str::<v::CallToolRequest>(&text).unwrap());
+    assert_eq!(ours.params.arguments.as_ref().unwrap().get_raw("a"), Some("1"));
+
+    // serde_json alone says what and at which character; `from_str` says where too.
+    let broken = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather"}}"#;
+    let plain = serde_json::from_str::<v::CallToolRequest>(broken).unwrap_err();
+    let ours = mcp_spec_types::from_str::<v::CallToolRequest>(broken).unwrap_err();
+    assert_eq!(ours.path(), "params");
+    assert_eq!(ours.to_string(), format!("params: {plain}"));
+    assert_eq!((ours.inner().line(), ours.inner().column()), (plain.line(), plain.column()));
+    assert!(std::error::Error::source(&ours).is_some());
+    assert_eq!(ours.into_inner().to_string(), plain.to_string());
+
+    // Below a union the path goes on from where the union stands.
+    let (path, message) = error_of::<v::CallToolResult>(
+        r#"{"resultType":"complete","content":[{"type":"text","text":"a"},{"type":"resource","resource":{"text":"t"}}]}"#,
+    );
+    assert_eq!(path, "content[1]");
+    assert!(message.starts_with("ContentBlock: EmbeddedResource: resource: "), "{message}");
+    let (path, message) = error_of::<v::CallToolRequest>(
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":5}},"name":"x"}}"#,
+    );
+    assert_eq!(path, "params._meta.io.modelcontextprotocol/clientCapabilities.elicitation");
+    assert!(message.starts_with("invalid type: integer `5`"), "{message}");
+
+    // The input itself at fault: no path, serde_json's error as it is.
+    for (text, what) in [(r#"{"resultType":"complete","content":[]} x"#, "trailing characters"), ("{", "EOF")] {
+        let plain = serde_json::from_str::<v::CallToolResult>(text).unwrap_err();
+        let ours = mcp_spec_types::from_str::<v::CallToolResult>(text).unwrap_err();
+        assert_eq!(ours.path(), ".", "{text}");
+        assert_eq!(ours.to_string(), plain.to_string());
+        assert!(ours.to_string().contains(what), "{ours}");
     }
 }
 

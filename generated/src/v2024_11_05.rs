@@ -180,8 +180,8 @@ impl CallToolRequestParams {
     }
     /// Sets `arguments`.
     #[inline]
-    pub fn with_arguments(mut self, value: crate::Extra) -> Self {
-        self.arguments = ::std::option::Option::Some(value);
+    pub fn with_arguments(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.arguments = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -236,8 +236,8 @@ impl CallToolResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `isError`.
@@ -633,8 +633,8 @@ impl CreateMessageRequestParams {
     }
     /// Sets `metadata`.
     #[inline]
-    pub fn with_metadata(mut self, value: crate::Extra) -> Self {
-        self.metadata = ::std::option::Option::Some(value);
+    pub fn with_metadata(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.metadata = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -717,8 +717,8 @@ impl CreateMessageResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `stopReason`.
@@ -994,8 +994,8 @@ impl GetPromptResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `description`.
@@ -1227,8 +1227,8 @@ impl InitializeResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `instructions`.
@@ -1417,8 +1417,8 @@ impl ListResourceTemplatesResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `nextCursor`.
@@ -1564,8 +1564,8 @@ impl ListResourcesResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `nextCursor`.
@@ -1714,8 +1714,8 @@ impl ListToolsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `nextCursor`.
@@ -2270,8 +2270,8 @@ impl ServerCapabilities {
     }
     /// Sets `logging`.
     #[inline]
-    pub fn with_logging(mut self, value: crate::Extra) -> Self {
-        self.logging = ::std::option::Option::Some(value);
+    pub fn with_logging(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.logging = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `prompts`.

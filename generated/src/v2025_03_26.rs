@@ -191,8 +191,8 @@ impl CallToolRequestParams {
     }
     /// Sets `arguments`.
     #[inline]
-    pub fn with_arguments(mut self, value: crate::Extra) -> Self {
-        self.arguments = ::std::option::Option::Some(value);
+    pub fn with_arguments(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.arguments = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -247,8 +247,8 @@ impl CallToolResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `isError`.
@@ -651,8 +651,8 @@ impl CreateMessageRequestParams {
     }
     /// Sets `metadata`.
     #[inline]
-    pub fn with_metadata(mut self, value: crate::Extra) -> Self {
-        self.metadata = ::std::option::Option::Some(value);
+    pub fn with_metadata(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.metadata = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -735,8 +735,8 @@ impl CreateMessageResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `stopReason`.
@@ -996,8 +996,8 @@ impl GetPromptResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `description`.
@@ -1212,8 +1212,8 @@ impl InitializeResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `instructions`.
@@ -1477,8 +1477,8 @@ impl ListResourceTemplatesResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `nextCursor`.
@@ -1624,8 +1624,8 @@ impl ListResourcesResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `nextCursor`.
@@ -1774,8 +1774,8 @@ impl ListToolsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `nextCursor`.

@@ -182,8 +182,8 @@ impl AudioContent {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -248,8 +248,8 @@ impl BlobResourceContents {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -338,8 +338,8 @@ impl CallToolRequestParams {
     }
     /// Sets `arguments`.
     #[inline]
-    pub fn with_arguments(mut self, value: crate::Extra) -> Self {
-        self.arguments = ::std::option::Option::Some(value);
+    pub fn with_arguments(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.arguments = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -402,14 +402,17 @@ impl CallToolResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `structuredContent`.
     #[inline]
-    pub fn with_structured_content(mut self, value: crate::Extra) -> Self {
-        self.structured_content = ::std::option::Option::Some(value);
+    pub fn with_structured_content(
+        mut self,
+        value: impl ::std::convert::Into<crate::Extra>,
+    ) -> Self {
+        self.structured_content = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `isError`.
@@ -583,14 +586,14 @@ impl ClientCapabilities {
     }
     /// Sets `sampling`.
     #[inline]
-    pub fn with_sampling(mut self, value: crate::Extra) -> Self {
-        self.sampling = ::std::option::Option::Some(value);
+    pub fn with_sampling(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.sampling = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `elicitation`.
     #[inline]
-    pub fn with_elicitation(mut self, value: crate::Extra) -> Self {
-        self.elicitation = ::std::option::Option::Some(value);
+    pub fn with_elicitation(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.elicitation = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -1049,8 +1052,8 @@ impl CompleteResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -1304,8 +1307,8 @@ impl CreateMessageRequestParams {
     }
     /// Sets `metadata`.
     #[inline]
-    pub fn with_metadata(mut self, value: crate::Extra) -> Self {
-        self.metadata = ::std::option::Option::Some(value);
+    pub fn with_metadata(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.metadata = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -1388,8 +1391,8 @@ impl CreateMessageResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `stopReason`.
@@ -1626,8 +1629,8 @@ impl ElicitResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `content`.
@@ -1776,8 +1779,8 @@ impl EmbeddedResource {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -1986,8 +1989,8 @@ impl GetPromptResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `description`.
@@ -2076,8 +2079,8 @@ impl ImageContent {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -2277,8 +2280,8 @@ impl InitializeResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `instructions`.
@@ -2747,8 +2750,8 @@ impl ListPromptsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `nextCursor`.
@@ -2895,8 +2898,8 @@ impl ListResourceTemplatesResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `nextCursor`.
@@ -3042,8 +3045,8 @@ impl ListResourcesResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `nextCursor`.
@@ -3193,8 +3196,8 @@ impl ListRootsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -3315,8 +3318,8 @@ impl ListToolsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `nextCursor`.
@@ -3510,8 +3513,8 @@ impl NotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -3711,8 +3714,8 @@ impl PaginatedResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `nextCursor`.
@@ -4048,8 +4051,8 @@ impl Prompt {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -4273,8 +4276,8 @@ impl ReadResourceResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -4580,8 +4583,8 @@ impl Resource {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -4672,8 +4675,8 @@ impl ResourceContents {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -4790,8 +4793,8 @@ impl ResourceLink {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -5012,8 +5015,8 @@ impl ResourceTemplate {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -5143,8 +5146,8 @@ impl Result {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -5207,8 +5210,8 @@ impl Root {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -5822,8 +5825,8 @@ impl TextContent {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -5883,8 +5886,8 @@ impl TextResourceContents {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -6007,8 +6010,8 @@ impl Tool {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }

@@ -111,8 +111,8 @@ impl AudioContent {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -177,8 +177,8 @@ impl BlobResourceContents {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -306,8 +306,8 @@ impl CallToolRequestParams {
     }
     /// Sets `arguments`.
     #[inline]
-    pub fn with_arguments(mut self, value: crate::Extra) -> Self {
-        self.arguments = ::std::option::Option::Some(value);
+    pub fn with_arguments(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.arguments = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -410,14 +410,17 @@ impl CallToolResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `structuredContent`.
     #[inline]
-    pub fn with_structured_content(mut self, value: crate::Extra) -> Self {
-        self.structured_content = ::std::option::Option::Some(value);
+    pub fn with_structured_content(
+        mut self,
+        value: impl ::std::convert::Into<crate::Extra>,
+    ) -> Self {
+        self.structured_content = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `isError`.
@@ -601,8 +604,8 @@ impl CancelTaskResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `statusMessage`.
@@ -761,8 +764,8 @@ impl CancelledNotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `requestId`.
@@ -931,14 +934,14 @@ impl ClientCapabilitiesElicitation {
     }
     /// Sets `form`.
     #[inline]
-    pub fn with_form(mut self, value: crate::Extra) -> Self {
-        self.form = ::std::option::Option::Some(value);
+    pub fn with_form(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.form = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `url`.
     #[inline]
-    pub fn with_url(mut self, value: crate::Extra) -> Self {
-        self.url = ::std::option::Option::Some(value);
+    pub fn with_url(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.url = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -1024,14 +1027,14 @@ impl ClientCapabilitiesSampling {
     }
     /// Sets `context`.
     #[inline]
-    pub fn with_context(mut self, value: crate::Extra) -> Self {
-        self.context = ::std::option::Option::Some(value);
+    pub fn with_context(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.context = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `tools`.
     #[inline]
-    pub fn with_tools(mut self, value: crate::Extra) -> Self {
-        self.tools = ::std::option::Option::Some(value);
+    pub fn with_tools(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.tools = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -1079,14 +1082,14 @@ impl ClientCapabilitiesTasks {
     }
     /// Sets `list`.
     #[inline]
-    pub fn with_list(mut self, value: crate::Extra) -> Self {
-        self.list = ::std::option::Option::Some(value);
+    pub fn with_list(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.list = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `cancel`.
     #[inline]
-    pub fn with_cancel(mut self, value: crate::Extra) -> Self {
-        self.cancel = ::std::option::Option::Some(value);
+    pub fn with_cancel(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.cancel = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `requests`.
@@ -1190,8 +1193,8 @@ impl ClientCapabilitiesTasksRequestsElicitation {
     }
     /// Sets `create`.
     #[inline]
-    pub fn with_create(mut self, value: crate::Extra) -> Self {
-        self.create = ::std::option::Option::Some(value);
+    pub fn with_create(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.create = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -1230,8 +1233,8 @@ impl ClientCapabilitiesTasksRequestsSampling {
     }
     /// Sets `createMessage`.
     #[inline]
-    pub fn with_create_message(mut self, value: crate::Extra) -> Self {
-        self.create_message = ::std::option::Option::Some(value);
+    pub fn with_create_message(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.create_message = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -1747,8 +1750,8 @@ impl CompleteResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -2059,8 +2062,8 @@ impl CreateMessageRequestParams {
     }
     /// Sets `metadata`.
     #[inline]
-    pub fn with_metadata(mut self, value: crate::Extra) -> Self {
-        self.metadata = ::std::option::Option::Some(value);
+    pub fn with_metadata(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.metadata = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `tools`.
@@ -2251,8 +2254,8 @@ impl CreateMessageResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `stopReason`.
@@ -2366,8 +2369,8 @@ impl CreateTaskResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -2799,8 +2802,8 @@ impl ElicitResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `content`.
@@ -3009,8 +3012,8 @@ impl EmbeddedResource {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -3270,8 +3273,8 @@ impl GetPromptResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `description`.
@@ -3406,8 +3409,8 @@ impl GetTaskPayloadResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -3580,8 +3583,8 @@ impl GetTaskResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `statusMessage`.
@@ -3853,8 +3856,8 @@ impl ImageContent {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -4178,8 +4181,8 @@ impl InitializeResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `instructions`.
@@ -4364,8 +4367,8 @@ impl JSONRPCRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(mut self, value: crate::Extra) -> Self {
-        self.params = ::std::option::Option::Some(value);
+    pub fn with_params(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -4626,8 +4629,8 @@ impl ListPromptsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `nextCursor`.
@@ -4774,8 +4777,8 @@ impl ListResourceTemplatesResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `nextCursor`.
@@ -4921,8 +4924,8 @@ impl ListResourcesResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `nextCursor`.
@@ -5057,8 +5060,8 @@ impl ListRootsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -5183,8 +5186,8 @@ impl ListTasksResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `nextCursor`.
@@ -5330,8 +5333,8 @@ impl ListToolsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `nextCursor`.
@@ -5494,8 +5497,8 @@ impl LoggingMessageNotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `logger`.
@@ -5585,8 +5588,8 @@ impl NotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -5837,8 +5840,8 @@ impl PaginatedResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `nextCursor`.
@@ -6043,8 +6046,8 @@ impl ProgressNotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `total`.
@@ -6214,8 +6217,8 @@ impl Prompt {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -6505,8 +6508,8 @@ impl ReadResourceResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -6829,8 +6832,8 @@ impl Resource {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -6958,8 +6961,8 @@ impl ResourceContents {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -7095,8 +7098,8 @@ impl ResourceLink {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -7419,8 +7422,8 @@ impl ResourceTemplate {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -7564,8 +7567,8 @@ impl ResourceUpdatedNotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -7613,8 +7616,8 @@ impl Result {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -7677,8 +7680,8 @@ impl Root {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -7775,8 +7778,8 @@ impl SamplingMessage {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -7921,14 +7924,14 @@ impl ServerCapabilities {
     }
     /// Sets `logging`.
     #[inline]
-    pub fn with_logging(mut self, value: crate::Extra) -> Self {
-        self.logging = ::std::option::Option::Some(value);
+    pub fn with_logging(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.logging = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `completions`.
     #[inline]
-    pub fn with_completions(mut self, value: crate::Extra) -> Self {
-        self.completions = ::std::option::Option::Some(value);
+    pub fn with_completions(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.completions = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `prompts`.
@@ -8103,14 +8106,14 @@ impl ServerCapabilitiesTasks {
     }
     /// Sets `list`.
     #[inline]
-    pub fn with_list(mut self, value: crate::Extra) -> Self {
-        self.list = ::std::option::Option::Some(value);
+    pub fn with_list(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.list = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `cancel`.
     #[inline]
-    pub fn with_cancel(mut self, value: crate::Extra) -> Self {
-        self.cancel = ::std::option::Option::Some(value);
+    pub fn with_cancel(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.cancel = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `requests`.
@@ -8199,8 +8202,8 @@ impl ServerCapabilitiesTasksRequestsTools {
     }
     /// Sets `call`.
     #[inline]
-    pub fn with_call(mut self, value: crate::Extra) -> Self {
-        self.call = ::std::option::Option::Some(value);
+    pub fn with_call(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.call = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -9218,8 +9221,8 @@ impl TaskStatusNotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `statusMessage`.
@@ -9334,8 +9337,8 @@ impl TextContent {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -9395,8 +9398,8 @@ impl TextResourceContents {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -9803,8 +9806,8 @@ impl Tool {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -10379,8 +10382,11 @@ impl ToolResultContent {
     }
     /// Sets `structuredContent`.
     #[inline]
-    pub fn with_structured_content(mut self, value: crate::Extra) -> Self {
-        self.structured_content = ::std::option::Option::Some(value);
+    pub fn with_structured_content(
+        mut self,
+        value: impl ::std::convert::Into<crate::Extra>,
+    ) -> Self {
+        self.structured_content = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `isError`.
@@ -10391,8 +10397,8 @@ impl ToolResultContent {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -10441,20 +10447,20 @@ impl ToolUseContent {
     pub fn new(
         id: impl ::std::convert::Into<String>,
         name: impl ::std::convert::Into<String>,
-        input: crate::Extra,
+        input: impl ::std::convert::Into<crate::Extra>,
     ) -> Self {
         ToolUseContent {
             id: id.into(),
             name: name.into(),
-            input,
+            input: input.into(),
             meta: ::std::option::Option::None,
             extra: crate::Extra::new(),
         }
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }

@@ -108,8 +108,8 @@ impl AudioContent {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: MetaObject) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<MetaObject>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -223,8 +223,8 @@ impl BlobResourceContents {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: MetaObject) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<MetaObject>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -602,8 +602,8 @@ impl CallToolRequestParams {
     }
     /// Sets `arguments`.
     #[inline]
-    pub fn with_arguments(mut self, value: crate::Extra) -> Self {
-        self.arguments = ::std::option::Option::Some(value);
+    pub fn with_arguments(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.arguments = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -2454,8 +2454,8 @@ impl CreateMessageResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: MetaObject) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<MetaObject>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `stopReason`.
@@ -3315,8 +3315,8 @@ impl EmbeddedResource {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: MetaObject) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<MetaObject>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -4155,8 +4155,8 @@ impl ImageContent {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: MetaObject) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<MetaObject>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -5030,8 +5030,8 @@ impl JSONRPCRequest {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(mut self, value: crate::Extra) -> Self {
-        self.params = ::std::option::Option::Some(value);
+    pub fn with_params(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -6284,8 +6284,8 @@ impl ListRootsRequestParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: MetaObject) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<MetaObject>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -8107,8 +8107,8 @@ impl Prompt {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: MetaObject) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<MetaObject>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -9187,8 +9187,8 @@ impl Resource {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: MetaObject) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<MetaObject>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -9314,8 +9314,8 @@ impl ResourceContents {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: MetaObject) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<MetaObject>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -9461,8 +9461,8 @@ impl ResourceLink {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: MetaObject) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<MetaObject>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -9790,8 +9790,8 @@ impl ResourceTemplate {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: MetaObject) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<MetaObject>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -10171,8 +10171,8 @@ impl Root {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: MetaObject) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<MetaObject>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -10249,8 +10249,8 @@ impl SamplingMessage {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: MetaObject) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<MetaObject>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -11566,8 +11566,8 @@ impl TextContent {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: MetaObject) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<MetaObject>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -11634,8 +11634,8 @@ impl TextResourceContents {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: MetaObject) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<MetaObject>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -12161,8 +12161,8 @@ impl Tool {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: MetaObject) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<MetaObject>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -12652,8 +12652,8 @@ impl ToolResultContent {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: MetaObject) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<MetaObject>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -12715,20 +12715,20 @@ impl ToolUseContent {
     pub fn new(
         id: impl ::std::convert::Into<String>,
         name: impl ::std::convert::Into<String>,
-        input: crate::Extra,
+        input: impl ::std::convert::Into<crate::Extra>,
     ) -> Self {
         ToolUseContent {
             id: id.into(),
             name: name.into(),
-            input,
+            input: input.into(),
             meta: ::std::option::Option::None,
             extra: crate::Extra::new(),
         }
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: MetaObject) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<MetaObject>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }

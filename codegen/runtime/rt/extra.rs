@@ -474,6 +474,27 @@ impl From<serde_json::Map<String, Value>> for Extra {
     }
 }
 
+/// A JSON object's members (`serde_json::json!({"location": "New York"})` as a
+/// tool call's `arguments`); any other JSON value is an error naming its kind.
+///
+/// ```
+/// use mcp_spec_types::Extra;
+///
+/// let arguments = Extra::try_from(serde_json::json!({"location": "New York"})).unwrap();
+/// assert_eq!(arguments["location"], "New York");
+/// assert!(Extra::try_from(serde_json::json!([1, 2])).is_err());
+/// ```
+impl TryFrom<Value> for Extra {
+    type Error = serde_json::Error;
+    fn try_from(value: Value) -> Result<Extra, serde_json::Error> {
+        match value {
+            Value::Object(map) => Ok(map.into()),
+            // serde_json's error for a value of another kind.
+            other => Extra::deserialize(other),
+        }
+    }
+}
+
 impl IntoIterator for Extra {
     type Item = (String, Value);
     type IntoIter = std::iter::Map<indexmap::map::IntoIter<String, Member>, fn((String, Member)) -> (String, Value)>;

@@ -43,14 +43,7 @@ pub fn read<T: de::DeserializeOwned>(json: &str) -> Result<(), String> {
 
 /// Reads `json` as `T`, tracking the path for the error.
 pub fn read_tracked<T: de::DeserializeOwned>(json: &str) -> Result<(), String> {
-    let mut d = serde_json::Deserializer::from_str(json);
-    match serde_path_to_error::deserialize::<_, T>(&mut d) {
-        Ok(_) => Ok(()),
-        Err(e) => {
-            let path = e.path().to_string();
-            Err(if path == "." { e.inner().to_string() } else { format!("{path}: {}", e.inner()) })
-        }
-    }
+    super::read::from_str::<T>(json).map(drop).map_err(|e| e.to_string())
 }
 
 /// Reads `json` as `T` and writes it back.

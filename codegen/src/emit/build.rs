@@ -36,11 +36,13 @@ pub fn picked_values(rev: &Revision) -> Picked {
 }
 
 /// How a value is passed to a constructor or setter: `impl Into<T>` where that
-/// reads naturally (strings and the schema's types), else `T` itself.
+/// reads naturally (strings, open objects from a `serde_json::Map` or an
+/// `IndexMap`, and the schema's types), else `T` itself.
 fn param(cx: &Cx<'_>, t: &Type) -> (String, bool) {
     let ty = cx.types().of(t).to_string();
     let into = match cx.rev.canonical(t) {
         Type::String => true,
+        Type::Map(value) => **value == Type::Json,
         Type::Named(n) => matches!(
             cx.rev.item(n).map(|i| &i.kind),
             Some(ItemKind::Struct(_) | ItemKind::Union(_) | ItemKind::Enum(_))

@@ -55,6 +55,7 @@ pub const RUNTIME: &[(&str, &str)] = &[
     ("src/rt/number.rs", include_str!("../../runtime/rt/number.rs")),
     ("src/rt/object.rs", include_str!("../../runtime/rt/object.rs")),
     ("src/rt/pairs.rs", include_str!("../../runtime/rt/pairs.rs")),
+    ("src/rt/read.rs", include_str!("../../runtime/rt/read.rs")),
     ("src/rt/table.rs", include_str!("../../runtime/rt/table.rs")),
     ("src/rt/union.rs", include_str!("../../runtime/rt/union.rs")),
 ];
@@ -575,7 +576,7 @@ fn lib_rs(spec: &Spec) -> TokenStream {
         #[doc(hidden)]
         pub mod rt;
 
-        pub use rt::{Extra, ExtraIter};
+        pub use rt::{Extra, ExtraIter, ReadError, from_str};
         /// The ordered map of every map-typed member: members keep the order they
         /// came in, whatever features the build gives `serde_json`.
         pub use indexmap::IndexMap;

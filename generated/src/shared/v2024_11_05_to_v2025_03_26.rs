@@ -210,8 +210,8 @@ impl ClientCapabilities {
     }
     /// Sets `sampling`.
     #[inline]
-    pub fn with_sampling(mut self, value: crate::Extra) -> Self {
-        self.sampling = ::std::option::Option::Some(value);
+    pub fn with_sampling(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.sampling = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -420,8 +420,8 @@ impl CompleteResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -918,8 +918,8 @@ impl ListPromptsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `nextCursor`.
@@ -1069,8 +1069,8 @@ impl ListRootsResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -1232,8 +1232,8 @@ impl NotificationParams {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -1352,8 +1352,8 @@ impl PaginatedResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `nextCursor`.
@@ -1770,8 +1770,8 @@ impl ReadResourceResult {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -2192,8 +2192,8 @@ impl Result {
     }
     /// Sets `_meta`.
     #[inline]
-    pub fn with_meta(mut self, value: crate::Extra) -> Self {
-        self.meta = ::std::option::Option::Some(value);
+    pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
         self
     }
 }

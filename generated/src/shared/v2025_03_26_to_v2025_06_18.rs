@@ -68,14 +68,14 @@ impl ServerCapabilities {
     }
     /// Sets `logging`.
     #[inline]
-    pub fn with_logging(mut self, value: crate::Extra) -> Self {
-        self.logging = ::std::option::Option::Some(value);
+    pub fn with_logging(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.logging = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `completions`.
     #[inline]
-    pub fn with_completions(mut self, value: crate::Extra) -> Self {
-        self.completions = ::std::option::Option::Some(value);
+    pub fn with_completions(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.completions = ::std::option::Option::Some(value.into());
         self
     }
     /// Sets `prompts`.

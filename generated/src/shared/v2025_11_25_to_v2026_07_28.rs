@@ -118,8 +118,8 @@ impl JSONRPCNotification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(mut self, value: crate::Extra) -> Self {
-        self.params = ::std::option::Option::Some(value);
+    pub fn with_params(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -168,8 +168,8 @@ impl Notification {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(mut self, value: crate::Extra) -> Self {
-        self.params = ::std::option::Option::Some(value);
+    pub fn with_params(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
         self
     }
 }
@@ -202,8 +202,8 @@ impl Request {
     }
     /// Sets `params`.
     #[inline]
-    pub fn with_params(mut self, value: crate::Extra) -> Self {
-        self.params = ::std::option::Option::Some(value);
+    pub fn with_params(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
+        self.params = ::std::option::Option::Some(value.into());
         self
     }
 }
