@@ -454,3 +454,36 @@ fn a_union_of_scalars_reads_through_serde_as_it_reads_from_text() {
     assert!(e.starts_with("RequestId: expected a string or a number, found an object at line 1 column 10"), "{e}");
     assert_eq!(serde_json::from_str::<m::RequestId>("1.0").unwrap(), m::RequestId::Integer(1));
 }
+
+#[test]
+fn a_generic_message_rereads_as_the_type_its_method_or_code_says() {
+    // A notification read generically, then as the server's notification it is.
+    let text = json!({"jsonrpc": "2.0", "method": "notifications/progress",
+        "params": {"progressToken": "t", "progress": 1, "x-vendor": true}});
+    let m::JSONRPCMessage::JSONRPCNotification(generic) = read(text.clone()).unwrap() else { panic!("{text}") };
+    let typed: m::ServerNotification = mcp_spec_types::reread(&generic).unwrap();
+    let m::ServerNotification::ProgressNotification(progress) = &typed else { panic!("{typed:?}") };
+    assert_eq!(progress.params.progress, 1.0);
+    assert_eq!(serde_json::to_value(&typed).unwrap(), text, "nothing lost on the way, unknown members included");
+
+    // A response's generic result as the result of the method it answers, and
+    // the near miss: an error with the path, never another member.
+    let response = json!({"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": "72F"}]}});
+    let generic: m::JSONRPCResultResponse = read(response).unwrap();
+    let result: m::CallToolResultResponseResult = mcp_spec_types::reread(&generic.result).unwrap();
+    assert_eq!(result.member_name(), "CallToolResult");
+    let broken = json!({"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text"}]}});
+    let generic: m::JSONRPCResultResponse = read(broken).unwrap();
+    let e = mcp_spec_types::reread::<m::CallToolResult>(&generic.result).unwrap_err();
+    assert_eq!(e.path(), "content[0]");
+    assert!(e.to_string().contains("ContentBlock: TextContent: missing field `text`"), "{e}");
+
+    // An error response's generic error as the coded error it is, or not.
+    let reply = json!({"jsonrpc": "2.0", "id": 3, "error": {"code": -32601, "message": "no such method"}});
+    let generic: m::JSONRPCErrorResponse = read(reply).unwrap();
+    let coded: m::MethodNotFoundError = mcp_spec_types::reread(&generic.error).unwrap();
+    assert_eq!(coded.message, "no such method");
+    let e = mcp_spec_types::reread::<m::ParseError>(&generic.error).unwrap_err();
+    assert_eq!(e.path(), "code");
+    assert!(e.to_string().contains("expected -32700, found -32601"), "{e}");
+}

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 /// Reads JSON text as `T`, as `serde_json::from_str` does, with an error that
@@ -28,6 +29,27 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, ReadError> {
     match serde_json::from_str(text) {
         Ok(value) => Ok(value),
         Err(error) => Err(explain::<T>(text, error)),
+    }
+}
+
+/// Reads a value of one type as another, through its JSON text: a message read
+/// as a generic type first (a `JSONRPCNotification`, a response's generic
+/// `Result`, an `Error`) as the type its method or code says
+/// (`ServerNotification`, `CallToolResult`, `MethodNotFoundError`), with
+/// [`from_str`]'s error when it is not one.
+///
+/// ```
+/// use mcp_spec_types::v2026_07_28 as m;
+///
+/// let text = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}"#;
+/// let m::JSONRPCMessage::JSONRPCNotification(generic) = serde_json::from_str(text).unwrap() else { panic!() };
+/// let typed: m::ServerNotification = mcp_spec_types::reread(&generic).unwrap();
+/// assert_eq!(typed.member_name(), "ProgressNotification");
+/// ```
+pub fn reread<T: DeserializeOwned>(value: &impl Serialize) -> Result<T, ReadError> {
+    match serde_json::to_string(value) {
+        Ok(text) => from_str(&text),
+        Err(inner) => Err(ReadError { path: ".".to_string(), inner }),
     }
 }
 

@@ -576,7 +576,7 @@ fn lib_rs(spec: &Spec) -> TokenStream {
         #[doc(hidden)]
         pub mod rt;
 
-        pub use rt::{Extra, ExtraIter, ReadError, from_str};
+        pub use rt::{Extra, ExtraIter, ReadError, from_str, reread};
         /// The ordered map of every map-typed member: members keep the order they
         /// came in, whatever features the build gives `serde_json`.
         pub use indexmap::IndexMap;

@@ -68,7 +68,7 @@ pub use object::{
     read_field_as,
 };
 pub use pairs::{FromPairs, PairsVisitor};
-pub use read::{ReadError, from_str};
+pub use read::{ReadError, from_str, reread};
 pub use table::{ChooseMember, ChooseRead, TypeEntry, read, read_tracked, roundtrip};
 pub use union::{
     Input, MemberTable, Reader, Scanned, TagRule, UnionOf, number_or_skip, position, raw_of, read_as, read_plain,
