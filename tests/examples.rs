@@ -414,3 +414,48 @@ fn discriminator<'a>(rev: &'a Revision, union: &str) -> Option<&'a str> {
         _ => None,
     }
 }
+
+/// A proxy reads a message generically and writes it on: the open objects it did
+/// not look at go out as the text they came as, but on one line (a line break,
+/// which JSON has only as whitespace, kept as a space), as MCP's stdio transport
+/// needs, also when the input was pretty-printed (every spec example is).
+#[test]
+fn a_message_passed_through_is_written_on_one_line() {
+    use mcp_spec_types::v2026_07_28 as m;
+    let dir = support::spec_dir().join("schema/2026-07-28/examples");
+    let (mut passed, mut with_breaks) = (0, 0);
+    for (name, file, value) in support::examples_of(&dir) {
+        if value.get("jsonrpc").is_none() {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        let message: m::JSONRPCMessage = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let written = serde_json::to_string(&message).unwrap();
+        assert!(!written.contains('\n') && !written.contains('\r'), "{name}: written over several lines:\n{written}");
+        assert_eq!(serde_json::from_str::<Value>(&written).unwrap(), value, "{name}: the same message");
+        // The text kept is still the text as received.
+        let params = match &message {
+            m::JSONRPCMessage::JSONRPCRequest(r) => r.params.as_ref(),
+            m::JSONRPCMessage::JSONRPCNotification(n) => n.params.as_ref(),
+            m::JSONRPCMessage::JSONRPCResponse(_) => None,
+        };
+        if let Some(raw) = params.and_then(|p| p.as_raw()) {
+            // The text as received, each line break a space, written as kept.
+            let one_line = text.replace(['\n', '\r'], " ");
+            assert!(one_line.contains(raw) && written.contains(raw), "{name}: {raw}\n{written}");
+            with_breaks += usize::from(!text.contains(raw));
+        }
+        passed += 1;
+    }
+    assert!(passed >= 30 && with_breaks >= 10, "{passed} messages, {with_breaks} with pretty-printed params");
+
+    // A member the type does not name, pretty-printed, is kept on one line too; a
+    // line break escaped inside a string is a string's content and stays.
+    let text = "{\"resultType\": \"complete\", \"content\": [],\r\n \"x-vendor\": {\n  \"note\": \"a\\nb\",\n  \"n\": [1,\n 2]\n}}";
+    let result: m::CallToolResult = serde_json::from_str(text).unwrap();
+    assert_eq!(result.extra.get_raw("x-vendor"), Some("{   \"note\": \"a\\nb\",   \"n\": [1,  2] }"));
+    assert_eq!(result.extra["x-vendor"]["note"], "a\nb");
+    let written = serde_json::to_string(&result).unwrap();
+    assert!(!written.contains('\n'), "{written}");
+    assert_eq!(serde_json::from_str::<Value>(&written).unwrap(), serde_json::from_str::<Value>(text).unwrap());
+}

@@ -49,7 +49,8 @@ impl<'de> de::DeserializeSeed<'de> for Duplicate<'_> {
 }
 
 /// A kept member's text, refused (from inside the value, so that the error's
-/// path names the key) when it nests deeper than serde_json parses.
+/// path names the key) when it nests deeper than serde_json parses; its line
+/// breaks kept as spaces (see `extra::one_line`).
 struct KeptText;
 
 impl<'de> de::DeserializeSeed<'de> for KeptText {
@@ -59,7 +60,11 @@ impl<'de> de::DeserializeSeed<'de> for KeptText {
         if super::extra::too_deep(raw.get()) {
             return Err(super::extra::too_deep_error());
         }
-        Ok(raw)
+        match super::extra::one_line(raw.get()) {
+            // JSON text with whitespace changed is JSON text.
+            Some(text) => RawValue::from_string(text).map_err(de::Error::custom),
+            None => Ok(raw),
+        }
     }
 }
 

@@ -40,6 +40,12 @@ use super::union::RAW_VALUE_TOKEN;
 /// values: it has no text to keep ([`Extra::as_raw`] is `None`). Members the
 /// type does not name are kept as text only, so need serde_json.
 ///
+/// Kept text is as it came except for line breaks, which JSON has only as
+/// whitespace: each is kept as a space, so a message written with
+/// `serde_json::to_string` stays on one line, as transports that frame messages
+/// by lines need (MCP's stdio), also when the input was pretty-printed
+/// ([`Extra::get_raw`] and [`Extra::as_raw`] give the text so kept).
+///
 /// Members keep the order they came in (or were inserted in), whatever features
 /// the build gives `serde_json`.
 ///
@@ -213,10 +219,42 @@ impl Member {
 impl Serialize for Member {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match &self.raw {
-            Some(raw) => raw.serialize(s),
+            Some(raw) => write_kept(s, raw.get()),
             None => self.value().serialize(s),
         }
     }
+}
+
+/// Writes kept JSON text as serde_json writes a `RawValue`: as it is.
+fn write_kept<S: Serializer>(s: S, text: &str) -> Result<S::Ok, S::Error> {
+    let mut raw = s.serialize_struct(RAW_VALUE_TOKEN, 1)?;
+    raw.serialize_field(RAW_VALUE_TOKEN, text)?;
+    raw.end()
+}
+
+/// Kept text with its line breaks as spaces, when it has any (`None` when it has
+/// none, as compact text has not). JSON has line breaks only as whitespace
+/// between tokens (inside a string they are escaped), so the value is the same,
+/// and a message written with `serde_json::to_string` stays on one line, as
+/// transports that frame messages by lines need (MCP's stdio: no embedded
+/// newlines), also when its input was pretty-printed. Done once, as the text is
+/// kept, not at every writing.
+pub(crate) fn one_line(text: &str) -> Option<String> {
+    // Every byte looked at, without an early way out: a loop the compiler runs
+    // on vectors (a `memchr` per text counted twice the instructions on these
+    // short texts, a word-at-a-time loop as many as this).
+    if !text.bytes().fold(false, |found, b| found | (b == b'\n')) {
+        return None;
+    }
+    // Byte by byte (a loop the compiler runs on vectors): ASCII for ASCII, so
+    // the text stays UTF-8.
+    let mut bytes = text.as_bytes().to_vec();
+    for b in &mut bytes {
+        if *b == b'\n' || *b == b'\r' {
+            *b = b' ';
+        }
+    }
+    String::from_utf8(bytes).ok()
 }
 
 impl Extra {
@@ -357,10 +395,7 @@ impl Extra {
 impl Serialize for Extra {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         if let Some(Held::Whole(whole)) = self.0.as_deref() {
-            // As serde_json writes a `RawValue`: the text as it is.
-            let mut raw = s.serialize_struct(RAW_VALUE_TOKEN, 1)?;
-            raw.serialize_field(RAW_VALUE_TOKEN, &*whole.text)?;
-            return raw.end();
+            return write_kept(s, &whole.text);
         }
         let mut map = s.serialize_map(Some(self.len()))?;
         for (key, member) in self.entries() {
@@ -436,7 +471,10 @@ fn whole<E: de::Error>(text: Cow<'_, str>) -> Result<Extra, E> {
     if too_deep(&text) {
         return Err(too_deep_error());
     }
-    let text = text.into_owned().into_boxed_str();
+    let text = match one_line(&text) {
+        Some(text) => text.into_boxed_str(),
+        None => text.into_owned().into_boxed_str(),
+    };
     Ok(Extra(Some(Box::new(Held::Whole(Whole { text, members: OnceLock::new() })))))
 }
 
