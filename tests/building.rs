@@ -79,6 +79,7 @@ fn main() {
         ("not_an_object", serde_json::to_value(&not_an_object).unwrap()),
         ("at_fault_path", serde_json::to_value(&at_fault_path).unwrap()),
         ("at_fault", serde_json::to_value(&at_fault).unwrap()),
+        ("versions", serde_json::to_value(mcp_spec_types::PROTOCOL_VERSIONS).unwrap()),
     ] {
         println!("{name} {value}");
     }
@@ -132,6 +133,8 @@ fn the_first_hour_tasks_build_in_a_downstream_crate_with_warnings_denied() {
     assert_eq!(printed["same_ways"], true, "arguments from json!, a Map and an IndexMap build the same params");
     let not_an_object = printed["not_an_object"].as_str().unwrap();
     assert!(not_an_object.contains("expected an object"), "{not_an_object}");
+    // The versions this build has types for: its two revisions' features.
+    assert_eq!(printed["versions"], json!(["2025-11-25", "2026-07-28"]));
     // `from_str` says where; serde_json alone says only what.
     assert_eq!(printed["at_fault_path"], "params");
     let at_fault = printed["at_fault"].as_str().unwrap();

@@ -487,3 +487,21 @@ fn a_generic_message_rereads_as_the_type_its_method_or_code_says() {
     assert_eq!(e.path(), "code");
     assert!(e.to_string().contains("expected -32700, found -32601"), "{e}");
 }
+
+#[test]
+fn a_message_union_of_one_member_reads_other_methods_as_other() {
+    // 2026-07-28 writes it `type ClientNotification = CancelledNotification`: a
+    // union still, as in earlier revisions, so an extension's notification passes.
+    let cancelled = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}});
+    let n: m::ClientNotification = read(cancelled.clone()).unwrap();
+    assert_eq!(n.member_name(), "CancelledNotification");
+    let vendor = json!({"jsonrpc": "2.0", "method": "x-vendor/ping", "params": {"n": 1}});
+    let n: m::ClientNotification = read(vendor.clone()).unwrap();
+    let m::ClientNotification::Other(generic) = &n else { panic!("{n:?}") };
+    assert_eq!(generic.method, "x-vendor/ping");
+    assert_eq!(serde_json::to_value(&n).unwrap(), vendor);
+    // A known method that does not read is that member's error, not `Other`.
+    let e =
+        error_of::<m::ClientNotification>(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": 5}));
+    assert!(e.contains("CancelledNotification") && e.contains("params"), "{e}");
+}

@@ -259,6 +259,13 @@ fn members(rev: &Revision, name: &str) -> Option<(BTreeSet<String>, BTreeSet<Str
                 return Some((all, required));
             }
             ItemKind::Alias(Type::Named(m)) => n = m.clone(),
+            // A message union of one member (`type ClientNotification =
+            // CancelledNotification`), which schema.json inlines: that member,
+            // beside the `Other` the generator adds for unknown methods.
+            ItemKind::Union(u) if u.variants.len() == 2 && u.fallback == Some(1) => match &u.variants[0].ty {
+                Type::Named(m) => n = m.clone(),
+                _ => return None,
+            },
             _ => return None,
         }
     }

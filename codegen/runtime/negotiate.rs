@@ -9,7 +9,9 @@
 //!   version if it supports it, and disconnects otherwise.
 //! - From 2026-07-28 there is no handshake: `server/discover` answers with the
 //!   server's `supportedVersions`, and the client chooses one of them (the newest
-//!   it supports too) and sends it in every request's `_meta`.
+//!   it supports too) and sends it in every request's `_meta`; the server checks
+//!   it on each request, and answers one it does not support with an
+//!   `UnsupportedProtocolVersionError` listing its own.
 //!
 //! ```
 //! use mcp_spec_types::negotiate::{Offer, negotiate};
@@ -23,6 +25,9 @@
 //! assert_eq!(negotiate(Offer::Initialize("2024-01-01"), &["2025-06-18", "2025-11-25"]), Some("2025-11-25"));
 //! // A client checking the server's answer to its `initialize`:
 //! assert_eq!(negotiate(Offer::Answered("2023-01-01"), PROTOCOL_VERSIONS), None);
+//! // A 2026-07-28 server checking the version a request's `_meta` names:
+//! assert_eq!(negotiate(Offer::Requested("2026-07-28"), &["2026-07-28"]), Some("2026-07-28"));
+//! assert_eq!(negotiate(Offer::Requested("2027-01-01"), &["2026-07-28"]), None);
 //! ```
 
 /// What the peer said.
@@ -34,16 +39,20 @@ pub enum Offer<'a> {
     Answered(&'a str),
     /// A server's `server/discover` listed these versions (the client chooses).
     Discovered(&'a [String]),
+    /// A request's `_meta` names this version, from 2026-07-28 on (the server
+    /// checks it; `None`: answer with an `UnsupportedProtocolVersionError`).
+    Requested(&'a str),
 }
 
 /// The version to speak, or `None` when there is none in common (a client then
-/// disconnects; a server answering `initialize` always has one: its newest).
+/// disconnects; a server refuses the request; a server answering `initialize`
+/// always has one: its newest).
 /// "Newest" is by date: versions are `YYYY-MM-DD`.
 pub fn negotiate<'a>(offer: Offer<'_>, ours: &[&'a str]) -> Option<&'a str> {
     let newest = |candidates: &mut dyn Iterator<Item = &'a str>| candidates.max();
     match offer {
         Offer::Initialize(v) => ours.iter().copied().find(|o| *o == v).or_else(|| newest(&mut ours.iter().copied())),
-        Offer::Answered(v) => ours.iter().copied().find(|o| *o == v),
+        Offer::Answered(v) | Offer::Requested(v) => ours.iter().copied().find(|o| *o == v),
         Offer::Discovered(theirs) => newest(&mut ours.iter().copied().filter(|o| theirs.iter().any(|t| t == o))),
     }
 }

@@ -21,9 +21,33 @@ use crate::sample::Fill;
 /// discriminated unions whose common base leaves the field open, then a selector
 /// field for unions decided by shape.
 pub fn decide_unions(items: &mut BTreeMap<String, Item>) {
+    message_aliases_as_unions(items);
     classify_unions(items);
     add_fallbacks(items);
     add_selectors(items);
+}
+
+/// A message union of one member is written in TypeScript as an alias (2026-07-28:
+/// `type ClientNotification = CancelledNotification`). It is lowered as the union
+/// it stands for, so that, like every other message union, it reads a method it
+/// does not know as `Other` instead of failing (and stays a union from one
+/// revision to the next). A message is a struct that fixes its `method`.
+fn message_aliases_as_unions(items: &mut BTreeMap<String, Item>) {
+    let names: Vec<String> = items.keys().cloned().collect();
+    for name in names {
+        let Some(ItemKind::Alias(Type::Named(target))) = items.get(&name).map(|i| &i.kind) else { continue };
+        let is_message = items
+            .get(target)
+            .is_some_and(|i| matches!(&i.kind, ItemKind::Struct(s) if s.fixed().any(|(f, _)| f.wire == "method")));
+        if !is_message {
+            continue;
+        }
+        let member = Variant { name: target.clone(), ty: Type::Named(target.clone()), tags: Vec::new(), boxed: false };
+        if let Some(item) = items.get_mut(&name) {
+            item.kind =
+                ItemKind::Union(Union { variants: vec![member], discriminator: None, fallback: None, selector: None });
+        }
+    }
 }
 
 /// Finds, for each union whose members are all structs, a field that every member

@@ -48,13 +48,19 @@ pub mod draft;
 #[cfg(feature = "v2026_07_28")]
 /// The newest dated revision, 2026-07-28.
 pub use v2026_07_28 as latest;
-/// The protocol versions this crate has types for, oldest first: what
+/// The protocol versions this build has types for (each with its
+/// revision's feature on), oldest first: what
 /// [`negotiate::negotiate`] chooses from.
 pub const PROTOCOL_VERSIONS: &[&str] = &[
+    #[cfg(feature = "v2024_11_05")]
     "2024-11-05",
+    #[cfg(feature = "v2025_03_26")]
     "2025-03-26",
+    #[cfg(feature = "v2025_06_18")]
     "2025-06-18",
+    #[cfg(feature = "v2025_11_25")]
     "2025-11-25",
+    #[cfg(feature = "v2026_07_28")]
     "2026-07-28",
 ];
 #[rustfmt::skip]

@@ -653,7 +653,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
 /// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
@@ -700,7 +700,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
 /// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
@@ -810,7 +810,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
 /// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
@@ -2651,7 +2651,7 @@ crate::rt::object! {
 
 pub use crate::shared::v2025_06_18_to_v2026_07_28::JSONRPC_VERSION;
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-06-18";
 
 /// Sent from the client to request a list of prompts and prompt templates the server has.
@@ -3453,7 +3453,7 @@ pub use crate::shared::v2024_11_05_to_v2026_07_28::METHOD_NOT_FOUND;
 pub use crate::shared::v2024_11_05_to_v2025_11_25::ModelHint;
 pub use crate::shared::v2024_11_05_to_v2025_11_25::ModelPreferences;
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Notification {
     pub method: String,
@@ -3609,7 +3609,7 @@ crate::rt::string_enum! {
 
 pub use crate::shared::v2024_11_05_to_v2026_07_28::PARSE_ERROR;
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedRequest {
     pub method: String,
@@ -3682,7 +3682,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -4327,7 +4327,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {
     pub method: String,
@@ -4633,7 +4633,7 @@ crate::rt::object! {
 
 /// The contents of a specific resource or sub-resource.
 ///
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceContents {
     /// The URI of this resource.
@@ -5357,7 +5357,7 @@ pub use crate::shared::v2025_03_26_to_v2025_06_18::ServerCapabilitiesPrompts;
 pub use crate::shared::v2025_03_26_to_v2025_06_18::ServerCapabilitiesResources;
 pub use crate::shared::v2025_03_26_to_v2025_06_18::ServerCapabilitiesTools;
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
 /// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
@@ -5425,7 +5425,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
 ///
@@ -5474,7 +5474,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
 /// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]

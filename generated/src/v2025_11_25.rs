@@ -1249,7 +1249,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
 /// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
@@ -1303,7 +1303,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
 /// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
@@ -1441,7 +1441,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
 /// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
@@ -3760,7 +3760,7 @@ crate::rt::string_enum! {
 
 /// Base interface to add `icons` property.
 ///
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Icons {
     /// Optional set of sized icons that the client can display in a user interface.
@@ -4457,7 +4457,7 @@ crate::rt::object! {
 
 pub use crate::shared::v2025_06_18_to_v2026_07_28::JSONRPC_VERSION;
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
 
 /// Use TitledSingleSelectEnumSchema instead.
@@ -5564,7 +5564,7 @@ crate::rt::union! {
 
 pub use crate::shared::v2025_11_25_to_v2026_07_28::Notification;
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -5694,7 +5694,7 @@ crate::rt::string_enum! {
 
 pub use crate::shared::v2024_11_05_to_v2026_07_28::PARSE_ERROR;
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -5739,7 +5739,7 @@ crate::rt::object! {
 
 /// Common parameters for paginated requests.
 ///
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -5808,7 +5808,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -6632,7 +6632,7 @@ crate::rt::union! {
 
 /// Common params for any request.
 ///
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -6919,7 +6919,7 @@ crate::rt::object! {
 
 /// The contents of a specific resource or sub-resource.
 ///
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceContents {
     /// The URI of this resource.
@@ -7258,7 +7258,7 @@ impl crate::Notification for ResourceListChangedNotification {
 
 /// Common parameters when working with resources.
 ///
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -8258,7 +8258,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
 /// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
@@ -8340,7 +8340,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
 ///
@@ -8417,7 +8417,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
 /// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
@@ -8968,7 +8968,7 @@ crate::rt::object! {
 
 /// Common params for any task-augmented request.
 ///
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
@@ -10476,7 +10476,7 @@ crate::rt::object! {
 
 /// An error response that indicates that the server requires the client to provide additional information via an elicitation request.
 ///
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
 ///
@@ -10580,7 +10580,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
 /// **Later revisions:** Removed in 2026-07-28.
 pub const URL_ELICITATION_REQUIRED: i64 = -32042i64;

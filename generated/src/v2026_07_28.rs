@@ -125,7 +125,7 @@ crate::rt::object! {
 
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 ///
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BaseMetadata {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
@@ -323,7 +323,7 @@ crate::rt::object! {
 
 /// A result that supports a time-to-live (TTL) hint for client-side caching.
 ///
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CacheableResult {
     /// Wire name: `_meta`.
@@ -1339,10 +1339,33 @@ crate::rt::object! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
-pub type ClientNotification = CancelledNotification;
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+///
+/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ClientNotification {
+    CancelledNotification(CancelledNotification),
+    /// A message with any other value: kept whole, as the generic type.
+    Other(JSONRPCNotification),
+}
+impl ::std::convert::From<CancelledNotification> for ClientNotification {
+    fn from(value: CancelledNotification) -> Self {
+        ClientNotification::CancelledNotification(value)
+    }
+}
+impl ::std::convert::From<JSONRPCNotification> for ClientNotification {
+    fn from(value: JSONRPCNotification) -> Self {
+        ClientNotification::Other(value)
+    }
+}
+crate::rt::union! {
+    ClientNotification by "method" {
+        CancelledNotification(CancelledNotification) = ["notifications/cancelled"],
+        Other(JSONRPCNotification) = _,
+    }
+}
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
 /// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
@@ -1431,7 +1454,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 pub type ClientResult = EmptyResult;
 
 /// A request from the client to the server, to ask for completion options.
@@ -4047,7 +4070,7 @@ crate::rt::string_enum! {
 
 /// Base interface to add `icons` property.
 ///
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Icons {
     /// Optional set of sized icons that the client can display in a user interface.
@@ -4319,7 +4342,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
 /// Reading: the member is chosen by the value of `method`; an unknown value is an error that lists the known ones.
 #[derive(Clone, Debug, PartialEq)]
@@ -4550,7 +4573,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
 /// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
 #[derive(Clone, Debug, PartialEq)]
@@ -5122,7 +5145,7 @@ pub use crate::shared::v2025_06_18_to_v2026_07_28::JSONRPC_VERSION;
 
 pub type JSONValue = ::serde_json::Value;
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 pub const LATEST_PROTOCOL_VERSION: &str = "2026-07-28";
 
 /// Use [`TitledSingleSelectEnumSchema`] instead.
@@ -7532,7 +7555,7 @@ crate::rt::string_enum! {
 
 pub use crate::shared::v2024_11_05_to_v2026_07_28::PARSE_ERROR;
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -7639,7 +7662,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedResult {
     /// Wire name: `_meta`.
@@ -9274,7 +9297,7 @@ crate::rt::object! {
 
 /// The contents of a specific resource or sub-resource.
 ///
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceContents {
     /// The URI of this resource.
@@ -9635,7 +9658,7 @@ impl crate::Notification for ResourceListChangedNotification {
 
 /// Common params for resource-related requests.
 ///
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceRequestParams {
     /// Wire name: `_meta`.
@@ -10694,7 +10717,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
 /// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
 #[derive(Clone, Debug, PartialEq)]
@@ -10769,7 +10792,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
 /// Reading: `resultType` decides first: `"input_required"` reads only `InputRequiredResult`; a value `ResultType` does not list reads `Other`, which keeps the object whole; no value, or any other listed value, leaves the members below to choose from, never those.
 ///
@@ -13278,7 +13301,7 @@ pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = crate::rt::type_table![
     CallToolResult, plain CallToolResultResponse, union CallToolResultResponseResult,
     plain CancelledNotification, plain CancelledNotificationParams, default
     ClientCapabilities, default ClientCapabilitiesElicitation, default
-    ClientCapabilitiesRoots, default ClientCapabilitiesSampling, plain
+    ClientCapabilitiesRoots, default ClientCapabilitiesSampling, union
     ClientNotification, union ClientRequest, plain ClientResult, plain CompleteRequest,
     plain CompleteRequestParams, plain CompleteRequestParamsArgument, default
     CompleteRequestParamsContext, union CompleteRequestParamsRef, plain CompleteResult,

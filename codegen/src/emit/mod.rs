@@ -538,18 +538,20 @@ fn lib_rs(spec: &Spec) -> TokenStream {
         }
     });
     let names: Vec<&str> = spec.revisions.iter().map(|r| r.name.as_str()).collect();
-    // The protocol versions: each dated revision's `LATEST_PROTOCOL_VERSION`, or its name.
-    let mut versions: Vec<String> = spec
-        .revisions
-        .iter()
-        .filter(|r| r.dated)
-        .map(|r| match r.item(crate::registry::PROTOCOL_VERSION_CONST).map(|i| &i.kind) {
+    // The protocol versions: each dated revision's `LATEST_PROTOCOL_VERSION`, or
+    // its name, with the features whose modules have its types.
+    let mut by_version: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for r in spec.revisions.iter().filter(|r| r.dated) {
+        let version = match r.item(crate::registry::PROTOCOL_VERSION_CONST).map(|i| &i.kind) {
             Some(ItemKind::Const(crate::model::Literal { value: crate::model::LiteralValue::Str(v), .. })) => v.clone(),
             _ => r.name.clone(),
-        })
-        .collect();
-    versions.sort();
-    versions.dedup();
+        };
+        by_version.entry(version).or_default().push(r.module.clone());
+    }
+    let versions = by_version.iter().map(|(version, features)| match &features[..] {
+        [feature] => quote! { #[cfg(feature = #feature)] #version },
+        _ => quote! { #[cfg(any(#(feature = #features),*))] #version },
+    });
     let method_arms = spec.revisions.iter().map(|r| {
         let (m, feature, name) = (ident(&r.module), &r.module, &r.name);
         quote! {
@@ -591,7 +593,8 @@ fn lib_rs(spec: &Spec) -> TokenStream {
         #(#mods)*
         #latest
 
-        /// The protocol versions this crate has types for, oldest first: what
+        /// The protocol versions this build has types for (each with its
+        /// revision's feature on), oldest first: what
         /// [`negotiate::negotiate`] chooses from.
         pub const PROTOCOL_VERSIONS: &[&str] = &[#(#versions),*];
 

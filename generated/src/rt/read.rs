@@ -85,9 +85,11 @@ pub struct ReadError {
 
 impl ReadError {
     /// The JSON path of the value that did not read, `.`-separated with array
-    /// indexes in brackets (`params._meta`, `content[0].text`; `?` for a member
-    /// whose key the input broke off before, `params.?`); `.` when the input
-    /// itself is at fault (not JSON, not an object, trailing characters).
+    /// indexes in brackets (`params._meta`, `content[0].text`); `.` when that
+    /// value is the input itself: not JSON, trailing characters, or a union
+    /// read at the root (`ClientRequest`, `JSONRPCMessage`), whose message then
+    /// names the member that failed and where (`ClientRequest: CallToolRequest:
+    /// params._meta: missing field ...`).
     pub fn path(&self) -> &str {
         &self.path
     }

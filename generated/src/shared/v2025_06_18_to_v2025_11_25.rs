@@ -15,7 +15,7 @@
 
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 ///
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BaseMetadata {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).

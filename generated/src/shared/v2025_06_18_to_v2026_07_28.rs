@@ -14,7 +14,7 @@
 )]
 #![allow(unused_imports)]
 
-/// *Internal:* the schema marks this `@internal`: it describes the protocol's machinery rather than a message of its own.
+/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 pub const JSONRPC_VERSION: &str = "2.0";
 
 /// A reference to a resource or resource template definition.

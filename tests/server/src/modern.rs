@@ -55,7 +55,9 @@ impl Server<'_> {
 
     fn notification(&mut self, line: &str) {
         // A cancelled `subscriptions/listen` ends its stream (no result is sent).
-        if let Ok(m::ClientNotification { params, .. }) = serde_json::from_str::<m::ClientNotification>(line) {
+        if let Ok(m::ClientNotification::CancelledNotification(m::CancelledNotification { params, .. })) =
+            serde_json::from_str::<m::ClientNotification>(line)
+        {
             self.listeners.retain(|(id, _)| *id != params.request_id);
         }
     }
