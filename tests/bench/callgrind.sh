@@ -10,16 +10,7 @@
 #   bash tests/bench/callgrind.sh              # every mode
 #   bash tests/bench/callgrind.sh client       # one pair: read, client or write
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-command -v valgrind >/dev/null || { echo "error: valgrind is not installed" >&2; exit 1; }
-pairs="${1:-read client write}"
-for pair in $pairs; do
-  case "$pair" in read | client | write) ;; *) echo "error: unknown mode $pair (read, client or write)" >&2; exit 1 ;; esac
-done
-cargo build --quiet --release -p mcp-spec-bench --example passes
-bin="${CARGO_TARGET_DIR:-target}/release/examples/passes"
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/passes-build.sh"
 
 # The counters of one run, into a file: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm Bi Bim.
 counts() {

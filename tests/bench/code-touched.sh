@@ -10,17 +10,8 @@
 #   bash tests/bench/code-touched.sh           # read, client, write
 #   bash tests/bench/code-touched.sh client    # one pair
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-command -v valgrind >/dev/null || { echo "error: valgrind is not installed" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "error: python3 is not installed" >&2; exit 1; }
-pairs="${1:-read client write}"
-for pair in $pairs; do
-  case "$pair" in read | client | write) ;; *) echo "error: unknown mode $pair (read, client or write)" >&2; exit 1 ;; esac
-done
-cargo build --quiet --release -p mcp-spec-bench --example passes
-bin="${CARGO_TARGET_DIR:-target}/release/examples/passes"
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/passes-build.sh"
 
 printf '%-14s %10s %10s %14s %10s\n' mode "code KiB" "ours KiB" "serde(_json)" "other"
 for pair in $pairs; do
