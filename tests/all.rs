@@ -7,6 +7,7 @@ mod codegen;
 mod diagnostics;
 mod diff;
 mod examples;
+mod fast;
 mod fixtures;
 mod hostile;
 mod html;

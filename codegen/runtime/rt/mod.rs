@@ -44,6 +44,7 @@
 mod choose;
 mod enums;
 mod extra;
+mod fast;
 mod fixed;
 #[cfg(feature = "unknown-members-log")]
 pub mod log;
@@ -58,6 +59,7 @@ pub use enums::UnknownValue;
 
 pub use choose::*;
 pub use extra::{Extra, ExtraIter, Member};
+pub use fast::{Fast, Miss, ReadFast, Reader as FastReader, union_fast};
 pub use fixed::{Fixed, read_fixed};
 pub use number::{Float, FloatSeq, Int, NullableFloat, NullableInt};
 pub use object::{
@@ -66,7 +68,9 @@ pub use object::{
 };
 pub use pairs::{FromPairs, PairsVisitor};
 pub use read::{ReadError, from_str, reread};
-pub use table::{ChooseMember, ChooseRead, TypeEntry, read, read_tracked, roundtrip};
+pub use table::{
+    ChooseMember, ChooseRead, FastOutcome, TypeEntry, fast_agrees, read, read_serde, read_tracked, roundtrip,
+};
 pub use union::{
     Input, MemberTable, Reader, Scanned, TagRule, UnionOf, number_or_skip, position, raw_of, read_as, read_plain,
     scan_fast, shape_from_pairs, shape_from_text, skip_seq, tag_from_pairs, tag_from_text, tag_kind_error, to_raw,

@@ -444,7 +444,7 @@ impl<'de> Visitor<'de> for ExtraVisitor {
 }
 
 /// An open object read whole from its JSON text, which serde_json has read.
-fn whole<E: de::Error>(text: Cow<'_, str>) -> Result<Extra, E> {
+pub(crate) fn whole<E: de::Error>(text: Cow<'_, str>) -> Result<Extra, E> {
     if !text.starts_with('{') {
         // Not an object: the error serde would give, from the value's kind.
         let unexpected = match text.as_bytes().first() {

@@ -273,7 +273,7 @@ pub trait Shape {
     #[inline]
     fn read_text(text: &str) -> Result<Self, String>
     where
-        Self: Sized + serde::de::DeserializeOwned,
+        Self: Sized + serde::de::DeserializeOwned + super::fast::ReadFast,
     {
         super::union::read_member(text)
     }
@@ -283,7 +283,7 @@ pub trait Shape {
     #[inline]
     fn read_looked(text: &str, _kind: u8, _keys: &[&str]) -> Result<Self, String>
     where
-        Self: Sized + serde::de::DeserializeOwned,
+        Self: Sized + serde::de::DeserializeOwned + super::fast::ReadFast,
     {
         Self::read_text(text)
     }
@@ -293,7 +293,7 @@ pub trait Shape {
     #[inline]
     fn read_pairs(pairs: &[(Cow<'_, str>, Cow<'_, str>)], _looked: Option<&[&str]>) -> Result<Self, String>
     where
-        Self: Sized + serde::de::DeserializeOwned,
+        Self: Sized + serde::de::DeserializeOwned + super::fast::ReadFast,
     {
         super::pairs::read_pairs(pairs)
     }
@@ -426,6 +426,46 @@ macro_rules! __mcp_object {
             }
         }
 
+        impl $crate::rt::ReadFast for $name {
+            #[inline]
+            #[allow(unused_mut, unused_variables)]
+            fn read_fast(r: &mut $crate::rt::FastReader<'_>) -> $crate::rt::Fast<$name> {
+                #[allow(non_snake_case)]
+                struct __McpSeen { $( $( $cname: bool, )? )* }
+                let mut seen = __McpSeen { $( $( $cname: false, )? )* };
+                $(
+                    $( let mut $field: ::std::option::Option<$ty> = ::std::option::Option::None; )?
+                )*
+                let mut $extra = $crate::rt::Extra::new();
+                if let ::std::result::Result::Err(e) = r.begin_object() {
+                    return ::std::result::Result::Err(e);
+                }
+                let mut first = true;
+                loop {
+                    // As in `read_object`: one way out, arms by position.
+                    let read = match r.next_member(&[ $( $wire ),* ], &mut first) {
+                        ::std::result::Result::Ok(::std::option::Option::Some((index, key))) => match index {
+                            $( $index => {
+                                $( r.fixed($crate::rt::Fixed::from($name::$cname), &mut seen.$cname) )?
+                                $( $crate::__mcp_object!(@fast r $field $($wrap)?) )?
+                            } )*
+                            _ => r.extra(key, &mut $extra),
+                        },
+                        ::std::result::Result::Ok(::std::option::Option::None) => break,
+                        ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                    };
+                    if let ::std::result::Result::Err(e) = read {
+                        return ::std::result::Result::Err(e);
+                    }
+                }
+                $(
+                    $( if !seen.$cname { return ::std::result::Result::Err($crate::rt::Miss::No); } )?
+                    $( $crate::__mcp_object!(@fast_finish $kind $field $(= $default)?); )?
+                )*
+                ::std::result::Result::Ok($name { $( $( $field, )? )* $extra })
+            }
+        }
+
         impl $crate::rt::Shape for $name {
             const KINDS: u8 = $crate::rt::OBJECT;
             const WIRES: &'static [&'static str] = &[ $( $wire ),* ];
@@ -459,6 +499,28 @@ macro_rules! __mcp_object {
     };
     (@read $access:ident $wire:literal $field:ident $($wrap:ident)?) => {
         $crate::rt::read_field(&mut $access, $wire, &mut $field)
+    };
+
+    (@fast $r:ident $field:ident int) => {
+        $r.field_as(&mut $field, |i: $crate::rt::Int| i.0)
+    };
+    (@fast $r:ident $field:ident nullable_int) => {
+        $r.field_as(&mut $field, |i: $crate::rt::NullableInt| i.0)
+    };
+    (@fast $r:ident $field:ident $($wrap:ident)?) => {
+        $r.field(&mut $field)
+    };
+    (@fast_finish required $field:ident) => {
+        let ::std::option::Option::Some($field) = $field else {
+            return ::std::result::Result::Err($crate::rt::Miss::No);
+        };
+    };
+    (@fast_finish optional $field:ident) => {};
+    (@fast_finish defaulted $field:ident = $default:expr) => {
+        let $field = match $field {
+            ::std::option::Option::Some(value) => value,
+            ::std::option::Option::None => $default,
+        };
     };
 
     (@finish required $wire:literal $field:ident) => {

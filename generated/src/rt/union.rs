@@ -34,6 +34,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::choose::{ARRAY, BOOLEAN, Look, Members, NULL, NUMBER, OBJECT, STRING, Selector, kind_name, kinds_names};
+use super::fast::{Miss, ReadFast};
 use super::fixed::Fixed;
 use super::object::Key;
 
@@ -124,7 +125,7 @@ pub type Reader<U> = fn(Input<'_, '_>) -> Result<U, String>;
 /// Reads a member type from its input (one function, so that each member's
 /// reader is one call).
 #[inline]
-pub fn read_as<T: super::Shape + DeserializeOwned>(input: Input<'_, '_>) -> Result<T, String> {
+pub fn read_as<T: super::Shape + DeserializeOwned + ReadFast>(input: Input<'_, '_>) -> Result<T, String> {
     match input {
         Input::Text(text, Some((kind, keys))) => T::read_looked(text, kind, keys),
         Input::Text(text, None) => T::read_text(text),
@@ -134,7 +135,7 @@ pub fn read_as<T: super::Shape + DeserializeOwned>(input: Input<'_, '_>) -> Resu
 
 /// [`read_as`] for a reading type (`Int`), which no union asks the shape of.
 #[inline]
-pub fn read_plain<T: DeserializeOwned>(input: Input<'_, '_>) -> Result<T, String> {
+pub fn read_plain<T: DeserializeOwned + ReadFast>(input: Input<'_, '_>) -> Result<T, String> {
     match input {
         Input::Text(text, _) => read_member(text),
         Input::Pairs(pairs, _) => super::pairs::read_pairs(pairs),
@@ -162,6 +163,13 @@ thread_local! {
 #[inline]
 fn quiet() -> bool {
     QUIET.with(Cell::get)
+}
+
+/// Runs `read` with failures quiet (a reading whose error goes unused).
+#[inline]
+pub(crate) fn quietly<T>(read: impl FnOnce() -> T) -> T {
+    let _quiet = Quiet::start();
+    read()
 }
 
 /// Makes failures quiet until dropped, then puts back what was (also when a
@@ -569,13 +577,19 @@ impl<'de> Visitor<'de> for ScanVisitor<'_> {
     }
 }
 
-/// Reads a union's member from the union's input text. On failure the text is
-/// read again, tracking where, so the error says the path inside the member
-/// (`content[0]: missing field \`mimeType\``); unless a union is trying its
-/// members quietly, when the error is empty (see `QUIET`).
+/// Reads a union's member from the union's input text: fast (see `fast`), else
+/// through serde. On failure the text is read again, tracking where, so the
+/// error says the path inside the member (`content[0]: missing field
+/// \`mimeType\``); unless a union is trying its members quietly, when the
+/// error is empty (see `QUIET`) and a member the fast reading finds does not
+/// read is not read again.
 #[inline]
-pub fn read_member<T: DeserializeOwned>(text: &str) -> Result<T, String> {
-    read_or_explain(|| serde_json::from_str(text), || member_error::<T>(text))
+pub fn read_member<T: DeserializeOwned + ReadFast>(text: &str) -> Result<T, String> {
+    match super::fast::read_whole::<T>(text) {
+        Ok(value) => Ok(value),
+        Err(Miss::No) if quiet() => Err(String::new()),
+        Err(_) => read_or_explain(|| serde_json::from_str(text), || member_error::<T>(text)),
+    }
 }
 
 /// Reads a union's member; when it does not read, the error `explain` gives
@@ -944,6 +958,12 @@ macro_rules! __mcp_union {
     };
 
     (@common $name:ident { $( $variant:ident ($ty:ty) $(as $wrap:ident)? ),* }) => {
+        impl $crate::rt::ReadFast for $name {
+            #[inline]
+            fn read_fast(r: &mut $crate::rt::FastReader<'_>) -> $crate::rt::Fast<$name> {
+                $crate::rt::union_fast(r, $name::from_text)
+            }
+        }
         impl $name {
             /// The names of the members, in the schema's order.
             pub const MEMBERS: &'static [&'static str] = &[ $( stringify!($variant) ),* ];
