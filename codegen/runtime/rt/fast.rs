@@ -302,8 +302,9 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Opens an object: `No` for a value of another kind.
-    #[inline]
+    /// Opens an object: `No` for a value of another kind. (Out of line, as
+    /// [`next_member`](Reader::next_member): one copy for every struct.)
+    #[inline(never)]
     pub fn begin_object(&mut self) -> Fast<()> {
         if self.peek() != Some(b'{') {
             return Err(Miss::No);
@@ -316,7 +317,7 @@ impl<'a> Reader<'a> {
     /// The next key of an object opened with [`begin_object`](Reader::begin_object),
     /// with its position among `wires` (`usize::MAX` when none), the reader at
     /// its value; `None` at the object's end (`first`: no member read yet).
-    #[inline]
+    #[inline(never)]
     pub fn next_member(&mut self, wires: &[&str], first: &mut bool) -> Fast<Option<(usize, &'a str)>> {
         match self.peek() {
             Some(b'}') => {
