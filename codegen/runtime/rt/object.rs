@@ -425,38 +425,27 @@ macro_rules! __mcp_object {
 
         impl $crate::rt::ReadFast for $name {
             #[inline]
-            #[allow(unused_mut, unused_variables)]
-            fn read_fast(r: &mut $crate::rt::FastReader<'_>) -> $crate::rt::Fast<$name> {
-                #[allow(non_snake_case)]
-                struct __McpSeen { $( $( $cname: bool, )? )* }
-                let mut seen = __McpSeen { $( $( $cname: false, )? )* };
+            #[allow(unused_mut, unused_variables, non_snake_case)]
+            fn read_fast(__mcp_r: &mut $crate::rt::FastReader<'_>) -> $crate::rt::Fast<$name> {
+                // The fixed members' places, in a struct (a local named like a
+                // constant in scope would be a pattern).
+                struct __McpFixed { $( $( $cname: $crate::rt::FixedSlot, )? )* }
+                let mut __mcp_fixed = __McpFixed { $( $( $cname: $crate::rt::FixedSlot::new($crate::rt::Fixed::from($name::$cname)), )? )* };
                 $(
                     $( let mut $field: ::std::option::Option<$ty> = ::std::option::Option::None; )?
                 )*
                 let mut $extra = $crate::rt::Extra::new();
-                if let ::std::result::Result::Err(e) = r.begin_object() {
-                    return ::std::result::Result::Err(e);
-                }
-                let mut first = true;
-                loop {
-                    // As in `read_object`: one way out, arms by position.
-                    let read = match r.next_member(&[ $( $wire ),* ], &mut first) {
-                        ::std::result::Result::Ok(::std::option::Option::Some((index, key))) => match index {
-                            $( $index => {
-                                $( r.fixed($crate::rt::Fixed::from($name::$cname), &mut seen.$cname) )?
-                                $( $crate::__mcp_object!(@fast r $field $($wrap)?) )?
-                            } )*
-                            _ => r.extra(key, &mut $extra),
-                        },
-                        ::std::result::Result::Ok(::std::option::Option::None) => break,
-                        ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
-                    };
-                    if let ::std::result::Result::Err(e) = read {
-                        return ::std::result::Result::Err(e);
-                    }
+                // One loop for every struct (`read_members`), each member read
+                // into its place through the place's type.
+                if let ::std::result::Result::Err(__mcp_e) = __mcp_r.read_members(
+                    &[ $( $wire ),* ],
+                    &mut [ $( $( &mut __mcp_fixed.$cname as &mut dyn $crate::rt::Slot )? $( $crate::__mcp_object!(@slot $field $($wrap)?) )? ),* ],
+                    &mut $extra,
+                ) {
+                    return ::std::result::Result::Err(__mcp_e);
                 }
                 $(
-                    $( if !seen.$cname { return ::std::result::Result::Err($crate::rt::Miss::No); } )?
+                    $( if !__mcp_fixed.$cname.seen() { return ::std::result::Result::Err($crate::rt::Miss::No); } )?
                     $( $crate::__mcp_object!(@fast_finish $kind $field $(= $default)?); )?
                 )*
                 ::std::result::Result::Ok($name { $( $( $field, )? )* $extra })
@@ -498,14 +487,14 @@ macro_rules! __mcp_object {
         $crate::rt::read_field(&mut $access, $wire, &mut $field)
     };
 
-    (@fast $r:ident $field:ident int) => {
-        $r.field_as(&mut $field, |i: $crate::rt::Int| i.0)
+    (@slot $field:ident int) => {
+        &mut $crate::rt::AsInt(&mut $field) as &mut dyn $crate::rt::Slot
     };
-    (@fast $r:ident $field:ident nullable_int) => {
-        $r.field_as(&mut $field, |i: $crate::rt::NullableInt| i.0)
+    (@slot $field:ident nullable_int) => {
+        &mut $crate::rt::AsNullableInt(&mut $field) as &mut dyn $crate::rt::Slot
     };
-    (@fast $r:ident $field:ident $($wrap:ident)?) => {
-        $r.field(&mut $field)
+    (@slot $field:ident $($wrap:ident)?) => {
+        &mut $field as &mut dyn $crate::rt::Slot
     };
     (@fast_finish required $field:ident) => {
         let ::std::option::Option::Some($field) = $field else {

@@ -67,7 +67,18 @@ pub struct Reader<'a> {
 /// reading gives, or leaves the input to serde_json (see `rt::fast`). Not meant
 /// to be implemented outside this crate.
 pub trait ReadFast: Sized {
+    /// Reads a value at the reader's position.
     fn read_fast(r: &mut Reader<'_>) -> Fast<Self>;
+
+    /// Reads the whole of `text` (a union reads its text as it is, with
+    /// nothing to find the end of first).
+    fn read_text_fast(text: &str) -> Fast<Self> {
+        let mut r = Reader { text, pos: 0, depth: 0 };
+        let value = read_out_of_line::<Self>(&mut r)?;
+        r.ws();
+        // Trailing characters: serde's error, not decided here.
+        if r.pos == text.len() { Ok(value) } else { Err(Miss::Unsure) }
+    }
 }
 
 /// Reads the whole of `text` as `T`. What the reading recorded in the
@@ -75,20 +86,81 @@ pub trait ReadFast: Sized {
 pub fn read_whole<T: ReadFast>(text: &str) -> Fast<T> {
     #[cfg(feature = "unknown-members-log")]
     let mark = super::log::mark();
-    let mut r = Reader { text, pos: 0, depth: 0 };
-    let read = match read_out_of_line::<T>(&mut r) {
-        Ok(value) => {
-            r.ws();
-            // Trailing characters: serde's error, not decided here.
-            if r.pos == text.len() { Ok(value) } else { Err(Miss::Unsure) }
-        }
-        Err(miss) => Err(miss),
-    };
+    let read = T::read_text_fast(text);
     #[cfg(feature = "unknown-members-log")]
     if read.is_err() {
         super::log::rewind(mark);
     }
     read
+}
+
+/// A struct member's place while its object is read: the member read into it,
+/// `No` when its key came before.
+pub trait Slot {
+    fn read(&mut self, r: &mut Reader<'_>) -> Fast<()>;
+}
+
+impl<T: ReadFast> Slot for Option<T> {
+    fn read(&mut self, r: &mut Reader<'_>) -> Fast<()> {
+        if self.is_some() {
+            return Err(Miss::No);
+        }
+        *self = Some(read_out_of_line(r)?);
+        Ok(())
+    }
+}
+
+/// The place of an integer member, read as JSON Schema reads one ([`Int`]).
+pub struct AsInt<'a>(pub &'a mut Option<i64>);
+
+impl Slot for AsInt<'_> {
+    fn read(&mut self, r: &mut Reader<'_>) -> Fast<()> {
+        if self.0.is_some() {
+            return Err(Miss::No);
+        }
+        *self.0 = Some(Int::read_fast(r)?.0);
+        Ok(())
+    }
+}
+
+/// The place of an `integer | null` member.
+pub struct AsNullableInt<'a>(pub &'a mut Option<Option<i64>>);
+
+impl Slot for AsNullableInt<'_> {
+    fn read(&mut self, r: &mut Reader<'_>) -> Fast<()> {
+        if self.0.is_some() {
+            return Err(Miss::No);
+        }
+        *self.0 = Some(NullableInt::read_fast(r)?.0);
+        Ok(())
+    }
+}
+
+/// The place of a fixed member: checked, and whether it was seen.
+pub struct FixedSlot {
+    expected: Fixed,
+    seen: bool,
+}
+
+impl FixedSlot {
+    #[inline]
+    pub fn new(expected: Fixed) -> FixedSlot {
+        FixedSlot { expected, seen: false }
+    }
+    #[inline]
+    pub fn seen(&self) -> bool {
+        self.seen
+    }
+}
+
+impl Slot for FixedSlot {
+    fn read(&mut self, r: &mut Reader<'_>) -> Fast<()> {
+        if self.seen {
+            return Err(Miss::No);
+        }
+        self.seen = true;
+        r.fixed(self.expected)
+    }
 }
 
 /// [`ReadFast::read_fast`] out of line: each type's reader compiled once, in
@@ -348,33 +420,24 @@ impl<'a> Reader<'a> {
         Ok(Some((super::object::member_index(wires, key), key)))
     }
 
-    /// Reads a member's value into its slot: `No` when the key came before.
-    #[inline]
-    pub fn field<T: ReadFast>(&mut self, slot: &mut Option<T>) -> Fast<()> {
-        if slot.is_some() {
-            return Err(Miss::No);
+    /// Reads an object's members into their places (`slots`, in the order of
+    /// `wires`), keeping the others in `extra`: the loop of every struct's
+    /// reader, which brings only its places.
+    #[inline(never)]
+    pub fn read_members(&mut self, wires: &[&str], slots: &mut [&mut dyn Slot], extra: &mut Extra) -> Fast<()> {
+        self.begin_object()?;
+        let mut first = true;
+        while let Some((index, key)) = self.next_member(wires, &mut first)? {
+            match slots.get_mut(index) {
+                Some(slot) => slot.read(self)?,
+                None => self.extra(key, extra)?,
+            }
         }
-        *slot = Some(read_out_of_line(self)?);
-        Ok(())
-    }
-
-    /// [`field`](Reader::field) through a reading type (`Int`).
-    #[inline]
-    pub fn field_as<W: ReadFast, T>(&mut self, slot: &mut Option<T>, unwrap: fn(W) -> T) -> Fast<()> {
-        if slot.is_some() {
-            return Err(Miss::No);
-        }
-        *slot = Some(unwrap(read_out_of_line::<W>(self)?));
         Ok(())
     }
 
     /// Checks a fixed member's value.
-    #[inline(never)]
-    pub fn fixed(&mut self, expected: Fixed, seen: &mut bool) -> Fast<()> {
-        if *seen {
-            return Err(Miss::No);
-        }
-        *seen = true;
+    fn fixed(&mut self, expected: Fixed) -> Fast<()> {
         let same = match (self.peek(), expected) {
             (Some(b'"'), Fixed::Str(s)) => self.string()? == s,
             (Some(b'-' | b'0'..=b'9'), Fixed::Int(i)) => match self.number_text()? {
@@ -640,11 +703,18 @@ impl<T: ReadFast> ReadFast for IndexMap<String, T> {
     }
 }
 
-/// A union's [`ReadFast`]: its value's text read by the union's `from_text`,
-/// whose members are read fast where they can be (each exactly as serde would),
-/// quietly (its error would go unused).
+/// A union's [`ReadFast::read_fast`]: its value's text read by the union's
+/// `from_text`, whose members are read fast where they can be (each exactly as
+/// serde would), quietly (its error would go unused).
 #[inline]
 pub fn union_fast<U>(r: &mut Reader<'_>, from_text: fn(&str) -> Result<U, String>) -> Fast<U> {
     let text = r.skip()?;
+    union_text_fast(text, from_text)
+}
+
+/// A union's [`ReadFast::read_text_fast`]: the text read by `from_text`, which
+/// finds its members' ends itself.
+#[inline]
+pub fn union_text_fast<U>(text: &str, from_text: fn(&str) -> Result<U, String>) -> Fast<U> {
     super::union::quietly(|| from_text(text)).map_err(|_| Miss::No)
 }

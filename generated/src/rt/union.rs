@@ -963,6 +963,10 @@ macro_rules! __mcp_union {
             fn read_fast(r: &mut $crate::rt::FastReader<'_>) -> $crate::rt::Fast<$name> {
                 $crate::rt::union_fast(r, $name::from_text)
             }
+            #[inline]
+            fn read_text_fast(text: &str) -> $crate::rt::Fast<$name> {
+                $crate::rt::union_text_fast(text, $name::from_text)
+            }
         }
         impl $name {
             /// The names of the members, in the schema's order.

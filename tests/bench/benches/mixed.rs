@@ -37,22 +37,31 @@ fn main() {
             if mode == "write" {
                 read.iter().for_each(|m| drop(black_box(serde_json::to_string(m).unwrap())));
             } else if mode == "client" {
-                typed.iter().for_each(|(read, t)| {
-                    black_box(read(t).ok());
+                typed.iter().for_each(|(entry, t)| {
+                    black_box((entry.read)(t).ok());
                 });
             } else {
-                stream.iter().for_each(|t| drop(black_box(serde_json::from_str::<ours::JSONRPCMessage>(t).ok())));
+                stream.iter().for_each(|t| drop(black_box(mcp_spec_types::from_str::<ours::JSONRPCMessage>(t).ok())));
             }
         }
         return;
     }
 
-    // Each crate reads every message as its generic JSON-RPC message; rejects counted.
-    let names =
-        ["mcp-spec-types", "serde_json::Value", "rust-mcp-schema 2.0.0", "rmcp 3.11.0", "mcp-spec-types from_text"];
+    // Each crate reads every message as its generic JSON-RPC message; rejects
+    // counted. Ours with `mcp_spec_types::from_str` (what its README shows), and
+    // also through serde (`serde_json::from_str`) and with the union's `from_text`.
+    let names = [
+        "mcp-spec-types",
+        "serde_json::Value",
+        "rust-mcp-schema 2.0.0",
+        "rmcp 3.11.0",
+        "mcp-spec-types from_text",
+        "mcp-spec-types serde_json",
+    ];
     let rejects = [
-        (names[0], stream.iter().filter(|t| serde_json::from_str::<ours::JSONRPCMessage>(t).is_err()).count()),
+        (names[0], stream.iter().filter(|t| mcp_spec_types::from_str::<ours::JSONRPCMessage>(t).is_err()).count()),
         (names[4], stream.iter().filter(|t| ours::JSONRPCMessage::from_text(t).is_err()).count()),
+        (names[5], stream.iter().filter(|t| serde_json::from_str::<ours::JSONRPCMessage>(t).is_err()).count()),
         (names[1], 0),
         (names[2], stream.iter().filter(|t| serde_json::from_str::<rms::JsonrpcMessage>(t).is_err()).count()),
         (names[3], stream.iter().filter(|t| serde_json::from_str::<rmcp::model::JsonRpcMessage>(t).is_err()).count()),
@@ -62,7 +71,7 @@ fn main() {
         Contender {
             name: names[0],
             run: Box::new(move || {
-                s.iter().for_each(|t| drop(black_box(serde_json::from_str::<ours::JSONRPCMessage>(t).ok())))
+                s.iter().for_each(|t| drop(black_box(mcp_spec_types::from_str::<ours::JSONRPCMessage>(t).ok())))
             }),
         },
         Contender {
@@ -85,6 +94,12 @@ fn main() {
         Contender {
             name: names[4],
             run: Box::new(move || s.iter().for_each(|t| drop(black_box(ours::JSONRPCMessage::from_text(t).ok())))),
+        },
+        Contender {
+            name: names[5],
+            run: Box::new(move || {
+                s.iter().for_each(|t| drop(black_box(serde_json::from_str::<ours::JSONRPCMessage>(t).ok())))
+            }),
         },
     ];
     let times = race_paired(&mut readers, rounds);
@@ -142,7 +157,7 @@ fn main() {
 
     // A client's side: every message of a server, typed as the client reads it
     // (ours: the result by the method it answers, requests and notifications by
-    // method; theirs: rmcp's `ServerJsonRpcMessage`, rust-mcp-schema's `ServerMessage`).
+    // method, with `mcp_spec_types::from_str`, and through serde; theirs: rmcp's `ServerJsonRpcMessage`, rust-mcp-schema's `ServerMessage`).
     let typed = client_side(&recorded);
     let server_bytes: usize = typed.iter().map(|(_, t)| t.len()).sum();
     let typed_names = [
@@ -150,9 +165,11 @@ fn main() {
         "serde_json::Value",
         "rust-mcp-schema ServerMessage",
         "rmcp ServerJsonRpcMessage",
+        "mcp-spec-types serde_json",
     ];
     let typed_rejects = [
-        (typed_names[0], typed.iter().filter(|(read, t)| read(t).is_err()).count()),
+        (typed_names[0], typed.iter().filter(|(entry, t)| (entry.read)(t).is_err()).count()),
+        (typed_names[4], typed.iter().filter(|(entry, t)| (entry.read_serde)(t).is_err()).count()),
         (typed_names[1], 0),
         (
             typed_names[2],
@@ -168,8 +185,8 @@ fn main() {
         Contender {
             name: typed_names[0],
             run: Box::new(move || {
-                ty.iter().for_each(|(read, t)| {
-                    black_box(read(t).ok());
+                ty.iter().for_each(|(entry, t)| {
+                    black_box((entry.read)(t).ok());
                 })
             }),
         },
@@ -190,6 +207,14 @@ fn main() {
             run: Box::new(move || {
                 ty.iter().for_each(|(_, t)| {
                     drop(black_box(serde_json::from_str::<rmcp::model::ServerJsonRpcMessage>(t).ok()))
+                })
+            }),
+        },
+        Contender {
+            name: typed_names[4],
+            run: Box::new(move || {
+                ty.iter().for_each(|(entry, t)| {
+                    black_box((entry.read_serde)(t).ok());
                 })
             }),
         },

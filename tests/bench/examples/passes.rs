@@ -3,10 +3,12 @@
 //! Instruction counts and simulated cache and branch misses do not move with
 //! the load of a shared machine, as times do; they say why a time is what it is.
 //!
-//! Modes: `read` (ours reads each message as the generic JSON-RPC message),
-//! `read-value` (the same as `serde_json::Value`), `client` (the server's
-//! messages, each as the type a client reads it as), `client-value`, `write`
-//! (ours writes what it read), `write-value`.
+//! Modes: `read` (ours reads each message as the generic JSON-RPC message, with
+//! `mcp_spec_types::from_str`), `read-serde` (the same with
+//! `serde_json::from_str`), `read-value` (as `serde_json::Value`), `client`
+//! (the server's messages, each as the type a client reads it as, with
+//! `from_str`), `client-serde`, `client-value`, `write` (ours writes what it
+//! read), `write-value`.
 
 use std::hint::black_box;
 
@@ -34,15 +36,19 @@ fn measured_passes(
     mode: &str,
     passes: usize,
     stream: &[String],
-    typed: &[(mcp_spec_bench::Read, &str)],
+    typed: &[(&mcp_spec_types::rt::TypeEntry, &str)],
     ours_read: &[ours::JSONRPCMessage],
     values: &[Value],
 ) {
     for _ in 0..passes {
         match mode {
-            "read" => stream.iter().for_each(|t| drop(black_box(serde_json::from_str::<ours::JSONRPCMessage>(t)))),
+            "read" => stream.iter().for_each(|t| drop(black_box(mcp_spec_types::from_str::<ours::JSONRPCMessage>(t)))),
+            "read-serde" => {
+                stream.iter().for_each(|t| drop(black_box(serde_json::from_str::<ours::JSONRPCMessage>(t))))
+            }
             "read-value" => stream.iter().for_each(|t| drop(black_box(serde_json::from_str::<Value>(t)))),
-            "client" => typed.iter().for_each(|(read, t)| drop(black_box(read(t)))),
+            "client" => typed.iter().for_each(|(entry, t)| drop(black_box((entry.read)(t)))),
+            "client-serde" => typed.iter().for_each(|(entry, t)| drop(black_box((entry.read_serde)(t)))),
             "client-value" => typed.iter().for_each(|(_, t)| drop(black_box(serde_json::from_str::<Value>(t)))),
             "write" => ours_read.iter().for_each(|m| drop(black_box(serde_json::to_string(m)))),
             "write-value" => values.iter().for_each(|m| drop(black_box(serde_json::to_string(m)))),

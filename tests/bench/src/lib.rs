@@ -150,13 +150,15 @@ pub fn sessions() -> Vec<Recorded> {
     out
 }
 
-/// Reads a message as one of the crate's types, keeping nothing: a [`TypeEntry`]'s reader.
-pub type Read = fn(&str) -> Result<(), String>;
-
 /// The type a client reads a server's message as: a result by the method of the
 /// request it answers (its response envelope), a request or notification by
 /// the revision's union of them, an error as the error response.
-fn client_side_type(methods: &[MethodInfo], types: &'static [TypeEntry], text: &str, answers: Option<&str>) -> Read {
+fn client_side_type(
+    methods: &[MethodInfo],
+    types: &'static [TypeEntry],
+    text: &str,
+    answers: Option<&str>,
+) -> &'static TypeEntry {
     let v: Value = serde_json::from_str(text).unwrap();
     let name = if v.get("error").is_some() {
         "JSONRPCErrorResponse".to_string()
@@ -169,12 +171,12 @@ fn client_side_type(methods: &[MethodInfo], types: &'static [TypeEntry], text: &
     } else {
         "ServerNotification".into()
     };
-    types.iter().find(|t| t.name == name).unwrap_or_else(|| panic!("no type {name}")).read
+    types.iter().find(|t| t.name == name).unwrap_or_else(|| panic!("no type {name}"))
 }
 
-/// The server's messages of the sessions, each with the reader of the type a
-/// client reads it as (the 2025-11-25 types for the sessions of that era).
-pub fn client_side(recorded: &[Recorded]) -> Vec<(Read, &str)> {
+/// The server's messages of the sessions, each with the type a client reads it
+/// as (the 2025-11-25 types for the sessions of that era).
+pub fn client_side(recorded: &[Recorded]) -> Vec<(&'static TypeEntry, &str)> {
     recorded
         .iter()
         .filter(|r| !r.from_client)
