@@ -5,9 +5,12 @@
 //! Through serde, each type's reader is one more copy of serde's and
 //! serde_json's machinery for that type (`deserialize_map`, `from_trait`, a
 //! `read_field` per map access and member type, the members of a union of
-//! objects read again through `pairs`). A client reading typed results runs
-//! hundreds of those, several times what the first-level instruction cache
-//! holds. Here a type's reader is its own loop over one concrete [`Reader`].
+//! objects read again through `pairs`). A client reading typed results ran
+//! 256 KiB of such code a pass, eight times what the first-level instruction
+//! cache holds. Here a struct's reader is its members' places ([`Slot`]) and one
+//! loop every struct shares ([`Reader::read_members`]), over one concrete
+//! [`Reader`]; a member's place reads through its type's reader, one for each
+//! type however many structs have a member of it.
 //!
 //! This reading only ever answers what serde's would, or declines: it gives
 //! `Ok` only for a value that reading through serde gives too, equal;
@@ -167,12 +170,6 @@ fn read_out_of_line<T: ReadFast>(r: &mut Reader<'_>) -> Fast<T> {
     T::read_fast(r)
 }
 
-const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
-const QUOTES: u64 = u64::from_ne_bytes([b'"'; 8]);
-const BACKSLASHES: u64 = u64::from_ne_bytes([b'\\'; 8]);
-const SPACES: u64 = u64::from_ne_bytes([0x20; 8]);
-
 impl<'a> Reader<'a> {
     #[inline]
     fn bytes(&self) -> &'a [u8] {
@@ -219,21 +216,9 @@ impl<'a> Reader<'a> {
         let start = self.pos + 1;
         let mut i = start;
         let mut escaped = false;
-        let zeros = |w: u64| w.wrapping_sub(ONES) & !w & HIGHS;
         loop {
-            // Eight bytes at a time: the first quote, backslash or control
-            // character (each test's lowest flag is exact, so their union's is).
-            while let Some(chunk) = b.get(i..i + 8) {
-                let mut word = [0u8; 8];
-                word.copy_from_slice(chunk);
-                let w = u64::from_le_bytes(word);
-                let found = zeros(w ^ QUOTES) | zeros(w ^ BACKSLASHES) | (w.wrapping_sub(SPACES) & !w & HIGHS);
-                if found != 0 {
-                    i += (found.trailing_zeros() / 8) as usize;
-                    break;
-                }
-                i += 8;
-            }
+            // The first quote, backslash or control character.
+            i = super::union::next_special::<true>(b, i);
             match b.get(i) {
                 Some(b'"') => {
                     self.pos = i + 1;

@@ -411,25 +411,8 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
 /// and a call to `memchr` costs more than it saves on them (measured).
 #[inline]
 pub(crate) fn string_end(b: &[u8], mut i: usize) -> Option<usize> {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
-    const QUOTES: u64 = u64::from_ne_bytes([b'"'; 8]);
-    const BACKSLASHES: u64 = u64::from_ne_bytes([b'\\'; 8]);
-    // The high bit of each byte of `w` that is zero. A byte above a zero one may
-    // be flagged too, so only the lowest flag is trusted.
-    let zeros = |w: u64| w.wrapping_sub(ONES) & !w & HIGHS;
     loop {
-        while let Some(chunk) = b.get(i..i + 8) {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            let w = u64::from_le_bytes(word);
-            let found = zeros(w ^ QUOTES) | zeros(w ^ BACKSLASHES);
-            if found != 0 {
-                i += (found.trailing_zeros() / 8) as usize;
-                break;
-            }
-            i += 8;
-        }
+        i = next_special::<false>(b, i);
         while !matches!(b.get(i)?, b'"' | b'\\') {
             i += 1;
         }
@@ -438,6 +421,38 @@ pub(crate) fn string_end(b: &[u8], mut i: usize) -> Option<usize> {
         }
         i += 2;
     }
+}
+
+/// The first quote or backslash (and, with `CONTROLS`, control character) at or
+/// after `i`, looked for eight bytes at a time; where fewer than eight bytes
+/// are left, the index where the word-wise look stopped (the caller looks at
+/// the rest byte by byte).
+#[inline(always)]
+pub(crate) fn next_special<const CONTROLS: bool>(b: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    const QUOTES: u64 = u64::from_ne_bytes([b'"'; 8]);
+    const BACKSLASHES: u64 = u64::from_ne_bytes([b'\\'; 8]);
+    const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
+    // The high bit of each byte of `w` that is zero (below a space, for
+    // `controls`). A byte above a flagged one may be flagged too, so only the
+    // lowest flag is trusted, in each test and so in their union.
+    let zeros = |w: u64| w.wrapping_sub(ONES) & !w & HIGHS;
+    let controls = |w: u64| w.wrapping_sub(SPACES) & !w & HIGHS;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let mut found = zeros(w ^ QUOTES) | zeros(w ^ BACKSLASHES);
+        if CONTROLS {
+            found |= controls(w);
+        }
+        if found != 0 {
+            return i + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i
 }
 
 /// The bytes that matter while skipping a container: quotes and brackets.
