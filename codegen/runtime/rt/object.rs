@@ -439,7 +439,7 @@ macro_rules! __mcp_object {
                 // into its place through the place's type.
                 if let ::std::result::Result::Err(__mcp_e) = __mcp_r.read_members(
                     &[ $( $wire ),* ],
-                    &mut [ $( $( &mut __mcp_fixed.$cname as &mut dyn $crate::rt::Slot )? $( $crate::__mcp_object!(@slot $field $($wrap)?) )? ),* ],
+                    &mut [ $( $( $crate::rt::slot(&mut __mcp_fixed.$cname) )? $( $crate::__mcp_object!(@slot $field $($wrap)?) )? ),* ],
                     &mut $extra,
                 ) {
                     return ::std::result::Result::Err(__mcp_e);
@@ -488,13 +488,13 @@ macro_rules! __mcp_object {
     };
 
     (@slot $field:ident int) => {
-        &mut $crate::rt::AsInt(&mut $field) as &mut dyn $crate::rt::Slot
+        $crate::rt::slot(&mut $crate::rt::AsInt(&mut $field))
     };
     (@slot $field:ident nullable_int) => {
-        &mut $crate::rt::AsNullableInt(&mut $field) as &mut dyn $crate::rt::Slot
+        $crate::rt::slot(&mut $crate::rt::AsNullableInt(&mut $field))
     };
     (@slot $field:ident $($wrap:ident)?) => {
-        &mut $field as &mut dyn $crate::rt::Slot
+        $crate::rt::slot(&mut $field)
     };
     (@fast_finish required $field:ident) => {
         let ::std::option::Option::Some($field) = $field else {

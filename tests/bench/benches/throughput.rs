@@ -24,8 +24,14 @@ fn main() {
     let theirs_b: rmcp::model::ListToolsResult = serde_json::from_str(&text).expect("rmcp reads it");
     assert_eq!((theirs_a.tools.len(), theirs_b.tools.len()), (10_000, 10_000));
 
-    let names =
-        ["IgnoredAny (parse only)", "serde_json::Value", "mcp-spec-types", "rust-mcp-schema 2.0.0", "rmcp 3.11.0"];
+    let names = [
+        "IgnoredAny (parse only)",
+        "serde_json::Value",
+        "mcp-spec-types",
+        "rust-mcp-schema 2.0.0",
+        "rmcp 3.11.0",
+        "mcp-spec-types from_str",
+    ];
     let t = &text;
     let mut contenders = vec![
         Contender {
@@ -49,6 +55,11 @@ fn main() {
             name: names[4],
             run: Box::new(move || drop(black_box(serde_json::from_str::<rmcp::model::ListToolsResult>(t).unwrap()))),
         },
+        // Ours again, with `mcp_spec_types::from_str` (the text straight into the types).
+        Contender {
+            name: names[5],
+            run: Box::new(move || drop(black_box(mcp_spec_types::from_str::<ours::ListToolsResult>(t).unwrap()))),
+        },
     ];
     let times = race(&mut contenders, rounds);
     drop(contenders);
@@ -68,16 +79,15 @@ fn main() {
     print_table("Serialize the same result", text.len(), &wtimes, ser_names[1], None);
 
     // A mixed stream: every example message of 2026-07-28 and draft, each read as its own type.
-    type Read = fn(&str) -> Result<(), String>;
-    let mut stream: Vec<(Read, String)> = Vec::new();
+    let mut stream: Vec<(&mcp_spec_types::rt::TypeEntry, String)> = Vec::new();
     // An example its own revision's schema rejects (upstream has some: `tests/examples.rs`
     // checks that upstream's schema.json rejects each too) is left out, and said.
     let mut left_out = Vec::new();
     for (rev, table) in [("2026-07-28", ours::SCHEMA_TYPES), ("draft", mcp_spec_types::draft::SCHEMA_TYPES)] {
         for (name, json) in examples(rev) {
             let entry = table.iter().find(|e| e.name == name).unwrap_or_else(|| panic!("no type {name}"));
-            match (entry.read)(&json) {
-                Ok(()) => stream.push((entry.read, json)),
+            match (entry.read_serde)(&json) {
+                Ok(()) => stream.push((entry, json)),
                 Err(e) => left_out.push(format!("{rev} {name}: {e}")),
             }
         }
@@ -91,7 +101,7 @@ fn main() {
     );
     let bytes: usize = stream.iter().map(|(_, j)| j.len()).sum();
     let s = &stream;
-    let mixed_names = ["IgnoredAny (parse only)", "serde_json::Value", "mcp-spec-types"];
+    let mixed_names = ["IgnoredAny (parse only)", "serde_json::Value", "mcp-spec-types", "mcp-spec-types from_str"];
     let mut mixed = vec![
         Contender {
             name: mixed_names[0],
@@ -107,7 +117,14 @@ fn main() {
                 s.iter().for_each(|(_, j)| drop(black_box(serde_json::from_str::<Value>(j).unwrap())))
             }),
         },
-        Contender { name: mixed_names[2], run: Box::new(move || s.iter().for_each(|(read, j)| read(j).unwrap())) },
+        Contender {
+            name: mixed_names[2],
+            run: Box::new(move || s.iter().for_each(|(entry, j)| (entry.read_serde)(j).unwrap())),
+        },
+        Contender {
+            name: mixed_names[3],
+            run: Box::new(move || s.iter().for_each(|(entry, j)| (entry.read)(j).unwrap())),
+        },
     ];
     let mtimes = race(&mut mixed, rounds * 10);
     drop(mixed);
