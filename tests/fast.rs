@@ -187,3 +187,35 @@ fn the_fast_reading_declines_what_only_serde_decides() {
     let text = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"requestId":1}}"#;
     assert_eq!((cancelled.fast_agrees)(text), Ok(FastOutcome::Refused));
 }
+
+/// Byte-level damage to every example: cut short, and one byte replaced by a
+/// character that matters to JSON. The fast reading must never read what serde
+/// refuses (malformed text is serde's to refuse, or both refuse it).
+#[test]
+fn the_fast_reading_agrees_with_serde_on_damaged_text() {
+    let mut tally = Tally::default();
+    for (revision, dir) in support::example_revisions() {
+        let types = support::types_of(&revision);
+        for (type_name, file, _) in support::examples_of(&dir) {
+            let own = types.iter().find(|t| t.name == type_name).unwrap();
+            let compact = serde_json::from_str::<Value>(&std::fs::read_to_string(&file).unwrap()).unwrap().to_string();
+            let what = format!("{revision} {}", file.display());
+            for at in (1..compact.len()).step_by(7).filter(|&i| compact.is_char_boundary(i)) {
+                tally.check(own, &compact[..at], &format!("{what}, cut at {at}"));
+                if !compact.is_char_boundary(at + 1) {
+                    continue;
+                }
+                for c in ["\"", "\\", "{", "]", ",", ":", "7", "-", "x", " ", "\u{1}", "\n"] {
+                    let damaged = format!("{}{c}{}", &compact[..at], &compact[at + 1..]);
+                    tally.check(own, &damaged, &format!("{what}, {c:?} at {at}"));
+                }
+            }
+        }
+    }
+    assert!(tally.failures.is_empty(), "{} readings disagree:\n{}", tally.failures.len(), tally.failures.join("\n"));
+    assert!(tally.refused > 10_000, "refused {}", tally.refused);
+    eprintln!(
+        "damaged text: {} read, {} refused, {} declined, all as serde",
+        tally.read, tally.refused, tally.declined
+    );
+}
