@@ -182,6 +182,32 @@ fn the_fast_reading_declines_what_only_serde_decides() {
     // Nesting past the fast reading's depth is serde's (kept text here).
     let deep = format!(r#"{{"progressToken":1,"progress":1,"x":{}1{}}}"#, "[".repeat(120), "]".repeat(120));
     assert_eq!((progress.fast_agrees)(&deep), Ok(FastOutcome::Declined));
+    // serde_json's key for a number (with `arbitrary_precision`), which reading
+    // through serde takes as a number in places: left to serde wherever it is.
+    let token = r#"{"$serde_json::private::Number":"5"}"#;
+    let v25 = support::types_of("2025-06-18");
+    let entry25 = |name: &str| v25.iter().find(|t| t.name == name).unwrap();
+    // (A union reading such a member reads that member through serde: the same value.)
+    let request = format!(r#"{{"jsonrpc":"2.0","id":{token},"method":"ping"}}"#);
+    assert_eq!((entry25("JSONRPCMessage").fast_agrees)(&request), Ok(FastOutcome::Read));
+    for (entry, text) in [
+        (entry25("JSONRPCRequest"), request.clone()),
+        (entry25("ServerResult"), token.to_string()),
+        (
+            entry25("CallToolResult"),
+            r#"{"content":[{"$serde_json::private::Number":"1","type":"text","text":"hi"}]}"#.into(),
+        ),
+        (entry("InternalError"), r#"{"code":{"$serde_json::private::Number":"-32603"},"message":"m"}"#.into()),
+    ] {
+        assert_eq!((entry.fast_agrees)(&text), Ok(FastOutcome::Declined), "{} {text}", entry.name);
+    }
+    // A struct's unknown member, or an open object, takes it as a key, through
+    // serde as here.
+    assert_eq!((entry("Result").fast_agrees)(&format!(r#"{{"x":{token}}}"#)), Ok(FastOutcome::Read));
+    assert_eq!((entry("Result").fast_agrees)(token), Ok(FastOutcome::Read));
+    // The generic message reads that id as serde does, as a request.
+    let message = mcp_spec_types::from_str::<mcp_spec_types::v2025_06_18::JSONRPCMessage>(&request).unwrap();
+    assert_eq!(message.member_name(), "JSONRPCRequest");
     // A fixed member of another value is refused fast.
     let cancelled = entry("CancelledNotification");
     let text = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"requestId":1}}"#;

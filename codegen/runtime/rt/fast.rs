@@ -210,6 +210,16 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Whether the object whose `{` is at `at` starts with serde_json's key for
+    /// a number (`$serde_json::private::Number`, with `arbitrary_precision`).
+    /// Reading through serde takes such an object as a number where a union
+    /// or a fixed member is read (`union::number_or_skip`, `pairs`), so there
+    /// it is serde's to read; a struct or kept text takes it as a key.
+    #[inline]
+    fn number_token_at(&self, at: usize) -> bool {
+        number_token_in(&self.bytes()[at + 1..])
+    }
+
     fn enter(&mut self) -> Fast<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH { Err(Miss::Unsure) } else { Ok(()) }
@@ -436,6 +446,7 @@ impl<'a> Reader<'a> {
             (Some(b't'), Fixed::Bool(b)) => self.literal("true").map(|()| b)?,
             (Some(b'f'), Fixed::Bool(b)) => self.literal("false").map(|()| !b)?,
             (_, Fixed::Float(_)) => return Err(Miss::Unsure),
+            (Some(b'{'), _) if self.number_token_at(self.pos) => return Err(Miss::Unsure),
             _ => false,
         };
         if same { Ok(()) } else { Err(Miss::No) }
@@ -455,6 +466,20 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 }
+
+/// Whether an object's text after its `{` starts with serde_json's key for a
+/// number (see `Reader::number_token_at`): asked of every union's object.
+#[inline]
+fn number_token_in(after_brace: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(b' ' | b'\n' | b'\r' | b'\t') = after_brace.get(i) {
+        i += 1;
+    }
+    after_brace.get(i + 1) == Some(&b'$') && after_brace[i..].starts_with(NUMBER_KEY)
+}
+
+/// serde_json's key for a number, as JSON text.
+const NUMBER_KEY: &[u8] = b"\"$serde_json::private::Number\"";
 
 /// An integer's text (no fraction, no exponent) as the `i64` serde_json reads
 /// it as; `Unsure` for `-0` (a float there) and for one that does not fit.
@@ -601,10 +626,15 @@ impl ReadFast for f64 {
             Some(b'-' | b'0'..=b'9') => {
                 let (text, integer) = r.number_text()?;
                 // serde_json reads an integer as a u64 or an i64 that fits, and
-                // converts it; the rest as it reads them.
+                // converts it; a fraction or an exponent as it reads them.
                 let whole = if integer { self::integer(text).ok() } else { None };
                 if let Some(i) = whole {
                     return Ok(i as f64);
+                }
+                // `-0` (its sign is serde_json's to keep or not: it differs with
+                // `arbitrary_precision`) and integers past 64 bits.
+                if integer {
+                    return Err(Miss::Unsure);
                 }
                 serde_json::from_str(text).map_err(|_| Miss::Unsure)
             }
@@ -698,12 +728,23 @@ impl<T: ReadFast> ReadFast for IndexMap<String, T> {
 #[inline]
 pub fn union_fast<U>(r: &mut Reader<'_>, from_text: fn(&str) -> Result<U, String>) -> Fast<U> {
     let text = r.skip()?;
-    union_text_fast(text, from_text)
+    if text.as_bytes().first() == Some(&b'{') && number_token_in(&text.as_bytes()[1..]) {
+        return Err(Miss::Unsure);
+    }
+    super::union::quietly(|| from_text(text)).map_err(|_| Miss::No)
 }
 
 /// A union's [`ReadFast::read_text_fast`]: the text read by `from_text`, which
 /// finds its members' ends itself.
 #[inline]
 pub fn union_text_fast<U>(text: &str, from_text: fn(&str) -> Result<U, String>) -> Fast<U> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while let Some(b' ' | b'\n' | b'\r' | b'\t') = b.get(i) {
+        i += 1;
+    }
+    if b.get(i) == Some(&b'{') && number_token_in(&b[i + 1..]) {
+        return Err(Miss::Unsure);
+    }
     super::union::quietly(|| from_text(text)).map_err(|_| Miss::No)
 }
