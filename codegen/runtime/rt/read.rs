@@ -17,8 +17,8 @@ use super::fast::ReadFast;
 /// more slowly, and its errors carry a path only from the first union down (a
 /// union explains which member failed and where), since serde_json tracks no
 /// path. This reads the text straight into the type, without serde's generic
-/// glue per type ([`ReadFast`]; a client's typed messages read about a fifth
-/// faster, see BENCHMARKS.md), and hands anything it does not handle (a key
+/// glue per type ([`ReadFast`]; small messages read about 15% faster, see
+/// BENCHMARKS.md), and hands anything it does not handle (a key
 /// written with escapes, a whole number written as `1.0`, nesting past 96) to
 /// serde_json; only a reading that fails is done again, tracking the path, to
 /// build the error.
