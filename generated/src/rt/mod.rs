@@ -5,7 +5,8 @@
 //! proc-macro: the declarative macros each generated type calls (`object!`,
 //! `union!`, `string_enum!`), the reading of keys, fixed values and numbers, the
 //! kept unknown members and open objects ([`Extra`]), the union rule's first
-//! look, and the reading of a union of objects from its members (`pairs`).
+//! look, the reading of a union of objects from its members (`pairs`), and the
+//! fast reading straight from JSON text that serde's reading backs (`fast`).
 //! Public for the generated modules only.
 //!
 //! # One worked expansion
@@ -34,7 +35,10 @@
 //! [`ObjectVisitor`] and the type's [`ReadObject`] body, which reads the keys in
 //! one pass (a fixed member's value is checked where it stands, so the error names
 //! it; a repeated key is an error; an unknown key is kept as its JSON text), then
-//! fails on a missing required member; and the [`Shape`] a union asks of its
+//! fails on a missing required member; a [`ReadFast`], the same reading straight
+//! from JSON text (`fast`): its members' places ([`Slot`]) handed to the loop all
+//! structs share ([`FastReader::read_members`]), what [`from_str`] reads with
+//! first; and the [`Shape`] a union asks of its
 //! members. A member line is `N "wire": KIND field: Type`, where N is the member's
 //! position in the list (the `ReadObject` body matches on it: integer arms build
 //! faster than string ones) and KIND is `required`, `optional` (the field is an `Option` of the type, left out
