@@ -35,6 +35,7 @@ use serde_json::value::RawValue;
 use super::extra::Extra;
 use super::fixed::Fixed;
 use super::number::{Int, NullableInt};
+use super::union::skip_ws;
 
 /// Why a fast reading gave no value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,28 +118,16 @@ pub fn slot<S: Slot>(place: &mut S) -> &mut dyn Slot {
     place
 }
 
-/// The place of an integer member, read as JSON Schema reads one ([`Int`]).
-pub struct AsInt<'a>(pub &'a mut Option<i64>);
+/// The place of a member read through a reading type `W` (an integer member
+/// through [`Int`], `integer | null` through [`NullableInt`]).
+pub struct Through<'a, W, T>(pub &'a mut Option<T>, pub std::marker::PhantomData<W>);
 
-impl Slot for AsInt<'_> {
+impl<W: ReadFast, T: From<W>> Slot for Through<'_, W, T> {
     fn read(&mut self, r: &mut Reader<'_>) -> Fast<()> {
         if self.0.is_some() {
             return Err(Miss::No);
         }
-        *self.0 = Some(Int::read_fast(r)?.0);
-        Ok(())
-    }
-}
-
-/// The place of an `integer | null` member.
-pub struct AsNullableInt<'a>(pub &'a mut Option<Option<i64>>);
-
-impl Slot for AsNullableInt<'_> {
-    fn read(&mut self, r: &mut Reader<'_>) -> Fast<()> {
-        if self.0.is_some() {
-            return Err(Miss::No);
-        }
-        *self.0 = Some(NullableInt::read_fast(r)?.0);
+        *self.0 = Some(W::read_fast(r)?.into());
         Ok(())
     }
 }
@@ -186,10 +175,7 @@ impl<'a> Reader<'a> {
     /// Skips whitespace.
     #[inline]
     fn ws(&mut self) {
-        let b = self.bytes();
-        while let Some(b' ' | b'\n' | b'\r' | b'\t') = b.get(self.pos) {
-            self.pos += 1;
-        }
+        self.pos = skip_ws(self.bytes(), self.pos);
     }
 
     /// The first byte of the next value, after whitespace.
@@ -471,10 +457,7 @@ impl<'a> Reader<'a> {
 /// number (see `Reader::number_token_at`): asked of every union's object.
 #[inline]
 fn number_token_in(after_brace: &[u8]) -> bool {
-    let mut i = 0;
-    while let Some(b' ' | b'\n' | b'\r' | b'\t') = after_brace.get(i) {
-        i += 1;
-    }
+    let i = skip_ws(after_brace, 0);
     after_brace.get(i + 1) == Some(&b'$') && after_brace[i..].starts_with(NUMBER_KEY)
 }
 
@@ -604,13 +587,7 @@ impl ReadFast for Int {
 
 impl ReadFast for i64 {
     fn read_fast(r: &mut Reader<'_>) -> Fast<i64> {
-        match r.peek() {
-            Some(b'-' | b'0'..=b'9') => match r.number_text()? {
-                (text, true) => integer(text),
-                _ => Err(Miss::Unsure),
-            },
-            _ => Err(Miss::No),
-        }
+        Int::read_fast(r).map(|i| i.0)
     }
 }
 
@@ -739,10 +716,7 @@ pub fn union_fast<U>(r: &mut Reader<'_>, from_text: fn(&str) -> Result<U, String
 #[inline]
 pub fn union_text_fast<U>(text: &str, from_text: fn(&str) -> Result<U, String>) -> Fast<U> {
     let b = text.as_bytes();
-    let mut i = 0;
-    while let Some(b' ' | b'\n' | b'\r' | b'\t') = b.get(i) {
-        i += 1;
-    }
+    let i = skip_ws(b, 0);
     if b.get(i) == Some(&b'{') && number_token_in(&b[i + 1..]) {
         return Err(Miss::Unsure);
     }

@@ -64,8 +64,7 @@ pub use enums::UnknownValue;
 pub use choose::*;
 pub use extra::{Extra, ExtraIter, Member};
 pub use fast::{
-    AsInt, AsNullableInt, Fast, FixedSlot, Miss, ReadFast, Reader as FastReader, Slot, slot, union_fast,
-    union_text_fast,
+    Fast, FixedSlot, Miss, ReadFast, Reader as FastReader, Slot, Through, slot, union_fast, union_text_fast,
 };
 pub use fixed::{Fixed, read_fixed};
 pub use number::{Float, FloatSeq, Int, NullableFloat, NullableInt};

@@ -45,8 +45,20 @@ impl Visitor<'_> for IntVisitor {
     }
 }
 
+impl From<Int> for i64 {
+    fn from(i: Int) -> i64 {
+        i.0
+    }
+}
+
 /// [`Int`] for `integer | null`.
 pub struct NullableInt(pub Option<i64>);
+
+impl From<NullableInt> for Option<i64> {
+    fn from(i: NullableInt) -> Option<i64> {
+        i.0
+    }
+}
 
 impl<'de> Deserialize<'de> for NullableInt {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<NullableInt, D::Error> {

@@ -491,10 +491,10 @@ macro_rules! __mcp_object {
     };
 
     (@slot $field:ident int) => {
-        $crate::rt::slot(&mut $crate::rt::AsInt(&mut $field))
+        $crate::rt::slot(&mut $crate::rt::Through::<$crate::rt::Int, _>(&mut $field, ::std::marker::PhantomData))
     };
     (@slot $field:ident nullable_int) => {
-        $crate::rt::slot(&mut $crate::rt::AsNullableInt(&mut $field))
+        $crate::rt::slot(&mut $crate::rt::Through::<$crate::rt::NullableInt, _>(&mut $field, ::std::marker::PhantomData))
     };
     (@slot $field:ident $($wrap:ident)?) => {
         $crate::rt::slot(&mut $field)

@@ -402,7 +402,7 @@ pub fn scan_fast<'a>(text: &'a str, field: Option<&str>, keys: bool) -> Option<R
 }
 
 #[inline]
-fn skip_ws(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
     while let Some(b' ' | b'\n' | b'\r' | b'\t') = b.get(i) {
         i += 1;
     }
