@@ -240,6 +240,20 @@ pub fn kinds_names(kinds: u8) -> String {
     match names.split_last() {
         None => "nothing".into(),
         Some((last, [])) => (*last).into(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        Some((last, rest)) => format!("{} or {last}", join(rest, ", ")),
     }
+}
+
+/// `parts` with `separator` between them: what `[&str]::join` gives, in a plain
+/// loop (the standard one is a large generic body, compiled for each element
+/// type, and these are error messages).
+pub(crate) fn join(parts: &[&str], separator: &str) -> String {
+    let mut joined = String::new();
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            joined.push_str(separator);
+        }
+        joined.push_str(part);
+    }
+    joined
 }

@@ -30,7 +30,9 @@ use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::choose::{ARRAY, BOOLEAN, Look, Members, NULL, NUMBER, OBJECT, STRING, Selector, kind_name, kinds_names};
+use super::choose::{
+    ARRAY, BOOLEAN, Look, Members, NULL, NUMBER, OBJECT, STRING, Selector, join, kind_name, kinds_names,
+};
 use super::fast::{Miss, ReadFast};
 use super::fixed::Fixed;
 use super::object::Key;
@@ -659,7 +661,8 @@ pub fn union_error(union: &str, names: &[&str], kinds: &[u8], kind: u8, errors: 
         many => {
             let list: Vec<&str> = many.iter().map(|(i, _)| names[*i]).collect();
             let each: Vec<String> = many.iter().map(|(i, e)| format!("{}: {e}", names[*i])).collect();
-            format!("{union}: the value is none of {} ({})", list.join(", "), each.join("; "))
+            let each: Vec<&str> = each.iter().map(String::as_str).collect();
+            format!("{union}: the value is none of {} ({})", join(&list, ", "), join(&each, "; "))
         }
     }
 }
@@ -689,7 +692,8 @@ pub fn by_tag_of(rule: &TagRule<'_>, kind: u8, field: Option<&Value>) -> Result<
     };
     rule.tags.iter().position(|ts| ts.iter().any(|t| t.matches(tag))).or(rule.fallback).ok_or_else(|| {
         let expected: Vec<String> = rule.tags.iter().flat_map(|ts| ts.iter().map(|t| t.to_string())).collect();
-        format!("unknown `{}` value {tag}, expected one of {}", rule.field, expected.join(", "))
+        let expected: Vec<&str> = expected.iter().map(String::as_str).collect();
+        format!("unknown `{}` value {tag}, expected one of {}", rule.field, join(&expected, ", "))
     })
 }
 

@@ -328,6 +328,7 @@ impl Extra {
     }
     /// The member's value, to change in place (parsed first; it is written from
     /// the value from then on, not as the text it came as).
+    #[inline]
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
         if !self.contains_key(key) {
             return None;
@@ -351,6 +352,7 @@ impl Extra {
     }
     /// Removes a member, returning its value; the others keep their order.
     /// (Removing a key that is not there changes nothing: the text is kept.)
+    #[inline]
     pub fn remove(&mut self, key: &str) -> Option<Value> {
         if !self.contains_key(key) {
             return None;
@@ -365,6 +367,7 @@ impl Extra {
         ExtraIter(self.entries())
     }
     /// The members as a JSON object.
+    #[inline]
     pub fn into_map(self) -> serde_json::Map<String, Value> {
         self.into_iter().collect()
     }
@@ -510,6 +513,7 @@ impl FromIterator<(String, Value)> for Extra {
 }
 
 impl From<serde_json::Map<String, Value>> for Extra {
+    #[inline]
     fn from(map: serde_json::Map<String, Value>) -> Extra {
         map.into_iter().collect()
     }
@@ -527,6 +531,7 @@ impl From<serde_json::Map<String, Value>> for Extra {
 /// ```
 impl TryFrom<Value> for Extra {
     type Error = serde_json::Error;
+    #[inline]
     fn try_from(value: Value) -> Result<Extra, serde_json::Error> {
         match value {
             Value::Object(map) => Ok(map.into()),
@@ -540,6 +545,7 @@ impl IntoIterator for Extra {
     type Item = (String, Value);
     type IntoIter = std::iter::Map<indexmap::map::IntoIter<String, Member>, fn((String, Member)) -> (String, Value)>;
     /// Every member with its value, in order.
+    #[inline]
     fn into_iter(mut self) -> Self::IntoIter {
         std::mem::take(self.map_mut()).into_iter().map(|(k, m)| (k, m.into_value()))
     }
@@ -554,6 +560,7 @@ impl<'a> IntoIterator for &'a Extra {
 }
 
 impl From<IndexMap<String, Value>> for Extra {
+    #[inline]
     fn from(map: IndexMap<String, Value>) -> Extra {
         map.into_iter().collect()
     }
