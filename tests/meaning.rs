@@ -505,3 +505,25 @@ fn a_message_union_of_one_member_reads_other_methods_as_other() {
         error_of::<m::ClientNotification>(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": 5}));
     assert!(e.contains("CancelledNotification") && e.contains("params"), "{e}");
 }
+
+/// A result widened into the generic `Result` (`JSONRPCResultResponse::new(id,
+/// list)`) keeps what `Result` does not name as the narrower type writes it: in
+/// its order, nested objects too, and its unknown members as their text.
+#[test]
+fn a_widened_result_keeps_its_members_as_written() {
+    use mcp_spec_types::v2025_11_25 as old;
+    let text = r#"{"nextCursor":"c","tools":[{"name":"t","inputSchema":{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"number"}},"required":["zeta"]}}],"z":{"b":1,"a":[2.50,{"y":0,"x":0}]}}"#;
+    let list: old::ListToolsResult = mcp_spec_types::from_str(text).unwrap();
+    let written = serde_json::to_string(&list).unwrap();
+    assert_eq!(written, text, "the narrow type writes what it read");
+    let response = old::JSONRPCResultResponse::new(7, list.clone());
+    let wide = serde_json::to_string(&response).unwrap();
+    // Every member of the list's text is in the response's, as it was written.
+    let members = &written[1..written.len() - 1];
+    assert!(wide.contains(members), "{wide}\ndoes not hold\n{members}");
+    assert!(wide.find("zeta").unwrap() < wide.find("alpha").unwrap(), "{wide}");
+    // And it reads back as the list it came from.
+    let back: old::JSONRPCResultResponse = mcp_spec_types::from_str(&wide).unwrap();
+    let again: old::ListToolsResult = mcp_spec_types::reread(&back.result).unwrap();
+    assert_eq!(again, list);
+}

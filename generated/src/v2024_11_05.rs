@@ -251,13 +251,11 @@ impl ::std::convert::From<CallToolResult> for Result {
     #[inline]
     fn from(value: CallToolResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("content", ::serde_json::to_value(value.content).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.is_error {
-            kept.insert("isError", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("content", &value.content);
+        if let ::std::option::Option::Some(v) = &value.is_error {
+            kept.insert_written("isError", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -735,15 +733,13 @@ impl ::std::convert::From<CreateMessageResult> for Result {
     #[inline]
     fn from(value: CreateMessageResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("role", ::serde_json::to_value(value.role).unwrap_or_default());
-        kept.insert("content", ::serde_json::to_value(value.content).unwrap_or_default());
-        kept.insert("model", ::serde_json::to_value(value.model).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.stop_reason {
-            kept.insert("stopReason", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("role", &value.role);
+        kept.insert_written("content", &value.content);
+        kept.insert_written("model", &value.model);
+        if let ::std::option::Option::Some(v) = &value.stop_reason {
+            kept.insert_written("stopReason", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -754,16 +750,14 @@ impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
     #[inline]
     fn from(value: CreateMessageResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        kept.insert("model", ::serde_json::to_value(value.model).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.stop_reason {
-            kept.insert("stopReason", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("model", &value.model);
+        if let ::std::option::Option::Some(v) = &value.stop_reason {
+            kept.insert_written("stopReason", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         SamplingMessage {
             role: value.role,
             content: value.content,
@@ -844,11 +838,9 @@ impl ::std::convert::From<EmbeddedResource> for Annotated {
     #[inline]
     fn from(value: EmbeddedResource) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("type", ::serde_json::json!("resource"));
-        kept.insert("resource", ::serde_json::to_value(value.resource).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("type", &"resource");
+        kept.insert_written("resource", &value.resource);
+        kept.append(value.extra);
         Annotated {
             annotations: value.annotations,
             extra: kept,
@@ -1009,13 +1001,11 @@ impl ::std::convert::From<GetPromptResult> for Result {
     #[inline]
     fn from(value: GetPromptResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        kept.insert("messages", ::serde_json::to_value(value.messages).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("messages", &value.messages);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -1081,12 +1071,10 @@ impl ::std::convert::From<ImageContent> for Annotated {
     #[inline]
     fn from(value: ImageContent) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("type", ::serde_json::json!("image"));
-        kept.insert("data", ::serde_json::to_value(value.data).unwrap_or_default());
-        kept.insert("mimeType", ::serde_json::to_value(value.mime_type).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("type", &"image");
+        kept.insert_written("data", &value.data);
+        kept.insert_written("mimeType", &value.mime_type);
+        kept.append(value.extra);
         Annotated {
             annotations: value.annotations,
             extra: kept,
@@ -1242,15 +1230,13 @@ impl ::std::convert::From<InitializeResult> for Result {
     #[inline]
     fn from(value: InitializeResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("protocolVersion", ::serde_json::to_value(value.protocol_version).unwrap_or_default());
-        kept.insert("capabilities", ::serde_json::to_value(value.capabilities).unwrap_or_default());
-        kept.insert("serverInfo", ::serde_json::to_value(value.server_info).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.instructions {
-            kept.insert("instructions", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("protocolVersion", &value.protocol_version);
+        kept.insert_written("capabilities", &value.capabilities);
+        kept.insert_written("serverInfo", &value.server_info);
+        if let ::std::option::Option::Some(v) = &value.instructions {
+            kept.insert_written("instructions", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -1356,9 +1342,7 @@ impl ::std::convert::From<ListResourceTemplatesRequest> for PaginatedRequest {
     #[inline]
     fn from(value: ListResourceTemplatesRequest) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         PaginatedRequest {
             method: ::std::string::String::from("resources/templates/list"),
             params: value.params,
@@ -1432,10 +1416,8 @@ impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
     #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("resourceTemplates", ::serde_json::to_value(value.resource_templates).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("resourceTemplates", &value.resource_templates);
+        kept.append(value.extra);
         PaginatedResult {
             meta: value.meta,
             next_cursor: value.next_cursor,
@@ -1447,13 +1429,11 @@ impl ::std::convert::From<ListResourceTemplatesResult> for Result {
     #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        kept.insert("resourceTemplates", ::serde_json::to_value(value.resource_templates).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("resourceTemplates", &value.resource_templates);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -1504,9 +1484,7 @@ impl ::std::convert::From<ListResourcesRequest> for PaginatedRequest {
     #[inline]
     fn from(value: ListResourcesRequest) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         PaginatedRequest {
             method: ::std::string::String::from("resources/list"),
             params: value.params,
@@ -1579,10 +1557,8 @@ impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
     #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("resources", ::serde_json::to_value(value.resources).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("resources", &value.resources);
+        kept.append(value.extra);
         PaginatedResult {
             meta: value.meta,
             next_cursor: value.next_cursor,
@@ -1594,13 +1570,11 @@ impl ::std::convert::From<ListResourcesResult> for Result {
     #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        kept.insert("resources", ::serde_json::to_value(value.resources).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("resources", &value.resources);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -1654,9 +1628,7 @@ impl ::std::convert::From<ListToolsRequest> for PaginatedRequest {
     #[inline]
     fn from(value: ListToolsRequest) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         PaginatedRequest {
             method: ::std::string::String::from("tools/list"),
             params: value.params,
@@ -1729,10 +1701,8 @@ impl ::std::convert::From<ListToolsResult> for PaginatedResult {
     #[inline]
     fn from(value: ListToolsResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("tools", &value.tools);
+        kept.append(value.extra);
         PaginatedResult {
             meta: value.meta,
             next_cursor: value.next_cursor,
@@ -1744,13 +1714,11 @@ impl ::std::convert::From<ListToolsResult> for Result {
     #[inline]
     fn from(value: ListToolsResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("tools", &value.tools);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -2021,20 +1989,18 @@ impl ::std::convert::From<Resource> for Annotated {
     #[inline]
     fn from(value: Resource) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
-        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("uri", &value.uri);
+        kept.insert_written("name", &value.name);
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.mime_type {
-            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.mime_type {
+            kept.insert_written("mimeType", v);
         }
-        if let ::std::option::Option::Some(v) = value.size {
-            kept.insert("size", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.size {
+            kept.insert_written("size", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Annotated {
             annotations: value.annotations,
             extra: kept,
@@ -2129,17 +2095,15 @@ impl ::std::convert::From<ResourceTemplate> for Annotated {
     #[inline]
     fn from(value: ResourceTemplate) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("uriTemplate", ::serde_json::to_value(value.uri_template).unwrap_or_default());
-        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("uriTemplate", &value.uri_template);
+        kept.insert_written("name", &value.name);
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.mime_type {
-            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.mime_type {
+            kept.insert_written("mimeType", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Annotated {
             annotations: value.annotations,
             extra: kept,
@@ -2675,11 +2639,9 @@ impl ::std::convert::From<TextContent> for Annotated {
     #[inline]
     fn from(value: TextContent) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("type", ::serde_json::json!("text"));
-        kept.insert("text", ::serde_json::to_value(value.text).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("type", &"text");
+        kept.insert_written("text", &value.text);
+        kept.append(value.extra);
         Annotated {
             annotations: value.annotations,
             extra: kept,

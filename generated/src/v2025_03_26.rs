@@ -262,13 +262,11 @@ impl ::std::convert::From<CallToolResult> for Result {
     #[inline]
     fn from(value: CallToolResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("content", ::serde_json::to_value(value.content).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.is_error {
-            kept.insert("isError", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("content", &value.content);
+        if let ::std::option::Option::Some(v) = &value.is_error {
+            kept.insert_written("isError", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -753,15 +751,13 @@ impl ::std::convert::From<CreateMessageResult> for Result {
     #[inline]
     fn from(value: CreateMessageResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("role", ::serde_json::to_value(value.role).unwrap_or_default());
-        kept.insert("content", ::serde_json::to_value(value.content).unwrap_or_default());
-        kept.insert("model", ::serde_json::to_value(value.model).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.stop_reason {
-            kept.insert("stopReason", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("role", &value.role);
+        kept.insert_written("content", &value.content);
+        kept.insert_written("model", &value.model);
+        if let ::std::option::Option::Some(v) = &value.stop_reason {
+            kept.insert_written("stopReason", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -772,16 +768,14 @@ impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
     #[inline]
     fn from(value: CreateMessageResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        kept.insert("model", ::serde_json::to_value(value.model).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.stop_reason {
-            kept.insert("stopReason", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("model", &value.model);
+        if let ::std::option::Option::Some(v) = &value.stop_reason {
+            kept.insert_written("stopReason", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         SamplingMessage {
             role: value.role,
             content: value.content,
@@ -1011,13 +1005,11 @@ impl ::std::convert::From<GetPromptResult> for Result {
     #[inline]
     fn from(value: GetPromptResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        kept.insert("messages", ::serde_json::to_value(value.messages).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("messages", &value.messages);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -1227,15 +1219,13 @@ impl ::std::convert::From<InitializeResult> for Result {
     #[inline]
     fn from(value: InitializeResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("protocolVersion", ::serde_json::to_value(value.protocol_version).unwrap_or_default());
-        kept.insert("capabilities", ::serde_json::to_value(value.capabilities).unwrap_or_default());
-        kept.insert("serverInfo", ::serde_json::to_value(value.server_info).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.instructions {
-            kept.insert("instructions", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("protocolVersion", &value.protocol_version);
+        kept.insert_written("capabilities", &value.capabilities);
+        kept.insert_written("serverInfo", &value.server_info);
+        if let ::std::option::Option::Some(v) = &value.instructions {
+            kept.insert_written("instructions", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -1416,9 +1406,7 @@ impl ::std::convert::From<ListResourceTemplatesRequest> for PaginatedRequest {
     #[inline]
     fn from(value: ListResourceTemplatesRequest) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         PaginatedRequest {
             method: ::std::string::String::from("resources/templates/list"),
             params: value.params,
@@ -1492,10 +1480,8 @@ impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
     #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("resourceTemplates", ::serde_json::to_value(value.resource_templates).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("resourceTemplates", &value.resource_templates);
+        kept.append(value.extra);
         PaginatedResult {
             meta: value.meta,
             next_cursor: value.next_cursor,
@@ -1507,13 +1493,11 @@ impl ::std::convert::From<ListResourceTemplatesResult> for Result {
     #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        kept.insert("resourceTemplates", ::serde_json::to_value(value.resource_templates).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("resourceTemplates", &value.resource_templates);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -1564,9 +1548,7 @@ impl ::std::convert::From<ListResourcesRequest> for PaginatedRequest {
     #[inline]
     fn from(value: ListResourcesRequest) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         PaginatedRequest {
             method: ::std::string::String::from("resources/list"),
             params: value.params,
@@ -1639,10 +1621,8 @@ impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
     #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("resources", ::serde_json::to_value(value.resources).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("resources", &value.resources);
+        kept.append(value.extra);
         PaginatedResult {
             meta: value.meta,
             next_cursor: value.next_cursor,
@@ -1654,13 +1634,11 @@ impl ::std::convert::From<ListResourcesResult> for Result {
     #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        kept.insert("resources", ::serde_json::to_value(value.resources).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("resources", &value.resources);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -1714,9 +1692,7 @@ impl ::std::convert::From<ListToolsRequest> for PaginatedRequest {
     #[inline]
     fn from(value: ListToolsRequest) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         PaginatedRequest {
             method: ::std::string::String::from("tools/list"),
             params: value.params,
@@ -1789,10 +1765,8 @@ impl ::std::convert::From<ListToolsResult> for PaginatedResult {
     #[inline]
     fn from(value: ListToolsResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("tools", &value.tools);
+        kept.append(value.extra);
         PaginatedResult {
             meta: value.meta,
             next_cursor: value.next_cursor,
@@ -1804,13 +1778,11 @@ impl ::std::convert::From<ListToolsResult> for Result {
     #[inline]
     fn from(value: ListToolsResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("tools", &value.tools);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,

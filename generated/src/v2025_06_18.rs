@@ -257,10 +257,8 @@ impl ::std::convert::From<BlobResourceContents> for ResourceContents {
     #[inline]
     fn from(value: BlobResourceContents) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("blob", ::serde_json::to_value(value.blob).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("blob", &value.blob);
+        kept.append(value.extra);
         ResourceContents {
             uri: value.uri,
             mime_type: value.mime_type,
@@ -426,16 +424,14 @@ impl ::std::convert::From<CallToolResult> for Result {
     #[inline]
     fn from(value: CallToolResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("content", ::serde_json::to_value(value.content).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.structured_content {
-            kept.insert("structuredContent", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("content", &value.content);
+        if let ::std::option::Option::Some(v) = &value.structured_content {
+            kept.insert_written("structuredContent", v);
         }
-        if let ::std::option::Option::Some(v) = value.is_error {
-            kept.insert("isError", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.is_error {
+            kept.insert_written("isError", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -1061,10 +1057,8 @@ impl ::std::convert::From<CompleteResult> for Result {
     #[inline]
     fn from(value: CompleteResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("completion", ::serde_json::to_value(value.completion).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("completion", &value.completion);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -1409,15 +1403,13 @@ impl ::std::convert::From<CreateMessageResult> for Result {
     #[inline]
     fn from(value: CreateMessageResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("role", ::serde_json::to_value(value.role).unwrap_or_default());
-        kept.insert("content", ::serde_json::to_value(value.content).unwrap_or_default());
-        kept.insert("model", ::serde_json::to_value(value.model).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.stop_reason {
-            kept.insert("stopReason", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("role", &value.role);
+        kept.insert_written("content", &value.content);
+        kept.insert_written("model", &value.model);
+        if let ::std::option::Option::Some(v) = &value.stop_reason {
+            kept.insert_written("stopReason", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -1428,16 +1420,14 @@ impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
     #[inline]
     fn from(value: CreateMessageResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        kept.insert("model", ::serde_json::to_value(value.model).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.stop_reason {
-            kept.insert("stopReason", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("model", &value.model);
+        if let ::std::option::Option::Some(v) = &value.stop_reason {
+            kept.insert_written("stopReason", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         SamplingMessage {
             role: value.role,
             content: value.content,
@@ -1647,13 +1637,11 @@ impl ::std::convert::From<ElicitResult> for Result {
     #[inline]
     fn from(value: ElicitResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("action", ::serde_json::to_value(value.action).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.content {
-            kept.insert("content", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("action", &value.action);
+        if let ::std::option::Option::Some(v) = &value.content {
+            kept.insert_written("content", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -2004,13 +1992,11 @@ impl ::std::convert::From<GetPromptResult> for Result {
     #[inline]
     fn from(value: GetPromptResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        kept.insert("messages", ::serde_json::to_value(value.messages).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("messages", &value.messages);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -2138,10 +2124,8 @@ impl ::std::convert::From<Implementation> for BaseMetadata {
     #[inline]
     fn from(value: Implementation) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("version", ::serde_json::to_value(value.version).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("version", &value.version);
+        kept.append(value.extra);
         BaseMetadata {
             name: value.name,
             title: value.title,
@@ -2295,15 +2279,13 @@ impl ::std::convert::From<InitializeResult> for Result {
     #[inline]
     fn from(value: InitializeResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("protocolVersion", ::serde_json::to_value(value.protocol_version).unwrap_or_default());
-        kept.insert("capabilities", ::serde_json::to_value(value.capabilities).unwrap_or_default());
-        kept.insert("serverInfo", ::serde_json::to_value(value.server_info).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.instructions {
-            kept.insert("instructions", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("protocolVersion", &value.protocol_version);
+        kept.insert_written("capabilities", &value.capabilities);
+        kept.insert_written("serverInfo", &value.server_info);
+        if let ::std::option::Option::Some(v) = &value.instructions {
+            kept.insert_written("instructions", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -2358,9 +2340,7 @@ impl ::std::convert::From<InitializedNotification> for Notification {
     #[inline]
     fn from(value: InitializedNotification) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Notification {
             method: ::std::string::String::from("notifications/initialized"),
             params: value.params,
@@ -2536,10 +2516,8 @@ impl ::std::convert::From<JSONRPCNotification> for Notification {
     #[inline]
     fn from(value: JSONRPCNotification) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("jsonrpc", ::serde_json::json!("2.0"));
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("jsonrpc", &"2.0");
+        kept.append(value.extra);
         Notification {
             method: value.method,
             params: value.params,
@@ -2593,11 +2571,9 @@ impl ::std::convert::From<JSONRPCRequest> for Request {
     #[inline]
     fn from(value: JSONRPCRequest) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("jsonrpc", ::serde_json::json!("2.0"));
-        kept.insert("id", ::serde_json::to_value(value.id).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("jsonrpc", &"2.0");
+        kept.insert_written("id", &value.id);
+        kept.append(value.extra);
         Request {
             method: value.method,
             params: value.params,
@@ -2690,9 +2666,7 @@ impl ::std::convert::From<ListPromptsRequest> for PaginatedRequest {
     #[inline]
     fn from(value: ListPromptsRequest) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         PaginatedRequest {
             method: ::std::string::String::from("prompts/list"),
             params: value.params,
@@ -2765,10 +2739,8 @@ impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
     #[inline]
     fn from(value: ListPromptsResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("prompts", ::serde_json::to_value(value.prompts).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("prompts", &value.prompts);
+        kept.append(value.extra);
         PaginatedResult {
             meta: value.meta,
             next_cursor: value.next_cursor,
@@ -2780,13 +2752,11 @@ impl ::std::convert::From<ListPromptsResult> for Result {
     #[inline]
     fn from(value: ListPromptsResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        kept.insert("prompts", ::serde_json::to_value(value.prompts).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("prompts", &value.prompts);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -2837,9 +2807,7 @@ impl ::std::convert::From<ListResourceTemplatesRequest> for PaginatedRequest {
     #[inline]
     fn from(value: ListResourceTemplatesRequest) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         PaginatedRequest {
             method: ::std::string::String::from("resources/templates/list"),
             params: value.params,
@@ -2913,10 +2881,8 @@ impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
     #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("resourceTemplates", ::serde_json::to_value(value.resource_templates).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("resourceTemplates", &value.resource_templates);
+        kept.append(value.extra);
         PaginatedResult {
             meta: value.meta,
             next_cursor: value.next_cursor,
@@ -2928,13 +2894,11 @@ impl ::std::convert::From<ListResourceTemplatesResult> for Result {
     #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        kept.insert("resourceTemplates", ::serde_json::to_value(value.resource_templates).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("resourceTemplates", &value.resource_templates);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -2985,9 +2949,7 @@ impl ::std::convert::From<ListResourcesRequest> for PaginatedRequest {
     #[inline]
     fn from(value: ListResourcesRequest) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         PaginatedRequest {
             method: ::std::string::String::from("resources/list"),
             params: value.params,
@@ -3060,10 +3022,8 @@ impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
     #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("resources", ::serde_json::to_value(value.resources).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("resources", &value.resources);
+        kept.append(value.extra);
         PaginatedResult {
             meta: value.meta,
             next_cursor: value.next_cursor,
@@ -3075,13 +3035,11 @@ impl ::std::convert::From<ListResourcesResult> for Result {
     #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        kept.insert("resources", ::serde_json::to_value(value.resources).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("resources", &value.resources);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -3140,9 +3098,7 @@ impl ::std::convert::From<ListRootsRequest> for Request {
     #[inline]
     fn from(value: ListRootsRequest) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Request {
             method: ::std::string::String::from("roots/list"),
             params: value.params,
@@ -3205,10 +3161,8 @@ impl ::std::convert::From<ListRootsResult> for Result {
     #[inline]
     fn from(value: ListRootsResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("roots", ::serde_json::to_value(value.roots).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("roots", &value.roots);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -3258,9 +3212,7 @@ impl ::std::convert::From<ListToolsRequest> for PaginatedRequest {
     #[inline]
     fn from(value: ListToolsRequest) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         PaginatedRequest {
             method: ::std::string::String::from("tools/list"),
             params: value.params,
@@ -3333,10 +3285,8 @@ impl ::std::convert::From<ListToolsResult> for PaginatedResult {
     #[inline]
     fn from(value: ListToolsResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("tools", &value.tools);
+        kept.append(value.extra);
         PaginatedResult {
             meta: value.meta,
             next_cursor: value.next_cursor,
@@ -3348,13 +3298,11 @@ impl ::std::convert::From<ListToolsResult> for Result {
     #[inline]
     fn from(value: ListToolsResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("tools", &value.tools);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -3734,12 +3682,10 @@ impl ::std::convert::From<PaginatedResult> for Result {
     #[inline]
     fn from(value: PaginatedResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -3791,9 +3737,7 @@ impl ::std::convert::From<PingRequest> for Request {
     #[inline]
     fn from(value: PingRequest) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Request {
             method: ::std::string::String::from("ping"),
             params: value.params,
@@ -4060,18 +4004,16 @@ impl ::std::convert::From<Prompt> for BaseMetadata {
     #[inline]
     fn from(value: Prompt) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.arguments {
-            kept.insert("arguments", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.arguments {
+            kept.insert_written("arguments", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         BaseMetadata {
             name: value.name,
             title: value.title,
@@ -4127,9 +4069,7 @@ impl ::std::convert::From<PromptListChangedNotification> for Notification {
     #[inline]
     fn from(value: PromptListChangedNotification) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Notification {
             method: ::std::string::String::from("notifications/prompts/list_changed"),
             params: value.params,
@@ -4285,10 +4225,8 @@ impl ::std::convert::From<ReadResourceResult> for Result {
     #[inline]
     fn from(value: ReadResourceResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("contents", ::serde_json::to_value(value.contents).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("contents", &value.contents);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -4592,25 +4530,23 @@ impl ::std::convert::From<Resource> for BaseMetadata {
     #[inline]
     fn from(value: Resource) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("uri", &value.uri);
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.mime_type {
-            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.mime_type {
+            kept.insert_written("mimeType", v);
         }
-        if let ::std::option::Option::Some(v) = value.annotations {
-            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.annotations {
+            kept.insert_written("annotations", v);
         }
-        if let ::std::option::Option::Some(v) = value.size {
-            kept.insert("size", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.size {
+            kept.insert_written("size", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         BaseMetadata {
             name: value.name,
             title: value.title,
@@ -4802,10 +4738,8 @@ impl ::std::convert::From<ResourceLink> for Resource {
     #[inline]
     fn from(value: ResourceLink) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("type", ::serde_json::json!("resource_link"));
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("type", &"resource_link");
+        kept.append(value.extra);
         Resource {
             name: value.name,
             title: value.title,
@@ -4823,26 +4757,24 @@ impl ::std::convert::From<ResourceLink> for BaseMetadata {
     #[inline]
     fn from(value: ResourceLink) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("type", ::serde_json::json!("resource_link"));
-        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("type", &"resource_link");
+        kept.insert_written("uri", &value.uri);
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.mime_type {
-            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.mime_type {
+            kept.insert_written("mimeType", v);
         }
-        if let ::std::option::Option::Some(v) = value.annotations {
-            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.annotations {
+            kept.insert_written("annotations", v);
         }
-        if let ::std::option::Option::Some(v) = value.size {
-            kept.insert("size", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.size {
+            kept.insert_written("size", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         BaseMetadata {
             name: value.name,
             title: value.title,
@@ -4900,9 +4832,7 @@ impl ::std::convert::From<ResourceListChangedNotification> for Notification {
     #[inline]
     fn from(value: ResourceListChangedNotification) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Notification {
             method: ::std::string::String::from("notifications/resources/list_changed"),
             params: value.params,
@@ -5024,22 +4954,20 @@ impl ::std::convert::From<ResourceTemplate> for BaseMetadata {
     #[inline]
     fn from(value: ResourceTemplate) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("uriTemplate", ::serde_json::to_value(value.uri_template).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("uriTemplate", &value.uri_template);
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.mime_type {
-            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.mime_type {
+            kept.insert_written("mimeType", v);
         }
-        if let ::std::option::Option::Some(v) = value.annotations {
-            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.annotations {
+            kept.insert_written("annotations", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         BaseMetadata {
             name: value.name,
             title: value.title,
@@ -5263,9 +5191,7 @@ impl ::std::convert::From<RootsListChangedNotification> for Notification {
     #[inline]
     fn from(value: RootsListChangedNotification) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Notification {
             method: ::std::string::String::from("notifications/roots/list_changed"),
             params: value.params,
@@ -5895,10 +5821,8 @@ impl ::std::convert::From<TextResourceContents> for ResourceContents {
     #[inline]
     fn from(value: TextResourceContents) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("text", ::serde_json::to_value(value.text).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("text", &value.text);
+        kept.append(value.extra);
         ResourceContents {
             uri: value.uri,
             mime_type: value.mime_type,
@@ -6019,22 +5943,20 @@ impl ::std::convert::From<Tool> for BaseMetadata {
     #[inline]
     fn from(value: Tool) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        kept.insert("inputSchema", ::serde_json::to_value(value.input_schema).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.output_schema {
-            kept.insert("outputSchema", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("inputSchema", &value.input_schema);
+        if let ::std::option::Option::Some(v) = &value.output_schema {
+            kept.insert_written("outputSchema", v);
         }
-        if let ::std::option::Option::Some(v) = value.annotations {
-            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.annotations {
+            kept.insert_written("annotations", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         BaseMetadata {
             name: value.name,
             title: value.title,
@@ -6145,9 +6067,7 @@ impl ::std::convert::From<ToolListChangedNotification> for Notification {
     #[inline]
     fn from(value: ToolListChangedNotification) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Notification {
             method: ::std::string::String::from("notifications/tools/list_changed"),
             params: value.params,

@@ -186,10 +186,8 @@ impl ::std::convert::From<BlobResourceContents> for ResourceContents {
     #[inline]
     fn from(value: BlobResourceContents) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("blob", ::serde_json::to_value(value.blob).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("blob", &value.blob);
+        kept.append(value.extra);
         ResourceContents {
             uri: value.uri,
             mime_type: value.mime_type,
@@ -315,13 +313,11 @@ impl ::std::convert::From<CallToolRequestParams> for TaskAugmentedRequestParams 
     #[inline]
     fn from(value: CallToolRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.arguments {
-            kept.insert("arguments", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("name", &value.name);
+        if let ::std::option::Option::Some(v) = &value.arguments {
+            kept.insert_written("arguments", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         TaskAugmentedRequestParams {
             meta: value.meta,
             task: value.task,
@@ -333,16 +329,14 @@ impl ::std::convert::From<CallToolRequestParams> for RequestParams {
     #[inline]
     fn from(value: CallToolRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.task {
-            kept.insert("task", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.task {
+            kept.insert_written("task", v);
         }
-        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.arguments {
-            kept.insert("arguments", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("name", &value.name);
+        if let ::std::option::Option::Some(v) = &value.arguments {
+            kept.insert_written("arguments", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         RequestParams {
             meta: value.meta,
             extra: kept,
@@ -434,16 +428,14 @@ impl ::std::convert::From<CallToolResult> for Result {
     #[inline]
     fn from(value: CallToolResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("content", ::serde_json::to_value(value.content).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.structured_content {
-            kept.insert("structuredContent", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("content", &value.content);
+        if let ::std::option::Option::Some(v) = &value.structured_content {
+            kept.insert_written("structuredContent", v);
         }
-        if let ::std::option::Option::Some(v) = value.is_error {
-            kept.insert("isError", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.is_error {
+            kept.insert_written("isError", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -625,20 +617,18 @@ impl ::std::convert::From<CancelTaskResult> for Result {
     #[inline]
     fn from(value: CancelTaskResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("taskId", ::serde_json::to_value(value.task_id).unwrap_or_default());
-        kept.insert("status", ::serde_json::to_value(value.status).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.status_message {
-            kept.insert("statusMessage", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("taskId", &value.task_id);
+        kept.insert_written("status", &value.status);
+        if let ::std::option::Option::Some(v) = &value.status_message {
+            kept.insert_written("statusMessage", v);
         }
-        kept.insert("createdAt", ::serde_json::to_value(value.created_at).unwrap_or_default());
-        kept.insert("lastUpdatedAt", ::serde_json::to_value(value.last_updated_at).unwrap_or_default());
-        kept.insert("ttl", ::serde_json::to_value(value.ttl).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.poll_interval {
-            kept.insert("pollInterval", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("createdAt", &value.created_at);
+        kept.insert_written("lastUpdatedAt", &value.last_updated_at);
+        kept.insert_written("ttl", &value.ttl);
+        if let ::std::option::Option::Some(v) = &value.poll_interval {
+            kept.insert_written("pollInterval", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -649,12 +639,10 @@ impl ::std::convert::From<CancelTaskResult> for Task {
     #[inline]
     fn from(value: CancelTaskResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Task {
             task_id: value.task_id,
             status: value.status,
@@ -790,15 +778,13 @@ impl ::std::convert::From<CancelledNotificationParams> for NotificationParams {
     #[inline]
     fn from(value: CancelledNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.request_id {
-            kept.insert("requestId", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.request_id {
+            kept.insert_written("requestId", v);
         }
-        if let ::std::option::Option::Some(v) = value.reason {
-            kept.insert("reason", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.reason {
+            kept.insert_written("reason", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         NotificationParams {
             meta: value.meta,
             extra: kept,
@@ -1606,14 +1592,12 @@ impl ::std::convert::From<CompleteRequestParams> for RequestParams {
     #[inline]
     fn from(value: CompleteRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("ref", ::serde_json::to_value(value.r#ref).unwrap_or_default());
-        kept.insert("argument", ::serde_json::to_value(value.argument).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.context {
-            kept.insert("context", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("ref", &value.r#ref);
+        kept.insert_written("argument", &value.argument);
+        if let ::std::option::Option::Some(v) = &value.context {
+            kept.insert_written("context", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         RequestParams {
             meta: value.meta,
             extra: kept,
@@ -1759,10 +1743,8 @@ impl ::std::convert::From<CompleteResult> for Result {
     #[inline]
     fn from(value: CompleteResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("completion", ::serde_json::to_value(value.completion).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("completion", &value.completion);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -2083,35 +2065,33 @@ impl ::std::convert::From<CreateMessageRequestParams> for TaskAugmentedRequestPa
     #[inline]
     fn from(value: CreateMessageRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("messages", ::serde_json::to_value(value.messages).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.model_preferences {
-            kept.insert("modelPreferences", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("messages", &value.messages);
+        if let ::std::option::Option::Some(v) = &value.model_preferences {
+            kept.insert_written("modelPreferences", v);
         }
-        if let ::std::option::Option::Some(v) = value.system_prompt {
-            kept.insert("systemPrompt", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.system_prompt {
+            kept.insert_written("systemPrompt", v);
         }
-        if let ::std::option::Option::Some(v) = value.include_context {
-            kept.insert("includeContext", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.include_context {
+            kept.insert_written("includeContext", v);
         }
-        if let ::std::option::Option::Some(v) = value.temperature {
-            kept.insert("temperature", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.temperature {
+            kept.insert_written("temperature", v);
         }
-        kept.insert("maxTokens", ::serde_json::to_value(value.max_tokens).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.stop_sequences {
-            kept.insert("stopSequences", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("maxTokens", &value.max_tokens);
+        if let ::std::option::Option::Some(v) = &value.stop_sequences {
+            kept.insert_written("stopSequences", v);
         }
-        if let ::std::option::Option::Some(v) = value.metadata {
-            kept.insert("metadata", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.metadata {
+            kept.insert_written("metadata", v);
         }
-        if let ::std::option::Option::Some(v) = value.tools {
-            kept.insert("tools", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.tools {
+            kept.insert_written("tools", v);
         }
-        if let ::std::option::Option::Some(v) = value.tool_choice {
-            kept.insert("toolChoice", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.tool_choice {
+            kept.insert_written("toolChoice", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         TaskAugmentedRequestParams {
             meta: value.meta,
             task: value.task,
@@ -2123,38 +2103,36 @@ impl ::std::convert::From<CreateMessageRequestParams> for RequestParams {
     #[inline]
     fn from(value: CreateMessageRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.task {
-            kept.insert("task", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.task {
+            kept.insert_written("task", v);
         }
-        kept.insert("messages", ::serde_json::to_value(value.messages).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.model_preferences {
-            kept.insert("modelPreferences", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("messages", &value.messages);
+        if let ::std::option::Option::Some(v) = &value.model_preferences {
+            kept.insert_written("modelPreferences", v);
         }
-        if let ::std::option::Option::Some(v) = value.system_prompt {
-            kept.insert("systemPrompt", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.system_prompt {
+            kept.insert_written("systemPrompt", v);
         }
-        if let ::std::option::Option::Some(v) = value.include_context {
-            kept.insert("includeContext", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.include_context {
+            kept.insert_written("includeContext", v);
         }
-        if let ::std::option::Option::Some(v) = value.temperature {
-            kept.insert("temperature", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.temperature {
+            kept.insert_written("temperature", v);
         }
-        kept.insert("maxTokens", ::serde_json::to_value(value.max_tokens).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.stop_sequences {
-            kept.insert("stopSequences", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("maxTokens", &value.max_tokens);
+        if let ::std::option::Option::Some(v) = &value.stop_sequences {
+            kept.insert_written("stopSequences", v);
         }
-        if let ::std::option::Option::Some(v) = value.metadata {
-            kept.insert("metadata", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.metadata {
+            kept.insert_written("metadata", v);
         }
-        if let ::std::option::Option::Some(v) = value.tools {
-            kept.insert("tools", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.tools {
+            kept.insert_written("tools", v);
         }
-        if let ::std::option::Option::Some(v) = value.tool_choice {
-            kept.insert("toolChoice", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.tool_choice {
+            kept.insert_written("toolChoice", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         RequestParams {
             meta: value.meta,
             extra: kept,
@@ -2272,15 +2250,13 @@ impl ::std::convert::From<CreateMessageResult> for Result {
     #[inline]
     fn from(value: CreateMessageResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("role", ::serde_json::to_value(value.role).unwrap_or_default());
-        kept.insert("content", ::serde_json::to_value(value.content).unwrap_or_default());
-        kept.insert("model", ::serde_json::to_value(value.model).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.stop_reason {
-            kept.insert("stopReason", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("role", &value.role);
+        kept.insert_written("content", &value.content);
+        kept.insert_written("model", &value.model);
+        if let ::std::option::Option::Some(v) = &value.stop_reason {
+            kept.insert_written("stopReason", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -2291,13 +2267,11 @@ impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
     #[inline]
     fn from(value: CreateMessageResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("model", ::serde_json::to_value(value.model).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.stop_reason {
-            kept.insert("stopReason", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("model", &value.model);
+        if let ::std::option::Option::Some(v) = &value.stop_reason {
+            kept.insert_written("stopReason", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         SamplingMessage {
             role: value.role,
             content: value.content,
@@ -2378,10 +2352,8 @@ impl ::std::convert::From<CreateTaskResult> for Result {
     #[inline]
     fn from(value: CreateTaskResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("task", ::serde_json::to_value(value.task).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("task", &value.task);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -2515,14 +2487,12 @@ impl ::std::convert::From<ElicitRequestFormParams> for TaskAugmentedRequestParam
     #[inline]
     fn from(value: ElicitRequestFormParams) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.mode {
-            kept.insert("mode", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.mode {
+            kept.insert_written("mode", v);
         }
-        kept.insert("message", ::serde_json::to_value(value.message).unwrap_or_default());
-        kept.insert("requestedSchema", ::serde_json::to_value(value.requested_schema).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("message", &value.message);
+        kept.insert_written("requestedSchema", &value.requested_schema);
+        kept.append(value.extra);
         TaskAugmentedRequestParams {
             meta: value.meta,
             task: value.task,
@@ -2534,17 +2504,15 @@ impl ::std::convert::From<ElicitRequestFormParams> for RequestParams {
     #[inline]
     fn from(value: ElicitRequestFormParams) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.task {
-            kept.insert("task", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.task {
+            kept.insert_written("task", v);
         }
-        if let ::std::option::Option::Some(v) = value.mode {
-            kept.insert("mode", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.mode {
+            kept.insert_written("mode", v);
         }
-        kept.insert("message", ::serde_json::to_value(value.message).unwrap_or_default());
-        kept.insert("requestedSchema", ::serde_json::to_value(value.requested_schema).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("message", &value.message);
+        kept.insert_written("requestedSchema", &value.requested_schema);
+        kept.append(value.extra);
         RequestParams {
             meta: value.meta,
             extra: kept,
@@ -2718,13 +2686,11 @@ impl ::std::convert::From<ElicitRequestURLParams> for TaskAugmentedRequestParams
     #[inline]
     fn from(value: ElicitRequestURLParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("mode", ::serde_json::json!("url"));
-        kept.insert("message", ::serde_json::to_value(value.message).unwrap_or_default());
-        kept.insert("elicitationId", ::serde_json::to_value(value.elicitation_id).unwrap_or_default());
-        kept.insert("url", ::serde_json::to_value(value.url).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("mode", &"url");
+        kept.insert_written("message", &value.message);
+        kept.insert_written("elicitationId", &value.elicitation_id);
+        kept.insert_written("url", &value.url);
+        kept.append(value.extra);
         TaskAugmentedRequestParams {
             meta: value.meta,
             task: value.task,
@@ -2736,16 +2702,14 @@ impl ::std::convert::From<ElicitRequestURLParams> for RequestParams {
     #[inline]
     fn from(value: ElicitRequestURLParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("mode", ::serde_json::json!("url"));
-        if let ::std::option::Option::Some(v) = value.task {
-            kept.insert("task", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("mode", &"url");
+        if let ::std::option::Option::Some(v) = &value.task {
+            kept.insert_written("task", v);
         }
-        kept.insert("message", ::serde_json::to_value(value.message).unwrap_or_default());
-        kept.insert("elicitationId", ::serde_json::to_value(value.elicitation_id).unwrap_or_default());
-        kept.insert("url", ::serde_json::to_value(value.url).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("message", &value.message);
+        kept.insert_written("elicitationId", &value.elicitation_id);
+        kept.insert_written("url", &value.url);
+        kept.append(value.extra);
         RequestParams {
             meta: value.meta,
             extra: kept,
@@ -2820,13 +2784,11 @@ impl ::std::convert::From<ElicitResult> for Result {
     #[inline]
     fn from(value: ElicitResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("action", ::serde_json::to_value(value.action).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.content {
-            kept.insert("content", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("action", &value.action);
+        if let ::std::option::Option::Some(v) = &value.content {
+            kept.insert_written("content", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -3221,13 +3183,11 @@ impl ::std::convert::From<GetPromptRequestParams> for RequestParams {
     #[inline]
     fn from(value: GetPromptRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.arguments {
-            kept.insert("arguments", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("name", &value.name);
+        if let ::std::option::Option::Some(v) = &value.arguments {
+            kept.insert_written("arguments", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         RequestParams {
             meta: value.meta,
             extra: kept,
@@ -3288,13 +3248,11 @@ impl ::std::convert::From<GetPromptResult> for Result {
     #[inline]
     fn from(value: GetPromptResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        kept.insert("messages", ::serde_json::to_value(value.messages).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("messages", &value.messages);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -3423,9 +3381,7 @@ impl ::std::convert::From<GetTaskPayloadResult> for Result {
     #[inline]
     fn from(value: GetTaskPayloadResult) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -3604,20 +3560,18 @@ impl ::std::convert::From<GetTaskResult> for Result {
     #[inline]
     fn from(value: GetTaskResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("taskId", ::serde_json::to_value(value.task_id).unwrap_or_default());
-        kept.insert("status", ::serde_json::to_value(value.status).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.status_message {
-            kept.insert("statusMessage", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("taskId", &value.task_id);
+        kept.insert_written("status", &value.status);
+        if let ::std::option::Option::Some(v) = &value.status_message {
+            kept.insert_written("statusMessage", v);
         }
-        kept.insert("createdAt", ::serde_json::to_value(value.created_at).unwrap_or_default());
-        kept.insert("lastUpdatedAt", ::serde_json::to_value(value.last_updated_at).unwrap_or_default());
-        kept.insert("ttl", ::serde_json::to_value(value.ttl).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.poll_interval {
-            kept.insert("pollInterval", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("createdAt", &value.created_at);
+        kept.insert_written("lastUpdatedAt", &value.last_updated_at);
+        kept.insert_written("ttl", &value.ttl);
+        if let ::std::option::Option::Some(v) = &value.poll_interval {
+            kept.insert_written("pollInterval", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -3628,12 +3582,10 @@ impl ::std::convert::From<GetTaskResult> for Task {
     #[inline]
     fn from(value: GetTaskResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Task {
             task_id: value.task_id,
             status: value.status,
@@ -3964,19 +3916,17 @@ impl ::std::convert::From<Implementation> for BaseMetadata {
     #[inline]
     fn from(value: Implementation) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.icons {
-            kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.icons {
+            kept.insert_written("icons", v);
         }
-        kept.insert("version", ::serde_json::to_value(value.version).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("version", &value.version);
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.website_url {
-            kept.insert("websiteUrl", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.website_url {
+            kept.insert_written("websiteUrl", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         BaseMetadata {
             name: value.name,
             title: value.title,
@@ -3988,20 +3938,18 @@ impl ::std::convert::From<Implementation> for Icons {
     #[inline]
     fn from(value: Implementation) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.title {
-            kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("name", &value.name);
+        if let ::std::option::Option::Some(v) = &value.title {
+            kept.insert_written("title", v);
         }
-        kept.insert("version", ::serde_json::to_value(value.version).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("version", &value.version);
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.website_url {
-            kept.insert("websiteUrl", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.website_url {
+            kept.insert_written("websiteUrl", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Icons {
             icons: value.icons,
             extra: kept,
@@ -4113,12 +4061,10 @@ impl ::std::convert::From<InitializeRequestParams> for RequestParams {
     #[inline]
     fn from(value: InitializeRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("protocolVersion", ::serde_json::to_value(value.protocol_version).unwrap_or_default());
-        kept.insert("capabilities", ::serde_json::to_value(value.capabilities).unwrap_or_default());
-        kept.insert("clientInfo", ::serde_json::to_value(value.client_info).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("protocolVersion", &value.protocol_version);
+        kept.insert_written("capabilities", &value.capabilities);
+        kept.insert_written("clientInfo", &value.client_info);
+        kept.append(value.extra);
         RequestParams {
             meta: value.meta,
             extra: kept,
@@ -4196,15 +4142,13 @@ impl ::std::convert::From<InitializeResult> for Result {
     #[inline]
     fn from(value: InitializeResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("protocolVersion", ::serde_json::to_value(value.protocol_version).unwrap_or_default());
-        kept.insert("capabilities", ::serde_json::to_value(value.capabilities).unwrap_or_default());
-        kept.insert("serverInfo", ::serde_json::to_value(value.server_info).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.instructions {
-            kept.insert("instructions", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("protocolVersion", &value.protocol_version);
+        kept.insert_written("capabilities", &value.capabilities);
+        kept.insert_written("serverInfo", &value.server_info);
+        if let ::std::option::Option::Some(v) = &value.instructions {
+            kept.insert_written("instructions", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -4376,11 +4320,9 @@ impl ::std::convert::From<JSONRPCRequest> for Request {
     #[inline]
     fn from(value: JSONRPCRequest) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("jsonrpc", ::serde_json::json!("2.0"));
-        kept.insert("id", ::serde_json::to_value(value.id).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("jsonrpc", &"2.0");
+        kept.insert_written("id", &value.id);
+        kept.append(value.extra);
         Request {
             method: value.method,
             params: value.params,
@@ -4566,9 +4508,7 @@ impl ::std::convert::From<ListPromptsRequest> for PaginatedRequest {
     #[inline]
     fn from(value: ListPromptsRequest) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         PaginatedRequest {
             method: ::std::string::String::from("prompts/list"),
             params: value.params,
@@ -4644,10 +4584,8 @@ impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
     #[inline]
     fn from(value: ListPromptsResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("prompts", ::serde_json::to_value(value.prompts).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("prompts", &value.prompts);
+        kept.append(value.extra);
         PaginatedResult {
             meta: value.meta,
             next_cursor: value.next_cursor,
@@ -4659,13 +4597,11 @@ impl ::std::convert::From<ListPromptsResult> for Result {
     #[inline]
     fn from(value: ListPromptsResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        kept.insert("prompts", ::serde_json::to_value(value.prompts).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("prompts", &value.prompts);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -4713,9 +4649,7 @@ impl ::std::convert::From<ListResourceTemplatesRequest> for PaginatedRequest {
     #[inline]
     fn from(value: ListResourceTemplatesRequest) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         PaginatedRequest {
             method: ::std::string::String::from("resources/templates/list"),
             params: value.params,
@@ -4792,10 +4726,8 @@ impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
     #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("resourceTemplates", ::serde_json::to_value(value.resource_templates).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("resourceTemplates", &value.resource_templates);
+        kept.append(value.extra);
         PaginatedResult {
             meta: value.meta,
             next_cursor: value.next_cursor,
@@ -4807,13 +4739,11 @@ impl ::std::convert::From<ListResourceTemplatesResult> for Result {
     #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        kept.insert("resourceTemplates", ::serde_json::to_value(value.resource_templates).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("resourceTemplates", &value.resource_templates);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -4861,9 +4791,7 @@ impl ::std::convert::From<ListResourcesRequest> for PaginatedRequest {
     #[inline]
     fn from(value: ListResourcesRequest) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         PaginatedRequest {
             method: ::std::string::String::from("resources/list"),
             params: value.params,
@@ -4939,10 +4867,8 @@ impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
     #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("resources", ::serde_json::to_value(value.resources).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("resources", &value.resources);
+        kept.append(value.extra);
         PaginatedResult {
             meta: value.meta,
             next_cursor: value.next_cursor,
@@ -4954,13 +4880,11 @@ impl ::std::convert::From<ListResourcesResult> for Result {
     #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        kept.insert("resources", ::serde_json::to_value(value.resources).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("resources", &value.resources);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -5069,10 +4993,8 @@ impl ::std::convert::From<ListRootsResult> for Result {
     #[inline]
     fn from(value: ListRootsResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("roots", ::serde_json::to_value(value.roots).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("roots", &value.roots);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -5121,9 +5043,7 @@ impl ::std::convert::From<ListTasksRequest> for PaginatedRequest {
     #[inline]
     fn from(value: ListTasksRequest) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         PaginatedRequest {
             method: ::std::string::String::from("tasks/list"),
             params: value.params,
@@ -5201,10 +5121,8 @@ impl ::std::convert::From<ListTasksResult> for PaginatedResult {
     #[inline]
     fn from(value: ListTasksResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("tasks", ::serde_json::to_value(value.tasks).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("tasks", &value.tasks);
+        kept.append(value.extra);
         PaginatedResult {
             meta: value.meta,
             next_cursor: value.next_cursor,
@@ -5216,13 +5134,11 @@ impl ::std::convert::From<ListTasksResult> for Result {
     #[inline]
     fn from(value: ListTasksResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        kept.insert("tasks", ::serde_json::to_value(value.tasks).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("tasks", &value.tasks);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -5270,9 +5186,7 @@ impl ::std::convert::From<ListToolsRequest> for PaginatedRequest {
     #[inline]
     fn from(value: ListToolsRequest) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         PaginatedRequest {
             method: ::std::string::String::from("tools/list"),
             params: value.params,
@@ -5348,10 +5262,8 @@ impl ::std::convert::From<ListToolsResult> for PaginatedResult {
     #[inline]
     fn from(value: ListToolsResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("tools", &value.tools);
+        kept.append(value.extra);
         PaginatedResult {
             meta: value.meta,
             next_cursor: value.next_cursor,
@@ -5363,13 +5275,11 @@ impl ::std::convert::From<ListToolsResult> for Result {
     #[inline]
     fn from(value: ListToolsResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("tools", &value.tools);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -5512,14 +5422,12 @@ impl ::std::convert::From<LoggingMessageNotificationParams> for NotificationPara
     #[inline]
     fn from(value: LoggingMessageNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("level", ::serde_json::to_value(value.level).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.logger {
-            kept.insert("logger", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("level", &value.level);
+        if let ::std::option::Option::Some(v) = &value.logger {
+            kept.insert_written("logger", v);
         }
-        kept.insert("data", ::serde_json::to_value(value.data).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("data", &value.data);
+        kept.append(value.extra);
         NotificationParams {
             meta: value.meta,
             extra: kept,
@@ -5789,12 +5697,10 @@ impl ::std::convert::From<PaginatedRequestParams> for RequestParams {
     #[inline]
     fn from(value: PaginatedRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.cursor {
-            kept.insert("cursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.cursor {
+            kept.insert_written("cursor", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         RequestParams {
             meta: value.meta,
             extra: kept,
@@ -5860,12 +5766,10 @@ impl ::std::convert::From<PaginatedResult> for Result {
     #[inline]
     fn from(value: PaginatedResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -6067,17 +5971,15 @@ impl ::std::convert::From<ProgressNotificationParams> for NotificationParams {
     #[inline]
     fn from(value: ProgressNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("progressToken", ::serde_json::to_value(value.progress_token).unwrap_or_default());
-        kept.insert("progress", ::serde_json::to_value(value.progress).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.total {
-            kept.insert("total", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("progressToken", &value.progress_token);
+        kept.insert_written("progress", &value.progress);
+        if let ::std::option::Option::Some(v) = &value.total {
+            kept.insert_written("total", v);
         }
-        if let ::std::option::Option::Some(v) = value.message {
-            kept.insert("message", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.message {
+            kept.insert_written("message", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         NotificationParams {
             meta: value.meta,
             extra: kept,
@@ -6226,21 +6128,19 @@ impl ::std::convert::From<Prompt> for BaseMetadata {
     #[inline]
     fn from(value: Prompt) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.icons {
-            kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.icons {
+            kept.insert_written("icons", v);
         }
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.arguments {
-            kept.insert("arguments", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.arguments {
+            kept.insert_written("arguments", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         BaseMetadata {
             name: value.name,
             title: value.title,
@@ -6252,22 +6152,20 @@ impl ::std::convert::From<Prompt> for Icons {
     #[inline]
     fn from(value: Prompt) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.title {
-            kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("name", &value.name);
+        if let ::std::option::Option::Some(v) = &value.title {
+            kept.insert_written("title", v);
         }
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.arguments {
-            kept.insert("arguments", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.arguments {
+            kept.insert_written("arguments", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Icons {
             icons: value.icons,
             extra: kept,
@@ -6451,9 +6349,7 @@ impl ::std::convert::From<ReadResourceRequestParams> for ResourceRequestParams {
     #[inline]
     fn from(value: ReadResourceRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         ResourceRequestParams {
             meta: value.meta,
             uri: value.uri,
@@ -6465,10 +6361,8 @@ impl ::std::convert::From<ReadResourceRequestParams> for RequestParams {
     #[inline]
     fn from(value: ReadResourceRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("uri", &value.uri);
+        kept.append(value.extra);
         RequestParams {
             meta: value.meta,
             extra: kept,
@@ -6517,10 +6411,8 @@ impl ::std::convert::From<ReadResourceResult> for Result {
     #[inline]
     fn from(value: ReadResourceResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("contents", ::serde_json::to_value(value.contents).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("contents", &value.contents);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -6841,28 +6733,26 @@ impl ::std::convert::From<Resource> for BaseMetadata {
     #[inline]
     fn from(value: Resource) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.icons {
-            kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.icons {
+            kept.insert_written("icons", v);
         }
-        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("uri", &value.uri);
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.mime_type {
-            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.mime_type {
+            kept.insert_written("mimeType", v);
         }
-        if let ::std::option::Option::Some(v) = value.annotations {
-            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.annotations {
+            kept.insert_written("annotations", v);
         }
-        if let ::std::option::Option::Some(v) = value.size {
-            kept.insert("size", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.size {
+            kept.insert_written("size", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         BaseMetadata {
             name: value.name,
             title: value.title,
@@ -6874,29 +6764,27 @@ impl ::std::convert::From<Resource> for Icons {
     #[inline]
     fn from(value: Resource) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.title {
-            kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("name", &value.name);
+        if let ::std::option::Option::Some(v) = &value.title {
+            kept.insert_written("title", v);
         }
-        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("uri", &value.uri);
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.mime_type {
-            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.mime_type {
+            kept.insert_written("mimeType", v);
         }
-        if let ::std::option::Option::Some(v) = value.annotations {
-            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.annotations {
+            kept.insert_written("annotations", v);
         }
-        if let ::std::option::Option::Some(v) = value.size {
-            kept.insert("size", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.size {
+            kept.insert_written("size", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Icons {
             icons: value.icons,
             extra: kept,
@@ -7107,10 +6995,8 @@ impl ::std::convert::From<ResourceLink> for Resource {
     #[inline]
     fn from(value: ResourceLink) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("type", ::serde_json::json!("resource_link"));
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("type", &"resource_link");
+        kept.append(value.extra);
         Resource {
             name: value.name,
             title: value.title,
@@ -7129,29 +7015,27 @@ impl ::std::convert::From<ResourceLink> for BaseMetadata {
     #[inline]
     fn from(value: ResourceLink) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("type", ::serde_json::json!("resource_link"));
-        if let ::std::option::Option::Some(v) = value.icons {
-            kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("type", &"resource_link");
+        if let ::std::option::Option::Some(v) = &value.icons {
+            kept.insert_written("icons", v);
         }
-        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("uri", &value.uri);
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.mime_type {
-            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.mime_type {
+            kept.insert_written("mimeType", v);
         }
-        if let ::std::option::Option::Some(v) = value.annotations {
-            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.annotations {
+            kept.insert_written("annotations", v);
         }
-        if let ::std::option::Option::Some(v) = value.size {
-            kept.insert("size", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.size {
+            kept.insert_written("size", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         BaseMetadata {
             name: value.name,
             title: value.title,
@@ -7163,30 +7047,28 @@ impl ::std::convert::From<ResourceLink> for Icons {
     #[inline]
     fn from(value: ResourceLink) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("type", ::serde_json::json!("resource_link"));
-        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.title {
-            kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("type", &"resource_link");
+        kept.insert_written("name", &value.name);
+        if let ::std::option::Option::Some(v) = &value.title {
+            kept.insert_written("title", v);
         }
-        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("uri", &value.uri);
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.mime_type {
-            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.mime_type {
+            kept.insert_written("mimeType", v);
         }
-        if let ::std::option::Option::Some(v) = value.annotations {
-            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.annotations {
+            kept.insert_written("annotations", v);
         }
-        if let ::std::option::Option::Some(v) = value.size {
-            kept.insert("size", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.size {
+            kept.insert_written("size", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Icons {
             icons: value.icons,
             extra: kept,
@@ -7296,10 +7178,8 @@ impl ::std::convert::From<ResourceRequestParams> for RequestParams {
     #[inline]
     fn from(value: ResourceRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("uri", &value.uri);
+        kept.append(value.extra);
         RequestParams {
             meta: value.meta,
             extra: kept,
@@ -7431,25 +7311,23 @@ impl ::std::convert::From<ResourceTemplate> for BaseMetadata {
     #[inline]
     fn from(value: ResourceTemplate) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.icons {
-            kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.icons {
+            kept.insert_written("icons", v);
         }
-        kept.insert("uriTemplate", ::serde_json::to_value(value.uri_template).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("uriTemplate", &value.uri_template);
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.mime_type {
-            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.mime_type {
+            kept.insert_written("mimeType", v);
         }
-        if let ::std::option::Option::Some(v) = value.annotations {
-            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.annotations {
+            kept.insert_written("annotations", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         BaseMetadata {
             name: value.name,
             title: value.title,
@@ -7461,26 +7339,24 @@ impl ::std::convert::From<ResourceTemplate> for Icons {
     #[inline]
     fn from(value: ResourceTemplate) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.title {
-            kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("name", &value.name);
+        if let ::std::option::Option::Some(v) = &value.title {
+            kept.insert_written("title", v);
         }
-        kept.insert("uriTemplate", ::serde_json::to_value(value.uri_template).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("uriTemplate", &value.uri_template);
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.mime_type {
-            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.mime_type {
+            kept.insert_written("mimeType", v);
         }
-        if let ::std::option::Option::Some(v) = value.annotations {
-            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.annotations {
+            kept.insert_written("annotations", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Icons {
             icons: value.icons,
             extra: kept,
@@ -7576,10 +7452,8 @@ impl ::std::convert::From<ResourceUpdatedNotificationParams> for NotificationPar
     #[inline]
     fn from(value: ResourceUpdatedNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("uri", &value.uri);
+        kept.append(value.extra);
         NotificationParams {
             meta: value.meta,
             extra: kept,
@@ -8609,10 +8483,8 @@ impl ::std::convert::From<SetLevelRequestParams> for RequestParams {
     #[inline]
     fn from(value: SetLevelRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("level", ::serde_json::to_value(value.level).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("level", &value.level);
+        kept.append(value.extra);
         RequestParams {
             meta: value.meta,
             extra: kept,
@@ -8846,9 +8718,7 @@ impl ::std::convert::From<SubscribeRequestParams> for ResourceRequestParams {
     #[inline]
     fn from(value: SubscribeRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         ResourceRequestParams {
             meta: value.meta,
             uri: value.uri,
@@ -8860,10 +8730,8 @@ impl ::std::convert::From<SubscribeRequestParams> for RequestParams {
     #[inline]
     fn from(value: SubscribeRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("uri", &value.uri);
+        kept.append(value.extra);
         RequestParams {
             meta: value.meta,
             extra: kept,
@@ -9024,12 +8892,10 @@ impl ::std::convert::From<TaskAugmentedRequestParams> for RequestParams {
     #[inline]
     fn from(value: TaskAugmentedRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.task {
-            kept.insert("task", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.task {
+            kept.insert_written("task", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         RequestParams {
             meta: value.meta,
             extra: kept,
@@ -9242,20 +9108,18 @@ impl ::std::convert::From<TaskStatusNotificationParams> for NotificationParams {
     #[inline]
     fn from(value: TaskStatusNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("taskId", ::serde_json::to_value(value.task_id).unwrap_or_default());
-        kept.insert("status", ::serde_json::to_value(value.status).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.status_message {
-            kept.insert("statusMessage", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("taskId", &value.task_id);
+        kept.insert_written("status", &value.status);
+        if let ::std::option::Option::Some(v) = &value.status_message {
+            kept.insert_written("statusMessage", v);
         }
-        kept.insert("createdAt", ::serde_json::to_value(value.created_at).unwrap_or_default());
-        kept.insert("lastUpdatedAt", ::serde_json::to_value(value.last_updated_at).unwrap_or_default());
-        kept.insert("ttl", ::serde_json::to_value(value.ttl).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.poll_interval {
-            kept.insert("pollInterval", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("createdAt", &value.created_at);
+        kept.insert_written("lastUpdatedAt", &value.last_updated_at);
+        kept.insert_written("ttl", &value.ttl);
+        if let ::std::option::Option::Some(v) = &value.poll_interval {
+            kept.insert_written("pollInterval", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         NotificationParams {
             meta: value.meta,
             extra: kept,
@@ -9266,12 +9130,10 @@ impl ::std::convert::From<TaskStatusNotificationParams> for Task {
     #[inline]
     fn from(value: TaskStatusNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Task {
             task_id: value.task_id,
             status: value.status,
@@ -9407,10 +9269,8 @@ impl ::std::convert::From<TextResourceContents> for ResourceContents {
     #[inline]
     fn from(value: TextResourceContents) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("text", ::serde_json::to_value(value.text).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("text", &value.text);
+        kept.append(value.extra);
         ResourceContents {
             uri: value.uri,
             mime_type: value.mime_type,
@@ -9815,28 +9675,26 @@ impl ::std::convert::From<Tool> for BaseMetadata {
     #[inline]
     fn from(value: Tool) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.icons {
-            kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.icons {
+            kept.insert_written("icons", v);
         }
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        kept.insert("inputSchema", ::serde_json::to_value(value.input_schema).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.execution {
-            kept.insert("execution", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("inputSchema", &value.input_schema);
+        if let ::std::option::Option::Some(v) = &value.execution {
+            kept.insert_written("execution", v);
         }
-        if let ::std::option::Option::Some(v) = value.output_schema {
-            kept.insert("outputSchema", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.output_schema {
+            kept.insert_written("outputSchema", v);
         }
-        if let ::std::option::Option::Some(v) = value.annotations {
-            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.annotations {
+            kept.insert_written("annotations", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         BaseMetadata {
             name: value.name,
             title: value.title,
@@ -9848,29 +9706,27 @@ impl ::std::convert::From<Tool> for Icons {
     #[inline]
     fn from(value: Tool) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.title {
-            kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("name", &value.name);
+        if let ::std::option::Option::Some(v) = &value.title {
+            kept.insert_written("title", v);
         }
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        kept.insert("inputSchema", ::serde_json::to_value(value.input_schema).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.execution {
-            kept.insert("execution", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("inputSchema", &value.input_schema);
+        if let ::std::option::Option::Some(v) = &value.execution {
+            kept.insert_written("execution", v);
         }
-        if let ::std::option::Option::Some(v) = value.output_schema {
-            kept.insert("outputSchema", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.output_schema {
+            kept.insert_written("outputSchema", v);
         }
-        if let ::std::option::Option::Some(v) = value.annotations {
-            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.annotations {
+            kept.insert_written("annotations", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Icons {
             icons: value.icons,
             extra: kept,
@@ -10670,9 +10526,7 @@ impl ::std::convert::From<UnsubscribeRequestParams> for ResourceRequestParams {
     #[inline]
     fn from(value: UnsubscribeRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         ResourceRequestParams {
             meta: value.meta,
             uri: value.uri,
@@ -10684,10 +10538,8 @@ impl ::std::convert::From<UnsubscribeRequestParams> for RequestParams {
     #[inline]
     fn from(value: UnsubscribeRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("uri", &value.uri);
+        kept.append(value.extra);
         RequestParams {
             meta: value.meta,
             extra: kept,

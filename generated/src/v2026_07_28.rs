@@ -232,10 +232,8 @@ impl ::std::convert::From<BlobResourceContents> for ResourceContents {
     #[inline]
     fn from(value: BlobResourceContents) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("blob", ::serde_json::to_value(value.blob).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("blob", &value.blob);
+        kept.append(value.extra);
         ResourceContents {
             uri: value.uri,
             mime_type: value.mime_type,
@@ -398,11 +396,9 @@ impl ::std::convert::From<CacheableResult> for Result {
     #[inline]
     fn from(value: CacheableResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
-        kept.insert("cacheScope", ::serde_json::to_value(value.cache_scope).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("ttlMs", &value.ttl_ms);
+        kept.insert_written("cacheScope", &value.cache_scope);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             result_type: value.result_type,
@@ -611,13 +607,11 @@ impl ::std::convert::From<CallToolRequestParams> for InputResponseRequestParams 
     #[inline]
     fn from(value: CallToolRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.arguments {
-            kept.insert("arguments", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("name", &value.name);
+        if let ::std::option::Option::Some(v) = &value.arguments {
+            kept.insert_written("arguments", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         InputResponseRequestParams {
             meta: value.meta,
             input_responses: value.input_responses,
@@ -630,19 +624,17 @@ impl ::std::convert::From<CallToolRequestParams> for RequestParams {
     #[inline]
     fn from(value: CallToolRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.input_responses {
-            kept.insert("inputResponses", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.input_responses {
+            kept.insert_written("inputResponses", v);
         }
-        if let ::std::option::Option::Some(v) = value.request_state {
-            kept.insert("requestState", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.request_state {
+            kept.insert_written("requestState", v);
         }
-        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.arguments {
-            kept.insert("arguments", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("name", &value.name);
+        if let ::std::option::Option::Some(v) = &value.arguments {
+            kept.insert_written("arguments", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         RequestParams {
             meta: value.meta,
             extra: kept,
@@ -795,16 +787,14 @@ impl ::std::convert::From<CallToolResult> for Result {
     #[inline]
     fn from(value: CallToolResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("content", ::serde_json::to_value(value.content).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.structured_content {
-            kept.insert("structuredContent", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("content", &value.content);
+        if let ::std::option::Option::Some(v) = &value.structured_content {
+            kept.insert_written("structuredContent", v);
         }
-        if let ::std::option::Option::Some(v) = value.is_error {
-            kept.insert("isError", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.is_error {
+            kept.insert_written("isError", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             result_type: value.result_type,
@@ -1022,13 +1012,11 @@ impl ::std::convert::From<CancelledNotificationParams> for NotificationParams {
     #[inline]
     fn from(value: CancelledNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("requestId", ::serde_json::to_value(value.request_id).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.reason {
-            kept.insert("reason", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("requestId", &value.request_id);
+        if let ::std::option::Option::Some(v) = &value.reason {
+            kept.insert_written("reason", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         NotificationParams {
             meta: value.meta,
             extra: kept,
@@ -1628,14 +1616,12 @@ impl ::std::convert::From<CompleteRequestParams> for RequestParams {
     #[inline]
     fn from(value: CompleteRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("ref", ::serde_json::to_value(value.r#ref).unwrap_or_default());
-        kept.insert("argument", ::serde_json::to_value(value.argument).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.context {
-            kept.insert("context", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("ref", &value.r#ref);
+        kept.insert_written("argument", &value.argument);
+        if let ::std::option::Option::Some(v) = &value.context {
+            kept.insert_written("context", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         RequestParams {
             meta: value.meta,
             extra: kept,
@@ -1818,10 +1804,8 @@ impl ::std::convert::From<CompleteResult> for Result {
     #[inline]
     fn from(value: CompleteResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("completion", ::serde_json::to_value(value.completion).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("completion", &value.completion);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             result_type: value.result_type,
@@ -2495,13 +2479,11 @@ impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
     #[inline]
     fn from(value: CreateMessageResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("model", ::serde_json::to_value(value.model).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.stop_reason {
-            kept.insert("stopReason", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("model", &value.model);
+        if let ::std::option::Option::Some(v) = &value.stop_reason {
+            kept.insert_written("stopReason", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         SamplingMessage {
             role: value.role,
             content: value.content,
@@ -2740,14 +2722,12 @@ impl ::std::convert::From<DiscoverResult> for CacheableResult {
     #[inline]
     fn from(value: DiscoverResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("supportedVersions", ::serde_json::to_value(value.supported_versions).unwrap_or_default());
-        kept.insert("capabilities", ::serde_json::to_value(value.capabilities).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.instructions {
-            kept.insert("instructions", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("supportedVersions", &value.supported_versions);
+        kept.insert_written("capabilities", &value.capabilities);
+        if let ::std::option::Option::Some(v) = &value.instructions {
+            kept.insert_written("instructions", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         CacheableResult {
             meta: value.meta,
             result_type: value.result_type,
@@ -2761,16 +2741,14 @@ impl ::std::convert::From<DiscoverResult> for Result {
     #[inline]
     fn from(value: DiscoverResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
-        kept.insert("cacheScope", ::serde_json::to_value(value.cache_scope).unwrap_or_default());
-        kept.insert("supportedVersions", ::serde_json::to_value(value.supported_versions).unwrap_or_default());
-        kept.insert("capabilities", ::serde_json::to_value(value.capabilities).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.instructions {
-            kept.insert("instructions", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("ttlMs", &value.ttl_ms);
+        kept.insert_written("cacheScope", &value.cache_scope);
+        kept.insert_written("supportedVersions", &value.supported_versions);
+        kept.insert_written("capabilities", &value.capabilities);
+        if let ::std::option::Option::Some(v) = &value.instructions {
+            kept.insert_written("instructions", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             result_type: value.result_type,
@@ -3614,13 +3592,11 @@ impl ::std::convert::From<GetPromptRequestParams> for InputResponseRequestParams
     #[inline]
     fn from(value: GetPromptRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.arguments {
-            kept.insert("arguments", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("name", &value.name);
+        if let ::std::option::Option::Some(v) = &value.arguments {
+            kept.insert_written("arguments", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         InputResponseRequestParams {
             meta: value.meta,
             input_responses: value.input_responses,
@@ -3633,19 +3609,17 @@ impl ::std::convert::From<GetPromptRequestParams> for RequestParams {
     #[inline]
     fn from(value: GetPromptRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.input_responses {
-            kept.insert("inputResponses", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.input_responses {
+            kept.insert_written("inputResponses", v);
         }
-        if let ::std::option::Option::Some(v) = value.request_state {
-            kept.insert("requestState", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.request_state {
+            kept.insert_written("requestState", v);
         }
-        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.arguments {
-            kept.insert("arguments", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("name", &value.name);
+        if let ::std::option::Option::Some(v) = &value.arguments {
+            kept.insert_written("arguments", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         RequestParams {
             meta: value.meta,
             extra: kept,
@@ -3737,13 +3711,11 @@ impl ::std::convert::From<GetPromptResult> for Result {
     #[inline]
     fn from(value: GetPromptResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        kept.insert("messages", ::serde_json::to_value(value.messages).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("messages", &value.messages);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             result_type: value.result_type,
@@ -3943,9 +3915,7 @@ impl ::std::convert::From<HeaderMismatchErrorError> for Error {
     #[inline]
     fn from(value: HeaderMismatchErrorError) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Error {
             code: -32020i64,
             message: value.message,
@@ -4287,19 +4257,17 @@ impl ::std::convert::From<Implementation> for BaseMetadata {
     #[inline]
     fn from(value: Implementation) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.icons {
-            kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.icons {
+            kept.insert_written("icons", v);
         }
-        kept.insert("version", ::serde_json::to_value(value.version).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("version", &value.version);
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.website_url {
-            kept.insert("websiteUrl", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.website_url {
+            kept.insert_written("websiteUrl", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         BaseMetadata {
             name: value.name,
             title: value.title,
@@ -4311,20 +4279,18 @@ impl ::std::convert::From<Implementation> for Icons {
     #[inline]
     fn from(value: Implementation) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.title {
-            kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("name", &value.name);
+        if let ::std::option::Option::Some(v) = &value.title {
+            kept.insert_written("title", v);
         }
-        kept.insert("version", ::serde_json::to_value(value.version).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("version", &value.version);
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.website_url {
-            kept.insert("websiteUrl", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.website_url {
+            kept.insert_written("websiteUrl", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Icons {
             icons: value.icons,
             extra: kept,
@@ -4548,15 +4514,13 @@ impl ::std::convert::From<InputRequiredResult> for Result {
     #[inline]
     fn from(value: InputRequiredResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.input_requests {
-            kept.insert("inputRequests", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.input_requests {
+            kept.insert_written("inputRequests", v);
         }
-        if let ::std::option::Option::Some(v) = value.request_state {
-            kept.insert("requestState", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.request_state {
+            kept.insert_written("requestState", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             result_type: value.result_type,
@@ -4657,15 +4621,13 @@ impl ::std::convert::From<InputResponseRequestParams> for RequestParams {
     #[inline]
     fn from(value: InputResponseRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.input_responses {
-            kept.insert("inputResponses", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.input_responses {
+            kept.insert_written("inputResponses", v);
         }
-        if let ::std::option::Option::Some(v) = value.request_state {
-            kept.insert("requestState", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.request_state {
+            kept.insert_written("requestState", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         RequestParams {
             meta: value.meta,
             extra: kept,
@@ -4754,9 +4716,7 @@ impl ::std::convert::From<InternalError> for Error {
     #[inline]
     fn from(value: InternalError) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Error {
             code: -32603i64,
             message: value.message,
@@ -4863,9 +4823,7 @@ impl ::std::convert::From<InvalidParamsError> for Error {
     #[inline]
     fn from(value: InvalidParamsError) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Error {
             code: -32602i64,
             message: value.message,
@@ -4927,9 +4885,7 @@ impl ::std::convert::From<InvalidRequestError> for Error {
     #[inline]
     fn from(value: InvalidRequestError) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Error {
             code: -32600i64,
             message: value.message,
@@ -5062,11 +5018,9 @@ impl ::std::convert::From<JSONRPCRequest> for Request {
     #[inline]
     fn from(value: JSONRPCRequest) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("jsonrpc", ::serde_json::json!("2.0"));
-        kept.insert("id", ::serde_json::to_value(value.id).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("jsonrpc", &"2.0");
+        kept.insert_written("id", &value.id);
+        kept.append(value.extra);
         Request {
             method: value.method,
             params: value.params,
@@ -5270,9 +5224,7 @@ impl ::std::convert::From<ListPromptsRequest> for PaginatedRequest {
     #[inline]
     fn from(value: ListPromptsRequest) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         PaginatedRequest {
             method: ::std::string::String::from("prompts/list"),
             params: value.params,
@@ -5426,12 +5378,10 @@ impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
     #[inline]
     fn from(value: ListPromptsResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
-        kept.insert("cacheScope", ::serde_json::to_value(value.cache_scope).unwrap_or_default());
-        kept.insert("prompts", ::serde_json::to_value(value.prompts).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("ttlMs", &value.ttl_ms);
+        kept.insert_written("cacheScope", &value.cache_scope);
+        kept.insert_written("prompts", &value.prompts);
+        kept.append(value.extra);
         PaginatedResult {
             meta: value.meta,
             result_type: value.result_type,
@@ -5444,13 +5394,11 @@ impl ::std::convert::From<ListPromptsResult> for CacheableResult {
     #[inline]
     fn from(value: ListPromptsResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        kept.insert("prompts", ::serde_json::to_value(value.prompts).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("prompts", &value.prompts);
+        kept.append(value.extra);
         CacheableResult {
             meta: value.meta,
             result_type: value.result_type,
@@ -5464,15 +5412,13 @@ impl ::std::convert::From<ListPromptsResult> for Result {
     #[inline]
     fn from(value: ListPromptsResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
-        kept.insert("cacheScope", ::serde_json::to_value(value.cache_scope).unwrap_or_default());
-        kept.insert("prompts", ::serde_json::to_value(value.prompts).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("ttlMs", &value.ttl_ms);
+        kept.insert_written("cacheScope", &value.cache_scope);
+        kept.insert_written("prompts", &value.prompts);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             result_type: value.result_type,
@@ -5609,9 +5555,7 @@ impl ::std::convert::From<ListResourceTemplatesRequest> for PaginatedRequest {
     #[inline]
     fn from(value: ListResourceTemplatesRequest) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         PaginatedRequest {
             method: ::std::string::String::from("resources/templates/list"),
             params: value.params,
@@ -5761,12 +5705,10 @@ impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
     #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
-        kept.insert("cacheScope", ::serde_json::to_value(value.cache_scope).unwrap_or_default());
-        kept.insert("resourceTemplates", ::serde_json::to_value(value.resource_templates).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("ttlMs", &value.ttl_ms);
+        kept.insert_written("cacheScope", &value.cache_scope);
+        kept.insert_written("resourceTemplates", &value.resource_templates);
+        kept.append(value.extra);
         PaginatedResult {
             meta: value.meta,
             result_type: value.result_type,
@@ -5779,13 +5721,11 @@ impl ::std::convert::From<ListResourceTemplatesResult> for CacheableResult {
     #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        kept.insert("resourceTemplates", ::serde_json::to_value(value.resource_templates).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("resourceTemplates", &value.resource_templates);
+        kept.append(value.extra);
         CacheableResult {
             meta: value.meta,
             result_type: value.result_type,
@@ -5799,15 +5739,13 @@ impl ::std::convert::From<ListResourceTemplatesResult> for Result {
     #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
-        kept.insert("cacheScope", ::serde_json::to_value(value.cache_scope).unwrap_or_default());
-        kept.insert("resourceTemplates", ::serde_json::to_value(value.resource_templates).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("ttlMs", &value.ttl_ms);
+        kept.insert_written("cacheScope", &value.cache_scope);
+        kept.insert_written("resourceTemplates", &value.resource_templates);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             result_type: value.result_type,
@@ -5938,9 +5876,7 @@ impl ::std::convert::From<ListResourcesRequest> for PaginatedRequest {
     #[inline]
     fn from(value: ListResourcesRequest) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         PaginatedRequest {
             method: ::std::string::String::from("resources/list"),
             params: value.params,
@@ -6089,12 +6025,10 @@ impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
     #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
-        kept.insert("cacheScope", ::serde_json::to_value(value.cache_scope).unwrap_or_default());
-        kept.insert("resources", ::serde_json::to_value(value.resources).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("ttlMs", &value.ttl_ms);
+        kept.insert_written("cacheScope", &value.cache_scope);
+        kept.insert_written("resources", &value.resources);
+        kept.append(value.extra);
         PaginatedResult {
             meta: value.meta,
             result_type: value.result_type,
@@ -6107,13 +6041,11 @@ impl ::std::convert::From<ListResourcesResult> for CacheableResult {
     #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        kept.insert("resources", ::serde_json::to_value(value.resources).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("resources", &value.resources);
+        kept.append(value.extra);
         CacheableResult {
             meta: value.meta,
             result_type: value.result_type,
@@ -6127,15 +6059,13 @@ impl ::std::convert::From<ListResourcesResult> for Result {
     #[inline]
     fn from(value: ListResourcesResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
-        kept.insert("cacheScope", ::serde_json::to_value(value.cache_scope).unwrap_or_default());
-        kept.insert("resources", ::serde_json::to_value(value.resources).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("ttlMs", &value.ttl_ms);
+        kept.insert_written("cacheScope", &value.cache_scope);
+        kept.insert_written("resources", &value.resources);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             result_type: value.result_type,
@@ -6432,9 +6362,7 @@ impl ::std::convert::From<ListToolsRequest> for PaginatedRequest {
     #[inline]
     fn from(value: ListToolsRequest) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         PaginatedRequest {
             method: ::std::string::String::from("tools/list"),
             params: value.params,
@@ -6591,12 +6519,10 @@ impl ::std::convert::From<ListToolsResult> for PaginatedResult {
     #[inline]
     fn from(value: ListToolsResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
-        kept.insert("cacheScope", ::serde_json::to_value(value.cache_scope).unwrap_or_default());
-        kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("ttlMs", &value.ttl_ms);
+        kept.insert_written("cacheScope", &value.cache_scope);
+        kept.insert_written("tools", &value.tools);
+        kept.append(value.extra);
         PaginatedResult {
             meta: value.meta,
             result_type: value.result_type,
@@ -6609,13 +6535,11 @@ impl ::std::convert::From<ListToolsResult> for CacheableResult {
     #[inline]
     fn from(value: ListToolsResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("tools", &value.tools);
+        kept.append(value.extra);
         CacheableResult {
             meta: value.meta,
             result_type: value.result_type,
@@ -6629,15 +6553,13 @@ impl ::std::convert::From<ListToolsResult> for Result {
     #[inline]
     fn from(value: ListToolsResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
-        kept.insert("cacheScope", ::serde_json::to_value(value.cache_scope).unwrap_or_default());
-        kept.insert("tools", ::serde_json::to_value(value.tools).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("ttlMs", &value.ttl_ms);
+        kept.insert_written("cacheScope", &value.cache_scope);
+        kept.insert_written("tools", &value.tools);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             result_type: value.result_type,
@@ -6896,14 +6818,12 @@ impl ::std::convert::From<LoggingMessageNotificationParams> for NotificationPara
     #[inline]
     fn from(value: LoggingMessageNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("level", ::serde_json::to_value(value.level).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.logger {
-            kept.insert("logger", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("level", &value.level);
+        if let ::std::option::Option::Some(v) = &value.logger {
+            kept.insert_written("logger", v);
         }
-        kept.insert("data", ::serde_json::to_value(value.data).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("data", &value.data);
+        kept.append(value.extra);
         NotificationParams {
             meta: value.meta,
             extra: kept,
@@ -6998,9 +6918,7 @@ impl ::std::convert::From<MethodNotFoundError> for Error {
     #[inline]
     fn from(value: MethodNotFoundError) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Error {
             code: -32601i64,
             message: value.message,
@@ -7643,12 +7561,10 @@ impl ::std::convert::From<PaginatedRequestParams> for RequestParams {
     #[inline]
     fn from(value: PaginatedRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.cursor {
-            kept.insert("cursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.cursor {
+            kept.insert_written("cursor", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         RequestParams {
             meta: value.meta,
             extra: kept,
@@ -7725,12 +7641,10 @@ impl ::std::convert::From<PaginatedResult> for Result {
     #[inline]
     fn from(value: PaginatedResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             result_type: value.result_type,
@@ -7793,9 +7707,7 @@ impl ::std::convert::From<ParseError> for Error {
     #[inline]
     fn from(value: ParseError) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Error {
             code: -32700i64,
             message: value.message,
@@ -7982,17 +7894,15 @@ impl ::std::convert::From<ProgressNotificationParams> for NotificationParams {
     #[inline]
     fn from(value: ProgressNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("progressToken", ::serde_json::to_value(value.progress_token).unwrap_or_default());
-        kept.insert("progress", ::serde_json::to_value(value.progress).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.total {
-            kept.insert("total", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("progressToken", &value.progress_token);
+        kept.insert_written("progress", &value.progress);
+        if let ::std::option::Option::Some(v) = &value.total {
+            kept.insert_written("total", v);
         }
-        if let ::std::option::Option::Some(v) = value.message {
-            kept.insert("message", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.message {
+            kept.insert_written("message", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         NotificationParams {
             meta: value.meta,
             extra: kept,
@@ -8139,21 +8049,19 @@ impl ::std::convert::From<Prompt> for BaseMetadata {
     #[inline]
     fn from(value: Prompt) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.icons {
-            kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.icons {
+            kept.insert_written("icons", v);
         }
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.arguments {
-            kept.insert("arguments", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.arguments {
+            kept.insert_written("arguments", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         BaseMetadata {
             name: value.name,
             title: value.title,
@@ -8165,22 +8073,20 @@ impl ::std::convert::From<Prompt> for Icons {
     #[inline]
     fn from(value: Prompt) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.title {
-            kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("name", &value.name);
+        if let ::std::option::Option::Some(v) = &value.title {
+            kept.insert_written("title", v);
         }
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.arguments {
-            kept.insert("arguments", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.arguments {
+            kept.insert_written("arguments", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Icons {
             icons: value.icons,
             extra: kept,
@@ -8259,15 +8165,13 @@ impl ::std::convert::From<PromptArgument> for BaseMetadata {
     #[inline]
     fn from(value: PromptArgument) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.required {
-            kept.insert("required", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.required {
+            kept.insert_written("required", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         BaseMetadata {
             name: value.name,
             title: value.title,
@@ -8420,10 +8324,8 @@ impl ::std::convert::From<PromptReference> for BaseMetadata {
     #[inline]
     fn from(value: PromptReference) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("type", ::serde_json::json!("ref/prompt"));
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("type", &"ref/prompt");
+        kept.append(value.extra);
         BaseMetadata {
             name: value.name,
             title: value.title,
@@ -8565,15 +8467,13 @@ impl ::std::convert::From<ReadResourceRequestParams> for ResourceRequestParams {
     #[inline]
     fn from(value: ReadResourceRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.input_responses {
-            kept.insert("inputResponses", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.input_responses {
+            kept.insert_written("inputResponses", v);
         }
-        if let ::std::option::Option::Some(v) = value.request_state {
-            kept.insert("requestState", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.request_state {
+            kept.insert_written("requestState", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         ResourceRequestParams {
             meta: value.meta,
             uri: value.uri,
@@ -8585,10 +8485,8 @@ impl ::std::convert::From<ReadResourceRequestParams> for InputResponseRequestPar
     #[inline]
     fn from(value: ReadResourceRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("uri", &value.uri);
+        kept.append(value.extra);
         InputResponseRequestParams {
             meta: value.meta,
             input_responses: value.input_responses,
@@ -8601,16 +8499,14 @@ impl ::std::convert::From<ReadResourceRequestParams> for RequestParams {
     #[inline]
     fn from(value: ReadResourceRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.input_responses {
-            kept.insert("inputResponses", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("uri", &value.uri);
+        if let ::std::option::Option::Some(v) = &value.input_responses {
+            kept.insert_written("inputResponses", v);
         }
-        if let ::std::option::Option::Some(v) = value.request_state {
-            kept.insert("requestState", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.request_state {
+            kept.insert_written("requestState", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         RequestParams {
             meta: value.meta,
             extra: kept,
@@ -8721,10 +8617,8 @@ impl ::std::convert::From<ReadResourceResult> for CacheableResult {
     #[inline]
     fn from(value: ReadResourceResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("contents", ::serde_json::to_value(value.contents).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("contents", &value.contents);
+        kept.append(value.extra);
         CacheableResult {
             meta: value.meta,
             result_type: value.result_type,
@@ -8738,12 +8632,10 @@ impl ::std::convert::From<ReadResourceResult> for Result {
     #[inline]
     fn from(value: ReadResourceResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("ttlMs", ::serde_json::to_value(value.ttl_ms).unwrap_or_default());
-        kept.insert("cacheScope", ::serde_json::to_value(value.cache_scope).unwrap_or_default());
-        kept.insert("contents", ::serde_json::to_value(value.contents).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("ttlMs", &value.ttl_ms);
+        kept.insert_written("cacheScope", &value.cache_scope);
+        kept.insert_written("contents", &value.contents);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             result_type: value.result_type,
@@ -9219,28 +9111,26 @@ impl ::std::convert::From<Resource> for BaseMetadata {
     #[inline]
     fn from(value: Resource) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.icons {
-            kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.icons {
+            kept.insert_written("icons", v);
         }
-        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("uri", &value.uri);
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.mime_type {
-            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.mime_type {
+            kept.insert_written("mimeType", v);
         }
-        if let ::std::option::Option::Some(v) = value.annotations {
-            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.annotations {
+            kept.insert_written("annotations", v);
         }
-        if let ::std::option::Option::Some(v) = value.size {
-            kept.insert("size", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.size {
+            kept.insert_written("size", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         BaseMetadata {
             name: value.name,
             title: value.title,
@@ -9252,29 +9142,27 @@ impl ::std::convert::From<Resource> for Icons {
     #[inline]
     fn from(value: Resource) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.title {
-            kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("name", &value.name);
+        if let ::std::option::Option::Some(v) = &value.title {
+            kept.insert_written("title", v);
         }
-        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("uri", &value.uri);
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.mime_type {
-            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.mime_type {
+            kept.insert_written("mimeType", v);
         }
-        if let ::std::option::Option::Some(v) = value.annotations {
-            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.annotations {
+            kept.insert_written("annotations", v);
         }
-        if let ::std::option::Option::Some(v) = value.size {
-            kept.insert("size", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.size {
+            kept.insert_written("size", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Icons {
             icons: value.icons,
             extra: kept,
@@ -9493,10 +9381,8 @@ impl ::std::convert::From<ResourceLink> for Resource {
     #[inline]
     fn from(value: ResourceLink) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("type", ::serde_json::json!("resource_link"));
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("type", &"resource_link");
+        kept.append(value.extra);
         Resource {
             name: value.name,
             title: value.title,
@@ -9515,29 +9401,27 @@ impl ::std::convert::From<ResourceLink> for BaseMetadata {
     #[inline]
     fn from(value: ResourceLink) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("type", ::serde_json::json!("resource_link"));
-        if let ::std::option::Option::Some(v) = value.icons {
-            kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("type", &"resource_link");
+        if let ::std::option::Option::Some(v) = &value.icons {
+            kept.insert_written("icons", v);
         }
-        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("uri", &value.uri);
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.mime_type {
-            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.mime_type {
+            kept.insert_written("mimeType", v);
         }
-        if let ::std::option::Option::Some(v) = value.annotations {
-            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.annotations {
+            kept.insert_written("annotations", v);
         }
-        if let ::std::option::Option::Some(v) = value.size {
-            kept.insert("size", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.size {
+            kept.insert_written("size", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         BaseMetadata {
             name: value.name,
             title: value.title,
@@ -9549,30 +9433,28 @@ impl ::std::convert::From<ResourceLink> for Icons {
     #[inline]
     fn from(value: ResourceLink) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("type", ::serde_json::json!("resource_link"));
-        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.title {
-            kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("type", &"resource_link");
+        kept.insert_written("name", &value.name);
+        if let ::std::option::Option::Some(v) = &value.title {
+            kept.insert_written("title", v);
         }
-        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("uri", &value.uri);
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.mime_type {
-            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.mime_type {
+            kept.insert_written("mimeType", v);
         }
-        if let ::std::option::Option::Some(v) = value.annotations {
-            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.annotations {
+            kept.insert_written("annotations", v);
         }
-        if let ::std::option::Option::Some(v) = value.size {
-            kept.insert("size", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.size {
+            kept.insert_written("size", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Icons {
             icons: value.icons,
             extra: kept,
@@ -9689,10 +9571,8 @@ impl ::std::convert::From<ResourceRequestParams> for RequestParams {
     #[inline]
     fn from(value: ResourceRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("uri", &value.uri);
+        kept.append(value.extra);
         RequestParams {
             meta: value.meta,
             extra: kept,
@@ -9822,25 +9702,23 @@ impl ::std::convert::From<ResourceTemplate> for BaseMetadata {
     #[inline]
     fn from(value: ResourceTemplate) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.icons {
-            kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.icons {
+            kept.insert_written("icons", v);
         }
-        kept.insert("uriTemplate", ::serde_json::to_value(value.uri_template).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("uriTemplate", &value.uri_template);
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.mime_type {
-            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.mime_type {
+            kept.insert_written("mimeType", v);
         }
-        if let ::std::option::Option::Some(v) = value.annotations {
-            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.annotations {
+            kept.insert_written("annotations", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         BaseMetadata {
             name: value.name,
             title: value.title,
@@ -9852,26 +9730,24 @@ impl ::std::convert::From<ResourceTemplate> for Icons {
     #[inline]
     fn from(value: ResourceTemplate) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.title {
-            kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("name", &value.name);
+        if let ::std::option::Option::Some(v) = &value.title {
+            kept.insert_written("title", v);
         }
-        kept.insert("uriTemplate", ::serde_json::to_value(value.uri_template).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("uriTemplate", &value.uri_template);
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.mime_type {
-            kept.insert("mimeType", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.mime_type {
+            kept.insert_written("mimeType", v);
         }
-        if let ::std::option::Option::Some(v) = value.annotations {
-            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.annotations {
+            kept.insert_written("annotations", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Icons {
             icons: value.icons,
             extra: kept,
@@ -9988,10 +9864,8 @@ impl ::std::convert::From<ResourceUpdatedNotificationParams> for NotificationPar
     #[inline]
     fn from(value: ResourceUpdatedNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("uri", ::serde_json::to_value(value.uri).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("uri", &value.uri);
+        kept.append(value.extra);
         NotificationParams {
             meta: value.meta,
             extra: kept,
@@ -11225,10 +11099,8 @@ impl ::std::convert::From<SubscriptionsAcknowledgedNotificationParams> for Notif
     #[inline]
     fn from(value: SubscriptionsAcknowledgedNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("notifications", ::serde_json::to_value(value.notifications).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("notifications", &value.notifications);
+        kept.append(value.extra);
         NotificationParams {
             meta: value.meta,
             extra: kept,
@@ -11345,10 +11217,8 @@ impl ::std::convert::From<SubscriptionsListenRequestParams> for RequestParams {
     #[inline]
     fn from(value: SubscriptionsListenRequestParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("notifications", ::serde_json::to_value(value.notifications).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("notifications", &value.notifications);
+        kept.append(value.extra);
         RequestParams {
             meta: value.meta,
             extra: kept,
@@ -11476,10 +11346,8 @@ impl ::std::convert::From<SubscriptionsListenResultMetaObject> for ResultMetaObj
     #[inline]
     fn from(value: SubscriptionsListenResultMetaObject) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("io.modelcontextprotocol/subscriptionId", ::serde_json::to_value(value.io_modelcontextprotocol_subscription_id).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("io.modelcontextprotocol/subscriptionId", &value.io_modelcontextprotocol_subscription_id);
+        kept.append(value.extra);
         ResultMetaObject {
             io_modelcontextprotocol_server_info: value.io_modelcontextprotocol_server_info,
             extra: kept,
@@ -11666,10 +11534,8 @@ impl ::std::convert::From<TextResourceContents> for ResourceContents {
     #[inline]
     fn from(value: TextResourceContents) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("text", ::serde_json::to_value(value.text).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("text", &value.text);
+        kept.append(value.extra);
         ResourceContents {
             uri: value.uri,
             mime_type: value.mime_type,
@@ -12193,25 +12059,23 @@ impl ::std::convert::From<Tool> for BaseMetadata {
     #[inline]
     fn from(value: Tool) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.icons {
-            kept.insert("icons", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.icons {
+            kept.insert_written("icons", v);
         }
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        kept.insert("inputSchema", ::serde_json::to_value(value.input_schema).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.output_schema {
-            kept.insert("outputSchema", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("inputSchema", &value.input_schema);
+        if let ::std::option::Option::Some(v) = &value.output_schema {
+            kept.insert_written("outputSchema", v);
         }
-        if let ::std::option::Option::Some(v) = value.annotations {
-            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.annotations {
+            kept.insert_written("annotations", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         BaseMetadata {
             name: value.name,
             title: value.title,
@@ -12223,26 +12087,24 @@ impl ::std::convert::From<Tool> for Icons {
     #[inline]
     fn from(value: Tool) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("name", ::serde_json::to_value(value.name).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.title {
-            kept.insert("title", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("name", &value.name);
+        if let ::std::option::Option::Some(v) = &value.title {
+            kept.insert_written("title", v);
         }
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        kept.insert("inputSchema", ::serde_json::to_value(value.input_schema).unwrap_or_default());
-        if let ::std::option::Option::Some(v) = value.output_schema {
-            kept.insert("outputSchema", ::serde_json::to_value(v).unwrap_or_default());
+        kept.insert_written("inputSchema", &value.input_schema);
+        if let ::std::option::Option::Some(v) = &value.output_schema {
+            kept.insert_written("outputSchema", v);
         }
-        if let ::std::option::Option::Some(v) = value.annotations {
-            kept.insert("annotations", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.annotations {
+            kept.insert_written("annotations", v);
         }
-        if let ::std::option::Option::Some(v) = value.meta {
-            kept.insert("_meta", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.meta {
+            kept.insert_written("_meta", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Icons {
             icons: value.icons,
             extra: kept,

@@ -375,7 +375,33 @@ impl Extra {
     }
     /// Keeps a member read as text (the reader has refused duplicates).
     pub(crate) fn insert_raw(&mut self, key: String, raw: Box<RawValue>) {
-        let member = Member::from_raw(raw);
+        self.push(key, Member::from_raw(raw));
+    }
+    /// Keeps a member as serde_json writes `value`: for the generated widening
+    /// conversions (`CallToolResult` into `Result`), which keep what the wider
+    /// type does not name as the narrower one writes it, in its order (through a
+    /// `Value`, objects would come out with their keys sorted). The key is one
+    /// the extra does not hold yet.
+    #[doc(hidden)]
+    pub fn insert_written<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) {
+        // Writing this crate's types does not fail (a non-finite float is written as null).
+        let raw = serde_json::value::to_raw_value(value).unwrap_or_else(|_| RawValue::NULL.to_owned());
+        self.insert_raw(key.to_owned(), raw);
+    }
+    /// Moves `other`'s members after this one's, as they are (one kept as text
+    /// stays that text): for the generated widening conversions. Their keys are
+    /// ones this extra does not hold yet.
+    #[doc(hidden)]
+    pub fn append(&mut self, mut other: Extra) {
+        if other.is_empty() {
+            return;
+        }
+        for (key, member) in std::mem::take(other.map_mut()) {
+            self.push(key, member);
+        }
+    }
+    /// Adds a member whose key is not there yet.
+    fn push(&mut self, key: String, member: Member) {
         match self.0.as_deref_mut() {
             None => {
                 // Room for four at once (`vec![..]` would make room for one), as

@@ -230,7 +230,7 @@ pub fn base_froms(item: &Item, s: &Struct, cx: &Cx<'_>) -> String {
         };
         let Some(body) = upcast(s, base, b, cx) else { continue };
         let from = &item.name;
-        // `#[inline]`: the members kept in `extra` go through `serde_json::to_value`,
+        // `#[inline]`: the members kept in `extra` are written through serde,
         // which instantiates their serde code; inline, that is compiled only where
         // a conversion is used, not in this crate (its build took 8% less, A/B).
         out.push_str(&format!(
@@ -279,29 +279,20 @@ fn upcast(s: &Struct, base_name: &str, b: &Struct, cx: &Cx<'_>) -> Option<String
     // The struct's fixed members the base does not name, then its other own members, kept in the base's `extra`.
     for f in s.fields.iter().filter(|f| b.field(&f.wire).is_none()) {
         if let Some(l) = f.role.fixed() {
-            out.push_str(&format!(
-                "        kept.insert({:?}, ::serde_json::json!({}));\n",
-                f.wire,
-                typed_literal(&l.value)
-            ));
+            out.push_str(&format!("        kept.insert_written({:?}, &{});\n", f.wire, typed_literal(&l.value)));
         }
     }
     for f in s.stored().filter(|f| b.field(&f.wire).is_none()) {
         let (wire, field) = (&f.wire, member_name(f));
         if f.is_required() {
-            out.push_str(&format!(
-                "        kept.insert({wire:?}, ::serde_json::to_value(value.{field}).unwrap_or_default());\n"
-            ));
+            out.push_str(&format!("        kept.insert_written({wire:?}, &value.{field});\n"));
         } else {
             out.push_str(&format!(
-                "        if let ::std::option::Option::Some(v) = value.{field} {{\n            kept.insert({wire:?}, ::serde_json::to_value(v).unwrap_or_default());\n        }}\n"
+                "        if let ::std::option::Option::Some(v) = &value.{field} {{\n            kept.insert_written({wire:?}, v);\n        }}\n"
             ));
         }
     }
-    out.push_str(&format!(
-        "        for (key, member) in value.{}.iter() {{\n            kept.insert(key.clone(), member.clone());\n        }}\n",
-        s.extra
-    ));
+    out.push_str(&format!("        kept.append(value.{});\n", s.extra));
     out.push_str(&format!("        {base_name} {{\n"));
     for init in &inits {
         out.push_str(&format!("            {init},\n"));

@@ -61,10 +61,8 @@ impl ::std::convert::From<BlobResourceContents> for ResourceContents {
     #[inline]
     fn from(value: BlobResourceContents) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("blob", ::serde_json::to_value(value.blob).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("blob", &value.blob);
+        kept.append(value.extra);
         ResourceContents {
             uri: value.uri,
             mime_type: value.mime_type,
@@ -429,10 +427,8 @@ impl ::std::convert::From<CompleteResult> for Result {
     #[inline]
     fn from(value: CompleteResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("completion", ::serde_json::to_value(value.completion).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("completion", &value.completion);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -568,9 +564,7 @@ impl ::std::convert::From<InitializedNotification> for Notification {
     #[inline]
     fn from(value: InitializedNotification) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Notification {
             method: ::std::string::String::from("notifications/initialized"),
             params: value.params,
@@ -707,10 +701,8 @@ impl ::std::convert::From<JSONRPCNotification> for Notification {
     #[inline]
     fn from(value: JSONRPCNotification) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("jsonrpc", ::serde_json::json!("2.0"));
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("jsonrpc", &"2.0");
+        kept.append(value.extra);
         Notification {
             method: value.method,
             params: value.params,
@@ -764,11 +756,9 @@ impl ::std::convert::From<JSONRPCRequest> for Request {
     #[inline]
     fn from(value: JSONRPCRequest) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("jsonrpc", ::serde_json::json!("2.0"));
-        kept.insert("id", ::serde_json::to_value(value.id).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("jsonrpc", &"2.0");
+        kept.insert_written("id", &value.id);
+        kept.append(value.extra);
         Request {
             method: value.method,
             params: value.params,
@@ -858,9 +848,7 @@ impl ::std::convert::From<ListPromptsRequest> for PaginatedRequest {
     #[inline]
     fn from(value: ListPromptsRequest) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         PaginatedRequest {
             method: ::std::string::String::from("prompts/list"),
             params: value.params,
@@ -933,10 +921,8 @@ impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
     #[inline]
     fn from(value: ListPromptsResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("prompts", ::serde_json::to_value(value.prompts).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("prompts", &value.prompts);
+        kept.append(value.extra);
         PaginatedResult {
             meta: value.meta,
             next_cursor: value.next_cursor,
@@ -948,13 +934,11 @@ impl ::std::convert::From<ListPromptsResult> for Result {
     #[inline]
     fn from(value: ListPromptsResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        kept.insert("prompts", ::serde_json::to_value(value.prompts).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("prompts", &value.prompts);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -1013,9 +997,7 @@ impl ::std::convert::From<ListRootsRequest> for Request {
     #[inline]
     fn from(value: ListRootsRequest) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Request {
             method: ::std::string::String::from("roots/list"),
             params: value.params,
@@ -1078,10 +1060,8 @@ impl ::std::convert::From<ListRootsResult> for Result {
     #[inline]
     fn from(value: ListRootsResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("roots", ::serde_json::to_value(value.roots).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("roots", &value.roots);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -1372,12 +1352,10 @@ impl ::std::convert::From<PaginatedResult> for Result {
     #[inline]
     fn from(value: PaginatedResult) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.next_cursor {
-            kept.insert("nextCursor", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.next_cursor {
+            kept.insert_written("nextCursor", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -1429,9 +1407,7 @@ impl ::std::convert::From<PingRequest> for Request {
     #[inline]
     fn from(value: PingRequest) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Request {
             method: ::std::string::String::from("ping"),
             params: value.params,
@@ -1628,9 +1604,7 @@ impl ::std::convert::From<PromptListChangedNotification> for Notification {
     #[inline]
     fn from(value: PromptListChangedNotification) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Notification {
             method: ::std::string::String::from("notifications/prompts/list_changed"),
             params: value.params,
@@ -1779,10 +1753,8 @@ impl ::std::convert::From<ReadResourceResult> for Result {
     #[inline]
     fn from(value: ReadResourceResult) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("contents", ::serde_json::to_value(value.contents).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("contents", &value.contents);
+        kept.append(value.extra);
         Result {
             meta: value.meta,
             extra: kept,
@@ -2050,9 +2022,7 @@ impl ::std::convert::From<ResourceListChangedNotification> for Notification {
     #[inline]
     fn from(value: ResourceListChangedNotification) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Notification {
             method: ::std::string::String::from("notifications/resources/list_changed"),
             params: value.params,
@@ -2293,9 +2263,7 @@ impl ::std::convert::From<RootsListChangedNotification> for Notification {
     #[inline]
     fn from(value: RootsListChangedNotification) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Notification {
             method: ::std::string::String::from("notifications/roots/list_changed"),
             params: value.params,
@@ -2489,10 +2457,8 @@ impl ::std::convert::From<TextResourceContents> for ResourceContents {
     #[inline]
     fn from(value: TextResourceContents) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("text", ::serde_json::to_value(value.text).unwrap_or_default());
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("text", &value.text);
+        kept.append(value.extra);
         ResourceContents {
             uri: value.uri,
             mime_type: value.mime_type,
@@ -2544,9 +2510,7 @@ impl ::std::convert::From<ToolListChangedNotification> for Notification {
     #[inline]
     fn from(value: ToolListChangedNotification) -> Self {
         let mut kept = crate::Extra::new();
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         Notification {
             method: ::std::string::String::from("notifications/tools/list_changed"),
             params: value.params,

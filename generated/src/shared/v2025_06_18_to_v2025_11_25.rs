@@ -175,15 +175,13 @@ impl ::std::convert::From<PromptArgument> for BaseMetadata {
     #[inline]
     fn from(value: PromptArgument) -> Self {
         let mut kept = crate::Extra::new();
-        if let ::std::option::Option::Some(v) = value.description {
-            kept.insert("description", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.description {
+            kept.insert_written("description", v);
         }
-        if let ::std::option::Option::Some(v) = value.required {
-            kept.insert("required", ::serde_json::to_value(v).unwrap_or_default());
+        if let ::std::option::Option::Some(v) = &value.required {
+            kept.insert_written("required", v);
         }
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.append(value.extra);
         BaseMetadata {
             name: value.name,
             title: value.title,
@@ -241,10 +239,8 @@ impl ::std::convert::From<PromptReference> for BaseMetadata {
     #[inline]
     fn from(value: PromptReference) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("type", ::serde_json::json!("ref/prompt"));
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("type", &"ref/prompt");
+        kept.append(value.extra);
         BaseMetadata {
             name: value.name,
             title: value.title,

@@ -127,10 +127,8 @@ impl ::std::convert::From<JSONRPCNotification> for Notification {
     #[inline]
     fn from(value: JSONRPCNotification) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert("jsonrpc", ::serde_json::json!("2.0"));
-        for (key, member) in value.extra.iter() {
-            kept.insert(key.clone(), member.clone());
-        }
+        kept.insert_written("jsonrpc", &"2.0");
+        kept.append(value.extra);
         Notification {
             method: value.method,
             params: value.params,
