@@ -527,3 +527,44 @@ fn a_widened_result_keeps_its_members_as_written() {
     let again: old::ListToolsResult = mcp_spec_types::reread(&back.result).unwrap();
     assert_eq!(again, list);
 }
+
+/// MCP notifications must not include an ID: a message with an `id` is a
+/// request. So a request whose `id` is broken is an error that names the
+/// request and the notification's refusal, not a notification keeping the `id`
+/// among its unknown members; and a notification union does not take a request.
+#[test]
+fn a_message_with_an_id_is_never_a_notification() {
+    for id in [json!(null), json!(1.5), json!(true), json!({"a": 1})] {
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": "ping"});
+        let e = error_of::<m::JSONRPCMessage>(message.clone());
+        assert!(
+            e.contains("JSONRPCRequest: id: ") && e.contains("JSONRPCNotification: id: a notification has no `id`"),
+            "{message}: {e}"
+        );
+        let e = mcp_spec_types::from_str::<m::JSONRPCNotification>(&message.to_string()).unwrap_err();
+        assert_eq!(e.path(), "id", "{e}");
+        assert!(e.to_string().starts_with("id: a notification has no `id` (a message with one is a request)"), "{e}");
+    }
+    let request = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "x"}});
+    error_of::<m::ServerNotification>(request.clone());
+    error_of::<m::ClientNotification>(request.clone());
+    let e = error_of::<m::ToolListChangedNotification>(
+        json!({"jsonrpc": "2.0", "id": 3, "method": "notifications/tools/list_changed"}),
+    );
+    assert!(e.contains("a notification has no `id`"), "{e}");
+    // Every revision's notifications, by the same rule.
+    use mcp_spec_types::v2024_11_05 as oldest;
+    error_of::<oldest::JSONRPCNotification>(json!({"jsonrpc": "2.0", "id": 1, "method": "notifications/initialized"}));
+    error_of::<oldest::ClientNotification>(json!({"id": 1, "method": "notifications/initialized"}));
+    // The fast reading refuses it as serde does.
+    let text = request.to_string();
+    assert!(matches!(
+        mcp_spec_types::rt::fast_agrees::<m::ServerNotification>(&text),
+        Ok(mcp_spec_types::rt::FastOutcome::Refused)
+    ));
+    // Without an `id`, a notification reads, and a request is still a request.
+    let n: m::JSONRPCMessage = read(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).unwrap();
+    assert!(matches!(n, m::JSONRPCMessage::JSONRPCNotification(_)), "{n:?}");
+    let r: m::JSONRPCMessage = read(request).unwrap();
+    assert!(matches!(r, m::JSONRPCMessage::JSONRPCRequest(_)), "{r:?}");
+}

@@ -72,6 +72,16 @@ pub fn methods(rev: &Revision) -> Vec<Method> {
     out
 }
 
+/// A notification type: an object type named `…Notification` with a `method`
+/// member and no `id`. MCP's base protocol says notifications MUST NOT include
+/// an ID (a message with one is a request), which the schema cannot say, so its
+/// reading refuses an `id` member rather than keep it as unknown: a request with
+/// a broken `id` is then an error naming the request, not a notification.
+pub fn refuses_id(item: &Item) -> bool {
+    let ItemKind::Struct(s) = &item.kind else { return false };
+    item.name.ends_with("Notification") && s.field("method").is_some() && s.field("id").is_none()
+}
+
 fn method_of(rev: &Revision, item: &Item) -> Option<Method> {
     let ItemKind::Struct(s) = &item.kind else { return None };
     let (_, lit) = s.fixed().find(|(f, _)| f.wire == "method")?;

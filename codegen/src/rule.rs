@@ -258,7 +258,8 @@ pub mod choose;
 /// Would the generated code read `v` as `ty`? The model's account of the typed
 /// read, for the checks and the tests: strings, numbers (an integer is any number
 /// with no fractional part that fits `i64`), objects whose required members are
-/// there and whose fixed members have their value, unions by [`choose()`].
+/// there and whose fixed members have their value (and, for a notification, no
+/// `id`), unions by [`choose()`].
 pub fn reads(rev: &Revision, ty: &Type, v: &Value) -> bool {
     reads_depth(rev, ty, v, 0, false)
 }
@@ -308,6 +309,10 @@ fn reads_depth(rev: &Revision, ty: &Type, v: &Value, depth: usize, whole: bool) 
             Some(ItemKind::Union(u)) => choose_depth(rev, u, v, depth + 1).is_some(),
             Some(ItemKind::Struct(s)) => {
                 let Some(m) = v.as_object() else { return false };
+                // A notification refuses an `id` (see `protocol::refuses_id`).
+                if m.contains_key("id") && rev.item(n).is_some_and(crate::protocol::refuses_id) {
+                    return false;
+                }
                 s.fields.iter().all(|f| match (m.get(&f.wire), f.role.fixed()) {
                     (Some(value), Some(l)) => literal_matches(&l.value, value),
                     (Some(value), None) => reads_depth(rev, &f.ty, value, depth + 1, reads_whole_floats(rev, &f.ty)),

@@ -1814,6 +1814,8 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::PingRequest;
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/progress"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProgressNotification {
     pub params: ProgressNotificationParams,
@@ -1832,7 +1834,7 @@ impl ProgressNotification {
     }
 }
 crate::rt::object! {
-    ProgressNotification {
+    ProgressNotification notification {
         0 "method" fixed METHOD: &str = "notifications/progress",
         1 "params": required params: ProgressNotificationParams,
     }

@@ -456,6 +456,8 @@ crate::rt::object! {
 /// A client MUST NOT attempt to cancel its `initialize` request.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/cancelled"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CancelledNotification {
     pub params: CancelledNotificationParams,
@@ -474,7 +476,7 @@ impl CancelledNotification {
     }
 }
 crate::rt::object! {
-    CancelledNotification {
+    CancelledNotification notification {
         0 "method" fixed METHOD: &str = "notifications/cancelled",
         1 "params": required params: CancelledNotificationParams,
     }
@@ -2307,6 +2309,8 @@ crate::rt::object! {
 /// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/initialized"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializedNotification {
     /// Optional: `None` is left out of the JSON.
@@ -2349,7 +2353,7 @@ impl ::std::convert::From<InitializedNotification> for Notification {
     }
 }
 crate::rt::object! {
-    InitializedNotification {
+    InitializedNotification notification {
         0 "method" fixed METHOD: &str = "notifications/initialized",
         1 "params": optional params: NotificationParams,
     }
@@ -2486,6 +2490,8 @@ crate::rt::union! {
 /// A notification which does not expect a response.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCNotification {
     pub method: String,
@@ -2526,7 +2532,7 @@ impl ::std::convert::From<JSONRPCNotification> for Notification {
     }
 }
 crate::rt::object! {
-    JSONRPCNotification {
+    JSONRPCNotification notification {
         0 "method": required method: String,
         1 "params": optional params: NotificationParams,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -3324,6 +3330,8 @@ pub use crate::shared::v2024_11_05_to_v2025_06_18::LoggingLevel;
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/message"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoggingMessageNotification {
     pub params: LoggingMessageNotificationParams,
@@ -3342,7 +3350,7 @@ impl LoggingMessageNotification {
     }
 }
 crate::rt::object! {
-    LoggingMessageNotification {
+    LoggingMessageNotification notification {
         0 "method" fixed METHOD: &str = "notifications/message",
         1 "params": required params: LoggingMessageNotificationParams,
     }
@@ -3402,6 +3410,8 @@ pub use crate::shared::v2024_11_05_to_v2025_11_25::ModelHint;
 pub use crate::shared::v2024_11_05_to_v2025_11_25::ModelPreferences;
 
 /// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Notification {
     pub method: String,
@@ -3429,7 +3439,7 @@ impl Notification {
     }
 }
 crate::rt::object! {
-    Notification {
+    Notification notification {
         0 "method": required method: String,
         1 "params": optional params: NotificationParams,
     }
@@ -3804,6 +3814,8 @@ crate::rt::union! {
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/progress"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProgressNotification {
     pub params: ProgressNotificationParams,
@@ -3822,7 +3834,7 @@ impl ProgressNotification {
     }
 }
 crate::rt::object! {
-    ProgressNotification {
+    ProgressNotification notification {
         0 "method" fixed METHOD: &str = "notifications/progress",
         1 "params": required params: ProgressNotificationParams,
     }
@@ -4036,6 +4048,8 @@ pub use crate::shared::v2025_06_18_to_v2025_11_25::PromptArgument;
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/prompts/list_changed"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptListChangedNotification {
     /// Optional: `None` is left out of the JSON.
@@ -4078,7 +4092,7 @@ impl ::std::convert::From<PromptListChangedNotification> for Notification {
     }
 }
 crate::rt::object! {
-    PromptListChangedNotification {
+    PromptListChangedNotification notification {
         0 "method" fixed METHOD: &str = "notifications/prompts/list_changed",
         1 "params": optional params: NotificationParams,
     }
@@ -4799,6 +4813,8 @@ crate::rt::object! {
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/resources/list_changed"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceListChangedNotification {
     /// Optional: `None` is left out of the JSON.
@@ -4841,7 +4857,7 @@ impl ::std::convert::From<ResourceListChangedNotification> for Notification {
     }
 }
 crate::rt::object! {
-    ResourceListChangedNotification {
+    ResourceListChangedNotification notification {
         0 "method" fixed METHOD: &str = "notifications/resources/list_changed",
         1 "params": optional params: NotificationParams,
     }
@@ -4992,6 +5008,8 @@ pub use crate::shared::v2025_06_18_to_v2026_07_28::ResourceTemplateReference;
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/resources/updated"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceUpdatedNotification {
     pub params: ResourceUpdatedNotificationParams,
@@ -5010,7 +5028,7 @@ impl ResourceUpdatedNotification {
     }
 }
 crate::rt::object! {
-    ResourceUpdatedNotification {
+    ResourceUpdatedNotification notification {
         0 "method" fixed METHOD: &str = "notifications/resources/updated",
         1 "params": required params: ResourceUpdatedNotificationParams,
     }
@@ -5158,6 +5176,8 @@ crate::rt::object! {
 /// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/roots/list_changed"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RootsListChangedNotification {
     /// Optional: `None` is left out of the JSON.
@@ -5200,7 +5220,7 @@ impl ::std::convert::From<RootsListChangedNotification> for Notification {
     }
 }
 crate::rt::object! {
-    RootsListChangedNotification {
+    RootsListChangedNotification notification {
         0 "method" fixed METHOD: &str = "notifications/roots/list_changed",
         1 "params": optional params: NotificationParams,
     }
@@ -6034,6 +6054,8 @@ crate::rt::object! {
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/tools/list_changed"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolListChangedNotification {
     /// Optional: `None` is left out of the JSON.
@@ -6076,7 +6098,7 @@ impl ::std::convert::From<ToolListChangedNotification> for Notification {
     }
 }
 crate::rt::object! {
-    ToolListChangedNotification {
+    ToolListChangedNotification notification {
         0 "method" fixed METHOD: &str = "notifications/tools/list_changed",
         1 "params": optional params: NotificationParams,
     }

@@ -679,6 +679,8 @@ crate::rt::object! {
 /// For task cancellation, use the `tasks/cancel` request instead of this notification.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/cancelled"`, `jsonrpc`: `"2.0"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CancelledNotification {
     pub params: CancelledNotificationParams,
@@ -697,7 +699,7 @@ impl CancelledNotification {
     }
 }
 crate::rt::object! {
-    CancelledNotification {
+    CancelledNotification notification {
         0 "method" fixed METHOD: &str = "notifications/cancelled",
         1 "params": required params: CancelledNotificationParams,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -2872,6 +2874,8 @@ crate::rt::union! {
 /// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/elicitation/complete"`, `jsonrpc`: `"2.0"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElicitationCompleteNotification {
     pub params: ElicitationCompleteNotificationParams,
@@ -2890,7 +2894,7 @@ impl ElicitationCompleteNotification {
     }
 }
 crate::rt::object! {
-    ElicitationCompleteNotification {
+    ElicitationCompleteNotification notification {
         0 "method" fixed METHOD: &str = "notifications/elicitation/complete",
         1 "params": required params: ElicitationCompleteNotificationParams,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -4170,6 +4174,8 @@ crate::rt::object! {
 /// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/initialized"`, `jsonrpc`: `"2.0"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializedNotification {
     /// Optional: `None` is left out of the JSON.
@@ -4200,7 +4206,7 @@ impl ::std::default::Default for InitializedNotification {
     }
 }
 crate::rt::object! {
-    InitializedNotification {
+    InitializedNotification notification {
         0 "method" fixed METHOD: &str = "notifications/initialized",
         1 "params": optional params: NotificationParams,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -5337,6 +5343,8 @@ crate::rt::string_enum! {
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/message"`, `jsonrpc`: `"2.0"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoggingMessageNotification {
     pub params: LoggingMessageNotificationParams,
@@ -5355,7 +5363,7 @@ impl LoggingMessageNotification {
     }
 }
 crate::rt::object! {
-    LoggingMessageNotification {
+    LoggingMessageNotification notification {
         0 "method" fixed METHOD: &str = "notifications/message",
         1 "params": required params: LoggingMessageNotificationParams,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -5875,6 +5883,8 @@ crate::rt::union! {
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/progress"`, `jsonrpc`: `"2.0"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProgressNotification {
     pub params: ProgressNotificationParams,
@@ -5893,7 +5903,7 @@ impl ProgressNotification {
     }
 }
 crate::rt::object! {
-    ProgressNotification {
+    ProgressNotification notification {
         0 "method" fixed METHOD: &str = "notifications/progress",
         1 "params": required params: ProgressNotificationParams,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -6188,6 +6198,8 @@ pub use crate::shared::v2025_06_18_to_v2025_11_25::PromptArgument;
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/prompts/list_changed"`, `jsonrpc`: `"2.0"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptListChangedNotification {
     /// Optional: `None` is left out of the JSON.
@@ -6218,7 +6230,7 @@ impl ::std::default::Default for PromptListChangedNotification {
     }
 }
 crate::rt::object! {
-    PromptListChangedNotification {
+    PromptListChangedNotification notification {
         0 "method" fixed METHOD: &str = "notifications/prompts/list_changed",
         1 "params": optional params: NotificationParams,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -7093,6 +7105,8 @@ crate::rt::object! {
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/resources/list_changed"`, `jsonrpc`: `"2.0"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceListChangedNotification {
     /// Optional: `None` is left out of the JSON.
@@ -7123,7 +7137,7 @@ impl ::std::default::Default for ResourceListChangedNotification {
     }
 }
 crate::rt::object! {
-    ResourceListChangedNotification {
+    ResourceListChangedNotification notification {
         0 "method" fixed METHOD: &str = "notifications/resources/list_changed",
         1 "params": optional params: NotificationParams,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -7381,6 +7395,8 @@ pub use crate::shared::v2025_06_18_to_v2026_07_28::ResourceTemplateReference;
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/resources/updated"`, `jsonrpc`: `"2.0"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceUpdatedNotification {
     pub params: ResourceUpdatedNotificationParams,
@@ -7399,7 +7415,7 @@ impl ResourceUpdatedNotification {
     }
 }
 crate::rt::object! {
-    ResourceUpdatedNotification {
+    ResourceUpdatedNotification notification {
         0 "method" fixed METHOD: &str = "notifications/resources/updated",
         1 "params": required params: ResourceUpdatedNotificationParams,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -7574,6 +7590,8 @@ crate::rt::object! {
 /// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/roots/list_changed"`, `jsonrpc`: `"2.0"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RootsListChangedNotification {
     /// Optional: `None` is left out of the JSON.
@@ -7604,7 +7622,7 @@ impl ::std::default::Default for RootsListChangedNotification {
     }
 }
 crate::rt::object! {
-    RootsListChangedNotification {
+    RootsListChangedNotification notification {
         0 "method" fixed METHOD: &str = "notifications/roots/list_changed",
         1 "params": optional params: NotificationParams,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -8981,6 +8999,8 @@ crate::rt::string_enum! {
 /// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/tasks/status"`, `jsonrpc`: `"2.0"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TaskStatusNotification {
     pub params: TaskStatusNotificationParams,
@@ -8999,7 +9019,7 @@ impl TaskStatusNotification {
     }
 }
 crate::rt::object! {
-    TaskStatusNotification {
+    TaskStatusNotification notification {
         0 "method" fixed METHOD: &str = "notifications/tasks/status",
         1 "params": required params: TaskStatusNotificationParams,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -10065,6 +10085,8 @@ crate::rt::object! {
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/tools/list_changed"`, `jsonrpc`: `"2.0"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolListChangedNotification {
     /// Optional: `None` is left out of the JSON.
@@ -10095,7 +10117,7 @@ impl ::std::default::Default for ToolListChangedNotification {
     }
 }
 crate::rt::object! {
-    ToolListChangedNotification {
+    ToolListChangedNotification notification {
         0 "method" fixed METHOD: &str = "notifications/tools/list_changed",
         1 "params": optional params: NotificationParams,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",

@@ -921,6 +921,8 @@ crate::rt::union! {
 /// ```
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/cancelled"`, `jsonrpc`: `"2.0"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CancelledNotification {
     pub params: CancelledNotificationParams,
@@ -939,7 +941,7 @@ impl CancelledNotification {
     }
 }
 crate::rt::object! {
-    CancelledNotification {
+    CancelledNotification notification {
         0 "method" fixed METHOD: &str = "notifications/cancelled",
         1 "params": required params: CancelledNotificationParams,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -6713,6 +6715,8 @@ crate::rt::string_enum! {
 /// ```
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/message"`, `jsonrpc`: `"2.0"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[deprecated(
     since = "2026-07-28",
     note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."
@@ -6735,7 +6739,7 @@ impl LoggingMessageNotification {
     }
 }
 crate::rt::object! {
-    LoggingMessageNotification {
+    LoggingMessageNotification notification {
         0 "method" fixed METHOD: &str = "notifications/message",
         1 "params": required params: LoggingMessageNotificationParams,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -7789,6 +7793,8 @@ crate::rt::union! {
 /// ```
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/progress"`, `jsonrpc`: `"2.0"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProgressNotification {
     pub params: ProgressNotificationParams,
@@ -7807,7 +7813,7 @@ impl ProgressNotification {
     }
 }
 crate::rt::object! {
-    ProgressNotification {
+    ProgressNotification notification {
         0 "method" fixed METHOD: &str = "notifications/progress",
         1 "params": required params: ProgressNotificationParams,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -8205,6 +8211,8 @@ crate::rt::object! {
 /// ```
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/prompts/list_changed"`, `jsonrpc`: `"2.0"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptListChangedNotification {
     /// Optional: `None` is left out of the JSON.
@@ -8235,7 +8243,7 @@ impl ::std::default::Default for PromptListChangedNotification {
     }
 }
 crate::rt::object! {
-    PromptListChangedNotification {
+    PromptListChangedNotification notification {
         0 "method" fixed METHOD: &str = "notifications/prompts/list_changed",
         1 "params": optional params: NotificationParams,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -9493,6 +9501,8 @@ crate::rt::object! {
 /// ```
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/resources/list_changed"`, `jsonrpc`: `"2.0"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceListChangedNotification {
     /// Optional: `None` is left out of the JSON.
@@ -9523,7 +9533,7 @@ impl ::std::default::Default for ResourceListChangedNotification {
     }
 }
 crate::rt::object! {
-    ResourceListChangedNotification {
+    ResourceListChangedNotification notification {
         0 "method" fixed METHOD: &str = "notifications/resources/list_changed",
         1 "params": optional params: NotificationParams,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -9787,6 +9797,8 @@ pub use crate::shared::v2025_06_18_to_v2026_07_28::ResourceTemplateReference;
 /// ```
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/resources/updated"`, `jsonrpc`: `"2.0"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceUpdatedNotification {
     pub params: ResourceUpdatedNotificationParams,
@@ -9805,7 +9817,7 @@ impl ResourceUpdatedNotification {
     }
 }
 crate::rt::object! {
-    ResourceUpdatedNotification {
+    ResourceUpdatedNotification notification {
         0 "method" fixed METHOD: &str = "notifications/resources/updated",
         1 "params": required params: ResourceUpdatedNotificationParams,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -11027,6 +11039,8 @@ crate::rt::object! {
 /// ```
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/subscriptions/acknowledged"`, `jsonrpc`: `"2.0"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SubscriptionsAcknowledgedNotification {
     pub params: SubscriptionsAcknowledgedNotificationParams,
@@ -11047,7 +11061,7 @@ impl SubscriptionsAcknowledgedNotification {
     }
 }
 crate::rt::object! {
-    SubscriptionsAcknowledgedNotification {
+    SubscriptionsAcknowledgedNotification notification {
         0 "method" fixed METHOD: &str = "notifications/subscriptions/acknowledged",
         1 "params": required params: SubscriptionsAcknowledgedNotificationParams,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -12363,6 +12377,8 @@ crate::rt::object! {
 /// ```
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/tools/list_changed"`, `jsonrpc`: `"2.0"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolListChangedNotification {
     /// Optional: `None` is left out of the JSON.
@@ -12393,7 +12409,7 @@ impl ::std::default::Default for ToolListChangedNotification {
     }
 }
 crate::rt::object! {
-    ToolListChangedNotification {
+    ToolListChangedNotification notification {
         0 "method" fixed METHOD: &str = "notifications/tools/list_changed",
         1 "params": optional params: NotificationParams,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",

@@ -70,7 +70,7 @@ pub use fixed::{Fixed, read_fixed};
 pub use number::{Float, FloatSeq, Int, NullableFloat, NullableInt};
 pub use object::{
     Key, ObjectVisitor, ReadObject, Shape, Writer, member_index, missing, next_member, read_extra, read_field,
-    read_field_as,
+    read_field_as, read_unnamed_of_notification,
 };
 pub use pairs::{FromPairs, PairsVisitor};
 pub use read::{ReadError, from_str, reread};

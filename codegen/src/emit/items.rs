@@ -317,6 +317,12 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
             format!("Fixed members, always written and checked when read (no Rust field): {}.", list.join(", ")),
         );
     }
+    if crate::protocol::refuses_id(item) {
+        push_paragraph(
+            &mut lines,
+            "Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).",
+        );
+    }
     let docs = doc_attrs(&lines);
 
     let field_defs = s.stored().map(|f| {
@@ -380,7 +386,10 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
             }
         })
         .collect();
-    let header = if s.extra == "extra" { item.name.clone() } else { format!("{} (extra: {})", item.name, s.extra) };
+    let mut header = if s.extra == "extra" { item.name.clone() } else { format!("{} (extra: {})", item.name, s.extra) };
+    if crate::protocol::refuses_id(item) {
+        header.push_str(" notification");
+    }
     Emitted { tokens, impls: builders + &upcasts + &errors, call: Some(macro_call("object", &header, &members)) }
 }
 

@@ -111,6 +111,32 @@ pub fn read_extra<'de, A: MapAccess<'de>>(map: &mut A, key: Key<'de>, extra: &mu
     Ok(())
 }
 
+/// A notification's member that its type does not name: kept, unless it is
+/// `id`, which is refused (MCP's base protocol: notifications MUST NOT include
+/// an ID; a message with one is a request), from inside its value so that the
+/// error's path names it.
+pub fn read_unnamed_of_notification<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    key: Key<'de>,
+    extra: &mut Extra,
+) -> Result<(), A::Error> {
+    if key.0 == "id" {
+        return map.next_value_seed(IdOfNotification);
+    }
+    read_extra(map, key, extra)
+}
+
+/// Skips a notification's `id` and fails, from inside the value.
+struct IdOfNotification;
+
+impl<'de> de::DeserializeSeed<'de> for IdOfNotification {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        de::IgnoredAny::deserialize(d)?;
+        Err(de::Error::custom("a notification has no `id` (a message with one is a request)"))
+    }
+}
+
 /// Writes an object's members, one call each, keeping the first error (nothing
 /// is written after it): a generated `Serialize` is then calls in a row, with no
 /// early return per member, each of which was a path out for the compiler to
@@ -347,13 +373,13 @@ impl<T: Shape> Shape for Box<T> {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __mcp_object {
-    ($name:ident { $($members:tt)* }) => {
-        $crate::__mcp_object!(@impl $name extra { $($members)* });
+    ($name:ident $($notification:ident)? { $($members:tt)* }) => {
+        $crate::__mcp_object!(@impl $name extra [$($notification)?] { $($members)* });
     };
-    ($name:ident (extra: $extra:ident) { $($members:tt)* }) => {
-        $crate::__mcp_object!(@impl $name $extra { $($members)* });
+    ($name:ident (extra: $extra:ident) $($notification:ident)? { $($members:tt)* }) => {
+        $crate::__mcp_object!(@impl $name $extra [$($notification)?] { $($members)* });
     };
-    (@impl $name:ident $extra:ident {
+    (@impl $name:ident $extra:ident [$($notification:ident)?] {
         $( $index:literal $wire:literal
             $( fixed $cname:ident : $cty:ty = $cvalue:literal )?
             $( : $kind:ident $field:ident : $ty:ty $( as $wrap:ident )? $( = $default:expr )? )?
@@ -409,7 +435,7 @@ macro_rules! __mcp_object {
                                 $( $crate::rt::read_fixed(&mut access, $wire, $crate::rt::Fixed::from($name::$cname), &mut seen.$cname) )?
                                 $( $crate::__mcp_object!(@read access $wire $field $($wrap)?) )?
                             } )*
-                            _ => $crate::rt::read_extra(&mut access, key, &mut $extra),
+                            _ => $crate::__mcp_object!(@unnamed [$($notification)?] access key $extra),
                         },
                         ::std::result::Result::Ok(::std::option::Option::None) => break,
                         ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
@@ -447,6 +473,7 @@ macro_rules! __mcp_object {
                 ) {
                     return ::std::result::Result::Err(__mcp_e);
                 }
+                $crate::__mcp_object!(@fast_unnamed [$($notification)?] $extra);
                 $(
                     $( if !__mcp_fixed.$cname.seen() { return ::std::result::Result::Err($crate::rt::Miss::No); } )?
                     $( $crate::__mcp_object!(@fast_finish $kind $field $(= $default)?); )?
@@ -459,6 +486,20 @@ macro_rules! __mcp_object {
             const KINDS: u8 = $crate::rt::OBJECT;
             const WIRES: &'static [&'static str] = &[ $( $wire ),* ];
             const REQUIRED: &'static [bool] = &[ $( $crate::__mcp_object!(@required $( fixed $cname )? $( $kind )?) ),* ];
+        }
+    };
+
+    // A notification refuses an `id` (see `read_unnamed_of_notification`).
+    (@unnamed [] $access:ident $key:ident $extra:ident) => {
+        $crate::rt::read_extra(&mut $access, $key, &mut $extra)
+    };
+    (@unnamed [notification] $access:ident $key:ident $extra:ident) => {
+        $crate::rt::read_unnamed_of_notification(&mut $access, $key, &mut $extra)
+    };
+    (@fast_unnamed [] $extra:ident) => {};
+    (@fast_unnamed [notification] $extra:ident) => {
+        if $extra.contains_key("id") {
+            return ::std::result::Result::Err($crate::rt::Miss::No);
         }
     };
 

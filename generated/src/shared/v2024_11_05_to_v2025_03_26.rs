@@ -87,6 +87,8 @@ crate::rt::object! {
 /// A client MUST NOT attempt to cancel its `initialize` request.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/cancelled"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CancelledNotification {
     pub params: CancelledNotificationParams,
@@ -105,7 +107,7 @@ impl CancelledNotification {
     }
 }
 crate::rt::object! {
-    CancelledNotification {
+    CancelledNotification notification {
         0 "method" fixed METHOD: &str = "notifications/cancelled",
         1 "params": required params: CancelledNotificationParams,
     }
@@ -531,6 +533,8 @@ crate::rt::object! {
 /// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/initialized"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializedNotification {
     /// Optional: `None` is left out of the JSON.
@@ -573,7 +577,7 @@ impl ::std::convert::From<InitializedNotification> for Notification {
     }
 }
 crate::rt::object! {
-    InitializedNotification {
+    InitializedNotification notification {
         0 "method" fixed METHOD: &str = "notifications/initialized",
         1 "params": optional params: NotificationParams,
     }
@@ -671,6 +675,8 @@ crate::rt::object! {
 /// A notification which does not expect a response.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCNotification {
     pub method: String,
@@ -711,7 +717,7 @@ impl ::std::convert::From<JSONRPCNotification> for Notification {
     }
 }
 crate::rt::object! {
-    JSONRPCNotification {
+    JSONRPCNotification notification {
         0 "method": required method: String,
         1 "params": optional params: NotificationParams,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -1080,6 +1086,8 @@ crate::rt::object! {
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/message"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoggingMessageNotification {
     pub params: LoggingMessageNotificationParams,
@@ -1098,7 +1106,7 @@ impl LoggingMessageNotification {
     }
 }
 crate::rt::object! {
-    LoggingMessageNotification {
+    LoggingMessageNotification notification {
         0 "method" fixed METHOD: &str = "notifications/message",
         1 "params": required params: LoggingMessageNotificationParams,
     }
@@ -1153,6 +1161,7 @@ crate::rt::object! {
     }
 }
 
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Notification {
     pub method: String,
@@ -1180,7 +1189,7 @@ impl Notification {
     }
 }
 crate::rt::object! {
-    Notification {
+    Notification notification {
         0 "method": required method: String,
         1 "params": optional params: NotificationParams,
     }
@@ -1571,6 +1580,8 @@ crate::rt::object! {
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/prompts/list_changed"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptListChangedNotification {
     /// Optional: `None` is left out of the JSON.
@@ -1613,7 +1624,7 @@ impl ::std::convert::From<PromptListChangedNotification> for Notification {
     }
 }
 crate::rt::object! {
-    PromptListChangedNotification {
+    PromptListChangedNotification notification {
         0 "method" fixed METHOD: &str = "notifications/prompts/list_changed",
         1 "params": optional params: NotificationParams,
     }
@@ -1989,6 +2000,8 @@ crate::rt::object! {
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/resources/list_changed"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceListChangedNotification {
     /// Optional: `None` is left out of the JSON.
@@ -2031,7 +2044,7 @@ impl ::std::convert::From<ResourceListChangedNotification> for Notification {
     }
 }
 crate::rt::object! {
-    ResourceListChangedNotification {
+    ResourceListChangedNotification notification {
         0 "method" fixed METHOD: &str = "notifications/resources/list_changed",
         1 "params": optional params: NotificationParams,
     }
@@ -2080,6 +2093,8 @@ crate::rt::object! {
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/resources/updated"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceUpdatedNotification {
     pub params: ResourceUpdatedNotificationParams,
@@ -2098,7 +2113,7 @@ impl ResourceUpdatedNotification {
     }
 }
 crate::rt::object! {
-    ResourceUpdatedNotification {
+    ResourceUpdatedNotification notification {
         0 "method" fixed METHOD: &str = "notifications/resources/updated",
         1 "params": required params: ResourceUpdatedNotificationParams,
     }
@@ -2230,6 +2245,8 @@ crate::rt::object! {
 /// **Later revisions:** Removed in 2026-07-28.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/roots/list_changed"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RootsListChangedNotification {
     /// Optional: `None` is left out of the JSON.
@@ -2272,7 +2289,7 @@ impl ::std::convert::From<RootsListChangedNotification> for Notification {
     }
 }
 crate::rt::object! {
-    RootsListChangedNotification {
+    RootsListChangedNotification notification {
         0 "method" fixed METHOD: &str = "notifications/roots/list_changed",
         1 "params": optional params: NotificationParams,
     }
@@ -2477,6 +2494,8 @@ crate::rt::object! {
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"notifications/tools/list_changed"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolListChangedNotification {
     /// Optional: `None` is left out of the JSON.
@@ -2519,7 +2538,7 @@ impl ::std::convert::From<ToolListChangedNotification> for Notification {
     }
 }
 crate::rt::object! {
-    ToolListChangedNotification {
+    ToolListChangedNotification notification {
         0 "method" fixed METHOD: &str = "notifications/tools/list_changed",
         1 "params": optional params: NotificationParams,
     }

@@ -97,6 +97,8 @@ crate::rt::object! {
 /// A notification which does not expect a response.
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCNotification {
     pub method: String,
@@ -137,7 +139,7 @@ impl ::std::convert::From<JSONRPCNotification> for Notification {
     }
 }
 crate::rt::object! {
-    JSONRPCNotification {
+    JSONRPCNotification notification {
         0 "method": required method: String,
         1 "params": optional params: crate::Extra,
         2 "jsonrpc" fixed JSONRPC: &str = "2.0",
@@ -145,6 +147,8 @@ crate::rt::object! {
 }
 
 /// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+///
+/// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Notification {
     pub method: String,
@@ -172,7 +176,7 @@ impl Notification {
     }
 }
 crate::rt::object! {
-    Notification {
+    Notification notification {
         0 "method": required method: String,
         1 "params": optional params: crate::Extra,
     }
