@@ -337,6 +337,9 @@ impl Extra {
     }
     /// Reads the object as a type of the caller's (a tool's arguments as its
     /// own struct): from the text it came as when it has it, else from its values.
+    /// A key the text repeats is read as the caller's type reads it (serde's
+    /// derive refuses a struct's field given twice), where [`get`](Extra::get)
+    /// takes the last.
     pub fn parse<T: serde::de::DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
         match self.as_raw() {
             Some(text) => serde_json::from_str(text),
