@@ -59,6 +59,11 @@ fn main() {
     let message: m::TextContent = serde_json::from_str(text).unwrap();
     let written = serde_json::to_string(&message).unwrap();
     let form_written = serde_json::to_string(&form.requested_schema.properties).unwrap();
+    // A tool whose input schema, which 2026-07-28 leaves open, is built member by member.
+    let input = m::ToolInputSchema::new()
+        .with_member("properties", serde_json::json!({"location": {"type": "string"}}))
+        .with_member("required", ["location"]);
+    let tool = m::Tool::new("get_weather", input);
     // String enums are `Display` and `FromStr` by their wire value.
     let role: m::Role = "assistant".parse().unwrap();
     let wrong = "robot".parse::<m::Role>().unwrap_err().to_string();
@@ -75,6 +80,7 @@ fn main() {
         ("wrong", serde_json::to_value(&wrong).unwrap()),
         ("pending", serde_json::to_value(pending.len()).unwrap()),
         ("call", serde_json::to_value(&call).unwrap()),
+        ("tool", serde_json::to_value(&tool).unwrap()),
         ("same_ways", serde_json::to_value(same_ways).unwrap()),
         ("not_an_object", serde_json::to_value(&not_an_object).unwrap()),
         ("at_fault_path", serde_json::to_value(&at_fault_path).unwrap()),
@@ -131,6 +137,10 @@ fn the_first_hour_tasks_build_in_a_downstream_crate_with_warnings_denied() {
     let example: Value = serde_json::from_str(&std::fs::read_to_string(&example).unwrap()).unwrap();
     assert_eq!(printed["call"], example);
     assert_eq!(printed["same_ways"], true, "arguments from json!, a Map and an IndexMap build the same params");
+    assert_eq!(
+        printed["tool"],
+        json!({"name": "get_weather", "inputSchema": {"type": "object", "properties": {"location": {"type": "string"}}, "required": ["location"]}})
+    );
     let not_an_object = printed["not_an_object"].as_str().unwrap();
     assert!(not_an_object.contains("expected an object"), "{not_an_object}");
     // The versions this build has types for: its two revisions' features.
@@ -149,6 +159,7 @@ fn the_first_hour_tasks_build_in_a_downstream_crate_with_warnings_denied() {
         ("reply", "JSONRPCErrorResponse"),
         ("response", "CallToolResultResponse"),
         ("call", "CallToolRequest"),
+        ("tool", "Tool"),
     ] {
         assert_eq!(schema.errors(def, &printed[name]), Vec::<String>::new(), "{name} as {def}");
     }

@@ -257,6 +257,12 @@ impl CallToolResult {
         self.is_error = ::std::option::Option::Some(value);
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<CallToolResult> for Result {
     #[inline]
@@ -746,6 +752,12 @@ impl CreateMessageResult {
         self.stop_reason = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<CreateMessageResult> for Result {
     #[inline]
@@ -1000,6 +1012,12 @@ impl GetPromptResult {
         self.description = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<GetPromptResult> for Result {
     #[inline]
@@ -1212,6 +1230,12 @@ impl InitializeResult {
     #[inline]
     pub fn with_instructions(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.instructions = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -1475,6 +1499,12 @@ impl ListResourceTemplatesResult {
         self.next_cursor = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
     #[inline]
@@ -1614,6 +1644,12 @@ impl ListResourcesResult {
     #[inline]
     pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
         self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -1758,6 +1794,12 @@ impl ListToolsResult {
     #[inline]
     pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
         self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }

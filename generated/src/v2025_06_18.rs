@@ -419,6 +419,12 @@ impl CallToolResult {
         self.is_error = ::std::option::Option::Some(value);
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<CallToolResult> for Result {
     #[inline]
@@ -1054,6 +1060,12 @@ impl CompleteResult {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<CompleteResult> for Result {
     #[inline]
@@ -1400,6 +1412,12 @@ impl CreateMessageResult {
         self.stop_reason = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<CreateMessageResult> for Result {
     #[inline]
@@ -1632,6 +1650,12 @@ impl ElicitResult {
         value: crate::IndexMap<String, ElicitResultContentValue>,
     ) -> Self {
         self.content = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -1989,6 +2013,12 @@ impl GetPromptResult {
         self.description = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<GetPromptResult> for Result {
     #[inline]
@@ -2274,6 +2304,12 @@ impl InitializeResult {
     #[inline]
     pub fn with_instructions(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.instructions = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -2740,6 +2776,12 @@ impl ListPromptsResult {
         self.next_cursor = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
     #[inline]
@@ -2880,6 +2922,12 @@ impl ListResourceTemplatesResult {
     #[inline]
     pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
         self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -3023,6 +3071,12 @@ impl ListResourcesResult {
         self.next_cursor = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
     #[inline]
@@ -3162,6 +3216,12 @@ impl ListRootsResult {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<ListRootsResult> for Result {
     #[inline]
@@ -3284,6 +3344,12 @@ impl ListToolsResult {
     #[inline]
     pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
         self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -3473,6 +3539,12 @@ impl NotificationParams {
     #[inline]
     pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -3680,6 +3752,12 @@ impl PaginatedResult {
     #[inline]
     pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
         self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -4234,6 +4312,12 @@ impl ReadResourceResult {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<ReadResourceResult> for Result {
     #[inline]
@@ -4382,6 +4466,12 @@ impl RequestParams {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::default::Default for RequestParams {
     fn default() -> Self {
@@ -4420,6 +4510,12 @@ impl RequestParamsMeta {
     #[inline]
     pub fn with_progress_token(mut self, value: impl ::std::convert::Into<ProgressToken>) -> Self {
         self.progress_token = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -5094,6 +5190,12 @@ impl Result {
     #[inline]
     pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }

@@ -423,6 +423,12 @@ impl CallToolResult {
         self.is_error = ::std::option::Option::Some(value);
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<CallToolResult> for Result {
     #[inline]
@@ -610,6 +616,12 @@ impl CancelTaskResult {
     #[inline]
     pub fn with_poll_interval(mut self, value: i64) -> Self {
         self.poll_interval = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -1740,6 +1752,12 @@ impl CompleteResult {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<CompleteResult> for Result {
     #[inline]
@@ -2247,6 +2265,12 @@ impl CreateMessageResult {
         self.stop_reason = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<CreateMessageResult> for Result {
     #[inline]
@@ -2347,6 +2371,12 @@ impl CreateTaskResult {
     #[inline]
     pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -2779,6 +2809,12 @@ impl ElicitResult {
         value: crate::IndexMap<String, ElicitResultContentValue>,
     ) -> Self {
         self.content = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -3247,6 +3283,12 @@ impl GetPromptResult {
         self.description = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<GetPromptResult> for Result {
     #[inline]
@@ -3373,6 +3415,12 @@ impl GetTaskPayloadResult {
     #[inline]
     pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -3557,6 +3605,12 @@ impl GetTaskResult {
     #[inline]
     pub fn with_poll_interval(mut self, value: i64) -> Self {
         self.poll_interval = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -4141,6 +4195,12 @@ impl InitializeResult {
         self.instructions = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<InitializeResult> for Result {
     #[inline]
@@ -4585,6 +4645,12 @@ impl ListPromptsResult {
         self.next_cursor = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
     #[inline]
@@ -4725,6 +4791,12 @@ impl ListResourceTemplatesResult {
     #[inline]
     pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
         self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -4868,6 +4940,12 @@ impl ListResourcesResult {
         self.next_cursor = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<ListResourcesResult> for PaginatedResult {
     #[inline]
@@ -4992,6 +5070,12 @@ impl ListRootsResult {
     #[inline]
     pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -5120,6 +5204,12 @@ impl ListTasksResult {
     #[inline]
     pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
         self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -5261,6 +5351,12 @@ impl ListToolsResult {
     #[inline]
     pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
         self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -5762,6 +5858,12 @@ impl PaginatedResult {
     #[inline]
     pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
         self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -6418,6 +6520,12 @@ impl ReadResourceResult {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<ReadResourceResult> for Result {
     #[inline]
@@ -6602,6 +6710,12 @@ impl RequestParamsMeta {
     #[inline]
     pub fn with_progress_token(mut self, value: impl ::std::convert::Into<ProgressToken>) -> Self {
         self.progress_token = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -7508,6 +7622,12 @@ impl Result {
     #[inline]
     pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -10450,6 +10570,12 @@ impl URLElicitationRequiredErrorErrorData {
             elicitations,
             extra: crate::Extra::new(),
         }
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
     }
 }
 crate::rt::object! {

@@ -391,6 +391,12 @@ impl CacheableResult {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<CacheableResult> for Result {
     #[inline]
@@ -780,6 +786,12 @@ impl CallToolResult {
     #[inline]
     pub fn with_is_error(mut self, value: bool) -> Self {
         self.is_error = ::std::option::Option::Some(value);
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -1801,6 +1813,12 @@ impl CompleteResult {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<CompleteResult> for Result {
     #[inline]
@@ -2717,6 +2735,12 @@ impl DiscoverResult {
     #[inline]
     pub fn with_instructions(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.instructions = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -3708,6 +3732,12 @@ impl GetPromptResult {
         self.description = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<GetPromptResult> for Result {
     #[inline]
@@ -4504,6 +4534,12 @@ impl InputRequiredResult {
     #[inline]
     pub fn with_request_state(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.request_state = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -5375,6 +5411,12 @@ impl ListPromptsResult {
         self.next_cursor = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
     #[inline]
@@ -5702,6 +5744,12 @@ impl ListResourceTemplatesResult {
         self.next_cursor = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<ListResourceTemplatesResult> for PaginatedResult {
     #[inline]
@@ -6020,6 +6068,12 @@ impl ListResourcesResult {
     #[inline]
     pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
         self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -6514,6 +6568,12 @@ impl ListToolsResult {
     #[inline]
     pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
         self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -7325,6 +7385,12 @@ impl NotificationMetaObject {
         self.io_modelcontextprotocol_subscription_id = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::default::Default for NotificationMetaObject {
     fn default() -> Self {
@@ -7633,6 +7699,12 @@ impl PaginatedResult {
     #[inline]
     pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
         self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -8620,6 +8692,12 @@ impl ReadResourceResult {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<ReadResourceResult> for CacheableResult {
     #[inline]
@@ -8938,6 +9016,12 @@ impl RequestMetaObject {
         value: impl ::std::convert::Into<LoggingLevel>,
     ) -> Self {
         self.io_modelcontextprotocol_log_level = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -9930,6 +10014,12 @@ impl Result {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::default::Default for Result {
     fn default() -> Self {
@@ -9986,6 +10076,12 @@ impl ResultMetaObject {
         value: impl ::std::convert::Into<Implementation>,
     ) -> Self {
         self.io_modelcontextprotocol_server_info = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -11292,6 +11388,12 @@ impl SubscriptionsListenResult {
             extra: crate::Extra::new(),
         }
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 crate::rt::object! {
     SubscriptionsListenResult {
@@ -11353,6 +11455,12 @@ impl SubscriptionsListenResultMetaObject {
         value: impl ::std::convert::Into<Implementation>,
     ) -> Self {
         self.io_modelcontextprotocol_server_info = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -12347,6 +12455,12 @@ impl ToolInputSchema {
         self.schema = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::default::Default for ToolInputSchema {
     fn default() -> Self {
@@ -12448,6 +12562,12 @@ impl ToolOutputSchema {
     #[inline]
     pub fn with_schema(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.schema = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }

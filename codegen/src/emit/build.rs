@@ -163,6 +163,20 @@ pub fn struct_builders(item: &Item, s: &Struct, cx: &Cx<'_>) -> String {
     }
     out.push_str(&format!("            {}: crate::Extra::new(),\n        }}\n    }}\n", s.extra));
     out.push_str(&setters);
+    // An object the schema leaves open (`[key: string]: unknown`: a 2026-07-28
+    // tool's `inputSchema`) is built with the members it does not name too:
+    // `with_member`, unless a field's own setter has that name.
+    let open = s.index.as_ref().is_some_and(|t| *cx.rev.canonical(t) == Type::Json);
+    if open && !s.stored().any(|f| member_name(f).trim_start_matches("r#") == "member") {
+        out.push_str(&doc_line(
+            "    ",
+            "Sets a member the schema leaves open (kept in `extra`, written after the named ones).",
+        ));
+        out.push_str(&format!(
+            "    #[inline]\n    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {{\n        self.{}.insert(key, value.into());\n        self\n    }}\n",
+            s.extra
+        ));
+    }
     out.push_str("}\n");
     if params.is_empty() {
         out.push_str(&format!(

@@ -424,6 +424,12 @@ impl CompleteResult {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<CompleteResult> for Result {
     #[inline]
@@ -922,6 +928,12 @@ impl ListPromptsResult {
         self.next_cursor = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<ListPromptsResult> for PaginatedResult {
     #[inline]
@@ -1059,6 +1071,12 @@ impl ListRootsResult {
     #[inline]
     pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -1225,6 +1243,12 @@ impl NotificationParams {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::default::Default for NotificationParams {
     fn default() -> Self {
@@ -1349,6 +1373,12 @@ impl PaginatedResult {
     #[inline]
     pub fn with_next_cursor(mut self, value: impl ::std::convert::Into<Cursor>) -> Self {
         self.next_cursor = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -1759,6 +1789,12 @@ impl ReadResourceResult {
         self.meta = ::std::option::Option::Some(value.into());
         self
     }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
+        self
+    }
 }
 impl ::std::convert::From<ReadResourceResult> for Result {
     #[inline]
@@ -1902,6 +1938,12 @@ impl RequestParams {
     #[inline]
     pub fn with_meta(mut self, value: impl ::std::convert::Into<RequestParamsMeta>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
@@ -2179,6 +2221,12 @@ impl Result {
     #[inline]
     pub fn with_meta(mut self, value: impl ::std::convert::Into<crate::Extra>) -> Self {
         self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
+    /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    #[inline]
+    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        self.extra.insert(key, value.into());
         self
     }
 }
