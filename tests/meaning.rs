@@ -522,6 +522,18 @@ fn a_widened_result_keeps_its_members_as_written() {
     let members = &written[1..written.len() - 1];
     assert!(wide.contains(members), "{wide}\ndoes not hold\n{members}");
     assert!(wide.find("zeta").unwrap() < wide.find("alpha").unwrap(), "{wide}");
+    // A whole float is written as the narrower type writes it, without a fraction.
+    let progress = old::ProgressNotificationParams::new("t", 50.0).with_total(100.0);
+    let narrow = serde_json::to_string(&progress).unwrap();
+    let widened = serde_json::to_string(&old::NotificationParams::from(progress)).unwrap();
+    assert_eq!(widened, narrow, "progress 50 stays 50");
+    // A key the narrower type's extra holds beside its own member (set by hand)
+    // is written once, with the extra's value, in the member's place.
+    let mut prompt = old::GetPromptResult::new(vec![]);
+    prompt.extra.insert("messages", json!(["by hand"]));
+    let widened = serde_json::to_string(&old::Result::from(prompt)).unwrap();
+    assert_eq!(widened.matches("\"messages\"").count(), 1, "{widened}");
+    assert!(widened.contains(r#""messages":["by hand"]"#), "{widened}");
     // And it reads back as the list it came from.
     let back: old::JSONRPCResultResponse = mcp_spec_types::from_str(&wide).unwrap();
     let again: old::ListToolsResult = mcp_spec_types::reread(&back.result).unwrap();
@@ -545,6 +557,15 @@ fn a_message_with_an_id_is_never_a_notification() {
         assert_eq!(e.path(), "id", "{e}");
         assert!(e.to_string().starts_with("id: a notification has no `id` (a message with one is a request)"), "{e}");
     }
+    // An `id` written with an escape, or twice, is refused alike.
+    for text in [
+        r#"{"jsonrpc":"2.0","\u0069d":1,"method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"notifications/initialized"}"#,
+    ] {
+        let e = mcp_spec_types::from_str::<m::JSONRPCNotification>(text).unwrap_err();
+        assert_eq!(e.path(), "id", "{text}: {e}");
+        assert!(serde_json::from_str::<m::JSONRPCNotification>(text).is_err(), "{text}");
+    }
     let request = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "x"}});
     error_of::<m::ServerNotification>(request.clone());
     error_of::<m::ClientNotification>(request.clone());
@@ -567,4 +588,12 @@ fn a_message_with_an_id_is_never_a_notification() {
     assert!(matches!(n, m::JSONRPCMessage::JSONRPCNotification(_)), "{n:?}");
     let r: m::JSONRPCMessage = read(request).unwrap();
     assert!(matches!(r, m::JSONRPCMessage::JSONRPCRequest(_)), "{r:?}");
+}
+
+/// `with_member` sets the members an open object does not name; a member it
+/// names is set with its own setter (else it would be written twice).
+#[test]
+#[should_panic(expected = "`type` is a member `ToolInputSchema` names")]
+fn with_member_refuses_a_member_the_type_names() {
+    let _ = m::ToolInputSchema::new().with_member("type", "array");
 }

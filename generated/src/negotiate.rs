@@ -38,6 +38,7 @@
 //! // A 2026-07-28 server checking the version a request's `_meta` names:
 //! assert_eq!(negotiate(Offer::Requested("2026-07-28"), &["2026-07-28"]), Some("2026-07-28"));
 //! assert_eq!(negotiate(Offer::Requested("2027-01-01"), &["2026-07-28"]), None);
+//! assert_eq!(negotiate(Offer::Requested("2025-11-25"), &["2025-11-25", "2026-07-28"]), None);
 //! ```
 
 /// What the peer said.
@@ -47,10 +48,12 @@ pub enum Offer<'a> {
     Initialize(&'a str),
     /// A server answered `initialize` with this version (the client checks it).
     Answered(&'a str),
-    /// A server's `server/discover` listed these versions (the client chooses).
+    /// A server's `server/discover` listed these versions (the client chooses;
+    /// when the version chosen has the handshake, it goes on with `initialize`).
     Discovered(&'a [String]),
     /// A request's `_meta` names this version, from 2026-07-28 on (the server
-    /// checks it; `None`: answer with an `UnsupportedProtocolVersionError`).
+    /// checks it; `None`, also for a version with the handshake, which no
+    /// request names: answer with an `UnsupportedProtocolVersionError`).
     Requested(&'a str),
 }
 
@@ -64,7 +67,7 @@ pub fn negotiate<'a>(offer: Offer<'_>, ours: &[&'a str]) -> Option<&'a str> {
     match offer {
         Offer::Initialize(v) => handshake().find(|o| *o == v).or_else(|| handshake().max()),
         Offer::Answered(v) => handshake().find(|o| *o == v),
-        Offer::Requested(v) => ours.iter().copied().find(|o| *o == v),
+        Offer::Requested(v) => ours.iter().copied().find(|o| *o == v && !has_initialize(o)),
         Offer::Discovered(theirs) => ours.iter().copied().filter(|o| theirs.iter().any(|t| t == o)).max(),
     }
 }

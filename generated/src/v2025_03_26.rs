@@ -258,8 +258,14 @@ impl CallToolResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `CallToolResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -753,8 +759,14 @@ impl CreateMessageResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `CreateMessageResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -1013,8 +1025,14 @@ impl GetPromptResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `GetPromptResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -1233,8 +1251,14 @@ impl InitializeResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `InitializeResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -1500,8 +1524,14 @@ impl ListResourceTemplatesResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ListResourceTemplatesResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -1647,8 +1677,14 @@ impl ListResourcesResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ListResourcesResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -1797,8 +1833,14 @@ impl ListToolsResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ListToolsResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }

@@ -420,8 +420,14 @@ impl CallToolResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `CallToolResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -1061,8 +1067,14 @@ impl CompleteResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `CompleteResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -1413,8 +1425,14 @@ impl CreateMessageResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `CreateMessageResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -1653,8 +1671,14 @@ impl ElicitResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ElicitResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -2014,8 +2038,14 @@ impl GetPromptResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `GetPromptResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -2307,8 +2337,14 @@ impl InitializeResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `InitializeResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -2777,8 +2813,14 @@ impl ListPromptsResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ListPromptsResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -2925,8 +2967,14 @@ impl ListResourceTemplatesResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ListResourceTemplatesResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -3072,8 +3120,14 @@ impl ListResourcesResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ListResourcesResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -3217,8 +3271,14 @@ impl ListRootsResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ListRootsResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -3347,8 +3407,14 @@ impl ListToolsResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ListToolsResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -3542,8 +3608,14 @@ impl NotificationParams {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `NotificationParams` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -3755,8 +3827,14 @@ impl PaginatedResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `PaginatedResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -4313,8 +4391,14 @@ impl ReadResourceResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ReadResourceResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -4467,8 +4551,14 @@ impl RequestParams {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `RequestParams` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -4513,8 +4603,14 @@ impl RequestParamsMeta {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `RequestParamsMeta` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -4867,7 +4963,6 @@ impl ::std::convert::From<ResourceLink> for BaseMetadata {
     #[inline]
     fn from(value: ResourceLink) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert_written("type", &"resource_link");
         kept.insert_written("uri", &value.uri);
         if let ::std::option::Option::Some(v) = &value.description {
             kept.insert_written("description", v);
@@ -4884,6 +4979,7 @@ impl ::std::convert::From<ResourceLink> for BaseMetadata {
         if let ::std::option::Option::Some(v) = &value.meta {
             kept.insert_written("_meta", v);
         }
+        kept.insert_written("type", &"resource_link");
         kept.append(value.extra);
         BaseMetadata {
             name: value.name,
@@ -5193,8 +5289,14 @@ impl Result {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `Result` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }

@@ -424,8 +424,14 @@ impl CallToolResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `CallToolResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -619,8 +625,14 @@ impl CancelTaskResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `CancelTaskResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -1753,8 +1765,14 @@ impl CompleteResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `CompleteResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -2096,7 +2114,7 @@ impl ::std::convert::From<CreateMessageRequestParams> for TaskAugmentedRequestPa
             kept.insert_written("includeContext", v);
         }
         if let ::std::option::Option::Some(v) = &value.temperature {
-            kept.insert_written("temperature", v);
+            kept.insert_written("temperature", &crate::rt::Float(*v));
         }
         kept.insert_written("maxTokens", &value.max_tokens);
         if let ::std::option::Option::Some(v) = &value.stop_sequences {
@@ -2137,7 +2155,7 @@ impl ::std::convert::From<CreateMessageRequestParams> for RequestParams {
             kept.insert_written("includeContext", v);
         }
         if let ::std::option::Option::Some(v) = &value.temperature {
-            kept.insert_written("temperature", v);
+            kept.insert_written("temperature", &crate::rt::Float(*v));
         }
         kept.insert_written("maxTokens", &value.max_tokens);
         if let ::std::option::Option::Some(v) = &value.stop_sequences {
@@ -2266,8 +2284,14 @@ impl CreateMessageResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `CreateMessageResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -2374,8 +2398,14 @@ impl CreateTaskResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `CreateTaskResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -2734,10 +2764,10 @@ impl ::std::convert::From<ElicitRequestURLParams> for RequestParams {
     #[inline]
     fn from(value: ElicitRequestURLParams) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert_written("mode", &"url");
         if let ::std::option::Option::Some(v) = &value.task {
             kept.insert_written("task", v);
         }
+        kept.insert_written("mode", &"url");
         kept.insert_written("message", &value.message);
         kept.insert_written("elicitationId", &value.elicitation_id);
         kept.insert_written("url", &value.url);
@@ -2812,8 +2842,14 @@ impl ElicitResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ElicitResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -3284,8 +3320,14 @@ impl GetPromptResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `GetPromptResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -3418,8 +3460,14 @@ impl GetTaskPayloadResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `GetTaskPayloadResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -3608,8 +3656,14 @@ impl GetTaskResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `GetTaskResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -4196,8 +4250,14 @@ impl InitializeResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `InitializeResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -4646,8 +4706,14 @@ impl ListPromptsResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ListPromptsResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -4794,8 +4860,14 @@ impl ListResourceTemplatesResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ListResourceTemplatesResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -4941,8 +5013,14 @@ impl ListResourcesResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ListResourcesResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -5073,8 +5151,14 @@ impl ListRootsResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ListRootsResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -5207,8 +5291,14 @@ impl ListTasksResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ListTasksResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -5354,8 +5444,14 @@ impl ListToolsResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ListToolsResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -5861,8 +5957,14 @@ impl PaginatedResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `PaginatedResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -6084,9 +6186,9 @@ impl ::std::convert::From<ProgressNotificationParams> for NotificationParams {
     fn from(value: ProgressNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert_written("progressToken", &value.progress_token);
-        kept.insert_written("progress", &value.progress);
+        kept.insert_written("progress", &crate::rt::Float(value.progress));
         if let ::std::option::Option::Some(v) = &value.total {
-            kept.insert_written("total", v);
+            kept.insert_written("total", &crate::rt::Float(*v));
         }
         if let ::std::option::Option::Some(v) = &value.message {
             kept.insert_written("message", v);
@@ -6521,8 +6623,14 @@ impl ReadResourceResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ReadResourceResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -6713,8 +6821,14 @@ impl RequestParamsMeta {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `RequestParamsMeta` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -7141,7 +7255,6 @@ impl ::std::convert::From<ResourceLink> for BaseMetadata {
     #[inline]
     fn from(value: ResourceLink) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert_written("type", &"resource_link");
         if let ::std::option::Option::Some(v) = &value.icons {
             kept.insert_written("icons", v);
         }
@@ -7161,6 +7274,7 @@ impl ::std::convert::From<ResourceLink> for BaseMetadata {
         if let ::std::option::Option::Some(v) = &value.meta {
             kept.insert_written("_meta", v);
         }
+        kept.insert_written("type", &"resource_link");
         kept.append(value.extra);
         BaseMetadata {
             name: value.name,
@@ -7173,7 +7287,6 @@ impl ::std::convert::From<ResourceLink> for Icons {
     #[inline]
     fn from(value: ResourceLink) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert_written("type", &"resource_link");
         kept.insert_written("name", &value.name);
         if let ::std::option::Option::Some(v) = &value.title {
             kept.insert_written("title", v);
@@ -7194,6 +7307,7 @@ impl ::std::convert::From<ResourceLink> for Icons {
         if let ::std::option::Option::Some(v) = &value.meta {
             kept.insert_written("_meta", v);
         }
+        kept.insert_written("type", &"resource_link");
         kept.append(value.extra);
         Icons {
             icons: value.icons,
@@ -7625,8 +7739,14 @@ impl Result {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `Result` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -10572,8 +10692,14 @@ impl URLElicitationRequiredErrorErrorData {
         }
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `URLElicitationRequiredErrorErrorData` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }

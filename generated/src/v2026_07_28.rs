@@ -392,8 +392,14 @@ impl CacheableResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `CacheableResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -789,8 +795,14 @@ impl CallToolResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `CallToolResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -1814,8 +1826,14 @@ impl CompleteResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `CompleteResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -2738,8 +2756,14 @@ impl DiscoverResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `DiscoverResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -3733,8 +3757,14 @@ impl GetPromptResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `GetPromptResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -4537,8 +4567,14 @@ impl InputRequiredResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `InputRequiredResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -5412,8 +5448,14 @@ impl ListPromptsResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ListPromptsResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -5745,8 +5787,14 @@ impl ListResourceTemplatesResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ListResourceTemplatesResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -6071,8 +6119,14 @@ impl ListResourcesResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ListResourcesResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -6571,8 +6625,14 @@ impl ListToolsResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ListToolsResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -7386,8 +7446,14 @@ impl NotificationMetaObject {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `NotificationMetaObject` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -7702,8 +7768,14 @@ impl PaginatedResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `PaginatedResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -7973,9 +8045,9 @@ impl ::std::convert::From<ProgressNotificationParams> for NotificationParams {
     fn from(value: ProgressNotificationParams) -> Self {
         let mut kept = crate::Extra::new();
         kept.insert_written("progressToken", &value.progress_token);
-        kept.insert_written("progress", &value.progress);
+        kept.insert_written("progress", &crate::rt::Float(value.progress));
         if let ::std::option::Option::Some(v) = &value.total {
-            kept.insert_written("total", v);
+            kept.insert_written("total", &crate::rt::Float(*v));
         }
         if let ::std::option::Option::Some(v) = &value.message {
             kept.insert_written("message", v);
@@ -8693,8 +8765,14 @@ impl ReadResourceResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ReadResourceResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -9019,8 +9097,14 @@ impl RequestMetaObject {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `RequestMetaObject` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -9493,7 +9577,6 @@ impl ::std::convert::From<ResourceLink> for BaseMetadata {
     #[inline]
     fn from(value: ResourceLink) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert_written("type", &"resource_link");
         if let ::std::option::Option::Some(v) = &value.icons {
             kept.insert_written("icons", v);
         }
@@ -9513,6 +9596,7 @@ impl ::std::convert::From<ResourceLink> for BaseMetadata {
         if let ::std::option::Option::Some(v) = &value.meta {
             kept.insert_written("_meta", v);
         }
+        kept.insert_written("type", &"resource_link");
         kept.append(value.extra);
         BaseMetadata {
             name: value.name,
@@ -9525,7 +9609,6 @@ impl ::std::convert::From<ResourceLink> for Icons {
     #[inline]
     fn from(value: ResourceLink) -> Self {
         let mut kept = crate::Extra::new();
-        kept.insert_written("type", &"resource_link");
         kept.insert_written("name", &value.name);
         if let ::std::option::Option::Some(v) = &value.title {
             kept.insert_written("title", v);
@@ -9546,6 +9629,7 @@ impl ::std::convert::From<ResourceLink> for Icons {
         if let ::std::option::Option::Some(v) = &value.meta {
             kept.insert_written("_meta", v);
         }
+        kept.insert_written("type", &"resource_link");
         kept.append(value.extra);
         Icons {
             icons: value.icons,
@@ -10015,8 +10099,14 @@ impl Result {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `Result` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -10079,8 +10169,14 @@ impl ResultMetaObject {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ResultMetaObject` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -11389,8 +11485,14 @@ impl SubscriptionsListenResult {
         }
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `SubscriptionsListenResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -11458,8 +11560,14 @@ impl SubscriptionsListenResultMetaObject {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `SubscriptionsListenResultMetaObject` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -12456,8 +12564,14 @@ impl ToolInputSchema {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ToolInputSchema` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -12565,8 +12679,14 @@ impl ToolOutputSchema {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ToolOutputSchema` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }

@@ -173,7 +173,7 @@ pub fn struct_builders(item: &Item, s: &Struct, cx: &Cx<'_>) -> String {
             "Sets a member the schema leaves open (kept in `extra`, written after the named ones).",
         ));
         out.push_str(&format!(
-            "    #[inline]\n    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {{\n        self.{}.insert(key, value.into());\n        self\n    }}\n",
+            "    ///\n    /// # Panics\n    ///\n    /// When `key` is a member the type names (set that with its own setter): it would be written twice.\n    #[inline]\n    pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {{\n        let key = key.into();\n        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), \"`{{key}}` is a member `{name}` names: set it with its own setter\");\n        self.{}.insert(key, value.into());\n        self\n    }}\n",
             s.extra
         ));
     }
@@ -290,19 +290,20 @@ fn upcast(s: &Struct, base_name: &str, b: &Struct, cx: &Cx<'_>) -> Option<String
         }
     }
     let mut out = String::from("        let mut kept = crate::Extra::new();\n");
-    // The struct's fixed members the base does not name, then its other own members, kept in the base's `extra`.
+    // The struct's members the base does not name, in the struct's order, kept in
+    // the base's `extra` as the struct writes them (a whole `f64` without a fraction).
     for f in s.fields.iter().filter(|f| b.field(&f.wire).is_none()) {
-        if let Some(l) = f.role.fixed() {
-            out.push_str(&format!("        kept.insert_written({:?}, &{});\n", f.wire, typed_literal(&l.value)));
-        }
-    }
-    for f in s.stored().filter(|f| b.field(&f.wire).is_none()) {
         let (wire, field) = (&f.wire, member_name(f));
-        if f.is_required() {
-            out.push_str(&format!("        kept.insert_written({wire:?}, &value.{field});\n"));
+        let wrap = crate::rust::NumberWrap::of(cx.rev, &f.ty);
+        if let Some(l) = f.role.fixed() {
+            out.push_str(&format!("        kept.insert_written({wire:?}, &{});\n", typed_literal(&l.value)));
+        } else if f.is_required() {
+            let written = written_as(&format!("value.{field}"), wrap, false);
+            out.push_str(&format!("        kept.insert_written({wire:?}, {written});\n"));
         } else {
+            let written = written_as("v", wrap, true);
             out.push_str(&format!(
-                "        if let ::std::option::Option::Some(v) = &value.{field} {{\n            kept.insert_written({wire:?}, v);\n        }}\n"
+                "        if let ::std::option::Option::Some(v) = &value.{field} {{\n            kept.insert_written({wire:?}, {written});\n        }}\n"
             ));
         }
     }
@@ -313,6 +314,21 @@ fn upcast(s: &Struct, base_name: &str, b: &Struct, cx: &Cx<'_>) -> Option<String
     }
     out.push_str(&format!("            {}: kept,\n        }}\n", b.extra));
     Some(out)
+}
+
+/// A member's value as the struct's `Serialize` writes it (see the `object!`
+/// macro's `@wrap`): `place` is the field (`value.total`), or a reference to its
+/// value (`v`, `by_ref`).
+fn written_as(place: &str, wrap: crate::rust::NumberWrap, by_ref: bool) -> String {
+    use crate::rust::NumberWrap as W;
+    let (copied, borrowed) =
+        if by_ref { (format!("*{place}"), place.to_string()) } else { (place.to_string(), format!("&{place}")) };
+    match wrap {
+        W::Float => format!("&crate::rt::Float({copied})"),
+        W::NullableFloat => format!("&crate::rt::NullableFloat({copied})"),
+        W::FloatSeq => format!("&crate::rt::FloatSeq({borrowed})"),
+        W::Plain | W::Int | W::NullableInt => borrowed,
+    }
 }
 
 /// A literal as Rust text, a number suffixed with the type the model gives it

@@ -383,26 +383,33 @@ impl Extra {
     pub(crate) fn insert_raw(&mut self, key: String, raw: Box<RawValue>) {
         self.push(key, Member::from_raw(raw));
     }
-    /// Keeps a member as serde_json writes `value`: for the generated widening
+    /// Sets a member as serde_json writes `value`: for the generated widening
     /// conversions (`CallToolResult` into `Result`), which keep what the wider
     /// type does not name as the narrower one writes it, in its order (through a
-    /// `Value`, objects would come out with their keys sorted). The key is one
-    /// the extra does not hold yet.
+    /// `Value`, objects would come out with their keys sorted).
     #[doc(hidden)]
     pub fn insert_written<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) {
         // Writing this crate's types does not fail (a non-finite float is written as null).
         let raw = serde_json::value::to_raw_value(value).unwrap_or_else(|_| RawValue::NULL.to_owned());
-        self.insert_raw(key.to_owned(), raw);
+        self.put(key.to_owned(), Member::from_raw(raw));
     }
     /// Moves `other`'s members after this one's, as they are (one kept as text
-    /// stays that text): for the generated widening conversions. Their keys are
-    /// ones this extra does not hold yet.
+    /// stays that text), a key both hold taking `other`'s value in this one's
+    /// place: for the generated widening conversions.
     #[doc(hidden)]
     pub fn append(&mut self, mut other: Extra) {
         if other.is_empty() {
             return;
         }
         for (key, member) in std::mem::take(other.map_mut()) {
+            self.put(key, member);
+        }
+    }
+    /// Sets a member: in its place when the key is there, else after the others.
+    fn put(&mut self, key: String, member: Member) {
+        if self.contains_key(&key) {
+            self.map_mut().insert(key, member);
+        } else {
             self.push(key, member);
         }
     }

@@ -425,8 +425,14 @@ impl CompleteResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `CompleteResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -929,8 +935,14 @@ impl ListPromptsResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ListPromptsResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -1074,8 +1086,14 @@ impl ListRootsResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ListRootsResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -1244,8 +1262,14 @@ impl NotificationParams {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `NotificationParams` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -1376,8 +1400,14 @@ impl PaginatedResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `PaginatedResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -1790,8 +1820,14 @@ impl ReadResourceResult {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `ReadResourceResult` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -1941,8 +1977,14 @@ impl RequestParams {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `RequestParams` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
@@ -2224,8 +2266,14 @@ impl Result {
         self
     }
     /// Sets a member the schema leaves open (kept in `extra`, written after the named ones).
+    ///
+    /// # Panics
+    ///
+    /// When `key` is a member the type names (set that with its own setter): it would be written twice.
     #[inline]
     pub fn with_member(mut self, key: impl ::std::convert::Into<::std::string::String>, value: impl ::std::convert::Into<::serde_json::Value>) -> Self {
+        let key = key.into();
+        ::std::assert!(!<Self as crate::rt::Shape>::declares(&key), "`{key}` is a member `Result` names: set it with its own setter");
         self.extra.insert(key, value.into());
         self
     }
