@@ -7,7 +7,6 @@ mod codegen;
 mod diagnostics;
 mod diff;
 mod examples;
-mod fast;
 mod fixtures;
 mod hostile;
 mod html;

@@ -6,7 +6,7 @@ use serde::de::DeserializeOwned;
 
 /// Reads `json` as `T` and returns the error's path and message; the crate's own
 /// `from_str` must give the same, shown as `path: message`.
-fn error_of<T: DeserializeOwned + std::fmt::Debug + mcp_spec_types::ReadFast>(json: &str) -> (String, String) {
+fn error_of<T: DeserializeOwned + std::fmt::Debug>(json: &str) -> (String, String) {
     let mut de = serde_json::Deserializer::from_str(json);
     let (path, message) = match serde_path_to_error::deserialize::<_, T>(&mut de) {
         Ok(v) => panic!("expected an error, read {v:?}"),

@@ -13,7 +13,7 @@
 #![forbid(unsafe_code)]
 #[doc(hidden)]
 pub mod rt;
-pub use rt::{Extra, ExtraIter, ReadError, ReadFast, from_str, reread};
+pub use rt::{Extra, ExtraIter, ReadError, from_str, reread};
 /// The ordered map of every map-typed member: members keep the order they
 /// came in, whatever features the build gives `serde_json`.
 pub use indexmap::IndexMap;

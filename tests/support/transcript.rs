@@ -244,7 +244,7 @@ fn check_as(
             .failures
             .push(format!("{at}: as {name}, written back differently:\n  read:    {value}\n  written: {back}")),
         Err(e) => {
-            let tracked = (entry.read_tracked)(&value.to_string()).err().unwrap_or(e);
+            let tracked = (entry.read)(&value.to_string()).err().unwrap_or(e);
             j.failures.push(format!("{at}: does not read as {name}: {tracked}\n  {value}"));
             return Vec::new();
         }

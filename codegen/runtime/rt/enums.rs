@@ -58,14 +58,6 @@ macro_rules! __mcp_string_enum {
             $( $value => $name::$variant, )*
             other => return ::std::result::Result::Err(::serde::de::Error::unknown_variant(other, $name::VALUES)),
         });
-        impl $crate::rt::ReadFast for $name {
-            fn read_fast(r: &mut $crate::rt::FastReader<'_>) -> $crate::rt::Fast<$name> {
-                match &*<::std::string::String as $crate::rt::ReadFast>::read_fast(r)? {
-                    $( $value => ::std::result::Result::Ok($name::$variant), )*
-                    _ => ::std::result::Result::Err($crate::rt::Miss::No),
-                }
-            }
-        }
     };
     ($name:ident open { $( $variant:ident = $value:literal ),* $(,)? }) => {
         impl $name {
@@ -92,15 +84,6 @@ macro_rules! __mcp_string_enum {
             $( $value => $name::$variant, )*
             other => $name::Other(::std::borrow::ToOwned::to_owned(other)),
         });
-        impl $crate::rt::ReadFast for $name {
-            fn read_fast(r: &mut $crate::rt::FastReader<'_>) -> $crate::rt::Fast<$name> {
-                let value = <::std::string::String as $crate::rt::ReadFast>::read_fast(r)?;
-                ::std::result::Result::Ok(match &*value {
-                    $( $value => $name::$variant, )*
-                    _ => $name::Other(value),
-                })
-            }
-        }
     };
     (@common $name:ident, |$v:ident| $read:expr) => {
         impl ::std::fmt::Display for $name {

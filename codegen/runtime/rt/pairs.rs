@@ -274,12 +274,6 @@ impl<'a> Deserializer<'a> for ValueDeserializer<'a> {
     }
 }
 
-/// JSON text known to be well-formed as a `RawValue`, without parsing it again
-/// (serde_json's own hand-over of a value's text).
-pub(crate) fn raw_value(text: &str) -> Option<Box<serde_json::value::RawValue>> {
-    serde::Deserialize::deserialize(ValueDeserializer { text }).ok()
-}
-
 enum Text<'a> {
     Borrowed(&'a str),
     Owned(String),

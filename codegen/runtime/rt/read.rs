@@ -6,22 +6,16 @@ use std::fmt;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::fast::ReadFast;
-
 /// Reads JSON text as `T`, as `serde_json::from_str` does, with an error that
 /// says where the input went wrong: the JSON path of the value that did not read
 /// (`params._meta: missing field ...`, `content[0]: ContentBlock: ...`), besides
 /// serde_json's message, line and column.
 ///
-/// `serde_json::from_str` reads these types as well, to the same values, but
-/// more slowly, and its errors carry a path only from the first union down (a
-/// union explains which member failed and where), since serde_json tracks no
-/// path. This reads the text straight into the type, without serde's generic
-/// glue per type ([`ReadFast`]; small messages read about 15% faster, see
-/// BENCHMARKS.md), and hands anything it does not handle (a key
-/// written with escapes, a whole number written as `1.0`, nesting past 96) to
-/// serde_json; only a reading that fails is done again, tracking the path, to
-/// build the error.
+/// `serde_json::from_str` reads these types as well, and as fast; its errors
+/// carry a path only from the first union down (a union explains which member
+/// failed and where), since serde_json tracks no path. This reads the input once
+/// with serde_json when it is well-formed; only a reading that fails is done
+/// again, tracking the path, to build the error.
 ///
 /// ```
 /// use mcp_spec_types::v2026_07_28 as m;
@@ -31,10 +25,7 @@ use super::fast::ReadFast;
 /// assert_eq!(error.path(), "params");
 /// assert!(error.to_string().starts_with("params: missing field `_meta`"));
 /// ```
-pub fn from_str<T: DeserializeOwned + ReadFast>(text: &str) -> Result<T, ReadError> {
-    if let Ok(value) = super::fast::read_whole(text) {
-        return Ok(value);
-    }
+pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, ReadError> {
     match serde_json::from_str(text) {
         Ok(value) => Ok(value),
         Err(error) => Err(explain::<T>(text, error)),
@@ -55,7 +46,7 @@ pub fn from_str<T: DeserializeOwned + ReadFast>(text: &str) -> Result<T, ReadErr
 /// let typed: m::ServerNotification = mcp_spec_types::reread(&generic).unwrap();
 /// assert_eq!(typed.member_name(), "ProgressNotification");
 /// ```
-pub fn reread<T: DeserializeOwned + ReadFast>(value: &impl Serialize) -> Result<T, ReadError> {
+pub fn reread<T: DeserializeOwned>(value: &impl Serialize) -> Result<T, ReadError> {
     match serde_json::to_string(value) {
         Ok(text) => from_str(&text),
         Err(inner) => Err(ReadError { path: ".".to_string(), inner }),

@@ -1,31 +1,20 @@
 //! A module's `SCHEMA_TYPES`: every type by its schema name, with functions that
 //! read JSON text into it and write it back, for tests and tools.
 
-use std::fmt;
-
 use serde::Serialize;
 use serde::de;
 use serde_json::Value;
-
-use super::fast::{Miss, ReadFast};
 
 /// A type of a revision module, by its schema name, with a function that reads
 /// JSON text into the type and writes the value back as JSON.
 pub struct TypeEntry {
     pub name: &'static str,
     /// Reads JSON text as the type, and only that, as [`from_str`](crate::from_str)
-    /// does (for benchmarks).
-    pub read: fn(&str) -> Result<(), String>,
-    /// Reads JSON text as the type through serde (`serde_json::from_str`).
-    pub read_serde: fn(&str) -> Result<(), String>,
-    /// Reads JSON text as the type fast (see `fast`) and through serde, and
-    /// says whether the two agree (`Err` when not): whether the fast reading
-    /// gave a value or declined, and, when serde fails, its error.
-    pub fast_agrees: fn(&str) -> Result<FastOutcome, String>,
-    pub roundtrip: fn(&str) -> Result<Value, String>,
-    /// Reads JSON text as the type; an error says the JSON path where it went wrong
+    /// does: an error says the JSON path where it went wrong
     /// (`result: CallToolResultResponseResult: CallToolResult: content[0]: ...`).
-    pub read_tracked: fn(&str) -> Result<(), String>,
+    pub read: fn(&str) -> Result<(), String>,
+    /// Reads JSON text as the type and writes the value back.
+    pub roundtrip: fn(&str) -> Result<Value, String>,
     /// For unions: reads a JSON value and says which member it chose.
     pub choose: Option<ChooseMember>,
     /// For unions: reads JSON text through serde (`serde_json::from_str`, not the
@@ -48,45 +37,7 @@ pub type ChooseMember = fn(Value) -> Result<&'static str, String>;
 pub type ChooseRead = fn(&str) -> Result<&'static str, String>;
 
 /// Reads `json` as `T`, as [`from_str`](crate::from_str) does.
-pub fn read<T: de::DeserializeOwned + ReadFast>(json: &str) -> Result<(), String> {
-    super::read::from_str::<T>(json).map(drop).map_err(|e| e.to_string())
-}
-
-/// Reads `json` as `T` through serde.
-pub fn read_serde<T: de::DeserializeOwned>(json: &str) -> Result<(), String> {
-    serde_json::from_str::<T>(json).map(drop).map_err(|e| e.to_string())
-}
-
-/// What the fast reading of a text did, when it agreed with serde's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FastOutcome {
-    /// Both read the same value.
-    Read,
-    /// Both found that the text is not a value of the type.
-    Refused,
-    /// The fast reading declined; serde's read or refused it.
-    Declined,
-}
-
-/// Reads `json` as `T` fast and through serde, and checks that they agree:
-/// the fast reading gives a value only when serde gives the same one, and
-/// refuses only what serde refuses.
-pub fn fast_agrees<T: de::DeserializeOwned + ReadFast + PartialEq + fmt::Debug>(
-    json: &str,
-) -> Result<FastOutcome, String> {
-    let serde = serde_json::from_str::<T>(json);
-    match (super::fast::read_whole::<T>(json), serde) {
-        (Ok(fast), Ok(serde)) if fast == serde => Ok(FastOutcome::Read),
-        (Ok(fast), Ok(serde)) => Err(format!("fast read {fast:?}, serde {serde:?}")),
-        (Ok(fast), Err(e)) => Err(format!("fast read {fast:?}, serde refused: {e}")),
-        (Err(Miss::No), Ok(serde)) => Err(format!("fast refused, serde read {serde:?}")),
-        (Err(Miss::No), Err(_)) => Ok(FastOutcome::Refused),
-        (Err(Miss::Unsure), _) => Ok(FastOutcome::Declined),
-    }
-}
-
-/// Reads `json` as `T`, tracking the path for the error.
-pub fn read_tracked<T: de::DeserializeOwned + ReadFast>(json: &str) -> Result<(), String> {
+pub fn read<T: de::DeserializeOwned>(json: &str) -> Result<(), String> {
     super::read::from_str::<T>(json).map(drop).map_err(|e| e.to_string())
 }
 
@@ -107,10 +58,7 @@ macro_rules! __mcp_type_table {
         $crate::rt::TypeEntry {
             name: stringify!($name),
             read: $crate::rt::read::<$name>,
-            read_serde: $crate::rt::read_serde::<$name>,
-            fast_agrees: $crate::rt::fast_agrees::<$name>,
             roundtrip: $crate::rt::roundtrip::<$name>,
-            read_tracked: $crate::rt::read_tracked::<$name>,
             type_id: ::std::any::TypeId::of::<$name>,
             choose: ::std::option::Option::None,
             choose_read: ::std::option::Option::None,
@@ -122,10 +70,7 @@ macro_rules! __mcp_type_table {
         $crate::rt::TypeEntry {
             name: stringify!($name),
             read: $crate::rt::read::<$name>,
-            read_serde: $crate::rt::read_serde::<$name>,
-            fast_agrees: $crate::rt::fast_agrees::<$name>,
             roundtrip: $crate::rt::roundtrip::<$name>,
-            read_tracked: $crate::rt::read_tracked::<$name>,
             type_id: ::std::any::TypeId::of::<$name>,
             choose: ::std::option::Option::None,
             choose_read: ::std::option::Option::None,
@@ -137,10 +82,7 @@ macro_rules! __mcp_type_table {
         $crate::rt::TypeEntry {
             name: stringify!($name),
             read: $crate::rt::read::<$name>,
-            read_serde: $crate::rt::read_serde::<$name>,
-            fast_agrees: $crate::rt::fast_agrees::<$name>,
             roundtrip: $crate::rt::roundtrip::<$name>,
-            read_tracked: $crate::rt::read_tracked::<$name>,
             type_id: ::std::any::TypeId::of::<$name>,
             choose: ::std::option::Option::Some(|v| $name::from_json(v).map(|u| u.member_name())),
             choose_read: ::std::option::Option::Some(|t| {

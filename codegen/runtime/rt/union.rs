@@ -33,7 +33,6 @@ use serde_json::value::RawValue;
 use super::choose::{
     ARRAY, BOOLEAN, Look, Members, NULL, NUMBER, OBJECT, STRING, Selector, join, kind_name, kinds_names,
 };
-use super::fast::{Miss, ReadFast};
 use super::fixed::Fixed;
 use super::object::Key;
 
@@ -124,7 +123,7 @@ pub type Reader<U> = fn(Input<'_, '_>) -> Result<U, String>;
 /// Reads a member type from its input (one function, so that each member's
 /// reader is one call).
 #[inline]
-pub fn read_as<T: super::Shape + DeserializeOwned + ReadFast>(input: Input<'_, '_>) -> Result<T, String> {
+pub fn read_as<T: super::Shape + DeserializeOwned>(input: Input<'_, '_>) -> Result<T, String> {
     match input {
         Input::Text(text, Some((kind, keys))) => T::read_looked(text, kind, keys),
         Input::Text(text, None) => T::read_text(text),
@@ -134,7 +133,7 @@ pub fn read_as<T: super::Shape + DeserializeOwned + ReadFast>(input: Input<'_, '
 
 /// [`read_as`] for a reading type (`Int`), which no union asks the shape of.
 #[inline]
-pub fn read_plain<T: DeserializeOwned + ReadFast>(input: Input<'_, '_>) -> Result<T, String> {
+pub fn read_plain<T: DeserializeOwned>(input: Input<'_, '_>) -> Result<T, String> {
     match input {
         Input::Text(text, _) => read_member(text),
         Input::Pairs(pairs, _) => super::pairs::read_pairs(pairs),
@@ -162,13 +161,6 @@ thread_local! {
 #[inline]
 fn quiet() -> bool {
     QUIET.with(Cell::get)
-}
-
-/// Runs `read` with failures quiet (a reading whose error goes unused).
-#[inline]
-pub(crate) fn quietly<T>(read: impl FnOnce() -> T) -> T {
-    let _quiet = Quiet::start();
-    read()
 }
 
 /// Makes failures quiet until dropped, then puts back what was (also when a
@@ -414,7 +406,7 @@ pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
 #[inline]
 pub(crate) fn string_end(b: &[u8], mut i: usize) -> Option<usize> {
     loop {
-        i = next_special::<false>(b, i);
+        i = next_quote_or_backslash(b, i);
         while !matches!(b.get(i)?, b'"' | b'\\') {
             i += 1;
         }
@@ -425,30 +417,24 @@ pub(crate) fn string_end(b: &[u8], mut i: usize) -> Option<usize> {
     }
 }
 
-/// The first quote or backslash (and, with `CONTROLS`, control character) at or
-/// after `i`, looked for eight bytes at a time; where fewer than eight bytes
-/// are left, the index where the word-wise look stopped (the caller looks at
-/// the rest byte by byte).
+/// The first quote or backslash at or after `i`, looked for eight bytes at a
+/// time; where fewer than eight bytes are left, the index where the word-wise
+/// look stopped (the caller looks at the rest byte by byte).
 #[inline(always)]
-pub(crate) fn next_special<const CONTROLS: bool>(b: &[u8], mut i: usize) -> usize {
+fn next_quote_or_backslash(b: &[u8], mut i: usize) -> usize {
     const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
     const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
     const QUOTES: u64 = u64::from_ne_bytes([b'"'; 8]);
     const BACKSLASHES: u64 = u64::from_ne_bytes([b'\\'; 8]);
-    const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
-    // The high bit of each byte of `w` that is zero (below a space, for
-    // `controls`). A byte above a flagged one may be flagged too, so only the
-    // lowest flag is trusted, in each test and so in their union.
+    // The high bit of each byte of `w` that is zero. A byte above a flagged
+    // one may be flagged too, so only the lowest flag is trusted, in each test
+    // and so in their union.
     let zeros = |w: u64| w.wrapping_sub(ONES) & !w & HIGHS;
-    let controls = |w: u64| w.wrapping_sub(SPACES) & !w & HIGHS;
     while let Some(chunk) = b.get(i..i + 8) {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
         let w = u64::from_le_bytes(word);
-        let mut found = zeros(w ^ QUOTES) | zeros(w ^ BACKSLASHES);
-        if CONTROLS {
-            found |= controls(w);
-        }
+        let found = zeros(w ^ QUOTES) | zeros(w ^ BACKSLASHES);
         if found != 0 {
             return i + (found.trailing_zeros() / 8) as usize;
         }
@@ -591,19 +577,13 @@ impl<'de> Visitor<'de> for ScanVisitor<'_> {
     }
 }
 
-/// Reads a union's member from the union's input text: fast (see `fast`), else
-/// through serde. On failure the text is read again, tracking where, so the
-/// error says the path inside the member (`content[0]: missing field
-/// \`mimeType\``); unless a union is trying its members quietly, when the
-/// error is empty (see `QUIET`) and a member the fast reading finds does not
-/// read is not read again.
+/// Reads a union's member from the union's input text. On failure the text is
+/// read again, tracking where, so the error says the path inside the member
+/// (`content[0]: missing field \`mimeType\``); unless a union is trying its
+/// members quietly, when the error is empty (see `QUIET`).
 #[inline]
-pub fn read_member<T: DeserializeOwned + ReadFast>(text: &str) -> Result<T, String> {
-    match super::fast::read_whole::<T>(text) {
-        Ok(value) => Ok(value),
-        Err(Miss::No) if quiet() => Err(String::new()),
-        Err(_) => read_or_explain(|| serde_json::from_str(text), || member_error::<T>(text)),
-    }
+pub fn read_member<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+    read_or_explain(|| serde_json::from_str(text), || member_error::<T>(text))
 }
 
 /// Reads a union's member; when it does not read, the error `explain` gives
@@ -974,16 +954,6 @@ macro_rules! __mcp_union {
     };
 
     (@common $name:ident { $( $variant:ident ($ty:ty) $(as $wrap:ident)? ),* }) => {
-        impl $crate::rt::ReadFast for $name {
-            #[inline]
-            fn read_fast(r: &mut $crate::rt::FastReader<'_>) -> $crate::rt::Fast<$name> {
-                $crate::rt::union_fast(r, $name::from_text)
-            }
-            #[inline]
-            fn read_text_fast(text: &str) -> $crate::rt::Fast<$name> {
-                $crate::rt::union_text_fast(text, $name::from_text)
-            }
-        }
         impl $name {
             /// The names of the members, in the schema's order.
             pub const MEMBERS: &'static [&'static str] = &[ $( stringify!($variant) ),* ];

@@ -50,7 +50,6 @@ pub const RUNTIME: &[(&str, &str)] = &[
     ("src/rt/choose.rs", include_str!("../../runtime/rt/choose.rs")),
     ("src/rt/enums.rs", include_str!("../../runtime/rt/enums.rs")),
     ("src/rt/extra.rs", include_str!("../../runtime/rt/extra.rs")),
-    ("src/rt/fast.rs", include_str!("../../runtime/rt/fast.rs")),
     ("src/rt/fixed.rs", include_str!("../../runtime/rt/fixed.rs")),
     ("src/rt/log.rs", include_str!("../../runtime/rt/log.rs")),
     ("src/rt/number.rs", include_str!("../../runtime/rt/number.rs")),
@@ -579,7 +578,7 @@ fn lib_rs(spec: &Spec) -> TokenStream {
         #[doc(hidden)]
         pub mod rt;
 
-        pub use rt::{Extra, ExtraIter, ReadError, ReadFast, from_str, reread};
+        pub use rt::{Extra, ExtraIter, ReadError, from_str, reread};
         /// The ordered map of every map-typed member: members keep the order they
         /// came in, whatever features the build gives `serde_json`.
         pub use indexmap::IndexMap;

@@ -5,8 +5,7 @@
 //! proc-macro: the declarative macros each generated type calls (`object!`,
 //! `union!`, `string_enum!`), the reading of keys, fixed values and numbers, the
 //! kept unknown members and open objects ([`Extra`]), the union rule's first
-//! look, the reading of a union of objects from its members (`pairs`), and the
-//! fast reading straight from JSON text that serde's reading backs (`fast`).
+//! look, and the reading of a union of objects from its members (`pairs`).
 //! Public for the generated modules only.
 //!
 //! # One worked expansion
@@ -35,10 +34,7 @@
 //! [`ObjectVisitor`] and the type's [`ReadObject`] body, which reads the keys in
 //! one pass (a fixed member's value is checked where it stands, so the error names
 //! it; a repeated key is an error; an unknown key is kept as its JSON text), then
-//! fails on a missing required member; a [`ReadFast`], the same reading straight
-//! from JSON text (`fast`): its members' places ([`Slot`]) handed to the loop all
-//! structs share ([`FastReader::read_members`]), what [`from_str`] reads with
-//! first; and the [`Shape`] a union asks of its
+//! fails on a missing required member; and the [`Shape`] a union asks of its
 //! members. A member line is `N "wire": KIND field: Type`, where N is the member's
 //! position in the list (the `ReadObject` body matches on it: integer arms build
 //! faster than string ones) and KIND is `required`, `optional` (the field is an `Option` of the type, left out
@@ -51,7 +47,6 @@
 mod choose;
 mod enums;
 mod extra;
-mod fast;
 mod fixed;
 #[cfg(feature = "unknown-members-log")]
 pub mod log;
@@ -66,9 +61,6 @@ pub use enums::UnknownValue;
 
 pub use choose::*;
 pub use extra::{Extra, ExtraIter, Member};
-pub use fast::{
-    Fast, FixedSlot, Miss, ReadFast, Reader as FastReader, Slot, Through, slot, union_fast, union_text_fast,
-};
 pub use fixed::{Fixed, read_fixed};
 pub use number::{Float, FloatSeq, Int, NullableFloat, NullableInt};
 pub use object::{
@@ -77,9 +69,7 @@ pub use object::{
 };
 pub use pairs::{FromPairs, PairsVisitor};
 pub use read::{ReadError, from_str, reread};
-pub use table::{
-    ChooseMember, ChooseRead, FastOutcome, TypeEntry, fast_agrees, read, read_serde, read_tracked, roundtrip,
-};
+pub use table::{ChooseMember, ChooseRead, TypeEntry, read, roundtrip};
 pub use union::{
     Input, MemberTable, Reader, Scanned, TagRule, UnionOf, number_or_skip, position, raw_of, read_as, read_plain,
     scan_fast, shape_from_pairs, shape_from_text, skip_seq, tag_from_pairs, tag_from_text, tag_kind_error, to_raw,

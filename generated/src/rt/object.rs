@@ -299,7 +299,7 @@ pub trait Shape {
     #[inline]
     fn read_text(text: &str) -> Result<Self, String>
     where
-        Self: Sized + serde::de::DeserializeOwned + super::fast::ReadFast,
+        Self: Sized + serde::de::DeserializeOwned,
     {
         super::union::read_member(text)
     }
@@ -309,7 +309,7 @@ pub trait Shape {
     #[inline]
     fn read_looked(text: &str, _kind: u8, _keys: &[&str]) -> Result<Self, String>
     where
-        Self: Sized + serde::de::DeserializeOwned + super::fast::ReadFast,
+        Self: Sized + serde::de::DeserializeOwned,
     {
         Self::read_text(text)
     }
@@ -319,7 +319,7 @@ pub trait Shape {
     #[inline]
     fn read_pairs(pairs: &[(Cow<'_, str>, Cow<'_, str>)], _looked: Option<&[&str]>) -> Result<Self, String>
     where
-        Self: Sized + serde::de::DeserializeOwned + super::fast::ReadFast,
+        Self: Sized + serde::de::DeserializeOwned,
     {
         super::pairs::read_pairs(pairs)
     }
@@ -452,36 +452,6 @@ macro_rules! __mcp_object {
             }
         }
 
-        impl $crate::rt::ReadFast for $name {
-            #[inline]
-            #[allow(unused_mut, unused_variables, non_snake_case)]
-            fn read_fast(__mcp_r: &mut $crate::rt::FastReader<'_>) -> $crate::rt::Fast<$name> {
-                // The fixed members' places, in a struct (a local named like a
-                // constant in scope would be a pattern).
-                struct __McpFixed { $( $( $cname: $crate::rt::FixedSlot, )? )* }
-                let mut __mcp_fixed = __McpFixed { $( $( $cname: $crate::rt::FixedSlot::new($crate::rt::Fixed::from($name::$cname)), )? )* };
-                $(
-                    $( let mut $field: ::std::option::Option<$ty> = ::std::option::Option::None; )?
-                )*
-                let mut $extra = $crate::rt::Extra::new();
-                // One loop for every struct (`read_members`), each member read
-                // into its place through the place's type.
-                if let ::std::result::Result::Err(__mcp_e) = __mcp_r.read_members(
-                    &[ $( $wire ),* ],
-                    &mut [ $( $( $crate::rt::slot(&mut __mcp_fixed.$cname) )? $( $crate::__mcp_object!(@slot $field $($wrap)?) )? ),* ],
-                    &mut $extra,
-                ) {
-                    return ::std::result::Result::Err(__mcp_e);
-                }
-                $crate::__mcp_object!(@fast_unnamed [$($notification)?] $extra);
-                $(
-                    $( if !__mcp_fixed.$cname.seen() { return ::std::result::Result::Err($crate::rt::Miss::No); } )?
-                    $( $crate::__mcp_object!(@fast_finish $kind $field $(= $default)?); )?
-                )*
-                ::std::result::Result::Ok($name { $( $( $field, )? )* $extra })
-            }
-        }
-
         impl $crate::rt::Shape for $name {
             const KINDS: u8 = $crate::rt::OBJECT;
             const WIRES: &'static [&'static str] = &[ $( $wire ),* ];
@@ -495,12 +465,6 @@ macro_rules! __mcp_object {
     };
     (@unnamed [notification] $access:ident $key:ident $extra:ident) => {
         $crate::rt::read_unnamed_of_notification(&mut $access, $key, &mut $extra)
-    };
-    (@fast_unnamed [] $extra:ident) => {};
-    (@fast_unnamed [notification] $extra:ident) => {
-        if $extra.contains_key("id") {
-            return ::std::result::Result::Err($crate::rt::Miss::No);
-        }
     };
 
     (@write $s:ident $w:ident optional $wire:literal $field:ident) => {
@@ -529,28 +493,6 @@ macro_rules! __mcp_object {
     };
     (@read $access:ident $wire:literal $field:ident $($wrap:ident)?) => {
         $crate::rt::read_field(&mut $access, $wire, &mut $field)
-    };
-
-    (@slot $field:ident int) => {
-        $crate::rt::slot(&mut $crate::rt::Through::<$crate::rt::Int, _>(&mut $field, ::std::marker::PhantomData))
-    };
-    (@slot $field:ident nullable_int) => {
-        $crate::rt::slot(&mut $crate::rt::Through::<$crate::rt::NullableInt, _>(&mut $field, ::std::marker::PhantomData))
-    };
-    (@slot $field:ident $($wrap:ident)?) => {
-        $crate::rt::slot(&mut $field)
-    };
-    (@fast_finish required $field:ident) => {
-        let ::std::option::Option::Some($field) = $field else {
-            return ::std::result::Result::Err($crate::rt::Miss::No);
-        };
-    };
-    (@fast_finish optional $field:ident) => {};
-    (@fast_finish defaulted $field:ident = $default:expr) => {
-        let $field = match $field {
-            ::std::option::Option::Some(value) => value,
-            ::std::option::Option::None => $default,
-        };
     };
 
     (@finish required $wire:literal $field:ident) => {

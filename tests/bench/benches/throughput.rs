@@ -24,14 +24,8 @@ fn main() {
     let theirs_b: rmcp::model::ListToolsResult = serde_json::from_str(&text).expect("rmcp reads it");
     assert_eq!((theirs_a.tools.len(), theirs_b.tools.len()), (10_000, 10_000));
 
-    let names = [
-        "IgnoredAny (parse only)",
-        "serde_json::Value",
-        "mcp-spec-types",
-        "rust-mcp-schema 2.0.0",
-        "rmcp 3.11.0",
-        "mcp-spec-types from_str",
-    ];
+    let names =
+        ["IgnoredAny (parse only)", "serde_json::Value", "mcp-spec-types", "rust-mcp-schema 2.0.0", "rmcp 3.11.0"];
     let t = &text;
     let mut contenders = vec![
         Contender {
@@ -54,11 +48,6 @@ fn main() {
         Contender {
             name: names[4],
             run: Box::new(move || drop(black_box(serde_json::from_str::<rmcp::model::ListToolsResult>(t).unwrap()))),
-        },
-        // Ours again, with `mcp_spec_types::from_str` (the text straight into the types).
-        Contender {
-            name: names[5],
-            run: Box::new(move || drop(black_box(mcp_spec_types::from_str::<ours::ListToolsResult>(t).unwrap()))),
         },
     ];
     let times = race(&mut contenders, rounds);
@@ -86,7 +75,7 @@ fn main() {
     for (rev, table) in [("2026-07-28", ours::SCHEMA_TYPES), ("draft", mcp_spec_types::draft::SCHEMA_TYPES)] {
         for (name, json) in examples(rev) {
             let entry = table.iter().find(|e| e.name == name).unwrap_or_else(|| panic!("no type {name}"));
-            match (entry.read_serde)(&json) {
+            match (entry.read)(&json) {
                 Ok(()) => stream.push((entry, json)),
                 Err(e) => left_out.push(format!("{rev} {name}: {e}")),
             }
@@ -101,7 +90,7 @@ fn main() {
     );
     let bytes: usize = stream.iter().map(|(_, j)| j.len()).sum();
     let s = &stream;
-    let mixed_names = ["IgnoredAny (parse only)", "serde_json::Value", "mcp-spec-types", "mcp-spec-types from_str"];
+    let mixed_names = ["IgnoredAny (parse only)", "serde_json::Value", "mcp-spec-types"];
     let mut mixed = vec![
         Contender {
             name: mixed_names[0],
@@ -119,10 +108,6 @@ fn main() {
         },
         Contender {
             name: mixed_names[2],
-            run: Box::new(move || s.iter().for_each(|(entry, j)| (entry.read_serde)(j).unwrap())),
-        },
-        Contender {
-            name: mixed_names[3],
             run: Box::new(move || s.iter().for_each(|(entry, j)| (entry.read)(j).unwrap())),
         },
     ];

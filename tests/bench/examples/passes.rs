@@ -4,11 +4,10 @@
 //! the load of a shared machine, as times do; they say why a time is what it is.
 //!
 //! Modes: `read` (ours reads each message as the generic JSON-RPC message, with
-//! `mcp_spec_types::from_str`), `read-serde` (the same with
-//! `serde_json::from_str`), `read-value` (as `serde_json::Value`), `client`
-//! (the server's messages, each as the type a client reads it as, with
-//! `from_str`), `client-serde`, `client-value`, `write` (ours writes what it
-//! read), `write-value`.
+//! `mcp_spec_types::from_str`), `read-value` (as `serde_json::Value`),
+//! `client` (the server's messages, each as the type a client reads it as, with
+//! `from_str`), `client-value`, `write` (ours writes what it read),
+//! `write-value`.
 
 use std::hint::black_box;
 
@@ -43,12 +42,8 @@ fn measured_passes(
     for _ in 0..passes {
         match mode {
             "read" => stream.iter().for_each(|t| drop(black_box(mcp_spec_types::from_str::<ours::JSONRPCMessage>(t)))),
-            "read-serde" => {
-                stream.iter().for_each(|t| drop(black_box(serde_json::from_str::<ours::JSONRPCMessage>(t))))
-            }
             "read-value" => stream.iter().for_each(|t| drop(black_box(serde_json::from_str::<Value>(t)))),
             "client" => typed.iter().for_each(|(entry, t)| drop(black_box((entry.read)(t)))),
-            "client-serde" => typed.iter().for_each(|(entry, t)| drop(black_box((entry.read_serde)(t)))),
             "client-value" => typed.iter().for_each(|(_, t)| drop(black_box(serde_json::from_str::<Value>(t)))),
             "write" => ours_read.iter().for_each(|m| drop(black_box(serde_json::to_string(m)))),
             "write-value" => values.iter().for_each(|m| drop(black_box(serde_json::to_string(m)))),

@@ -251,3 +251,16 @@ pub fn print_paired(title: &str, bytes: usize, results: &[(&str, Duration, f64)]
         );
     }
 }
+
+/// Whether two JSON values are equal, numbers compared as numbers (a peer's
+/// `1.0` is written back as `1`; `1` and `1.5` differ).
+pub fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y)),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w)))
+        }
+        _ => a == b,
+    }
+}
