@@ -131,6 +131,14 @@ fn a_run_that_fails_midway_leaves_the_previous_crate_as_it_was() {
     output::write_crate(&out, &second).unwrap();
     assert!(output::check_crate(&out, &second).is_empty());
     assert_eq!(output::check_crate(&out, &first).len(), first.len(), "every file differs from the first run's");
+    // A source file generation would not write is stale, in any folder under src/.
+    for stray in ["src/stray.rs", "src/shared/stray.rs", "src/rt/stray.rs"] {
+        let path = out.join(stray);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, "// left over\n").unwrap();
+        assert_eq!(output::check_crate(&out, &second), [output::Stale::Extra(path.clone())], "{stray}");
+        std::fs::remove_file(&path).unwrap();
+    }
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
@@ -386,7 +394,10 @@ fn adjacent_revisions_share_an_item_exactly_when_it_and_all_it_mentions_are_the_
         std::fs::write(dir.join("schema.ts"), text).unwrap();
     }
     let (spec, _) = mcp_spec_codegen::spec::load_spec(&tmp).unwrap_or_else(|d| panic!("{}", d.render()));
-    let files = generate_ok(&tmp);
+    // Written to target/downstream below: its manifest names the runtime from there.
+    let dir = support::workspace_root().join("target/downstream/item-sharing");
+    let files = mcp_spec_codegen::generate_from_with(&spec, &mcp_spec_codegen::emit::Settings::writing_to(&dir))
+        .unwrap_or_else(|d| panic!("{}", d.render()));
     std::fs::remove_dir_all(&tmp).unwrap();
     let own: Vec<&mcp_spec_codegen::model::Revision> = spec.revisions.iter().collect();
     let shared = check_item_sharing(&spec, &own, &files);
@@ -421,7 +432,6 @@ fn adjacent_revisions_share_an_item_exactly_when_it_and_all_it_mentions_are_the_
     }
     // The crate compiles, and its docs build, without a warning (a doc link that
     // does not resolve is one), with each revision alone and with all.
-    let dir = support::workspace_root().join("target/downstream/item-sharing");
     let _ = std::fs::remove_dir_all(&dir);
     output::write_crate(&dir, &files).unwrap();
     let manifest = dir.join("Cargo.toml");

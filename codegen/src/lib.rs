@@ -41,12 +41,18 @@ pub struct Generated {
     pub timings: Vec<(&'static str, std::time::Duration)>,
 }
 
-/// Loads a spec folder and generates the `mcp-spec-types` crate in memory.
+/// Loads a spec folder and generates the `mcp-spec-types` crate in memory, for
+/// the committed place (`generated/`).
 pub fn generate(spec_dir: &Path) -> Result<Generated, Diagnostics> {
+    generate_with(spec_dir, &emit::Settings::default())
+}
+
+/// [`generate`], for a crate that `settings` places (see [`emit::Settings::writing_to`]).
+pub fn generate_with(spec_dir: &Path, settings: &emit::Settings) -> Result<Generated, Diagnostics> {
     let started = std::time::Instant::now();
     let (spec, warnings) = spec::load_spec(spec_dir)?;
     let loaded = started.elapsed();
-    let files = generate_from(&spec)?;
+    let files = generate_from_with(&spec, settings)?;
     let timings = vec![("load", loaded), ("emit", started.elapsed() - loaded)];
     Ok(Generated { spec, files, warnings, timings })
 }
@@ -54,9 +60,14 @@ pub fn generate(spec_dir: &Path) -> Result<Generated, Diagnostics> {
 /// Generates the crate's files from a loaded spec: the types, the registry, and
 /// the registry's look-ahead notes in the docs of older revisions.
 pub fn generate_from(spec: &Spec) -> Result<Files, Diagnostics> {
+    generate_from_with(spec, &emit::Settings::default())
+}
+
+/// [`generate_from`], for a crate that `settings` places.
+pub fn generate_from_with(spec: &Spec, settings: &emit::Settings) -> Result<Files, Diagnostics> {
     let registry = registry::build(spec);
     let notes = emit::registry::look_ahead_notes(spec, &registry);
-    emit::emit_crate(spec, &registry, &notes)
+    emit::emit_crate(spec, &registry, &notes, settings)
 }
 
 /// Generates one module from one schema text, as for a revision named after the

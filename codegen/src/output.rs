@@ -14,7 +14,8 @@ use crate::emit::Files;
 pub enum Stale {
     Changed(PathBuf),
     Missing(PathBuf),
-    /// A `.rs` file under `src/` that generation would not produce.
+    /// A `.rs` file anywhere under `src/` that generation would not produce
+    /// (`src/shared/` and any other folder included).
     Extra(PathBuf),
 }
 
@@ -47,12 +48,22 @@ pub fn check_crate(out: &Path, files: &Files) -> Vec<Stale> {
     stale
 }
 
+/// Every `.rs` file under `out/src`, in every folder below it.
 fn generated_sources(out: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(out.join("src"))
-        .map(|rd| rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "rs")).collect())
-        .unwrap_or_default();
-    v.sort();
-    v
+    let mut found = Vec::new();
+    let mut folders = vec![out.join("src")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
 }
 
 /// Writes `files` as the whole content of `out` (a folder this generator owns).

@@ -251,9 +251,8 @@ pub fn ancestors(items: &BTreeMap<String, Item>, name: &str) -> Vec<String> {
     out
 }
 
-/// The rule's first look, shared with the generated code's runtime.
-#[path = "../runtime/rt/choose.rs"]
-pub mod choose;
+/// The rule's first look: the generated code's runtime's own, so that both decide alike.
+pub use mcp_spec_runtime::choose;
 
 /// Would the generated code read `v` as `ty`? The model's account of the typed
 /// read, for the checks and the tests: strings, numbers (an integer is any number

@@ -35,98 +35,11 @@
 //! assert_eq!(registry::revision_for_protocol_version("2025-06-18"), Some("2025-06-18"));
 //! ```
 
-/// What an entry is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
-    /// An interface, type alias, union or enum declared by the schema.
-    Type,
-    /// A member of an object type.
-    Field,
-    /// One value of a string enum.
-    Value,
-    /// An exported const.
-    Const,
-}
+pub use crate::rt::registry::{Entry, Kind, Registry, State};
 
-/// The state of an entry in one revision.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum State {
-    /// Not in this revision, nor in any earlier one.
-    Absent,
-    /// In the revision, not deprecated.
-    Active,
-    /// In the revision, with a `@deprecated` tag.
-    Deprecated {
-        /// The revision the tag names ("as of protocol version 2026-07-28"), or
-        /// the revision carrying the tag when it names none.
-        since: &'static str,
-        /// The first SEP the tag names (`SEP-2577`).
-        sep: Option<&'static str>,
-        /// The tag's text.
-        note: &'static str,
-    },
-    /// Not in this revision, but in an earlier one.
-    Removed {
-        /// The newest earlier revision that has it.
-        last_seen: &'static str,
-    },
-    /// A member this revision no longer names but still allows: its parent's
-    /// index signature (`[key: string]: unknown`) takes it, and the types keep it
-    /// as an unknown member. Not gone from the protocol.
-    Unnamed {
-        /// The newest earlier revision that names it.
-        last_named: &'static str,
-    },
-}
-
-impl State {
-    /// Active or Deprecated: the revision has the item.
-    pub fn is_present(&self) -> bool {
-        matches!(self, State::Active | State::Deprecated { .. })
-    }
-}
-
-/// One schema item and its state in each revision.
-#[derive(Debug)]
-pub struct Entry {
-    pub path: &'static str,
-    pub kind: Kind,
-    /// One state per revision, in the order of [`crate::REVISIONS`].
-    pub states: &'static [State],
-    /// Per revision, the path under which that revision declares the item when it
-    /// is not this one: `CallToolRequest.params.name` is `CallToolRequestParams.name`
-    /// from 2025-11-25 on. The item is present there, and listed under that path.
-    pub same_as: &'static [Option<&'static str>],
-}
-
-impl Entry {
-    /// The state in `revision` (a name from [`crate::REVISIONS`]).
-    pub fn state(&self, revision: &str) -> Option<&'static State> {
-        let i = revision_index(revision)?;
-        self.states.get(i)
-    }
-
-    /// The path under which `revision` declares this item, when it is another one.
-    pub fn same_as(&self, revision: &str) -> Option<&'static str> {
-        *self.same_as.get(revision_index(revision)?)?
-    }
-
-    /// Every revision with the entry's state in it, oldest first.
-    pub fn states(&self) -> impl Iterator<Item = (&'static str, &'static State)> {
-        crate::REVISIONS.iter().copied().zip(self.states.iter())
-    }
-}
-
-/// The data's own shorthand: `entries!["path" Kind STATES SAME_AS, ...]`.
-macro_rules! entries {
-    ( $( $path:literal $kind:ident $states:ident $same_as:ident ),* $(,)? ) => {
-        &[ $( Entry { path: $path, kind: Kind::$kind, states: $states, same_as: $same_as } ),* ]
-    };
-}
-
-fn revision_index(revision: &str) -> Option<usize> {
-    crate::REVISIONS.iter().position(|r| *r == revision)
-}
+/// The registry of this crate's revisions: what the functions below look in.
+pub static REGISTRY: Registry =
+    Registry { revisions: crate::REVISIONS, entries: ENTRIES, protocol_versions: PROTOCOL_VERSIONS };
 
 /// Every entry, sorted by path.
 pub fn entries() -> &'static [Entry] {
@@ -135,39 +48,29 @@ pub fn entries() -> &'static [Entry] {
 
 /// The entry for a path.
 pub fn entry(path: &str) -> Option<&'static Entry> {
-    ENTRIES.binary_search_by(|e| e.path.cmp(path)).ok().map(|i| &ENTRIES[i])
+    REGISTRY.entry(path)
 }
 
 /// The state of `path` in `revision`; `None` when either is unknown.
 pub fn state(revision: &str, path: &str) -> Option<&'static State> {
-    entry(path)?.state(revision)
+    REGISTRY.state(revision, path)
 }
 
 /// The entries Deprecated in `revision`, with their state, by path; each item
 /// once, under the path that revision declares it by.
 pub fn deprecated_in(revision: &str) -> impl Iterator<Item = (&'static Entry, &'static State)> {
-    let i = revision_index(revision);
-    ENTRIES.iter().filter_map(move |e| {
-        let i = i?;
-        let s = e.states.get(i)?;
-        (matches!(s, State::Deprecated { .. }) && e.same_as[i].is_none()).then_some((e, s))
-    })
+    REGISTRY.deprecated_in(revision)
 }
 
 /// The entries present in `old` and absent from `new`, by path.
 pub fn removed_between(old: &str, new: &str) -> impl Iterator<Item = &'static Entry> {
-    let (a, b) = (revision_index(old), revision_index(new));
-    ENTRIES.iter().filter(move |e| match (a, b) {
-        // A member no longer named but still allowed (`Unnamed`) is not removed.
-        (Some(a), Some(b)) => e.states[a].is_present() && matches!(e.states[b], State::Removed { .. }),
-        _ => false,
-    })
+    REGISTRY.removed_between(old, new)
 }
 
 /// The revision a protocol version string from the wire (`initialize`'s
 /// `protocolVersion`, the `MCP-Protocol-Version` header) belongs to.
 pub fn revision_for_protocol_version(version: &str) -> Option<&'static str> {
-    PROTOCOL_VERSIONS.binary_search_by(|(v, _)| (*v).cmp(version)).ok().map(|i| PROTOCOL_VERSIONS[i].1)
+    REGISTRY.revision_for_protocol_version(version)
 }
 
 const S0: &[State] = &[
@@ -1222,8 +1125,8 @@ const A97: &[::std::option::Option<&str>] = &[
     ::std::option::Option::None,
     ::std::option::Option::None,
 ];
-static ENTRIES: &[Entry] = entries![
-    "Annotated" Type S0 A0, "Annotated.annotations" Field S0 A0,
+static ENTRIES: &[Entry] = crate::rt::registry_entries![
+    crate ::REVISIONS; "Annotated" Type S0 A0, "Annotated.annotations" Field S0 A0,
     "Annotated.annotations.audience" Field S0 A0, "Annotated.annotations.priority" Field
     S0 A0, "Annotations" Type S1 A0, "Annotations.audience" Field S1 A0,
     "Annotations.lastModified" Field S2 A0, "Annotations.priority" Field S1 A0,

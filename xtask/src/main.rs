@@ -152,7 +152,8 @@ fn codegen(spec_dir: Option<PathBuf>, out: Option<PathBuf>, check: bool, timings
             return ExitCode::from(1);
         }
     };
-    let generated = match mcp_spec_codegen::generate(&dir) {
+    let out = out.unwrap_or_else(|| root.join("generated"));
+    let generated = match mcp_spec_codegen::generate_with(&dir, &mcp_spec_codegen::emit::Settings::writing_to(&out)) {
         Ok(g) => g,
         Err(d) => {
             report(&d);
@@ -167,7 +168,6 @@ fn codegen(spec_dir: Option<PathBuf>, out: Option<PathBuf>, check: bool, timings
         let n = generated.warnings.items.len();
         eprintln!("{n} warning{} about the schema (`--verbose` shows each in full)", if n == 1 { "" } else { "s" });
     }
-    let out = out.unwrap_or_else(|| root.join("generated"));
     if check {
         let stale = output::check_crate(&out, &generated.files);
         if stale.is_empty() {

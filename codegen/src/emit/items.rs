@@ -2,7 +2,7 @@
 //! const). Each item is its Rust definition, as tokens that prettyplease lays out;
 //! for structs and unions, its builders and `From` impls (`build.rs`), as text
 //! laid out there; and, for structs, enums and unions, one call of a runtime macro
-//! (`codegen/runtime/rt/`) that writes its serde impls, laid out here by hand, one
+//! (`codegen/runtime`, crate `mcp-spec-runtime`) that writes its serde impls, laid out here by hand, one
 //! member per line, so that a one-member change in the schema is a one-line
 //! change in the macro call (a struct's lines also carry each member's position,
 //! which its `read_object` matches on: a member added or removed renumbers the

@@ -1,5 +1,6 @@
-//! The registry → the generated crate's `registry` module: the hand-written API
-//! (`codegen/runtime/registry.rs`) followed by the data, one static table.
+//! The registry → the generated crate's `registry` module: its docs and thin
+//! wrappers over the runtime's lookups (`codegen/templates/registry.rs`)
+//! followed by the data, one static table.
 
 use std::collections::BTreeMap;
 
@@ -46,8 +47,8 @@ pub fn look_ahead_notes(spec: &Spec, reg: &Registry) -> RevisionNotes {
     notes
 }
 
-/// The API half of the module, copied as it is.
-pub const API: &str = include_str!("../../runtime/registry.rs");
+/// The module's docs and its functions over the data (the runtime's lookups).
+pub const API: &str = include_str!("../../templates/registry.rs");
 
 /// The data half: `ENTRIES` and `PROTOCOL_VERSIONS`. Entries share their state
 /// lists (most items have one of a few dozen histories), which keeps the crate
@@ -97,7 +98,7 @@ pub fn registry_data(reg: &Registry) -> TokenStream {
         #(#consts)*
         #(#alias_consts)*
 
-        static ENTRIES: &[Entry] = entries![#(#entries)*];
+        static ENTRIES: &[Entry] = crate::rt::registry_entries![crate::REVISIONS; #(#entries)*];
 
         /// Protocol version strings, sorted, with their revisions.
         static PROTOCOL_VERSIONS: &[(&str, &str)] = &[#(#versions)*];

@@ -38,21 +38,7 @@
 //! assert_eq!(negotiate(Offer::Requested("2025-11-25"), &["2025-11-25", "2026-07-28"]), None);
 //! ```
 
-/// What the peer said.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Offer<'a> {
-    /// A client's `initialize` offered this version (the server decides).
-    Initialize(&'a str),
-    /// A server answered `initialize` with this version (the client checks it).
-    Answered(&'a str),
-    /// A server's `server/discover` listed these versions (the client chooses;
-    /// when the version chosen has the handshake, it goes on with `initialize`).
-    Discovered(&'a [String]),
-    /// A request's `_meta` names this version, from 2026-07-28 on (the server
-    /// checks it; `None`, also for a version with the handshake, which no
-    /// request names: answer with an `UnsupportedProtocolVersionError`).
-    Requested(&'a str),
-}
+pub use crate::rt::negotiate::Offer;
 
 /// The version to speak, or `None` when there is none in common (a client then
 /// disconnects; a server refuses the request; a server answering `initialize`
@@ -60,13 +46,7 @@ pub enum Offer<'a> {
 /// else its newest such).
 /// "Newest" is by date: versions are `YYYY-MM-DD`.
 pub fn negotiate<'a>(offer: Offer<'_>, ours: &[&'a str]) -> Option<&'a str> {
-    let handshake = || ours.iter().copied().filter(|o| has_initialize(o));
-    match offer {
-        Offer::Initialize(v) => handshake().find(|o| *o == v).or_else(|| handshake().max()),
-        Offer::Answered(v) => handshake().find(|o| *o == v),
-        Offer::Requested(v) => ours.iter().copied().find(|o| *o == v && !has_initialize(o)),
-        Offer::Discovered(theirs) => ours.iter().copied().filter(|o| theirs.iter().any(|t| t == o)).max(),
-    }
+    crate::rt::negotiate::negotiate(offer, ours, &crate::registry::REGISTRY)
 }
 
 /// Whether a protocol version opens with the `initialize` handshake: whether its
@@ -82,7 +62,5 @@ pub fn negotiate<'a>(offer: Offer<'_>, ours: &[&'a str]) -> Option<&'a str> {
 /// assert!(!has_initialize("2099-01-01"));
 /// ```
 pub fn has_initialize(version: &str) -> bool {
-    crate::registry::revision_for_protocol_version(version)
-        .and_then(|revision| crate::registry::state(revision, "InitializeRequest"))
-        .is_some_and(crate::registry::State::is_present)
+    crate::registry::REGISTRY.has_initialize(version)
 }

@@ -1,5 +1,5 @@
 //! Behind the `unknown-members-log` feature, for tests: every member a read keeps
-//! in an [`Extra`](super::Extra) (one the type does not name), recorded on the
+//! in an [`Extra`](crate::Extra) (one the type does not name), recorded on the
 //! reading thread. Input the schema fully describes leaves none, at any depth;
 //! a test that reads such input and finds some has caught a misnamed member or
 //! a union that chose the wrong member.

@@ -1,52 +1,15 @@
 //! Object types: the `object!` macro each generated struct calls, the reading of
 //! its keys and members, and the [`Shape`] unions ask of their members.
 
-use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap};
 use serde_json::value::RawValue;
 
-use super::choose::{ANY, ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING};
-use super::extra::Extra;
-
-/// An object key, borrowed from the input when the input allows it.
-pub struct Key<'de>(pub Cow<'de, str>);
-
-impl<'de> Deserialize<'de> for Key<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct KeyVisitor;
-        impl<'de> Visitor<'de> for KeyVisitor {
-            type Value = Key<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a string key")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Borrowed(v)))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(v.to_owned())))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(v)))
-            }
-        }
-        d.deserialize_str(KeyVisitor)
-    }
-}
-
-/// Skips a repeated key's value and fails with "duplicate field", from inside the
-/// value so that the error's path names the key.
-pub(crate) struct Duplicate<'a>(pub(crate) &'a str);
-
-impl<'de> de::DeserializeSeed<'de> for Duplicate<'_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        de::IgnoredAny::deserialize(d)?;
-        Err(de::Error::custom(format_args!("duplicate field `{}`", self.0)))
-    }
-}
+use crate::de::{Duplicate, Key};
+use crate::extra::Extra;
+use crate::text::same_key;
 
 /// A kept member's text, refused (from inside the value, so that the error's
 /// path names the key) when it nests deeper than serde_json parses; its line
@@ -57,10 +20,10 @@ impl<'de> de::DeserializeSeed<'de> for KeptText {
     type Value = Box<RawValue>;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Box<RawValue>, D::Error> {
         let raw = Box::<RawValue>::deserialize(d)?;
-        if super::extra::too_deep(raw.get()) {
-            return Err(super::extra::too_deep_error());
+        if crate::extra::too_deep(raw.get()) {
+            return Err(crate::extra::too_deep_error());
         }
-        match super::extra::one_line(raw.get()) {
+        match crate::extra::one_line(raw.get()) {
             // JSON text with whitespace changed is JSON text.
             Some(text) => RawValue::from_string(text).map_err(de::Error::custom),
             None => Ok(raw),
@@ -103,7 +66,7 @@ pub fn read_extra<'de, A: MapAccess<'de>>(map: &mut A, key: Key<'de>, extra: &mu
     }
     let raw = map.next_value_seed(KeptText)?;
     #[cfg(feature = "unknown-members-log")]
-    super::log::record(&key.0);
+    crate::log::record(&key.0);
     extra.insert_raw(key.0.into_owned(), raw);
     Ok(())
 }
@@ -238,131 +201,9 @@ pub fn next_member<'de, A: MapAccess<'de>>(
     Ok(access.next_key::<Key<'de>>()?.map(|key| (member_index(wires, &key.0), key)))
 }
 
-/// Two keys are the same. Most keys a type's wire names are compared with
-/// differ in length or in their first byte (`method`, `params`, `result`), so
-/// those are looked at before calling on `memcmp`.
-#[inline(always)]
-fn same_key(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    a.len() == b.len() && a.first() == b.first() && a == b
-}
-
-/// Whether `key` is one of an object type's `wires` (what its [`Shape::declares`] says).
-pub fn declares(wires: &[&str], key: &str) -> bool {
-    wires.iter().any(|wire| same_key(wire, key))
-}
-
-/// How many of `keys` are among the `required` of an object type's `wires`, and
-/// whether they are all there (what its [`Shape::requirement`] says).
-pub fn requirement(wires: &[&str], required: &[bool], keys: &[&str]) -> (usize, bool) {
-    debug_assert_eq!(wires.len(), required.len());
-    let (mut present, mut all) = (0usize, true);
-    for (wire, required) in wires.iter().zip(required) {
-        if *required {
-            if keys.iter().any(|key| same_key(key, wire)) { present += 1 } else { all = false }
-        }
-    }
-    (present, all)
-}
-
 /// The error for a required member that is absent.
 pub fn missing<E: de::Error>(field: &'static str) -> E {
     E::missing_field(field)
-}
-
-/// What a union asks of a member type before reading it (see `choose`): the JSON
-/// kinds its values can be, the keys it declares and those it requires.
-pub trait Shape {
-    /// The kind bits (`OBJECT`, `STRING`, ...).
-    const KINDS: u8;
-    /// A struct's keys, for the default [`declares`](Shape::declares) and
-    /// [`requirement`](Shape::requirement) (a type that overrides them, a union
-    /// or an `Option`, leaves this empty).
-    const WIRES: &'static [&'static str] = &[];
-    /// Whether each of [`WIRES`](Shape::WIRES) is required.
-    const REQUIRED: &'static [bool] = &[];
-    /// The type declares `key` (a union: one of its members does).
-    fn declares(key: &str) -> bool {
-        declares(Self::WIRES, key)
-    }
-    /// How many of `keys` it requires, and whether `keys` holds all it requires.
-    fn requirement(keys: &[&str]) -> (usize, bool) {
-        requirement(Self::WIRES, Self::REQUIRED, keys)
-    }
-    /// Reads a value of the type from the JSON text a union chose it for. A union
-    /// reads its own member straight from the text, without serde capturing the
-    /// text a second time. (`#[inline]`: compiled where a union is read, see
-    /// `__mcp_union`.)
-    #[inline]
-    fn read_text(text: &str) -> Result<Self, String>
-    where
-        Self: Sized + serde::de::DeserializeOwned,
-    {
-        super::union::read_member(text)
-    }
-    /// As [`read_text`](Shape::read_text), for a union that has already looked
-    /// at the text and found it of `kind` with `keys`: a union decided by shape
-    /// does not look again.
-    #[inline]
-    fn read_looked(text: &str, _kind: u8, _keys: &[&str]) -> Result<Self, String>
-    where
-        Self: Sized + serde::de::DeserializeOwned,
-    {
-        Self::read_text(text)
-    }
-    /// Reads a value of the type from an object's members, taken one by one by
-    /// a union of objects read through serde (see `pairs`), which found their
-    /// keys (`looked`) when it decided by shape.
-    #[inline]
-    fn read_pairs(pairs: &[(Cow<'_, str>, Cow<'_, str>)], _looked: Option<&[&str]>) -> Result<Self, String>
-    where
-        Self: Sized + serde::de::DeserializeOwned,
-    {
-        super::pairs::read_pairs(pairs)
-    }
-}
-
-impl Shape for String {
-    const KINDS: u8 = STRING;
-}
-impl Shape for i64 {
-    const KINDS: u8 = NUMBER;
-}
-impl Shape for f64 {
-    const KINDS: u8 = NUMBER;
-}
-impl Shape for bool {
-    const KINDS: u8 = BOOLEAN;
-}
-impl Shape for serde_json::Value {
-    const KINDS: u8 = ANY;
-}
-impl<T> Shape for Vec<T> {
-    const KINDS: u8 = ARRAY;
-}
-impl<T> Shape for indexmap::IndexMap<String, T> {
-    const KINDS: u8 = OBJECT;
-}
-impl Shape for Extra {
-    const KINDS: u8 = OBJECT;
-}
-impl<T: Shape> Shape for Option<T> {
-    const KINDS: u8 = T::KINDS | NULL;
-    fn declares(key: &str) -> bool {
-        T::declares(key)
-    }
-    fn requirement(keys: &[&str]) -> (usize, bool) {
-        T::requirement(keys)
-    }
-}
-impl<T: Shape> Shape for Box<T> {
-    const KINDS: u8 = T::KINDS;
-    fn declares(key: &str) -> bool {
-        T::declares(key)
-    }
-    fn requirement(keys: &[&str]) -> (usize, bool) {
-        T::requirement(keys)
-    }
 }
 
 /// The serde impls, the fixed members' consts and the [`Shape`] of one generated
@@ -392,9 +233,9 @@ macro_rules! __mcp_object {
         impl ::serde::Serialize for $name {
             #[allow(unused_mut)]
             fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                let mut w = $crate::rt::Writer::new(serializer.serialize_map(::std::option::Option::None)?);
+                let mut w = $crate::Writer::new(serializer.serialize_map(::std::option::Option::None)?);
                 $(
-                    $( w.member($wire, &$crate::rt::Fixed::from($name::$cname)); )?
+                    $( w.member($wire, &$crate::Fixed::from($name::$cname)); )?
                     $( $crate::__mcp_object!(@write self w $kind $wire $field $($wrap)?); )?
                 )*
                 w.end(&self.$extra)
@@ -403,11 +244,11 @@ macro_rules! __mcp_object {
 
         impl<'de> ::serde::Deserialize<'de> for $name {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                deserializer.deserialize_map($crate::rt::ObjectVisitor::<$name>::new(stringify!($name)))
+                deserializer.deserialize_map($crate::ObjectVisitor::<$name>::new(stringify!($name)))
             }
         }
 
-        impl<'de> $crate::rt::ReadObject<'de> for $name {
+        impl<'de> $crate::ReadObject<'de> for $name {
             #[allow(unused_mut, unused_variables)]
             fn read_object<A: ::serde::de::MapAccess<'de>>(mut access: A) -> ::std::result::Result<$name, A::Error> {
                 // Whether each fixed member was seen. (A struct of flags, not an
@@ -419,17 +260,17 @@ macro_rules! __mcp_object {
                 $(
                     $( let mut $field: ::std::option::Option<$ty> = ::std::option::Option::None; )?
                 )*
-                let mut $extra = $crate::rt::Extra::new();
+                let mut $extra = $crate::Extra::new();
                 loop {
                     // One way out for an error, whatever read it: each `?` is a
                     // `Try` the type checker resolves, and this is most of the
                     // crate's build. The arms by the member's position, not its
                     // name: a match on strings is a comparison call and a branch
                     // per arm.
-                    let read = match $crate::rt::next_member(&mut access, &[ $( $wire ),* ]) {
+                    let read = match $crate::next_member(&mut access, &[ $( $wire ),* ]) {
                         ::std::result::Result::Ok(::std::option::Option::Some((index, key))) => match index {
                             $( $index => {
-                                $( $crate::rt::read_fixed(&mut access, $wire, $crate::rt::Fixed::from($name::$cname), &mut seen.$cname) )?
+                                $( $crate::read_fixed(&mut access, $wire, $crate::Fixed::from($name::$cname), &mut seen.$cname) )?
                                 $( $crate::__mcp_object!(@read access $wire $field $($wrap)?) )?
                             } )*
                             _ => $crate::__mcp_object!(@unnamed [$($notification)?] access key $extra),
@@ -442,15 +283,15 @@ macro_rules! __mcp_object {
                     }
                 }
                 $(
-                    $( if !seen.$cname { return ::std::result::Result::Err($crate::rt::missing($wire)); } )?
+                    $( if !seen.$cname { return ::std::result::Result::Err($crate::missing($wire)); } )?
                     $( $crate::__mcp_object!(@finish $kind $wire $field $(= $default)?); )?
                 )*
                 ::std::result::Result::Ok($name { $( $( $field, )? )* $extra })
             }
         }
 
-        impl $crate::rt::Shape for $name {
-            const KINDS: u8 = $crate::rt::OBJECT;
+        impl $crate::Shape for $name {
+            const KINDS: u8 = $crate::OBJECT;
             const WIRES: &'static [&'static str] = &[ $( $wire ),* ];
             const REQUIRED: &'static [bool] = &[ $( $crate::__mcp_object!(@required $( fixed $cname )? $( $kind )?) ),* ];
         }
@@ -458,10 +299,10 @@ macro_rules! __mcp_object {
 
     // A notification refuses an `id` (see `read_unnamed_of_notification`).
     (@unnamed [] $access:ident $key:ident $extra:ident) => {
-        $crate::rt::read_extra(&mut $access, $key, &mut $extra)
+        $crate::read_extra(&mut $access, $key, &mut $extra)
     };
     (@unnamed [notification] $access:ident $key:ident $extra:ident) => {
-        $crate::rt::read_unnamed_of_notification(&mut $access, $key, &mut $extra)
+        $crate::read_unnamed_of_notification(&mut $access, $key, &mut $extra)
     };
 
     (@write $s:ident $w:ident optional $wire:literal $field:ident) => {
@@ -476,25 +317,25 @@ macro_rules! __mcp_object {
         $w.member($wire, $crate::__mcp_object!(@wrap (&$s.$field) $($wrap)?))
     };
     (@wrap $v:tt) => { $v };
-    (@wrap $v:tt float) => { &$crate::rt::Float(*$v) };
-    (@wrap $v:tt nullable_float) => { &$crate::rt::NullableFloat(*$v) };
-    (@wrap $v:tt float_seq) => { &$crate::rt::FloatSeq($v) };
+    (@wrap $v:tt float) => { &$crate::Float(*$v) };
+    (@wrap $v:tt nullable_float) => { &$crate::NullableFloat(*$v) };
+    (@wrap $v:tt float_seq) => { &$crate::FloatSeq($v) };
     (@wrap $v:tt int) => { $v };
     (@wrap $v:tt nullable_int) => { $v };
 
     (@read $access:ident $wire:literal $field:ident int) => {
-        $crate::rt::read_field_as(&mut $access, $wire, &mut $field, |i: $crate::rt::Int| i.0)
+        $crate::read_field_as(&mut $access, $wire, &mut $field, |i: $crate::Int| i.0)
     };
     (@read $access:ident $wire:literal $field:ident nullable_int) => {
-        $crate::rt::read_field_as(&mut $access, $wire, &mut $field, |i: $crate::rt::NullableInt| i.0)
+        $crate::read_field_as(&mut $access, $wire, &mut $field, |i: $crate::NullableInt| i.0)
     };
     (@read $access:ident $wire:literal $field:ident $($wrap:ident)?) => {
-        $crate::rt::read_field(&mut $access, $wire, &mut $field)
+        $crate::read_field(&mut $access, $wire, &mut $field)
     };
 
     (@finish required $wire:literal $field:ident) => {
         let ::std::option::Option::Some($field) = $field else {
-            return ::std::result::Result::Err($crate::rt::missing($wire));
+            return ::std::result::Result::Err($crate::missing($wire));
         };
     };
     (@finish optional $wire:literal $field:ident) => {};
@@ -504,7 +345,6 @@ macro_rules! __mcp_object {
             ::std::option::Option::None => $default,
         };
     };
-
 
     (@required fixed $cname:ident) => { true };
     (@required required) => { true };

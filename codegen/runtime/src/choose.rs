@@ -1,9 +1,9 @@
 //! The union rule's first look. From the kind of a union's input, its keys and
 //! the value of its selector field, the members to read the input as, in order:
 //! the first of them that reads is the union's value, and when none reads, their
-//! errors are the union's error. Plain Rust with no serde: the generator compiles
-//! this very file too (as `mcp_spec_codegen::rule::choose`), so the generated code
-//! and the model choose alike by construction.
+//! errors are the union's error. Plain Rust with no serde: the generator uses
+//! this very module too (as `mcp_spec_codegen::rule::choose`), so the generated
+//! code and the model choose alike by construction.
 //!
 //! The rule, for an input of some JSON kind:
 //!

@@ -1,0 +1,180 @@
+//! The runtime of `mcp-spec-types`: the code its generated types call, written
+//! and tested here once, as prost is to prost-build. The generated crate
+//! re-exports what users need ([`Extra`], [`from_str`], [`ReadError`], the
+//! [`Request`] and [`Notification`] traits); the rest is public for the
+//! generated modules only, and hidden in their docs.
+//!
+//! It holds the declarative macros each generated type calls (`object!`,
+//! `union!`, `string_enum!`, so the types need no proc-macro), the reading of
+//! keys, fixed values and numbers, the kept unknown members and open objects
+//! ([`Extra`]), the union rule ([`choose`], which the generator compiles too, so
+//! both decide alike) and the reading of a union's chosen member. There is one
+//! JSON reader, serde_json's: this crate adds only what serde cannot express
+//! (members kept as their raw text, unions decided by meaning).
+//!
+//! # Its modules, each using only those above it
+//!
+//! - `choose`: the union rule, plain Rust (no serde);
+//! - `text`: the byte-level look at JSON text (string ends, value ends, depth);
+//! - `de`: serde plumbing (keys, skipping, serde_json's raw-text hand-over);
+//! - `number`, `fixed`, `enums`, `log`: numbers, fixed members, string enums,
+//!   the unknown-members log for tests;
+//! - `extra`: [`Extra`], the members a type does not name, as text;
+//! - `member`: reading a union's member from its text, quietly or with its error;
+//! - `pairs`: a union of objects read from its input's members one by one;
+//! - `shape`: [`Shape`], what a union asks of each member type;
+//! - `scan`: a union's first look at its input (kind, keys, one field);
+//! - `object`, `union`: the `object!` and `union!` macros and what they call;
+//! - `read`, `table`: [`from_str`] with its path, and a module's `SCHEMA_TYPES`;
+//! - `protocol`: the [`Request`], [`Notification`] and [`InputRequest`] traits;
+//! - [`registry`], [`negotiate`]: the lifecycle registry's types and lookups,
+//!   and the version rule over it (the data is the generated crate's).
+//!
+//! A unit test (`layering`) fails when a module uses one below it.
+//!
+//! # One worked expansion
+//!
+//! For the schema's
+//!
+//! ```text
+//! interface ProgressNotification { jsonrpc: "2.0"; method: "notifications/progress"; params: ProgressNotificationParams }
+//! ```
+//!
+//! the generator writes a plain struct (`params` and `extra`) and
+//!
+//! ```text
+//! crate::rt::object! {   // the generated crate names this crate `rt`
+//!     ProgressNotification {
+//!         0 "jsonrpc" fixed JSONRPC: &str = "2.0",
+//!         1 "method" fixed METHOD: &str = "notifications/progress",
+//!         2 "params": required params: ProgressNotificationParams,
+//!     }
+//! }
+//! ```
+//!
+//! which expands to the consts `ProgressNotification::JSONRPC` and `::METHOD`; a
+//! `Serialize` that writes `jsonrpc`, `method` and `params` in that order, then the
+//! kept members (through [`Writer`]); a `Deserialize` through the shared
+//! [`ObjectVisitor`] and the type's [`ReadObject`] body, which reads the keys in
+//! one pass (a fixed member's value is checked where it stands, so the error names
+//! it; a repeated key is an error; an unknown key is kept as its JSON text), then
+//! fails on a missing required member; and the [`Shape`] a union asks of its
+//! members. A member line is `N "wire": KIND field: Type`, where N is the member's
+//! position in the list (the `ReadObject` body matches on it: integer arms build
+//! faster than string ones) and KIND is `required`, `optional` (the field is an `Option` of the type, left out
+//! when `None`) or `defaulted` (with `= value`, read when the member is absent);
+//! `as float` (or `nullable_float`, `float_seq`) writes a whole `f64` without a
+//! fraction, `as int` (or `nullable_int`) reads any JSON number with no fractional
+//! part into an `i64`. `object! { Name (extra: other) { .. } }` names the field
+//! that keeps unknown members when `extra` is taken.
+
+#![forbid(unsafe_code)]
+
+pub mod choose;
+mod de;
+mod enums;
+mod extra;
+mod fixed;
+#[cfg(feature = "unknown-members-log")]
+pub mod log;
+mod member;
+pub mod negotiate;
+mod number;
+mod object;
+mod pairs;
+mod protocol;
+mod read;
+pub mod registry;
+mod scan;
+mod shape;
+mod table;
+mod text;
+mod union;
+
+pub use choose::*;
+pub use de::{Key, number_or_skip, raw_of, skip_seq};
+pub use enums::UnknownValue;
+pub use extra::{Extra, ExtraIter, Member};
+pub use fixed::{Fixed, read_fixed};
+pub use number::{Float, FloatSeq, Int, NullableFloat, NullableInt};
+pub use object::{
+    ObjectVisitor, ReadObject, Writer, member_index, missing, next_member, read_extra, read_field, read_field_as,
+    read_unnamed_of_notification,
+};
+pub use pairs::{FromPairs, PairsVisitor};
+pub use protocol::{HasResponse, InputRequest, MethodInfo, MethodKind, Notification, Request};
+pub use read::{ReadError, from_str, reread};
+pub use scan::{Scanned, scan_fast};
+pub use shape::Shape;
+pub use table::{ChooseMember, ChooseRead, TypeEntry, read, roundtrip};
+pub use union::{
+    Input, MemberTable, Reader, TagRule, UnionOf, position, read_as, read_plain, shape_from_pairs, shape_from_text,
+    tag_from_pairs, tag_from_text, tag_kind_error, to_raw, union_error, union_error_of,
+};
+
+pub use crate::__mcp_object as object;
+pub use crate::__mcp_registry_entries as registry_entries;
+pub use crate::__mcp_string_enum as string_enum;
+pub use crate::__mcp_type_table as type_table;
+pub use crate::__mcp_union as union;
+
+#[cfg(test)]
+mod layering {
+    use std::path::Path;
+
+    /// The modules from the bottom up: each may use only those before it.
+    const LAYERS: &[&str] = &[
+        "choose",
+        "text",
+        "de",
+        "number",
+        "fixed",
+        "enums",
+        "log",
+        "extra",
+        "member",
+        "pairs",
+        "shape",
+        "scan",
+        "object",
+        "union",
+        "read",
+        "table",
+        "protocol",
+        "registry",
+        "negotiate",
+    ];
+
+    #[test]
+    fn each_module_uses_only_the_modules_below_it() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut found = Vec::new();
+        let mut wrong = Vec::new();
+        for entry in std::fs::read_dir(&src).unwrap().flatten() {
+            let name = entry.file_name().to_string_lossy().trim_end_matches(".rs").to_string();
+            if name == "lib" {
+                continue;
+            }
+            let Some(level) = LAYERS.iter().position(|l| *l == name) else {
+                panic!("src/{name}.rs is not in LAYERS: place it there, above what it uses");
+            };
+            found.push(name.clone());
+            let text = std::fs::read_to_string(entry.path()).unwrap();
+            for (i, _) in text.match_indices("crate::") {
+                // `$crate::` is the macros' path to this crate's root, not a use.
+                if text[..i].ends_with('$') {
+                    continue;
+                }
+                let used: String = text[i + 7..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                if let Some(at) = LAYERS.iter().position(|l| *l == used)
+                    && at >= level
+                    && used != name
+                {
+                    wrong.push(format!("{name} uses {used}, which is not below it"));
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+        assert_eq!(found.len(), LAYERS.len(), "a module of LAYERS has no file: {found:?}");
+    }
+}
